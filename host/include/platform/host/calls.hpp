@@ -1,0 +1,72 @@
+// platform/host/calls.hpp — in-flight plugin calls and the handles plugins hold.
+//
+// A plugin never holds a pointer into host memory: platform_call_t* is a numeric id. Every host
+// function taking a call looks the id up, so answering twice, answering after the deadline, or
+// answering a call the host already forgot is a clean INVALID_ARGUMENT, never a use-after-free.
+// An entry lives until it is answered (by the plugin or by the deadline) AND on_call returned
+// AND any on_cancel returned, so views lent by call_info/call_header stay valid for the handler.
+#pragma once
+
+#include <platform/abi.h>
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <shared_mutex>
+#include <string>
+#include <unordered_map>
+
+namespace platform::host {
+
+struct Plugin;
+
+// What a call produced.
+struct Outcome {
+    platform_status_t code = PLATFORM_OK;
+    std::string body;          // JSON result, raw bytes, or the error message
+    std::string content_type;  // set for raw replies; "" means JSON
+    bool raw = false;
+};
+
+struct Call {
+    uint64_t id = 0;
+    std::string service, endpoint, account, scopes, request_id;
+    std::map<std::string, std::string> headers;  // lower-case names
+    int64_t deadline_ms = 0;                     // monotonic
+    Plugin* plugin = nullptr;
+    std::function<void(Outcome)> done;
+
+    std::mutex m;
+    std::string stream;  // respond_chunk buffer
+    bool answered = false, handler_returned = false, cancelling = false;
+};
+
+// Process-wide: call handles carry no context, so there is one table per process.
+class CallTable {
+public:
+    static CallTable& global();
+    std::shared_ptr<Call> create();
+    std::shared_ptr<Call> find(platform_call_t* handle) const;
+    static platform_call_t* handle(const Call& c) {
+        return reinterpret_cast<platform_call_t*>(static_cast<uintptr_t>(c.id));
+    }
+
+    // Delivers the outcome once; false if the call was already answered.
+    bool answer(const std::shared_ptr<Call>& call, Outcome outcome);
+    // Marks on_call as returned / on_cancel as finished; forgets the call when nothing holds it.
+    void handler_returned(const std::shared_ptr<Call>& call);
+    void cancel_finished(const std::shared_ptr<Call>& call);
+    size_t size() const;
+
+private:
+    void forget_if_done(const std::shared_ptr<Call>& call, std::unique_lock<std::mutex>& lock);
+
+    mutable std::shared_mutex m_;
+    std::unordered_map<uint64_t, std::shared_ptr<Call>> calls_;
+    std::atomic<uint64_t> next_{1};
+};
+
+}  // namespace platform::host

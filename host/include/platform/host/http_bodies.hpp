@@ -1,0 +1,23 @@
+// platform/host/http_bodies.hpp — response bodies of the HTTP surfaces, in one place.
+#pragma once
+
+#include <platform/host/calls.hpp>
+#include <platform/host/gateway.hpp>
+
+#include <string>
+
+namespace platform::host {
+
+// Gateway error (spec §7.4): {"Id","Code","Detail","Status"} with the matching HTTP status.
+HttpResponse gateway_error(const std::string& id, int http_status, const std::string& detail);
+
+// /api/v1 error: {"error":{"code","message"}}.
+HttpResponse catalogue_error(int http_status, const std::string& code, const std::string& message);
+HttpResponse catalogue_status(platform_status_t code, const std::string& message);
+
+// A plugin's outcome on a gateway route: the raw result, or a gateway error with id `id`.
+HttpResponse gateway_outcome(const std::string& id, Outcome o);
+// A plugin's outcome on /api/v1: {"data": r} or {"result": r}, or a catalogue error.
+HttpResponse catalogue_outcome(Outcome o, bool result_envelope);
+
+}  // namespace platform::host

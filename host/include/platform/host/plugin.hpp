@@ -1,0 +1,56 @@
+// platform/host/plugin.hpp — a loaded plugin and its endpoints, as the host sees them.
+#pragma once
+
+#include <platform/abi.h>
+#include <platform/host/schema.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace platform::host {
+
+class Runtime;
+struct Plugin;
+
+// The opaque platform_host_ctx_t handed to a plugin: which runtime, which plugin.
+struct HostCtx {
+    Runtime* runtime = nullptr;
+    Plugin* plugin = nullptr;
+};
+
+struct Endpoint {
+    explicit Endpoint(Schema schema) : input(std::move(schema)) {}
+    uint32_t index = 0;
+    std::string name;    // as in paths: "add", "listServices"
+    std::string method;  // canonical: "Notes.Add"
+    std::string title, description, since;
+    platform_verb_t verb = PLATFORM_VERB_POST;
+    platform_access_t access = PLATFORM_ACCESS_PUBLIC;
+    uint64_t flags = 0, max_body = PLATFORM_DEFAULT_MAX_BODY, price = 0;
+    Schema input;
+    nlohmann::json output_schema;  // null when not declared
+};
+
+struct Plugin {
+    std::string path;
+    std::string id, version, summary;
+    std::string service;  // relative service name ("v1.notes"), empty for providers
+    platform_kind_t kind = 0;
+    uint32_t abi_version = 0;
+    const platform_plugin_desc_t* desc = nullptr;
+    std::vector<Endpoint> endpoints;
+    nlohmann::json config = nlohmann::json::object();
+    bool privileged = false;
+    void* instance = nullptr;
+    HostCtx ctx;
+    void* library = nullptr;  // boost::dll::shared_library*, deliberately never unloaded
+
+    bool has(platform_kind_t k) const { return kind == k; }
+    const Endpoint* endpoint(std::string_view name_or_method) const;
+};
+
+}  // namespace platform::host

@@ -1,0 +1,66 @@
+// platform/host/profile.hpp — profiles: which providers and plugins a server wires in (DESIGN §4).
+//
+// A profile is a YAML file found by name in PLATFORM_PROFILE_PATH, $PLATFORM_HOME/profiles/,
+// <exe>/profiles/, <exe>/../share/platform/profiles/ and the source tree's profiles/ — or given as
+// a path. `${VAR}` in string values expands from the environment (PLATFORM_HOME included).
+// Every error names the file, the line and the key.
+//
+//   name: local
+//   clock: real                 # real | manual
+//   plugins: all                # or a list of service plugin ids
+//   test_plugins: false         # also load <build>/tests/plugins/
+//   plugin_path: []             # extra plugin folders
+//   privileged: [registry]      # plugins granted the privileged sub-tables
+//   providers:
+//     store:  {plugin: store-sqlite, config: {path: "${PLATFORM_HOME}/data/store.db"}}
+//     broker: {plugin: broker-memory}
+//     auth:   {plugin: auth-noop, config: {anonymous_account: admin}}
+//   plugin_config: {notes: {}}  # config handed to each plugin's on_create, by id
+//   settings: {call_timeout_ms: 30000}
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace platform::host {
+
+class ProfileError : public std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+struct ProviderChoice {
+    std::string plugin;
+    nlohmann::json config = nlohmann::json::object();
+    std::string where;  // "file:line" of the plugin key, for later errors
+};
+
+struct Profile {
+    std::string name, file, description;
+    bool manual_clock = false;
+    bool all_plugins = true;
+    std::vector<std::string> plugins;
+    bool test_plugins = false;
+    std::vector<std::string> plugin_path;
+    std::set<std::string> privileged;
+    std::map<std::string, ProviderChoice> providers;  // kind name -> choice
+    nlohmann::json plugin_config = nlohmann::json::object();
+    int64_t call_timeout_ms = 30000;
+    int64_t max_call_timeout_ms = 300000;
+    std::string plugins_where;  // "file:line" of `plugins`
+};
+
+// Provider kinds a profile may name: store, broker, events, auth, model.
+const std::vector<std::string>& provider_kinds();
+
+// Finds and parses a profile by name or path. Throws ProfileError("file:line: key: problem").
+Profile load_profile(const std::string& name_or_path, const std::vector<std::string>& search_dirs);
+
+// The directories searched for a profile name, in order.
+std::vector<std::string> profile_search_dirs(const std::string& home, const std::string& exe_dir);
+
+}  // namespace platform::host

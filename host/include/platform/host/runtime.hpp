@@ -1,0 +1,96 @@
+// platform/host/runtime.hpp — the host: plugins wired by a profile, and the call path to them.
+//
+// start(): finds plugin files (DESIGN §4 "Plugins on disk"), loads each (a refused plugin is one
+// log line; the others keep serving), creates the profile's providers and then the service
+// plugins, starts them and registers their services. stop(): on_stop in reverse order, then
+// on_destroy; libraries stay mapped until the process exits.
+#pragma once
+
+#include <platform/abi.h>
+#include <platform/host/calls.hpp>
+#include <platform/host/clock.hpp>
+#include <platform/host/plugin.hpp>
+#include <platform/host/profile.hpp>
+#include <platform/host/service_registry.hpp>
+#include <platform/host/settings.hpp>
+#include <platform/host/timer_queue.hpp>
+#include <platform/host/worker_pool.hpp>
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace platform::host {
+
+// The caller of a call, resolved by the auth provider.
+struct Identity {
+    std::string id;  // empty = anonymous
+    std::vector<std::string> scopes;
+    bool anonymous() const { return id.empty(); }
+    bool has_scope(const std::string& s) const;
+    std::string scopes_csv() const;
+};
+
+// One call as the surfaces hand it to the dispatcher.
+struct Invocation {
+    const ServiceEntry* service = nullptr;
+    const Endpoint* endpoint = nullptr;
+    nlohmann::json args = nlohmann::json::object();
+    std::map<std::string, std::string> headers;  // lower-case names
+    std::string credential;                      // bearer token text, "" = none
+    std::string request_id;
+    int64_t timeout_ms = 0;                      // 0 = the profile's default
+};
+
+class Runtime {
+public:
+    Runtime(Settings settings, Profile profile);
+    ~Runtime();
+
+    void start();
+    void stop();
+
+    // Authenticates, checks access, validates, then runs the endpoint on the worker pool under a
+    // deadline. `done` runs exactly once, on a worker or timer thread.
+    void dispatch(Invocation inv, std::function<void(Outcome)> done);
+
+    // Resolves a credential through the auth provider.
+    platform_status_t authenticate(const std::string& credential, Identity& out, std::string& error);
+
+    const Settings& settings() const { return settings_; }
+    const Profile& profile() const { return profile_; }
+    ServiceRegistry& registry() { return registry_; }
+    Clock& clock() { return clock_; }
+    CallTable& calls() { return CallTable::global(); }
+    WorkerPool& pool() { return pool_; }
+    const platform_host_api_t* api() const { return &api_; }
+    const std::vector<std::unique_ptr<Plugin>>& plugins() const { return plugins_; }
+    // Providers chosen by the profile, by kind name ("store"...); nullptr when none.
+    Plugin* provider(const std::string& kind) const;
+    // Largest body any endpoint accepts (the HTTP server's buffer limit).
+    uint64_t max_body() const;
+
+private:
+    void load_all();
+    bool create(Plugin& p, std::string& error);
+    std::vector<std::string> plugin_dirs() const;
+
+    Settings settings_;
+    Profile profile_;
+    Clock clock_;
+    ServiceRegistry registry_;
+    platform_host_api_t api_{};
+    WorkerPool pool_;
+    TimerQueue timers_;
+    std::vector<std::unique_ptr<Plugin>> plugins_;
+    std::vector<Plugin*> started_;
+    std::map<std::string, Plugin*> providers_;
+    bool stopped_ = false;
+};
+
+// Builds the host-services table whose functions reach `Runtime` through each HostCtx.
+platform_host_api_t make_host_api();
+
+}  // namespace platform::host

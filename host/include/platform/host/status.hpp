@@ -1,0 +1,24 @@
+// platform/host/status.hpp — the one table mapping ABI status codes to every surface (DESIGN §2).
+#pragma once
+
+#include <platform/abi.h>
+
+#include <string_view>
+
+namespace platform::host {
+
+struct StatusInfo {
+    platform_status_t code;
+    int http;                 // HTTP status
+    std::string_view name;    // /api/v1 error.code, e.g. "invalid_argument"
+    std::string_view reason;  // HTTP reason phrase, used as gateway "Status"
+    int cli_exit;             // exit code of the `platform` CLI
+};
+
+// Unknown codes map to INTERNAL.
+const StatusInfo& status_info(platform_status_t code);
+
+// The reason phrase for any HTTP status this host sends ("Unsupported Media Type" for 415...).
+std::string_view http_reason(int http_status);
+
+}  // namespace platform::host

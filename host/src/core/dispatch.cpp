@@ -1,0 +1,101 @@
+// The call path: authenticate -> access -> validate -> worker pool, under a deadline.
+#include <platform/host/runtime.hpp>
+
+#include <spdlog/spdlog.h>
+
+namespace platform::host {
+
+using nlohmann::json;
+
+namespace {
+void sink_string(void* user, platform_str_t b) { static_cast<std::string*>(user)->append(b.ptr ? b.ptr : "", b.len); }
+}  // namespace
+
+platform_status_t Runtime::authenticate(const std::string& credential, Identity& out, std::string& error) {
+    Plugin* auth = provider("auth");
+    if (!auth) {
+        error = "no auth provider configured";
+        return PLATFORM_UNAVAILABLE;
+    }
+    auto* table = static_cast<const platform_auth_provider_t*>(auth->desc->provider);
+    std::string account;
+    platform_status_t st = table->authenticate(auth->instance, {credential.data(), credential.size()},
+                                               sink_string, &account);
+    if (st != PLATFORM_OK) {
+        error = st == PLATFORM_UNAUTHENTICATED ? "invalid, expired or revoked credential" : "authentication failed";
+        return st;
+    }
+    json a = json::parse(account, nullptr, false);
+    if (!a.is_object()) {
+        error = "auth provider answered nonsense";
+        return PLATFORM_INTERNAL;
+    }
+    out.id = a.value("id", "");
+    out.scopes.clear();
+    if (a.contains("scopes") && a["scopes"].is_array())
+        for (const auto& s : a["scopes"])
+            if (s.is_string()) out.scopes.push_back(s.get<std::string>());
+    return PLATFORM_OK;
+}
+
+void Runtime::dispatch(Invocation inv, std::function<void(Outcome)> done) {
+    const Endpoint& ep = *inv.endpoint;
+    const ServiceEntry& svc = *inv.service;
+    auto fail = [&](platform_status_t code, std::string message) { done(Outcome{code, std::move(message), "", false}); };
+
+    Identity who;
+    std::string why;
+    if (platform_status_t st = authenticate(inv.credential, who, why); st != PLATFORM_OK)
+        return fail(st, why);
+    if (ep.access != PLATFORM_ACCESS_PUBLIC && who.anonymous())
+        return fail(PLATFORM_UNAUTHENTICATED, "Unauthorized call made to " + svc.name + ":" + ep.method);
+    if (ep.access == PLATFORM_ACCESS_ADMIN && !who.has_scope("admin"))
+        return fail(PLATFORM_PERMISSION_DENIED,
+                    "Forbidden call made to " + svc.name + ":" + ep.method + " (needs the admin scope)");
+    if (auto problem = ep.input.validate(inv.args)) return fail(PLATFORM_INVALID_ARGUMENT, *problem);
+
+    Plugin* plugin = svc.plugin;
+    auto call = calls().create();
+    call->service = svc.name;
+    call->endpoint = ep.method;
+    call->account = who.id;
+    call->scopes = who.scopes_csv();
+    call->request_id = inv.request_id;
+    call->headers = std::move(inv.headers);
+    call->plugin = plugin;
+    call->done = std::move(done);
+    int64_t timeout = inv.timeout_ms > 0 ? std::min(inv.timeout_ms, profile_.max_call_timeout_ms)
+                                         : profile_.call_timeout_ms;
+    call->deadline_ms = Clock::monotonic_ms() + timeout;
+
+    std::weak_ptr<Call> weak = call;
+    timers_.at(call->deadline_ms, [this, weak, timeout] {
+        auto c = weak.lock();
+        if (!c) return;
+        const bool cancel = c->plugin->desc->on_cancel != nullptr;
+        {
+            std::lock_guard<std::mutex> g(c->m);
+            if (c->answered) return;
+            c->cancelling = cancel;
+        }
+        spdlog::warn("call {} {} exceeded its {} ms deadline", c->service, c->endpoint, timeout);
+        bool expired = calls().answer(c, Outcome{PLATFORM_DEADLINE_EXCEEDED,
+                                                c->service + ":" + c->endpoint + " did not answer within " +
+                                                    std::to_string(timeout) + " ms", "", false});
+        if (cancel && !expired) calls().cancel_finished(c);
+        if (cancel && expired)
+            pool_.submit([this, c] {
+                c->plugin->desc->on_cancel(c->plugin->instance, CallTable::handle(*c));
+                calls().cancel_finished(c);
+            });
+    });
+
+    std::string args = inv.args.dump(-1, ' ', false, json::error_handler_t::replace);
+    const uint32_t index = ep.index;
+    pool_.submit([this, call, plugin, index, args = std::move(args)] {
+        plugin->desc->on_call(plugin->instance, CallTable::handle(*call), index, {args.data(), args.size()});
+        calls().handler_returned(call);
+    });
+}
+
+}  // namespace platform::host

@@ -1,0 +1,214 @@
+#include <platform/host/profile.hpp>
+
+#include <yaml-cpp/yaml.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <regex>
+
+#ifndef PLATFORM_SOURCE_PROFILES
+#define PLATFORM_SOURCE_PROFILES ""
+#endif
+
+namespace platform::host {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+struct Ctx {
+    std::string file;
+    [[noreturn]] void fail(const YAML::Node& n, const std::string& key, const std::string& problem) const {
+        throw ProfileError(file + ":" + std::to_string(n.Mark().line + 1) + ": " + key + ": " + problem);
+    }
+    std::string where(const YAML::Node& n) const { return file + ":" + std::to_string(n.Mark().line + 1); }
+};
+
+std::string expand(const std::string& s) {
+    static const std::regex var("\\$\\{([A-Za-z_][A-Za-z0-9_]*)\\}");
+    std::string out;
+    auto begin = std::sregex_iterator(s.begin(), s.end(), var);
+    size_t last = 0;
+    for (auto it = begin; it != std::sregex_iterator(); ++it) {
+        out += s.substr(last, it->position() - last);
+        const char* v = std::getenv((*it)[1].str().c_str());
+        out += v ? v : "";
+        last = it->position() + it->length();
+    }
+    return out + s.substr(last);
+}
+
+json to_json(const YAML::Node& n) {
+    switch (n.Type()) {
+        case YAML::NodeType::Map: {
+            json o = json::object();
+            for (const auto& kv : n) o[kv.first.as<std::string>()] = to_json(kv.second);
+            return o;
+        }
+        case YAML::NodeType::Sequence: {
+            json a = json::array();
+            for (const auto& v : n) a.push_back(to_json(v));
+            return a;
+        }
+        case YAML::NodeType::Scalar: {
+            std::string s = n.Scalar();
+            if (n.Tag() == "!") return expand(s);  // quoted: always a string
+            if (s == "true" || s == "false") return s == "true";
+            if (s == "null" || s == "~") return nullptr;
+            static const std::regex number("^-?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?$");
+            if (std::regex_match(s, number)) return json::parse(s);
+            return expand(s);
+        }
+        default: return nullptr;
+    }
+}
+
+std::vector<std::string> string_list(const Ctx& c, const YAML::Node& n, const std::string& key) {
+    if (!n.IsSequence()) c.fail(n, key, "must be a list of strings");
+    std::vector<std::string> out;
+    for (const auto& v : n) {
+        if (!v.IsScalar()) c.fail(v, key, "must be a list of strings");
+        out.push_back(expand(v.Scalar()));
+    }
+    return out;
+}
+
+bool boolean(const Ctx& c, const YAML::Node& n, const std::string& key) {
+    if (n.IsScalar() && (n.Scalar() == "true" || n.Scalar() == "false")) return n.Scalar() == "true";
+    c.fail(n, key, "must be true or false");
+}
+
+Profile parse(const Ctx& c, const YAML::Node& root) {
+    if (!root.IsMap()) c.fail(root, "(top)", "a profile must be a YAML mapping");
+    Profile p;
+    p.file = c.file;
+    for (const auto& kv : root) {
+        const std::string key = kv.first.as<std::string>();
+        const YAML::Node& v = kv.second;
+        if (key == "name") p.name = v.as<std::string>();
+        else if (key == "description") p.description = v.as<std::string>();
+        else if (key == "clock") {
+            std::string clock = v.IsScalar() ? v.Scalar() : "";
+            if (clock != "real" && clock != "manual") c.fail(v, key, "must be real or manual");
+            p.manual_clock = clock == "manual";
+        } else if (key == "plugins") {
+            p.plugins_where = c.where(v);
+            if (v.IsScalar() && v.Scalar() == "all") p.all_plugins = true;
+            else {
+                p.all_plugins = false;
+                p.plugins = string_list(c, v, key);
+            }
+        } else if (key == "test_plugins") p.test_plugins = boolean(c, v, key);
+        else if (key == "plugin_path") p.plugin_path = string_list(c, v, key);
+        else if (key == "privileged") {
+            auto l = string_list(c, v, key);
+            p.privileged.insert(l.begin(), l.end());
+        } else if (key == "providers") {
+            if (!v.IsMap()) c.fail(v, key, "must be a mapping of kind to provider");
+            for (const auto& pk : v) {
+                const std::string kind = pk.first.as<std::string>();
+                const std::string k = "providers." + kind;
+                const auto& kinds = provider_kinds();
+                if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end())
+                    c.fail(pk.first, k, "unknown provider kind (expected store, broker, events, auth or model)");
+                if (!pk.second.IsMap() || !pk.second["plugin"]) c.fail(pk.second, k, "needs a `plugin` key");
+                ProviderChoice choice;
+                for (const auto& f : pk.second) {
+                    std::string fk = f.first.as<std::string>();
+                    if (fk == "plugin") {
+                        choice.plugin = f.second.as<std::string>();
+                        choice.where = c.where(f.second);
+                    } else if (fk == "config") {
+                        if (!f.second.IsMap()) c.fail(f.second, k + ".config", "must be a mapping");
+                        choice.config = to_json(f.second);
+                    } else c.fail(f.first, k + "." + fk, "unknown key (expected plugin, config)");
+                }
+                p.providers[kind] = choice;
+            }
+        } else if (key == "plugin_config") {
+            if (!v.IsMap()) c.fail(v, key, "must be a mapping of plugin id to config");
+            p.plugin_config = to_json(v);
+        } else if (key == "settings") {
+            if (!v.IsMap()) c.fail(v, key, "must be a mapping");
+            for (const auto& s : v) {
+                std::string sk = s.first.as<std::string>();
+                auto number = [&](int64_t& out) {
+                    try { out = s.second.as<int64_t>(); } catch (...) { c.fail(s.second, "settings." + sk, "must be an integer"); }
+                    if (out <= 0) c.fail(s.second, "settings." + sk, "must be positive");
+                };
+                if (sk == "call_timeout_ms") number(p.call_timeout_ms);
+                else if (sk == "max_call_timeout_ms") number(p.max_call_timeout_ms);
+                else c.fail(s.first, "settings." + sk, "unknown setting (expected call_timeout_ms, max_call_timeout_ms)");
+            }
+        } else {
+            c.fail(kv.first, key, "unknown key (expected name, description, clock, plugins, test_plugins, "
+                                  "plugin_path, privileged, providers, plugin_config, settings)");
+        }
+    }
+    for (const char* required : {"store", "broker", "auth"})
+        if (!p.providers.count(required))
+            throw ProfileError(c.file + ": providers." + required + ": missing (every profile chooses a " +
+                               required + " provider)");
+    return p;
+}
+
+}  // namespace
+
+const std::vector<std::string>& provider_kinds() {
+    static const std::vector<std::string> kinds{"store", "broker", "events", "auth", "model"};
+    return kinds;
+}
+
+std::vector<std::string> profile_search_dirs(const std::string& home, const std::string& exe_dir) {
+    std::vector<std::string> dirs;
+    if (const char* extra = std::getenv("PLATFORM_PROFILE_PATH")) {
+        std::string all = extra;
+        for (size_t i = 0, j; i <= all.size(); i = j + 1) {
+            j = all.find(':', i);
+            if (j == std::string::npos) j = all.size();
+            if (j > i) dirs.push_back(all.substr(i, j - i));
+        }
+    }
+    dirs.push_back(home + "/profiles");
+    dirs.push_back(exe_dir + "/profiles");
+    dirs.push_back(exe_dir + "/../share/platform/profiles");
+    if (*PLATFORM_SOURCE_PROFILES) dirs.push_back(PLATFORM_SOURCE_PROFILES);
+    return dirs;
+}
+
+Profile load_profile(const std::string& name_or_path, const std::vector<std::string>& search_dirs) {
+    std::string file;
+    if (name_or_path.find('/') != std::string::npos || name_or_path.size() > 5 &&
+        name_or_path.compare(name_or_path.size() - 5, 5, ".yaml") == 0) {
+        file = name_or_path;
+        if (!fs::exists(file)) throw ProfileError(file + ": profile file not found");
+    } else {
+        static const std::regex name_re("^[A-Za-z0-9_-]+$");
+        if (!std::regex_match(name_or_path, name_re))
+            throw ProfileError("profile '" + name_or_path + "': invalid name");
+        for (const auto& dir : search_dirs)
+            if (fs::exists(dir + "/" + name_or_path + ".yaml")) {
+                file = dir + "/" + name_or_path + ".yaml";
+                break;
+            }
+        if (file.empty()) {
+            std::string searched;
+            for (const auto& d : search_dirs) searched += (searched.empty() ? "" : ", ") + d;
+            throw ProfileError("unknown profile '" + name_or_path + "' (looked for " + name_or_path +
+                               ".yaml in " + searched + ")");
+        }
+    }
+    Ctx c{file};
+    YAML::Node root;
+    try {
+        root = YAML::LoadFile(file);
+    } catch (const YAML::Exception& e) {
+        throw ProfileError(file + ":" + std::to_string(e.mark.line + 1) + ": YAML error: " + e.msg);
+    }
+    Profile p = parse(c, root);
+    if (p.name.empty()) p.name = fs::path(file).stem().string();
+    return p;
+}
+
+}  // namespace platform::host

@@ -1,0 +1,175 @@
+#include <platform/host/loader.hpp>
+#include <platform/host/runtime.hpp>
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <unistd.h>
+
+namespace platform::host {
+
+namespace fs = std::filesystem;
+
+namespace {
+platform_kind_t kind_of(const std::string& name) {
+    if (name == "store") return PLATFORM_KIND_STORE;
+    if (name == "broker") return PLATFORM_KIND_BROKER;
+    if (name == "events") return PLATFORM_KIND_EVENTS;
+    if (name == "auth") return PLATFORM_KIND_AUTH;
+    return PLATFORM_KIND_MODEL;
+}
+std::string node_id() {
+    char name[256] = {0};
+    gethostname(name, sizeof name - 1);
+    return std::string(name) + "-" + std::to_string(getpid());
+}
+}  // namespace
+
+Runtime::Runtime(Settings settings, Profile profile)
+    : settings_(std::move(settings)),
+      profile_(std::move(profile)),
+      clock_(profile_.manual_clock),
+      registry_(settings_.ns, node_id()),
+      api_(make_host_api()),
+      pool_(4, 256) {}
+
+Runtime::~Runtime() { stop(); }
+
+std::vector<std::string> Runtime::plugin_dirs() const {
+    std::vector<std::string> dirs;
+    const std::string exe = settings_.exe_dir;
+    dirs.push_back(exe + "/plugins");                     // build tree
+    dirs.push_back(exe + "/../lib/platform/plugins");     // installed
+    if (profile_.test_plugins) dirs.push_back(exe + "/tests/plugins");
+    for (const auto& d : settings_.plugin_path) dirs.push_back(d);
+    for (const auto& d : profile_.plugin_path) dirs.push_back(d);
+    return dirs;
+}
+
+Plugin* Runtime::provider(const std::string& kind) const {
+    auto it = providers_.find(kind);
+    return it == providers_.end() ? nullptr : it->second;
+}
+
+uint64_t Runtime::max_body() const {
+    uint64_t m = PLATFORM_DEFAULT_MAX_BODY;
+    for (const auto& p : plugins_)
+        for (const auto& e : p->endpoints) m = std::max(m, e.max_body);
+    return m;
+}
+
+bool Runtime::create(Plugin& p, std::string& error) {
+    p.ctx = HostCtx{this, &p};
+    std::string config = p.config.dump();
+    char err[512] = {0};
+    p.instance = p.desc->on_create(&api_, reinterpret_cast<platform_host_ctx_t*>(&p.ctx),
+                                   platform_str_t{config.data(), config.size()}, err, sizeof err);
+    if (!p.instance) {
+        error = std::string("on_create failed: ") + (err[0] ? err : "no reason given");
+        return false;
+    }
+    return true;
+}
+
+void Runtime::load_all() {
+    std::map<std::string, Plugin*> by_id;
+    for (const auto& file : find_plugin_files([&] {
+             std::vector<fs::path> v;
+             for (auto& d : plugin_dirs()) v.emplace_back(d);
+             return v;
+         }())) {
+        auto loaded = load_plugin(file, &api_);
+        if (auto* why = std::get_if<std::string>(&loaded)) {
+            spdlog::error("plugin {} refused: {}", file.string(), *why);
+            continue;
+        }
+        auto plugin = std::move(std::get<std::unique_ptr<Plugin>>(loaded));
+        if (by_id.count(plugin->id)) {
+            spdlog::warn("plugin {} skipped: id '{}' already loaded from {}", file.string(), plugin->id,
+                         by_id[plugin->id]->path);
+            continue;
+        }
+        by_id[plugin->id] = plugin.get();
+        plugins_.push_back(std::move(plugin));
+    }
+
+    // Providers first: services may use the store from on_start.
+    for (const auto& [kind, choice] : profile_.providers) {
+        auto it = by_id.find(choice.plugin);
+        if (it == by_id.end())
+            throw ProfileError(choice.where + ": providers." + kind + ".plugin: unknown plugin '" +
+                               choice.plugin + "' (not found in the plugin folders)");
+        Plugin& p = *it->second;
+        if (p.kind != kind_of(kind))
+            throw ProfileError(choice.where + ": providers." + kind + ".plugin: '" + choice.plugin +
+                               "' is not a " + kind + " provider");
+        p.config = choice.config;
+        p.privileged = profile_.privileged.count(p.id) > 0;
+        std::string error;
+        if (!create(p, error))
+            throw ProfileError(choice.where + ": providers." + kind + ": " + choice.plugin + ": " + error);
+        providers_[kind] = &p;
+        started_.push_back(&p);
+    }
+    if (!profile_.all_plugins)
+        for (const auto& id : profile_.plugins)
+            if (!by_id.count(id))
+                throw ProfileError(profile_.plugins_where + ": plugins: unknown plugin '" + id + "'");
+
+    for (auto& up : plugins_) {
+        Plugin& p = *up;
+        if (p.kind != PLATFORM_KIND_SERVICE) continue;
+        if (!profile_.all_plugins &&
+            std::find(profile_.plugins.begin(), profile_.plugins.end(), p.id) == profile_.plugins.end())
+            continue;
+        if (profile_.plugin_config.contains(p.id)) p.config = profile_.plugin_config[p.id];
+        p.privileged = profile_.privileged.count(p.id) > 0;
+        std::string error;
+        if (!create(p, error)) {
+            spdlog::error("plugin {} refused: {}", p.path, error);
+            continue;
+        }
+        if (p.desc->on_start && p.desc->on_start(p.instance) != PLATFORM_OK) {
+            spdlog::error("plugin {} refused: on_start failed", p.path);
+            if (p.desc->on_destroy) p.desc->on_destroy(p.instance);
+            p.instance = nullptr;
+            continue;
+        }
+        if (!registry_.add(&p)) {
+            spdlog::error("plugin {} refused: service {} already registered", p.path, p.service);
+            continue;
+        }
+        started_.push_back(&p);
+        spdlog::info("plugin {} {} serving {} ({} endpoints)", p.id, p.version,
+                     registry_.find(p.service)->name, p.endpoints.size());
+    }
+}
+
+void Runtime::start() { load_all(); }
+
+void Runtime::stop() {
+    if (stopped_) return;
+    stopped_ = true;
+    timers_.stop();
+    pool_.stop();
+    for (auto it = started_.rbegin(); it != started_.rend(); ++it)
+        if ((*it)->instance && (*it)->desc->on_stop) (*it)->desc->on_stop((*it)->instance);
+    for (auto it = started_.rbegin(); it != started_.rend(); ++it)
+        if ((*it)->instance && (*it)->desc->on_destroy) {
+            (*it)->desc->on_destroy((*it)->instance);
+            (*it)->instance = nullptr;
+        }
+}
+
+bool Identity::has_scope(const std::string& s) const {
+    return std::find(scopes.begin(), scopes.end(), s) != scopes.end();
+}
+
+std::string Identity::scopes_csv() const {
+    std::string out;
+    for (const auto& s : scopes) out += (out.empty() ? "" : ",") + s;
+    return out;
+}
+
+}  // namespace platform::host

@@ -1,0 +1,112 @@
+#include <platform/host/names.hpp>
+#include <platform/host/service_registry.hpp>
+
+namespace platform::host {
+
+using nlohmann::json;
+
+ServiceRegistry::ServiceRegistry(std::string ns, std::string node_id)
+    : ns_(std::move(ns)), node_id_(std::move(node_id)) {}
+
+bool ServiceRegistry::add(Plugin* plugin) {
+    ServiceEntry e{qualify(ns_, plugin->service), plugin->service, plugin};
+    std::unique_lock<std::shared_mutex> g(m_);
+    return services_.emplace(e.name, e).second;
+}
+
+const ServiceEntry* ServiceRegistry::find(std::string_view name) const {
+    std::shared_lock<std::shared_mutex> g(m_);
+    for (const auto& candidate : {std::string(name), qualify(ns_, name), qualify(ns_, "v1." + std::string(name))}) {
+        auto it = services_.find(candidate);
+        if (it != services_.end()) return &it->second;
+    }
+    return nullptr;
+}
+
+const ServiceEntry* ServiceRegistry::find_exact(std::string_view full_name) const {
+    std::shared_lock<std::shared_mutex> g(m_);
+    auto it = services_.find(std::string(full_name));
+    return it == services_.end() ? nullptr : &it->second;
+}
+
+const ServiceEntry* ServiceRegistry::find_catalogue(std::string_view name) const {
+    std::shared_lock<std::shared_mutex> g(m_);
+    auto it = services_.find(qualify(ns_, "v1." + std::string(name)));
+    return it == services_.end() ? nullptr : &it->second;
+}
+
+std::vector<ServiceEntry> ServiceRegistry::all() const {
+    std::shared_lock<std::shared_mutex> g(m_);
+    std::vector<ServiceEntry> out;
+    for (const auto& [_, s] : services_) out.push_back(s);
+    return out;
+}
+
+std::string_view access_name(platform_access_t a) {
+    switch (a) {
+        case PLATFORM_ACCESS_ACCOUNT: return "account";
+        case PLATFORM_ACCESS_OWNER: return "owner";
+        case PLATFORM_ACCESS_ADMIN: return "admin";
+        default: return "public";
+    }
+}
+
+std::string flag_names(uint64_t flags) {
+    static const std::pair<uint64_t, const char*> names[] = {
+        {PLATFORM_FLAG_READ_ONLY, "read_only"}, {PLATFORM_FLAG_DESTRUCTIVE, "destructive"},
+        {PLATFORM_FLAG_WITHHELD_FROM_AGENT, "withheld_from_agent"}, {PLATFORM_FLAG_IDEMPOTENT, "idempotent"},
+        {PLATFORM_FLAG_METERED, "metered"}, {PLATFORM_FLAG_ACTION, "action"},
+        {PLATFORM_FLAG_STREAMING, "streaming"}, {PLATFORM_FLAG_OPEN_WORLD, "open_world"}};
+    std::string out;
+    for (auto& [bit, name] : names)
+        if (flags & bit) out += (out.empty() ? "" : ",") + std::string(name);
+    return out;
+}
+
+json describe_endpoint(const ServiceEntry& s, const Endpoint& e) {
+    json values = json::array();
+    for (const auto& [name, type] : e.input.property_types())
+        values.push_back({{"name", name}, {"type", type.empty() ? "any" : type}});
+    const bool catalogue = s.relative.rfind("v1.", 0) == 0;
+    std::string path = catalogue ? "/api/v1/" + std::string(last_segment(s.relative)) + "/" + e.name
+                                 : "/" + s.relative + "/" + e.name;
+    json metadata = {{"verb", e.verb == PLATFORM_VERB_GET ? "GET" : "POST"},
+                     {"path", path},
+                     {"access", access_name(e.access)},
+                     {"flags", flag_names(e.flags)},
+                     {"title", e.title},
+                     {"description", e.description},
+                     {"max_body", std::to_string(e.max_body)},
+                     {"since", e.since}};
+    if (e.flags & PLATFORM_FLAG_METERED) metadata["price"] = std::to_string(e.price);
+    json out = {{"name", e.method},
+                {"request", {{"name", e.method + "Request"}, {"type", "object"}, {"values", values}}},
+                {"response", {{"name", e.method + "Response"}, {"type", "object"}, {"values", json::array()}}},
+                {"metadata", metadata},
+                {"schema", e.input.source()}};
+    if (!e.output_schema.is_null()) out["output_schema"] = e.output_schema;
+    return out;
+}
+
+json ServiceRegistry::describe(const ServiceEntry& s) const {
+    json endpoints = json::array();
+    for (const auto& e : s.plugin->endpoints) endpoints.push_back(describe_endpoint(s, e));
+    json node = {{"id", s.name + "-" + node_id_},
+                 {"address", ""},
+                 {"metadata",
+                  {{"server", "platform"}, {"transport", "inproc"}, {"protocol", "abi"},
+                   {"registry", "platform"}, {"broker", "platform"}}}};
+    return {{"name", s.name},
+            {"version", s.plugin->version.empty() ? "latest" : s.plugin->version},
+            {"metadata", {{"plugin", s.plugin->id}, {"summary", s.plugin->summary}}},
+            {"endpoints", endpoints},
+            {"nodes", json::array({node})}};
+}
+
+json ServiceRegistry::list() const {
+    json out = json::array();
+    for (const auto& s : all()) out.push_back(describe(s));
+    return out;
+}
+
+}  // namespace platform::host

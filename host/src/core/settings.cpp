@@ -1,0 +1,70 @@
+#include <platform/host/settings.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <stdexcept>
+#include <unistd.h>
+
+namespace platform::host {
+
+namespace {
+const char* env(const char* name) { return std::getenv(name); }
+void take(std::string& out, const char* name) {
+    if (const char* v = env(name)) out = v;
+}
+bool truthy(const char* v) {
+    std::string s = v ? v : "";
+    return s == "1" || s == "true" || s == "yes" || s == "on";
+}
+}  // namespace
+
+Settings Settings::from_environment() {
+    Settings s;
+    take(s.api_address, "PLATFORM_API_ADDRESS");
+    take(s.proxy_address, "PLATFORM_PROXY_ADDRESS");
+    take(s.ns, "PLATFORM_NAMESPACE");
+    take(s.handler, "PLATFORM_API_HANDLER");
+    take(s.profile, "PLATFORM_PROFILE");
+    take(s.config_secret_key, "PLATFORM_CONFIG_SECRET_KEY");
+    take(s.admin_secret, "PLATFORM_ADMIN_SECRET");
+    take(s.tls_cert_file, "PLATFORM_TLS_CERT_FILE");
+    take(s.tls_key_file, "PLATFORM_TLS_KEY_FILE");
+    take(s.acme_hosts, "PLATFORM_ACME_HOSTS");
+    s.enable_tls = truthy(env("PLATFORM_ENABLE_TLS"));
+    s.enable_acme = truthy(env("PLATFORM_ENABLE_ACME"));
+    if (const char* home = env("PLATFORM_HOME"); home && *home) {
+        s.home = home;
+    } else {
+        const char* user_home = env("HOME");
+        s.home = std::string(user_home && *user_home ? user_home : "/tmp") + "/.platform";
+    }
+    if (const char* path = env("PLATFORM_PLUGIN_PATH")) {
+        std::string all = path;
+        size_t i = 0;
+        while (i <= all.size()) {
+            size_t j = all.find(':', i);
+            if (j == std::string::npos) j = all.size();
+            if (j > i) s.plugin_path.push_back(all.substr(i, j - i));
+            i = j + 1;
+        }
+    }
+    std::error_code ec;
+    auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    s.exe_dir = ec ? "." : exe.parent_path().string();
+    return s;
+}
+
+std::pair<std::string, int> split_address(const std::string& address) {
+    auto colon = address.rfind(':');
+    std::string host = colon == std::string::npos ? "" : address.substr(0, colon);
+    std::string port = colon == std::string::npos ? address : address.substr(colon + 1);
+    if (host.size() > 1 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+    if (host.empty()) host = "0.0.0.0";
+    char* end = nullptr;
+    long p = std::strtol(port.c_str(), &end, 10);
+    if (port.empty() || *end || p < 0 || p > 65535)
+        throw std::invalid_argument("address '" + address + "': port must be a number from 0 to 65535");
+    return {host, static_cast<int>(p)};
+}
+
+}  // namespace platform::host

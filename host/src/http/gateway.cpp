@@ -1,0 +1,199 @@
+#include <platform/host/gateway.hpp>
+#include <platform/host/http_bodies.hpp>
+#include <platform/host/names.hpp>
+#include <platform/host/request_args.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <random>
+#include <strings.h>
+
+namespace platform::host {
+
+using nlohmann::json;
+
+namespace {
+std::string request_id(const HttpRequest& req) {
+    std::string given = req.header("x-request-id");
+    if (!given.empty() && given.size() <= 128 &&
+        std::all_of(given.begin(), given.end(), [](char c) { return c > 32 && c < 127; }))
+        return given;
+    static thread_local std::mt19937_64 rng{std::random_device{}()};
+    char buf[17];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(rng()));
+    return buf;
+}
+
+std::string bearer(const HttpRequest& req) {
+    std::string auth = req.header("authorization");
+    if (auth.size() > 7 && strncasecmp(auth.c_str(), "bearer ", 7) == 0) return auth.substr(7);
+    return "";
+}
+
+int64_t timeout_ms(const HttpRequest& req) {
+    std::string t = req.header("timeout");
+    if (t.empty()) return 0;
+    char* end = nullptr;
+    double secs = std::strtod(t.c_str(), &end);
+    return (end && *end == 0 && secs > 0) ? static_cast<int64_t>(secs * 1000) : 0;
+}
+
+std::string endpoint_names(const Plugin& p) {
+    std::string out;
+    for (const auto& e : p.endpoints) out += (out.empty() ? "" : ", ") + e.name;
+    return out;
+}
+
+bool query_flag(const std::string& query, const std::string& kv) {
+    size_t pos = 0;
+    while ((pos = query.find(kv, pos)) != std::string::npos) {
+        bool start = pos == 0 || query[pos - 1] == '&';
+        bool end = pos + kv.size() == query.size() || query[pos + kv.size()] == '&';
+        if (start && end) return true;
+        pos += kv.size();
+    }
+    return false;
+}
+}  // namespace
+
+std::string HttpRequest::header(const std::string& lower_name) const {
+    auto it = headers.find(lower_name);
+    return it == headers.end() ? "" : it->second;
+}
+
+const char* platform_version() { return "v0.1.0"; }
+
+Gateway::Gateway(Runtime& runtime, Role role, std::string version)
+    : runtime_(runtime), role_(role), version_(std::move(version)) {}
+
+void Gateway::handle(HttpRequest req, std::function<void(HttpResponse)> reply) {
+    const std::string id = request_id(req);
+    auto send = [reply = std::move(reply), id](HttpResponse r) {
+        r.headers.emplace_back("X-Request-Id", id);
+        reply(std::move(r));
+    };
+    req.headers["x-request-id"] = id;
+    const std::string& ns = runtime_.settings().ns;
+    if (req.path == "/" ) {
+        if (req.method != "GET" && req.method != "HEAD")
+            return send(gateway_error(ns, 405, "GET / answers the version; " + req.method + " is not allowed"));
+        HttpResponse r;
+        r.body = json{{"version", version_}}.dump();
+        return send(r);
+    }
+    if (req.path == "/rpc") return rpc_call(req, send);
+    if (role_ == Role::proxy)
+        return send(gateway_error(ns, 404, "the RPC proxy serves only GET / and POST /rpc"));
+    if (req.path == "/health") {
+        HttpResponse r;
+        r.body = R"({"status":"ok"})";
+        return send(r);
+    }
+    if (req.path.rfind("/api/v1/", 0) == 0) return catalogue(req, send);
+    return rpc_path(req, send);
+}
+
+void Gateway::invoke(HttpRequest& req, const ServiceEntry& svc, const Endpoint& ep, json args,
+                     std::function<void(Outcome)> done) {
+    Invocation inv;
+    inv.service = &svc;
+    inv.endpoint = &ep;
+    inv.args = std::move(args);
+    inv.credential = bearer(req);
+    inv.request_id = req.header("x-request-id");
+    inv.timeout_ms = timeout_ms(req);
+    inv.headers = std::move(req.headers);
+    runtime_.dispatch(std::move(inv), std::move(done));
+}
+
+void Gateway::catalogue(HttpRequest& req, const Reply& reply) {
+    auto parts = path_segments(req.path.substr(8));
+    if (parts.size() != 2)
+        return reply(catalogue_status(PLATFORM_NOT_FOUND, "no such method: " + req.path +
+                                                             " (use /api/v1/<service>/<method>)"));
+    const ServiceEntry* svc = runtime_.registry().find_catalogue(parts[0]);
+    if (!svc) return reply(catalogue_status(PLATFORM_NOT_FOUND, "unknown service '" + parts[0] + "'"));
+    const Endpoint* ep = svc->plugin->endpoint(parts[1]);
+    if (!ep)
+        return reply(catalogue_status(PLATFORM_NOT_FOUND, "unknown method '" + parts[0] + "/" + parts[1] +
+                                                             "' (available: " + endpoint_names(*svc->plugin) + ")"));
+    if (req.method != "GET" && req.method != "POST") {
+        auto r = catalogue_status(PLATFORM_METHOD_NOT_ALLOWED, req.method + " is not allowed; use GET or POST");
+        r.headers.emplace_back("Allow", ep->verb == PLATFORM_VERB_GET ? "GET, POST" : "POST");
+        return reply(r);
+    }
+    if (ep->verb == PLATFORM_VERB_POST && req.method == "GET") {
+        auto r = catalogue_status(PLATFORM_METHOD_NOT_ALLOWED,
+                                 parts[0] + "/" + ep->name + " changes data or searches privately: use POST with a JSON body");
+        r.headers.emplace_back("Allow", "POST");
+        return reply(r);
+    }
+    const bool result_envelope = query_flag(req.query, "envelope=result");
+    auto args = request_args(req, &ep->input, ep->max_body, "envelope");
+    if (auto* err = std::get_if<ArgsError>(&args))
+        return reply(catalogue_error(err->http_status, err->http_status == 415 ? "unsupported_media_type"
+                                                                                : "invalid_argument",
+                                     err->message));
+    invoke(req, *svc, *ep, std::move(std::get<json>(args)),
+           [reply, result_envelope](Outcome o) { reply(catalogue_outcome(std::move(o), result_envelope)); });
+}
+
+void Gateway::rpc_path(HttpRequest& req, const Reply& reply) {
+    std::string ns = runtime_.settings().ns;
+    if (auto it = req.headers.find("platform-namespace"); it != req.headers.end()) ns = it->second;
+    auto route = resolve_rpc_path(req.path);
+    if (!route) return reply(gateway_error(ns, 404, "no route for " + req.path));
+    const std::string name = qualify(ns, route->service);
+    const ServiceEntry* svc = runtime_.registry().find_exact(name);
+    if (!svc) return reply(gateway_error(ns, 404, "service not found: " + name));
+    const Endpoint* ep = svc->plugin->endpoint(route->method);
+    if (!ep) return reply(gateway_error(name, 404, "endpoint not found: " + name + ":" + route->method));
+    if (ep->verb == PLATFORM_VERB_POST && req.method == "GET") {
+        auto r = gateway_error(name, 405, ep->method + " changes data: use POST with a JSON body");
+        r.headers.emplace_back("Allow", "POST");
+        return reply(r);
+    }
+    auto args = request_args(req, &ep->input, ep->max_body);
+    if (auto* err = std::get_if<ArgsError>(&args)) return reply(gateway_error(name, err->http_status, err->message));
+    invoke(req, *svc, *ep, std::move(std::get<json>(args)),
+           [reply, name](Outcome o) { reply(gateway_outcome(name, std::move(o))); });
+}
+
+void Gateway::rpc_call(HttpRequest& req, const Reply& reply) {
+    const std::string id = qualify(runtime_.settings().ns, "rpc");
+    if (req.method != "POST") {
+        auto r = gateway_error(id, 405, "/rpc takes POST with {service, method, request}");
+        r.headers.emplace_back("Allow", "POST");
+        return reply(r);
+    }
+    if (req.body.size() > PLATFORM_DEFAULT_MAX_BODY * 64)
+        return reply(gateway_error(id, 413, "request body too large"));
+    auto parsed = parse_body(req, nullptr);
+    if (auto* err = std::get_if<ArgsError>(&parsed)) return reply(gateway_error(id, err->http_status, err->message));
+    json& env = std::get<json>(parsed);
+    auto field = [&](const char* k) { return env.contains(k) && env[k].is_string() ? env[k].get<std::string>() : ""; };
+    std::string service = field("service"), method = field("method");
+    if (method.empty()) method = field("endpoint");
+    if (service.empty()) return reply(gateway_error(id, 400, "invalid service: `service` is required"));
+    if (method.empty()) return reply(gateway_error(id, 400, "invalid method: `method` is required"));
+    json args = json::object();
+    if (env.contains("request")) {
+        args = env["request"];
+        if (args.is_string()) {
+            std::string text = args.get<std::string>();
+            args = text.empty() ? json::object() : json::parse(text, nullptr, false);
+        }
+        if (!args.is_object()) return reply(gateway_error(id, 400, "request: must be a JSON object (or a JSON string of one)"));
+    }
+    const ServiceEntry* svc = runtime_.registry().find(service);
+    if (!svc) return reply(gateway_error(id, 404, "service not found: " + service));
+    const Endpoint* ep = svc->plugin->endpoint(method);
+    if (!ep) return reply(gateway_error(id, 404, "endpoint not found: " + svc->name + ":" + method));
+    if (ep->max_body < req.body.size())
+        return reply(gateway_error(id, 413, "request: more than the " + std::to_string(ep->max_body) +
+                                                " bytes " + ep->method + " accepts"));
+    invoke(req, *svc, *ep, std::move(args),
+           [reply, name = svc->name](Outcome o) { reply(gateway_outcome(name, std::move(o))); });
+}
+
+}  // namespace platform::host

@@ -1,0 +1,61 @@
+#include <platform/host/http_bodies.hpp>
+#include <platform/host/status.hpp>
+
+#include <nlohmann/json.hpp>
+
+namespace platform::host {
+
+using nlohmann::json;
+
+namespace {
+std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+void add_auth_header(HttpResponse& r) {
+    if (r.status == 401) r.headers.emplace_back("WWW-Authenticate", "Bearer");
+}
+}  // namespace
+
+HttpResponse gateway_error(const std::string& id, int http_status, const std::string& detail) {
+    HttpResponse r;
+    r.status = http_status;
+    r.body = dump({{"Id", id}, {"Code", http_status}, {"Detail", detail},
+                   {"Status", std::string(http_reason(http_status))}});
+    add_auth_header(r);
+    return r;
+}
+
+HttpResponse catalogue_error(int http_status, const std::string& code, const std::string& message) {
+    HttpResponse r;
+    r.status = http_status;
+    r.body = dump({{"error", {{"code", code}, {"message", message}}}});
+    add_auth_header(r);
+    return r;
+}
+
+HttpResponse catalogue_status(platform_status_t code, const std::string& message) {
+    const auto& s = status_info(code);
+    return catalogue_error(s.http, std::string(s.name), message);
+}
+
+HttpResponse gateway_outcome(const std::string& id, Outcome o) {
+    if (o.code != PLATFORM_OK) return gateway_error(id, status_info(o.code).http, o.body);
+    HttpResponse r;
+    if (o.raw) r.content_type = o.content_type;
+    r.body = std::move(o.body);
+    return r;
+}
+
+HttpResponse catalogue_outcome(Outcome o, bool result_envelope) {
+    if (o.code != PLATFORM_OK) return catalogue_status(o.code, o.body);
+    HttpResponse r;
+    if (o.raw) {
+        r.content_type = o.content_type;
+        r.body = std::move(o.body);
+        return r;
+    }
+    json result = json::parse(o.body, nullptr, false);
+    if (result.is_discarded()) return catalogue_status(PLATFORM_INTERNAL, "the service answered invalid JSON");
+    r.body = dump({{result_envelope ? "result" : "data", std::move(result)}});
+    return r;
+}
+
+}  // namespace platform::host

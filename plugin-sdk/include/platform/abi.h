@@ -1,0 +1,438 @@
+/*
+ * platform/abi.h — the whole contract between the Platform host and its plugins.
+ *
+ * This header is pure C99 (stdint.h, stddef.h, stdbool.h only). It is compiled as C and as C++ in
+ * the test suite. No C++ type, exception or RTTI ever crosses this boundary.
+ *
+ * COMPATIBILITY POLICY
+ *   - The ABI version is packed as (major << 16) | minor.
+ *   - The host refuses a plugin whose major differs from its own, and a plugin built against a
+ *     newer minor than the host speaks (it may call functions the host does not have).
+ *   - The host accepts plugins built against an older minor: every table and struct only grows.
+ *   - Every struct starts with `uint32_t struct_size`. New fields are appended at the end, never
+ *     inserted, removed or retyped. A field is present iff offset + size <= struct_size
+ *     (PLATFORM_HAS_FIELD). A reader never reads or writes past the struct_size it was given.
+ *   - Arrays a plugin hands the host carry their element stride, so the host walks them with the
+ *     plugin's element size, not its own.
+ *   - Enumerations are int32_t with explicit values; unknown values read as the documented default
+ *     (an unknown status code is PLATFORM_INTERNAL).
+ *   - History: 1.0 the initial host table (log .. respond_end); 1.1 added get_service and the
+ *     privileged "registry" and "clock" sub-tables.
+ *   - Any change to this file bumps PLATFORM_ABI_MINOR in the same commit. A breaking change would
+ *     need a new major and a new entry symbol; none is planned.
+ *
+ * NAMING
+ *   - Types are platform_*_t; host callbacks live in platform_host_api_t and its sub-tables;
+ *     plugin hooks are the on_* members of platform_plugin_desc_t.
+ *
+ * MEMORY AND LIFETIME
+ *   - Strings are platform_str_t views: UTF-8 (or raw bytes where noted), not NUL-terminated,
+ *     borrowed for the duration of the call that passes them. Copy what you keep.
+ *   - No allocation crosses the boundary. Data flows host -> plugin through views and sink
+ *     callbacks (the host calls the sink during the call; the view dies when the sink returns).
+ *     Data flows plugin -> host through host functions that copy at once (respond, store_put...).
+ *
+ * THREADS
+ *   - The host loads plugins and calls the entry, on_create and on_start from one thread at start-up.
+ *   - on_call may run concurrently on several host worker threads, never on the HTTP I/O threads.
+ *   - Host-table functions are thread-safe unless stated otherwise.
+ */
+#ifndef PLATFORM_ABI_H
+#define PLATFORM_ABI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------------------
+ * Versions
+ * ------------------------------------------------------------------------------------------- */
+
+#define PLATFORM_ABI_MAJOR 1u
+#define PLATFORM_ABI_MINOR 1u
+#define PLATFORM_ABI_PACK(major, minor) ((((uint32_t)(major)) << 16) | ((uint32_t)(minor) & 0xffffu))
+#define PLATFORM_ABI_VERSION PLATFORM_ABI_PACK(PLATFORM_ABI_MAJOR, PLATFORM_ABI_MINOR)
+#define PLATFORM_ABI_MAJOR_OF(v) (((uint32_t)(v)) >> 16)
+#define PLATFORM_ABI_MINOR_OF(v) (((uint32_t)(v)) & 0xffffu)
+
+/* The one symbol a plugin exports (see platform_plugin_entry_fn). */
+#define PLATFORM_ENTRY_SYMBOL "platform_plugin_entry"
+
+/* True when `field` lies within the struct_size the other side gave for *ptr. */
+#define PLATFORM_HAS_FIELD(type, ptr, field) \
+    (offsetof(type, field) + sizeof(((type *)0)->field) <= (size_t)(ptr)->struct_size)
+
+/* ---------------------------------------------------------------------------------------------
+ * Basic types
+ * ------------------------------------------------------------------------------------------- */
+
+/* A borrowed byte range. ptr may be NULL only when len is 0. */
+typedef struct platform_str {
+    const char *ptr;
+    size_t len;
+} platform_str_t;
+
+/*
+ * Status codes. Append-only. The host maps each code once, everywhere:
+ *
+ *   code                 HTTP  /api/v1 error.code   CLI exit
+ *   OK                    200  -                    0
+ *   INVALID_ARGUMENT      400  invalid_argument     1
+ *   UNAUTHENTICATED       401  unauthenticated      3
+ *   PAYMENT_REQUIRED      402  payment_required     6
+ *   PERMISSION_DENIED     403  permission_denied    3
+ *   NOT_FOUND             404  not_found            5
+ *   METHOD_NOT_ALLOWED    405  method_not_allowed   1
+ *   TIMEOUT               408  timeout              1   (the handler's own timeout)
+ *   CONFLICT              409  conflict             1
+ *   PAYLOAD_TOO_LARGE     413  payload_too_large    1
+ *   RATE_LIMITED          429  rate_limited         1
+ *   INTERNAL              500  internal             1   (and any unknown code)
+ *   UNSUPPORTED           501  unsupported          1
+ *   BAD_GATEWAY           502  bad_gateway          1   (an upstream failed or answered nonsense)
+ *   UNAVAILABLE           503  unavailable          1   (not configured, provider down)
+ *   DEADLINE_EXCEEDED     504  deadline_exceeded    1   (the host's deadline on a plugin call)
+ */
+typedef int32_t platform_status_t;
+enum {
+    PLATFORM_OK = 0,
+    PLATFORM_INVALID_ARGUMENT = 1,
+    PLATFORM_UNAUTHENTICATED = 2,
+    PLATFORM_PAYMENT_REQUIRED = 3,
+    PLATFORM_PERMISSION_DENIED = 4,
+    PLATFORM_NOT_FOUND = 5,
+    PLATFORM_METHOD_NOT_ALLOWED = 6,
+    PLATFORM_TIMEOUT = 7,
+    PLATFORM_CONFLICT = 8,
+    PLATFORM_PAYLOAD_TOO_LARGE = 9,
+    PLATFORM_RATE_LIMITED = 10,
+    PLATFORM_INTERNAL = 11,
+    PLATFORM_UNSUPPORTED = 12,
+    PLATFORM_BAD_GATEWAY = 13,
+    PLATFORM_UNAVAILABLE = 14,
+    PLATFORM_DEADLINE_EXCEEDED = 15
+};
+
+/* What a plugin is. Unknown kinds are refused at load. */
+typedef int32_t platform_kind_t;
+enum {
+    PLATFORM_KIND_SERVICE = 1, /* serves endpoints */
+    PLATFORM_KIND_STORE = 2,   /* provider: platform_store_provider_t */
+    PLATFORM_KIND_BROKER = 3,  /* provider: platform_broker_provider_t */
+    PLATFORM_KIND_EVENTS = 4,  /* provider: table added in a later minor */
+    PLATFORM_KIND_AUTH = 5,    /* provider: platform_auth_provider_t */
+    PLATFORM_KIND_MODEL = 6    /* provider: table added in a later minor */
+};
+
+typedef int32_t platform_log_level_t;
+enum {
+    PLATFORM_LOG_DEBUG = 0,
+    PLATFORM_LOG_INFO = 1,
+    PLATFORM_LOG_WARN = 2,
+    PLATFORM_LOG_ERROR = 3
+};
+
+/* Opaque handles. The host owns both. */
+typedef struct platform_host_ctx platform_host_ctx_t; /* one per loaded plugin */
+typedef struct platform_call platform_call_t;         /* one per in-flight endpoint call */
+
+/* Receives bytes the host lends for the duration of the callback. */
+typedef void (*platform_bytes_sink_fn)(void *user, platform_str_t bytes);
+
+/* Receives one store record; return false to stop the scan early. */
+typedef bool (*platform_record_sink_fn)(void *user, platform_str_t key, platform_str_t value);
+
+/* Receives one broker message, on a host thread. headers_json is a JSON object of strings. */
+typedef void (*platform_message_fn)(void *user, platform_str_t topic, platform_str_t body,
+                                    platform_str_t headers_json);
+
+/* ---------------------------------------------------------------------------------------------
+ * Endpoint descriptors (plugin -> host). Static data owned by the plugin, alive while loaded.
+ * One description drives validation, HTTP routes, 405/401/403, the registry listing, MCP tools,
+ * CLI flags and help, and the OpenAPI document. Never describe an endpoint twice.
+ * ------------------------------------------------------------------------------------------- */
+
+typedef int32_t platform_verb_t;
+enum {
+    PLATFORM_VERB_GET = 1, /* reads; arguments in the query string or a JSON body */
+    PLATFORM_VERB_POST = 2 /* changes data or searches privately; JSON body only (GET -> 405) */
+};
+
+typedef int32_t platform_access_t;
+enum {
+    PLATFORM_ACCESS_PUBLIC = 0,  /* anyone, credentials optional */
+    PLATFORM_ACCESS_ACCOUNT = 1, /* any identified account (else 401) */
+    PLATFORM_ACCESS_OWNER = 2,   /* an identified account acting on its own data (else 401) */
+    PLATFORM_ACCESS_ADMIN = 3    /* an account with the `admin` scope (401 anonymous, 403 others) */
+};
+
+/* Endpoint flags (bit set). */
+#define PLATFORM_FLAG_READ_ONLY (1ull << 0)
+#define PLATFORM_FLAG_DESTRUCTIVE (1ull << 1)
+#define PLATFORM_FLAG_WITHHELD_FROM_AGENT (1ull << 2)
+#define PLATFORM_FLAG_IDEMPOTENT (1ull << 3)
+#define PLATFORM_FLAG_METERED (1ull << 4)   /* price in platform_endpoint_t.price */
+#define PLATFORM_FLAG_ACTION (1ull << 5)    /* needs the "Allow actions" capability */
+#define PLATFORM_FLAG_STREAMING (1ull << 6) /* replies with respond_chunk/respond_end */
+#define PLATFORM_FLAG_OPEN_WORLD (1ull << 7) /* reaches the outside world */
+
+/* Body limit used when max_body_bytes is 0. */
+#define PLATFORM_DEFAULT_MAX_BODY (1024u * 1024u)
+
+typedef struct platform_endpoint {
+    uint32_t struct_size;
+    /* Method name as written in paths: "add", "mark_read", "listServices". The canonical RPC name
+     * is Service.Method with each `_`/`-` separated word capitalised ("Inbox.MarkRead"). */
+    platform_str_t name;
+    platform_str_t title;       /* short human title */
+    platform_str_t description; /* what it does, limits, notes */
+    platform_verb_t verb;
+    platform_access_t access;
+    uint64_t flags;              /* PLATFORM_FLAG_* */
+    platform_str_t input_schema; /* JSON Schema (draft 2020-12 subset), root type "object" */
+    platform_str_t output_schema; /* JSON Schema of the result, or empty */
+    uint64_t max_body_bytes;     /* 0 = PLATFORM_DEFAULT_MAX_BODY */
+    uint64_t price;              /* credits per call when METERED */
+    platform_str_t since;        /* plugin version that added it, e.g. "1.0.0" */
+} platform_endpoint_t;
+
+/* ---------------------------------------------------------------------------------------------
+ * Calls
+ * ------------------------------------------------------------------------------------------- */
+
+/* Facts about a call, filled by host_api.call_info up to out->struct_size. Views stay valid until
+ * the call is answered (respond/respond_raw/respond_end) or cancelled. */
+typedef struct platform_call_info {
+    uint32_t struct_size;
+    platform_str_t service;    /* full service name, e.g. "go.core.api.v1.notes" */
+    platform_str_t endpoint;   /* canonical name, e.g. "Notes.Add" */
+    platform_str_t account;    /* caller's account id; empty when anonymous */
+    platform_str_t scopes;     /* caller's scopes, comma-separated */
+    platform_str_t request_id; /* X-Request-Id of the HTTP request, or a generated id */
+    int64_t deadline_ms;       /* monotonic milliseconds after which the host answers 504 */
+} platform_call_info_t;
+
+/* ---------------------------------------------------------------------------------------------
+ * Store scans
+ * ------------------------------------------------------------------------------------------- */
+
+typedef int32_t platform_order_t;
+enum { PLATFORM_ORDER_ASC = 0, PLATFORM_ORDER_DESC = 1 };
+
+typedef struct platform_scan {
+    uint32_t struct_size;
+    platform_str_t prefix; /* keys starting with these bytes; empty = all */
+    platform_order_t order;/* by key, bytewise */
+    uint32_t limit;        /* 0 = no limit */
+    uint32_t offset;       /* records skipped first */
+} platform_scan_t;
+
+/* ---------------------------------------------------------------------------------------------
+ * Host services table (host -> plugin). Append-only; grouped by the minor that added each entry.
+ * `ctx` is the handle given to on_create; it identifies the plugin (its store table, its
+ * subscriptions, its log name). All functions are thread-safe.
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct platform_host_api {
+    uint32_t struct_size;
+    uint32_t abi_version; /* the version the host speaks */
+
+    /* ---- 1.0 ---- */
+
+    /* Writes one log line attributed to the plugin. */
+    void (*log)(platform_host_ctx_t *ctx, platform_log_level_t level, platform_str_t message);
+
+    /* Lends the plugin's configuration (from the profile) at a dotted path ("" = all) as JSON.
+     * NOT_FOUND when absent. */
+    platform_status_t (*config_get)(platform_host_ctx_t *ctx, platform_str_t path,
+                                    platform_bytes_sink_fn sink, void *user);
+
+    /* Key-value store, one table per plugin service, backed by the profile's store provider.
+     * Keys are bytes ordered bytewise. Expired records are invisible. */
+    platform_status_t (*store_get)(platform_host_ctx_t *ctx, platform_str_t key,
+                                   platform_bytes_sink_fn sink, void *user); /* NOT_FOUND */
+    platform_status_t (*store_put)(platform_host_ctx_t *ctx, platform_str_t key,
+                                   platform_str_t value, int64_t ttl_ms); /* ttl 0 = forever */
+    platform_status_t (*store_delete)(platform_host_ctx_t *ctx, platform_str_t key); /* NOT_FOUND */
+    platform_status_t (*store_scan)(platform_host_ctx_t *ctx, const platform_scan_t *scan,
+                                    platform_record_sink_fn sink, void *user);
+
+    /* Broker: fire-and-forget pub/sub through the profile's broker provider. `queue` non-empty
+     * makes a queue group (one member receives each message). The callback runs on a host thread
+     * until broker_unsubscribe returns. */
+    platform_status_t (*broker_publish)(platform_host_ctx_t *ctx, platform_str_t topic,
+                                        platform_str_t body, platform_str_t headers_json);
+    platform_status_t (*broker_subscribe)(platform_host_ctx_t *ctx, platform_str_t topic,
+                                          platform_str_t queue, platform_message_fn fn, void *user,
+                                          uint64_t *out_subscription);
+    platform_status_t (*broker_unsubscribe)(platform_host_ctx_t *ctx, uint64_t subscription);
+
+    /* Business time in Unix milliseconds (the profile's clock: real or manual). */
+    int64_t (*clock_now_ms)(platform_host_ctx_t *ctx);
+
+    /* Fills *out (up to out->struct_size) with facts about the call. */
+    void (*call_info)(platform_call_t *call, platform_call_info_t *out);
+
+    /* A request header (case-insensitive name) of the call; empty view when absent. Valid until
+     * the call is answered. */
+    platform_str_t (*call_header)(platform_call_t *call, platform_str_t name);
+
+    /* Answers a call, exactly once, from any thread. code OK: body is the JSON result.
+     * Any other code: body is a human message naming the argument and the rule. The host copies
+     * body. After this returns the call handle is invalid. Returns INVALID_ARGUMENT when the
+     * call was already answered or cancelled. */
+    platform_status_t (*respond)(platform_call_t *call, platform_status_t code, platform_str_t body);
+
+    /* Answers with raw bytes and a content type (files, images, pages). HTTP 200. */
+    platform_status_t (*respond_raw)(platform_call_t *call, platform_str_t content_type,
+                                     platform_str_t bytes);
+
+    /* Streams: any number of chunks, then respond_end (code OK, or an error with a message). */
+    platform_status_t (*respond_chunk)(platform_call_t *call, platform_str_t bytes);
+    platform_status_t (*respond_end)(platform_call_t *call, platform_status_t code,
+                                     platform_str_t message);
+
+    /* ---- 1.1 ---- */
+
+    /* Optional sub-tables by name ("registry", "clock"), or NULL when absent, older than
+     * min_version, or privileged and the plugin is not. */
+    const void *(*get_service)(platform_host_ctx_t *ctx, platform_str_t name, uint32_t min_version);
+} platform_host_api_t;
+
+/* ---- privileged sub-table "registry" (version 1, since ABI 1.1) -------------------------------------------
+ * Read side of the host's service registry. JSON shapes are those of the registry service. */
+#define PLATFORM_SERVICE_REGISTRY "registry"
+typedef struct platform_registry_api {
+    uint32_t struct_size;
+    uint32_t version;
+    /* Lends a JSON array of every service: {name, version, endpoints[], nodes[], metadata}. */
+    platform_status_t (*list_services)(platform_host_ctx_t *ctx, platform_bytes_sink_fn sink,
+                                       void *user);
+    /* Lends a JSON array of the versions of one service (full or short name). NOT_FOUND. */
+    platform_status_t (*get_service)(platform_host_ctx_t *ctx, platform_str_t name,
+                                     platform_bytes_sink_fn sink, void *user);
+} platform_registry_api_t;
+
+/* ---- privileged sub-table "clock" (version 1, since ABI 1.1) ----------------------------------------------
+ * Moves business time when the profile's clock is `manual`; UNSUPPORTED on a real clock. */
+#define PLATFORM_SERVICE_CLOCK "clock"
+typedef struct platform_clock_api {
+    uint32_t struct_size;
+    uint32_t version;
+    bool (*is_manual)(platform_host_ctx_t *ctx);
+    platform_status_t (*set_ms)(platform_host_ctx_t *ctx, int64_t unix_ms);
+    platform_status_t (*advance_ms)(platform_host_ctx_t *ctx, int64_t delta_ms);
+} platform_clock_api_t;
+
+/* ---------------------------------------------------------------------------------------------
+ * Provider tables (plugin -> host), pointed to by platform_plugin_desc_t.provider.
+ * `inst` is what on_create returned. Called from any host thread; must be thread-safe.
+ * ------------------------------------------------------------------------------------------- */
+
+/* Store features a provider declares; the conformance suite tests exactly these. */
+#define PLATFORM_STORE_TTL (1ull << 0)
+#define PLATFORM_STORE_PREFIX (1ull << 1)
+#define PLATFORM_STORE_ORDER (1ull << 2)
+#define PLATFORM_STORE_PERSISTENT (1ull << 3)
+
+typedef struct platform_store_provider {
+    uint32_t struct_size;
+    uint64_t features; /* PLATFORM_STORE_* */
+    /* now_ms is business time; records with 0 < expires_at_ms <= now_ms are invisible. */
+    platform_status_t (*get)(void *inst, platform_str_t table, platform_str_t key, int64_t now_ms,
+                             platform_bytes_sink_fn sink, void *user);
+    platform_status_t (*put)(void *inst, platform_str_t table, platform_str_t key,
+                             platform_str_t value, int64_t expires_at_ms /* 0 = never */);
+    platform_status_t (*del)(void *inst, platform_str_t table, platform_str_t key);
+    platform_status_t (*scan)(void *inst, platform_str_t table, const platform_scan_t *scan,
+                              int64_t now_ms, platform_record_sink_fn sink, void *user);
+} platform_store_provider_t;
+
+typedef struct platform_broker_provider {
+    uint32_t struct_size;
+    platform_status_t (*publish)(void *inst, platform_str_t topic, platform_str_t body,
+                                 platform_str_t headers_json);
+    platform_status_t (*subscribe)(void *inst, platform_str_t topic, platform_str_t queue,
+                                   platform_message_fn fn, void *user, uint64_t *out_subscription);
+    /* After it returns, fn is never called again for that subscription. */
+    platform_status_t (*unsubscribe)(void *inst, uint64_t subscription);
+} platform_broker_provider_t;
+
+typedef struct platform_auth_provider {
+    uint32_t struct_size;
+    /* Resolves a credential (the bearer token text; empty = anonymous) to an account, lent as
+     * JSON {"id","type","issuer","scopes":[...],"name"}; `{}` for an anonymous caller.
+     * UNAUTHENTICATED for a credential that is invalid, expired or revoked. */
+    platform_status_t (*authenticate)(void *inst, platform_str_t credential,
+                                      platform_bytes_sink_fn sink, void *user);
+} platform_auth_provider_t;
+
+/* ---------------------------------------------------------------------------------------------
+ * Plugin descriptor (plugin -> host). Static, owned by the plugin, alive while loaded.
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct platform_plugin_desc {
+    uint32_t struct_size;
+    uint32_t abi_version;          /* PLATFORM_ABI_VERSION the plugin was built against */
+    platform_str_t id;             /* unique plugin id: "notes", "store-sqlite" */
+    platform_str_t version;        /* semver of the plugin */
+    platform_kind_t kind;
+    platform_str_t summary;        /* one line */
+    platform_str_t config_schema;  /* JSON Schema of its profile config, or empty */
+    /* Service name under the namespace: "v1.notes" is served as <ns>.v1.notes and
+     * /api/v1/notes/...; "registry" as <ns>.registry. Empty for providers. */
+    platform_str_t service;
+    const platform_endpoint_t *endpoints;
+    uint32_t endpoint_count;
+    uint32_t endpoint_stride;      /* sizeof(platform_endpoint_t) as the plugin knew it */
+
+    /* Creates the instance. config_json is the plugin's profile config (an object). On failure
+     * returns NULL and writes a message into err (NUL-terminated, at most err_size bytes).
+     * Called once, on the loading thread. */
+    void *(*on_create)(const platform_host_api_t *api, platform_host_ctx_t *ctx,
+                       platform_str_t config_json, char *err, size_t err_size);
+    /* Optional. Called after every plugin was created; may use the host table. */
+    platform_status_t (*on_start)(void *inst);
+    /* Optional. Must join the plugin's threads and end its timers and subscriptions. */
+    void (*on_stop)(void *inst);
+    void (*on_destroy)(void *inst);
+    /* Services: handles one call on a host worker thread. request_json is the validated argument
+     * object (defaults applied). The plugin answers with respond* exactly once, now or later from
+     * any thread. Must not throw or unwind. */
+    void (*on_call)(void *inst, platform_call_t *call, uint32_t endpoint_index,
+                    platform_str_t request_json);
+    /* Optional. The host gave up on a call (deadline, client gone). After it returns the plugin
+     * must not use `call` again; responses already sent are ignored. */
+    void (*on_cancel)(void *inst, platform_call_t *call);
+    /* Providers: the kind's table (platform_store_provider_t...). NULL for services. */
+    const void *provider;
+} platform_plugin_desc_t;
+
+/* ---------------------------------------------------------------------------------------------
+ * Entry point
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct platform_entry_args {
+    uint32_t struct_size;
+    uint32_t host_abi_version;       /* the highest version the host speaks */
+    const platform_host_api_t *api;  /* valid for the life of the process */
+    char *error;                     /* on failure, a NUL-terminated message of at most */
+    size_t error_size;               /* error_size bytes */
+} platform_entry_args_t;
+
+/*
+ * Exported as PLATFORM_ENTRY_SYMBOL, with C linkage, by every plugin. Returns the plugin's static
+ * descriptor, or NULL after writing a message into args->error. Called once, on the loading
+ * thread, before on_create. It must not call the host table.
+ */
+typedef const platform_plugin_desc_t *(*platform_plugin_entry_fn)(const platform_entry_args_t *args);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* PLATFORM_ABI_H */

@@ -1,0 +1,103 @@
+// platform/sdk/endpoint.hpp — the fluent endpoint builder.
+//
+//   spec.post("add")
+//       .title("Add a note")
+//       .description("Writing an existing title rewrites that note.")
+//       .schema(R"({"type":"object","properties":{...},"required":["title"]})")
+//       .access(platform::Access::owner)
+//       .idempotent()
+//       .handler(&Notes::add);
+//
+// The description is data: the host derives validation, routes, MCP tools, CLI help and OpenAPI
+// from it. Write each fact about an endpoint here and nowhere else.
+#pragma once
+
+#include <platform/abi.h>
+#include <platform/sdk/request.hpp>
+
+#include <functional>
+#include <string>
+
+namespace platform {
+
+enum class Access : platform_access_t {
+    public_ = PLATFORM_ACCESS_PUBLIC,
+    account = PLATFORM_ACCESS_ACCOUNT,
+    owner = PLATFORM_ACCESS_OWNER,
+    admin = PLATFORM_ACCESS_ADMIN,
+};
+
+template <class T>
+class EndpointSpec {
+public:
+    using SyncFn = std::function<json(T&, Request&)>;
+    using AsyncFn = std::function<void(T&, Request&, Responder)>;
+
+    EndpointSpec(std::string name, platform_verb_t verb) : name_(std::move(name)), verb_(verb) {}
+
+    EndpointSpec& title(std::string v) { title_ = std::move(v); return *this; }
+    EndpointSpec& description(std::string v) { description_ = std::move(v); return *this; }
+    // Input JSON Schema; the default accepts only an empty object.
+    EndpointSpec& schema(std::string v) { input_ = std::move(v); return *this; }
+    EndpointSpec& output(std::string v) { output_ = std::move(v); return *this; }
+    EndpointSpec& access(Access a) { access_ = static_cast<platform_access_t>(a); return *this; }
+    EndpointSpec& read_only() { flags_ |= PLATFORM_FLAG_READ_ONLY; return *this; }
+    EndpointSpec& destructive() { flags_ |= PLATFORM_FLAG_DESTRUCTIVE; return *this; }
+    EndpointSpec& idempotent() { flags_ |= PLATFORM_FLAG_IDEMPOTENT; return *this; }
+    EndpointSpec& withheld_from_agent() { flags_ |= PLATFORM_FLAG_WITHHELD_FROM_AGENT; return *this; }
+    EndpointSpec& action() { flags_ |= PLATFORM_FLAG_ACTION; return *this; }
+    EndpointSpec& streaming() { flags_ |= PLATFORM_FLAG_STREAMING; return *this; }
+    EndpointSpec& open_world() { flags_ |= PLATFORM_FLAG_OPEN_WORLD; return *this; }
+    EndpointSpec& metered(uint64_t price) {
+        flags_ |= PLATFORM_FLAG_METERED;
+        price_ = price;
+        return *this;
+    }
+    EndpointSpec& max_body(uint64_t bytes) { max_body_ = bytes; return *this; }
+    EndpointSpec& since(std::string v) { since_ = std::move(v); return *this; }
+
+    // A handler returning the JSON result (or throwing platform::Error).
+    EndpointSpec& handler(json (T::*fn)(Request&)) {
+        sync_ = [fn](T& self, Request& r) { return (self.*fn)(r); };
+        return *this;
+    }
+    // A handler answering through the Responder, now or later from any thread.
+    EndpointSpec& async(void (T::*fn)(Request&, Responder)) {
+        async_ = [fn](T& self, Request& r, Responder out) { (self.*fn)(r, std::move(out)); };
+        return *this;
+    }
+
+    // The C view; points into this object, which must not move afterwards.
+    platform_endpoint_t c_view() const {
+        platform_endpoint_t e{};
+        e.struct_size = sizeof e;
+        e.name = view(name_);
+        e.title = view(title_);
+        e.description = view(description_);
+        e.verb = verb_;
+        e.access = access_;
+        e.flags = flags_;
+        e.input_schema = view(input_);
+        e.output_schema = view(output_);
+        e.max_body_bytes = max_body_;
+        e.price = price_;
+        e.since = view(since_);
+        return e;
+    }
+
+    const SyncFn& sync_handler() const { return sync_; }
+    const AsyncFn& async_handler() const { return async_; }
+    const std::string& name() const { return name_; }
+
+private:
+    std::string name_, title_, description_;
+    platform_verb_t verb_;
+    platform_access_t access_ = PLATFORM_ACCESS_PUBLIC;
+    uint64_t flags_ = 0, max_body_ = 0, price_ = 0;
+    std::string input_ = R"({"type":"object","properties":{},"additionalProperties":false})";
+    std::string output_, since_ = "1.0.0";
+    SyncFn sync_;
+    AsyncFn async_;
+};
+
+}  // namespace platform

@@ -1,0 +1,102 @@
+#include "notes.hpp"
+
+#include <ctime>
+
+using platform::json;
+
+namespace {
+
+constexpr const char* kCollection = "notes";
+
+constexpr const char* kTitleSchema = R"json({
+  "type": "object",
+  "properties": {"title": {"type": "string", "maxLength": 200, "description": "The note's title (its key)"}},
+  "required": ["title"],
+  "additionalProperties": false
+})json";
+
+std::string rfc3339(int64_t ms) {
+    std::time_t t = static_cast<std::time_t>(ms / 1000);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}
+
+json missing(const std::string& title) { throw platform::not_found("title: no note titled '" + title + "'"); }
+
+}  // namespace
+
+void Notes::describe(platform::ServiceSpec<Notes>& s) {
+    s.id("notes").version("1.0.0").service("v1.notes").summary("Short notes kept by title, private to their owner");
+    s.post("add")
+        .title("Add a note")
+        .description("Saves a note under its title. Writing an existing title rewrites that note.")
+        .schema(R"json({
+          "type": "object",
+          "properties": {
+            "title": {"type": "string", "maxLength": 200, "description": "The note's title (its key)"},
+            "text": {"type": "string", "maxLength": 100000, "description": "The note's text"}
+          },
+          "required": ["title", "text"],
+          "additionalProperties": false
+        })json")
+        .access(platform::Access::owner)
+        .idempotent()
+        .handler(&Notes::add);
+    s.post("delete")
+        .title("Delete a note")
+        .description("Deletes the note with this title; 404 when there is none.")
+        .schema(kTitleSchema)
+        .access(platform::Access::owner)
+        .destructive()
+        .idempotent()
+        .handler(&Notes::remove);
+    s.get("get")
+        .title("Read a note")
+        .description("The note with this title and its text; 404 when there is none.")
+        .schema(kTitleSchema)
+        .access(platform::Access::owner)
+        .read_only()
+        .handler(&Notes::get);
+    s.get("list")
+        .title("List notes")
+        .description("Every note of the caller with its text, ordered by title.")
+        .access(platform::Access::owner)
+        .read_only()
+        .handler(&Notes::list);
+}
+
+json Notes::add(platform::Request& r) {
+    auto notes = r.owned(kCollection);
+    const std::string title = r.str("title");
+    const std::string now = rfc3339(host_.now_ms());
+    auto existing = notes.get(title);
+    json note = {{"title", title},
+                 {"text", r.str("text")},
+                 {"created", existing ? existing->value("created", now) : now},
+                 {"updated", now}};
+    notes.put(title, note);
+    return note;
+}
+
+json Notes::remove(platform::Request& r) {
+    const std::string title = r.str("title");
+    if (!r.owned(kCollection).erase(title)) return missing(title);
+    return {{"deleted", title}};
+}
+
+json Notes::get(platform::Request& r) {
+    const std::string title = r.str("title");
+    auto note = r.owned(kCollection).get(title);
+    return note ? *note : missing(title);
+}
+
+json Notes::list(platform::Request& r) {
+    json out = json::array();
+    for (auto& [title, note] : r.owned(kCollection).list()) out.push_back(std::move(note));
+    return {{"notes", out}};
+}
+
+PLATFORM_SERVICE(Notes)

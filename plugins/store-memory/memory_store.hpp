@@ -1,0 +1,69 @@
+// store-memory — the platform_store_provider_t kept in process memory.
+//
+// One ordered map per table, keyed by raw bytes. std::string compares through
+// char_traits<char>, which orders as unsigned char, so iteration order is bytewise (memcmp).
+// Readers share a std::shared_mutex; writers take it exclusively. Sinks are always called after
+// the lock is released, so a sink may call back into the store.
+//
+// TTL: a record with 0 < expires_at_ms <= now_ms is invisible to get and scan. Expired records
+// are purged lazily by put, against the latest now_ms any reader has passed in.
+#pragma once
+
+#include <platform/sdk/host.hpp>
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <shared_mutex>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace store_memory {
+
+struct ScanQuery {
+    std::string_view prefix;
+    bool descending = false;
+    uint32_t limit = 0;   // 0 = no limit
+    uint32_t offset = 0;  // visible records skipped first
+};
+
+using Row = std::pair<std::string, std::string>;
+
+class MemoryStore {
+public:
+    MemoryStore(const platform::Host& host, const platform::json& config);
+
+    static const platform_store_provider_t table;
+
+    std::optional<std::string> get(std::string_view table, std::string_view key, int64_t now_ms) const;
+    void put(std::string_view table, std::string_view key, std::string value, int64_t expires_at_ms);
+    bool del(std::string_view table, std::string_view key);  // false when there was no record
+    std::vector<Row> scan(std::string_view table, const ScanQuery& q, int64_t now_ms) const;
+
+private:
+    struct Record {
+        std::string value;
+        int64_t expires_at_ms = 0;  // 0 = never
+    };
+    struct Table {
+        std::map<std::string, Record, std::less<>> records;
+        std::set<std::pair<int64_t, std::string>, std::less<>> expiries;  // TTL'd records only
+    };
+
+    static bool expired(const Record& r, int64_t now_ms) {
+        return r.expires_at_ms > 0 && r.expires_at_ms <= now_ms;
+    }
+    void seen(int64_t now_ms) const;
+    static void purge(Table& t, int64_t now_ms);
+
+    platform::Host host_;
+    mutable std::shared_mutex mutex_;
+    std::map<std::string, Table, std::less<>> tables_;
+    mutable std::atomic<int64_t> latest_now_{0};
+};
+
+}  // namespace store_memory

@@ -1,0 +1,56 @@
+// store-sqlite — the platform_store_provider_t on one SQLite file (SQLiteCpp).
+//
+// All tables share one SQL table `records(tbl, key, value, expires_at)` WITHOUT ROWID, keyed by
+// (tbl, key). Keys and values are BLOBs, so NUL bytes survive and ORDER BY key is bytewise
+// (memcmp). A prefix scan is the key range [prefix, successor(prefix)). Expired rows are
+// filtered in SQL and purged lazily by put. WAL mode with synchronous=FULL: a put that returned
+// OK survives a crash or power loss.
+#pragma once
+
+#include "connection.hpp"
+
+#include <platform/sdk/host.hpp>
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+
+namespace store_sqlite {
+
+struct ScanQuery {
+    std::string_view prefix;
+    bool descending = false;
+    uint32_t limit = 0;   // 0 = no limit
+    uint32_t offset = 0;  // visible records skipped first
+};
+
+// Receives bytes lent for the duration of the call; a row sink returns false to stop.
+using ValueFn = std::function<void(std::string_view)>;
+using RowFn = std::function<bool(std::string_view key, std::string_view value)>;
+
+class SqliteStore {
+public:
+    // config: {"path": "<database file>"}. Creates parent directories. Throws naming the path.
+    SqliteStore(const platform::Host& host, const platform::json& config);
+
+    static const platform_store_provider_t table;
+
+    bool get(std::string_view table, std::string_view key, int64_t now_ms, const ValueFn& fn);
+    void put(std::string_view table, std::string_view key, std::string_view value, int64_t expires_at_ms);
+    bool del(std::string_view table, std::string_view key);  // false when there was no record
+    void scan(std::string_view table, const ScanQuery& q, int64_t now_ms, const RowFn& fn);
+
+private:
+    void seen(int64_t now_ms);
+    void maybe_purge(Connection& c);
+
+    static constexpr uint64_t kPurgeEvery = 128;  // puts between two purges of expired rows
+    platform::Host host_;
+    Pool pool_;
+    std::atomic<int64_t> latest_now_{0};
+    std::atomic<uint64_t> puts_{0};
+};
+
+}  // namespace store_sqlite

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Installs what is missing, configures once, builds.
+#
+#   scripts/build.sh              CMake + Ninja into build/        (RelWithDebInfo)
+#   scripts/build.sh --meson      meson into build-meson/          (debugoptimized)
+#   scripts/build.sh --sanitize   ASan + UBSan, into build-asan/ (or build-meson-asan/ with --meson)
+#
+# ccache is used when present (CMake and meson both pick it up), with its cache in
+# ${CCACHE_DIR:-$HOME/.cache/ccache}, capped at 2 GB. Prints the build folder on its last line.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+top=$(cd "$here/.." && pwd)
+cd "$top"
+
+use_meson=0 sanitize=0
+for arg in "$@"; do
+    case $arg in
+        --meson) use_meson=1 ;;
+        --sanitize) sanitize=1 ;;
+        -h | --help)
+            sed -n '2,9p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+            exit 0
+            ;;
+        *)
+            echo "build.sh: unknown argument '$arg'" >&2
+            exit 2
+            ;;
+    esac
+done
+
+bash "$here/deps.sh"
+
+if command -v ccache >/dev/null 2>&1; then
+    export CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/ccache}"
+    mkdir -p "$CCACHE_DIR"
+    ccache --max-size=2G >/dev/null
+fi
+jobs=$(nproc)
+san_flags="-fsanitize=address,undefined -fno-omit-frame-pointer"
+
+if ((use_meson)); then
+    if [[ ! -f meson.build ]]; then
+        echo "build.sh: no meson.build at $top yet" >&2
+        exit 1
+    fi
+    dir=build-meson
+    setup_args=(--buildtype=debugoptimized)
+    if ((sanitize)); then
+        dir=build-meson-asan
+        setup_args+=("-Db_sanitize=address,undefined" -Db_lundef=false)
+    fi
+    if [[ ! -f $dir/meson-private/coredata.dat ]]; then
+        meson setup "$dir" "${setup_args[@]}"
+    fi
+    meson compile -C "$dir" -j "$jobs"
+else
+    dir=build
+    config_args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo)
+    if ((sanitize)); then
+        dir=build-asan
+        config_args+=(
+            "-DCMAKE_C_FLAGS=$san_flags" "-DCMAKE_CXX_FLAGS=$san_flags"
+            "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=address,undefined"
+            "-DCMAKE_SHARED_LINKER_FLAGS=-fsanitize=address,undefined"
+            "-DCMAKE_MODULE_LINKER_FLAGS=-fsanitize=address,undefined"
+        )
+    fi
+    if [[ ! -f $dir/CMakeCache.txt ]]; then
+        cmake -S . -B "$dir" -G Ninja "${config_args[@]}"
+    elif [[ ! -f $dir/build.ninja && ! -f $dir/Makefile ]]; then
+        # An earlier configure stopped half-way: finish it, keeping the folder's generator.
+        cmake -S . -B "$dir" "${config_args[@]}"
+    fi
+    cmake --build "$dir" -j "$jobs"
+fi
+
+echo "built: $top/$dir"

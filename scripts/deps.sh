@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages Platform needs to build and test, only those that are missing.
+#
+#   scripts/deps.sh            build and test dependencies
+#   scripts/deps.sh --bench    the same plus the benchmark peers (wrk, nginx)
+#   source scripts/deps.sh [--bench]    same, from a shell or script (pass the arguments explicitly)
+#
+# Runs `apt-get update` once, and only when something is missing; uses sudo only when not root.
+# Prints one line: what it installed, or that there was nothing to do.
+
+PLATFORM_DEPS_PACKAGES=(
+    build-essential cmake ninja-build pkg-config meson ccache git curl ca-certificates
+    libpistache-dev nlohmann-json3-dev libboost-dev libsqlitecpp-dev libsqlite3-dev
+    libyaml-cpp-dev libspdlog-dev libfmt-dev libcurl4-openssl-dev libssl-dev libsodium-dev
+    libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev
+)
+PLATFORM_DEPS_BENCH_PACKAGES=(wrk nginx-light)
+
+platform_deps() {
+    local bench=0 arg
+    for arg in "$@"; do
+        case $arg in
+            --bench) bench=1 ;;
+            -h | --help)
+                sed -n '2,9p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+                return 0
+                ;;
+            *)
+                echo "deps.sh: unknown argument '$arg' (only --bench)" >&2
+                return 2
+                ;;
+        esac
+    done
+
+    local wanted=("${PLATFORM_DEPS_PACKAGES[@]}")
+    ((bench)) && wanted+=("${PLATFORM_DEPS_BENCH_PACKAGES[@]}")
+
+    local missing=() pkg
+    for pkg in "${wanted[@]}"; do
+        if [[ $(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null) != "install ok installed" ]]; then
+            missing+=("$pkg")
+        fi
+    done
+    if ((${#missing[@]} == 0)); then
+        echo "deps: nothing to do (${#wanted[@]} packages present)"
+        return 0
+    fi
+
+    local sudo=()
+    if [[ $(id -u) -ne 0 ]]; then
+        if ! command -v sudo >/dev/null 2>&1; then
+            echo "deps: missing ${missing[*]}; not root and no sudo — install them and rerun" >&2
+            return 1
+        fi
+        sudo=(sudo)
+    fi
+
+    # apt's chatter goes to a log, shown only when it fails.
+    local log
+    log=$(mktemp "${TMPDIR:-/tmp}/platform-deps.XXXXXX")
+    if "${sudo[@]}" apt-get update >"$log" 2>&1 &&
+        "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
+            apt-get install -y --no-install-recommends "${missing[@]}" >>"$log" 2>&1 </dev/null; then
+        rm -f "$log"
+        echo "deps: installed ${missing[*]}"
+        return 0
+    fi
+    cat "$log" >&2
+    rm -f "$log"
+    echo "deps: apt-get failed installing ${missing[*]}" >&2
+    return 1
+}
+
+if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
+    set -euo pipefail
+    platform_deps "$@"
+else
+    platform_deps "$@"
+fi

@@ -1,0 +1,262 @@
+// The store conformance suite, run against every store provider through its built .so.
+#include "store_client.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <atomic>
+#include <random>
+#include <thread>
+
+using namespace providers_test;
+using platform::testing::FakeHost;
+
+namespace {
+
+// `label` names the typed suite; it must not contain '-', which a gtest filter reads as "exclude".
+struct MemoryStore {
+    static constexpr const char* name = "store-memory";
+    static constexpr const char* label = "Memory";
+    static constexpr uint64_t features = PLATFORM_STORE_TTL | PLATFORM_STORE_PREFIX | PLATFORM_STORE_ORDER;
+    nlohmann::json config() const { return nlohmann::json::object(); }
+};
+
+struct SqliteStore {
+    static constexpr const char* name = "store-sqlite";
+    static constexpr const char* label = "Sqlite";
+    static constexpr uint64_t features = MemoryStore::features | PLATFORM_STORE_PERSISTENT;
+    TempDir dir;
+    nlohmann::json config() const { return {{"path", (dir.path() / "store.db").string()}}; }
+};
+
+template <class P>
+class StoreConformance : public ::testing::Test {
+protected:
+    P provider;
+    FakeHost host;
+    StoreClient store{host, P::name, provider.config()};
+};
+
+using Providers = ::testing::Types<MemoryStore, SqliteStore>;
+class ProviderNames {
+public:
+    template <class P>
+    static std::string GetName(int) { return P::label; }
+};
+TYPED_TEST_SUITE(StoreConformance, Providers, ProviderNames);
+
+// Bytewise (unsigned) order, written out without relying on std::string's comparison.
+bool bytewise_less(const std::string& a, const std::string& b) {
+    size_t n = std::min(a.size(), b.size());
+    int c = n ? std::memcmp(a.data(), b.data(), n) : 0;
+    return c < 0 || (c == 0 && a.size() < b.size());
+}
+
+std::string bin(const char* s, size_t n) { return std::string(s, n); }
+
+}  // namespace
+
+TEST(StoreOrdering, StdStringComparesAsUnsignedBytes) {
+    EXPECT_LT(std::string("z"), std::string("\x80"));
+    EXPECT_LT(std::string("\x7F"), std::string("\xFF"));
+    EXPECT_LT(std::string("a"), bin("a\0", 2));
+    EXPECT_LT(bin("a\0", 2), std::string("a\x01"));
+    EXPECT_TRUE(bytewise_less("z", "\xFF"));
+}
+
+TYPED_TEST(StoreConformance, DeclaresItsKindAndFeatures) {
+    EXPECT_EQ(this->store.plugin().desc()->kind, PLATFORM_KIND_STORE);
+    EXPECT_EQ(platform::view(this->store.plugin().desc()->id), TypeParam::name);
+    EXPECT_EQ(this->store.table()->features, TypeParam::features);
+    EXPECT_GE(this->store.table()->struct_size, sizeof(platform_store_provider_t));
+}
+
+TYPED_TEST(StoreConformance, PutGetOverwriteDelete) {
+    auto& s = this->store;
+    EXPECT_EQ(s.get_status("t", "k"), PLATFORM_NOT_FOUND);
+    EXPECT_EQ(s.del("t", "k"), PLATFORM_NOT_FOUND);
+    ASSERT_EQ(s.put("t", "k", "v1"), PLATFORM_OK);
+    EXPECT_EQ(s.get("t", "k"), "v1");
+    ASSERT_EQ(s.put("t", "k", "v2"), PLATFORM_OK);
+    EXPECT_EQ(s.get("t", "k"), "v2");
+    EXPECT_EQ(s.scan("t").size(), 1u);
+    ASSERT_EQ(s.put("t", "empty", ""), PLATFORM_OK);
+    EXPECT_EQ(s.get("t", "empty"), "");
+    EXPECT_EQ(s.del("t", "k"), PLATFORM_OK);
+    EXPECT_EQ(s.get_status("t", "k"), PLATFORM_NOT_FOUND);
+    EXPECT_EQ(s.del("t", "k"), PLATFORM_NOT_FOUND);
+}
+
+TYPED_TEST(StoreConformance, TablesAreIsolated) {
+    auto& s = this->store;
+    ASSERT_EQ(s.put("a", "k", "in-a"), PLATFORM_OK);
+    ASSERT_EQ(s.put("ab", "k", "in-ab"), PLATFORM_OK);
+    ASSERT_EQ(s.put(bin("a\0b", 3), "k", "in-a0b"), PLATFORM_OK);
+    EXPECT_EQ(s.get("a", "k"), "in-a");
+    EXPECT_EQ(s.get("ab", "k"), "in-ab");
+    EXPECT_EQ(s.get(bin("a\0b", 3), "k"), "in-a0b");
+    EXPECT_EQ(s.get_status("b", "k"), PLATFORM_NOT_FOUND);
+    EXPECT_EQ(s.scan("a"), (Rows{{"k", "in-a"}}));
+    EXPECT_EQ(s.del("a", "k"), PLATFORM_OK);
+    EXPECT_EQ(s.get("ab", "k"), "in-ab");
+    EXPECT_TRUE(s.scan("a").empty());
+}
+
+TYPED_TEST(StoreConformance, PrefixScanAscendingAndDescending) {
+    auto& s = this->store;
+    for (const char* k : {"user/b", "user/a", "user/c", "userx", "use", "zzz", "a"}) ASSERT_EQ(s.put("t", k, k), PLATFORM_OK);
+    EXPECT_EQ(s.keys("t", "user/"), (std::vector<std::string>{"user/a", "user/b", "user/c"}));
+    EXPECT_EQ(s.keys("t", "user/", true), (std::vector<std::string>{"user/c", "user/b", "user/a"}));
+    EXPECT_EQ(s.keys("t", "user"), (std::vector<std::string>{"user/a", "user/b", "user/c", "userx"}));
+    EXPECT_EQ(s.keys("t"), (std::vector<std::string>{"a", "use", "user/a", "user/b", "user/c", "userx", "zzz"}));
+    EXPECT_EQ(s.keys("t", "", true), (std::vector<std::string>{"zzz", "userx", "user/c", "user/b", "user/a", "use", "a"}));
+    EXPECT_TRUE(s.keys("t", "nothing").empty());
+    EXPECT_EQ(s.scan("t", "user/a"), (Rows{{"user/a", "user/a"}}));
+}
+
+TYPED_TEST(StoreConformance, LimitAndOffset) {
+    auto& s = this->store;
+    for (int i = 0; i < 10; ++i) ASSERT_EQ(s.put("t", "k" + std::to_string(i), std::to_string(i)), PLATFORM_OK);
+    EXPECT_EQ(s.keys("t", "k", false, 3), (std::vector<std::string>{"k0", "k1", "k2"}));
+    EXPECT_EQ(s.keys("t", "k", false, 3, 2), (std::vector<std::string>{"k2", "k3", "k4"}));
+    EXPECT_EQ(s.keys("t", "k", true, 3, 2), (std::vector<std::string>{"k7", "k6", "k5"}));
+    EXPECT_EQ(s.keys("t", "k", false, 0, 8), (std::vector<std::string>{"k8", "k9"}));
+    EXPECT_EQ(s.keys("t", "k", true, 100, 8), (std::vector<std::string>{"k1", "k0"}));
+    EXPECT_TRUE(s.keys("t", "k", false, 5, 10).empty());
+    EXPECT_TRUE(s.keys("t", "k", false, 0, 4000000000u).empty());
+}
+
+TYPED_TEST(StoreConformance, SinkCanStopTheScan) {
+    auto& s = this->store;
+    for (const char* k : {"a", "b", "c", "d"}) ASSERT_EQ(s.put("t", k, k), PLATFORM_OK);
+    std::vector<std::string> seen;
+    platform_scan_t q{};
+    q.struct_size = sizeof q;
+    auto sink = [](void* user, platform_str_t k, platform_str_t) -> bool {
+        auto* v = static_cast<std::vector<std::string>*>(user);
+        v->push_back(platform::copy(k));
+        return v->size() < 2;
+    };
+    auto st = s.table()->scan(s.plugin().inst(), bytes("t"), &q, kNow, sink, &seen);
+    EXPECT_EQ(st, PLATFORM_OK);
+    EXPECT_EQ(seen, (std::vector<std::string>{"a", "b"}));
+}
+
+TYPED_TEST(StoreConformance, OlderScanStructReadsDefaults) {
+    auto& s = this->store;
+    for (const char* k : {"p1", "p2", "q1"}) ASSERT_EQ(s.put("t", k, k), PLATFORM_OK);
+    const std::string prefix = "p";
+    platform_scan_t q{};
+    q.prefix = bytes(prefix);
+    q.order = PLATFORM_ORDER_DESC;
+    q.limit = 1;
+    q.struct_size = offsetof(platform_scan_t, order);  // a host that knew only `prefix`
+    EXPECT_EQ(s.scan_raw("t", &q), (Rows{{"p1", "p1"}, {"p2", "p2"}}));
+    EXPECT_EQ(s.table()->scan(s.plugin().inst(), bytes("t"), nullptr, kNow, nullptr, nullptr),
+              PLATFORM_INVALID_ARGUMENT);
+}
+
+TYPED_TEST(StoreConformance, AwkwardKeysRoundTripAndSortBytewise) {
+    auto& s = this->store;
+    std::vector<std::string> keys = {
+        "",          "\"quoted\" 'key'", "../../etc/passwd", bin("a\0b", 3), bin("a\0", 2),  "a",
+        "a\x01",     "\xF0\x9F\x98\x80", "\xF0\x9F\x98\x80/child",  "\xFF", "\xFF\xFF",     "\x7F",
+        "\x80",      "Z",                 "back\\slash",      "new\nline",  bin("\0", 1), "%00%2F"};
+    for (size_t i = 0; i < keys.size(); ++i)
+        ASSERT_EQ(s.put("t", keys[i], "value:" + keys[i] + bin("\0end", 4)), PLATFORM_OK) << i;
+    for (const auto& k : keys) EXPECT_EQ(s.get("t", k), "value:" + k + bin("\0end", 4));
+    auto sorted = keys;
+    std::sort(sorted.begin(), sorted.end(), bytewise_less);
+    EXPECT_EQ(s.keys("t"), sorted);
+    std::reverse(sorted.begin(), sorted.end());
+    EXPECT_EQ(s.keys("t", "", true), sorted);
+    EXPECT_EQ(s.keys("t", "a"), (std::vector<std::string>{"a", bin("a\0", 2), bin("a\0b", 3), "a\x01"}));
+    EXPECT_EQ(s.keys("t", bin("a\0", 2)), (std::vector<std::string>{bin("a\0", 2), bin("a\0b", 3)}));
+    EXPECT_EQ(s.keys("t", "\xF0\x9F"), (std::vector<std::string>{"\xF0\x9F\x98\x80", "\xF0\x9F\x98\x80/child"}));
+    EXPECT_EQ(s.del("t", bin("a\0", 2)), PLATFORM_OK);
+    EXPECT_EQ(s.get("t", "a"), "value:a" + bin("\0end", 4));
+    EXPECT_EQ(s.get_status("t", bin("a\0", 2)), PLATFORM_NOT_FOUND);
+}
+
+TYPED_TEST(StoreConformance, PrefixWithFFBytes) {
+    auto& s = this->store;
+    for (const auto& k : {std::string("a\xFE"), std::string("a\xFF"), bin("a\xFF\0", 3), std::string("a\xFF\xFF"),
+                          std::string("b"), std::string("\xFF"), std::string("\xFF\x01"), std::string("\xFF\xFF"),
+                          std::string("\xFF\xFF\xFF")})
+        ASSERT_EQ(s.put("t", k, "v"), PLATFORM_OK);
+    EXPECT_EQ(s.keys("t", "a\xFF"), (std::vector<std::string>{"a\xFF", bin("a\xFF\0", 3), "a\xFF\xFF"}));
+    EXPECT_EQ(s.keys("t", "a\xFF", true), (std::vector<std::string>{"a\xFF\xFF", bin("a\xFF\0", 3), "a\xFF"}));
+    EXPECT_EQ(s.keys("t", "\xFF"), (std::vector<std::string>{"\xFF", "\xFF\x01", "\xFF\xFF", "\xFF\xFF\xFF"}));
+    EXPECT_EQ(s.keys("t", "\xFF\xFF", true), (std::vector<std::string>{"\xFF\xFF\xFF", "\xFF\xFF"}));
+    EXPECT_EQ(s.keys("t", "\xFF\xFF\xFF\xFF").size(), 0u);
+    EXPECT_EQ(s.keys("t", "a\xFE"), (std::vector<std::string>{"a\xFE"}));
+}
+
+TYPED_TEST(StoreConformance, OneMebibyteValueRoundTrips) {
+    auto& s = this->store;
+    std::string big(1 << 20, '\0');
+    std::mt19937 rng(42);
+    for (auto& c : big) c = static_cast<char>(rng());
+    ASSERT_EQ(s.put("t", "big", big), PLATFORM_OK);
+    auto got = s.get("t", "big");
+    ASSERT_TRUE(got.has_value());
+    EXPECT_EQ(got->size(), big.size());
+    EXPECT_TRUE(*got == big);
+    auto rows = s.scan("t", "big");
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_TRUE(rows[0].second == big);
+}
+
+TYPED_TEST(StoreConformance, TtlExpiresAgainstNow) {
+    auto& s = this->store;
+    ASSERT_EQ(s.put("t", "ttl", "soon", kNow + 1000), PLATFORM_OK);
+    ASSERT_EQ(s.put("t", "forever", "always", 0), PLATFORM_OK);
+    ASSERT_EQ(s.put("t", "past", "gone", kNow - 1), PLATFORM_OK);
+    EXPECT_EQ(s.get("t", "ttl", kNow), "soon");
+    EXPECT_EQ(s.get("t", "ttl", kNow + 999), "soon");
+    EXPECT_EQ(s.get_status("t", "ttl", kNow + 1000), PLATFORM_NOT_FOUND);
+    EXPECT_EQ(s.get_status("t", "past", kNow), PLATFORM_NOT_FOUND);
+    EXPECT_EQ(s.get("t", "forever", kNow + 1000000000), "always");
+    EXPECT_EQ(s.keys("t", "", false, 0, 0, kNow), (std::vector<std::string>{"forever", "ttl"}));
+    EXPECT_EQ(s.keys("t", "", false, 0, 0, kNow + 1000), (std::vector<std::string>{"forever"}));
+    EXPECT_EQ(s.keys("t", "", true, 1, 0, kNow + 1000), (std::vector<std::string>{"forever"}));
+    // An expired record counts for neither limit nor offset, and a put brings the key back.
+    ASSERT_EQ(s.put("t", "zz", "z", 0), PLATFORM_OK);
+    EXPECT_EQ(s.keys("t", "", false, 1, 1, kNow + 5000), (std::vector<std::string>{"zz"}));
+    ASSERT_EQ(s.put("t", "ttl", "again", 0), PLATFORM_OK);
+    EXPECT_EQ(s.get("t", "ttl", kNow + 5000), "again");
+    ASSERT_EQ(s.put("t", "ttl", "short", kNow + 10), PLATFORM_OK);
+    EXPECT_EQ(s.get_status("t", "ttl", kNow + 10), PLATFORM_NOT_FOUND);
+}
+
+TYPED_TEST(StoreConformance, ExpiredRecordsArePurgedWithoutLosingLiveOnes) {
+    auto& s = this->store;
+    EXPECT_EQ(s.get_status("t", "x", kNow + 10000), PLATFORM_NOT_FOUND);  // the store has seen this time
+    for (int i = 0; i < 300; ++i)
+        ASSERT_EQ(s.put("t", "k" + std::to_string(i), "v", i % 2 ? kNow + 1 : kNow + 20000), PLATFORM_OK);
+    EXPECT_EQ(s.scan("t", "k", false, 0, 0, kNow + 10000).size(), 150u);
+    EXPECT_EQ(s.get("t", "k0", kNow + 10000), "v");
+    EXPECT_EQ(s.get_status("t", "k1", kNow + 10000), PLATFORM_NOT_FOUND);
+    EXPECT_EQ(s.get("t", "k298", kNow + 19999), "v");
+}
+
+TYPED_TEST(StoreConformance, ConcurrentPutsFromFourThreadsAreAllVisible) {
+    auto& s = this->store;
+    constexpr int kThreads = 4, kEach = 50;
+    std::vector<std::thread> threads;
+    std::atomic<int> failures{0};
+    for (int t = 0; t < kThreads; ++t)
+        threads.emplace_back([&, t] {
+            for (int i = 0; i < kEach; ++i) {
+                std::string k = "t" + std::to_string(t) + "/" + std::to_string(i);
+                if (s.put("t", k, k) != PLATFORM_OK) ++failures;
+                if (s.get("t", k) != k) ++failures;
+            }
+        });
+    for (auto& th : threads) th.join();
+    EXPECT_EQ(failures.load(), 0);
+    auto rows = s.scan("t");
+    ASSERT_EQ(rows.size(), size_t{kThreads * kEach});
+    for (const auto& [k, v] : rows) EXPECT_EQ(k, v);
+}

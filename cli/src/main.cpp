@@ -25,6 +25,8 @@ int main(int argc, char** argv) {
     server->add_flag("--enable_acme", s.enable_acme, "Automatic certificates (PLATFORM_ENABLE_ACME)");
     server->add_option("--acme_hosts", s.acme_hosts, "ACME host allow-list (PLATFORM_ACME_HOSTS)");
 
+    for (auto* opt : server->get_options())  // a later flag wins, like a later environment setting
+        if (opt->get_name() != "--plugin_path") opt->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
     int code = 0;
     server->callback([&] { code = platform::host::run_server(s); });
     try {

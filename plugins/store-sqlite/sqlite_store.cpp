@@ -85,9 +85,9 @@ void SqliteStore::seen(int64_t now_ms) {
 
 bool SqliteStore::get(std::string_view table, std::string_view key, int64_t now_ms, const ValueFn& fn) {
     seen(now_ms);
-    auto c = pool_.acquire();
-    auto& s = *c->get;
     try {
+        auto c = pool_.acquire();
+        auto& s = *c->get;
         ResetOnExit reset{s};
         s.tryReset();
         bind_blob(s, 1, table);
@@ -105,10 +105,10 @@ void SqliteStore::put(std::string_view table, std::string_view key, std::string_
                       int64_t expires_at_ms) {
     check_size("key", key);
     check_size("value", value);
-    auto c = pool_.acquire();
-    auto& s = *c->put;
     try {
+        auto c = pool_.acquire();
         {
+            auto& s = *c->put;
             ResetOnExit reset{s};
             s.tryReset();
             bind_blob(s, 1, table);
@@ -138,9 +138,9 @@ void SqliteStore::maybe_purge(Connection& c) {
 }
 
 bool SqliteStore::del(std::string_view table, std::string_view key) {
-    auto c = pool_.acquire();
-    auto& s = *c->del;
     try {
+        auto c = pool_.acquire();
+        auto& s = *c->del;
         ResetOnExit reset{s};
         s.tryReset();
         bind_blob(s, 1, table);
@@ -154,9 +154,9 @@ bool SqliteStore::del(std::string_view table, std::string_view key) {
 void SqliteStore::scan(std::string_view table, const ScanQuery& q, int64_t now_ms, const RowFn& fn) {
     seen(now_ms);
     auto upper = successor(q.prefix);
-    auto c = pool_.acquire();
-    auto& s = c->scan(upper.has_value(), q.descending);
     try {
+        auto c = pool_.acquire();
+        auto& s = c->scan(upper.has_value(), q.descending);
         ResetOnExit reset{s};
         s.tryReset();
         bind_blob(s, 1, table);

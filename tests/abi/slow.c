@@ -95,7 +95,7 @@ static void slow_call(void *inst, platform_call_t *call, uint32_t endpoint_index
     slow_slot_t *slot = NULL;
     long ms = parse_ms(request_json);
     int i, cancelled = 0;
-    (void)inst;
+    slow_t *self = (slow_t *)inst;
 
     if (endpoint_index != 0) {
         respond_text(call, PLATFORM_NOT_FOUND, "unknown endpoint index");
@@ -119,6 +119,12 @@ static void slow_call(void *inst, platform_call_t *call, uint32_t endpoint_index
         return;
     }
 
+    if (self->api->log) {
+        char line[48];
+        int n = snprintf(line, sizeof line, "sleeping %ld ms", ms);
+        platform_str_t text = {line, (size_t)n};
+        self->api->log(self->ctx, PLATFORM_LOG_INFO, text);
+    }
     clock_gettime(CLOCK_MONOTONIC, &deadline);
     deadline.tv_sec += ms / 1000;
     deadline.tv_nsec += (ms % 1000) * 1000000L;

@@ -73,6 +73,10 @@ platform_status_t store_put(platform_host_ctx_t* c, platform_str_t key, platform
 platform_status_t store_delete(platform_host_ctx_t* c, platform_str_t key) {
     auto s = store_of(c);
     if (!s.table) return PLATFORM_UNAVAILABLE;
+    // The provider's del has no clock: an expired, unpurged record must still read as absent.
+    auto ignore = [](void*, platform_str_t) {};
+    platform_status_t st = s.table->get(s.inst, view(s.name), key, hctx(c).runtime->clock().now_ms(), ignore, nullptr);
+    if (st != PLATFORM_OK) return st;
     return s.table->del(s.inst, view(s.name), key);
 }
 

@@ -179,8 +179,9 @@ std::vector<std::string> profile_search_dirs(const std::string& home, const std:
 
 Profile load_profile(const std::string& name_or_path, const std::vector<std::string>& search_dirs) {
     std::string file;
-    if (name_or_path.find('/') != std::string::npos || name_or_path.size() > 5 &&
-        name_or_path.compare(name_or_path.size() - 5, 5, ".yaml") == 0) {
+    const bool is_path = name_or_path.find('/') != std::string::npos ||
+                         (name_or_path.size() > 5 && name_or_path.compare(name_or_path.size() - 5, 5, ".yaml") == 0);
+    if (is_path) {
         file = name_or_path;
         if (!fs::exists(file)) throw ProfileError(file + ": profile file not found");
     } else {

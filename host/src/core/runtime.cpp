@@ -109,6 +109,8 @@ void Runtime::load_all() {
         std::string error;
         if (!create(p, error))
             throw ProfileError(choice.where + ": providers." + kind + ": " + choice.plugin + ": " + error);
+        if (p.desc->on_start && p.desc->on_start(p.instance) != PLATFORM_OK)
+            throw ProfileError(choice.where + ": providers." + kind + ": " + choice.plugin + ": on_start failed");
         providers_[kind] = &p;
         started_.push_back(&p);
     }

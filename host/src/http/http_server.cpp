@@ -3,9 +3,11 @@
 
 #include <pistache/endpoint.h>
 #include <pistache/http.h>
+#include <pistache/peer.h>
 #include <spdlog/spdlog.h>
 
 #include <sstream>
+#include <sys/socket.h>
 
 namespace platform::host {
 
@@ -44,6 +46,18 @@ HttpRequest convert(const Http::Request& in) {
     return out;
 }
 
+// Any response header by name (Pistache writes only typed headers, not raw ones).
+class NamedHeader : public Http::Header::Header {
+public:
+    NamedHeader(std::string name, std::string value) : name_(std::move(name)), value_(std::move(value)) {}
+    const char* name() const override { return name_.c_str(); }
+    void write(std::ostream& os) const override { os << value_; }
+    uint64_t hash() const override { return Http::Header::detail::hash(name_.c_str()); }
+
+private:
+    std::string name_, value_;
+};
+
 class Handler : public Http::Handler {
 public:
     HTTP_PROTOTYPE(Handler)
@@ -59,8 +73,14 @@ public:
                 if (h.tryGet<Http::Header::Connection>()) h.remove<Http::Header::Connection>();
                 h.add<Http::Header::Connection>(close ? Http::ConnectionControl::Close
                                                       : Http::ConnectionControl::KeepAlive);
-                for (auto& [k, v] : r.headers) h.addRaw(Http::Header::Raw(k, v));
-                writer->send(static_cast<Http::Code>(r.status), r.body, Http::Mime::MediaType::fromString(r.content_type));
+                for (auto& [k, v] : r.headers) h.add(std::make_shared<NamedHeader>(k, v));
+                auto sent = writer->send(static_cast<Http::Code>(r.status), r.body,
+                                         Http::Mime::MediaType::fromString(r.content_type));
+                // Pistache never closes a connection itself: after a `Connection: close` answer
+                // is written, shut the socket so the client sees the end (RFC 9112 §9.6).
+                if (close)
+                    if (auto peer = writer->getPeer())
+                        sent.then([peer](ssize_t) { ::shutdown(peer->fd(), SHUT_RDWR); }, Async::IgnoreException);
             } catch (const std::exception& e) {
                 spdlog::debug("response not delivered: {}", e.what());
             }

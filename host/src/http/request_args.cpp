@@ -48,14 +48,12 @@ std::variant<json, ArgsError> parse_body(const HttpRequest& req, const Schema* s
         return ArgsError{415, PLATFORM_INVALID_ARGUMENT,
                          "unsupported Content-Type '" + type +
                              "': only JSON bodies are served (send application/json)"};
-    json body = json::parse(req.body, nullptr, false);
-    if (body.is_discarded()) {
-        try {
-            (void)json::parse(req.body);
-        } catch (const json::parse_error& e) {
-            return ArgsError{400, PLATFORM_INVALID_ARGUMENT,
-                             "request body: invalid JSON at byte " + std::to_string(e.byte)};
-        }
+    json body;
+    try {
+        body = json::parse(req.body);
+    } catch (const json::parse_error& e) {
+        return ArgsError{400, PLATFORM_INVALID_ARGUMENT,
+                         "request body: invalid JSON at byte " + std::to_string(e.byte)};
     }
     if (!body.is_object())
         return ArgsError{400, PLATFORM_INVALID_ARGUMENT, "request body: must be a JSON object"};

@@ -283,8 +283,8 @@ typedef struct platform_host_api {
 
     /* Answers a call, exactly once, from any thread. code OK: body is the JSON result.
      * Any other code: body is a human message naming the argument and the rule. The host copies
-     * body. After this returns the call handle is invalid. Returns INVALID_ARGUMENT when the
-     * call was already answered or cancelled. */
+     * body. Call handles are ids, never pointers: answering a call that was already answered, timed
+     * out or cancelled is always safe and returns INVALID_ARGUMENT. */
     platform_status_t (*respond)(platform_call_t *call, platform_status_t code, platform_str_t body);
 
     /* Answers with raw bytes and a content type (files, images, pages). HTTP 200. */
@@ -405,8 +405,11 @@ typedef struct platform_plugin_desc {
      * any thread. Must not throw or unwind. */
     void (*on_call)(void *inst, platform_call_t *call, uint32_t endpoint_index,
                     platform_str_t request_json);
-    /* Optional. The host gave up on a call (deadline, client gone). After it returns the plugin
-     * must not use `call` again; responses already sent are ignored. */
+    /* Optional. The host gave up on a call (deadline, client gone) and has already answered it.
+     * Runs on a host worker thread, possibly while on_call for the same call is still running on
+     * another; the host holds no lock of its own while calling it, so it may take locks the
+     * handler also takes. Views lent for the call stay valid until it returns; afterwards a
+     * respond* on the call returns INVALID_ARGUMENT and does nothing. */
     void (*on_cancel)(void *inst, platform_call_t *call);
     /* Providers: the kind's table (platform_store_provider_t...). NULL for services. */
     const void *provider;

@@ -6,6 +6,8 @@
 
 #include <cstdio>
 #include <exception>
+#include <type_traits>
+#include <utility>
 
 namespace platform {
 
@@ -36,6 +38,12 @@ void* guarded_create(char* err, size_t err_size, F&& make) noexcept {
 }
 
 namespace detail {
+// Whether T has start() / stop(), which the SDK wires to on_start / on_stop.
+template <class T, class = void> struct has_start : std::false_type {};
+template <class T> struct has_start<T, std::void_t<decltype(std::declval<T&>().start())>> : std::true_type {};
+template <class T, class = void> struct has_stop : std::false_type {};
+template <class T> struct has_stop<T, std::void_t<decltype(std::declval<T&>().stop())>> : std::true_type {};
+
 // Checks the host's ABI version against the one this plugin was built with.
 inline bool host_compatible(const platform_entry_args_t* args) {
     if (!args) return false;

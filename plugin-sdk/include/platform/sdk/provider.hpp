@@ -4,6 +4,7 @@
 //   public:
 //       MemoryStore(const platform::Host& host, const platform::json& config);
 //       static const platform_store_provider_t table;   // static functions casting `inst`
+//       // optional: void start(); void stop();  (stop joins the provider's threads)
 //   };
 //   PLATFORM_PROVIDER(MemoryStore, PLATFORM_KIND_STORE, "store-memory", "1.0.0",
 //                     "In-memory key-value store", &MemoryStore::table)
@@ -30,6 +31,13 @@ struct ProviderRuntime {
         });
     }
     static void on_destroy(void* p) noexcept { delete static_cast<T*>(p); }
+    static platform_status_t on_start(void* p) noexcept {
+        if constexpr (has_start<T>::value) return guard([&] { static_cast<T*>(p)->start(); });
+        return PLATFORM_OK;
+    }
+    static void on_stop(void* p) noexcept {
+        if constexpr (has_stop<T>::value) guard([&] { static_cast<T*>(p)->stop(); });
+    }
 
     static const platform_plugin_desc_t* describe(platform_kind_t kind, const char* id,
                                                   const char* version, const char* summary,
@@ -44,6 +52,8 @@ struct ProviderRuntime {
             x.summary = view(summary);
             x.on_create = &on_create;
             x.on_destroy = &on_destroy;
+            x.on_start = &on_start;
+            x.on_stop = &on_stop;
             x.provider = table;
             return x;
         }();

@@ -69,10 +69,6 @@ private:
 
 namespace detail {
 
-template <class T, class = void> struct has_start : std::false_type {};
-template <class T> struct has_start<T, std::void_t<decltype(std::declval<T&>().start())>> : std::true_type {};
-template <class T, class = void> struct has_stop : std::false_type {};
-template <class T> struct has_stop<T, std::void_t<decltype(std::declval<T&>().stop())>> : std::true_type {};
 
 template <class T>
 struct ServiceRuntime {

@@ -1,0 +1,52 @@
+// http_client.hpp — a small blocking HTTP/1.1 client over one TCP connection, for tests.
+//
+// It sends exactly the bytes asked for (so tests control Connection headers and pipelining),
+// and reads responses framed by Content-Length. One connection; reconnects when the server
+// closed it, unless told not to (keep-alive tests want to see the close).
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <string>
+
+namespace platform::test {
+
+struct HttpResult {
+    int status = 0;
+    std::map<std::string, std::string> headers;  // lower-case names
+    std::string body;
+    nlohmann::json json() const;
+    std::string header(const std::string& lower) const;
+};
+
+class HttpClient {
+public:
+    HttpClient(std::string host, int port);
+    ~HttpClient();
+
+    HttpResult get(const std::string& target, const std::map<std::string, std::string>& headers = {});
+    HttpResult post(const std::string& target, const std::string& body,
+                    const std::map<std::string, std::string>& headers = {{"Content-Type", "application/json"}});
+    HttpResult post_json(const std::string& target, const nlohmann::json& body,
+                         const std::map<std::string, std::string>& headers = {});
+    HttpResult request(const std::string& method, const std::string& target, const std::string& body,
+                       const std::map<std::string, std::string>& headers);
+
+    // Raw access for connection-level tests.
+    void send_raw(const std::string& bytes);
+    HttpResult read_response();  // throws on timeout/close
+    bool connection_closed();    // true when the server closed this connection
+    int connects() const { return connects_; }
+    void set_reconnect(bool on) { reconnect_ = on; }
+
+private:
+    void ensure_connected();
+    void close_socket();
+    std::string host_;
+    int port_, fd_ = -1, connects_ = 0;
+    bool reconnect_ = true;
+    std::string buffer_;
+};
+
+}  // namespace platform::test

@@ -1,0 +1,126 @@
+// calls.hpp: the process-wide table of in-flight calls behind the numeric handles plugins hold.
+#include <platform/host/calls.hpp>
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <vector>
+
+namespace {
+
+using platform::host::Call;
+using platform::host::CallTable;
+using platform::host::Outcome;
+
+TEST(CallTable, CreateGivesDistinctIds) {
+    auto& table = CallTable::global();
+    const size_t before = table.size();
+    std::vector<std::shared_ptr<Call>> calls;
+    std::set<uint64_t> ids;
+    for (int i = 0; i < 100; ++i) {
+        calls.push_back(table.create());
+        EXPECT_NE(calls.back()->id, 0u);  // 0 would be a NULL handle
+        ids.insert(calls.back()->id);
+    }
+    EXPECT_EQ(ids.size(), 100u);
+    EXPECT_EQ(table.size(), before + 100);
+    for (auto& c : calls) {
+        table.answer(c, {});
+        table.handler_returned(c);
+    }
+    EXPECT_EQ(table.size(), before);
+}
+
+TEST(CallTable, FindByHandle) {
+    auto& table = CallTable::global();
+    auto a = table.create();
+    auto b = table.create();
+    EXPECT_EQ(table.find(CallTable::handle(*a)), a);
+    EXPECT_EQ(table.find(CallTable::handle(*b)), b);
+    EXPECT_NE(CallTable::handle(*a), CallTable::handle(*b));
+    for (auto& c : {a, b}) {
+        table.answer(c, {});
+        table.handler_returned(c);
+    }
+}
+
+TEST(CallTable, UnknownHandleIsNull) {
+    auto& table = CallTable::global();
+    EXPECT_EQ(table.find(nullptr), nullptr);
+    EXPECT_EQ(table.find(reinterpret_cast<platform_call_t*>(uintptr_t{0xFFFFFFFFFFull})), nullptr);
+    auto c = table.create();
+    auto* h = CallTable::handle(*c);
+    table.answer(c, {});
+    table.handler_returned(c);
+    EXPECT_EQ(table.find(h), nullptr);  // forgotten: a stale handle finds nothing
+}
+
+TEST(CallTable, AnswerDeliversOnce) {
+    auto& table = CallTable::global();
+    auto c = table.create();
+    std::vector<Outcome> delivered;
+    c->done = [&](Outcome o) { delivered.push_back(std::move(o)); };
+
+    Outcome first;
+    first.code = PLATFORM_NOT_FOUND;
+    first.body = "no such note";
+    EXPECT_TRUE(table.answer(c, first));
+    Outcome second;
+    second.body = "{}";
+    EXPECT_FALSE(table.answer(c, second));
+
+    ASSERT_EQ(delivered.size(), 1u);
+    EXPECT_EQ(delivered[0].code, PLATFORM_NOT_FOUND);
+    EXPECT_EQ(delivered[0].body, "no such note");
+    EXPECT_TRUE(c->answered);
+    table.handler_returned(c);
+}
+
+// Both orders: the entry lives until it is answered AND the handler returned.
+TEST(CallTable, ForgottenOnlyWhenAnsweredAndHandlerReturned) {
+    auto& table = CallTable::global();
+    for (bool answer_first : {true, false}) {
+        SCOPED_TRACE(answer_first ? "answer, then handler returns" : "handler returns, then answer");
+        auto c = table.create();
+        auto* h = CallTable::handle(*c);
+        if (answer_first) table.answer(c, {});
+        else table.handler_returned(c);
+        EXPECT_EQ(table.find(h), c) << "forgotten too early";
+        if (answer_first) table.handler_returned(c);
+        else table.answer(c, {});
+        EXPECT_EQ(table.find(h), nullptr);
+    }
+}
+
+TEST(CallTable, CancellingKeepsEntryUntilCancelFinished) {
+    auto& table = CallTable::global();
+    auto c = table.create();
+    auto* h = CallTable::handle(*c);
+    {
+        std::lock_guard<std::mutex> g(c->m);
+        c->cancelling = true;
+    }
+    EXPECT_TRUE(table.answer(c, {}));
+    table.handler_returned(c);
+    EXPECT_EQ(table.find(h), c) << "forgotten while on_cancel still runs";
+    table.cancel_finished(c);
+    EXPECT_EQ(table.find(h), nullptr);
+}
+
+TEST(CallTable, CancelFinishedBeforeAnswerDoesNotForget) {
+    auto& table = CallTable::global();
+    auto c = table.create();
+    auto* h = CallTable::handle(*c);
+    {
+        std::lock_guard<std::mutex> g(c->m);
+        c->cancelling = true;
+    }
+    table.cancel_finished(c);
+    EXPECT_EQ(table.find(h), c);
+    table.handler_returned(c);
+    EXPECT_EQ(table.find(h), c);
+    table.answer(c, {});
+    EXPECT_EQ(table.find(h), nullptr);
+}
+
+}  // namespace

@@ -1,0 +1,199 @@
+// worker_pool.hpp: the elastic pool plugin calls run on.
+#include <platform/host/worker_pool.hpp>
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <vector>
+
+namespace {
+
+using namespace std::chrono_literals;
+using platform::host::WorkerPool;
+
+// A count-down latch with timeouts (no sleeps): arrive() counts down, wait_for() waits for zero.
+class Latch {
+public:
+    explicit Latch(int count) : count_(count) {}
+    void arrive() {
+        std::lock_guard<std::mutex> g(m_);
+        if (count_ > 0 && --count_ == 0) cv_.notify_all();
+    }
+    bool wait_for(std::chrono::milliseconds timeout) {
+        std::unique_lock<std::mutex> lock(m_);
+        return cv_.wait_for(lock, timeout, [&] { return count_ == 0; });
+    }
+    // Counts down and then waits for everyone else.
+    bool arrive_and_wait(std::chrono::milliseconds timeout) {
+        std::unique_lock<std::mutex> lock(m_);
+        if (count_ > 0 && --count_ == 0) cv_.notify_all();
+        return cv_.wait_for(lock, timeout, [&] { return count_ == 0; });
+    }
+
+private:
+    std::mutex m_;
+    std::condition_variable cv_;
+    int count_;
+};
+
+// Waits until pred() holds, re-checking whenever `cv` is signalled, up to `timeout`.
+template <class Pred>
+bool wait_until(std::mutex& m, std::condition_variable& cv, std::chrono::milliseconds timeout, Pred pred) {
+    std::unique_lock<std::mutex> lock(m);
+    return cv.wait_for(lock, timeout, pred);
+}
+
+TEST(WorkerPool, RunsSubmittedTasks) {
+    WorkerPool pool(2, 4);
+    constexpr int kTasks = 50;
+    std::atomic<int> ran{0};
+    Latch done(kTasks);
+    for (int i = 0; i < kTasks; ++i)
+        pool.submit([&] {
+            ran.fetch_add(1);
+            done.arrive();
+        });
+    ASSERT_TRUE(done.wait_for(10s));
+    EXPECT_EQ(ran.load(), kTasks);
+    EXPECT_GE(pool.threads(), 2u);
+    EXPECT_LE(pool.threads(), 4u);
+}
+
+// Submits four tasks that each wait (up to 5 s) for all four to have started; returns how many
+// saw all four running at once. Only a pool that really has four threads for them gets 4.
+int concurrent_of_four(WorkerPool& pool) {
+    Latch all_started(4);
+    Latch finished(4);
+    std::atomic<int> saw_everyone{0};
+    for (int i = 0; i < 4; ++i)
+        pool.submit([&] {
+            if (all_started.arrive_and_wait(5s)) saw_everyone.fetch_add(1);
+            finished.arrive();
+        });
+    EXPECT_TRUE(finished.wait_for(30s));
+    return saw_everyone.load();
+}
+
+// min 1, max 4: the pool must grow to four threads — a single worker would deadlock (each task's
+// wait times out).
+TEST(WorkerPool, GrowsToMaxForBlockingTasks) {
+    WorkerPool pool(1, 4);
+    EXPECT_EQ(concurrent_of_four(pool), 4) << "tasks did not run concurrently; threads=" << pool.threads();
+    EXPECT_EQ(pool.threads(), 4u);
+}
+
+// Same, with the pool warm: its core worker has just finished a task and is (usually) idle when the
+// four arrive in a burst. Each idle worker may take only one of them; the rest need new threads.
+// Repeated on fresh pools because whether the worker is already back waiting is a race.
+TEST(WorkerPool, GrowsWhenCoreWorkerIsIdle) {
+    for (int round = 0; round < 20; ++round) {
+        WorkerPool pool(1, 4);
+        Latch warm(1);
+        pool.submit([&] { warm.arrive(); });
+        ASSERT_TRUE(warm.wait_for(5s));
+        int n = concurrent_of_four(pool);
+        ASSERT_EQ(n, 4) << "round " << round << ": tasks did not run concurrently; threads=" << pool.threads();
+    }
+}
+
+TEST(WorkerPool, NeverExceedsMaxThreads) {
+    WorkerPool pool(1, 2);
+    std::mutex m;
+    std::condition_variable cv;
+    bool release = false;
+    int running = 0, peak = 0, done = 0;
+    for (int i = 0; i < 6; ++i)
+        pool.submit([&] {
+            std::unique_lock<std::mutex> lock(m);
+            peak = std::max(peak, ++running);
+            cv.notify_all();
+            cv.wait_for(lock, 10s, [&] { return release; });
+            --running;
+            ++done;
+            cv.notify_all();
+        });
+    // Two tasks get a thread each; the rest queue.
+    ASSERT_TRUE(wait_until(m, cv, 5s, [&] { return running == 2; }));
+    EXPECT_LE(pool.threads(), 2u);
+    {
+        std::lock_guard<std::mutex> g(m);
+        release = true;
+    }
+    cv.notify_all();
+    ASSERT_TRUE(wait_until(m, cv, 10s, [&] { return done == 6; }));
+    EXPECT_EQ(peak, 2);
+}
+
+TEST(WorkerPool, StopRunsQueuedTasks) {
+    WorkerPool pool(1, 1);
+    std::mutex m;
+    std::condition_variable cv;
+    bool started = false, release = false;
+    std::atomic<int> ran{0};
+    pool.submit([&] {
+        std::unique_lock<std::mutex> lock(m);
+        started = true;
+        cv.notify_all();
+        cv.wait_for(lock, 10s, [&] { return release; });
+        ran.fetch_add(1);
+    });
+    ASSERT_TRUE(wait_until(m, cv, 5s, [&] { return started; }));
+    // The only worker is busy: these queue behind it.
+    for (int i = 0; i < 5; ++i) pool.submit([&] { ran.fetch_add(1); });
+    {
+        std::lock_guard<std::mutex> g(m);
+        release = true;
+    }
+    cv.notify_all();
+    pool.stop(10000ms);
+    EXPECT_EQ(ran.load(), 6);
+    EXPECT_EQ(pool.threads(), 0u);
+}
+
+TEST(WorkerPool, SubmitAfterStopIsDropped) {
+    WorkerPool pool(1, 2);
+    pool.stop();
+    std::atomic<bool> ran{false};
+    pool.submit([&] { ran = true; });
+    pool.stop();
+    EXPECT_FALSE(ran.load());
+}
+
+TEST(WorkerPool, BlockedTaskDoesNotHangStop) {
+    std::mutex m;
+    std::condition_variable cv;
+    bool started = false, release = false, finished = false;
+    {
+        WorkerPool pool(1, 2);
+        pool.submit([&] {
+            std::unique_lock<std::mutex> lock(m);
+            started = true;
+            cv.notify_all();
+            cv.wait_for(lock, 30s, [&] { return release; });
+            finished = true;
+            cv.notify_all();
+        });
+        ASSERT_TRUE(wait_until(m, cv, 5s, [&] { return started; }));
+
+        const auto t0 = std::chrono::steady_clock::now();
+        pool.stop(100ms);  // must return although the task is still blocked
+        const auto took = std::chrono::steady_clock::now() - t0;
+        EXPECT_LT(took, 10s);
+        {
+            std::lock_guard<std::mutex> g(m);
+            EXPECT_FALSE(finished);
+            release = true;
+        }
+        cv.notify_all();
+        // Let the detached worker finish and leave before the pool goes away: a second stop()
+        // waits (on the pool's own condition) for the last worker to exit.
+        ASSERT_TRUE(wait_until(m, cv, 10s, [&] { return finished; }));
+        pool.stop(10000ms);
+        EXPECT_EQ(pool.threads(), 0u);
+    }
+}
+
+}  // namespace

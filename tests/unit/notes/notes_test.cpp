@@ -1,0 +1,205 @@
+// The notes plugin (plugins/notes/notes.cpp) through the fake host: owner-scoped notes by title.
+#include <platform/testing/fake_host.hpp>
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+extern "C" const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t*);
+
+namespace {
+
+using nlohmann::json;
+using platform::testing::FakeHost;
+using platform::testing::Reply;
+
+class NotesTest : public ::testing::Test {
+protected:
+    Reply add(const std::string& title, const std::string& text, const std::string& who) {
+        return notes.call("add", {{"title", title}, {"text", text}}, who);
+    }
+    Reply get(const std::string& title, const std::string& who) {
+        return notes.call("get", {{"title", title}}, who);
+    }
+    Reply del(const std::string& title, const std::string& who) {
+        return notes.call("delete", {{"title", title}}, who);
+    }
+    // Titles of `who`'s notes, in the order list returns them.
+    std::vector<std::string> titles(const std::string& who) {
+        Reply r = notes.call("list", json::object(), who);
+        EXPECT_EQ(r.code, PLATFORM_OK) << r.body;
+        std::vector<std::string> out;
+        if (r.code != PLATFORM_OK) return out;
+        for (const auto& n : r.json().at("notes")) out.push_back(n.at("title").get<std::string>());
+        return out;
+    }
+
+    FakeHost host;
+    platform::testing::FakePlugin notes = host.load(platform_plugin_entry);
+};
+
+TEST_F(NotesTest, AddThenGet) {
+    Reply a = add("groceries", "milk, eggs", "alice");
+    ASSERT_EQ(a.code, PLATFORM_OK) << a.body;
+    json added = a.json();
+    EXPECT_EQ(added.at("title"), "groceries");
+    EXPECT_EQ(added.at("text"), "milk, eggs");
+    EXPECT_EQ(added.at("created"), "2026-01-01T00:00:00Z");  // the fake host's clock
+    EXPECT_EQ(added.at("updated"), "2026-01-01T00:00:00Z");
+
+    Reply g = get("groceries", "alice");
+    ASSERT_EQ(g.code, PLATFORM_OK) << g.body;
+    EXPECT_EQ(g.json(), added);
+}
+
+TEST_F(NotesTest, AddExistingTitleRewritesTextKeepsCreated) {
+    ASSERT_EQ(add("plan", "v1", "alice").code, PLATFORM_OK);
+    host.now_ms += 90 * 1000;  // 00:01:30 later
+    Reply r = add("plan", "v2", "alice");
+    ASSERT_EQ(r.code, PLATFORM_OK) << r.body;
+    EXPECT_EQ(r.json().at("text"), "v2");
+    EXPECT_EQ(r.json().at("created"), "2026-01-01T00:00:00Z");
+    EXPECT_EQ(r.json().at("updated"), "2026-01-01T00:01:30Z");
+
+    json stored = get("plan", "alice").json();
+    EXPECT_EQ(stored.at("text"), "v2");
+    EXPECT_EQ(stored.at("created"), "2026-01-01T00:00:00Z");
+    EXPECT_EQ(stored.at("updated"), "2026-01-01T00:01:30Z");
+    EXPECT_EQ(titles("alice"), std::vector<std::string>{"plan"});  // rewritten, not duplicated
+}
+
+TEST_F(NotesTest, ListReturnsEveryNoteOrderedByTitle) {
+    EXPECT_EQ(titles("alice"), std::vector<std::string>{});
+    for (const char* t : {"pear", "apple", "Zebra", "mango", "apple pie"})
+        ASSERT_EQ(add(t, std::string("about ") + t, "alice").code, PLATFORM_OK);
+    EXPECT_EQ(titles("alice"), (std::vector<std::string>{"Zebra", "apple", "apple pie", "mango", "pear"}));
+
+    Reply r = notes.call("list", json::object(), "alice");
+    for (const auto& n : r.json().at("notes")) {
+        EXPECT_EQ(n.at("text"), "about " + n.at("title").get<std::string>());
+        EXPECT_TRUE(n.contains("created"));
+        EXPECT_TRUE(n.contains("updated"));
+    }
+}
+
+TEST_F(NotesTest, DeleteThenGetIsNotFound) {
+    ASSERT_EQ(add("old", "x", "alice").code, PLATFORM_OK);
+    Reply d = del("old", "alice");
+    ASSERT_EQ(d.code, PLATFORM_OK) << d.body;
+    EXPECT_EQ(d.json(), (json{{"deleted", "old"}}));
+
+    Reply g = get("old", "alice");
+    EXPECT_EQ(g.code, PLATFORM_NOT_FOUND);
+    EXPECT_NE(g.body.find("old"), std::string::npos) << g.body;
+    EXPECT_EQ(titles("alice"), std::vector<std::string>{});
+}
+
+TEST_F(NotesTest, DeleteMissingIsNotFound) {
+    Reply d = del("never-written", "alice");
+    EXPECT_EQ(d.code, PLATFORM_NOT_FOUND);
+    EXPECT_NE(d.body.find("never-written"), std::string::npos) << d.body;
+    // Deleting twice: the second is NOT_FOUND too.
+    ASSERT_EQ(add("once", "x", "alice").code, PLATFORM_OK);
+    EXPECT_EQ(del("once", "alice").code, PLATFORM_OK);
+    EXPECT_EQ(del("once", "alice").code, PLATFORM_NOT_FOUND);
+}
+
+TEST_F(NotesTest, OwnersSeeOnlyTheirOwnNotes) {
+    ASSERT_EQ(add("shared title", "alice's text", "alice").code, PLATFORM_OK);
+    ASSERT_EQ(add("shared title", "bob's text", "bob").code, PLATFORM_OK);
+    ASSERT_EQ(add("alice only", "secret", "alice").code, PLATFORM_OK);
+
+    EXPECT_EQ(get("shared title", "alice").json().at("text"), "alice's text");
+    EXPECT_EQ(get("shared title", "bob").json().at("text"), "bob's text");
+    EXPECT_EQ(get("alice only", "bob").code, PLATFORM_NOT_FOUND);
+    EXPECT_EQ(titles("alice"), (std::vector<std::string>{"alice only", "shared title"}));
+    EXPECT_EQ(titles("bob"), std::vector<std::string>{"shared title"});
+
+    // Bob cannot delete Alice's note; deleting his own leaves hers.
+    EXPECT_EQ(del("alice only", "bob").code, PLATFORM_NOT_FOUND);
+    EXPECT_EQ(del("shared title", "bob").code, PLATFORM_OK);
+    EXPECT_EQ(get("shared title", "alice").json().at("text"), "alice's text");
+    EXPECT_EQ(get("alice only", "alice").code, PLATFORM_OK);
+}
+
+TEST_F(NotesTest, AnonymousIsUnauthenticated) {
+    ASSERT_EQ(add("mine", "x", "alice").code, PLATFORM_OK);
+    const struct {
+        const char* endpoint;
+        json args;
+    } calls[] = {
+        {"add", {{"title", "t"}, {"text", "x"}}},
+        {"get", {{"title", "mine"}}},
+        {"delete", {{"title", "mine"}}},
+        {"list", json::object()},
+    };
+    for (const auto& c : calls) {
+        SCOPED_TRACE(c.endpoint);
+        Reply r = notes.call(c.endpoint, c.args, "");
+        EXPECT_EQ(r.code, PLATFORM_UNAUTHENTICATED) << r.body;
+    }
+    EXPECT_EQ(get("mine", "alice").code, PLATFORM_OK);  // the anonymous delete did nothing
+}
+
+TEST_F(NotesTest, SlashesAndPercentsDoNotLeakAcrossOwners) {
+    // Owner "a/b" and owner "a" with title "b/x" would collide under a naive "notes/<owner>/<title>".
+    ASSERT_EQ(add("x", "from a/b", "a/b").code, PLATFORM_OK);
+    ASSERT_EQ(add("b/x", "from a", "a").code, PLATFORM_OK);
+    ASSERT_EQ(add("100%", "percent", "a%2Fb").code, PLATFORM_OK);
+    ASSERT_EQ(add("%2F", "escaped-looking title", "a").code, PLATFORM_OK);
+
+    EXPECT_EQ(get("x", "a/b").json().at("text"), "from a/b");
+    EXPECT_EQ(get("b/x", "a").json().at("text"), "from a");
+    EXPECT_EQ(get("b/x", "a/b").code, PLATFORM_NOT_FOUND);
+    EXPECT_EQ(get("x", "a").code, PLATFORM_NOT_FOUND);
+    EXPECT_EQ(get("100%", "a/b").code, PLATFORM_NOT_FOUND);
+    EXPECT_EQ(get("100%", "a%2Fb").json().at("text"), "percent");
+
+    EXPECT_EQ(titles("a/b"), std::vector<std::string>{"x"});
+    EXPECT_EQ(titles("a"), (std::vector<std::string>{"%2F", "b/x"}));
+    EXPECT_EQ(titles("a%2Fb"), std::vector<std::string>{"100%"});
+    EXPECT_EQ(titles("b"), std::vector<std::string>{});
+
+    // A delete by one owner never reaches the other's record.
+    EXPECT_EQ(del("b/x", "a/b").code, PLATFORM_NOT_FOUND);
+    EXPECT_EQ(del("x", "a").code, PLATFORM_NOT_FOUND);
+    EXPECT_EQ(get("x", "a/b").code, PLATFORM_OK);
+    EXPECT_EQ(get("b/x", "a").code, PLATFORM_OK);
+}
+
+TEST_F(NotesTest, Descriptor) {
+    const platform_plugin_desc_t* d = notes.descriptor();
+    ASSERT_NE(d, nullptr);
+    EXPECT_EQ(platform::copy(d->id), "notes");
+    EXPECT_EQ(platform::copy(d->service), "v1.notes");
+    EXPECT_EQ(d->kind, PLATFORM_KIND_SERVICE);
+    ASSERT_EQ(d->endpoint_count, 4u);
+
+    const struct {
+        const char* name;
+        platform_verb_t verb;
+        uint64_t must_have, must_not_have;
+    } want[] = {
+        {"add", PLATFORM_VERB_POST, PLATFORM_FLAG_IDEMPOTENT, PLATFORM_FLAG_READ_ONLY | PLATFORM_FLAG_DESTRUCTIVE},
+        {"delete", PLATFORM_VERB_POST, PLATFORM_FLAG_DESTRUCTIVE, PLATFORM_FLAG_READ_ONLY},
+        {"get", PLATFORM_VERB_GET, PLATFORM_FLAG_READ_ONLY, PLATFORM_FLAG_DESTRUCTIVE},
+        {"list", PLATFORM_VERB_GET, PLATFORM_FLAG_READ_ONLY, PLATFORM_FLAG_DESTRUCTIVE},
+    };
+    for (uint32_t i = 0; i < 4; ++i) {
+        const auto* ep = reinterpret_cast<const platform_endpoint_t*>(
+            reinterpret_cast<const char*>(d->endpoints) + size_t(i) * d->endpoint_stride);
+        SCOPED_TRACE(want[i].name);
+        EXPECT_EQ(platform::copy(ep->name), want[i].name);
+        EXPECT_EQ(ep->verb, want[i].verb);
+        EXPECT_EQ(ep->access, PLATFORM_ACCESS_OWNER);
+        EXPECT_EQ(ep->flags & want[i].must_have, want[i].must_have);
+        EXPECT_EQ(ep->flags & want[i].must_not_have, 0u);
+        EXPECT_FALSE(platform::copy(ep->title).empty());
+        // Every input schema is a JSON object schema.
+        json schema = json::parse(platform::copy(ep->input_schema));
+        EXPECT_EQ(schema.at("type"), "object");
+    }
+}
+
+}  // namespace

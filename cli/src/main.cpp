@@ -1,38 +1,28 @@
-// platform — the command-line entry point. `platform server` runs the host (DESIGN §9).
-#include <platform/host/server.hpp>
-#include <platform/host/settings.hpp>
+// platform — the command-line client and the server entry (DESIGN §9).
+#include "commands.hpp"
 
-#include <CLI/CLI.hpp>
+#include <iostream>
+#include <string>
 
 int main(int argc, char** argv) {
-    using platform::host::Settings;
-    CLI::App app{"Platform: one host process serving every service as a plugin", "platform"};
-    app.require_subcommand(1);
-
-    Settings s = Settings::from_environment();
-    auto* server = app.add_subcommand("server", "Start the host (HTTP gateway and RPC proxy)");
-    server->add_option("--profile", s.profile, "Profile name or YAML path (PLATFORM_PROFILE)")->capture_default_str();
-    server->add_option("--api_address", s.api_address, "Gateway address host:port (PLATFORM_API_ADDRESS)")->capture_default_str();
-    server->add_option("--proxy_address", s.proxy_address, "RPC proxy address (PLATFORM_PROXY_ADDRESS)")->capture_default_str();
-    server->add_option("--namespace", s.ns, "Service namespace, empty disables (PLATFORM_NAMESPACE)")->capture_default_str();
-    server->add_option("--handler", s.handler, "Gateway handler (PLATFORM_API_HANDLER)")->capture_default_str();
-    server->add_option("--home", s.home, "State directory (PLATFORM_HOME)")->capture_default_str();
-    server->add_option("--config_secret_key", s.config_secret_key, "Config secret key (PLATFORM_CONFIG_SECRET_KEY)");
-    server->add_option("--plugin_path", s.plugin_path, "Extra plugin folders (PLATFORM_PLUGIN_PATH)");
-    server->add_flag("--enable_tls", s.enable_tls, "Serve TLS (PLATFORM_ENABLE_TLS)");
-    server->add_option("--tls_cert_file", s.tls_cert_file, "TLS certificate (PLATFORM_TLS_CERT_FILE)");
-    server->add_option("--tls_key_file", s.tls_key_file, "TLS key (PLATFORM_TLS_KEY_FILE)");
-    server->add_flag("--enable_acme", s.enable_acme, "Automatic certificates (PLATFORM_ENABLE_ACME)");
-    server->add_option("--acme_hosts", s.acme_hosts, "ACME host allow-list (PLATFORM_ACME_HOSTS)");
-
-    for (auto* opt : server->get_options())  // a later flag wins, like a later environment setting
-        if (opt->get_name() != "--plugin_path") opt->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
-    int code = 0;
-    server->callback([&] { code = platform::host::run_server(s); });
-    try {
-        app.parse(argc, argv);
-    } catch (const CLI::ParseError& e) {
-        return app.exit(e) == 0 ? 0 : 2;
+    using namespace platform::cli;
+    if (argc < 2) {
+        std::cerr << top_help();
+        return 2;
     }
-    return code;
+    const std::string cmd = argv[1];
+    Args rest(argv + 2, argv + argc);
+    if (cmd == "--help" || cmd == "-h") {
+        std::cout << top_help();
+        return 0;
+    }
+    if (cmd == "server") return server_command(argc - 1, argv + 1);
+    if (cmd == "services") return services_command(rest);
+    if (cmd == "call") return call_command(rest);
+    if (cmd == "help") return help_command(rest);
+    if (cmd.rfind("-", 0) == 0) {
+        std::cerr << "Unknown flag: " << cmd << "\n" << top_help();
+        return 2;
+    }
+    return dynamic_command(cmd, rest);
 }

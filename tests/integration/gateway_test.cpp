@@ -221,3 +221,20 @@ TEST_F(Gateway, RegistryListsNotesWithItsEndpointsAndSchemas) {
 }
 
 }  // namespace
+
+namespace {
+TEST_F(Gateway, ManualClockMovesOnlyWhenTold) {
+    auto now = api.get("/clock/now");
+    ASSERT_EQ(now.status, 200) << now.body;
+    EXPECT_TRUE(now.json()["manual"].get<bool>());
+    auto set = api.post_json("/clock/set", {{"unix_ms", 1767225600000}});
+    ASSERT_EQ(set.status, 200) << set.body;
+    EXPECT_EQ(api.get("/clock/now").json()["unix_ms"], 1767225600000);
+    auto adv = api.post_json("/clock/advance", {{"ms", 90000}});
+    EXPECT_EQ(adv.json()["unix_ms"], 1767225690000);
+    EXPECT_EQ(api.post_json("/clock/advance", {{"ms", -1}}).status, 400);
+    // Business time drives stored timestamps.
+    auto note = api.post_json("/api/v1/notes/add", {{"title", "dated"}, {"text", "x"}}, as("gw-clock"));
+    EXPECT_EQ(note.json()["data"]["created"], "2026-01-01T00:01:30Z");
+}
+}  // namespace

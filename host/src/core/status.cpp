@@ -31,6 +31,13 @@ const StatusInfo& status_info(platform_status_t code) {
     return kTable[PLATFORM_INTERNAL];
 }
 
+int cli_exit_for_http(int http_status) {
+    if (http_status >= 200 && http_status < 300) return 0;
+    for (const auto& s : kTable)
+        if (s.http == http_status) return s.cli_exit;
+    return 1;
+}
+
 std::string_view http_reason(int http_status) {
     for (const auto& s : kTable)
         if (s.http == http_status) return s.reason;

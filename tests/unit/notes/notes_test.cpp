@@ -31,7 +31,8 @@ protected:
         EXPECT_EQ(r.code, PLATFORM_OK) << r.body;
         std::vector<std::string> out;
         if (r.code != PLATFORM_OK) return out;
-        for (const auto& n : r.json().at("notes")) out.push_back(n.at("title").get<std::string>());
+        const json body = r.json();  // keep it alive: at() returns a reference into it
+        for (const auto& n : body.at("notes")) out.push_back(n.at("title").get<std::string>());
         return out;
     }
 
@@ -75,8 +76,9 @@ TEST_F(NotesTest, ListReturnsEveryNoteOrderedByTitle) {
         ASSERT_EQ(add(t, std::string("about ") + t, "alice").code, PLATFORM_OK);
     EXPECT_EQ(titles("alice"), (std::vector<std::string>{"Zebra", "apple", "apple pie", "mango", "pear"}));
 
-    Reply r = notes.call("list", json::object(), "alice");
-    for (const auto& n : r.json().at("notes")) {
+    const json listed = notes.call("list", json::object(), "alice").json();
+    ASSERT_EQ(listed.at("notes").size(), 5u);
+    for (const auto& n : listed.at("notes")) {
         EXPECT_EQ(n.at("text"), "about " + n.at("title").get<std::string>());
         EXPECT_TRUE(n.contains("created"));
         EXPECT_TRUE(n.contains("updated"));

@@ -18,6 +18,9 @@ struct StatusInfo {
 // Unknown codes map to INTERNAL.
 const StatusInfo& status_info(platform_status_t code);
 
+// The CLI exit code for an HTTP status answered by the server (400 -> 1, 401 -> 3, 404 -> 5...).
+int cli_exit_for_http(int http_status);
+
 // The reason phrase for any HTTP status this host sends ("Unsupported Media Type" for 415...).
 std::string_view http_reason(int http_status);
 

@@ -1,0 +1,51 @@
+# PlatformSDKConfig.cmake — find_package(PlatformSDK) for plugins built outside the Platform tree.
+#
+#   find_package(PlatformSDK 0.1 REQUIRED)
+#   platform_add_plugin(hello SOURCES hello.cpp)      # -> <build>/plugins/hello.so
+#
+# Provides the INTERFACE target Platform::sdk (C ABI + header-only C++ SDK + the fake host for
+# unit tests; needs nlohmann_json 3.11) and Platform::abi (the C header alone), and the function
+# platform_add_plugin (PlatformPlugin.cmake). Sets PlatformSDK_INCLUDE_DIR.
+#
+# This file is installed unmodified by both the CMake and the meson build, so it holds no
+# configured paths: it is relocatable and finds the installation prefix from its own location
+# (<prefix>/<libdir>/cmake/PlatformSDK, where <libdir> may be lib, lib64 or lib/<multiarch>).
+include(CMakeFindDependencyMacro)
+
+set(_platform_sdk_prefix "${CMAKE_CURRENT_LIST_DIR}")
+set(_platform_sdk_include "")
+foreach(_platform_sdk_up RANGE 1 5)
+  get_filename_component(_platform_sdk_prefix "${_platform_sdk_prefix}" DIRECTORY)
+  if(EXISTS "${_platform_sdk_prefix}/include/platform/abi.h")
+    set(_platform_sdk_include "${_platform_sdk_prefix}/include")
+    break()
+  endif()
+endforeach()
+if(NOT _platform_sdk_include)
+  set(${CMAKE_FIND_PACKAGE_NAME}_FOUND FALSE)
+  set(${CMAKE_FIND_PACKAGE_NAME}_NOT_FOUND_MESSAGE
+      "no include/platform/abi.h in any parent folder of ${CMAKE_CURRENT_LIST_DIR}; the installation is incomplete")
+  return()
+endif()
+
+find_dependency(nlohmann_json 3.11)
+
+if(NOT TARGET Platform::abi)
+  add_library(Platform::abi INTERFACE IMPORTED)
+  set_target_properties(Platform::abi PROPERTIES
+    INTERFACE_INCLUDE_DIRECTORIES "${_platform_sdk_include}")
+endif()
+if(NOT TARGET Platform::sdk)
+  add_library(Platform::sdk INTERFACE IMPORTED)
+  set_target_properties(Platform::sdk PROPERTIES
+    INTERFACE_INCLUDE_DIRECTORIES "${_platform_sdk_include}"
+    INTERFACE_LINK_LIBRARIES "nlohmann_json::nlohmann_json"
+    INTERFACE_COMPILE_FEATURES "cxx_std_17")
+endif()
+
+set(PlatformSDK_INCLUDE_DIR "${_platform_sdk_include}")
+include("${CMAKE_CURRENT_LIST_DIR}/PlatformPlugin.cmake")
+
+unset(_platform_sdk_prefix)
+unset(_platform_sdk_include)
+unset(_platform_sdk_up)

@@ -5,19 +5,6 @@
 
 namespace store_memory {
 
-namespace {
-
-// The smallest byte string greater than every string starting with `prefix`, or nullopt when
-// there is none (the prefix is empty or all 0xFF bytes).
-std::optional<std::string> successor(std::string_view prefix) {
-    std::string s(prefix);
-    while (!s.empty() && static_cast<unsigned char>(s.back()) == 0xFF) s.pop_back();
-    if (s.empty()) return std::nullopt;
-    s.back() = static_cast<char>(static_cast<unsigned char>(s.back()) + 1);
-    return s;
-}
-
-}  // namespace
 
 MemoryStore::MemoryStore(const platform::Host& host, const platform::json&) : host_(host) {}
 
@@ -82,7 +69,7 @@ std::vector<Row> MemoryStore::scan(std::string_view table, const ScanQuery& q, i
     if (t == tables_.end()) return out;
     const auto& recs = t->second.records;
     auto first = recs.lower_bound(q.prefix);
-    auto succ = successor(q.prefix);
+    auto succ = platform::prefix_successor(q.prefix);
     auto last = succ ? recs.lower_bound(*succ) : recs.end();
     uint32_t skip = q.offset;
     auto visit = [&](const auto& kv) {  // false when the limit is reached

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <platform/sdk/host.hpp>
+#include <platform/sdk/store_provider.hpp>
 
 #include <atomic>
 #include <cstdint>
@@ -24,12 +25,7 @@
 
 namespace store_memory {
 
-struct ScanQuery {
-    std::string_view prefix;
-    bool descending = false;
-    uint32_t limit = 0;   // 0 = no limit
-    uint32_t offset = 0;  // visible records skipped first
-};
+using platform::ScanQuery;
 
 using Row = std::pair<std::string, std::string>;
 
@@ -37,12 +33,24 @@ class MemoryStore {
 public:
     MemoryStore(const platform::Host& host, const platform::json& config);
 
-    static const platform_store_provider_t table;
-
     std::optional<std::string> get(std::string_view table, std::string_view key, int64_t now_ms) const;
     void put(std::string_view table, std::string_view key, std::string value, int64_t expires_at_ms);
     bool del(std::string_view table, std::string_view key);  // false when there was no record
     std::vector<Row> scan(std::string_view table, const ScanQuery& q, int64_t now_ms) const;
+
+    // The shape platform::StoreProviderTable adapts. Sinks run after the lock is released.
+    bool get(std::string_view table, std::string_view key, int64_t now_ms, const platform::ValueFn& fn) const {
+        auto v = get(table, key, now_ms);
+        if (v) fn(*v);
+        return v.has_value();
+    }
+    void put(std::string_view table, std::string_view key, std::string_view value, int64_t expires_at_ms) {
+        put(table, key, std::string(value), expires_at_ms);
+    }
+    void scan(std::string_view table, const ScanQuery& q, int64_t now_ms, const platform::RowFn& fn) const {
+        for (const auto& [k, v] : scan(table, q, now_ms))
+            if (!fn(k, v)) break;
+    }
 
 private:
     struct Record {

@@ -55,15 +55,6 @@ void check_size(std::string_view what, std::string_view bytes) {
         throw platform::Error(platform::Code::payload_too_large, std::string(what) + ": over 2 GiB");
 }
 
-// The smallest byte string greater than every string starting with `prefix`, or nullopt.
-std::optional<std::string> successor(std::string_view prefix) {
-    std::string s(prefix);
-    while (!s.empty() && static_cast<unsigned char>(s.back()) == 0xFF) s.pop_back();
-    if (s.empty()) return std::nullopt;
-    s.back() = static_cast<char>(static_cast<unsigned char>(s.back()) + 1);
-    return s;
-}
-
 std::string_view column_bytes(const SQLite::Column& c) {
     const void* p = c.getBlob();
     int n = c.getBytes();
@@ -153,7 +144,7 @@ bool SqliteStore::del(std::string_view table, std::string_view key) {
 
 void SqliteStore::scan(std::string_view table, const ScanQuery& q, int64_t now_ms, const RowFn& fn) {
     seen(now_ms);
-    auto upper = successor(q.prefix);
+    auto upper = platform::prefix_successor(q.prefix);
     try {
         auto c = pool_.acquire();
         auto& s = c->scan(upper.has_value(), q.descending);

@@ -10,6 +10,7 @@
 #include "connection.hpp"
 
 #include <platform/sdk/host.hpp>
+#include <platform/sdk/store_provider.hpp>
 
 #include <atomic>
 #include <cstdint>
@@ -19,23 +20,14 @@
 
 namespace store_sqlite {
 
-struct ScanQuery {
-    std::string_view prefix;
-    bool descending = false;
-    uint32_t limit = 0;   // 0 = no limit
-    uint32_t offset = 0;  // visible records skipped first
-};
-
-// Receives bytes lent for the duration of the call; a row sink returns false to stop.
-using ValueFn = std::function<void(std::string_view)>;
-using RowFn = std::function<bool(std::string_view key, std::string_view value)>;
+using platform::RowFn;
+using platform::ScanQuery;
+using platform::ValueFn;
 
 class SqliteStore {
 public:
     // config: {"path": "<database file>"}. Creates parent directories. Throws naming the path.
     SqliteStore(const platform::Host& host, const platform::json& config);
-
-    static const platform_store_provider_t table;
 
     bool get(std::string_view table, std::string_view key, int64_t now_ms, const ValueFn& fn);
     void put(std::string_view table, std::string_view key, std::string_view value, int64_t expires_at_ms);

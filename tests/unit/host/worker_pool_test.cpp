@@ -89,7 +89,7 @@ TEST(WorkerPool, GrowsToMaxForBlockingTasks) {
 // four arrive in a burst. Each idle worker may take only one of them; the rest need new threads.
 // Repeated on fresh pools because whether the worker is already back waiting is a race.
 TEST(WorkerPool, GrowsWhenCoreWorkerIsIdle) {
-    for (int round = 0; round < 20; ++round) {
+    for (int round = 0; round < 50; ++round) {
         WorkerPool pool(1, 4);
         Latch warm(1);
         pool.submit([&] { warm.arrive(); });

@@ -1,41 +1,39 @@
 #include <platform/host/worker_pool.hpp>
 
-#include <chrono>
-
 namespace platform::host {
 
-WorkerPool::WorkerPool(size_t min_threads, size_t max_threads)
-    : min_(min_threads ? min_threads : 1), max_(max_threads < min_ ? min_ : max_threads) {
-    std::lock_guard<std::mutex> g(m_);
-    for (size_t i = 0; i < min_; ++i) {
-        ++live_;
-        threads_.emplace_back([this] { run(true); });
-    }
+WorkerPool::WorkerPool(size_t min_threads, size_t max_threads) : s_(std::make_shared<State>()) {
+    s_->min = min_threads ? min_threads : 1;
+    s_->max = max_threads < s_->min ? s_->min : max_threads;
+    std::lock_guard<std::mutex> g(s_->m);
+    for (size_t i = 0; i < s_->min; ++i) spawn(s_, true);
 }
 
 WorkerPool::~WorkerPool() { stop(); }
 
+void WorkerPool::spawn(const std::shared_ptr<State>& s, bool core) {
+    ++s->live;
+    s->threads.emplace_back([s, core] { run(s, core); });
+}
+
 void WorkerPool::submit(std::function<void()> task) {
-    std::lock_guard<std::mutex> g(m_);
-    if (stopping_) return;
-    tasks_.push_back(std::move(task));
-    if (idle_ == 0 && live_ < max_) {
-        ++live_;
-        threads_.emplace_back([this] { run(false); });
-    } else {
-        cv_.notify_one();
-    }
+    std::lock_guard<std::mutex> g(s_->m);
+    if (s_->stopping) return;
+    s_->tasks.push_back(std::move(task));
+    // idle workers may not have woken for earlier submissions yet: compare with the queue length
+    if (s_->tasks.size() > s_->idle && s_->live < s_->max) spawn(s_, false);
+    s_->cv.notify_one();
 }
 
 void WorkerPool::stop(std::chrono::milliseconds grace) {
     std::vector<std::thread> joining;
     bool all_exited;
     {
-        std::unique_lock<std::mutex> lock(m_);
-        stopping_ = true;
-        joining.swap(threads_);
-        cv_.notify_all();
-        all_exited = exited_.wait_for(lock, grace, [&] { return live_ == 0; });
+        std::unique_lock<std::mutex> lock(s_->m);
+        s_->stopping = true;
+        joining.swap(s_->threads);
+        s_->cv.notify_all();
+        all_exited = s_->exited.wait_for(lock, grace, [&] { return s_->live == 0; });
     }
     // A worker stuck in a plugin past the grace period is left behind: the process is exiting.
     for (auto& t : joining)
@@ -43,36 +41,35 @@ void WorkerPool::stop(std::chrono::milliseconds grace) {
 }
 
 size_t WorkerPool::threads() const {
-    std::lock_guard<std::mutex> g(m_);
-    return live_;
+    std::lock_guard<std::mutex> g(s_->m);
+    return s_->live;
 }
 
-void WorkerPool::run(bool core) {
-    std::unique_lock<std::mutex> lock(m_);
+void WorkerPool::run(std::shared_ptr<State> s, bool core) {
+    std::unique_lock<std::mutex> lock(s->m);
     for (;;) {
-        ++idle_;
-        bool woke = cv_.wait_for(lock, std::chrono::seconds(30),
-                                 [&] { return stopping_ || !tasks_.empty(); });
-        --idle_;
-        if (tasks_.empty()) {
-            if (stopping_ || (!woke && !core)) break;
+        ++s->idle;
+        bool woke = s->cv.wait_for(lock, std::chrono::seconds(30), [&] { return s->stopping || !s->tasks.empty(); });
+        --s->idle;
+        if (s->tasks.empty()) {
+            if (s->stopping || (!woke && !core)) break;
             continue;
         }
-        auto task = std::move(tasks_.front());
-        tasks_.pop_front();
+        auto task = std::move(s->tasks.front());
+        s->tasks.pop_front();
         lock.unlock();
         task();
         lock.lock();
     }
-    --live_;
-    exited_.notify_all();
+    --s->live;
+    s->exited.notify_all();
     // A retired elastic worker detaches itself unless stop() already took the handles.
-    if (!stopping_) {
+    if (!s->stopping) {
         auto self = std::this_thread::get_id();
-        for (auto it = threads_.begin(); it != threads_.end(); ++it)
+        for (auto it = s->threads.begin(); it != s->threads.end(); ++it)
             if (it->get_id() == self) {
                 it->detach();
-                threads_.erase(it);
+                s->threads.erase(it);
                 break;
             }
     }

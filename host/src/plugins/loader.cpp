@@ -123,6 +123,7 @@ std::string check_elf(const fs::path& path) {
     if (eh.e_ident[EI_CLASS] != ELFCLASS64) return "not a 64-bit ELF file";
     if (eh.e_type != ET_DYN) return "not a shared object";
     if (eh.e_phoff + uint64_t(eh.e_phnum) * sizeof(Elf64_Phdr) > size) return "truncated ELF file";
+    if (eh.e_shoff + uint64_t(eh.e_shnum) * eh.e_shentsize > size) return "truncated ELF file";
     for (int i = 0; i < eh.e_phnum; ++i) {
         Elf64_Phdr ph{};
         in.seekg(static_cast<std::streamoff>(eh.e_phoff + i * sizeof ph));

@@ -22,7 +22,7 @@ int main() {
 
     auto greet = hello.call("greet", {{"name", "Ada"}});
     CHECK(greet.code == PLATFORM_OK);
-    CHECK(greet.json() == platform::json({{"message", "Hello, Ada!"}}));
+    CHECK(greet.json() == nlohmann::json({{"message", "Hello, Ada!"}}));
 
     // Each account counts on its own; the fake host does not enforce access, the SDK's owned() does.
     CHECK(hello.call("count", {}, "alice").json()["count"] == 1);

@@ -74,6 +74,19 @@ TEST_F(LoaderTest, CheckElfAcceptsRealPluginAndRefusesTruncatedCopy) {
     EXPECT_NE(std::get<std::string>(r).find("truncated"), std::string::npos) << std::get<std::string>(r);
 }
 
+// Cut inside the loadable segments (headers intact): dlopen would map past the end of the file.
+TEST_F(LoaderTest, CheckElfRefusesCopyTruncatedInsideLoadSegments) {
+    ASSERT_TRUE(fs::exists(kNotes)) << kNotes;
+    for (uintmax_t size : {uintmax_t{4096}, uintmax_t{64 * 1024}}) {
+        SCOPED_TRACE(size);
+        const fs::path cut = dir_ / ("notes-" + std::to_string(size) + ".so");
+        fs::copy_file(kNotes, cut);
+        fs::resize_file(cut, size);
+        std::string problem = check_elf(cut);
+        EXPECT_NE(problem.find("truncated"), std::string::npos) << problem;
+    }
+}
+
 TEST_F(LoaderTest, LoadPluginRefusesNonElf) {
     auto api = platform::host::make_host_api();
     auto r = load_plugin(write("bad.so", std::string(100, 'a')), &api);

@@ -1,8 +1,10 @@
 // platform/host/worker_pool.hpp — the threads plugin calls run on (never Pistache's I/O threads).
 //
-// Elastic: it starts `min_threads` workers and adds one whenever a task arrives with none idle,
-// up to `max_threads`, so one slow plugin (a model call, an outbound fetch, a handler that sleeps)
-// cannot starve the others. Extra workers retire after 30 s idle. Tasks beyond max_threads queue.
+// Elastic: it starts `min_threads` workers and adds one whenever queued tasks outnumber idle
+// workers, up to `max_threads`, so one slow plugin (a model call, an outbound fetch, a handler that
+// sleeps) cannot starve the others. Extra workers retire after 30 s idle. Tasks beyond max queue.
+// Workers share the pool's state by reference count, so one still stuck in a plugin after stop()
+// gave up on it never touches freed memory.
 #pragma once
 
 #include <chrono>
@@ -10,6 +12,7 @@
 #include <cstddef>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -19,7 +22,7 @@ namespace platform::host {
 class WorkerPool {
 public:
     WorkerPool(size_t min_threads, size_t max_threads);
-    ~WorkerPool();  // finishes queued tasks, then joins
+    ~WorkerPool();  // stop()
     WorkerPool(const WorkerPool&) = delete;
     WorkerPool& operator=(const WorkerPool&) = delete;
 
@@ -29,15 +32,19 @@ public:
     size_t threads() const;
 
 private:
-    void run(bool core);
+    struct State {
+        size_t min = 1, max = 1;
+        std::mutex m;
+        std::condition_variable cv, exited;
+        std::deque<std::function<void()>> tasks;
+        std::vector<std::thread> threads;
+        size_t live = 0, idle = 0;
+        bool stopping = false;
+    };
+    static void run(std::shared_ptr<State> s, bool core);
+    static void spawn(const std::shared_ptr<State>& s, bool core);  // with s->m held
 
-    size_t min_, max_;
-    mutable std::mutex m_;
-    std::condition_variable cv_, exited_;
-    std::deque<std::function<void()>> tasks_;
-    std::vector<std::thread> threads_;
-    size_t live_ = 0, idle_ = 0;
-    bool stopping_ = false;
+    std::shared_ptr<State> s_;
 };
 
 }  // namespace platform::host

@@ -107,18 +107,21 @@ void HostProcess::start() {
 
 int HostProcess::run_to_exit(int timeout_seconds) {
     launch();
-    for (int i = 0; i < timeout_seconds * 100; ++i) {
-        int st = 0;
-        if (waitpid(pid_, &st, WNOHANG) == pid_) {
-            status_ = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-            reader_.join();
-            return status_;
-        }
+    bool closed;
+    {
         std::unique_lock<std::mutex> lock(m_);
-        cv_.wait_for(lock, std::chrono::milliseconds(10), [&] { return eof_; });
+        closed = cv_.wait_for(lock, std::chrono::seconds(timeout_seconds), [&] { return eof_; });
     }
-    stop(SIGKILL);
-    throw std::runtime_error("host did not exit within the timeout:\n" + log());
+    if (!closed) {
+        stop(SIGKILL);
+        throw std::runtime_error("host did not exit within the timeout:\n" + log());
+    }
+    // Its output is closed: the process is exiting, so a blocking wait is bounded.
+    int st = 0;
+    waitpid(pid_, &st, 0);
+    status_ = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    if (reader_.joinable()) reader_.join();
+    return status_;
 }
 
 int HostProcess::stop(int sig) {

@@ -12,9 +12,9 @@
 # PLATFORM_PLUGIN_PATH.
 #
 # Installing is opt-in: INSTALL, or the variable PLATFORM_INSTALL_PLUGINS set to ON (the Platform
-# build itself does this), adds install(TARGETS <name>) to ${CMAKE_INSTALL_LIBDIR}/platform/plugins
-# (or ${PLATFORM_PLUGIN_INSTALL_DIR} when set), where an installed host looks. TEST_ONLY and
-# OUTPUT_DIR plugins are installed only with an explicit INSTALL.
+# build itself does this), adds install(TARGETS <name>) to <prefix>/lib/platform/plugins (or
+# ${PLATFORM_PLUGIN_INSTALL_DIR} when set), where a host installed in the same prefix looks by
+# itself. TEST_ONLY and OUTPUT_DIR plugins are installed only with an explicit INSTALL.
 #
 # Used by the Platform build (included from the source tree) and by out-of-tree plugins (installed
 # next to PlatformSDKConfig.cmake and included by find_package(PlatformSDK)). Needs the target
@@ -48,7 +48,7 @@ function(platform_add_plugin name)
     set(out ${CMAKE_BINARY_DIR}/plugins)
   endif()
 
-  # The version script sits next to this file, in the source tree or in <prefix>/<libdir>/cmake/PlatformSDK.
+  # The version script sits next to this file, in the source tree or in <prefix>/lib/cmake/PlatformSDK.
   set(map ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/plugin.map)
 
   add_library(${name}-objects OBJECT ${P_SOURCES})
@@ -64,13 +64,11 @@ function(platform_add_plugin name)
   target_link_options(${name} PRIVATE -Wl,--no-undefined -Wl,--version-script=${map})
 
   if(P_INSTALL OR (PLATFORM_INSTALL_PLUGINS AND NOT P_TEST_ONLY AND NOT P_OUTPUT_DIR))
+    # The host searches <exe>/../lib/platform/plugins: plain lib/, whatever CMAKE_INSTALL_LIBDIR is.
     if(PLATFORM_PLUGIN_INSTALL_DIR)
       set(dest ${PLATFORM_PLUGIN_INSTALL_DIR})
     else()
-      if(NOT DEFINED CMAKE_INSTALL_LIBDIR)
-        include(GNUInstallDirs)
-      endif()
-      set(dest ${CMAKE_INSTALL_LIBDIR}/platform/plugins)
+      set(dest lib/platform/plugins)
     endif()
     install(TARGETS ${name} LIBRARY DESTINATION ${dest})
   endif()

@@ -9,7 +9,7 @@
 #
 # This file is installed unmodified by both the CMake and the meson build, so it holds no
 # configured paths: it is relocatable and finds the installation prefix from its own location
-# (<prefix>/<libdir>/cmake/PlatformSDK, where <libdir> may be lib, lib64 or lib/<multiarch>).
+# (<prefix>/lib/cmake/PlatformSDK; a packager moving it to lib64/ or lib/<multiarch>/ is fine too).
 include(CMakeFindDependencyMacro)
 
 set(_platform_sdk_prefix "${CMAKE_CURRENT_LIST_DIR}")

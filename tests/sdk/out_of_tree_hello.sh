@@ -72,8 +72,8 @@ grep -q "^PlatformSDK_DIR:PATH=$prefix/lib/cmake/PlatformSDK\$" "$work/hello/bui
 
 commands=$work/hello/build/compile_commands.json
 grep -q -- "$prefix/include" "$commands" || fail "the example was not compiled against $prefix/include"
-if grep -q -- "$source_dir" "$commands"; then
-    fail "the example's compile commands reference the source tree $source_dir: $(grep -o -- "$source_dir[^ \"]*" "$commands" | sort -u)"
+if grep -qF -e "-I$source_dir/" -e "-isystem $source_dir/" -e "$source_dir/plugin-sdk" "$commands"; then
+    fail "the example's compile commands reference the source tree $source_dir: $(grep -oF -- "$source_dir/" "$commands" | sort -u)"
 fi
 grep -q -- "--version-script=$prefix/lib/cmake/PlatformSDK/plugin.map" "$work/hello/build/build.ninja" 2>/dev/null ||
     [[ $generator != Ninja ]] || fail "the plugin was not linked with the installed plugin.map"
@@ -92,7 +92,7 @@ mkdir -p "$work/state"
     >"$work/host.log" 2>&1 &
 host_pid=$!
 
-api= proxy=
+api='' proxy=''
 for _ in $(seq 1 300); do # up to 30 s
     if line=$(grep -m1 -o 'listening api=[^ ]* proxy=[^ ]*' "$work/host.log"); then
         api=${line#listening api=}; api=${api%% *}

@@ -46,6 +46,8 @@ int run_server(Settings settings) {
         HttpServer http(runtime);
         http.start(settings.api_address, settings.proxy_address);
         auto host_of = [](const std::string& a) { return split_address(a).first; };
+        runtime.set_addresses(host_of(settings.api_address) + ":" + std::to_string(http.api_port()),
+                              host_of(settings.proxy_address) + ":" + std::to_string(http.proxy_port()));
         spdlog::info("listening api={}:{} proxy={}:{}", host_of(settings.api_address), http.api_port(),
                      host_of(settings.proxy_address), http.proxy_port());
         int sig = 0;

@@ -91,4 +91,12 @@ std::vector<Row> MemoryStore::scan(std::string_view table, const ScanQuery& q, i
     return out;
 }
 
+std::vector<std::string> MemoryStore::tables() const {
+    std::shared_lock lock(mutex_);
+    std::vector<std::string> out;
+    for (const auto& [name, t] : tables_)
+        if (!t.records.empty()) out.push_back(name);
+    return out;
+}
+
 }  // namespace store_memory

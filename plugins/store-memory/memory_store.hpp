@@ -47,6 +47,7 @@ public:
     void put(std::string_view table, std::string_view key, std::string_view value, int64_t expires_at_ms) {
         put(table, key, std::string(value), expires_at_ms);
     }
+    std::vector<std::string> tables() const;
     void scan(std::string_view table, const ScanQuery& q, int64_t now_ms, const platform::RowFn& fn) const {
         for (const auto& [k, v] : scan(table, q, now_ms))
             if (!fn(k, v)) break;

@@ -142,6 +142,18 @@ bool SqliteStore::del(std::string_view table, std::string_view key) {
     }
 }
 
+std::vector<std::string> SqliteStore::tables() {
+    std::vector<std::string> out;
+    try {
+        auto c = pool_.acquire();
+        SQLite::Statement s(c->db, "SELECT DISTINCT tbl FROM records ORDER BY tbl");
+        while (s.executeStep()) out.emplace_back(column_bytes(s.getColumn(0)));
+    } catch (const SQLite::Exception& e) {
+        fail(host_, "tables", e);
+    }
+    return out;
+}
+
 void SqliteStore::scan(std::string_view table, const ScanQuery& q, int64_t now_ms, const RowFn& fn) {
     seen(now_ms);
     auto upper = platform::prefix_successor(q.prefix);

@@ -17,6 +17,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace store_sqlite {
 
@@ -33,6 +34,7 @@ public:
     void put(std::string_view table, std::string_view key, std::string_view value, int64_t expires_at_ms);
     bool del(std::string_view table, std::string_view key);  // false when there was no record
     void scan(std::string_view table, const ScanQuery& q, int64_t now_ms, const RowFn& fn);
+    std::vector<std::string> tables();  // tables holding records, sorted
 
 private:
     void seen(int64_t now_ms);

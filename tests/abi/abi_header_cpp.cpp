@@ -17,9 +17,9 @@ namespace {
 
 // ---- portable facts ---------------------------------------------------------------------------
 
-static_assert(PLATFORM_ABI_VERSION == ((1u << 16) | 1u), "ABI 1.1");
+static_assert(PLATFORM_ABI_VERSION == ((1u << 16) | 2u), "ABI 1.2");
 static_assert(PLATFORM_ABI_MAJOR_OF(PLATFORM_ABI_VERSION) == 1u);
-static_assert(PLATFORM_ABI_MINOR_OF(PLATFORM_ABI_VERSION) == 1u);
+static_assert(PLATFORM_ABI_MINOR_OF(PLATFORM_ABI_VERSION) == 2u);
 static_assert(PLATFORM_ABI_PACK(2, 3) == 0x20003u);
 static_assert(std::is_same_v<decltype(PLATFORM_ABI_VERSION), uint32_t>);
 

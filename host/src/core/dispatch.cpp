@@ -39,14 +39,18 @@ platform_status_t Runtime::authenticate(const std::string& credential, Identity&
 }
 
 void Runtime::dispatch(Invocation inv, std::function<void(Outcome)> done) {
+    Identity who;
+    std::string why;
+    if (platform_status_t st = authenticate(inv.credential, who, why); st != PLATFORM_OK)
+        return done(Outcome{st, why, "", false});
+    dispatch_as(who, std::move(inv), std::move(done));
+}
+
+void Runtime::dispatch_as(const Identity& who, Invocation inv, std::function<void(Outcome)> done) {
     const Endpoint& ep = *inv.endpoint;
     const ServiceEntry& svc = *inv.service;
     auto fail = [&](platform_status_t code, std::string message) { done(Outcome{code, std::move(message), "", false}); };
 
-    Identity who;
-    std::string why;
-    if (platform_status_t st = authenticate(inv.credential, who, why); st != PLATFORM_OK)
-        return fail(st, why);
     if (ep.access != PLATFORM_ACCESS_PUBLIC && who.anonymous())
         return fail(PLATFORM_UNAUTHENTICATED, "Unauthorized call made to " + svc.name + ":" + ep.method);
     if (ep.access == PLATFORM_ACCESS_ADMIN && !who.has_scope("admin"))
@@ -66,6 +70,7 @@ void Runtime::dispatch(Invocation inv, std::function<void(Outcome)> done) {
     call->done = std::move(done);
     int64_t timeout = inv.timeout_ms > 0 ? std::min(inv.timeout_ms, profile_.max_call_timeout_ms)
                                          : profile_.call_timeout_ms;
+    if (inv.deadline_ms > 0) timeout = std::max<int64_t>(1, std::min(timeout, inv.deadline_ms - Clock::monotonic_ms()));
     call->deadline_ms = Clock::monotonic_ms() + timeout;
 
     std::weak_ptr<Call> weak = call;

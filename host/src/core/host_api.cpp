@@ -5,6 +5,8 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <random>
 #include <cstring>
 
 namespace platform::host {
@@ -16,20 +18,59 @@ namespace {
 HostCtx& hctx(platform_host_ctx_t* c) { return *reinterpret_cast<HostCtx*>(c); }
 std::string str(platform_str_t s) { return s.ptr ? std::string(s.ptr, s.len) : std::string(); }
 platform_str_t view(const std::string& s) { return {s.data(), s.size()}; }
+std::string_view view_of(platform_str_t s) { return s.ptr ? std::string_view(s.ptr, s.len) : std::string_view(); }
 
-// The store provider and this plugin's table ("one table per service").
+std::string random_id() {
+    static thread_local std::mt19937_64 rng{std::random_device{}()};
+    char buf[33];
+    std::snprintf(buf, sizeof buf, "%016llx%016llx", static_cast<unsigned long long>(rng()),
+                  static_cast<unsigned long long>(rng()));
+    return buf;
+}
+
+platform_status_t http_fetch(platform_host_ctx_t* c, const platform_http_request_t* request, platform_http_response_fn done,
+                             void* user);
+
+// The store provider and a table: the plugin's own ("one table per service") or a named one.
 struct StoreRef {
     const platform_store_provider_t* table = nullptr;
     void* inst = nullptr;
     std::string name;
 };
-StoreRef store_of(platform_host_ctx_t* c) {
-    HostCtx& h = hctx(c);
-    Plugin* p = h.runtime->provider("store");
+StoreRef store_of(platform_host_ctx_t* c, std::string table) {
+    Plugin* p = hctx(c).runtime->provider("store");
     if (!p) return {};
-    return {static_cast<const platform_store_provider_t*>(p->desc->provider), p->instance, h.plugin->id};
+    return {static_cast<const platform_store_provider_t*>(p->desc->provider), p->instance, std::move(table)};
 }
+StoreRef own_store(platform_host_ctx_t* c) { return store_of(c, hctx(c).plugin->id); }
+int64_t now(platform_host_ctx_t* c) { return hctx(c).runtime->clock().now_ms(); }
 
+platform_status_t get_in(platform_host_ctx_t* c, const StoreRef& s, platform_str_t key, platform_bytes_sink_fn sink, void* user) {
+    if (!s.table) return PLATFORM_UNAVAILABLE;
+    return s.table->get(s.inst, view(s.name), key, now(c), sink, user);
+}
+platform_status_t put_in(platform_host_ctx_t* c, const StoreRef& s, platform_str_t key, platform_str_t value, int64_t ttl) {
+    if (!s.table) return PLATFORM_UNAVAILABLE;
+    if (ttl < 0) return PLATFORM_INVALID_ARGUMENT;
+    return s.table->put(s.inst, view(s.name), key, value, ttl > 0 ? now(c) + ttl : 0);
+}
+platform_status_t delete_in(platform_host_ctx_t* c, const StoreRef& s, platform_str_t key) {
+    if (!s.table) return PLATFORM_UNAVAILABLE;
+    // The provider's del has no clock: an expired, unpurged record must still read as absent.
+    auto ignore = [](void*, platform_str_t) {};
+    platform_status_t st = s.table->get(s.inst, view(s.name), key, now(c), ignore, nullptr);
+    if (st != PLATFORM_OK) return st;
+    return s.table->del(s.inst, view(s.name), key);
+}
+platform_status_t scan_in(platform_host_ctx_t* c, const StoreRef& s, const platform_scan_t* scan,
+                          platform_record_sink_fn sink, void* user) {
+    if (!s.table) return PLATFORM_UNAVAILABLE;
+    if (!scan) return PLATFORM_INVALID_ARGUMENT;
+    platform_scan_t copy{};  // normalise an older, smaller struct
+    std::memcpy(&copy, scan, std::min<size_t>(scan->struct_size, sizeof copy));
+    copy.struct_size = sizeof copy;
+    return s.table->scan(s.inst, view(s.name), &copy, now(c), sink, user);
+}
 
 void log(platform_host_ctx_t* c, platform_log_level_t level, platform_str_t m) {
     const std::string& id = hctx(c).plugin->id;
@@ -57,37 +98,14 @@ platform_status_t config_get(platform_host_ctx_t* c, platform_str_t path, platfo
 }
 
 platform_status_t store_get(platform_host_ctx_t* c, platform_str_t key, platform_bytes_sink_fn sink, void* user) {
-    auto s = store_of(c);
-    if (!s.table) return PLATFORM_UNAVAILABLE;
-    return s.table->get(s.inst, view(s.name), key, hctx(c).runtime->clock().now_ms(), sink, user);
+    return get_in(c, own_store(c), key, sink, user);
 }
-
 platform_status_t store_put(platform_host_ctx_t* c, platform_str_t key, platform_str_t value, int64_t ttl) {
-    auto s = store_of(c);
-    if (!s.table) return PLATFORM_UNAVAILABLE;
-    if (ttl < 0) return PLATFORM_INVALID_ARGUMENT;
-    int64_t expires = ttl > 0 ? hctx(c).runtime->clock().now_ms() + ttl : 0;
-    return s.table->put(s.inst, view(s.name), key, value, expires);
+    return put_in(c, own_store(c), key, value, ttl);
 }
-
-platform_status_t store_delete(platform_host_ctx_t* c, platform_str_t key) {
-    auto s = store_of(c);
-    if (!s.table) return PLATFORM_UNAVAILABLE;
-    // The provider's del has no clock: an expired, unpurged record must still read as absent.
-    auto ignore = [](void*, platform_str_t) {};
-    platform_status_t st = s.table->get(s.inst, view(s.name), key, hctx(c).runtime->clock().now_ms(), ignore, nullptr);
-    if (st != PLATFORM_OK) return st;
-    return s.table->del(s.inst, view(s.name), key);
-}
-
+platform_status_t store_delete(platform_host_ctx_t* c, platform_str_t key) { return delete_in(c, own_store(c), key); }
 platform_status_t store_scan(platform_host_ctx_t* c, const platform_scan_t* scan, platform_record_sink_fn sink, void* user) {
-    auto s = store_of(c);
-    if (!s.table) return PLATFORM_UNAVAILABLE;
-    if (!scan) return PLATFORM_INVALID_ARGUMENT;
-    platform_scan_t copy{};  // normalise an older, smaller struct
-    std::memcpy(&copy, scan, std::min<size_t>(scan->struct_size, sizeof copy));
-    copy.struct_size = sizeof copy;
-    return s.table->scan(s.inst, view(s.name), &copy, hctx(c).runtime->clock().now_ms(), sink, user);
+    return scan_in(c, own_store(c), scan, sink, user);
 }
 
 const platform_broker_provider_t* broker_of(platform_host_ctx_t* c, void** inst) {
@@ -190,16 +208,15 @@ platform_status_t respond_end(platform_call_t* handle, platform_status_t code, p
 // ---- privileged sub-tables ----
 
 platform_status_t registry_list(platform_host_ctx_t* c, platform_bytes_sink_fn sink, void* user) {
-    std::string out = hctx(c).runtime->registry().list().dump();
+    std::string out = hctx(c).runtime->registry().list(now(c)).dump();
     sink(user, view(out));
     return PLATFORM_OK;
 }
 
 platform_status_t registry_get(platform_host_ctx_t* c, platform_str_t name, platform_bytes_sink_fn sink, void* user) {
-    auto& reg = hctx(c).runtime->registry();
-    const ServiceEntry* s = reg.find(str(name));
-    if (!s) return PLATFORM_NOT_FOUND;
-    std::string out = json::array({reg.describe(*s)}).dump();
+    json found = hctx(c).runtime->registry().get(str(name), now(c));
+    if (found.is_null()) return PLATFORM_NOT_FOUND;
+    std::string out = found.dump();
     sink(user, view(out));
     return PLATFORM_OK;
 }
@@ -212,7 +229,82 @@ platform_status_t clock_advance(platform_host_ctx_t* c, int64_t d) {
     return hctx(c).runtime->clock().advance_ms(d) ? PLATFORM_OK : PLATFORM_UNSUPPORTED;
 }
 
-const platform_registry_api_t kRegistryApi{sizeof(platform_registry_api_t), 1, registry_list, registry_get};
+platform_status_t registry_register(platform_host_ctx_t* c, platform_str_t service, int64_t ttl_s,
+                                    platform_bytes_sink_fn error_sink, void* user) {
+    json record = json::parse(str(service), nullptr, false);
+    std::string error;
+    auto& rt = *hctx(c).runtime;
+    platform_status_t st = record.is_discarded()
+                               ? (error = "service: invalid JSON", PLATFORM_INVALID_ARGUMENT)
+                               : rt.registry().register_external(record, ttl_s * 1000, rt.clock().now_ms(), error);
+    if (st != PLATFORM_OK && error_sink) error_sink(user, view(error));
+    return st;
+}
+
+platform_status_t registry_deregister(platform_host_ctx_t* c, platform_str_t service, platform_bytes_sink_fn error_sink,
+                                      void* user) {
+    json record = json::parse(str(service), nullptr, false);
+    std::string error;
+    platform_status_t st = record.is_discarded() ? (error = "service: invalid JSON", PLATFORM_INVALID_ARGUMENT)
+                                                 : hctx(c).runtime->registry().deregister_external(record, error);
+    if (st != PLATFORM_OK && error_sink) error_sink(user, view(error));
+    return st;
+}
+
+platform_status_t registry_watch(platform_host_ctx_t* c, platform_bytes_sink_fn fn, void* user, uint64_t* out) {
+    if (!fn || !out) return PLATFORM_INVALID_ARGUMENT;
+    *out = hctx(c).runtime->registry().watch([fn, user](const json& event) {
+        std::string text = event.dump();
+        fn(user, view(text));
+    });
+    return PLATFORM_OK;
+}
+
+platform_status_t registry_unwatch(platform_host_ctx_t* c, uint64_t id) {
+    return hctx(c).runtime->registry().unwatch(id) ? PLATFORM_OK : PLATFORM_NOT_FOUND;
+}
+
+platform_status_t network_nodes(platform_host_ctx_t* c, platform_bytes_sink_fn sink, void* user) {
+    std::string out = hctx(c).runtime->network_nodes().dump();
+    sink(user, view(out));
+    return PLATFORM_OK;
+}
+
+platform_status_t admin_get(platform_host_ctx_t* c, platform_str_t t, platform_str_t k, platform_bytes_sink_fn sink, void* u) {
+    return get_in(c, store_of(c, str(t)), k, sink, u);
+}
+platform_status_t admin_put(platform_host_ctx_t* c, platform_str_t t, platform_str_t k, platform_str_t v, int64_t ttl) {
+    return put_in(c, store_of(c, str(t)), k, v, ttl);
+}
+platform_status_t admin_del(platform_host_ctx_t* c, platform_str_t t, platform_str_t k) { return delete_in(c, store_of(c, str(t)), k); }
+platform_status_t admin_scan(platform_host_ctx_t* c, platform_str_t t, const platform_scan_t* scan, platform_record_sink_fn sink,
+                             void* u) {
+    return scan_in(c, store_of(c, str(t)), scan, sink, u);
+}
+platform_status_t admin_tables(platform_host_ctx_t* c, platform_bytes_sink_fn sink, void* user) {
+    auto s = store_of(c, "");
+    if (!s.table) return PLATFORM_UNAVAILABLE;
+    if (!PLATFORM_HAS_FIELD(platform_store_provider_t, s.table, tables) || !s.table->tables) return PLATFORM_UNSUPPORTED;
+    return s.table->tables(s.inst, sink, user);
+}
+
+platform_status_t secrets_seal(platform_host_ctx_t* c, platform_str_t plain, platform_bytes_sink_fn sink, void* user) {
+    std::string sealed = hctx(c).runtime->secrets().seal(view_of(plain));
+    sink(user, view(sealed));
+    return PLATFORM_OK;
+}
+platform_status_t secrets_open(platform_host_ctx_t* c, platform_str_t sealed, platform_bytes_sink_fn sink, void* user) {
+    auto plain = hctx(c).runtime->secrets().open(view_of(sealed));
+    if (!plain) return PLATFORM_PERMISSION_DENIED;
+    sink(user, view(*plain));
+    return PLATFORM_OK;
+}
+
+const platform_registry_api_t kRegistryApi{sizeof(platform_registry_api_t), 2, registry_list, registry_get,
+                                           registry_register, registry_deregister, registry_watch, registry_unwatch};
+const platform_network_api_t kNetworkApi{sizeof(platform_network_api_t), 1, network_nodes};
+const platform_store_api_t kStoreApi{sizeof(platform_store_api_t), 1, admin_get, admin_put, admin_del, admin_scan, admin_tables};
+const platform_secrets_api_t kSecretsApi{sizeof(platform_secrets_api_t), 1, secrets_seal, secrets_open};
 const platform_clock_api_t kClockApi{sizeof(platform_clock_api_t), 1, clock_is_manual, clock_set, clock_advance};
 
 const void* get_service(platform_host_ctx_t* c, platform_str_t name, uint32_t min_version) {
@@ -220,7 +312,90 @@ const void* get_service(platform_host_ctx_t* c, platform_str_t name, uint32_t mi
     if (!hctx(c).plugin->privileged) return nullptr;
     if (n == PLATFORM_SERVICE_REGISTRY && min_version <= kRegistryApi.version) return &kRegistryApi;
     if (n == PLATFORM_SERVICE_CLOCK && min_version <= kClockApi.version) return &kClockApi;
+    if (n == PLATFORM_SERVICE_NETWORK && min_version <= kNetworkApi.version) return &kNetworkApi;
+    if (n == PLATFORM_SERVICE_STORE && min_version <= kStoreApi.version) return &kStoreApi;
+    if (n == PLATFORM_SERVICE_SECRETS && min_version <= kSecretsApi.version) return &kSecretsApi;
     return nullptr;
+}
+
+// ---- 1.2: calls between services, events ----
+
+platform_status_t call_service(platform_host_ctx_t* c, platform_call_t* parent, platform_str_t service, platform_str_t method,
+                               platform_str_t request, uint32_t flags, platform_reply_fn done, void* user) {
+    Runtime& rt = *hctx(c).runtime;
+    const ServiceEntry* svc = rt.registry().find(str(service));
+    if (!svc || !done) return svc ? PLATFORM_INVALID_ARGUMENT : PLATFORM_NOT_FOUND;
+    const Endpoint* ep = svc->plugin->endpoint(str(method));
+    if (!ep) return PLATFORM_NOT_FOUND;
+    Invocation inv;
+    inv.service = svc;
+    inv.endpoint = ep;
+    inv.args = request.len ? json::parse(str(request), nullptr, false) : json::object();
+    if (!inv.args.is_object()) {
+        const std::string m = "request: must be a JSON object";
+        done(user, PLATFORM_INVALID_ARGUMENT, view(m));
+        return PLATFORM_OK;
+    }
+    Identity who;
+    if (flags & PLATFORM_CALL_AS_SERVICE) {
+        who = rt.service_identity(*hctx(c).plugin);
+    } else if (auto p = parent ? find_call(parent) : nullptr) {
+        who.id = p->account;
+        for (size_t i = 0, j; i < p->scopes.size(); i = j + 1) {
+            j = p->scopes.find(',', i);
+            if (j == std::string::npos) j = p->scopes.size();
+            if (j > i) who.scopes.push_back(p->scopes.substr(i, j - i));
+        }
+        inv.deadline_ms = p->deadline_ms;
+        inv.request_id = p->request_id;
+    }
+    rt.dispatch_as(who, std::move(inv), [done, user](Outcome o) { done(user, o.code, view(o.body)); });
+    return PLATFORM_OK;
+}
+
+struct EventsRef {
+    const platform_events_provider_t* table = nullptr;
+    void* inst = nullptr;
+};
+EventsRef events_of(platform_host_ctx_t* c) {
+    Plugin* p = hctx(c).runtime->provider("events");
+    if (!p) return {};
+    return {static_cast<const platform_events_provider_t*>(p->desc->provider), p->instance};
+}
+
+platform_status_t events_publish(platform_host_ctx_t* c, const platform_event_t* event, uint64_t* out) {
+    auto e = events_of(c);
+    if (!e.table) return PLATFORM_UNAVAILABLE;
+    if (!event || !out) return PLATFORM_INVALID_ARGUMENT;
+    platform_event_t ev{};
+    std::memcpy(&ev, event, std::min<size_t>(event->struct_size, sizeof ev));
+    ev.struct_size = sizeof ev;
+    if (!ev.topic.len) return PLATFORM_INVALID_ARGUMENT;
+    std::string id = ev.id.len ? str(ev.id) : random_id();
+    ev.id = view(id);
+    if (ev.timestamp_ms == 0) ev.timestamp_ms = now(c);
+    static const std::string empty_object = "{}";
+    if (!ev.metadata_json.len) ev.metadata_json = view(empty_object);
+    return e.table->append(e.inst, &ev, out);
+}
+
+platform_status_t events_read(platform_host_ctx_t* c, platform_str_t topic, uint64_t from, uint32_t limit,
+                              platform_event_sink_fn sink, void* user) {
+    auto e = events_of(c);
+    if (!e.table) return PLATFORM_UNAVAILABLE;
+    if (!sink || !topic.len) return PLATFORM_INVALID_ARGUMENT;
+    return e.table->read(e.inst, topic, from, limit, sink, user);
+}
+
+platform_status_t events_wait(platform_host_ctx_t* c, platform_str_t topic, uint64_t after, int32_t timeout_ms) {
+    auto e = events_of(c);
+    if (!e.table) return PLATFORM_UNAVAILABLE;
+    if (!topic.len || timeout_ms < 0) return PLATFORM_INVALID_ARGUMENT;
+    return e.table->wait(e.inst, topic, after, timeout_ms);
+}
+
+platform_status_t http_fetch(platform_host_ctx_t*, const platform_http_request_t*, platform_http_response_fn, void*) {
+    return PLATFORM_UNSUPPORTED;  // TEMPORARY: wired to Outbound when it lands
 }
 
 }  // namespace
@@ -246,6 +421,11 @@ platform_host_api_t make_host_api() {
     a.respond_chunk = respond_chunk;
     a.respond_end = respond_end;
     a.get_service = get_service;
+    a.call_service = call_service;
+    a.http_fetch = http_fetch;
+    a.events_publish = events_publish;
+    a.events_read = events_read;
+    a.events_wait = events_wait;
     return a;
 }
 

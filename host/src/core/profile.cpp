@@ -79,6 +79,65 @@ bool boolean(const Ctx& c, const YAML::Node& n, const std::string& key) {
     c.fail(n, key, "must be true or false");
 }
 
+std::string scalar(const Ctx& c, const YAML::Node& n, const std::string& key) {
+    if (!n.IsScalar()) c.fail(n, key, "must be a string");
+    return expand(n.Scalar());
+}
+
+OutboundSettings parse_outbound(const Ctx& c, const YAML::Node& v) {
+    if (!v.IsMap()) c.fail(v, "outbound", "must be a mapping");
+    OutboundSettings o;
+    auto integer = [&](const YAML::Node& n, const std::string& key, int64_t min, int64_t max) {
+        int64_t out = 0;
+        try { out = n.as<int64_t>(); } catch (...) { c.fail(n, key, "must be an integer"); }
+        if (out < min || out > max)
+            c.fail(n, key, "must be between " + std::to_string(min) + " and " + std::to_string(max));
+        return out;
+    };
+    for (const auto& kv : v) {
+        const std::string sk = kv.first.as<std::string>();
+        const std::string k = "outbound." + sk;
+        const YAML::Node& n = kv.second;
+        if (sk == "allow") {
+            o.allow = string_list(c, n, k);
+            size_t i = 0;
+            for (const auto& entry : n) {
+                if (auto problem = allow_entry_problem(o.allow[i++])) c.fail(entry, k, *problem);
+            }
+        } else if (sk == "timeout_ms") o.timeout_ms = static_cast<int32_t>(integer(n, k, 1, 3600000));
+        else if (sk == "max_response_bytes") o.max_response_bytes = static_cast<uint64_t>(integer(n, k, 1, int64_t(1) << 40));
+        else if (sk == "max_redirects") o.max_redirects = static_cast<int>(integer(n, k, 0, 20));
+        else if (sk == "user_agent") o.user_agent = scalar(c, n, k);
+        else if (sk == "providers") {
+            if (!n.IsMap()) c.fail(n, k, "must be a mapping of provider name to settings");
+            for (const auto& pk : n) {
+                const std::string name = pk.first.as<std::string>();
+                const std::string pkey = k + "." + name;
+                if (!pk.second.IsMap()) c.fail(pk.second, pkey, "must be a mapping (base_url, api_key, api_key_header, key_required)");
+                ProviderSettings ps;
+                for (const auto& f : pk.second) {
+                    const std::string fk = f.first.as<std::string>();
+                    const std::string full = pkey + "." + fk;
+                    if (fk == "base_url") {
+                        ps.base_url = scalar(c, f.second, full);
+                        std::string error;
+                        if (!ps.base_url.empty() && !parse_url(ps.base_url, &error))
+                            c.fail(f.second, full, "must be an http(s) URL (" + error + ")");
+                    } else if (fk == "api_key") ps.api_key = scalar(c, f.second, full);
+                    else if (fk == "api_key_header") ps.api_key_header = scalar(c, f.second, full);
+                    else if (fk == "key_required") ps.key_required = boolean(c, f.second, full);
+                    else c.fail(f.first, full, "unknown key (expected base_url, api_key, api_key_header, key_required)");
+                }
+                o.providers[name] = ps;
+            }
+        } else {
+            c.fail(kv.first, k, "unknown key (expected allow, providers, timeout_ms, max_response_bytes, "
+                                "max_redirects, user_agent)");
+        }
+    }
+    return o;
+}
+
 Profile parse(const Ctx& c, const YAML::Node& root) {
     if (!root.IsMap()) c.fail(root, "(top)", "a profile must be a YAML mapping");
     Profile p;
@@ -141,9 +200,11 @@ Profile parse(const Ctx& c, const YAML::Node& root) {
                 else if (sk == "max_call_timeout_ms") number(p.max_call_timeout_ms);
                 else c.fail(s.first, "settings." + sk, "unknown setting (expected call_timeout_ms, max_call_timeout_ms)");
             }
+        } else if (key == "outbound") {
+            p.outbound = parse_outbound(c, v);
         } else {
             c.fail(kv.first, key, "unknown key (expected name, description, clock, plugins, test_plugins, "
-                                  "plugin_path, privileged, providers, plugin_config, settings)");
+                                  "plugin_path, privileged, providers, plugin_config, settings, outbound)");
         }
     }
     for (const char* required : {"store", "broker", "auth"})

@@ -1,4 +1,5 @@
 #include <platform/host/loader.hpp>
+#include <platform/host/names.hpp>
 #include <platform/host/runtime.hpp>
 
 #include <spdlog/spdlog.h>
@@ -148,7 +149,39 @@ void Runtime::load_all() {
     }
 }
 
-void Runtime::start() { load_all(); }
+void Runtime::start() {
+    secrets_ = std::make_unique<Secrets>(settings_.config_secret_key, settings_.home);
+    load_all();
+    sweep_registry();
+}
+
+void Runtime::sweep_registry() {
+    registry_.expire(clock_.now_ms());
+    timers_.at(Clock::monotonic_ms() + 1000, [this] {
+        if (!stopped_) sweep_registry();
+    });
+}
+
+Identity Runtime::service_identity(const Plugin& p) const {
+    Identity who;
+    who.id = qualify(settings_.ns, p.service.empty() ? p.id : p.service);
+    who.scopes = {"service"};
+    return who;
+}
+
+void Runtime::set_addresses(std::string api, std::string proxy) {
+    api_address_ = std::move(api);
+    proxy_address_ = std::move(proxy);
+}
+
+nlohmann::json Runtime::network_nodes() const {
+    nlohmann::json services = nlohmann::json::array();
+    for (const auto& s : registry_.all()) services.push_back(s.name);
+    return nlohmann::json::array({{{"id", registry_.node_id()},
+                                   {"address", api_address_},
+                                   {"metadata", {{"proxy", proxy_address_}, {"profile", profile_.name}}},
+                                   {"services", services}}});
+}
 
 void Runtime::stop() {
     if (stopped_) return;

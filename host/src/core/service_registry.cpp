@@ -103,10 +103,27 @@ json ServiceRegistry::describe(const ServiceEntry& s) const {
             {"nodes", json::array({node})}};
 }
 
-json ServiceRegistry::list() const {
+json ServiceRegistry::list(int64_t now_ms) const {
     json out = json::array();
     for (const auto& s : all()) out.push_back(describe(s));
+    std::shared_lock<std::shared_mutex> g(m_);
+    for (const auto& [_, e] : externals_) {
+        json d = describe_external(e, now_ms);
+        if (!d["nodes"].empty()) out.push_back(std::move(d));
+    }
     return out;
+}
+
+json ServiceRegistry::get(std::string_view name, int64_t now_ms) const {
+    if (const ServiceEntry* s = find(name)) return json::array({describe(*s)});
+    std::shared_lock<std::shared_mutex> g(m_);
+    for (const auto& candidate : {std::string(name), qualify(ns_, name)}) {
+        auto it = externals_.find(candidate);
+        if (it == externals_.end()) continue;
+        json d = describe_external(it->second, now_ms);
+        if (!d["nodes"].empty()) return json::array({std::move(d)});
+    }
+    return nullptr;
 }
 
 }  // namespace platform::host

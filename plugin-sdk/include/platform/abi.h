@@ -17,7 +17,10 @@
  *   - Enumerations are int32_t with explicit values; unknown values read as the documented default
  *     (an unknown status code is PLATFORM_INTERNAL).
  *   - History: 1.0 the initial host table (log .. respond_end); 1.1 added get_service and the
- *     privileged "registry" and "clock" sub-tables.
+ *     privileged "registry" and "clock" sub-tables; 1.2 added call_service, http_fetch, the events
+ *     functions and provider table, registry write/watch (sub-table version 2), the "network"
+ *     sub-table, the privileged "store" and "secrets" sub-tables, platform_store_provider_t.tables
+ *     and platform_endpoint_t.http_path.
  *   - Any change to this file bumps PLATFORM_ABI_MINOR in the same commit. A breaking change would
  *     need a new major and a new entry symbol; none is planned.
  *
@@ -53,7 +56,7 @@ extern "C" {
  * ------------------------------------------------------------------------------------------- */
 
 #define PLATFORM_ABI_MAJOR 1u
-#define PLATFORM_ABI_MINOR 1u
+#define PLATFORM_ABI_MINOR 2u
 #define PLATFORM_ABI_PACK(major, minor) ((((uint32_t)(major)) << 16) | ((uint32_t)(minor) & 0xffffu))
 #define PLATFORM_ABI_VERSION PLATFORM_ABI_PACK(PLATFORM_ABI_MAJOR, PLATFORM_ABI_MINOR)
 #define PLATFORM_ABI_MAJOR_OF(v) (((uint32_t)(v)) >> 16)
@@ -123,7 +126,7 @@ enum {
     PLATFORM_KIND_SERVICE = 1, /* serves endpoints */
     PLATFORM_KIND_STORE = 2,   /* provider: platform_store_provider_t */
     PLATFORM_KIND_BROKER = 3,  /* provider: platform_broker_provider_t */
-    PLATFORM_KIND_EVENTS = 4,  /* provider: table added in a later minor */
+    PLATFORM_KIND_EVENTS = 4,  /* provider: platform_events_provider_t (1.2) */
     PLATFORM_KIND_AUTH = 5,    /* provider: platform_auth_provider_t */
     PLATFORM_KIND_MODEL = 6    /* provider: table added in a later minor */
 };
@@ -149,6 +152,63 @@ typedef bool (*platform_record_sink_fn)(void *user, platform_str_t key, platform
 /* Receives one broker message, on a host thread. headers_json is a JSON object of strings. */
 typedef void (*platform_message_fn)(void *user, platform_str_t topic, platform_str_t body,
                                     platform_str_t headers_json);
+
+/* Receives the answer of a call made with call_service: the JSON result when code is OK, else the
+ * error message. Runs once, on a host thread. (1.2) */
+typedef void (*platform_reply_fn)(void *user, platform_status_t code, platform_str_t body);
+
+/* ---------------------------------------------------------------------------------------------
+ * Events (1.2): an ordered, persistent stream per topic, kept by the profile's events provider.
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct platform_event {
+    uint32_t struct_size;
+    platform_str_t id;            /* unique; the host fills it on publish when empty */
+    platform_str_t topic;
+    uint64_t offset;              /* position in its topic, from 1; ignored on publish */
+    int64_t timestamp_ms;         /* business time; 0 on publish means now */
+    platform_str_t metadata_json; /* JSON object of strings; empty = {} */
+    platform_str_t payload;       /* bytes; decoding is the consumer's job */
+} platform_event_t;
+
+/* Receives one event lent for the call; return false to stop. */
+typedef bool (*platform_event_sink_fn)(void *user, const platform_event_t *event);
+
+/* ---------------------------------------------------------------------------------------------
+ * Outbound HTTP (1.2): through the host's client, never a plugin's own socket.
+ * ------------------------------------------------------------------------------------------- */
+
+/* The URL is an operator-configured upstream: checked against the operator allow-list instead of
+ * the SSRF guard (which refuses loopback, private, link-local, metadata... targets). */
+#define PLATFORM_HTTP_OPERATOR_URL (1u << 0)
+/* Do not follow redirects (by default up to 5, each re-checked by the guard). */
+#define PLATFORM_HTTP_NO_REDIRECTS (1u << 1)
+
+typedef struct platform_http_request {
+    uint32_t struct_size;
+    platform_str_t method;       /* "GET" when empty */
+    platform_str_t url;          /* absolute http(s) URL; with `provider`, a path under its base URL */
+    platform_str_t headers_json; /* JSON object of strings; empty = none */
+    platform_str_t body;
+    /* A provider name: the URL is joined to config providers.<name>.base_url, and the request
+     * fails with UNAVAILABLE naming providers.<name>.api_key when that key is required and unset.
+     * Empty = none. */
+    platform_str_t provider;
+    int32_t timeout_ms;          /* 0 = 30000 */
+    uint64_t max_response_bytes; /* 0 = 10 MiB; larger bodies fail with PAYLOAD_TOO_LARGE */
+    uint32_t flags;              /* PLATFORM_HTTP_* */
+} platform_http_request_t;
+
+typedef struct platform_http_response {
+    uint32_t struct_size;
+    int32_t status;              /* HTTP status, or 0 when no response arrived (see error) */
+    platform_str_t headers_json; /* JSON object, lower-case names */
+    platform_str_t body;
+    platform_str_t error;        /* why the request failed or was refused; empty on success */
+    platform_str_t final_url;    /* after redirects */
+} platform_http_response_t;
+
+typedef void (*platform_http_response_fn)(void *user, const platform_http_response_t *response);
 
 /* ---------------------------------------------------------------------------------------------
  * Endpoint descriptors (plugin -> host). Static data owned by the plugin, alive while loaded.
@@ -198,6 +258,9 @@ typedef struct platform_endpoint {
     uint64_t max_body_bytes;     /* 0 = PLATFORM_DEFAULT_MAX_BODY */
     uint64_t price;              /* credits per call when METERED */
     platform_str_t since;        /* plugin version that added it, e.g. "1.0.0" */
+    /* (1.2) Optional HTTP route template, e.g. "/notes/{title}": the gateway also serves the
+     * endpoint there with the verb above, binding {name} segments to arguments. */
+    platform_str_t http_path;
 } platform_endpoint_t;
 
 /* ---------------------------------------------------------------------------------------------
@@ -301,10 +364,47 @@ typedef struct platform_host_api {
     /* Optional sub-tables by name ("registry", "clock"), or NULL when absent, older than
      * min_version, or privileged and the plugin is not. */
     const void *(*get_service)(platform_host_ctx_t *ctx, platform_str_t name, uint32_t min_version);
+
+    /* ---- 1.2 ---- */
+
+    /* Calls another service's endpoint through the host's dispatcher: the same validation, access
+     * checks and deadline as an HTTP call. `parent` is the call being handled (its caller becomes
+     * this call's caller and its deadline caps this one) or NULL for no caller. With
+     * PLATFORM_CALL_AS_SERVICE the call is made as this plugin's own service account instead.
+     * `done` runs exactly once on a host thread, possibly before this returns. Returns NOT_FOUND
+     * for an unknown service or method, and then `done` is not called. */
+    platform_status_t (*call_service)(platform_host_ctx_t *ctx, platform_call_t *parent,
+                                      platform_str_t service, platform_str_t method,
+                                      platform_str_t request_json, uint32_t flags,
+                                      platform_reply_fn done, void *user);
+
+    /* Outbound HTTP through the host's client (timeouts, size caps, redirects re-checked, the SSRF
+     * guard, provider base URLs). Blocking: `done` is called once, before this returns, whenever
+     * a response arrived (any HTTP status) or the request failed. Returns OK with a response,
+     * PERMISSION_DENIED when the guard refused the target, UNAVAILABLE when the provider is not
+     * configured, TIMEOUT, PAYLOAD_TOO_LARGE, or BAD_GATEWAY for network failures; `error` says
+     * which setting or rule. Call it from a worker thread (a handler), never from a callback. */
+    platform_status_t (*http_fetch)(platform_host_ctx_t *ctx, const platform_http_request_t *request,
+                                    platform_http_response_fn done, void *user);
+
+    /* Events. publish appends to the event's topic and writes its offset; read lends events of a
+     * topic in offset order from `from_offset` (1 = the start), at most `limit` (0 = all);
+     * wait blocks until the topic has an event after `after_offset` (OK) or timeout_ms passes
+     * (TIMEOUT). */
+    platform_status_t (*events_publish)(platform_host_ctx_t *ctx, const platform_event_t *event,
+                                        uint64_t *out_offset);
+    platform_status_t (*events_read)(platform_host_ctx_t *ctx, platform_str_t topic,
+                                     uint64_t from_offset, uint32_t limit,
+                                     platform_event_sink_fn sink, void *user);
+    platform_status_t (*events_wait)(platform_host_ctx_t *ctx, platform_str_t topic,
+                                     uint64_t after_offset, int32_t timeout_ms);
 } platform_host_api_t;
 
-/* ---- privileged sub-table "registry" (version 1, since ABI 1.1) -------------------------------------------
- * Read side of the host's service registry. JSON shapes are those of the registry service. */
+/* call_service flags (1.2). */
+#define PLATFORM_CALL_AS_SERVICE (1u << 0)
+
+/* ---- privileged sub-table "registry" (version 1 since ABI 1.1, version 2 since 1.2) ----------
+ * The host's service registry. JSON shapes are those of the registry service. */
 #define PLATFORM_SERVICE_REGISTRY "registry"
 typedef struct platform_registry_api {
     uint32_t struct_size;
@@ -315,7 +415,66 @@ typedef struct platform_registry_api {
     /* Lends a JSON array of the versions of one service (full or short name). NOT_FOUND. */
     platform_status_t (*get_service)(platform_host_ctx_t *ctx, platform_str_t name,
                                      platform_bytes_sink_fn sink, void *user);
+    /* -- version 2 -- */
+    /* Registers (or refreshes, as a heartbeat) an external service: JSON {name, version,
+     * endpoints[], nodes[{id, address, metadata}], metadata}; `ttl_seconds` 0 = the default 90.
+     * INVALID_ARGUMENT for a bad record, CONFLICT for a name a plugin serves; on failure the
+     * reason (naming the field) is lent to error_sink. */
+    platform_status_t (*register_service)(platform_host_ctx_t *ctx, platform_str_t service_json,
+                                          int64_t ttl_seconds, platform_bytes_sink_fn error_sink,
+                                          void *user);
+    /* Removes a registered service (all nodes, or those listed in the JSON). NOT_FOUND. */
+    platform_status_t (*deregister_service)(platform_host_ctx_t *ctx, platform_str_t service_json,
+                                            platform_bytes_sink_fn error_sink, void *user);
+    /* Calls fn with JSON {action: create|update|delete, service} for every change, on a host
+     * thread, until unwatch returns. */
+    platform_status_t (*watch)(platform_host_ctx_t *ctx, platform_bytes_sink_fn fn, void *user,
+                               uint64_t *out_watch);
+    platform_status_t (*unwatch)(platform_host_ctx_t *ctx, uint64_t watch);
 } platform_registry_api_t;
+
+/* ---- privileged sub-table "store" (version 1, since ABI 1.2) -------------------------------
+ * Any table of the profile's store, for the built-in store service and admin tools. Same
+ * semantics as the host table's store functions, with the table named explicitly. */
+#define PLATFORM_SERVICE_STORE "store"
+typedef struct platform_store_api {
+    uint32_t struct_size;
+    uint32_t version;
+    platform_status_t (*get)(platform_host_ctx_t *ctx, platform_str_t table, platform_str_t key,
+                             platform_bytes_sink_fn sink, void *user);
+    platform_status_t (*put)(platform_host_ctx_t *ctx, platform_str_t table, platform_str_t key,
+                             platform_str_t value, int64_t ttl_ms);
+    platform_status_t (*del)(platform_host_ctx_t *ctx, platform_str_t table, platform_str_t key);
+    platform_status_t (*scan)(platform_host_ctx_t *ctx, platform_str_t table,
+                              const platform_scan_t *scan, platform_record_sink_fn sink, void *user);
+    /* Lends a JSON array of table names; UNSUPPORTED when the provider cannot list them. */
+    platform_status_t (*tables)(platform_host_ctx_t *ctx, platform_bytes_sink_fn sink, void *user);
+} platform_store_api_t;
+
+/* ---- privileged sub-table "secrets" (version 1, since ABI 1.2) -----------------------------
+ * Seals values at rest with the host's secret key (AES-256-GCM; PLATFORM_CONFIG_SECRET_KEY or a
+ * key generated once into PLATFORM_HOME). The key never leaves the host. */
+#define PLATFORM_SERVICE_SECRETS "secrets"
+typedef struct platform_secrets_api {
+    uint32_t struct_size;
+    uint32_t version;
+    /* Lends the sealed form of plaintext (printable text, safe to store as a JSON string). */
+    platform_status_t (*seal)(platform_host_ctx_t *ctx, platform_str_t plaintext,
+                              platform_bytes_sink_fn sink, void *user);
+    /* Lends the plaintext; PERMISSION_DENIED when it was sealed with another key or altered. */
+    platform_status_t (*open)(platform_host_ctx_t *ctx, platform_str_t sealed,
+                              platform_bytes_sink_fn sink, void *user);
+} platform_secrets_api_t;
+
+/* ---- privileged sub-table "network" (version 1, since ABI 1.2) -----------------------------
+ * The nodes this host knows (itself; later its replicas) and the services each serves. */
+#define PLATFORM_SERVICE_NETWORK "network"
+typedef struct platform_network_api {
+    uint32_t struct_size;
+    uint32_t version;
+    /* Lends a JSON array of {id, address, metadata, services[]} */
+    platform_status_t (*nodes)(platform_host_ctx_t *ctx, platform_bytes_sink_fn sink, void *user);
+} platform_network_api_t;
 
 /* ---- privileged sub-table "clock" (version 1, since ABI 1.1) ----------------------------------------------
  * Moves business time when the profile's clock is `manual`; UNSUPPORTED on a real clock. */
@@ -350,6 +509,8 @@ typedef struct platform_store_provider {
     platform_status_t (*del)(void *inst, platform_str_t table, platform_str_t key);
     platform_status_t (*scan)(void *inst, platform_str_t table, const platform_scan_t *scan,
                               int64_t now_ms, platform_record_sink_fn sink, void *user);
+    /* (1.2) Lends a JSON array of the table names that hold records. */
+    platform_status_t (*tables)(void *inst, platform_bytes_sink_fn sink, void *user);
 } platform_store_provider_t;
 
 typedef struct platform_broker_provider {
@@ -361,6 +522,21 @@ typedef struct platform_broker_provider {
     /* After it returns, fn is never called again for that subscription. */
     platform_status_t (*unsubscribe)(void *inst, uint64_t subscription);
 } platform_broker_provider_t;
+
+/* Events provider (1.2). Offsets start at 1 per topic and grow by one per event. */
+typedef struct platform_events_provider {
+    uint32_t struct_size;
+    bool persistent;
+    /* Appends; the host has filled id and timestamp. Writes the new offset. */
+    platform_status_t (*append)(void *inst, const platform_event_t *event, uint64_t *out_offset);
+    platform_status_t (*read)(void *inst, platform_str_t topic, uint64_t from_offset, uint32_t limit,
+                              platform_event_sink_fn sink, void *user);
+    /* OK once the topic has an event after after_offset, TIMEOUT after timeout_ms. */
+    platform_status_t (*wait)(void *inst, platform_str_t topic, uint64_t after_offset,
+                              int32_t timeout_ms);
+    /* Lends a JSON array of {topic, events, last_offset}. */
+    platform_status_t (*topics)(void *inst, platform_bytes_sink_fn sink, void *user);
+} platform_events_provider_t;
 
 typedef struct platform_auth_provider {
     uint32_t struct_size;

@@ -17,7 +17,18 @@
 //     auth:   {plugin: auth-noop, config: {anonymous_account: admin}}
 //   plugin_config: {notes: {}}  # config handed to each plugin's on_create, by id
 //   settings: {call_timeout_ms: 30000}
+//   outbound:                   # the host's HTTP client (outbound.hpp)
+//     allow: ["127.0.0.1:11434"]  # operator upstreams on loopback/private addresses
+//     timeout_ms: 30000
+//     max_response_bytes: 10485760
+//     max_redirects: 5
+//     user_agent: platform/0.1
+//     providers:
+//       weather: {base_url: "https://api.example.com/v1", api_key: "${WEATHER_KEY}",
+//                 api_key_header: "X-Api-Key", key_required: true}
 #pragma once
+
+#include <platform/host/outbound.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -52,6 +63,7 @@ struct Profile {
     int64_t call_timeout_ms = 30000;
     int64_t max_call_timeout_ms = 300000;
     std::string plugins_where;  // "file:line" of `plugins`
+    OutboundSettings outbound;
 };
 
 // Provider kinds a profile may name: store, broker, events, auth, model.

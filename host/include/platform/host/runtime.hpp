@@ -11,6 +11,7 @@
 #include <platform/host/clock.hpp>
 #include <platform/host/plugin.hpp>
 #include <platform/host/profile.hpp>
+#include <platform/host/secrets.hpp>
 #include <platform/host/service_registry.hpp>
 #include <platform/host/settings.hpp>
 #include <platform/host/timer_queue.hpp>
@@ -42,6 +43,7 @@ struct Invocation {
     std::string credential;                      // bearer token text, "" = none
     std::string request_id;
     int64_t timeout_ms = 0;                      // 0 = the profile's default
+    int64_t deadline_ms = 0;                     // monotonic cap from a parent call; 0 = none
 };
 
 class Runtime {
@@ -55,6 +57,8 @@ public:
     // Authenticates, checks access, validates, then runs the endpoint on the worker pool under a
     // deadline. `done` runs exactly once, on a worker or timer thread.
     void dispatch(Invocation inv, std::function<void(Outcome)> done);
+    // The same for a caller already identified (internal calls between services).
+    void dispatch_as(const Identity& who, Invocation inv, std::function<void(Outcome)> done);
 
     // Resolves a credential through the auth provider.
     platform_status_t authenticate(const std::string& credential, Identity& out, std::string& error);
@@ -71,6 +75,13 @@ public:
     Plugin* provider(const std::string& kind) const;
     // Largest body any endpoint accepts (the HTTP server's buffer limit).
     uint64_t max_body() const;
+    // The host's secret key for sealing values at rest (created by start()).
+    const Secrets& secrets() const { return *secrets_; }
+    // The account a plugin acts as when it calls another service as itself.
+    Identity service_identity(const Plugin& p) const;
+    // Where the HTTP surfaces listen, once they do (for the network service).
+    void set_addresses(std::string api, std::string proxy);
+    nlohmann::json network_nodes() const;
 
 private:
     void load_all();
@@ -87,7 +98,10 @@ private:
     std::vector<std::unique_ptr<Plugin>> plugins_;
     std::vector<Plugin*> started_;
     std::map<std::string, Plugin*> providers_;
+    std::unique_ptr<Secrets> secrets_;
+    std::string api_address_, proxy_address_;
     bool stopped_ = false;
+    void sweep_registry();
 };
 
 // Builds the host-services table whose functions reach `Runtime` through each HostCtx.

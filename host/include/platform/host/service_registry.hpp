@@ -6,10 +6,12 @@
 // endpoints with request/response, nodes with id/address/metadata).
 #pragma once
 
+#include <platform/abi.h>
 #include <platform/host/plugin.hpp>
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <map>
 #include <mutex>
 #include <shared_mutex>
@@ -30,6 +32,7 @@ public:
     ServiceRegistry(std::string ns, std::string node_id);
 
     const std::string& ns() const { return ns_; }
+    const std::string& node_id() const { return node_id_; }
     // False when a service of that name is already registered.
     bool add(Plugin* plugin);
     const ServiceEntry* find(std::string_view name) const;
@@ -40,12 +43,48 @@ public:
     std::vector<ServiceEntry> all() const;
 
     nlohmann::json describe(const ServiceEntry& s) const;
-    nlohmann::json list() const;  // array of describe()
+    // Every service, plugin-served and registered, as the registry service lists them.
+    nlohmann::json list(int64_t now_ms) const;
+    // One service by full or short name as a one-element array; null when unknown.
+    nlohmann::json get(std::string_view name, int64_t now_ms) const;
+
+    // ---- registered (external) services: nodes with addresses and a TTL (external_services.cpp)
+    // Registers or refreshes (a heartbeat) a service record {name, version, endpoints[], nodes[],
+    // metadata}. INVALID_ARGUMENT with `error` for a bad record, CONFLICT for a plugin's name.
+    platform_status_t register_external(const nlohmann::json& service, int64_t ttl_ms, int64_t now_ms,
+                                        std::string& error);
+    // Removes the listed nodes, or the whole service when the record lists none. NOT_FOUND.
+    platform_status_t deregister_external(const nlohmann::json& service, std::string& error);
+    // Drops nodes whose TTL passed, and services left without nodes; notifies watchers.
+    void expire(int64_t now_ms);
+    // fn receives {"action": "create"|"update"|"delete", "service": {...}} after each change, on
+    // the thread that made it, outside the registry's lock.
+    uint64_t watch(std::function<void(const nlohmann::json&)> fn);
+    bool unwatch(uint64_t id);
+    // The address of a live node of a registered service, for the proxy and web handlers.
+    std::vector<std::string> node_addresses(std::string_view full_name, int64_t now_ms) const;
+
+    static constexpr int64_t kDefaultTtlMs = 90'000;
 
 private:
+    struct Node {
+        nlohmann::json record;
+        int64_t expires_at_ms = 0;
+    };
+    struct External {
+        nlohmann::json record;  // name, version, endpoints, metadata
+        std::map<std::string, Node> nodes;
+    };
+    nlohmann::json describe_external(const External& e, int64_t now_ms) const;
+    void notify(const std::string& action, const nlohmann::json& service);
+
     std::string ns_, node_id_;
     mutable std::shared_mutex m_;
     std::map<std::string, ServiceEntry> services_;
+    std::map<std::string, External> externals_;
+    std::mutex watchers_m_;
+    std::map<uint64_t, std::function<void(const nlohmann::json&)>> watchers_;
+    uint64_t next_watch_ = 1;
 };
 
 // An endpoint as the registry lists it: {name, request, response, metadata, schema}.

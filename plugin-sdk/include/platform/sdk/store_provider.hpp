@@ -25,6 +25,9 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
 
 namespace platform {
 
@@ -93,8 +96,35 @@ struct StoreProviderTable {
         });
     }
 
-    static inline const platform_store_provider_t table = {sizeof(platform_store_provider_t), Features, get, put,
-                                                           del, scan};
+    // Optional: std::vector<std::string> T::tables() lists the tables that hold records.
+    template <class U, class = void> struct has_tables : std::false_type {};
+    template <class U>
+    struct has_tables<U, std::void_t<decltype(std::declval<U&>().tables())>> : std::true_type {};
+    static platform_status_t tables(void* inst, platform_bytes_sink_fn sink, void* user) {
+        if constexpr (has_tables<T>::value) {
+            return guard([&] {
+                std::string out = "[";
+                for (const auto& name : self(inst)->tables()) {
+                    out += out.size() > 1 ? "," : "";
+                    out += "\"";
+                    for (char c : name) {
+                        if (c == '"' || c == '\\') out += '\\';
+                        if (static_cast<unsigned char>(c) < 0x20) continue;
+                        out += c;
+                    }
+                    out += "\"";
+                }
+                out += "]";
+                sink(user, bytes(out));
+            });
+        }
+        (void)inst, (void)sink, (void)user;
+        return PLATFORM_UNSUPPORTED;
+    }
+
+    static inline const platform_store_provider_t table = {
+        sizeof(platform_store_provider_t), Features, get, put, del, scan,
+        has_tables<T>::value ? &StoreProviderTable::tables : nullptr};
 };
 
 }  // namespace platform

@@ -1,0 +1,118 @@
+#include <platform/host/secrets.hpp>
+
+#include <openssl/evp.h>
+#include <openssl/rand.h>
+#include <openssl/sha.h>
+
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <stdexcept>
+#include <sys/stat.h>
+
+namespace platform::host {
+
+namespace {
+
+using Ctx = std::unique_ptr<EVP_CIPHER_CTX, decltype(&EVP_CIPHER_CTX_free)>;
+
+bool from_hex(std::string_view hex, std::array<unsigned char, 32>& out) {
+    if (hex.size() != 64) return false;
+    for (size_t i = 0; i < 32; ++i) {
+        unsigned v = 0;
+        for (char c : hex.substr(i * 2, 2)) {
+            v <<= 4;
+            if (c >= '0' && c <= '9') v |= unsigned(c - '0');
+            else if (c >= 'a' && c <= 'f') v |= unsigned(c - 'a' + 10);
+            else if (c >= 'A' && c <= 'F') v |= unsigned(c - 'A' + 10);
+            else return false;
+        }
+        out[i] = static_cast<unsigned char>(v);
+    }
+    return true;
+}
+
+std::string to_hex(const unsigned char* p, size_t n) {
+    static const char* digits = "0123456789abcdef";
+    std::string out;
+    for (size_t i = 0; i < n; ++i) out += {digits[p[i] >> 4], digits[p[i] & 15]};
+    return out;
+}
+
+std::string base64(const std::string& in) {
+    std::string out(4 * ((in.size() + 2) / 3) + 1, '\0');
+    int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                            reinterpret_cast<const unsigned char*>(in.data()), static_cast<int>(in.size()));
+    out.resize(static_cast<size_t>(n));
+    return out;
+}
+
+std::optional<std::string> unbase64(std::string_view in) {
+    if (in.empty() || in.size() % 4) return std::nullopt;
+    std::string out(3 * in.size() / 4, '\0');
+    int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                            reinterpret_cast<const unsigned char*>(in.data()), static_cast<int>(in.size()));
+    if (n < 0) return std::nullopt;
+    size_t pad = in.back() == '=' ? (in[in.size() - 2] == '=' ? 2 : 1) : 0;
+    out.resize(static_cast<size_t>(n) - pad);
+    return out;
+}
+
+}  // namespace
+
+Secrets::Secrets(const std::string& configured_key, const std::string& home) {
+    if (!configured_key.empty()) {
+        if (!from_hex(configured_key, key_))
+            SHA256(reinterpret_cast<const unsigned char*>(configured_key.data()), configured_key.size(), key_.data());
+        source_ = "PLATFORM_CONFIG_SECRET_KEY";
+        return;
+    }
+    const std::string path = home + "/keys/config.key";
+    source_ = path;
+    std::string text;
+    if (std::ifstream in(path); in && std::getline(in, text) && from_hex(text, key_)) return;
+    if (std::filesystem::exists(path)) throw std::runtime_error(path + ": not a 64-hex-digit key");
+    std::filesystem::create_directories(home + "/keys");
+    if (RAND_bytes(key_.data(), static_cast<int>(key_.size())) != 1) throw std::runtime_error("no randomness for the secret key");
+    std::ofstream out(path, std::ios::trunc);
+    out << to_hex(key_.data(), key_.size()) << "\n";
+    if (!out) throw std::runtime_error(path + ": cannot write the secret key");
+    out.close();
+    chmod(path.c_str(), 0600);
+}
+
+std::string Secrets::seal(std::string_view plaintext) const {
+    unsigned char nonce[12];
+    RAND_bytes(nonce, sizeof nonce);
+    std::string out(reinterpret_cast<char*>(nonce), sizeof nonce);
+    out.resize(sizeof nonce + plaintext.size() + 16);
+    Ctx ctx(EVP_CIPHER_CTX_new(), EVP_CIPHER_CTX_free);
+    int len = 0, total = 0;
+    auto* cipher = reinterpret_cast<unsigned char*>(out.data()) + sizeof nonce;
+    EVP_EncryptInit_ex(ctx.get(), EVP_aes_256_gcm(), nullptr, key_.data(), nonce);
+    EVP_EncryptUpdate(ctx.get(), cipher, &len, reinterpret_cast<const unsigned char*>(plaintext.data()),
+                      static_cast<int>(plaintext.size()));
+    total = len;
+    EVP_EncryptFinal_ex(ctx.get(), cipher + total, &len);
+    total += len;
+    EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_GET_TAG, 16, cipher + total);
+    return "v1:" + base64(out);
+}
+
+std::optional<std::string> Secrets::open(std::string_view sealed) const {
+    if (sealed.substr(0, 3) != "v1:") return std::nullopt;
+    auto raw = unbase64(sealed.substr(3));
+    if (!raw || raw->size() < 12 + 16) return std::nullopt;
+    const auto* bytes = reinterpret_cast<const unsigned char*>(raw->data());
+    const size_t n = raw->size() - 12 - 16;
+    std::string out(n, '\0');
+    Ctx ctx(EVP_CIPHER_CTX_new(), EVP_CIPHER_CTX_free);
+    int len = 0;
+    EVP_DecryptInit_ex(ctx.get(), EVP_aes_256_gcm(), nullptr, key_.data(), bytes);
+    EVP_DecryptUpdate(ctx.get(), reinterpret_cast<unsigned char*>(out.data()), &len, bytes + 12, static_cast<int>(n));
+    EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_SET_TAG, 16, const_cast<unsigned char*>(bytes + 12 + n));
+    if (EVP_DecryptFinal_ex(ctx.get(), reinterpret_cast<unsigned char*>(out.data()) + len, &len) != 1) return std::nullopt;
+    return out;
+}
+
+}  // namespace platform::host

@@ -5,10 +5,13 @@
 //   auto r = plugin.call("add", {{"title","a"},{"text","b"}}, "alice");
 //   EXPECT_EQ(r.code, PLATFORM_OK);  EXPECT_EQ(r.json()["title"], "a");
 //
-// The fake host keeps an in-memory store (ordered, with TTL against a settable clock), records
-// log lines, serves config from a JSON object, and answers calls synchronously (a handler that
-// answers later from another thread is waited for, up to a timeout). It does not validate
-// arguments: that is the real host's job and is tested there.
+// The fake host keeps an in-memory store (ordered, with TTL against a settable clock; the
+// privileged "store" sub-table reaches other tables), in-memory event topics, records log lines
+// and published messages, serves config from a JSON object, and answers calls synchronously (a
+// handler that answers later from another thread is waited for, up to a timeout). Calls to other
+// services and outbound HTTP go to the hooks `on_call` and `on_fetch` a test sets. It does not
+// validate arguments: that is the real host's job and is tested there. Sub-tables ("clock",
+// "store", "secrets") are granted to every plugin.
 #pragma once
 
 #include <platform/abi.h>
@@ -19,6 +22,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <functional>
 #include <strings.h>
 #include <condition_variable>
 #include <map>
@@ -116,49 +120,13 @@ public:
             return PLATFORM_OK;
         };
         api_.store_get = [](platform_host_ctx_t* c, platform_str_t key, platform_bytes_sink_fn sink,
-                            void* user) -> platform_status_t {
-            auto* h = self(c);
-            std::lock_guard<std::mutex> g(h->store_mutex);
-            auto it = h->store.find(platform::copy(key));
-            if (it == h->store.end() || h->expired(it->second)) return PLATFORM_NOT_FOUND;
-            sink(user, platform::view(it->second.value));
-            return PLATFORM_OK;
+                            void* user) { return self(c)->table_get("", key, sink, user); };
+        api_.store_put = [](platform_host_ctx_t* c, platform_str_t key, platform_str_t value, int64_t ttl) {
+            return self(c)->table_put("", key, value, ttl);
         };
-        api_.store_put = [](platform_host_ctx_t* c, platform_str_t key, platform_str_t value,
-                            int64_t ttl) -> platform_status_t {
-            auto* h = self(c);
-            std::lock_guard<std::mutex> g(h->store_mutex);
-            h->store[platform::copy(key)] = {platform::copy(value), ttl > 0 ? h->now_ms + ttl : 0};
-            return PLATFORM_OK;
-        };
-        api_.store_delete = [](platform_host_ctx_t* c, platform_str_t key) -> platform_status_t {
-            auto* h = self(c);
-            std::lock_guard<std::mutex> g(h->store_mutex);
-            auto it = h->store.find(platform::copy(key));
-            if (it == h->store.end() || h->expired(it->second)) return PLATFORM_NOT_FOUND;
-            h->store.erase(it);
-            return PLATFORM_OK;
-        };
+        api_.store_delete = [](platform_host_ctx_t* c, platform_str_t key) { return self(c)->table_del("", key); };
         api_.store_scan = [](platform_host_ctx_t* c, const platform_scan_t* s, platform_record_sink_fn sink,
-                             void* user) -> platform_status_t {
-            auto* h = self(c);
-            std::vector<std::pair<std::string, std::string>> hits;
-            {
-                std::lock_guard<std::mutex> g(h->store_mutex);
-                std::string prefix = platform::copy(s->prefix);
-                for (auto it = h->store.lower_bound(prefix);
-                     it != h->store.end() && it->first.compare(0, prefix.size(), prefix) == 0; ++it)
-                    if (!h->expired(it->second)) hits.emplace_back(it->first, it->second.value);
-            }
-            if (s->order == PLATFORM_ORDER_DESC) std::reverse(hits.begin(), hits.end());
-            uint32_t sent = 0;
-            for (size_t i = s->offset; i < hits.size(); ++i) {
-                if (s->limit && sent == s->limit) break;
-                ++sent;
-                if (!sink(user, platform::view(hits[i].first), platform::view(hits[i].second))) break;
-            }
-            return PLATFORM_OK;
-        };
+                             void* user) { return self(c)->table_scan("", s, sink, user); };
         api_.broker_publish = [](platform_host_ctx_t* c, platform_str_t topic, platform_str_t body,
                                  platform_str_t) -> platform_status_t {
             self(c)->published.emplace_back(platform::copy(topic), platform::copy(body));
@@ -209,7 +177,130 @@ public:
             }
             return finish(call, code, body, "text/event-stream");
         };
-        api_.get_service = [](platform_host_ctx_t*, platform_str_t, uint32_t) -> const void* { return nullptr; };
+        api_.get_service = [](platform_host_ctx_t* c, platform_str_t name, uint32_t) -> const void* {
+            auto n = platform::copy(name);
+            if (n == PLATFORM_SERVICE_CLOCK) return &self(c)->clock_api_;
+            if (n == PLATFORM_SERVICE_STORE) return &self(c)->store_api_;
+            if (n == PLATFORM_SERVICE_SECRETS) return &self(c)->secrets_api_;
+            return nullptr;
+        };
+        api_.call_service = [](platform_host_ctx_t* c, platform_call_t* parent, platform_str_t service,
+                               platform_str_t method, platform_str_t request, uint32_t,
+                               platform_reply_fn done, void* user) -> platform_status_t {
+            auto* h = self(c);
+            std::string account = parent ? reinterpret_cast<CallState*>(parent)->account : h->service_account;
+            if (!h->on_call) return PLATFORM_NOT_FOUND;
+            auto req = request.len ? nlohmann::json::parse(platform::view(request)) : nlohmann::json::object();
+            auto r = h->on_call(platform::copy(service), platform::copy(method), req, account);
+            if (r.code == PLATFORM_NOT_FOUND && r.body.empty()) return PLATFORM_NOT_FOUND;
+            done(user, r.code, platform::view(r.body));
+            return PLATFORM_OK;
+        };
+        api_.http_fetch = [](platform_host_ctx_t* c, const platform_http_request_t* req,
+                             platform_http_response_fn done, void* user) -> platform_status_t {
+            auto* h = self(c);
+            FakeHttp r;
+            if (h->on_fetch) r = h->on_fetch(*req);
+            else r.error = "no network in the fake host (set FakeHost::on_fetch)";
+            std::string headers = r.headers.dump();
+            platform_http_response_t resp{};
+            resp.struct_size = sizeof resp;
+            resp.status = r.status;
+            resp.headers_json = platform::view(headers);
+            resp.body = platform::view(r.body);
+            resp.error = platform::view(r.error);
+            resp.final_url = req->url;
+            done(user, &resp);
+            return r.code;
+        };
+        api_.events_publish = [](platform_host_ctx_t* c, const platform_event_t* e, uint64_t* out) -> platform_status_t {
+            auto* h = self(c);
+            std::lock_guard<std::mutex> g(h->events_mutex);
+            auto& topic = h->events[platform::copy(e->topic)];
+            StoredEvent ev{e->id.len ? platform::copy(e->id) : "ev" + std::to_string(++h->event_ids),
+                           e->timestamp_ms ? e->timestamp_ms : h->now_ms,
+                           e->metadata_json.len ? platform::copy(e->metadata_json) : "{}", platform::copy(e->payload)};
+            topic.push_back(std::move(ev));
+            *out = topic.size();
+            h->events_cv.notify_all();
+            return PLATFORM_OK;
+        };
+        api_.events_read = [](platform_host_ctx_t* c, platform_str_t topic, uint64_t from, uint32_t limit,
+                              platform_event_sink_fn sink, void* user) -> platform_status_t {
+            auto* h = self(c);
+            std::vector<StoredEvent> copy;
+            std::string name = platform::copy(topic);
+            {
+                std::lock_guard<std::mutex> g(h->events_mutex);
+                copy = h->events[name];
+            }
+            uint32_t sent = 0;
+            for (uint64_t i = from ? from : 1; i <= copy.size(); ++i) {
+                if (limit && sent == limit) break;
+                const auto& ev = copy[i - 1];
+                platform_event_t e{};
+                e.struct_size = sizeof e;
+                e.id = platform::view(ev.id);
+                e.topic = platform::view(name);
+                e.offset = i;
+                e.timestamp_ms = ev.timestamp_ms;
+                e.metadata_json = platform::view(ev.metadata);
+                e.payload = platform::view(ev.payload);
+                ++sent;
+                if (!sink(user, &e)) break;
+            }
+            return PLATFORM_OK;
+        };
+        api_.events_wait = [](platform_host_ctx_t* c, platform_str_t topic, uint64_t after, int32_t timeout_ms) -> platform_status_t {
+            auto* h = self(c);
+            std::unique_lock<std::mutex> lock(h->events_mutex);
+            auto& t = h->events[platform::copy(topic)];
+            bool ok = h->events_cv.wait_for(lock, std::chrono::milliseconds(timeout_ms), [&] { return t.size() > after; });
+            return ok ? PLATFORM_OK : PLATFORM_TIMEOUT;
+        };
+
+        clock_api_ = {sizeof(platform_clock_api_t), 1, [](platform_host_ctx_t*) { return true; },
+                      [](platform_host_ctx_t* c, int64_t ms) -> platform_status_t { self(c)->now_ms = ms; return PLATFORM_OK; },
+                      [](platform_host_ctx_t* c, int64_t d) -> platform_status_t { self(c)->now_ms += d; return PLATFORM_OK; }};
+        store_api_ = {sizeof(platform_store_api_t), 1,
+                      [](platform_host_ctx_t* c, platform_str_t t, platform_str_t k, platform_bytes_sink_fn s, void* u) -> platform_status_t {
+                          return self(c)->table_get(platform::copy(t), k, s, u);
+                      },
+                      [](platform_host_ctx_t* c, platform_str_t t, platform_str_t k, platform_str_t v, int64_t ttl) -> platform_status_t {
+                          return self(c)->table_put(platform::copy(t), k, v, ttl);
+                      },
+                      [](platform_host_ctx_t* c, platform_str_t t, platform_str_t k) -> platform_status_t {
+                          return self(c)->table_del(platform::copy(t), k);
+                      },
+                      [](platform_host_ctx_t* c, platform_str_t t, const platform_scan_t* s, platform_record_sink_fn f, void* u) -> platform_status_t {
+                          return self(c)->table_scan(platform::copy(t), s, f, u);
+                      },
+                      [](platform_host_ctx_t* c, platform_bytes_sink_fn sink, void* user) -> platform_status_t {
+                          auto* h = self(c);
+                          nlohmann::json names = nlohmann::json::array();
+                          std::lock_guard<std::mutex> g(h->store_mutex);
+                          for (auto& [name, t] : h->tables)
+                              if (!t.empty()) names.push_back(name.empty() ? h->own_table : name);
+                          std::string out = names.dump();
+                          sink(user, platform::view(out));
+                          return PLATFORM_OK;
+                      }};
+        secrets_api_ = {sizeof(platform_secrets_api_t), 1,
+                        [](platform_host_ctx_t*, platform_str_t plain, platform_bytes_sink_fn sink, void* user) -> platform_status_t {
+                            std::string out = "fake-sealed:";
+                            for (unsigned char ch : platform::view(plain)) out += "0123456789abcdef"[ch >> 4], out += "0123456789abcdef"[ch & 15];
+                            sink(user, platform::view(out));
+                            return PLATFORM_OK;
+                        },
+                        [](platform_host_ctx_t*, platform_str_t sealed, platform_bytes_sink_fn sink, void* user) -> platform_status_t {
+                            auto text = platform::view(sealed);
+                            if (text.rfind("fake-sealed:", 0) != 0) return PLATFORM_PERMISSION_DENIED;
+                            std::string out;
+                            for (size_t i = 12; i + 1 < text.size(); i += 2)
+                                out += static_cast<char>(std::stoi(std::string(text.substr(i, 2)), nullptr, 16));
+                            sink(user, platform::view(out));
+                            return PLATFORM_OK;
+                        }};
     }
 
     // Loads a plugin from its entry function with `config` as its profile config.
@@ -238,16 +329,91 @@ public:
         std::string value;
         int64_t expires_at;
     };
+    struct StoredEvent {
+        std::string id;
+        int64_t timestamp_ms;
+        std::string metadata, payload;
+    };
+    // What on_fetch answers: the host's status code, then the response (or an error).
+    struct FakeHttp {
+        platform_status_t code = PLATFORM_BAD_GATEWAY;
+        int status = 0;
+        nlohmann::json headers = nlohmann::json::object();
+        std::string body, error;
+    };
+
     int64_t now_ms = 1767225600000;  // 2026-01-01T00:00:00Z
     nlohmann::json config = nlohmann::json::object();
     std::vector<std::string> logs;
     std::vector<std::pair<std::string, std::string>> published;
-    std::map<std::string, Entry> store;
+    // The plugin's own store table is tables[""], reported as `own_table` by the store sub-table.
+    std::map<std::string, std::map<std::string, Entry>> tables;
+    std::map<std::string, Entry>& store = tables[""];
+    std::string own_table = "plugin";
     std::mutex store_mutex;
+    std::map<std::string, std::vector<StoredEvent>> events;
+    std::mutex events_mutex;
+    std::condition_variable events_cv;
+    uint64_t event_ids = 0;
+    // Hooks: another service's answer (NOT_FOUND with an empty body = no such service), and the
+    // network. `service_account` is the caller when a plugin calls as itself.
+    std::function<Reply(const std::string& service, const std::string& method, const nlohmann::json& request,
+                        const std::string& account)> on_call;
+    std::function<FakeHttp(const platform_http_request_t&)> on_fetch;
+    std::string service_account = "service";
 
 private:
     static FakeHost* self(platform_host_ctx_t* c) { return reinterpret_cast<FakeHost*>(c); }
     bool expired(const Entry& e) const { return e.expires_at && e.expires_at <= now_ms; }
+    std::map<std::string, Entry>& table(const std::string& name) { return name == own_table ? tables[""] : tables[name]; }
+
+    platform_status_t table_get(const std::string& t, platform_str_t key, platform_bytes_sink_fn sink, void* user) {
+        std::string value;
+        {
+            std::lock_guard<std::mutex> g(store_mutex);
+            auto& tab = table(t);
+            auto it = tab.find(platform::copy(key));
+            if (it == tab.end() || expired(it->second)) return PLATFORM_NOT_FOUND;
+            value = it->second.value;
+        }
+        sink(user, platform::view(value));
+        return PLATFORM_OK;
+    }
+    platform_status_t table_put(const std::string& t, platform_str_t key, platform_str_t value, int64_t ttl) {
+        std::lock_guard<std::mutex> g(store_mutex);
+        table(t)[platform::copy(key)] = {platform::copy(value), ttl > 0 ? now_ms + ttl : 0};
+        return PLATFORM_OK;
+    }
+    platform_status_t table_del(const std::string& t, platform_str_t key) {
+        std::lock_guard<std::mutex> g(store_mutex);
+        auto& tab = table(t);
+        auto it = tab.find(platform::copy(key));
+        if (it == tab.end() || expired(it->second)) return PLATFORM_NOT_FOUND;
+        tab.erase(it);
+        return PLATFORM_OK;
+    }
+    platform_status_t table_scan(const std::string& t, const platform_scan_t* s, platform_record_sink_fn sink, void* user) {
+        std::vector<std::pair<std::string, std::string>> hits;
+        {
+            std::lock_guard<std::mutex> g(store_mutex);
+            auto& tab = table(t);
+            std::string prefix = platform::copy(s->prefix);
+            for (auto it = tab.lower_bound(prefix); it != tab.end() && it->first.compare(0, prefix.size(), prefix) == 0; ++it)
+                if (!expired(it->second)) hits.emplace_back(it->first, it->second.value);
+        }
+        if (s->order == PLATFORM_ORDER_DESC) std::reverse(hits.begin(), hits.end());
+        uint32_t sent = 0;
+        for (size_t i = s->offset; i < hits.size(); ++i) {
+            if (s->limit && sent == s->limit) break;
+            ++sent;
+            if (!sink(user, platform::view(hits[i].first), platform::view(hits[i].second))) break;
+        }
+        return PLATFORM_OK;
+    }
+
+    platform_clock_api_t clock_api_{};
+    platform_store_api_t store_api_{};
+    platform_secrets_api_t secrets_api_{};
     static platform_status_t finish(platform_call_t* call, platform_status_t code, std::string body,
                                     std::string ct) {
         auto* st = reinterpret_cast<CallState*>(call);

@@ -354,7 +354,11 @@ typedef struct platform_host_api {
     platform_status_t (*respond_raw)(platform_call_t *call, platform_str_t content_type,
                                      platform_str_t bytes);
 
-    /* Streams: any number of chunks, then respond_end (code OK, or an error with a message). */
+    /* Streams (endpoints flagged STREAMING): any number of chunks, then respond_end (code OK, or an
+     * error with a message). Each chunk is one message, normally a JSON value; the HTTP surfaces
+     * deliver each at once as a Server-Sent Event (`data: <chunk>`). respond_chunk returns
+     * INVALID_ARGUMENT once the call is over: the client went away or the deadline passed (the
+     * host then calls on_cancel), so a producer loop should stop on it. */
     platform_status_t (*respond_chunk)(platform_call_t *call, platform_str_t bytes);
     platform_status_t (*respond_end)(platform_call_t *call, platform_status_t code,
                                      platform_str_t message);

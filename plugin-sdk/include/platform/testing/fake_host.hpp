@@ -37,6 +37,7 @@ struct Reply {
     platform_status_t code = -1;
     std::string body;          // JSON result, or the error message
     std::string content_type;  // set by respond_raw
+    std::vector<std::string> chunks;  // respond_chunk messages, in order
     nlohmann::json json() const { return nlohmann::json::parse(body); }
 };
 
@@ -165,6 +166,8 @@ public:
         api_.respond_chunk = [](platform_call_t* call, platform_str_t bytes) -> platform_status_t {
             auto* st = reinterpret_cast<CallState*>(call);
             std::lock_guard<std::mutex> g(st->m);
+            if (st->done) return PLATFORM_INVALID_ARGUMENT;
+            st->reply.chunks.push_back(platform::copy(bytes));
             st->reply.body += platform::copy(bytes);
             return PLATFORM_OK;
         };

@@ -38,6 +38,28 @@ platform_status_t Runtime::authenticate(const std::string& credential, Identity&
     return PLATFORM_OK;
 }
 
+// Answers a call the host gave up on and calls the plugin's on_cancel (on a worker, no host
+// lock held). The call stays known until on_cancel returned.
+void Runtime::give_up(const std::shared_ptr<Call>& c, Outcome outcome) {
+    const bool cancel = c->plugin->desc->on_cancel != nullptr;
+    {
+        std::lock_guard<std::mutex> g(c->m);
+        if (c->answered) return;
+        c->cancelling = cancel;
+    }
+    bool expired = calls().answer(c, std::move(outcome));
+    if (cancel && !expired) calls().cancel_finished(c);
+    if (cancel && expired)
+        pool_.submit([this, c] {
+            c->plugin->desc->on_cancel(c->plugin->instance, CallTable::handle(*c));
+            calls().cancel_finished(c);
+        });
+}
+
+void Runtime::abandon(const std::shared_ptr<Call>& c, const std::string& why) {
+    give_up(c, Outcome{PLATFORM_UNAVAILABLE, why, "", false, true});
+}
+
 void Runtime::dispatch(Invocation inv, std::function<void(Outcome)> done) {
     Identity who;
     std::string why;
@@ -68,6 +90,7 @@ void Runtime::dispatch_as(const Identity& who, Invocation inv, std::function<voi
     call->headers = std::move(inv.headers);
     call->plugin = plugin;
     call->done = std::move(done);
+    call->chunk_sink = std::move(inv.chunk_sink);
     int64_t timeout = inv.timeout_ms > 0 ? std::min(inv.timeout_ms, profile_.max_call_timeout_ms)
                                          : profile_.call_timeout_ms;
     if (inv.deadline_ms > 0) timeout = std::max<int64_t>(1, std::min(timeout, inv.deadline_ms - Clock::monotonic_ms()));
@@ -77,22 +100,14 @@ void Runtime::dispatch_as(const Identity& who, Invocation inv, std::function<voi
     timers_.at(call->deadline_ms, [this, weak, timeout] {
         auto c = weak.lock();
         if (!c) return;
-        const bool cancel = c->plugin->desc->on_cancel != nullptr;
         {
             std::lock_guard<std::mutex> g(c->m);
             if (c->answered) return;
-            c->cancelling = cancel;
         }
-        spdlog::warn("call {} {} exceeded its {} ms deadline", c->service, c->endpoint, timeout);
-        bool expired = calls().answer(c, Outcome{PLATFORM_DEADLINE_EXCEEDED,
-                                                c->service + ":" + c->endpoint + " did not answer within " +
-                                                    std::to_string(timeout) + " ms", "", false});
-        if (cancel && !expired) calls().cancel_finished(c);
-        if (cancel && expired)
-            pool_.submit([this, c] {
-                c->plugin->desc->on_cancel(c->plugin->instance, CallTable::handle(*c));
-                calls().cancel_finished(c);
-            });
+        if (!c->chunked) spdlog::warn("call {} {} exceeded its {} ms deadline", c->service, c->endpoint, timeout);
+        give_up(c, Outcome{PLATFORM_DEADLINE_EXCEEDED,
+                           c->service + ":" + c->endpoint + " did not answer within " + std::to_string(timeout) + " ms",
+                           "", false, c->chunked});
     });
 
     std::string args = inv.args.dump(-1, ' ', false, json::error_handler_t::replace);

@@ -187,22 +187,32 @@ platform_status_t respond_raw(platform_call_t* call, platform_str_t ct, platform
 platform_status_t respond_chunk(platform_call_t* handle, platform_str_t bytes) {
     auto c = find_call(handle);
     if (!c) return PLATFORM_INVALID_ARGUMENT;
-    std::lock_guard<std::mutex> g(c->m);
-    if (c->answered) return PLATFORM_INVALID_ARGUMENT;
-    c->stream.append(bytes.ptr ? bytes.ptr : "", bytes.len);
-    return PLATFORM_OK;
+    {
+        std::lock_guard<std::mutex> g(c->m);
+        if (c->answered) return PLATFORM_INVALID_ARGUMENT;
+        if (!c->chunk_sink) {  // a surface that cannot stream: the chunks become one JSON array
+            c->stream += c->stream.empty() ? "[" : ",";
+            c->stream.append(bytes.ptr ? bytes.ptr : "", bytes.len);
+            return PLATFORM_OK;
+        }
+        c->chunked = true;
+    }
+    // Chunks of one call come from the plugin in order; the sink serialises the writes.
+    if (c->chunk_sink(view_of(bytes))) return PLATFORM_OK;
+    c->plugin->ctx.runtime->abandon(c, "the client went away");
+    return PLATFORM_INVALID_ARGUMENT;
 }
 
 platform_status_t respond_end(platform_call_t* handle, platform_status_t code, platform_str_t message) {
     auto c = find_call(handle);
     if (!c) return PLATFORM_INVALID_ARGUMENT;
-    std::string body;
+    Outcome o{code, str(message), "", false, false};
     {
         std::lock_guard<std::mutex> g(c->m);
-        body = code == PLATFORM_OK ? std::move(c->stream) : str(message);
+        o.streamed = c->chunked;
+        if (!c->chunked && code == PLATFORM_OK) o.body = c->stream.empty() ? "[]" : c->stream + "]";
     }
-    // Streams are delivered whole until the SSE surface exists (docs/decisions.md).
-    return finish(handle, Outcome{code, std::move(body), code == PLATFORM_OK ? "text/plain" : "", code == PLATFORM_OK});
+    return finish(handle, std::move(o));
 }
 
 // ---- privileged sub-tables ----

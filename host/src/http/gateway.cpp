@@ -2,9 +2,11 @@
 #include <platform/host/http_bodies.hpp>
 #include <platform/host/names.hpp>
 #include <platform/host/request_args.hpp>
+#include <platform/host/status.hpp>
 
 #include <algorithm>
 #include <cstdio>
+#include <mutex>
 #include <random>
 #include <strings.h>
 
@@ -66,7 +68,45 @@ const char* platform_version() { return "v0.1.0"; }
 Gateway::Gateway(Runtime& runtime, Role role, std::string version)
     : runtime_(runtime), role_(role), version_(std::move(version)) {}
 
-void Gateway::handle(HttpRequest req, std::function<void(HttpResponse)> reply) {
+// The Server-Sent Events side of a streaming call: the stream opens with the first chunk.
+struct SseStream {
+    std::mutex m;
+    OpenStream open;
+    std::vector<std::pair<std::string, std::string>> headers;
+    std::shared_ptr<HttpStream> stream;
+
+    static std::string frame(std::string_view chunk, std::string_view event = {}) {
+        std::string out;
+        if (!event.empty()) out += "event: " + std::string(event) + "\n";
+        for (size_t i = 0;;) {  // one `data:` line per line of the chunk
+            size_t j = chunk.find('\n', i);
+            out += "data: ";
+            out.append(chunk.substr(i, j == std::string_view::npos ? std::string_view::npos : j - i));
+            out += "\n";
+            if (j == std::string_view::npos) break;
+            i = j + 1;
+        }
+        return out + "\n";
+    }
+    bool send(std::string_view chunk) {
+        std::lock_guard<std::mutex> g(m);
+        if (!stream) stream = open(200, "text/event-stream", headers);
+        return stream && stream->write(frame(chunk));
+    }
+    // Ends a started stream (an error becomes a final `event: error`); false if none started.
+    bool finish(const Outcome& o) {
+        std::lock_guard<std::mutex> g(m);
+        if (!stream) return false;
+        if (o.code != PLATFORM_OK) {
+            const auto& info = status_info(o.code);
+            stream->write(frame(json{{"code", info.name}, {"message", o.body}}.dump(), "error"));
+        }
+        stream->end();
+        return true;
+    }
+};
+
+void Gateway::handle(HttpRequest req, std::function<void(HttpResponse)> reply, OpenStream open_stream) {
     const std::string id = request_id(req);
     auto send = [reply = std::move(reply), id](HttpResponse r) {
         r.headers.emplace_back("X-Request-Id", id);
@@ -89,13 +129,29 @@ void Gateway::handle(HttpRequest req, std::function<void(HttpResponse)> reply) {
         r.body = R"({"status":"ok"})";
         return send(r);
     }
-    if (req.path.rfind("/api/v1/", 0) == 0) return catalogue(req, send);
-    return rpc_path(req, send);
+    OpenStream open;
+    if (open_stream)
+        open = [open_stream, id](int status, const std::string& type, const std::vector<std::pair<std::string, std::string>>& h) {
+            auto headers = h;
+            headers.emplace_back("X-Request-Id", id);
+            headers.emplace_back("Cache-Control", "no-cache");
+            return open_stream(status, type, headers);
+        };
+    if (req.path.rfind("/api/v1/", 0) == 0) return catalogue(req, send, open);
+    return rpc_path(req, send, open);
 }
 
 void Gateway::invoke(HttpRequest& req, const ServiceEntry& svc, const Endpoint& ep, json args,
-                     std::function<void(Outcome)> done) {
+                     std::function<void(Outcome)> done, const OpenStream& open) {
     Invocation inv;
+    if (open && (ep.flags & PLATFORM_FLAG_STREAMING)) {
+        auto sse = std::make_shared<SseStream>();
+        sse->open = open;
+        inv.chunk_sink = [sse](std::string_view chunk) { return sse->send(chunk); };
+        done = [sse, done = std::move(done)](Outcome o) {
+            if (!sse->finish(o) && !o.streamed) done(std::move(o));
+        };
+    }
     inv.service = &svc;
     inv.endpoint = &ep;
     inv.args = std::move(args);
@@ -106,7 +162,7 @@ void Gateway::invoke(HttpRequest& req, const ServiceEntry& svc, const Endpoint& 
     runtime_.dispatch(std::move(inv), std::move(done));
 }
 
-void Gateway::catalogue(HttpRequest& req, const Reply& reply) {
+void Gateway::catalogue(HttpRequest& req, const Reply& reply, const OpenStream& open) {
     auto parts = path_segments(req.path.substr(8));
     if (parts.size() != 2)
         return reply(catalogue_status(PLATFORM_NOT_FOUND, "no such method: " + req.path +
@@ -135,10 +191,10 @@ void Gateway::catalogue(HttpRequest& req, const Reply& reply) {
                                                                                 : "invalid_argument",
                                      err->message));
     invoke(req, *svc, *ep, std::move(std::get<json>(args)),
-           [reply, result_envelope](Outcome o) { reply(catalogue_outcome(std::move(o), result_envelope)); });
+           [reply, result_envelope](Outcome o) { reply(catalogue_outcome(std::move(o), result_envelope)); }, open);
 }
 
-void Gateway::rpc_path(HttpRequest& req, const Reply& reply) {
+void Gateway::rpc_path(HttpRequest& req, const Reply& reply, const OpenStream& open) {
     std::string ns = runtime_.settings().ns;
     if (auto it = req.headers.find("platform-namespace"); it != req.headers.end()) ns = it->second;
     auto route = resolve_rpc_path(req.path);
@@ -156,7 +212,7 @@ void Gateway::rpc_path(HttpRequest& req, const Reply& reply) {
     auto args = request_args(req, &ep->input, ep->max_body);
     if (auto* err = std::get_if<ArgsError>(&args)) return reply(gateway_error(name, err->http_status, err->message));
     invoke(req, *svc, *ep, std::move(std::get<json>(args)),
-           [reply, name](Outcome o) { reply(gateway_outcome(name, std::move(o))); });
+           [reply, name](Outcome o) { reply(gateway_outcome(name, std::move(o))); }, open);
 }
 
 void Gateway::rpc_call(HttpRequest& req, const Reply& reply) {

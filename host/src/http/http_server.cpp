@@ -1,13 +1,18 @@
 #include <platform/host/http_server.hpp>
 #include <platform/host/settings.hpp>
+#include <platform/host/status.hpp>
 
 #include <pistache/endpoint.h>
 #include <pistache/http.h>
 #include <pistache/peer.h>
 #include <spdlog/spdlog.h>
 
+#include <mutex>
 #include <sstream>
 #include <sys/socket.h>
+#include <poll.h>
+#include <cerrno>
+#include <cstdio>
 
 namespace platform::host {
 
@@ -58,6 +63,54 @@ private:
     std::string name_, value_;
 };
 
+// A chunked response written straight to the connection's socket. Pistache 0.0.5's transport
+// aborts ("could not find write data") when several writes for one connection are queued from
+// another thread, as a stream's chunks are; so a stream bypasses it: status line, headers and
+// chunks go out with send(2) under this object's lock (waiting with poll while the socket is
+// full), and Pistache never writes this response. The connection stays Pistache's for the next
+// request. Not for TLS connections (the gateway does not stream over TLS yet).
+class SocketStream : public HttpStream {
+public:
+    SocketStream(int fd, bool close_after) : fd_(fd), close_after_(close_after) {}
+    bool start(const std::string& head) {
+        std::lock_guard<std::mutex> g(m_);
+        return send_all(head);
+    }
+    bool write(std::string_view bytes) override {
+        if (bytes.empty()) return true;
+        char size[32];
+        int n = std::snprintf(size, sizeof size, "%zx\r\n", bytes.size());
+        std::lock_guard<std::mutex> g(m_);
+        return send_all(std::string_view(size, static_cast<size_t>(n))) && send_all(bytes) && send_all("\r\n");
+    }
+    void end() override {
+        std::lock_guard<std::mutex> g(m_);
+        if (!closed_) send_all("0\r\n\r\n");
+        if (!closed_ && close_after_) ::shutdown(fd_, SHUT_RDWR);  // Connection: close
+        closed_ = true;
+    }
+
+private:
+    bool send_all(std::string_view bytes) {
+        while (!closed_ && !bytes.empty()) {
+            ssize_t n = ::send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL);
+            if (n > 0) {
+                bytes.remove_prefix(static_cast<size_t>(n));
+            } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
+                pollfd p{fd_, POLLOUT, 0};
+                if (::poll(&p, 1, 30000) <= 0 || (p.revents & (POLLERR | POLLHUP))) closed_ = true;
+            } else {
+                closed_ = true;  // the client went away
+            }
+        }
+        return !closed_;
+    }
+    std::mutex m_;
+    int fd_;
+    bool close_after_;
+    bool closed_ = false;
+};
+
 class Handler : public Http::Handler {
 public:
     HTTP_PROTOTYPE(Handler)
@@ -67,6 +120,19 @@ public:
         HttpRequest req = convert(request);
         const bool close = wants_close(request, req.header("connection"));
         auto writer = std::make_shared<Http::ResponseWriter>(std::move(response));
+        OpenStream open = [writer, close](int status, const std::string& type,
+                                          const std::vector<std::pair<std::string, std::string>>& headers)
+            -> std::shared_ptr<HttpStream> {
+            auto peer = writer->getPeer();
+            if (!peer || peer->ssl()) return nullptr;
+            std::string head = "HTTP/1.1 " + std::to_string(status) + " " +
+                               std::string(http_reason(status)) + "\r\nContent-Type: " + type +
+                               "\r\nTransfer-Encoding: chunked\r\nConnection: " + (close ? "Close" : "Keep-Alive") + "\r\n";
+            for (auto& [k, v] : headers) head += k + ": " + v + "\r\n";
+            head += "\r\n";
+            auto stream = std::make_shared<SocketStream>(peer->fd(), close);
+            return stream->start(head) ? stream : nullptr;
+        };
         gateway_->handle(std::move(req), [writer, close](HttpResponse r) {
             try {
                 auto& h = writer->headers();
@@ -84,7 +150,7 @@ public:
             } catch (const std::exception& e) {
                 spdlog::debug("response not delivered: {}", e.what());
             }
-        });
+        }, open);
     }
 
 private:

@@ -184,6 +184,17 @@ Outbound::Outbound(OutboundSettings s) : settings_(std::move(s)) {
     std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
 }
 
+platform_status_t Outbound::fetch(const platform_http_request_t* req, platform_http_response_fn done, void* user) const {
+    if (req) return fetch(*req, done, user);
+    static const std::string error = "request: is required";
+    platform_http_response_t out{};
+    out.struct_size = sizeof out;
+    out.headers_json = {"{}", 2};
+    out.error = view(error);
+    if (done) done(user, &out);
+    return PLATFORM_INVALID_ARGUMENT;
+}
+
 platform_status_t Outbound::fetch(const platform_http_request_t& in, platform_http_response_fn done, void* user) const {
     platform_http_request_t req{};  // fields past an older plugin's struct_size read as zeros
     req.struct_size = sizeof req;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <platform/abi.h>
+#include <platform/sdk/config.hpp>
 #include <platform/sdk/endpoint.hpp>
 #include <platform/sdk/entry.hpp>
 #include <platform/sdk/error.hpp>

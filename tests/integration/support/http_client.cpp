@@ -93,10 +93,22 @@ HttpResult HttpClient::read_response() {
         }
         pos = next + 2;
     }
+    buffer_.erase(0, end + 4);
+    if (r.header("transfer-encoding") == "chunked") {  // size line, data, CRLF ... 0 CRLF CRLF
+        for (;;) {
+            size_t line;
+            while ((line = buffer_.find("\r\n")) == std::string::npos) fill();
+            size_t size = std::stoul(buffer_.substr(0, line), nullptr, 16);
+            while (buffer_.size() < line + 2 + size + 2) fill();
+            r.body += buffer_.substr(line + 2, size);
+            buffer_.erase(0, line + 2 + size + 2);
+            if (size == 0) return r;
+        }
+    }
     size_t length = r.headers.count("content-length") ? std::stoul(r.headers["content-length"]) : 0;
-    while (buffer_.size() < end + 4 + length) fill();
-    r.body = buffer_.substr(end + 4, length);
-    buffer_.erase(0, end + 4 + length);
+    while (buffer_.size() < length) fill();
+    r.body = buffer_.substr(0, length);
+    buffer_.erase(0, length);
     return r;
 }
 

@@ -17,6 +17,7 @@
 #include <mutex>
 #include <shared_mutex>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 
 namespace platform::host {
@@ -29,6 +30,7 @@ struct Outcome {
     std::string body;          // JSON result, raw bytes, or the error message
     std::string content_type;  // set for raw replies; "" means JSON
     bool raw = false;
+    bool streamed = false;  // chunks already went out through the call's chunk sink
 };
 
 struct Call {
@@ -38,6 +40,9 @@ struct Call {
     int64_t deadline_ms = 0;                     // monotonic
     Plugin* plugin = nullptr;
     std::function<void(Outcome)> done;
+    // Streams chunks to the client as they come; false once the client is gone. Unset: buffered.
+    std::function<bool(std::string_view)> chunk_sink;
+    bool chunked = false;  // a chunk went through chunk_sink
 
     std::mutex m;
     std::string stream;  // respond_chunk buffer

@@ -11,6 +11,8 @@
 
 #include <functional>
 #include <map>
+#include <memory>
+#include <string_view>
 #include <string>
 #include <utility>
 #include <vector>
@@ -33,21 +35,37 @@ struct HttpResponse {
     std::vector<std::pair<std::string, std::string>> headers;
 };
 
+// A response body sent as it is produced (chunked). write() returns false once the client is
+// gone; end() finishes the response. Thread-safe.
+class HttpStream {
+public:
+    virtual ~HttpStream() = default;
+    virtual bool write(std::string_view bytes) = 0;
+    virtual void end() = 0;
+};
+// Starts a streamed response: status and headers go out now, the body follows.
+using OpenStream = std::function<std::shared_ptr<HttpStream>(
+    int status, const std::string& content_type, const std::vector<std::pair<std::string, std::string>>& headers)>;
+
 class Gateway {
 public:
     enum class Role { api, proxy };
     Gateway(Runtime& runtime, Role role, std::string version);
 
-    // Handles one request; `reply` runs exactly once, possibly on another thread.
-    void handle(HttpRequest req, std::function<void(HttpResponse)> reply);
+    // Handles one request; `reply` runs exactly once, possibly on another thread — unless the
+    // endpoint streams and `open_stream` is given: then the answer may go out through a stream
+    // (Server-Sent Events, one `data:` frame per chunk) and `reply` is not called.
+    void handle(HttpRequest req, std::function<void(HttpResponse)> reply, OpenStream open_stream = nullptr);
 
 private:
     using Reply = std::function<void(HttpResponse)>;
-    void catalogue(HttpRequest& req, const Reply& reply);
-    void rpc_path(HttpRequest& req, const Reply& reply);
+    void catalogue(HttpRequest& req, const Reply& reply, const OpenStream& open);
+    void rpc_path(HttpRequest& req, const Reply& reply, const OpenStream& open);
     void rpc_call(HttpRequest& req, const Reply& reply);
+    // Dispatches; for a streaming endpoint with `open`, chunks become SSE frames and `error_body`
+    // formats a failure that happens after the stream started.
     void invoke(HttpRequest& req, const ServiceEntry& svc, const Endpoint& ep, nlohmann::json args,
-                std::function<void(Outcome)> done);
+                std::function<void(Outcome)> done, const OpenStream& open = nullptr);
 
     Runtime& runtime_;
     Role role_;

@@ -99,6 +99,8 @@ public:
 
     // The host table's http_fetch (abi.h). Reads `req` up to its struct_size.
     platform_status_t fetch(const platform_http_request_t& req, platform_http_response_fn done, void* user) const;
+    // The same for the table's pointer: NULL is INVALID_ARGUMENT (and `done` still runs once).
+    platform_status_t fetch(const platform_http_request_t* req, platform_http_response_fn done, void* user) const;
 
     const OutboundSettings& settings() const { return settings_; }
 

@@ -44,6 +44,7 @@ struct Invocation {
     std::string request_id;
     int64_t timeout_ms = 0;                      // 0 = the profile's default
     int64_t deadline_ms = 0;                     // monotonic cap from a parent call; 0 = none
+    std::function<bool(std::string_view)> chunk_sink;  // streaming surfaces only
 };
 
 class Runtime {
@@ -53,6 +54,9 @@ public:
 
     void start();
     void stop();
+
+    // Gives up on a call whose client went away: answers it and lets the plugin know (on_cancel).
+    void abandon(const std::shared_ptr<Call>& call, const std::string& why);
 
     // Authenticates, checks access, validates, then runs the endpoint on the worker pool under a
     // deadline. `done` runs exactly once, on a worker or timer thread.
@@ -102,6 +106,7 @@ private:
     std::string api_address_, proxy_address_;
     bool stopped_ = false;
     void sweep_registry();
+    void give_up(const std::shared_ptr<Call>& call, Outcome outcome);
 };
 
 // Builds the host-services table whose functions reach `Runtime` through each HostCtx.

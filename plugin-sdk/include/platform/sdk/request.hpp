@@ -38,9 +38,16 @@ public:
         if (!claim()) return;
         state_->api->respond_raw(state_->call, view(content_type), view(bytes));
     }
-    // Streams: chunks, then end().
-    void chunk(std::string_view bytes) const {
-        if (!state_->done.load()) state_->api->respond_chunk(state_->call, view(bytes));
+    // Streams: chunks (one message each), then end(). False once the call is over (the client
+    // went away or the deadline passed): stop producing.
+    bool chunk(std::string_view bytes) const {
+        if (state_->done.load()) return false;
+        if (state_->api->respond_chunk(state_->call, view(bytes)) == PLATFORM_OK) return true;
+        state_->done.store(true);
+        return false;
+    }
+    bool chunk(const json& message) const {
+        return chunk(std::string_view(message.dump(-1, ' ', false, json::error_handler_t::replace)));
     }
     void end(Code code = Code::ok, std::string_view message = {}) const {
         if (!claim()) return;

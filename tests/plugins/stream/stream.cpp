@@ -1,0 +1,47 @@
+// stream — test-only: a streaming endpoint, to test Server-Sent Events end to end.
+#include <platform/sdk.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+using platform::json;
+
+class Stream {
+public:
+    static void describe(platform::ServiceSpec<Stream>& s) {
+        s.id("stream").version("1.0.0").service("v1.stream").summary("Test-only streaming endpoints");
+        s.get("count")
+            .title("Count")
+            .description("Streams {\"i\": k} for k = 1..n, then ends; fail=true ends with an error instead.")
+            .schema(R"json({"type":"object","properties":{
+                "n":{"type":"integer","minimum":0,"maximum":100000},
+                "fail":{"type":"boolean","default":false},
+                "gap_ms":{"type":"integer","minimum":0,"maximum":1000,"default":0}},
+                "required":["n"],"additionalProperties":false})json")
+            .streaming()
+            .read_only()
+            .async(&Stream::count);
+        s.get("stopped").title("How many streams stopped early").read_only().handler(&Stream::stopped);
+    }
+
+    void count(platform::Request& r, platform::Responder out) {
+        const int64_t n = r["n"].get<int64_t>(), gap = r["gap_ms"].get<int64_t>();
+        for (int64_t i = 1; i <= n; ++i) {
+            if (!out.chunk(json{{"i", i}})) {
+                stopped_.fetch_add(1);
+                return;
+            }
+            if (gap) std::this_thread::sleep_for(std::chrono::milliseconds(gap));
+        }
+        if (r["fail"].get<bool>()) return out.end(platform::Code::conflict, "stream failed on purpose");
+        out.end();
+    }
+
+    json stopped(platform::Request&) { return {{"stopped", stopped_.load()}}; }
+
+private:
+    std::atomic<int64_t> stopped_{0};
+};
+
+PLATFORM_SERVICE(Stream)

@@ -16,13 +16,14 @@ std::string string_setting(const platform::json& config, const char* key, const 
     return it->get<std::string>();
 }
 
-std::vector<std::string> scopes_setting(const platform::json& config) {
+std::vector<std::string> list_setting(const platform::json& config, const char* key) {
     std::vector<std::string> out;
-    auto it = config.find("scopes");
+    auto it = config.find(key);
     if (it == config.end() || it->is_null()) return out;
-    if (!it->is_array()) throw std::runtime_error("auth-noop: config `scopes` must be an array of strings");
+    const std::string what = std::string("auth-noop: config `") + key + "` must be an array of strings";
+    if (!it->is_array()) throw std::runtime_error(what);
     for (const auto& s : *it) {
-        if (!s.is_string()) throw std::runtime_error("auth-noop: config `scopes` must be an array of strings");
+        if (!s.is_string()) throw std::runtime_error(what);
         out.push_back(s.get<std::string>());
     }
     return out;
@@ -31,7 +32,9 @@ std::vector<std::string> scopes_setting(const platform::json& config) {
 }  // namespace
 
 NoopAuth::NoopAuth(const platform::Host& host, const platform::json& config)
-    : issuer_(string_setting(config, "issuer", "go.core.api")), scopes_(scopes_setting(config)) {
+    : issuer_(string_setting(config, "issuer", "go.core.api")),
+      scopes_(list_setting(config, "scopes")),
+      admins_(list_setting(config, "admins")) {
     std::string anon = string_setting(config, "anonymous_account", "");
     if (anon.empty()) {
         anonymous_ = "{}";
@@ -60,6 +63,11 @@ std::string NoopAuth::account(std::string_view id, const std::vector<std::string
 std::optional<std::string> NoopAuth::authenticate(std::string_view credential) const {
     if (credential.empty()) return anonymous_;
     if (!valid_credential(credential)) return std::nullopt;
+    if (std::find(admins_.begin(), admins_.end(), credential) != admins_.end()) {
+        auto scopes = scopes_;
+        if (std::find(scopes.begin(), scopes.end(), "admin") == scopes.end()) scopes.push_back("admin");
+        return account(credential, scopes);
+    }
     return account(credential, scopes_);
 }
 

@@ -18,7 +18,7 @@ namespace auth_noop {
 
 class NoopAuth {
 public:
-    // config: {"anonymous_account": "", "scopes": [], "issuer": "go.core.api"}
+    // config: {"anonymous_account": "", "scopes": [], "admins": [], "issuer": "go.core.api"}
     NoopAuth(const platform::Host& host, const platform::json& config);
 
     static const platform_auth_provider_t table;
@@ -34,6 +34,7 @@ private:
 
     std::string issuer_;
     std::vector<std::string> scopes_;
+    std::vector<std::string> admins_;  // accounts that also get the `admin` scope
     std::string anonymous_;  // the answer for an empty credential
 };
 

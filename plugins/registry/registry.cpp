@@ -2,6 +2,11 @@
 // A privileged built-in: it reads the host's registry through the "registry" sub-table.
 #include <platform/sdk.hpp>
 
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+
 using platform::json;
 
 class Registry {
@@ -36,6 +41,57 @@ public:
             .read_only()
             .idempotent()
             .handler(&Registry::get_service);
+        s.post("register")
+            .title("Register a service")
+            .description("Registers or refreshes (a heartbeat) an external service with its nodes; nodes expire "
+                         "without a heartbeat within the TTL (90 s by default).")
+            .schema(R"json({
+              "type": "object",
+              "properties": {
+                "service": {"type": "object", "description": "{name, version, endpoints[], nodes[{id, address, metadata}], metadata}"},
+                "options": {"type": "object", "properties": {
+                  "ttl": {"type": "integer", "minimum": 1, "maximum": 86400, "description": "Seconds until the nodes expire"},
+                  "domain": {"type": "string", "maxLength": 256}}, "additionalProperties": false}
+              },
+              "required": ["service"],
+              "additionalProperties": false
+            })json")
+            .access(platform::Access::admin)
+            .idempotent()
+            .handler(&Registry::register_service);
+        s.post("deregister")
+            .title("Deregister a service")
+            .description("Removes the listed nodes of a registered service, or the whole service when none are listed.")
+            .schema(R"json({
+              "type": "object",
+              "properties": {
+                "service": {"type": "object", "description": "{name, nodes[{id}]}"},
+                "options": {"type": "object", "properties": {"domain": {"type": "string", "maxLength": 256}},
+                            "additionalProperties": false}
+              },
+              "required": ["service"],
+              "additionalProperties": false
+            })json")
+            .access(platform::Access::admin)
+            .destructive()
+            .handler(&Registry::deregister_service);
+        s.get("watch")
+            .title("Watch the registry")
+            .description("Streams {action: create|update|delete, service} for every change of registered services, "
+                         "until `limit` changes or `wait_ms` without one.")
+            .schema(R"json({
+              "type": "object",
+              "properties": {
+                "service": {"type": "string", "maxLength": 256, "description": "Only changes of this service"},
+                "limit": {"type": "integer", "minimum": 1, "maximum": 100000, "description": "Stop after this many changes"},
+                "wait_ms": {"type": "integer", "minimum": 1, "maximum": 300000, "default": 30000,
+                            "description": "Stop after this long without a change"}
+              },
+              "additionalProperties": false
+            })json")
+            .read_only()
+            .streaming()
+            .async(&Registry::watch);
     }
 
     explicit Registry(const platform::Host& host)
@@ -58,7 +114,63 @@ public:
         return {{"services", json::parse(out)}};
     }
 
+    json register_service(platform::Request& r) {
+        need_writes();
+        std::string record = r["service"].dump(), error;
+        int64_t ttl = r.args().contains("options") ? r["options"].value("ttl", 0) : 0;
+        auto st = table_->register_service(host_.ctx(), platform::view(record), ttl, platform::append_sink, &error);
+        if (st != PLATFORM_OK) throw platform::Error(static_cast<platform::Code>(st), error);
+        return {{"registered", r["service"]["name"]}};
+    }
+
+    json deregister_service(platform::Request& r) {
+        need_writes();
+        std::string record = r["service"].dump(), error;
+        auto st = table_->deregister_service(host_.ctx(), platform::view(record), platform::append_sink, &error);
+        if (st != PLATFORM_OK) throw platform::Error(static_cast<platform::Code>(st), error);
+        return {{"deregistered", r["service"].value("name", "")}};
+    }
+
+    // Streams registry changes; ends after `limit` changes or `wait_ms` without one, or when the
+    // client goes away.
+    void watch(platform::Request& r, platform::Responder out) {
+        need_writes();
+        struct Queue {
+            std::mutex m;
+            std::condition_variable cv;
+            std::deque<std::string> events;
+        } q;
+        auto push = [](void* user, platform_str_t event) {
+            auto* q = static_cast<Queue*>(user);
+            std::lock_guard<std::mutex> g(q->m);
+            q->events.push_back(platform::copy(event));
+            q->cv.notify_one();
+        };
+        uint64_t id = 0;
+        platform::check(table_->watch(host_.ctx(), push, &q, &id), "watch failed");
+        const std::string only = r.str("service");
+        const int64_t limit = r.args().value("limit", 0), wait_ms = r["wait_ms"].get<int64_t>();
+        int64_t sent = 0;
+        for (;;) {
+            std::unique_lock<std::mutex> lock(q.m);
+            if (!q.cv.wait_for(lock, std::chrono::milliseconds(wait_ms), [&] { return !q.events.empty(); })) break;
+            std::string event = std::move(q.events.front());
+            q.events.pop_front();
+            lock.unlock();
+            auto parsed = json::parse(event);
+            if (!only.empty() && parsed["service"].value("name", "") != only) continue;
+            if (!out.chunk(std::string_view(event))) break;
+            if (limit && ++sent >= limit) break;
+        }
+        table_->unwatch(host_.ctx(), id);
+        out.end();
+    }
+
 private:
+    void need_writes() const {
+        if (table_->version < 2) throw platform::Error(platform::Code::unsupported, "the host's registry is read-only (needs ABI 1.2)");
+    }
+
     const platform_registry_api_t* table_;
     platform::Host host_;
 };

@@ -85,3 +85,13 @@ TEST(AuthNoop, BadConfigIsRefused) {
     EXPECT_NE(Instance::create_error(host, "auth-noop", {{"anonymous_account", "two words"}}).find("anonymous_account"),
               std::string::npos);
 }
+
+TEST(AuthNoop, NamedAdminsGetTheAdminScope) {
+    FakeHost host;
+    Instance auth(host, "auth-noop", {{"admins", {"root"}}, {"scopes", {"agent"}}});
+    auto root = authenticate(auth, "root");
+    ASSERT_EQ(root.code, PLATFORM_OK);
+    EXPECT_EQ(root.account["scopes"], nlohmann::json::array({"agent", "admin"}));
+    auto alice = authenticate(auth, "alice");
+    EXPECT_EQ(alice.account["scopes"], nlohmann::json::array({"agent"}));
+}

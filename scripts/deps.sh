@@ -41,6 +41,10 @@ platform_deps() {
             missing+=("$pkg")
         fi
     done
+    # The end-to-end clients (tests/e2e) run on Node.js; any node >= 18 will do, Debian's included.
+    if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+        missing+=(nodejs npm)
+    fi
     if ((${#missing[@]} == 0)); then
         echo "deps: nothing to do (${#wanted[@]} packages present)"
         return 0

@@ -1,6 +1,7 @@
 #include <platform/host/gateway.hpp>
 #include <platform/host/http_bodies.hpp>
 #include <platform/host/names.hpp>
+#include <platform/host/openapi.hpp>
 #include <platform/host/request_args.hpp>
 #include <platform/host/status.hpp>
 
@@ -137,6 +138,11 @@ void Gateway::handle(HttpRequest req, std::function<void(HttpResponse)> reply, O
             headers.emplace_back("Cache-Control", "no-cache");
             return open_stream(status, type, headers);
         };
+    if (req.path == "/api/v1/openapi.json") {
+        HttpResponse r;
+        r.body = openapi_document(runtime_.registry(), version_).dump();
+        return send(r);
+    }
     if (req.path.rfind("/api/v1/", 0) == 0) return catalogue(req, send, open);
     return rpc_path(req, send, open);
 }

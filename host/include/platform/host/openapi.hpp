@@ -1,0 +1,21 @@
+// platform/host/openapi.hpp — the OpenAPI 3.1 document of every served endpoint, generated from
+// the plugins' descriptors (DESIGN §2: the one description drives everything).
+//
+// Catalogue services appear at /api/v1/<service>/<method> (envelope {"data"} / {"error"}), the
+// platform's built-ins at /<service>/<method> (the rpc handler: bare result / gateway error). GET
+// endpoints take their arguments as query parameters (typed by the schema) or a JSON body; POST
+// endpoints a JSON body. Access levels become security requirements; flags and limits become
+// x-platform-* extensions; every error status the gateway can answer is listed.
+#pragma once
+
+#include <platform/host/service_registry.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace platform::host {
+
+nlohmann::json openapi_document(const ServiceRegistry& registry, const std::string& version);
+
+}  // namespace platform::host

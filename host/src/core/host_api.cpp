@@ -404,8 +404,9 @@ platform_status_t events_wait(platform_host_ctx_t* c, platform_str_t topic, uint
     return e.table->wait(e.inst, topic, after, timeout_ms);
 }
 
-platform_status_t http_fetch(platform_host_ctx_t*, const platform_http_request_t*, platform_http_response_fn, void*) {
-    return PLATFORM_UNSUPPORTED;  // TEMPORARY: wired to Outbound when it lands
+platform_status_t http_fetch(platform_host_ctx_t* c, const platform_http_request_t* request, platform_http_response_fn done,
+                             void* user) {
+    return hctx(c).runtime->outbound().fetch(request, done, user);
 }
 
 }  // namespace

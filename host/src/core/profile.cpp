@@ -138,6 +138,55 @@ OutboundSettings parse_outbound(const Ctx& c, const YAML::Node& v) {
     return o;
 }
 
+// The `http:` section (http_settings.hpp); every error names file:line and http.<key>.
+HttpSettings parse_http(const Ctx& c, const YAML::Node& v) {
+    if (!v.IsMap()) c.fail(v, "http", "must be a mapping");
+    HttpSettings h;
+    auto integer = [&](const YAML::Node& n, const std::string& key, int64_t min, int64_t max) {
+        int64_t out = 0;
+        try { out = n.as<int64_t>(); } catch (...) { c.fail(n, key, "must be an integer"); }
+        if (out < min || out > max)
+            c.fail(n, key, "must be between " + std::to_string(min) + " and " + std::to_string(max));
+        return out;
+    };
+    auto positive = [&](const YAML::Node& n, const std::string& key) {
+        double out = 0;
+        try { out = n.as<double>(); } catch (...) { c.fail(n, key, "must be a number"); }
+        if (!(out > 0) || out > 1e9) c.fail(n, key, "must be a number above 0");
+        return out;
+    };
+    for (const auto& kv : v) {
+        const std::string sk = kv.first.as<std::string>();
+        const std::string k = "http." + sk;
+        const YAML::Node& n = kv.second;
+        if (sk == "max_request_bytes") h.max_request_bytes = static_cast<uint64_t>(integer(n, k, 1024, int64_t(1) << 32));
+        else if (sk == "max_header_count") h.max_header_count = static_cast<uint32_t>(integer(n, k, 1, 10000));
+        else if (sk == "max_header_bytes") h.max_header_bytes = static_cast<uint32_t>(integer(n, k, 256, 1 << 20));
+        else if (sk == "header_timeout_ms") h.header_timeout_ms = integer(n, k, 100, 3600000);
+        else if (sk == "idle_timeout_ms") h.idle_timeout_ms = integer(n, k, 100, 86400000);
+        else if (sk == "max_connections") h.max_connections = static_cast<uint32_t>(integer(n, k, 1, 1000000));
+        else if (sk == "drain_ms") h.drain_ms = integer(n, k, 0, 3600000);
+        else if (sk == "cors") h.cors = boolean(c, n, k);
+        else if (sk == "access_log") h.access_log = boolean(c, n, k);
+        else if (sk == "rate_limit") {
+            if (n.IsNull()) continue;  // `rate_limit:` with nothing = off
+            if (!n.IsMap()) c.fail(n, k, "must be a mapping {requests_per_second, burst}");
+            for (const auto& f : n) {
+                const std::string fk = f.first.as<std::string>();
+                if (fk == "requests_per_second") h.rate_limit.requests_per_second = positive(f.second, k + "." + fk);
+                else if (fk == "burst") h.rate_limit.burst = positive(f.second, k + "." + fk);
+                else c.fail(f.first, k + "." + fk, "unknown key (expected requests_per_second, burst)");
+            }
+            if (!h.rate_limit.enabled()) c.fail(n, k + ".requests_per_second", "missing (the rate limit needs it)");
+        } else {
+            c.fail(kv.first, k, "unknown key (expected max_request_bytes, max_header_count, max_header_bytes, "
+                                "header_timeout_ms, idle_timeout_ms, max_connections, cors, access_log, "
+                                "rate_limit, drain_ms)");
+        }
+    }
+    return h;
+}
+
 Profile parse(const Ctx& c, const YAML::Node& root) {
     if (!root.IsMap()) c.fail(root, "(top)", "a profile must be a YAML mapping");
     Profile p;
@@ -202,9 +251,11 @@ Profile parse(const Ctx& c, const YAML::Node& root) {
             }
         } else if (key == "outbound") {
             p.outbound = parse_outbound(c, v);
+        } else if (key == "http") {
+            p.http = parse_http(c, v);
         } else {
             c.fail(kv.first, key, "unknown key (expected name, description, clock, plugins, test_plugins, "
-                                  "plugin_path, privileged, providers, plugin_config, settings, outbound)");
+                                  "plugin_path, privileged, providers, plugin_config, settings, outbound, http)");
         }
     }
     for (const char* required : {"store", "broker", "auth"})

@@ -373,6 +373,17 @@ TEST_F(Fetch, OlderRequestStructReadsOnlyItsFields) {
     EXPECT_EQ(calls, 1);
 }
 
+TEST(FetchNull, NullRequestIsInvalidAndStillAnswered) {
+    Outbound out(OutboundSettings{});
+    std::string error;
+    auto code = out.fetch(static_cast<const platform_http_request_t*>(nullptr),
+                          [](void* u, const platform_http_response_t* r) {
+                              static_cast<std::string*>(u)->assign(r->error.ptr, r->error.len);
+                          }, &error);
+    EXPECT_EQ(code, PLATFORM_INVALID_ARGUMENT);
+    EXPECT_EQ(error, "request: is required");
+}
+
 TEST_F(Fetch, ConcurrentFetches) {
     Outbound out(allow_server());
     std::atomic<int> ok{0};

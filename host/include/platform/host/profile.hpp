@@ -26,8 +26,12 @@
 //     providers:
 //       weather: {base_url: "https://api.example.com/v1", api_key: "${WEATHER_KEY}",
 //                 api_key_header: "X-Api-Key", key_required: true}
+//   http:                       # both listening ports (http_settings.hpp): limits, CORS, access
+//     max_header_count: 100     # log, rate_limit {requests_per_second, burst}, drain_ms...
+//     rate_limit: {requests_per_second: 50, burst: 100}
 #pragma once
 
+#include <platform/host/http_settings.hpp>
 #include <platform/host/outbound.hpp>
 
 #include <nlohmann/json.hpp>
@@ -64,6 +68,7 @@ struct Profile {
     int64_t max_call_timeout_ms = 300000;
     std::string plugins_where;  // "file:line" of `plugins`
     OutboundSettings outbound;
+    HttpSettings http;
 };
 
 // Provider kinds a profile may name: store, broker, events, auth, model.

@@ -10,6 +10,7 @@
 #include <platform/host/calls.hpp>
 #include <platform/host/clock.hpp>
 #include <platform/host/plugin.hpp>
+#include <platform/host/outbound.hpp>
 #include <platform/host/profile.hpp>
 #include <platform/host/secrets.hpp>
 #include <platform/host/service_registry.hpp>
@@ -69,6 +70,7 @@ public:
 
     const Settings& settings() const { return settings_; }
     const Profile& profile() const { return profile_; }
+    const Outbound& outbound() const { return outbound_; }
     ServiceRegistry& registry() { return registry_; }
     Clock& clock() { return clock_; }
     CallTable& calls() { return CallTable::global(); }
@@ -94,6 +96,7 @@ private:
 
     Settings settings_;
     Profile profile_;
+    Outbound outbound_{profile_.outbound};
     Clock clock_;
     ServiceRegistry registry_;
     platform_host_api_t api_{};

@@ -57,6 +57,7 @@ show_log() {
 }
 
 mkdir -p "$tmp/home"
+: >"$log"   # exists before the server's own redirection opens it, for the first poll below
 PLATFORM_HOME=$tmp/home "$binary" server --profile local \
     --api_address 127.0.0.1:0 --proxy_address 127.0.0.1:0 >"$log" 2>&1 </dev/null &
 pid=$!
@@ -65,7 +66,7 @@ pid=$!
 api="" proxy=""
 deadline=$((SECONDS + start_timeout))
 while ((SECONDS < deadline)); do
-    line=$(grep -m1 -o 'listening api=[^ ]* proxy=[^ ]*' "$log" || true)
+    line=$(grep -m1 -o 'listening api=[^ ]* proxy=[^ ]*' "$log" 2>/dev/null || true)
     if [[ -n $line ]]; then
         api=${line#listening api=}
         api=${api%% *}

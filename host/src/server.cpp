@@ -6,7 +6,9 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <chrono>
 #include <csignal>
+#include <ctime>
 #include <cstdlib>
 #include <filesystem>
 #include <pthread.h>
@@ -52,7 +54,22 @@ int run_server(Settings settings) {
                      host_of(settings.proxy_address), http.proxy_port());
         int sig = 0;
         sigwait(&signals, &sig);
-        spdlog::info("signal {}: shutting down", sig);
+        // Graceful shutdown: new requests get 503 + Connection: close, requests already read are
+        // answered for up to http.drain_ms (a second signal cuts it short), then both ports stop
+        // (Pistache takes 1-2 s) and the plugins.
+        const auto drain = std::chrono::milliseconds(profile.http.drain_ms);
+        spdlog::info("signal {}: draining ({} requests in flight, up to {} ms)", sig, http.in_flight(), drain.count());
+        http.begin_drain();
+        const auto deadline = std::chrono::steady_clock::now() + drain;
+        while (http.in_flight() > 0 && std::chrono::steady_clock::now() < deadline) {
+            const timespec tick{0, 10 * 1000 * 1000};
+            if (sigtimedwait(&signals, nullptr, &tick) > 0) {
+                spdlog::warn("second signal: stopping without waiting for {} requests", http.in_flight());
+                break;
+            }
+        }
+        if (http.in_flight() > 0) spdlog::warn("drain: {} requests still in flight, stopping anyway", http.in_flight());
+        else spdlog::info("drained");
         http.stop();
         runtime.stop();
         spdlog::info("stopped");

@@ -16,8 +16,8 @@ namespace {
 
 const std::map<std::string, std::string> kAdmin{{"Authorization", "Bearer admin"}};
 
-json external(const std::string& node = "n1") {
-    return {{"name", "go.core.api.greeter"},
+json external(const std::string& node = "n1", const std::string& name = "go.core.api.greeter") {
+    return {{"name", name},
             {"version", "1.2.0"},
             {"endpoints", {{{"name", "Greeter.Hello"}, {"metadata", {{"path", "/greeter/{name}"}, {"method", "GET"}}}}}},
             {"nodes", {{{"id", node}, {"address", "127.0.0.1:9"}, {"metadata", {{"transport", "http"}}}}}}};
@@ -88,8 +88,9 @@ TEST(Registry, WatchStreamsChanges) {
     });
     HttpClient c("127.0.0.1", host.api_port());
     // The watch subscribes when its call starts; register until it has seen two changes.
-    for (int i = 0; i < 200 && watcher.wait_for(std::chrono::milliseconds(0)) != std::future_status::ready; ++i) {
-        c.post_json("/registry/register", {{"service", external("node" + std::to_string(i))}}, kAdmin);
+    for (int i = 0; i < 1000 && watcher.wait_for(std::chrono::milliseconds(0)) != std::future_status::ready; ++i) {
+        // a new service each time, so every change the watcher sees is a "create"
+        c.post_json("/registry/register", {{"service", external("n", "go.core.api.greeter" + std::to_string(i))}}, kAdmin);
         host.wait_for_log("never-printed-marker", 20);
     }
     auto r = watcher.get();

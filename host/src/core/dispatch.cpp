@@ -1,4 +1,5 @@
 // The call path: authenticate -> access -> validate -> worker pool, under a deadline.
+#include <platform/host/metrics.hpp>
 #include <platform/host/runtime.hpp>
 
 #include <spdlog/spdlog.h>
@@ -69,13 +70,17 @@ void Runtime::dispatch(Invocation inv, std::function<void(Outcome)> done) {
 }
 
 void Runtime::dispatch_as(const Identity& who, Invocation inv, std::function<void(Outcome)> done) {
+    done = track_call(inv.service->name, inv.endpoint->method, std::move(done));  // metrics.hpp
     const Endpoint& ep = *inv.endpoint;
     const ServiceEntry& svc = *inv.service;
     auto fail = [&](platform_status_t code, std::string message) { done(Outcome{code, std::move(message), "", false}); };
 
     if (ep.access != PLATFORM_ACCESS_PUBLIC && who.anonymous())
         return fail(PLATFORM_UNAUTHENTICATED, "Unauthorized call made to " + svc.name + ":" + ep.method);
-    if (ep.access == PLATFORM_ACCESS_ADMIN && !who.has_scope("admin"))
+    // Service accounts (the host's own identities for plugins calling as themselves) may use the
+    // platform's built-ins, like micro's service accounts; catalogue admin methods stay admin-only.
+    const bool builtin = svc.relative.rfind("v1.", 0) != 0;
+    if (ep.access == PLATFORM_ACCESS_ADMIN && !who.has_scope("admin") && !(builtin && who.has_scope("service")))
         return fail(PLATFORM_PERMISSION_DENIED,
                     "Forbidden call made to " + svc.name + ":" + ep.method + " (needs the admin scope)");
     if (auto problem = ep.input.validate(inv.args)) return fail(PLATFORM_INVALID_ARGUMENT, *problem);

@@ -3,12 +3,17 @@
 #include <platform/host/names.hpp>
 #include <platform/host/openapi.hpp>
 #include <platform/host/request_args.hpp>
+#include <platform/host/schema.hpp>
+#include <platform/host/settings.hpp>
 #include <platform/host/status.hpp>
+
+#include "handlers.hpp"
 
 #include <algorithm>
 #include <cstdio>
 #include <mutex>
 #include <random>
+#include <stdexcept>
 #include <strings.h>
 
 namespace platform::host {
@@ -25,12 +30,6 @@ std::string request_id(const HttpRequest& req) {
     char buf[17];
     std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(rng()));
     return buf;
-}
-
-std::string bearer(const HttpRequest& req) {
-    std::string auth = req.header("authorization");
-    if (auth.size() > 7 && strncasecmp(auth.c_str(), "bearer ", 7) == 0) return auth.substr(7);
-    return "";
 }
 
 int64_t timeout_ms(const HttpRequest& req) {
@@ -57,7 +56,58 @@ bool query_flag(const std::string& query, const std::string& kv) {
     }
     return false;
 }
+
+bool websocket_upgrade(const HttpRequest& req) {
+    std::string up = req.header("upgrade");
+    std::transform(up.begin(), up.end(), up.begin(), ::tolower);
+    return up.find("websocket") != std::string::npos;
+}
+
+// "host:port" -> {host class, port}: the loopback names and the any-address count as one host.
+std::pair<std::string, std::string> node_key(const std::string& address) {
+    auto colon = address.rfind(':');
+    if (colon == std::string::npos) return {address, ""};
+    std::string host = address.substr(0, colon), port = address.substr(colon + 1);
+    if (host.size() > 1 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+    std::transform(host.begin(), host.end(), host.begin(), ::tolower);
+    if (host.empty() || host == "localhost" || host == "127.0.0.1" || host == "::1" || host == "0.0.0.0" || host == "::")
+        host = "loopback";
+    return {host, port};
+}
+
+// The /rpc envelope: service, method (or endpoint), request (an object or a JSON string of one),
+// address. Typing form fields by it keeps them strings ("request" as text, then parsed).
+const Schema& rpc_envelope_schema() {
+    static const Schema schema = Schema::compile(nlohmann::json::parse(R"({
+        "type": "object",
+        "properties": {
+            "service": {"type": "string"}, "method": {"type": "string"}, "endpoint": {"type": "string"},
+            "address": {"type": "string"}, "request": {"type": ["object", "string"]}
+        }
+    })"));
+    return schema;
+}
 }  // namespace
+
+std::optional<HandlerKind> parse_handler(std::string_view name) {
+    if (name == "rpc") return HandlerKind::rpc;
+    if (name == "api") return HandlerKind::api;
+    if (name == "proxy") return HandlerKind::proxy;
+    if (name == "event") return HandlerKind::event;
+    if (name == "web") return HandlerKind::web;
+    return std::nullopt;
+}
+
+const char* handler_name(HandlerKind kind) {
+    switch (kind) {
+        case HandlerKind::rpc: return "rpc";
+        case HandlerKind::api: return "api";
+        case HandlerKind::proxy: return "proxy";
+        case HandlerKind::event: return "event";
+        case HandlerKind::web: return "web";
+    }
+    return "rpc";
+}
 
 std::string HttpRequest::header(const std::string& lower_name) const {
     auto it = headers.find(lower_name);
@@ -67,7 +117,33 @@ std::string HttpRequest::header(const std::string& lower_name) const {
 const char* platform_version() { return "v0.1.0"; }
 
 Gateway::Gateway(Runtime& runtime, Role role, std::string version)
-    : runtime_(runtime), role_(role), version_(std::move(version)) {}
+    : runtime_(runtime), role_(role), version_(std::move(version)) {
+    const std::string& name = runtime_.settings().handler;
+    auto kind = parse_handler(name);
+    if (!kind)
+        throw std::invalid_argument("unknown gateway handler '" + name + "' (--handler / PLATFORM_API_HANDLER; choose one of " +
+                                    kHandlerChoices + ")");
+    handler_ = *kind;
+    if (role_ == Role::api) {
+        routes_ = std::make_unique<Routes>();
+        build_local_routes();
+        std::weak_ptr<std::atomic<bool>> dirty = routes_->dirty;
+        routes_->watch_id = runtime_.registry().watch([dirty](const nlohmann::json&) {
+            if (auto d = dirty.lock()) d->store(true);
+        });
+        forward_pool_ = std::make_unique<WorkerPool>(1, 64);
+    }
+}
+
+Gateway::~Gateway() {
+    if (routes_) runtime_.registry().unwatch(routes_->watch_id);
+    if (forward_pool_) forward_pool_->stop();
+}
+
+std::string Gateway::request_namespace(const HttpRequest& req) const {
+    std::string given = req.header("platform-namespace");
+    return given.empty() ? runtime_.settings().ns : given;
+}
 
 // The Server-Sent Events side of a streaming call: the stream opens with the first chunk.
 struct SseStream {
@@ -144,7 +220,18 @@ void Gateway::handle(HttpRequest req, std::function<void(HttpResponse)> reply, O
         return send(r);
     }
     if (req.path.rfind("/api/v1/", 0) == 0) return catalogue(req, send, open);
-    return rpc_path(req, send, open);
+    if (handler_ == HandlerKind::web && websocket_upgrade(req))
+        return send(gateway_error(request_namespace(req), 501,
+                                  "WebSocket pass-through is not available: the HTTP server (Pistache 0.0.5) cannot hand "
+                                  "the connection over; use plain HTTP requests"));
+    if (declared_route(req, send, open)) return;
+    switch (handler_) {
+        case HandlerKind::rpc: return rpc_path(req, send, open);
+        case HandlerKind::api: return api_handler(req, send);
+        case HandlerKind::proxy: return proxy_handler(req, send, open, false);
+        case HandlerKind::web: return proxy_handler(req, send, open, true);
+        case HandlerKind::event: return event_handler(req, send, open);
+    }
 }
 
 void Gateway::invoke(HttpRequest& req, const ServiceEntry& svc, const Endpoint& ep, json args,
@@ -161,7 +248,7 @@ void Gateway::invoke(HttpRequest& req, const ServiceEntry& svc, const Endpoint& 
     inv.service = &svc;
     inv.endpoint = &ep;
     inv.args = std::move(args);
-    inv.credential = bearer(req);
+    inv.credential = gw::bearer(req);
     inv.request_id = req.header("x-request-id");
     inv.timeout_ms = timeout_ms(req);
     inv.headers = std::move(req.headers);
@@ -201,8 +288,7 @@ void Gateway::catalogue(HttpRequest& req, const Reply& reply, const OpenStream& 
 }
 
 void Gateway::rpc_path(HttpRequest& req, const Reply& reply, const OpenStream& open) {
-    std::string ns = runtime_.settings().ns;
-    if (auto it = req.headers.find("platform-namespace"); it != req.headers.end()) ns = it->second;
+    const std::string ns = request_namespace(req);
     auto route = resolve_rpc_path(req.path);
     if (!route) return reply(gateway_error(ns, 404, "no route for " + req.path));
     const std::string name = qualify(ns, route->service);
@@ -230,7 +316,7 @@ void Gateway::rpc_call(HttpRequest& req, const Reply& reply) {
     }
     if (req.body.size() > PLATFORM_DEFAULT_MAX_BODY * 64)
         return reply(gateway_error(id, 413, "request body too large"));
-    auto parsed = parse_body(req, nullptr);
+    auto parsed = parse_body(req, &rpc_envelope_schema());
     if (auto* err = std::get_if<ArgsError>(&parsed)) return reply(gateway_error(id, err->http_status, err->message));
     json& env = std::get<json>(parsed);
     auto field = [&](const char* k) { return env.contains(k) && env[k].is_string() ? env[k].get<std::string>() : ""; };
@@ -247,8 +333,25 @@ void Gateway::rpc_call(HttpRequest& req, const Reply& reply) {
         }
         if (!args.is_object()) return reply(gateway_error(id, 400, "request: must be a JSON object (or a JSON string of one)"));
     }
-    const ServiceEntry* svc = runtime_.registry().find(service);
-    if (!svc) return reply(gateway_error(id, 404, "service not found: " + service));
+    // `address` pins the node (micro §1.9); an in-process service has one node: this host.
+    if (std::string address = field("address"); !address.empty()) {
+        const auto wanted = node_key(address);
+        bool here = false;
+        for (const auto& node : runtime_.network_nodes())
+            for (const auto& a : {node.value("address", ""), node.contains("metadata") ? node["metadata"].value("proxy", "") : ""})
+                here |= !a.empty() && (a == address || node_key(a) == wanted);
+        if (!here) return reply(gateway_error(id, 404, "no node at " + address));
+    }
+    // Platform-Namespace: a name is looked up in that namespace (or taken as a full name).
+    const ServiceEntry* svc = nullptr;
+    const std::string ns = request_namespace(req);
+    if (ns == runtime_.settings().ns) {
+        svc = runtime_.registry().find(service);
+    } else {
+        svc = runtime_.registry().find_exact(service);
+        if (!svc) svc = runtime_.registry().find_exact(qualify(ns, service));
+    }
+    if (!svc) return reply(gateway_error(id, 404, "service not found: " + (ns == runtime_.settings().ns ? service : qualify(ns, service))));
     const Endpoint* ep = svc->plugin->endpoint(method);
     if (!ep) return reply(gateway_error(id, 404, "endpoint not found: " + svc->name + ":" + method));
     if (ep->max_body < req.body.size())

@@ -90,6 +90,7 @@ std::string check_descriptor(const platform_plugin_desc_t* d, Plugin& p) {
             ep.max_body = e->max_body_bytes;
         if (PLATFORM_HAS_FIELD(platform_endpoint_t, e, price)) ep.price = e->price;
         if (PLATFORM_HAS_FIELD(platform_endpoint_t, e, since)) ep.since = str(e->since);
+        if (PLATFORM_HAS_FIELD(platform_endpoint_t, e, http_path)) ep.http_path = str(e->http_path);
         p.endpoints.push_back(std::move(ep));
     }
     return "";

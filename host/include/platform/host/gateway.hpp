@@ -1,17 +1,32 @@
 // platform/host/gateway.hpp — HTTP semantics of both ports, independent of the HTTP library.
 //
 // Port 8080 (Role::api): GET / (version), GET /health, POST /rpc, /api/v1/<service>/<method>
-// (envelope {"data"} / {"error":{code,message}}, ?envelope=result gives {"result"}), and every
-// other path through the rpc handler with the spec's resolver (§4.1) and the Platform-Namespace
-// header. Port 8081 (Role::proxy): GET / and POST /rpc only. Errors on micro-style routes use the
-// gateway body {"Id","Code","Detail","Status"}.
+// (envelope {"data"} / {"error":{code,message}}, ?envelope=result gives {"result"}), then
+//   1. routes declared by endpoints (platform_endpoint_t.http_path of in-process plugins, endpoint
+//      metadata `path`/`method`/`host` of registered external services; names.hpp RoutePattern),
+//   2. the active handler (--handler / PLATFORM_API_HANDLER, spec §4.1, micro.md §1.5):
+//      rpc    resolve_rpc_path -> the endpoint, arguments from query and body (the default);
+//      api    resolve_rpc_path -> the endpoint called with micro's api.Request; an
+//             api.Response-shaped result {statusCode, header, body} becomes the HTTP response;
+//      proxy  resolve_proxy_path -> a live node of the registered service, reverse-proxied;
+//             no live node: the rpc handler (then 404);
+//      web    resolve_web_path, otherwise as proxy; `Upgrade: websocket` answers 501 (Pistache
+//             0.0.5 cannot hand a connection over; docs/decisions.md);
+//      event  a path naming an endpoint of an in-process service goes to the rpc handler (so the
+//             built-ins, /broker/subscribe included, stay reachable); any other path is published
+//             on the broker as micro's api.Event (resolve_event_path); 200 with an empty body.
+// The namespace is the Platform-Namespace header, else PLATFORM_NAMESPACE ("" = none).
+// Port 8081 (Role::proxy): GET / and POST /rpc only. Errors on micro-style routes use the gateway
+// body {"Id","Code","Detail","Status"}.
 #pragma once
 
 #include <platform/host/runtime.hpp>
 
+#include <atomic>
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string_view>
 #include <string>
 #include <utility>
@@ -25,8 +40,15 @@ struct HttpRequest {
     std::string query;   // raw, without '?'
     std::string body;
     std::map<std::string, std::string> headers;  // lower-case names
+    std::string remote;  // the peer's IP address; "" when the server does not say
     std::string header(const std::string& lower_name) const;
 };
+
+// The gateway handlers (spec §4.1); one is active.
+enum class HandlerKind { rpc, api, proxy, event, web };
+inline constexpr const char* kHandlerChoices = "rpc, api, proxy, event, web";
+std::optional<HandlerKind> parse_handler(std::string_view name);
+const char* handler_name(HandlerKind kind);
 
 struct HttpResponse {
     int status = 200;
@@ -50,7 +72,14 @@ using OpenStream = std::function<std::shared_ptr<HttpStream>(
 class Gateway {
 public:
     enum class Role { api, proxy };
+    // Throws std::invalid_argument naming the value and the choices when the settings' handler
+    // is unknown (a start-up error).
     Gateway(Runtime& runtime, Role role, std::string version);
+    ~Gateway();
+    Gateway(const Gateway&) = delete;
+    Gateway& operator=(const Gateway&) = delete;
+    HandlerKind handler() const { return handler_; }
+    struct Routes;  // endpoint-declared routes; defined in src/http/handlers.hpp
 
     // Handles one request; `reply` runs exactly once, possibly on another thread — unless the
     // endpoint streams and `open_stream` is given: then the answer may go out through a stream
@@ -62,6 +91,16 @@ private:
     void catalogue(HttpRequest& req, const Reply& reply, const OpenStream& open);
     void rpc_path(HttpRequest& req, const Reply& reply, const OpenStream& open);
     void rpc_call(HttpRequest& req, const Reply& reply);
+    // The namespace of a request: the Platform-Namespace header, else the setting.
+    std::string request_namespace(const HttpRequest& req) const;
+    // Endpoint-declared routes; false when none matched (handler_routes.cpp).
+    void build_local_routes();
+    bool declared_route(HttpRequest& req, const Reply& reply, const OpenStream& open);
+    void api_handler(HttpRequest& req, const Reply& reply);                          // handler_api.cpp
+    void proxy_handler(HttpRequest& req, const Reply& reply, const OpenStream& open, bool web);  // handler_proxy.cpp
+    void event_handler(HttpRequest& req, const Reply& reply, const OpenStream& open);  // handler_event.cpp
+    // Reverse-proxies req to one of `addresses` on the forwarding pool (handler_proxy.cpp).
+    void forward(HttpRequest& req, const std::vector<std::string>& addresses, const std::string& id, const Reply& reply);
     // Dispatches; for a streaming endpoint with `open`, chunks become SSE frames and `error_body`
     // formats a failure that happens after the stream started.
     void invoke(HttpRequest& req, const ServiceEntry& svc, const Endpoint& ep, nlohmann::json args,
@@ -70,6 +109,9 @@ private:
     Runtime& runtime_;
     Role role_;
     std::string version_;
+    HandlerKind handler_ = HandlerKind::rpc;
+    std::unique_ptr<Routes> routes_;
+    std::unique_ptr<WorkerPool> forward_pool_;  // blocking upstream requests (proxy, web, routes)
 };
 
 // The version answered by GET /.

@@ -1,15 +1,34 @@
 // platform/host/http_server.hpp — the two listening ports on Pistache (DESIGN §5).
 //
-// Port api (8080) and port proxy (8081), each a Pistache endpoint whose handler converts a request
-// into an HttpRequest for the Gateway and writes its HttpResponse back, from whatever thread the
-// plugin answered on. Pistache 0.0.5 traps handled here: keep-alive for HTTP/1.1 clients that send
-// no Connection header (its onInput adds `Connection: Close`; we set the header by HTTP/1.1 rules);
-// the 4 KiB default request limit (raised to the largest endpoint body plus headers).
+// Port api (8080) and port proxy (8081), each a Pistache endpoint whose handler turns requests
+// into HttpRequests for the Gateway and writes its HttpResponses back, from whatever thread the
+// plugin answered on. What the handler adds around the gateway, in order:
+//   - Framing (http_framing.hpp): the handler overrides Pistache's onInput, keeps each
+//     connection's unconsumed bytes and feeds Pistache's parser one whole request at a time, so
+//     pipelined requests are all answered, in order: the next one is dispatched only once the
+//     previous answer was written (Pistache 0.0.5 aborts when two writes for one connection are
+//     queued from another thread, and drops what follows the first request). Limits from the
+//     profile's `http:` section (http_settings.hpp): 413, 414, 431, 400; after such an error the
+//     answer carries `Connection: close` and the connection is closed.
+//   - Keep-alive by HTTP/1.1 rules (Pistache would close when the client sends no Connection header).
+//   - Connections over max_connections, and every request during the shutdown drain: 503 + close.
+//   - Rate limit per client address (429 + Retry-After; /health and /metrics are exempt).
+//   - CORS (http_cors.hpp): OPTIONS answered 200 before auth and routing; headers on every answer.
+//   - X-Request-Id (kept or generated) and W3C traceparent (kept when valid, else generated), both
+//     in call metadata and on the answer (trace_context.hpp).
+//   - On the api port: GET /metrics (metrics.hpp) and GET /health (readiness: plugins loaded,
+//     providers up; 503 while unready or draining), before the gateway.
+//   - One access-log line per request (access_log.hpp) and the HTTP metrics.
+// Timeouts: Pistache's checker closes a connection whose request (head and body) has not fully
+// arrived within http.header_timeout_ms of its first byte (408), or that had nothing to do for
+// http.idle_timeout_ms (a request being answered counts as idle: answers may take long).
 #pragma once
 
 #include <platform/host/gateway.hpp>
+#include <platform/host/http_settings.hpp>
 #include <platform/host/runtime.hpp>
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -22,9 +41,16 @@ public:
 
     // Binds both ports ("host:port", port 0 = any free port) and serves on background threads.
     void start(const std::string& api_address, const std::string& proxy_address);
+    // Graceful shutdown, first step: from now on new requests get 503 with Connection: close and
+    // every answer closes its connection; requests already read are answered normally.
+    void begin_drain();
+    // Requests read (or queued behind a pipelined one) and not yet answered, on both ports.
+    int64_t in_flight() const;
+    // Stops both endpoints (in parallel: Pistache takes 1-2 s each). Answers arriving later are dropped.
     void stop();
     int api_port() const;
     int proxy_port() const;
+    const HttpSettings& settings() const;
 
 private:
     struct Impl;

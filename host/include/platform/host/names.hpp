@@ -5,7 +5,10 @@
 // on '-' and '_' gets its first letter upper-cased ("inbox/mark_read" -> "Inbox.MarkRead").
 #pragma once
 
+#include <map>
+#include <memory>
 #include <optional>
+#include <regex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,5 +41,77 @@ std::optional<Route> resolve_rpc_path(std::string_view path);
 
 // Splits a path on '/', dropping empty segments ("//a/b/" -> {a, b}).
 std::vector<std::string> path_segments(std::string_view path);
+
+// ---- resolvers of the other handlers (spec §4.1; micro.md §1.3, §1.5, §2.2-§2.5) ----
+
+// micro's proxyRoute (§2.2): the service a path names for the proxy handler, relative to the
+// namespace: "/foo/bar" -> "foo", "/v1/foo/bar" -> "v1.foo" (a `v<digits>` first segment followed
+// by another one is a version), "" when the path names none (the name segment must match
+// ^[a-zA-Z0-9]+(-[a-zA-Z0-9]+)*$).
+std::string proxy_route(std::string_view path);
+
+// What the proxy and web handlers forward: the service (relative to the namespace) and the path
+// sent to its node, which is the request path exactly as given ("/greeter/:name" stays so).
+struct ForwardRoute {
+    std::string service;
+    std::string path;
+};
+// The proxy resolver (spec §4.1): "/foo" -> {foo, /foo}, "/foo/bar" -> {foo, /foo/bar},
+// "/v1/foo/bar" -> {v1.foo, /v1/foo/bar}. nullopt when proxy_route finds no service.
+std::optional<ForwardRoute> resolve_proxy_path(std::string_view path);
+// micro's web resolver (§2.5): the first segment names the service ("/foobar/x" -> foobar); it
+// must match ^[a-zA-Z0-9]+([a-zA-Z0-9-]*[a-zA-Z0-9]*)?$. The path forwarded is the whole path.
+std::optional<ForwardRoute> resolve_web_path(std::string_view path);
+// micro's vpath resolver (§2.4): the full service name with `prefix` ("" = none):
+// ("go.micro.api", "/v1/foo/bar") -> "go.micro.api.v1.foo"; nullopt for "/".
+std::optional<std::string> resolve_vpath(std::string_view prefix, std::string_view path);
+
+// micro's evRoute (§1.5 event): topic = ns.p0, or ns.p0.p1 when p0 is a version (v<digits>) and
+// more segments follow; the action is the segments after the topic's joined with '.':
+// ("go.core.api", "/foo/bar/baz") -> {go.core.api.foo, bar.baz}; "/v1/foo/bar" ->
+// {go.core.api.v1.foo, bar}; "/foo" -> {go.core.api.foo, ""}; "/" -> {go.core.api, "event"}.
+// An empty ns leaves the topic unprefixed.
+struct EventRoute {
+    std::string topic;
+    std::string action;
+};
+EventRoute resolve_event_path(std::string_view ns, std::string_view path);
+
+// ---- route templates (endpoint metadata `path`, platform_endpoint_t.http_path; micro §1.2) ----
+//
+// A pattern is either a google.api-style template or a PCRE-like regular expression:
+//   - template: starts with '/'; segments are literals, `*` (one segment), `**` (the rest, last
+//     only), or variables `{name}`, `{name=*}`, `{name=**}`, `{name=a/*}` binding what they match
+//     (percent-decoded; a multi-segment value joined with '/'). Names are field paths
+//     (letters, digits, '_', '.'). Empty path segments are ignored, so "/items/42/" matches
+//     "/items/{id}". Verbs (`:cancel`) are not supported: ':' is an ordinary literal character.
+//   - regular expression: starts with '^' and ends with '$' (micro's Validate: one without the
+//     other is invalid), matched against the whole raw path (ECMAScript std::regex, binds nothing).
+using RouteVars = std::map<std::string, std::string>;
+
+class RoutePattern {
+public:
+    // nullopt with *error set for an invalid pattern.
+    static std::optional<RoutePattern> compile(std::string_view pattern, std::string* error = nullptr);
+    // The variables bound when `path` (raw, without the query) matches; nullopt otherwise.
+    std::optional<RouteVars> match(std::string_view path) const;
+    const std::string& text() const { return text_; }
+    bool is_regex() const { return regex_ != nullptr; }
+
+private:
+    struct Segment {
+        enum Kind { literal, star, double_star } kind = literal;
+        std::string text;  // literal text
+        int var = -1;      // index into vars_ of the variable this segment belongs to
+    };
+    std::string text_;
+    std::vector<Segment> segments_;
+    std::vector<std::string> vars_;
+    std::shared_ptr<const std::regex> regex_;
+};
+
+// Percent-decodes a path segment ("my%20note" -> "my note"); '+' stays '+'. Malformed escapes are
+// kept as they are.
+std::string percent_decode_path(std::string_view s);
 
 }  // namespace platform::host

@@ -28,6 +28,7 @@ struct Endpoint {
     std::string name;    // as in paths: "add", "listServices"
     std::string method;  // canonical: "Notes.Add"
     std::string title, description, since;
+    std::string http_path;  // route template served by the gateway ("/notes/{title}"), "" = none
     platform_verb_t verb = PLATFORM_VERB_POST;
     platform_access_t access = PLATFORM_ACCESS_PUBLIC;
     uint64_t flags = 0, max_body = PLATFORM_DEFAULT_MAX_BODY, price = 0;

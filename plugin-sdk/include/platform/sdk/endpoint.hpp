@@ -55,6 +55,8 @@ public:
     }
     EndpointSpec& max_body(uint64_t bytes) { max_body_ = bytes; return *this; }
     EndpointSpec& since(std::string v) { since_ = std::move(v); return *this; }
+    // An extra HTTP route for this endpoint, e.g. "/items/{id}" ({name} binds an argument). (ABI 1.2)
+    EndpointSpec& http_path(std::string v) { http_path_ = std::move(v); return *this; }
 
     // A handler returning the JSON result (or throwing platform::Error).
     EndpointSpec& handler(json (T::*fn)(Request&)) {
@@ -82,6 +84,7 @@ public:
         e.max_body_bytes = max_body_;
         e.price = price_;
         e.since = view(since_);
+        e.http_path = view(http_path_);
         return e;
     }
 
@@ -95,7 +98,7 @@ private:
     platform_access_t access_ = PLATFORM_ACCESS_PUBLIC;
     uint64_t flags_ = 0, max_body_ = 0, price_ = 0;
     std::string input_ = R"({"type":"object","properties":{},"additionalProperties":false})";
-    std::string output_, since_ = "1.0.0";
+    std::string output_, since_ = "1.0.0", http_path_;
     SyncFn sync_;
     AsyncFn async_;
 };

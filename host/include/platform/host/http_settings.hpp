@@ -1,0 +1,40 @@
+// platform/host/http_settings.hpp — the profile's `http:` section (DESIGN §5): limits, CORS, access
+// log, rate limits and the shutdown drain of both listening ports.
+//
+//   http:
+//     max_request_bytes: 1114112   # whole request (head + body); default: largest endpoint body + 64 KiB
+//     max_header_count: 100        # more header fields -> 431
+//     max_header_bytes: 16384      # request line + header fields -> 431 (414 for a longer request line)
+//     header_timeout_ms: 60000     # the whole request must arrive within this, from its first byte -> 408
+//     idle_timeout_ms: 300000      # a keep-alive connection with nothing to do is closed after this
+//     max_connections: 10000       # beyond: 503 and the connection is closed
+//     cors: true                   # micro's CORS headers; OPTIONS answered 200 before auth
+//     access_log: true             # one JSON line per request (logger "access", stderr)
+//     rate_limit: {requests_per_second: 50, burst: 100}   # per client address; absent = off
+//     drain_ms: 10000              # SIGTERM: in-flight requests get this long to finish
+#pragma once
+
+#include <cstdint>
+
+namespace platform::host {
+
+struct RateLimitSettings {
+    double requests_per_second = 0;  // 0 = off
+    double burst = 0;                // 0 = requests_per_second (at least 1)
+    bool enabled() const { return requests_per_second > 0; }
+};
+
+struct HttpSettings {
+    uint64_t max_request_bytes = 0;  // 0 = the largest endpoint body + 64 KiB
+    uint32_t max_header_count = 100;
+    uint32_t max_header_bytes = 16 * 1024;
+    int64_t header_timeout_ms = 60000;
+    int64_t idle_timeout_ms = 300000;
+    uint32_t max_connections = 10000;
+    bool cors = true;
+    bool access_log = true;
+    RateLimitSettings rate_limit;
+    int64_t drain_ms = 10000;
+};
+
+}  // namespace platform::host

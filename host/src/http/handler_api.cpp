@@ -1,0 +1,247 @@
+// The api handler (micro.md §1.5 api): resolve like rpc, call the endpoint with micro's
+// api.Request as its arguments
+//   {"method", "path", "header": {"Name": {"key", "values"}}, "get": {...}, "post": {...},
+//    "body": "<raw body>", "url": "<path?query>"}
+// (form bodies go to `post`, any other body raw to `body`; X-Forwarded-For gets the peer's address
+// appended, Host is included), and write an api.Response-shaped result {statusCode, header, body}
+// as that HTTP response (status 0 -> 200, default Content-Type application/json, body verbatim).
+// Any other result is written as JSON. The endpoint's schema decides whether it takes that shape.
+// Also the helpers shared by the handlers (handlers.hpp).
+#include <platform/host/http_bodies.hpp>
+#include <platform/host/status.hpp>
+
+#include "handlers.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+#include <random>
+#include <strings.h>
+
+namespace platform::host {
+
+using nlohmann::json;
+
+namespace gw {
+
+namespace {
+int hex(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+std::string form_decode(std::string_view s) {
+    std::string out;
+    for (size_t i = 0; i < s.size(); ++i) {
+        int hi = 0, lo = 0;
+        if (s[i] == '+') {
+            out += ' ';
+        } else if (s[i] == '%' && i + 2 < s.size() && (hi = hex(s[i + 1])) >= 0 && (lo = hex(s[i + 2])) >= 0) {
+            out += static_cast<char>(hi * 16 + lo);
+            i += 2;
+        } else {
+            out += s[i];
+        }
+    }
+    return out;
+}
+bool tchar(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
+}
+}  // namespace
+
+std::string canonical_header(std::string_view name) {
+    std::string out(name);
+    bool upper = true;
+    for (auto& c : out) {
+        c = static_cast<char>(upper ? std::toupper(static_cast<unsigned char>(c)) : std::tolower(static_cast<unsigned char>(c)));
+        upper = c == '-';
+    }
+    return out;
+}
+
+json header_pairs(const std::map<std::string, std::string>& headers, bool credentials) {
+    json out = json::object();
+    for (const auto& [name, value] : headers) {
+        if (!credentials && (name == "authorization" || name == "cookie" || name == "proxy-authorization")) continue;
+        const std::string key = canonical_header(name);
+        out[key] = {{"key", key}, {"values", json::array({value})}};
+    }
+    return out;
+}
+
+std::map<std::string, std::vector<std::string>> form_values(std::string_view text) {
+    std::map<std::string, std::vector<std::string>> out;
+    size_t i = 0;
+    while (i <= text.size()) {
+        size_t j = text.find('&', i);
+        if (j == std::string_view::npos) j = text.size();
+        std::string_view pair = text.substr(i, j - i);
+        if (!pair.empty()) {
+            size_t eq = pair.find('=');
+            std::string key = form_decode(pair.substr(0, eq));
+            std::string value = eq == std::string_view::npos ? "" : form_decode(pair.substr(eq + 1));
+            if (!key.empty()) out[key].push_back(std::move(value));
+        }
+        i = j + 1;
+    }
+    return out;
+}
+
+json form_pairs(std::string_view text) {
+    json out = json::object();
+    for (auto& [key, values] : form_values(text)) out[key] = {{"key", key}, {"values", values}};
+    return out;
+}
+
+std::string media_type(const std::string& content_type) {
+    std::string t = content_type.substr(0, content_type.find(';'));
+    t.erase(std::remove_if(t.begin(), t.end(), ::isspace), t.end());
+    std::transform(t.begin(), t.end(), t.begin(), ::tolower);
+    return t;
+}
+
+std::string bearer(const HttpRequest& req) {
+    std::string auth = req.header("authorization");
+    if (auth.size() > 7 && strncasecmp(auth.c_str(), "bearer ", 7) == 0) return auth.substr(7);
+    return "";
+}
+
+std::string uuid4() {
+    static thread_local std::mt19937_64 rng{std::random_device{}()};
+    uint64_t a = rng(), b = rng();
+    a = (a & 0xffffffffffff0fffull) | 0x0000000000004000ull;  // version 4
+    b = (b & 0x3fffffffffffffffull) | 0x8000000000000000ull;  // variant 10
+    char buf[37];
+    std::snprintf(buf, sizeof buf, "%08x-%04x-%04x-%04x-%012llx", static_cast<unsigned>(a >> 32),
+                  static_cast<unsigned>((a >> 16) & 0xffff), static_cast<unsigned>(a & 0xffff),
+                  static_cast<unsigned>(b >> 48), static_cast<unsigned long long>(b & 0xffffffffffffull));
+    return buf;
+}
+
+std::string percent_encode(std::string_view s) {
+    static const char* digits = "0123456789ABCDEF";
+    std::string out;
+    for (char c : s) {
+        auto u = static_cast<unsigned char>(c);
+        if (std::isalnum(u) || c == '-' || c == '.' || c == '_' || c == '~') {
+            out += c;
+        } else {
+            out += '%';
+            out += digits[u >> 4];
+            out += digits[u & 15];
+        }
+    }
+    return out;
+}
+
+bool header_name_ok(std::string_view name) {
+    return !name.empty() && std::all_of(name.begin(), name.end(), tchar);
+}
+
+bool header_value_ok(std::string_view value) {
+    return value.find_first_of(std::string_view("\r\n\0", 3)) == std::string_view::npos;
+}
+
+bool hop_by_hop(std::string_view n) {
+    static const char* names[] = {"connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "proxy-connection",
+                                  "te", "trailer", "trailers", "transfer-encoding", "upgrade", "content-length"};
+    for (const char* h : names)
+        if (n.size() == std::strlen(h) && strncasecmp(n.data(), h, n.size()) == 0) return true;
+    return false;
+}
+
+std::string writable_content_type(const std::string& value, const std::string& fallback) {
+    // type/subtype (tokens) with optional parameters, nothing that could end the header line.
+    if (!header_value_ok(value)) return fallback;
+    std::string type = media_type(value);
+    auto slash = type.find('/');
+    if (slash == 0 || slash == std::string::npos || slash + 1 >= type.size()) return fallback;
+    if (!std::all_of(type.begin(), type.begin() + static_cast<std::ptrdiff_t>(slash), tchar) ||
+        !std::all_of(type.begin() + static_cast<std::ptrdiff_t>(slash) + 1, type.end(), tchar))
+        return fallback;
+    return value;
+}
+
+}  // namespace gw
+
+namespace {
+bool api_response_shape(const json& r) {
+    if (!r.is_object() || r.empty()) return false;
+    for (const auto& [k, v] : r.items()) {
+        if (k == "statusCode" ? !v.is_number_integer() : k == "header" ? !v.is_object() : k == "body" ? !v.is_string() : true)
+            return false;
+    }
+    return true;
+}
+
+// An api.Response (or any result) as the HTTP response.
+HttpResponse api_answer(const std::string& name, Outcome o) {
+    if (o.code != PLATFORM_OK) return gateway_error(name, status_info(o.code).http, o.body);
+    HttpResponse r;
+    if (o.raw) {
+        r.content_type = gw::writable_content_type(o.content_type, "application/octet-stream");
+        r.body = std::move(o.body);
+        return r;
+    }
+    json result = json::parse(o.body, nullptr, false);
+    if (!api_response_shape(result)) {
+        r.body = std::move(o.body);
+        return r;
+    }
+    const int64_t status = result.value("statusCode", int64_t{0});
+    if (status != 0 && (status < 100 || status > 599))
+        return gateway_error(name, 502, "api.Response statusCode " + std::to_string(status) + " is not an HTTP status");
+    r.status = status == 0 ? 200 : static_cast<int>(status);
+    if (result.contains("header"))
+        for (const auto& [key, pair] : result["header"].items()) {
+            std::string name_ = pair.is_object() && pair.contains("key") && pair["key"].is_string() ? pair["key"].get<std::string>() : key;
+            if (name_.empty()) name_ = key;
+            if (!gw::header_name_ok(name_) || gw::hop_by_hop(name_) || strcasecmp(name_.c_str(), "x-request-id") == 0) continue;
+            json values = pair.is_object() ? pair.value("values", json::array()) : pair;
+            if (values.is_string()) values = json::array({values});
+            if (!values.is_array()) continue;
+            for (const auto& v : values) {
+                if (!v.is_string() || !gw::header_value_ok(v.get<std::string>())) continue;
+                if (strcasecmp(name_.c_str(), "content-type") == 0)
+                    r.content_type = gw::writable_content_type(v.get<std::string>(), r.content_type);
+                else
+                    r.headers.emplace_back(name_, v.get<std::string>());
+            }
+        }
+    r.body = result.value("body", "");
+    return r;
+}
+}  // namespace
+
+void Gateway::api_handler(HttpRequest& req, const Reply& reply) {
+    const std::string ns = request_namespace(req);
+    auto route = resolve_rpc_path(req.path);
+    if (!route) return reply(gateway_error(ns, 404, "no route for " + req.path));
+    const std::string name = qualify(ns, route->service);
+    const ServiceEntry* svc = runtime_.registry().find_exact(name);
+    if (!svc) return reply(gateway_error(ns, 404, "service not found: " + name));
+    const Endpoint* ep = svc->plugin->endpoint(route->method);
+    if (!ep) return reply(gateway_error(name, 404, "endpoint not found: " + name + ":" + route->method));
+    if (req.body.size() > ep->max_body)
+        return reply(gateway_error(name, 413, "request body: " + std::to_string(req.body.size()) + " bytes is more than the " +
+                                                  std::to_string(ep->max_body) + " bytes " + ep->method + " accepts"));
+
+    auto headers = req.headers;
+    if (!req.remote.empty()) {
+        std::string xff = req.header("x-forwarded-for");
+        headers["x-forwarded-for"] = xff.empty() ? req.remote : xff + ", " + req.remote;
+    }
+    const bool form = gw::media_type(req.header("content-type")) == "application/x-www-form-urlencoded";
+    json api_request = {{"method", req.method},
+                        {"path", req.path},
+                        {"header", gw::header_pairs(headers, true)},
+                        {"get", gw::form_pairs(req.query)},
+                        {"post", form ? gw::form_pairs(req.body) : json::object()},
+                        {"body", form ? "" : req.body},
+                        {"url", req.query.empty() ? req.path : req.path + "?" + req.query}};
+    invoke(req, *svc, *ep, std::move(api_request), [reply, name](Outcome o) { reply(api_answer(name, std::move(o))); });
+}
+
+}  // namespace platform::host

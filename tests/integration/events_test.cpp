@@ -1,0 +1,352 @@
+// The events service against the real host: publish and read over the gateway, consume as a
+// stream (Server-Sent Events, parsed leniently: `data:` frames, or JSON values one after another
+// or in one array while a surface cannot stream), consumer groups with ack, access and argument
+// errors on the test profile (events-memory), and durability on the local profile (events-sqlite).
+#include "host_process.hpp"
+#include "http_client.hpp"
+
+#include <gtest/gtest.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <sstream>
+#include <thread>
+
+using nlohmann::json;
+using platform::test::HostProcess;
+using platform::test::HttpClient;
+using platform::test::TempDir;
+
+namespace {
+
+struct Raw {
+    int status = 0;
+    std::string headers, body;
+};
+
+// One GET on its own connection (Connection: close), read to the end whatever the framing:
+// Content-Length, chunked (a streamed response) or close-delimited.
+Raw get_to_end(int port, const std::string& target, const std::string& account, int timeout_ms = 60000) {
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(static_cast<uint16_t>(port));
+    inet_pton(AF_INET, "127.0.0.1", &addr.sin_addr);
+    if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+        ::close(fd);
+        throw std::runtime_error("connect failed");
+    }
+    std::string req = "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n";
+    if (!account.empty()) req += "Authorization: Bearer " + account + "\r\n";
+    req += "\r\n";
+    ::send(fd, req.data(), req.size(), MSG_NOSIGNAL);
+    std::string in;
+    const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+    char buf[65536];
+    for (;;) {
+        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - std::chrono::steady_clock::now()).count();
+        if (left <= 0) break;
+        pollfd p{fd, POLLIN, 0};
+        if (poll(&p, 1, static_cast<int>(left)) <= 0) break;
+        ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+        if (n <= 0) break;
+        in.append(buf, static_cast<size_t>(n));
+        // A Content-Length response is complete once its body is in (the server may keep the socket).
+        size_t head_end = in.find("\r\n\r\n");
+        if (head_end != std::string::npos) {
+            std::string head = in.substr(0, head_end);
+            std::string lower = head;
+            for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+            size_t cl = lower.find("content-length:");
+            if (cl != std::string::npos && in.size() - head_end - 4 >= std::stoul(head.substr(cl + 15))) break;
+            // A chunked response is complete at its last (empty) chunk.
+            if (lower.find("transfer-encoding: chunked") != std::string::npos &&
+                (in.compare(head_end + 4, std::string::npos, "0\r\n\r\n") == 0 ||
+                 (in.size() >= 7 && in.compare(in.size() - 7, 7, "\r\n0\r\n\r\n") == 0)))
+                break;
+        }
+    }
+    ::close(fd);
+    Raw r;
+    size_t head_end = in.find("\r\n\r\n");
+    if (head_end == std::string::npos) throw std::runtime_error("no HTTP response: " + in);
+    r.headers = in.substr(0, head_end);
+    r.status = std::stoi(r.headers.substr(9, 3));
+    std::string body = in.substr(head_end + 4);
+    std::string lower = r.headers;
+    for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (lower.find("transfer-encoding: chunked") != std::string::npos) {
+        std::string decoded;
+        size_t pos = 0;
+        while (pos < body.size()) {
+            size_t eol = body.find("\r\n", pos);
+            if (eol == std::string::npos) break;
+            size_t len = std::stoul(body.substr(pos, eol - pos), nullptr, 16);
+            if (len == 0) break;
+            decoded += body.substr(eol + 2, len);
+            pos = eol + 2 + len + 2;
+        }
+        body = decoded;
+    } else if (size_t cl = lower.find("content-length:"); cl != std::string::npos) {
+        body = body.substr(0, std::stoul(r.headers.substr(cl + 15)));
+    }
+    r.body = body;
+    return r;
+}
+
+// The events of a consume body: SSE `data:` frames, or JSON values (objects one after another, or
+// one array of them). An `event: error` frame fails the test.
+std::vector<json> stream_events(const std::string& body) {
+    std::vector<json> out;
+    if (body.find("data:") != std::string::npos) {
+        std::istringstream in(body);
+        std::string line, data, event;
+        auto flush = [&] {
+            if (!data.empty()) {
+                EXPECT_NE(event, "error") << data;
+                if (event != "error") out.push_back(json::parse(data));
+            }
+            data.clear();
+            event.clear();
+        };
+        while (std::getline(in, line)) {
+            if (!line.empty() && line.back() == '\r') line.pop_back();
+            if (line.empty()) {
+                flush();
+            } else if (line.rfind("data:", 0) == 0) {
+                std::string v = line.substr(5);
+                if (!v.empty() && v[0] == ' ') v.erase(0, 1);
+                data += (data.empty() ? "" : "\n") + v;
+            } else if (line.rfind("event:", 0) == 0) {
+                event = line.substr(6);
+                if (!event.empty() && event[0] == ' ') event.erase(0, 1);
+            }
+        }
+        flush();
+        return out;
+    }
+    std::istringstream in(body);
+    while ((in >> std::ws) && in.peek() != std::char_traits<char>::eof()) {
+        json j;
+        in >> j;
+        if (j.is_array()) {
+            for (auto& e : j) out.push_back(e);
+        } else {
+            out.push_back(j);
+        }
+    }
+    return out;
+}
+
+std::map<std::string, std::string> as(const std::string& account) { return {{"Authorization", "Bearer " + account}}; }
+
+class Events : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() {
+        host = new HostProcess();
+        host->start();
+    }
+    static void TearDownTestSuite() {
+        EXPECT_EQ(host->stop(), 0) << host->log();
+        delete host;
+    }
+    json publish(const std::string& topic, const json& payload) {
+        auto r = api.post_json("/events/publish", {{"topic", topic}, {"payload", payload}}, as("ev-alice"));
+        EXPECT_EQ(r.status, 200) << r.body;
+        return r.status == 200 ? r.json() : json();
+    }
+    HttpClient api{"127.0.0.1", host->api_port()};
+    static HostProcess* host;
+};
+HostProcess* Events::host = nullptr;
+
+TEST_F(Events, PublishThenReadInOrder) {
+    for (int i = 1; i <= 3; ++i) {
+        json p = publish("it.read", {{"n", i}});
+        EXPECT_EQ(p.value("offset", 0), i);
+        EXPECT_EQ(p.value("topic", ""), "it.read");
+        EXPECT_FALSE(p.value("id", "").empty());
+    }
+    auto r = api.get("/events/read?topic=it.read", as("ev-alice"));
+    ASSERT_EQ(r.status, 200) << r.body;
+    json events = r.json().at("events");
+    ASSERT_EQ(events.size(), 3u);
+    for (int i = 0; i < 3; ++i) {
+        EXPECT_EQ(events[i].at("offset"), i + 1);
+        EXPECT_EQ(events[i].at("payload"), json({{"n", i + 1}}));
+    }
+    r = api.get("/events/read?topic=it.read&offset=3&limit=5", as("ev-alice"));
+    ASSERT_EQ(r.status, 200) << r.body;
+    ASSERT_EQ(r.json().at("events").size(), 1u);
+    EXPECT_EQ(r.json().at("events")[0].at("offset"), 3);
+}
+
+TEST_F(Events, ConsumeStreamsTheEventsInOrder) {
+    for (int i = 1; i <= 3; ++i) publish("it.stream", "event " + std::to_string(i));
+    Raw r = get_to_end(host->api_port(), "/events/consume?topic=it.stream&offset=1&limit=3", "ev-alice");
+    ASSERT_EQ(r.status, 200) << r.headers << "\n" << r.body;
+    auto events = stream_events(r.body);
+    ASSERT_EQ(events.size(), 3u) << r.body;
+    for (int i = 0; i < 3; ++i) {
+        EXPECT_EQ(events[i].at("offset"), i + 1);
+        EXPECT_EQ(events[i].at("payload"), "event " + std::to_string(i + 1));
+        EXPECT_EQ(events[i].at("topic"), "it.stream");
+    }
+}
+
+TEST_F(Events, ConsumeDeliversALiveEvent) {
+    publish("it.live", 1);
+    Raw r;
+    std::thread consumer([&] {
+        r = get_to_end(host->api_port(), "/events/consume?topic=it.live&offset=2&limit=1&wait_ms=20000", "ev-alice");
+    });
+    publish("it.live", 2);  // before or while the consumer waits: delivered either way
+    consumer.join();
+    ASSERT_EQ(r.status, 200) << r.body;
+    auto events = stream_events(r.body);
+    ASSERT_EQ(events.size(), 1u) << r.body;
+    EXPECT_EQ(events[0].at("offset"), 2);
+    EXPECT_EQ(events[0].at("payload"), 2);
+}
+
+TEST_F(Events, GroupConsumeAndAck) {
+    publish("it.group", "a");
+    publish("it.group", "b");
+    Raw r = get_to_end(host->api_port(), "/events/consume?topic=it.group&group=workers&offset=1&limit=1&wait_ms=0",
+                       "ev-alice");
+    ASSERT_EQ(r.status, 200) << r.body;
+    auto first = stream_events(r.body);
+    ASSERT_EQ(first.size(), 1u) << r.body;
+    EXPECT_EQ(first[0].at("offset"), 1);
+    r = get_to_end(host->api_port(), "/events/consume?topic=it.group&group=workers&limit=1&wait_ms=0", "ev-alice");
+    auto second = stream_events(r.body);
+    ASSERT_EQ(second.size(), 1u) << r.body;
+    EXPECT_EQ(second[0].at("offset"), 2);  // the other member's event is in flight
+
+    auto ack = api.post_json("/events/ack", {{"topic", "it.group"}, {"group", "workers"}, {"offset", 1}}, as("ev-alice"));
+    ASSERT_EQ(ack.status, 200) << ack.body;
+    EXPECT_EQ(ack.json().at("acked"), 1);
+    EXPECT_EQ(ack.json().at("committed"), 1);
+    auto nack = api.post_json("/events/nack", {{"topic", "it.group"}, {"group", "workers"}, {"offset", 2}}, as("ev-alice"));
+    ASSERT_EQ(nack.status, 200) << nack.body;
+    r = get_to_end(host->api_port(), "/events/consume?topic=it.group&group=workers&limit=1&wait_ms=0", "ev-alice");
+    auto again = stream_events(r.body);
+    ASSERT_EQ(again.size(), 1u) << r.body;
+    EXPECT_EQ(again[0].at("offset"), 2);
+    EXPECT_EQ(again[0].at("delivery"), 2);
+
+    auto unknown = api.post_json("/events/ack", {{"topic", "it.group"}, {"group", "nobody"}, {"offset", 1}}, as("ev-alice"));
+    EXPECT_EQ(unknown.status, 404) << unknown.body;
+}
+
+TEST_F(Events, TopicsListsWhatWasPublished) {
+    publish("it.topics", 1);
+    publish("it.topics", 2);
+    auto r = api.get("/events/topics", as("ev-alice"));
+    ASSERT_EQ(r.status, 200) << r.body;
+    bool found = false;
+    const json body = r.json();  // keep it alive: at() returns a reference into it
+    for (const auto& t : body.at("topics"))
+        if (t.at("topic") == "it.topics") {
+            found = true;
+            EXPECT_EQ(t.at("events"), 2);
+            EXPECT_EQ(t.at("last_offset"), 2);
+        }
+    EXPECT_TRUE(found) << r.body;
+}
+
+TEST_F(Events, NeedsAnAccountAndNamesBadArguments) {
+    auto r = api.post_json("/events/publish", {{"topic", "t"}, {"payload", 1}});
+    EXPECT_EQ(r.status, 401) << r.body;
+    r = api.post_json("/events/publish", {{"topic", "no/slashes"}, {"payload", 1}}, as("ev-alice"));
+    EXPECT_EQ(r.status, 400) << r.body;
+    EXPECT_NE(r.body.find("topic"), std::string::npos) << r.body;
+    r = api.post_json("/events/publish", {{"topic", "t"}}, as("ev-alice"));
+    EXPECT_EQ(r.status, 400) << r.body;
+    EXPECT_NE(r.body.find("payload"), std::string::npos) << r.body;
+    r = api.post_json("/events/publish", {{"topic", "t"}, {"payload", 1}, {"timestamp", "soon"}}, as("ev-alice"));
+    EXPECT_EQ(r.status, 400) << r.body;
+    EXPECT_NE(r.body.find("timestamp"), std::string::npos) << r.body;
+    r = api.get("/events/read?topic=t&limit=5000", as("ev-alice"));
+    EXPECT_EQ(r.status, 400) << r.body;
+    EXPECT_NE(r.body.find("limit"), std::string::npos) << r.body;
+}
+
+// A consumer whose client went away: the next chunk fails, the stream ends, the host keeps
+// serving (a host once aborted on that write: Pistache "could not find write data").
+TEST(EventsStream, ClientLeavingMidStreamLeavesTheHostServing) {
+    HostProcess host;
+    host.start();
+    HttpClient c("127.0.0.1", host.api_port());
+    ASSERT_EQ(c.post_json("/events/publish", {{"topic", "gone"}, {"payload", 1}}, as("ev-bob")).status, 200);
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(static_cast<uint16_t>(host.api_port()));
+    inet_pton(AF_INET, "127.0.0.1", &addr.sin_addr);
+    ASSERT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+    const std::string req = "GET /events/consume?topic=gone&offset=1&wait_ms=20000 HTTP/1.1\r\nHost: x\r\n"
+                            "Authorization: Bearer ev-bob\r\n\r\n";
+    ::send(fd, req.data(), req.size(), MSG_NOSIGNAL);
+    std::string got;
+    char buf[4096];
+    while (got.find("data:") == std::string::npos) {  // the first event arrived: the stream is open
+        pollfd p{fd, POLLIN, 0};
+        ASSERT_GT(poll(&p, 1, 10000), 0) << got;
+        ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+        ASSERT_GT(n, 0) << got;
+        got.append(buf, static_cast<size_t>(n));
+    }
+    // Hold the stream open a moment, close it, and let the server see the close before the next
+    // chunk is written (there is nothing observable to wait on instead).
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    ::close(fd);
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    for (int i = 2; i <= 3; ++i) {  // the consumer now writes to a closed connection
+        auto r = c.post_json("/events/publish", {{"topic", "gone"}, {"payload", i}}, as("ev-bob"));
+        ASSERT_EQ(r.status, 200) << r.body << host.log();
+    }
+    auto r = c.get("/events/read?topic=gone", as("ev-bob"));
+    ASSERT_EQ(r.status, 200) << host.log();
+    EXPECT_EQ(r.json().at("events").size(), 3u);
+    EXPECT_EQ(host.stop(), 0) << host.log();
+}
+
+TEST(EventsLocal, EventsSurviveARestart) {
+    TempDir home;
+    HostProcess::Options opts;
+    opts.profile = "local";
+    opts.home = home.path();
+    {
+        HostProcess host(opts);
+        host.start();
+        HttpClient c("127.0.0.1", host.api_port());
+        for (const char* text : {"first", "second"}) {
+            auto r = c.post_json("/events/publish", {{"topic", "durable"}, {"payload", {{"text", text}}}}, as("admin"));
+            ASSERT_EQ(r.status, 200) << r.body << host.log();
+        }
+        EXPECT_EQ(host.stop(), 0) << host.log();
+    }
+    EXPECT_TRUE(std::filesystem::exists(home.path() + "/data/events.db"));
+    HostProcess again(opts);
+    again.start();
+    HttpClient c("127.0.0.1", again.api_port());
+    auto r = c.get("/events/read?topic=durable", as("admin"));
+    ASSERT_EQ(r.status, 200) << r.body;
+    json events = r.json().at("events");
+    ASSERT_EQ(events.size(), 2u);
+    EXPECT_EQ(events[0].at("payload").at("text"), "first");
+    EXPECT_EQ(events[1].at("payload").at("text"), "second");
+    auto p = c.post_json("/events/publish", {{"topic", "durable"}, {"payload", 3}}, as("admin"));
+    ASSERT_EQ(p.status, 200) << p.body;
+    EXPECT_EQ(p.json().at("offset"), 3);  // offsets continue after the restart
+    EXPECT_EQ(again.stop(), 0);
+}
+
+}  // namespace

@@ -1,0 +1,45 @@
+// One JSON line per request, with the fields operators grep for.
+#include <platform/host/access_log.hpp>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+using namespace platform::host;
+
+TEST(AccessLog, OneJsonLine) {
+    AccessRecord r;
+    r.time = std::chrono::system_clock::time_point(std::chrono::milliseconds(1700000000123));
+    r.request_id = "rid-1";
+    r.method = "POST";
+    r.path = "/rpc";
+    r.status = 200;
+    r.bytes = 42;
+    r.duration_ms = 1.23456;
+    r.remote = "127.0.0.1";
+    r.user_agent = "curl/8 \"quoted\"\n";
+    r.trace_id = "4bf92f3577b34da6a3ce929d0e0e4736";
+    r.port = "api";
+    std::string line = access_log_line(r);
+    EXPECT_EQ(line.find('\n'), std::string::npos);
+    auto j = nlohmann::json::parse(line);
+    EXPECT_EQ(j["time"], "2023-11-14T22:13:20.123Z");
+    EXPECT_EQ(j["request_id"], "rid-1");
+    EXPECT_EQ(j["method"], "POST");
+    EXPECT_EQ(j["path"], "/rpc");
+    EXPECT_EQ(j["status"], 200);
+    EXPECT_EQ(j["bytes"], 42);
+    EXPECT_DOUBLE_EQ(j["duration_ms"].get<double>(), 1.235);
+    EXPECT_EQ(j["remote"], "127.0.0.1");
+    EXPECT_EQ(j["user_agent"], "curl/8 \"quoted\"\n");
+    EXPECT_EQ(j["trace_id"], "4bf92f3577b34da6a3ce929d0e0e4736");
+    EXPECT_EQ(j["port"], "api");
+}
+
+TEST(AccessLog, UnknownMethodAndPathAreDashes) {
+    AccessRecord r;
+    r.status = 400;
+    auto j = nlohmann::json::parse(access_log_line(r));
+    EXPECT_EQ(j["method"], "-");
+    EXPECT_EQ(j["path"], "-");
+    EXPECT_FALSE(j.contains("trace_id"));
+}

@@ -78,6 +78,7 @@ public:
         account_ = copy(info.account);
         scopes_ = copy(info.scopes);
         endpoint_ = copy(info.endpoint);
+        request_id_ = copy(info.request_id);
     }
 
     // Validated arguments with schema defaults applied.
@@ -94,6 +95,8 @@ public:
     bool anonymous() const { return account_.empty(); }
     const std::string& scopes() const { return scopes_; }
     const std::string& endpoint() const { return endpoint_; }
+    // The X-Request-Id of the HTTP request (or the host's generated id), for logs and messages.
+    const std::string& request_id() const { return request_id_; }
 
     // A request header by case-insensitive name; empty when absent.
     std::string header(std::string_view name) const {
@@ -113,7 +116,7 @@ private:
     Host host_;
     platform_call_t* call_;
     json args_;
-    std::string account_, scopes_, endpoint_;
+    std::string account_, scopes_, endpoint_, request_id_;
 };
 
 }  // namespace platform

@@ -58,8 +58,8 @@ int run_server(Settings settings) {
         // answered for up to http.drain_ms (a second signal cuts it short), then both ports stop
         // (Pistache takes 1-2 s) and the plugins.
         const auto drain = std::chrono::milliseconds(profile.http.drain_ms);
-        spdlog::info("signal {}: draining ({} requests in flight, up to {} ms)", sig, http.in_flight(), drain.count());
         http.begin_drain();
+        spdlog::info("signal {}: draining ({} requests in flight, up to {} ms)", sig, http.in_flight(), drain.count());
         const auto deadline = std::chrono::steady_clock::now() + drain;
         while (http.in_flight() > 0 && std::chrono::steady_clock::now() < deadline) {
             const timespec tick{0, 10 * 1000 * 1000};

@@ -359,6 +359,42 @@ TEST(HttpLimits, ProfileLimitsApply) {
     EXPECT_EQ(host.log().find("\"request_id\""), std::string::npos);  // access_log: false
 }
 
+TEST(HttpLimits, ConnectionsBeyondTheCapGet503AndTimeoutsClose) {
+    TempDir dir;
+    HostProcess::Options o;
+    o.profile = profile_with(dir, "{max_connections: 2, header_timeout_ms: 500}");
+    HostProcess host(o);
+    host.start();
+    HttpClient a("127.0.0.1", host.api_port()), b("127.0.0.1", host.api_port());
+    EXPECT_EQ(a.get("/").status, 200);
+    EXPECT_EQ(b.get("/").status, 200);
+    {
+        HttpClient over("127.0.0.1", host.proxy_port());  // the cap counts both ports
+        over.set_reconnect(false);
+        over.send_raw("GET / HTTP/1.1\r\nHost: t\r\n\r\n");
+        auto r = over.read_response();
+        EXPECT_EQ(r.status, 503);
+        EXPECT_NE(r.json()["Detail"].get<std::string>().find("max_connections"), std::string::npos) << r.body;
+        EXPECT_EQ(r.header("connection"), "Close");
+        EXPECT_TRUE(over.connection_closed());
+    }
+    // A request whose head does not arrive within header_timeout_ms gets 408 and the connection
+    // closes; `a`, idle, stays (idle_timeout_ms is longer)... once `b` gave its slot back.
+    b.send_raw("GET / HTTP/1.1\r\nHost: t\r\n");
+    auto timed_out = b.read_response();
+    EXPECT_EQ(timed_out.status, 408);
+    int status = 0;
+    for (int i = 0; i < 100 && status != 200; ++i) {
+        HttpClient again("127.0.0.1", host.api_port());
+        status = again.get("/").status;
+        if (status != 200) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    EXPECT_EQ(status, 200);
+    EXPECT_EQ(a.get("/").status, 200);
+    EXPECT_EQ(a.connects(), 1);
+    EXPECT_EQ(host.stop(), 0);
+}
+
 TEST(HttpDrain, SigtermLetsInFlightRequestsFinishAndExitsZero) {
     HostProcess::Options o;
     o.env["PLATFORM_PLUGIN_PATH"] = abi_plugins();

@@ -83,8 +83,7 @@ TEST_F(Streaming, AClientThatLeavesStopsTheProducer) {
     {
         HttpClient leaver("127.0.0.1", host->api_port());
         leaver.send_raw("GET /api/v1/stream/count?n=100000&gap_ms=1 HTTP/1.1\r\nHost: t\r\n\r\n");
-        auto head = leaver.read_response();
-        EXPECT_EQ(head.status, 200);
+        EXPECT_EQ(leaver.read_some().rfind("HTTP/1.1 200", 0), 0u);  // the stream began
     }  // the socket closes here
     int stopped = before;
     for (int i = 0; i < 200 && stopped == before; ++i) {  // bounded: the producer notices within a few writes

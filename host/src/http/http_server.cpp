@@ -21,6 +21,7 @@
 #include <cstdio>
 #include <deque>
 #include <mutex>
+#include <optional>
 #include <poll.h>
 #include <shared_mutex>
 #include <sstream>
@@ -274,23 +275,28 @@ void respond(const std::shared_ptr<Exchange>& ex, HttpResponse r) {
     record(*ex, r.status, r.body.size());
 
     const InFlightToken token = ex->token;
-    std::shared_lock<std::shared_mutex> alive(server.stop_lock);
-    if (server.stopped || conn->peer.expired()) return finish(conn, token, false, true);
-    try {
-        Http::ResponseWriter writer(ex->version, conn->transport, conn->handler, conn->peer);
-        auto& h = writer.headers();
-        h.add<Http::Header::Connection>(close ? Http::ConnectionControl::Close : Http::ConnectionControl::KeepAlive);
-        for (auto& [k, v] : r.headers) h.add(std::make_shared<NamedHeader>(k, v));
-        if (!r.content_type.empty()) h.add(std::make_shared<NamedHeader>("Content-Type", r.content_type));
-        auto sent = writer.send(static_cast<Http::Code>(r.status), r.body);
-        // Pistache drops these callbacks unrun when the connection goes away mid-write; the
-        // token they hold then uncounts the request.
-        sent.then([conn, token, close](ssize_t) { finish(conn, token, true, close); },
-                  [conn, token](std::exception_ptr&) { finish(conn, token, false, true); });
-    } catch (const std::exception& e) {
-        spdlog::debug("response not delivered: {}", e.what());
-        finish(conn, token, false, true);
+    std::optional<Async::Promise<ssize_t>> sent;
+    {
+        std::shared_lock<std::shared_mutex> alive(server.stop_lock);  // the transport outlives the send
+        if (!server.stopped && !conn->peer.expired()) {
+            try {
+                Http::ResponseWriter writer(ex->version, conn->transport, conn->handler, conn->peer);
+                auto& h = writer.headers();
+                h.add<Http::Header::Connection>(close ? Http::ConnectionControl::Close
+                                                      : Http::ConnectionControl::KeepAlive);
+                for (auto& [k, v] : r.headers) h.add(std::make_shared<NamedHeader>(k, v));
+                if (!r.content_type.empty()) h.add(std::make_shared<NamedHeader>("Content-Type", r.content_type));
+                sent.emplace(writer.send(static_cast<Http::Code>(r.status), r.body));
+            } catch (const std::exception& e) {
+                spdlog::debug("response not delivered: {}", e.what());
+            }
+        }
     }
+    if (!sent) return finish(conn, token, false, true);
+    // Pistache drops these callbacks unrun when the connection goes away mid-write; the token
+    // they hold then uncounts the request.
+    sent->then([conn, token, close](ssize_t) { finish(conn, token, true, close); },
+               [conn, token](std::exception_ptr&) { finish(conn, token, false, true); });
 }
 
 // A chunked response written straight to the connection's socket. Pistache 0.0.5's transport
@@ -363,8 +369,8 @@ OpenStream stream_opener(const std::shared_ptr<Exchange>& ex) {
         std::shared_lock<std::shared_mutex> alive(server.stop_lock);
         if (server.stopped || ex->answered) return nullptr;
         auto peer = conn->peer.lock();
-        if (!peer || peer->ssl()) return nullptr;
-        ex->answered = true;
+        if (!peer || peer->ssl()) return nullptr;  // the gateway then answers through `reply`
+        if (ex->answered.exchange(true)) return nullptr;
         const bool close = ex->close || server.draining;
         HeaderList headers = extra;
         common_headers(*ex, headers);
@@ -524,7 +530,6 @@ private:
     void onInput(const char* buffer, size_t len, const std::shared_ptr<Tcp::Peer>& peer) override {
         auto conn = std::static_pointer_cast<Connection>(peer->tryGetData(kConnectionData));
         if (!conn) return;
-        conn->transport = transport();
         std::unique_lock<std::mutex> lock(conn->m);
         if (conn->input_closed) return;  // after an error or Connection: close, nothing more is read
         const bool was_idle = !conn->busy && conn->queue.empty() && conn->buffer.empty();

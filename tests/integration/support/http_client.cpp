@@ -9,6 +9,7 @@
 
 #include <cstring>
 #include <stdexcept>
+#include <utility>
 
 namespace platform::test {
 
@@ -110,6 +111,15 @@ HttpResult HttpClient::read_response() {
     r.body = buffer_.substr(0, length);
     buffer_.erase(0, length);
     return r;
+}
+
+std::string HttpClient::read_some() {
+    if (!buffer_.empty()) return std::exchange(buffer_, std::string());
+    pollfd p{fd_, POLLIN, 0};
+    if (poll(&p, 1, 30000) <= 0) throw std::runtime_error("timed out waiting for bytes");
+    char buf[4096];
+    ssize_t n = recv(fd_, buf, sizeof buf, 0);
+    return n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string();
 }
 
 HttpResult HttpClient::request(const std::string& method, const std::string& target, const std::string& body,

@@ -36,6 +36,7 @@ public:
     // Raw access for connection-level tests.
     void send_raw(const std::string& bytes);
     HttpResult read_response();  // throws on timeout/close
+    std::string read_some();     // whatever bytes arrive next (waits up to 30 s)
     bool connection_closed();    // true when the server closed this connection
     int connects() const { return connects_; }
     void set_reconnect(bool on) { reconnect_ = on; }

@@ -48,7 +48,6 @@ public:
     // Wakes every waiter; waits then fail with UNAVAILABLE at once (a waiting consumer ends).
     void stop();
 
-    static const platform_events_provider_t table;
 
 private:
     using Topic = std::vector<std::shared_ptr<const Stored>>;

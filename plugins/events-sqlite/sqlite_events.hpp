@@ -41,7 +41,6 @@ public:
     std::string topics();
     void stop();  // wakes every waiter
 
-    static const platform_events_provider_t table;
     static constexpr int kPollMs = 200;  // cross-process re-check interval of wait
 
 private:

@@ -15,5 +15,6 @@
 #include <platform/sdk/request.hpp>
 #include <platform/sdk/service.hpp>
 #include <platform/sdk/store.hpp>
+#include <platform/sdk/events_provider.hpp>
 #include <platform/sdk/store_provider.hpp>
 #include <platform/sdk/str.hpp>

@@ -9,12 +9,12 @@
 # Prints one line: what it installed, or that there was nothing to do.
 
 PLATFORM_DEPS_PACKAGES=(
-    build-essential cmake ninja-build pkg-config meson ccache git curl ca-certificates
+    build-essential cmake ninja-build pkg-config meson ccache git curl ca-certificates openssl
     libpistache-dev nlohmann-json3-dev libboost-dev libsqlitecpp-dev libsqlite3-dev
     libyaml-cpp-dev libspdlog-dev libfmt-dev libcurl4-openssl-dev libssl-dev libsodium-dev
     libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev
 )
-PLATFORM_DEPS_BENCH_PACKAGES=(wrk nginx-light)
+PLATFORM_DEPS_BENCH_PACKAGES=(wrk nginx-light python3 valgrind)
 
 platform_deps() {
     local bench=0 arg

@@ -5,8 +5,9 @@
 #
 # Starts <BUILD_DIR>/platform server --profile local on free loopback ports with a fresh
 # PLATFORM_HOME, waits for its `listening api=HOST:PORT proxy=HOST:PORT` line, then checks with
-# curl: GET / (version), notes add and get over the catalogue, Notes.List over the proxy's /rpc,
-# and that /registry/listServices names go.core.api.v1.notes. Stops the server on exit. Prints
+# curl: GET / (version), a login as admin (POST /auth/token, PLATFORM_ADMIN_SECRET) whose bearer
+# token the next calls send, notes add and get over the catalogue, Notes.List over the proxy's
+# /rpc, and that /registry/listServices names go.core.api.v1.notes. Stops the server on exit. Prints
 # `smoke: N passed, M failed` last and exits non-zero when a check failed or the server did not start.
 set -euo pipefail
 
@@ -58,7 +59,8 @@ show_log() {
 
 mkdir -p "$tmp/home"
 : >"$log"   # exists before the server's own redirection opens it, for the first poll below
-PLATFORM_HOME=$tmp/home "$binary" server --profile local \
+admin_secret=smoke-admin-secret-$$
+PLATFORM_HOME=$tmp/home PLATFORM_ADMIN_SECRET=$admin_secret "$binary" server --profile local \
     --api_address 127.0.0.1:0 --proxy_address 127.0.0.1:0 >"$log" 2>&1 </dev/null &
 pid=$!
 
@@ -86,13 +88,14 @@ fi
 echo "smoke: server $binary listening api=$api proxy=$proxy"
 
 passed=0 failed=0
-status="" body=""
+status="" body="" token=""
 
 # request METHOD URL [JSON_BODY] — sets $status and $body.
 request() {
     local method=$1 url=$2 data=${3:-} out
     local args=(-sS --noproxy '*' --max-time 10 -X "$method" -o "$tmp/body" -w '%{http_code}')
     [[ -z $data ]] || args+=(-H 'Content-Type: application/json' --data "$data")
+    [[ -z $token ]] || args+=(-H "Authorization: Bearer $token")
     if out=$(curl "${args[@]}" "$url" 2>"$tmp/curl.err"); then
         status=$out
     else
@@ -116,6 +119,11 @@ check() {
 sp='[[:space:]]*'
 request GET "http://$api/"
 check "GET / answers its version" 200 "\"version\"$sp:$sp\"[^\"]+\""
+
+# The local profile has real accounts (auth-local): notes are private, so log in as admin first.
+request POST "http://$api/auth/token" "{\"id\":\"admin\",\"secret\":\"$admin_secret\"}"
+check "POST /auth/token as admin" 200 "\"access_token\"$sp:$sp\"[^\"]+\""
+token=$(grep -o '"access_token" *: *"[^"]*"' <<<"$body" | sed 's/.*"\([^"]*\)"$/\1/' || true)
 
 request POST "http://$api/api/v1/notes/add" '{"title":"smoke","text":"meson"}'
 check "POST /api/v1/notes/add" 200 '.'

@@ -1,9 +1,4 @@
-#include "commands.hpp"
-#include "dynamic.hpp"
-#include "output.hpp"
-#include "rpc_client.hpp"
-
-#include <platform/host/status.hpp>
+#include "common.hpp"
 
 #include <algorithm>
 #include <iostream>
@@ -15,41 +10,11 @@ using nlohmann::json;
 
 namespace {
 
-// Removes `--output X` / `--output=X` and help flags from args.
-struct Common {
-    Format format = Format::json;
-    bool help = false;
-};
-Common take_common(Args& args, Format fallback) {
-    Common c;
-    c.format = fallback;
-    for (size_t i = 0; i < args.size();) {
-        const std::string& a = args[i];
-        if (a == "--help" || a == "-h") {
-            c.help = true;
-            args.erase(args.begin() + static_cast<long>(i));
-        } else if (a == "--output" || a == "-o") {
-            if (i + 1 >= args.size()) throw UsageError("--output: needs json or table");
-            c.format = parse_format(args[i + 1]);
-            args.erase(args.begin() + static_cast<long>(i), args.begin() + static_cast<long>(i) + 2);
-        } else if (a.rfind("--output=", 0) == 0) {
-            c.format = parse_format(a.substr(9));
-            args.erase(args.begin() + static_cast<long>(i));
-        } else {
-            ++i;
-        }
-    }
-    return c;
-}
-
-int report(const RpcResult& r) {
-    std::cerr << "error: " << r.detail() << "\n";
-    return platform::host::cli_exit_for_http(r.http_status);
-}
-
 // Looks a service up through the registry; nullopt after printing why.
 std::optional<ServiceInfo> lookup(const RpcClient& rpc, const std::string& name, int& code) {
     auto r = rpc.call("registry", "Registry.GetService", {{"service", name}});
+    if (r.http_status == 403 && r.sent_token)  // a token restricted to other services: descriptors are public
+        r = RpcClient(rpc.address(), "").call("registry", "Registry.GetService", {{"service", name}});
     if (r.http_status == 404) {
         std::cerr << "Unknown command or service: " << name << " (see `platform services` and `platform --help`)\n";
         code = 2;
@@ -62,19 +27,6 @@ std::optional<ServiceInfo> lookup(const RpcClient& rpc, const std::string& name,
     return service_info(r.body["services"][0], name);
 }
 
-template <class F>
-int guarded(F&& f) {
-    try {
-        return f();
-    } catch (const UsageError& e) {
-        std::cerr << e.what() << "\n";
-        return 2;
-    } catch (const Unreachable& e) {
-        std::cerr << e.what() << "\n";
-        return 4;
-    }
-}
-
 }  // namespace
 
 std::string top_help() {
@@ -85,17 +37,23 @@ std::string top_help() {
            "  services                      list the services the server runs\n"
            "  call <service> <Endpoint> [json]   call an endpoint with a JSON request\n"
            "  help <service> [<method>]     describe a service or one of its methods\n"
+           "  login | logout                log in (tokens kept per environment in PLATFORM_HOME) or out\n"
+           "  user [token | set timezone]   the current account, its access token, its settings\n"
+           "  signup                        create an account, when the server runs a signup service\n"
+           "  auth create|list|delete account|rule|token   manage accounts, access rules, tokens\n"
            "  <service> <method> [--arg v]  call a method; arguments come from its schema\n\n"
            "Options: --output json|table, --help on every command.\n"
            "Environment: PLATFORM_PROXY=host:port (server RPC proxy, default 127.0.0.1:8081),\n"
-           "             PLATFORM_TOKEN (bearer token sent with every call).\n"
+           "             PLATFORM_TOKEN (bearer token sent with every call, before the stored login),\n"
+           "             PLATFORM_HOME (tokens.json, default ~/.platform), PLATFORM_ENV (default local).\n"
            "Exit codes: 0 ok, 1 error, 2 usage, 3 not allowed, 4 server unreachable, 5 not found, 6 payment required.\n";
 }
 
 int services_command(const Args& in) {
     return guarded([&] {
         Args args = in;
-        Common c = take_common(args, Format::table);
+        Common c = take_common(args);
+        const Format format = c.format.value_or(Format::table);
         if (c.help) {
             std::cout << "Usage: platform services [--output json|table]\nLists the services the server runs.\n";
             return 0;
@@ -110,7 +68,7 @@ int services_command(const Args& in) {
                             {"endpoints", s["endpoints"].size()},
                             {"summary", s.contains("metadata") ? s["metadata"].value("summary", "") : ""}});
         std::sort(rows.begin(), rows.end(), [](const json& a, const json& b) { return a["name"] < b["name"]; });
-        print(std::cout, c.format == Format::json ? r.body : rows, c.format);
+        print(std::cout, format == Format::json ? r.body : rows, format);
         return 0;
     });
 }
@@ -118,7 +76,8 @@ int services_command(const Args& in) {
 int call_command(const Args& in) {
     return guarded([&] {
         Args args = in;
-        Common c = take_common(args, Format::json);
+        Common c = take_common(args);
+        const Format format = c.format.value_or(Format::json);
         if (c.help || args.size() < 2 || args.size() > 3) {
             std::cout << "Usage: platform call <service> <Endpoint> ['<json request>']\n"
                          "Example: platform call notes Notes.Add '{\"title\":\"a\",\"text\":\"b\"}'\n";
@@ -132,7 +91,7 @@ int call_command(const Args& in) {
         RpcClient rpc;
         auto r = rpc.call(args[0], args[1], request);
         if (!r.ok()) return report(r);
-        print(std::cout, r.body, c.format);
+        print(std::cout, r.body, format);
         return 0;
     });
 }
@@ -161,7 +120,8 @@ int help_command(const Args& in) {
 int dynamic_command(const std::string& service, const Args& in) {
     return guarded([&] {
         Args args = in;
-        Common c = take_common(args, Format::json);
+        Common c = take_common(args);
+        const Format format = c.format.value_or(Format::json);
         RpcClient rpc;
         int code = 0;
         auto s = lookup(rpc, service, code);
@@ -179,7 +139,7 @@ int dynamic_command(const std::string& service, const Args& in) {
         json request = parse_flags(*m, Args(args.begin() + 1, args.end()));
         auto r = rpc.call(s->name, m->canonical, request);
         if (!r.ok()) return report(r);
-        print(std::cout, r.body, c.format);
+        print(std::cout, r.body, format);
         return 0;
     });
 }

@@ -15,6 +15,15 @@ int call_command(const Args& args);         // `platform call <service> <Endpoin
 int help_command(const Args& args);         // `platform help [<service> [<method>]]`
 int dynamic_command(const std::string& service, const Args& args);  // `platform <service> <method> --arg v`
 
+// Identity (identity_commands.cpp, auth_commands.cpp; docs/identity.md).
+int login_command(const Args& args);   // `platform login [--username U --password P | --token]`
+int logout_command(const Args& args);  // `platform logout`
+int user_command(const Args& args);    // `platform user [token | set timezone <IANA>]`
+int signup_command(const Args& args);  // `platform signup` (when a signup service runs)
+int auth_command(const Args& args);    // `platform auth create|list|delete account|rule|token`
+// True when `platform auth <args>` is a built-in (create/list/delete, or help), not a dynamic call.
+bool is_auth_builtin(const Args& args);
+
 std::string top_help();
 
 }  // namespace platform::cli

@@ -1,5 +1,6 @@
 // platform — the command-line client and the server entry (DESIGN §9).
 #include "commands.hpp"
+#include "credentials.hpp"
 
 #include <iostream>
 #include <string>
@@ -17,6 +18,13 @@ int main(int argc, char** argv) {
         return 0;
     }
     if (cmd == "server") return server_command(argc - 1, argv + 1);
+    install_token_provider();  // PLATFORM_TOKEN, else the stored login (refreshed before expiry)
+    // Built-ins come before the dynamic `platform <service> <method>`.
+    if (cmd == "login") return login_command(rest);
+    if (cmd == "logout") return logout_command(rest);
+    if (cmd == "user") return user_command(rest);
+    if (cmd == "signup") return signup_command(rest);
+    if (cmd == "auth" && is_auth_builtin(rest)) return auth_command(rest);
     if (cmd == "services") return services_command(rest);
     if (cmd == "call") return call_command(rest);
     if (cmd == "help") return help_command(rest);

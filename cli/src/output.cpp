@@ -47,6 +47,27 @@ bool rows_of_objects(const json& v) {
 }
 }  // namespace
 
+void print_table(std::ostream& os, const std::vector<std::string>& headers,
+                 const std::vector<std::vector<std::string>>& rows) {
+    std::vector<size_t> width;
+    for (size_t i = 0; i < headers.size(); ++i) {
+        size_t w = headers[i].size();
+        for (const auto& r : rows) w = std::max(w, i < r.size() ? r[i].size() : 0);
+        width.push_back(w);
+    }
+    auto line = [&](const std::vector<std::string>& cells, bool upper) {
+        std::string out;
+        for (size_t i = 0; i < headers.size(); ++i) {
+            std::string v = i < cells.size() ? cells[i] : "";
+            if (upper) std::transform(v.begin(), v.end(), v.begin(), ::toupper);
+            out += i + 1 < headers.size() ? v + std::string(width[i] - v.size() + 2, ' ') : v;
+        }
+        os << out << "\n";
+    };
+    line(headers, true);
+    for (const auto& r : rows) line(r, false);
+}
+
 Format parse_format(const std::string& text) {
     if (text == "json") return Format::json;
     if (text == "table") return Format::table;

@@ -1,11 +1,14 @@
 // rpc_client.hpp — the CLI's transport: POST /rpc on the server's RPC proxy (DESIGN §9).
 //
 // The address is the selected environment's (127.0.0.1:8081 for `local`), overridden for one
-// invocation by PLATFORM_PROXY=host:port. PLATFORM_TOKEN, when set, is sent as the bearer token.
+// invocation by PLATFORM_PROXY=host:port. The bearer token comes from a token provider the program
+// installs (credentials.hpp: PLATFORM_TOKEN, else the stored login, refreshed before it expires);
+// this file knows nothing of where tokens are kept.
 #pragma once
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <stdexcept>
 #include <string>
 
@@ -19,14 +22,25 @@ class Unreachable : public std::runtime_error {
 struct RpcResult {
     int http_status = 0;
     nlohmann::json body;  // the result, or the gateway error {Id, Code, Detail, Status}
+    bool sent_token = false;  // a bearer token went with the call
     bool ok() const { return http_status >= 200 && http_status < 300; }
     std::string detail() const;  // the error's Detail, or the raw body
 };
 
+// Answers the bearer token for the next call ("" = none). May itself call the server (to refresh
+// a token) through an RpcClient built with an explicit token, and may throw Unreachable.
+using TokenProvider = std::function<std::string()>;
+
+// The provider every default-constructed RpcClient asks before each call (none: no token).
+void set_token_provider(TokenProvider provider);
+
+// PLATFORM_PROXY, else the selected environment's address (127.0.0.1:8081).
+std::string default_address();
+
 class RpcClient {
 public:
-    RpcClient();  // address and token from the environment
-    RpcClient(std::string address, std::string token);
+    RpcClient();  // default_address(); the token from the installed provider, asked at each call
+    RpcClient(std::string address, std::string token);  // exactly this token ("" = anonymous)
 
     const std::string& address() const { return address_; }
     // Calls service/method with a JSON request. Throws Unreachable.
@@ -34,6 +48,7 @@ public:
 
 private:
     std::string address_, token_;
+    TokenProvider provider_;
 };
 
 }  // namespace platform::cli

@@ -20,9 +20,9 @@ int server_command(int argc, char** argv) {
     server.add_option("--home", s.home, "State directory (PLATFORM_HOME)")->capture_default_str();
     server.add_option("--config_secret_key", s.config_secret_key, "Config secret key (PLATFORM_CONFIG_SECRET_KEY)");
     server.add_option("--plugin_path", s.plugin_path, "Extra plugin folders (PLATFORM_PLUGIN_PATH)");
-    server.add_flag("--enable_tls", s.enable_tls, "Serve TLS (PLATFORM_ENABLE_TLS)");
-    server.add_option("--tls_cert_file", s.tls_cert_file, "TLS certificate (PLATFORM_TLS_CERT_FILE)");
-    server.add_option("--tls_key_file", s.tls_key_file, "TLS key (PLATFORM_TLS_KEY_FILE)");
+    server.add_flag("--enable_tls", s.enable_tls, "Serve the gateway port over TLS; the proxy port stays plain HTTP (PLATFORM_ENABLE_TLS)");
+    server.add_option("--tls_cert_file", s.tls_cert_file, "TLS certificate PEM file, chain after the leaf (PLATFORM_TLS_CERT_FILE)");
+    server.add_option("--tls_key_file", s.tls_key_file, "TLS private key PEM file, unencrypted (PLATFORM_TLS_KEY_FILE)");
     server.add_flag("--enable_acme", s.enable_acme, "Automatic certificates (PLATFORM_ENABLE_ACME)");
     server.add_option("--acme_hosts", s.acme_hosts, "ACME host allow-list (PLATFORM_ACME_HOSTS)");
     for (auto* opt : server.get_options())  // a later flag wins, like a later environment setting

@@ -2,6 +2,7 @@
 #include <platform/host/profile.hpp>
 #include <platform/host/runtime.hpp>
 #include <platform/host/server.hpp>
+#include <platform/host/tls_listener.hpp>
 
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
@@ -11,9 +12,63 @@
 #include <ctime>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
 #include <pthread.h>
 
 namespace platform::host {
+
+namespace {
+
+std::vector<std::string> split_hosts(const std::string& list) {
+    std::vector<std::string> out;
+    size_t i = 0;
+    while (i <= list.size()) {
+        size_t j = list.find(',', i);
+        if (j == std::string::npos) j = list.size();
+        std::string h = list.substr(i, j - i);
+        h.erase(0, h.find_first_not_of(" \t"));
+        h.erase(h.find_last_not_of(" \t") + 1);
+        if (!h.empty()) out.push_back(h);
+        i = j + 1;
+    }
+    return out;
+}
+
+// The gateway port's first certificate (decision 18): PLATFORM_TLS_CERT_FILE and
+// PLATFORM_TLS_KEY_FILE, which must be readable and belong together — else start-up fails
+// naming the setting. With ACME on, a missing or unusable pair is replaced by a self-signed
+// certificate for the first ACME host until ACME delivers a real one.
+TlsCertificate first_certificate(const Settings& s) {
+    using Part = TlsCertificateError::Part;
+    auto name = [](Part p) { return p == Part::certificate ? "PLATFORM_TLS_CERT_FILE" : "PLATFORM_TLS_KEY_FILE"; };
+    std::string problem;
+    try {
+        if (s.tls_cert_file.empty())
+            throw TlsCertificateError(Part::certificate, "not set (a certificate file is needed when TLS is on)");
+        if (s.tls_key_file.empty()) throw TlsCertificateError(Part::key, "not set (a key file is needed when TLS is on)");
+        TlsCertificate c = TlsListener::read_files(s.tls_cert_file, s.tls_key_file);
+        TlsListener::check(c);
+        return c;
+    } catch (const TlsCertificateError& e) {
+        // "PLATFORM_TLS_CERT_FILE: cannot read /x: No such file or directory",
+        // "PLATFORM_TLS_KEY_FILE: /k: the key does not match the certificate (...)".
+        const std::string what = e.what(), file = e.part == Part::certificate ? s.tls_cert_file : s.tls_key_file;
+        const bool names_file = file.empty() || what.rfind("cannot read ", 0) == 0;
+        problem = std::string(name(e.part)) + ": " + (names_file ? "" : file + ": ") + what;
+        if (!s.enable_acme) throw std::runtime_error(problem);
+    }
+    const auto hosts = split_hosts(s.acme_hosts);
+    const std::string host = hosts.empty() ? "localhost" : hosts.front();
+    if (s.tls_cert_file.empty() && s.tls_key_file.empty())
+        spdlog::info("tls: serving a temporary self-signed certificate for {} until ACME delivers one", host);
+    else
+        spdlog::warn("{}; serving a temporary self-signed certificate for {} until ACME delivers one", problem, host);
+    return TlsListener::self_signed({host});
+}
+
+}  // namespace
 
 int run_server(Settings settings) {
     // Workers inherit this mask, so only the sigwait below sees SIGINT/SIGTERM.
@@ -37,6 +92,9 @@ int run_server(Settings settings) {
     setenv("PLATFORM_HOME", settings.home.c_str(), 1);
 
     try {
+        // TLS on the gateway port (PLATFORM_ENABLE_TLS): checked before any plugin loads.
+        std::optional<TlsCertificate> tls;
+        if (settings.enable_tls) tls = first_certificate(settings);
         Profile profile = load_profile(settings.profile, profile_search_dirs(settings.home, settings.exe_dir));
         spdlog::info("profile {} ({})", profile.name, profile.file);
         Runtime runtime(settings, profile);
@@ -46,10 +104,13 @@ int run_server(Settings settings) {
                 spdlog::warn("single-user mode: anonymous callers act as account '{}' (profile {}, provider {})",
                              auth->config.value("anonymous_account", ""), profile.name, auth->id);
         HttpServer http(runtime);
-        http.start(settings.api_address, settings.proxy_address);
+        http.start(settings.api_address, settings.proxy_address, tls);
         auto host_of = [](const std::string& a) { return split_address(a).first; };
         runtime.set_addresses(host_of(settings.api_address) + ":" + std::to_string(http.api_port()),
                               host_of(settings.proxy_address) + ":" + std::to_string(http.proxy_port()));
+        if (TlsListener* t = http.tls())
+            spdlog::info("tls: api port {} speaks TLS ({}); internal api endpoint 127.0.0.1:{}; proxy port stays plaintext",
+                         http.api_port(), t->certificate_summary(), http.internal_api_port());
         spdlog::info("listening api={}:{} proxy={}:{}", host_of(settings.api_address), http.api_port(),
                      host_of(settings.proxy_address), http.proxy_port());
         int sig = 0;

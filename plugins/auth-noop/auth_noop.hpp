@@ -21,10 +21,10 @@ public:
     // config: {"anonymous_account": "", "scopes": [], "admins": [], "issuer": "go.core.api"}
     NoopAuth(const platform::Host& host, const platform::json& config);
 
-    static const platform_auth_provider_t table;
     static constexpr size_t kMaxCredential = 256;
 
-    // The account JSON for a credential; nullopt when the credential is malformed.
+    // The account JSON for a credential; nullopt when the credential is malformed. Wired into
+    // the C table by platform::AuthProviderTable (plugin.cpp).
     std::optional<std::string> authenticate(std::string_view credential) const;
 
     static bool valid_credential(std::string_view credential);

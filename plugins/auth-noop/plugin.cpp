@@ -1,30 +1,10 @@
-// auth-noop — the C table: a static function that casts `inst` and never throws.
+// auth-noop — the C table, from the SDK's adapter (platform/sdk/auth_provider.hpp). auth-noop has
+// no rules of its own, so the table's rules_version/rules are NULL: the host uses the default rule.
 #include "auth_noop.hpp"
 
+#include <platform/sdk/auth_provider.hpp>
 #include <platform/sdk/provider.hpp>
 
-namespace auth_noop {
-
-namespace {
-
-platform_status_t abi_authenticate(void* inst, platform_str_t credential, platform_bytes_sink_fn sink, void* user) {
-    platform_status_t st = PLATFORM_OK;
-    platform_status_t g = platform::guard([&] {
-        auto account = static_cast<const NoopAuth*>(inst)->authenticate(platform::view(credential));
-        if (!account) st = PLATFORM_UNAUTHENTICATED;
-        else if (sink) sink(user, platform::view(*account));
-    });
-    return g != PLATFORM_OK ? g : st;
-}
-
-}  // namespace
-
-const platform_auth_provider_t NoopAuth::table = {
-    sizeof(platform_auth_provider_t),
-    &abi_authenticate,
-};
-
-}  // namespace auth_noop
-
 PLATFORM_PROVIDER(auth_noop::NoopAuth, PLATFORM_KIND_AUTH, "auth-noop", "1.0.0",
-                  "Test authentication: the bearer token is the account id", &auth_noop::NoopAuth::table)
+                  "Test authentication: the bearer token is the account id",
+                  &platform::AuthProviderTable<auth_noop::NoopAuth>::table)

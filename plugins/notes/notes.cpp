@@ -51,6 +51,7 @@ void Notes::describe(platform::ServiceSpec<Notes>& s) {
         .schema(kTitleSchema)
         .access(platform::Access::owner)
         .destructive()
+        .action()
         .idempotent()
         .handler(&Notes::remove);
     s.get("get")

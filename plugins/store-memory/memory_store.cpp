@@ -32,24 +32,71 @@ std::optional<std::string> MemoryStore::get(std::string_view table, std::string_
     return r->second.value;
 }
 
-void MemoryStore::put(std::string_view table, std::string_view key, std::string value,
-                      int64_t expires_at_ms) {
-    if (expires_at_ms < 0) expires_at_ms = 0;
-    std::string k(key);
-    std::unique_lock lock(mutex_);
+MemoryStore::Table& MemoryStore::table_for_write(std::string_view table) {
     auto t = tables_.find(table);
     if (t == tables_.end()) t = tables_.emplace(std::string(table), Table{}).first;
-    Table& tab = t->second;
+    return t->second;
+}
+
+void MemoryStore::set(Table& tab, std::string k, std::string value, int64_t expires_at_ms) {
+    if (expires_at_ms < 0) expires_at_ms = 0;
     auto [it, inserted] = tab.records.try_emplace(k);
     if (!inserted && it->second.expires_at_ms > 0) tab.expiries.erase({it->second.expires_at_ms, k});
     it->second.value = std::move(value);
     it->second.expires_at_ms = expires_at_ms;
     if (expires_at_ms > 0) tab.expiries.emplace(expires_at_ms, std::move(k));
+}
+
+void MemoryStore::put(std::string_view table, std::string_view key, std::string value,
+                      int64_t expires_at_ms) {
+    std::string k(key);
+    std::unique_lock lock(mutex_);
+    Table& tab = table_for_write(table);
+    set(tab, std::move(k), std::move(value), expires_at_ms);
     purge(tab, latest_now_.load(std::memory_order_relaxed));
+}
+
+bool MemoryStore::cas(std::string_view table, std::string_view key, std::optional<std::string_view> expected,
+                      std::optional<std::string_view> value, int64_t expires_at_ms, int64_t now_ms) {
+    seen(now_ms);
+    std::string k(key), v(value.value_or(std::string_view()));  // allocate before locking
+    std::unique_lock lock(mutex_);
+    const Record* cur = nullptr;
+    if (auto t = tables_.find(table); t != tables_.end()) {
+        auto r = t->second.records.find(key);
+        if (r != t->second.records.end() && !expired(r->second, now_ms)) cur = &r->second;
+    }
+    if (expected ? !cur || cur->value != *expected : cur != nullptr) return false;
+    if (value) {
+        Table& tab = table_for_write(table);
+        set(tab, std::move(k), std::move(v), expires_at_ms);
+        purge(tab, latest_now_.load(std::memory_order_relaxed));
+    } else {
+        erase(table, key);  // also drops an expired, unpurged record
+    }
+    return true;
+}
+
+void MemoryStore::batch(std::string_view table, const std::vector<platform::BatchOp>& ops) {
+    std::vector<std::pair<std::string, std::string>> copies;  // allocate before locking
+    copies.reserve(ops.size());
+    for (const auto& op : ops) copies.emplace_back(std::string(op.key), std::string(op.value));
+    std::unique_lock lock(mutex_);
+    for (size_t i = 0; i < ops.size(); ++i) {
+        if (ops[i].kind == platform::BatchOp::put)
+            set(table_for_write(table), std::move(copies[i].first), std::move(copies[i].second), ops[i].expires_at_ms);
+        else
+            erase(table, ops[i].key);
+    }
+    if (auto t = tables_.find(table); t != tables_.end()) purge(t->second, latest_now_.load(std::memory_order_relaxed));
 }
 
 bool MemoryStore::del(std::string_view table, std::string_view key) {
     std::unique_lock lock(mutex_);
+    return erase(table, key);
+}
+
+bool MemoryStore::erase(std::string_view table, std::string_view key) {
     auto t = tables_.find(table);
     if (t == tables_.end()) return false;
     Table& tab = t->second;

@@ -5,8 +5,13 @@
 // Readers share a std::shared_mutex; writers take it exclusively. Sinks are always called after
 // the lock is released, so a sink may call back into the store.
 //
-// TTL: a record with 0 < expires_at_ms <= now_ms is invisible to get and scan. Expired records
-// are purged lazily by put, against the latest now_ms any reader has passed in.
+// TTL: a record with 0 < expires_at_ms <= now_ms is invisible to get, scan and cas. Expired
+// records are purged lazily by put, against the latest now_ms any reader has passed in.
+//
+// Compare-and-set and batches (PLATFORM_STORE_CAS, PLATFORM_STORE_TRANSACTIONS) run under the
+// exclusive lock, so no reader sees a batch half applied and no write slips between a compare and
+// its set. (A batch that runs out of memory half way is the one way to break all-or-nothing here;
+// the process is then in trouble anyway.)
 #pragma once
 
 #include <platform/sdk/host.hpp>
@@ -37,6 +42,10 @@ public:
     void put(std::string_view table, std::string_view key, std::string value, int64_t expires_at_ms);
     bool del(std::string_view table, std::string_view key);  // false when there was no record
     std::vector<Row> scan(std::string_view table, const ScanQuery& q, int64_t now_ms) const;
+    // True when the live value matched `expected` (nullopt: absent) and the write happened.
+    bool cas(std::string_view table, std::string_view key, std::optional<std::string_view> expected,
+             std::optional<std::string_view> value, int64_t expires_at_ms, int64_t now_ms);
+    void batch(std::string_view table, const std::vector<platform::BatchOp>& ops);
 
     // The shape platform::StoreProviderTable adapts. Sinks run after the lock is released.
     bool get(std::string_view table, std::string_view key, int64_t now_ms, const platform::ValueFn& fn) const {
@@ -68,6 +77,10 @@ private:
     }
     void seen(int64_t now_ms) const;
     static void purge(Table& t, int64_t now_ms);
+    // With the exclusive lock held.
+    Table& table_for_write(std::string_view table);
+    static void set(Table& t, std::string key, std::string value, int64_t expires_at_ms);
+    bool erase(std::string_view table, std::string_view key);
 
     platform::Host host_;
     mutable std::shared_mutex mutex_;

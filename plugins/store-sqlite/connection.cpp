@@ -1,6 +1,8 @@
 // store-sqlite — connections, schema and statement cache.
 #include "connection.hpp"
 
+#include <sqlite3.h>
+
 namespace store_sqlite {
 
 namespace {
@@ -61,6 +63,9 @@ Pool::Lease Pool::acquire() {
 }
 
 void Pool::release(std::unique_ptr<Connection> c) {
+    // A connection still inside a transaction (a rollback that failed) would hold the write lock
+    // and leak its state into the next caller: close it instead of pooling it.
+    if (!sqlite3_get_autocommit(c->db.getHandle())) return;
     std::lock_guard<std::mutex> lock(mutex_);
     if (idle_.size() < kMaxIdle) idle_.push_back(std::move(c));
 }

@@ -3,6 +3,7 @@
 
 #include <platform/sdk/error.hpp>
 
+#include <SQLiteCpp/Transaction.h>
 #include <sqlite3.h>
 
 #include <climits>
@@ -139,6 +140,86 @@ bool SqliteStore::del(std::string_view table, std::string_view key) {
         return s.exec() > 0;
     } catch (const SQLite::Exception& e) {
         fail(host_, "delete", e);
+    }
+}
+
+namespace {
+
+void write_row(Connection& c, std::string_view table, std::string_view key, std::string_view value,
+               int64_t expires_at_ms) {
+    auto& s = *c.put;
+    ResetOnExit reset{s};
+    s.tryReset();
+    bind_blob(s, 1, table);
+    bind_blob(s, 2, key);
+    bind_blob(s, 3, value);
+    s.bind(4, static_cast<int64_t>(expires_at_ms > 0 ? expires_at_ms : 0));
+    s.exec();
+}
+
+void delete_row(Connection& c, std::string_view table, std::string_view key) {
+    auto& s = *c.del;
+    ResetOnExit reset{s};
+    s.tryReset();
+    bind_blob(s, 1, table);
+    bind_blob(s, 2, key);
+    s.exec();
+}
+
+}  // namespace
+
+bool SqliteStore::cas(std::string_view table, std::string_view key, std::optional<std::string_view> expected,
+                      std::optional<std::string_view> value, int64_t expires_at_ms, int64_t now_ms) {
+    seen(now_ms);
+    check_size("key", key);
+    if (value) check_size("value", *value);
+    try {
+        auto c = pool_.acquire();
+        {
+            // IMMEDIATE: the write lock is ours before we read, so the compare still holds at the
+            // write. Leaving the scope without commit() rolls back.
+            SQLite::Transaction tx(c->db, SQLite::TransactionBehavior::IMMEDIATE);
+            bool matches;
+            {
+                auto& s = *c->get;
+                ResetOnExit reset{s};
+                s.tryReset();
+                bind_blob(s, 1, table);
+                bind_blob(s, 2, key);
+                s.bind(3, static_cast<int64_t>(now_ms));
+                bool present = s.executeStep();
+                matches = expected ? present && column_bytes(s.getColumn(0)) == *expected : !present;
+            }
+            if (!matches) return false;
+            if (value) write_row(*c, table, key, *value, expires_at_ms);
+            else delete_row(*c, table, key);  // also drops an expired, unpurged row
+            tx.commit();
+        }
+        if (value) maybe_purge(*c);
+        return true;
+    } catch (const SQLite::Exception& e) {
+        fail(host_, "compare-and-set", e);
+    }
+}
+
+void SqliteStore::batch(std::string_view table, const std::vector<platform::BatchOp>& ops) {
+    for (const auto& op : ops) {
+        check_size("key", op.key);
+        check_size("value", op.value);
+    }
+    try {
+        auto c = pool_.acquire();
+        {
+            SQLite::Transaction tx(c->db, SQLite::TransactionBehavior::IMMEDIATE);
+            for (const auto& op : ops) {
+                if (op.kind == platform::BatchOp::put) write_row(*c, table, op.key, op.value, op.expires_at_ms);
+                else delete_row(*c, table, op.key);
+            }
+            tx.commit();  // a throw before this rolls every op back
+        }
+        maybe_purge(*c);
+    } catch (const SQLite::Exception& e) {
+        fail(host_, "batch", e);
     }
 }
 

@@ -4,7 +4,9 @@
 // (tbl, key). Keys and values are BLOBs, so NUL bytes survive and ORDER BY key is bytewise
 // (memcmp). A prefix scan is the key range [prefix, successor(prefix)). Expired rows are
 // filtered in SQL and purged lazily by put. WAL mode with synchronous=FULL: a put that returned
-// OK survives a crash or power loss.
+// OK survives a crash or power loss. Compare-and-set and batches each run in one
+// BEGIN IMMEDIATE transaction on a pooled connection: the write lock is taken before the compare,
+// so no other write slips in between, and a batch commits whole or rolls back.
 #pragma once
 
 #include "connection.hpp"
@@ -15,6 +17,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,6 +38,10 @@ public:
     bool del(std::string_view table, std::string_view key);  // false when there was no record
     void scan(std::string_view table, const ScanQuery& q, int64_t now_ms, const RowFn& fn);
     std::vector<std::string> tables();  // tables holding records, sorted
+    // True when the live value matched `expected` (nullopt: absent) and the write committed.
+    bool cas(std::string_view table, std::string_view key, std::optional<std::string_view> expected,
+             std::optional<std::string_view> value, int64_t expires_at_ms, int64_t now_ms);
+    void batch(std::string_view table, const std::vector<platform::BatchOp>& ops);
 
 private:
     void seen(int64_t now_ms);

@@ -15,8 +15,8 @@
 
 /* ---- portable facts: hold on every platform ----------------------------------------------- */
 
-ABI_STATIC_ASSERT(PLATFORM_ABI_VERSION == ((1u << 16) | 2u));
-ABI_STATIC_ASSERT(PLATFORM_ABI_MAJOR == 1u && PLATFORM_ABI_MINOR == 2u);
+ABI_STATIC_ASSERT(PLATFORM_ABI_VERSION == ((1u << 16) | 3u));
+ABI_STATIC_ASSERT(PLATFORM_ABI_MAJOR == 1u && PLATFORM_ABI_MINOR == 3u);
 ABI_STATIC_ASSERT(PLATFORM_ABI_PACK(2, 3) == 0x20003u);
 ABI_STATIC_ASSERT(PLATFORM_ABI_MAJOR_OF(PLATFORM_ABI_PACK(7, 9)) == 7u);
 ABI_STATIC_ASSERT(PLATFORM_ABI_MINOR_OF(PLATFORM_ABI_PACK(7, 9)) == 9u);
@@ -30,6 +30,8 @@ ABI_STATIC_ASSERT(offsetof(platform_str_t, len) == sizeof(void *));
 ABI_STATIC_ASSERT(offsetof(platform_endpoint_t, struct_size) == 0);
 ABI_STATIC_ASSERT(offsetof(platform_call_info_t, struct_size) == 0);
 ABI_STATIC_ASSERT(offsetof(platform_scan_t, struct_size) == 0);
+ABI_STATIC_ASSERT(offsetof(platform_store_op_t, struct_size) == 0);
+ABI_STATIC_ASSERT(offsetof(platform_store_api_t, struct_size) == 0);
 ABI_STATIC_ASSERT(offsetof(platform_host_api_t, struct_size) == 0);
 ABI_STATIC_ASSERT(offsetof(platform_registry_api_t, struct_size) == 0);
 ABI_STATIC_ASSERT(offsetof(platform_clock_api_t, struct_size) == 0);
@@ -69,6 +71,8 @@ ABI_STATIC_ASSERT(PLATFORM_FLAG_METERED == 16u && PLATFORM_FLAG_ACTION == 32u);
 ABI_STATIC_ASSERT(PLATFORM_FLAG_STREAMING == 64u && PLATFORM_FLAG_OPEN_WORLD == 128u);
 ABI_STATIC_ASSERT(PLATFORM_STORE_TTL == 1u && PLATFORM_STORE_PREFIX == 2u);
 ABI_STATIC_ASSERT(PLATFORM_STORE_ORDER == 4u && PLATFORM_STORE_PERSISTENT == 8u);
+ABI_STATIC_ASSERT(PLATFORM_STORE_CAS == 16u && PLATFORM_STORE_TRANSACTIONS == 32u);
+ABI_STATIC_ASSERT(PLATFORM_STORE_OP_PUT == 1 && PLATFORM_STORE_OP_DEL == 2);
 ABI_STATIC_ASSERT(PLATFORM_DEFAULT_MAX_BODY == 1048576u);
 
 /* ---- the pinned x86_64 layout ------------------------------------------------------------- */
@@ -127,6 +131,12 @@ int abi_c_layout_ok(void) {
     ABI_CHECK(PLATFORM_HAS_FIELD(platform_host_api_t, &api, abi_version));
     ABI_CHECK(!PLATFORM_HAS_FIELD(platform_host_api_t, &api, log));
 
+    /* A 1.2 host table ends after events_wait: no store_cas/store_batch. */
+    api.struct_size = (uint32_t)offsetof(platform_host_api_t, store_cas);
+    ABI_CHECK(PLATFORM_HAS_FIELD(platform_host_api_t, &api, events_wait));
+    ABI_CHECK(!PLATFORM_HAS_FIELD(platform_host_api_t, &api, store_cas));
+    ABI_CHECK(!PLATFORM_HAS_FIELD(platform_host_api_t, &api, store_batch));
+
     /* A larger struct_size (a newer peer) still reports every field we know. */
     api.struct_size = (uint32_t)sizeof api + 64;
     ABI_CHECK(PLATFORM_HAS_FIELD(platform_host_api_t, &api, get_service));
@@ -146,7 +156,7 @@ int abi_c_layout_ok(void) {
     {
         volatile uint32_t v = PLATFORM_ABI_VERSION;
         ABI_CHECK(PLATFORM_ABI_MAJOR_OF(v) == 1u);
-        ABI_CHECK(PLATFORM_ABI_MINOR_OF(v) == 2u);
+        ABI_CHECK(PLATFORM_ABI_MINOR_OF(v) == 3u);
     }
     return ok;
 }

@@ -17,9 +17,9 @@ namespace {
 
 // ---- portable facts ---------------------------------------------------------------------------
 
-static_assert(PLATFORM_ABI_VERSION == ((1u << 16) | 2u), "ABI 1.2");
+static_assert(PLATFORM_ABI_VERSION == ((1u << 16) | 3u), "ABI 1.3");
 static_assert(PLATFORM_ABI_MAJOR_OF(PLATFORM_ABI_VERSION) == 1u);
-static_assert(PLATFORM_ABI_MINOR_OF(PLATFORM_ABI_VERSION) == 2u);
+static_assert(PLATFORM_ABI_MINOR_OF(PLATFORM_ABI_VERSION) == 3u);
 static_assert(PLATFORM_ABI_PACK(2, 3) == 0x20003u);
 static_assert(std::is_same_v<decltype(PLATFORM_ABI_VERSION), uint32_t>);
 
@@ -43,6 +43,8 @@ constexpr bool abi_struct() {
 static_assert(abi_struct<platform_endpoint_t>());
 static_assert(abi_struct<platform_call_info_t>());
 static_assert(abi_struct<platform_scan_t>());
+static_assert(abi_struct<platform_store_op_t>());
+static_assert(abi_struct<platform_store_api_t>());
 static_assert(abi_struct<platform_host_api_t>());
 static_assert(abi_struct<platform_registry_api_t>());
 static_assert(abi_struct<platform_clock_api_t>());
@@ -61,6 +63,8 @@ static_assert(PLATFORM_KIND_SERVICE == 1 && PLATFORM_KIND_MODEL == 6);
 static_assert(PLATFORM_VERB_GET == 1 && PLATFORM_VERB_POST == 2);
 static_assert(PLATFORM_ACCESS_PUBLIC == 0 && PLATFORM_ACCESS_ADMIN == 3);
 static_assert(PLATFORM_FLAG_READ_ONLY == 1u && PLATFORM_FLAG_OPEN_WORLD == 128u);
+static_assert(PLATFORM_STORE_CAS == 16u && PLATFORM_STORE_TRANSACTIONS == 32u);
+static_assert(PLATFORM_STORE_OP_PUT == 1 && PLATFORM_STORE_OP_DEL == 2);
 static_assert(std::string_view(PLATFORM_ENTRY_SYMBOL) == "platform_plugin_entry");
 
 // The entry signature.
@@ -81,6 +85,12 @@ static_assert(PLATFORM_HAS_FIELD(platform_host_api_t, &kHost10, respond_end));
 static_assert(!PLATFORM_HAS_FIELD(platform_host_api_t, &kHost10, get_service));
 constexpr platform_host_api_t kHost11 = host_table(sizeof(platform_host_api_t), PLATFORM_ABI_VERSION);
 static_assert(PLATFORM_HAS_FIELD(platform_host_api_t, &kHost11, get_service));
+// A 1.2 host table ends after events_wait; 1.3 added store_cas and store_batch.
+constexpr platform_host_api_t kHost12 =
+    host_table(offsetof(platform_host_api_t, store_cas), PLATFORM_ABI_PACK(1, 2));
+static_assert(PLATFORM_HAS_FIELD(platform_host_api_t, &kHost12, events_wait));
+static_assert(!PLATFORM_HAS_FIELD(platform_host_api_t, &kHost12, store_cas));
+static_assert(PLATFORM_HAS_FIELD(platform_host_api_t, &kHost11, store_batch));
 constexpr platform_host_api_t kShort = host_table(offsetof(platform_host_api_t, log) + 7, 0);
 static_assert(!PLATFORM_HAS_FIELD(platform_host_api_t, &kShort, log));
 

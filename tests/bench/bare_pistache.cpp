@@ -1,7 +1,13 @@
 // The floor for the gateway benchmark: Debian's Pistache 0.0.5 answering every request with a fixed
 // JSON body, nothing else. tests/bench/gateway.sh runs it next to the host and nginx.
 //
-//   bench-bare-pistache 127.0.0.1:9090     (port 0 picks a free one)
+//   bench-bare-pistache 127.0.0.1:9090          (port 0 picks a free one)
+//   bench-bare-pistache 127.0.0.1:9090 --stock  Pistache's own Connection handling, for comparison
+//
+// By default it answers keep-alive by HTTP/1.1 rules, as the host does. With --stock it leaves
+// Pistache 0.0.5's choice alone: `Connection: Close` on every answer to a request without a
+// Connection header (wrk's default), so such clients reconnect for every request. Either way it
+// keeps Pistache's other trap: of requests pipelined in one read it answers the first only.
 //
 // Prints `listening 127.0.0.1:PORT` once bound; stops on SIGINT/SIGTERM.
 #include <pistache/endpoint.h>
@@ -16,17 +22,19 @@ using namespace Pistache;
 
 namespace {
 
+bool stock_connection = false;  // --stock
+
 class FixedHandler : public Http::Handler {
 public:
     HTTP_PROTOTYPE(FixedHandler)
 
     void onRequest(const Http::Request& request, Http::ResponseWriter response) override {
         // Pistache 0.0.5 puts `Connection: Close` on the writer whenever the request carries no
-        // Connection header; answer by HTTP/1.1 rules instead (DESIGN §5 "traps").
+        // Connection header; unless --stock, answer by HTTP/1.1 rules instead (DESIGN §5 "traps").
         auto asked = request.headers().tryGet<Http::Header::Connection>();
         bool close = asked ? asked->control() == Http::ConnectionControl::Close
                            : request.version() == Http::Version::Http10;
-        if (!close) {
+        if (!close && !stock_connection) {
             if (response.headers().tryGet<Http::Header::Connection>())
                 response.headers().remove<Http::Header::Connection>();
             response.headers().add<Http::Header::Connection>(Http::ConnectionControl::KeepAlive);
@@ -39,8 +47,10 @@ public:
 }  // namespace
 
 int main(int argc, char** argv) {
-    if (argc != 2) {
-        std::fprintf(stderr, "usage: %s HOST:PORT\n", argv[0]);
+    if (argc == 3 && std::string(argv[2]) == "--stock") {
+        stock_connection = true;
+    } else if (argc != 2) {
+        std::fprintf(stderr, "usage: %s HOST:PORT [--stock]\n", argv[0]);
         return 2;
     }
     // Block the stop signals in every thread (Pistache's included), then wait for them here.

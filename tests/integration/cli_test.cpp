@@ -2,6 +2,7 @@
 // registry's descriptors, generated help, exit codes (2 usage, 4 unreachable, 5 not found, 3 401).
 #include "command.hpp"
 #include "host_process.hpp"
+#include "http_client.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,6 +10,7 @@
 
 using platform::test::CommandResult;
 using platform::test::HostProcess;
+using platform::test::HttpClient;
 using platform::test::run_command;
 using nlohmann::json;
 
@@ -18,9 +20,17 @@ class Cli : public ::testing::Test {
 protected:
     static void SetUpTestSuite() {
         HostProcess::Options o;
-        o.profile = "local";  // single-user: the CLI needs no token
+        o.profile = "local";  // real accounts (auth-local): the CLI sends admin's personal token
+        o.env["PLATFORM_ADMIN_SECRET"] = "cli-admin-secret";
         host = new HostProcess(o);
         host->start();
+        HttpClient c("127.0.0.1", host->api_port());
+        auto login = c.post_json("/auth/token", {{"id", "admin"}, {"secret", "cli-admin-secret"}});
+        ASSERT_EQ(login.status, 200) << login.body;
+        auto pat = c.post_json("/auth/createToken", {{"name", "cli-test"}},
+                               {{"Authorization", "Bearer " + login.json()["access_token"].get<std::string>()}});
+        ASSERT_EQ(pat.status, 200) << pat.body;
+        token = pat.json()["token"];
     }
     static void TearDownTestSuite() {
         EXPECT_EQ(host->stop(), 0);
@@ -29,11 +39,14 @@ protected:
     CommandResult platform(std::vector<std::string> args, std::map<std::string, std::string> env = {}) {
         args.insert(args.begin(), HostProcess::binary());
         if (!env.count("PLATFORM_PROXY")) env["PLATFORM_PROXY"] = "127.0.0.1:" + std::to_string(host->proxy_port());
+        if (!env.count("PLATFORM_TOKEN")) env["PLATFORM_TOKEN"] = token;
         return run_command(args, env);
     }
     static HostProcess* host;
+    static std::string token;
 };
 HostProcess* Cli::host = nullptr;
+std::string Cli::token;
 
 TEST_F(Cli, NotesAddThenGetPrintsTheNote) {
     auto add = platform({"notes", "add", "--title", "a", "--text", "b"});

@@ -323,12 +323,20 @@ TEST(EventsLocal, EventsSurviveARestart) {
     HostProcess::Options opts;
     opts.profile = "local";
     opts.home = home.path();
+    opts.env["PLATFORM_ADMIN_SECRET"] = "events-admin-secret";  // local has real accounts (auth-local)
+    // An access token for admin through POST /auth/token.
+    auto admin = [](HttpClient& c) {
+        auto t = c.post_json("/auth/token", {{"id", "admin"}, {"secret", "events-admin-secret"}});
+        EXPECT_EQ(t.status, 200) << t.body;
+        return as(t.json().value("access_token", std::string()));
+    };
     {
         HostProcess host(opts);
         host.start();
         HttpClient c("127.0.0.1", host.api_port());
+        const auto bearer = admin(c);
         for (const char* text : {"first", "second"}) {
-            auto r = c.post_json("/events/publish", {{"topic", "durable"}, {"payload", {{"text", text}}}}, as("admin"));
+            auto r = c.post_json("/events/publish", {{"topic", "durable"}, {"payload", {{"text", text}}}}, bearer);
             ASSERT_EQ(r.status, 200) << r.body << host.log();
         }
         EXPECT_EQ(host.stop(), 0) << host.log();
@@ -337,13 +345,14 @@ TEST(EventsLocal, EventsSurviveARestart) {
     HostProcess again(opts);
     again.start();
     HttpClient c("127.0.0.1", again.api_port());
-    auto r = c.get("/events/read?topic=durable", as("admin"));
+    const auto bearer = admin(c);
+    auto r = c.get("/events/read?topic=durable", bearer);
     ASSERT_EQ(r.status, 200) << r.body;
     json events = r.json().at("events");
     ASSERT_EQ(events.size(), 2u);
     EXPECT_EQ(events[0].at("payload").at("text"), "first");
     EXPECT_EQ(events[1].at("payload").at("text"), "second");
-    auto p = c.post_json("/events/publish", {{"topic", "durable"}, {"payload", 3}}, as("admin"));
+    auto p = c.post_json("/events/publish", {{"topic", "durable"}, {"payload", 3}}, bearer);
     ASSERT_EQ(p.status, 200) << p.body;
     EXPECT_EQ(p.json().at("offset"), 3);  // offsets continue after the restart
     EXPECT_EQ(again.stop(), 0);

@@ -1,4 +1,5 @@
 // The local profile persists notes in SQLite under PLATFORM_HOME: written, host restarted, read.
+// Notes are owner-only and `local` has real accounts (auth-local): the test logs in as admin.
 #include "host_process.hpp"
 #include "http_client.hpp"
 
@@ -12,17 +13,25 @@ using platform::test::TempDir;
 
 namespace {
 
+// An access token for admin (PLATFORM_ADMIN_SECRET), through POST /auth/token.
+std::map<std::string, std::string> admin_bearer(HttpClient& c, const std::string& secret) {
+    auto r = c.post_json("/auth/token", {{"id", "admin"}, {"secret", secret}});
+    EXPECT_EQ(r.status, 200) << r.body;
+    return {{"Authorization", "Bearer " + r.json().value("access_token", std::string())}};
+}
+
 TEST(Persistence, NotesSurviveARestartOnTheLocalProfile) {
     TempDir home;
     HostProcess::Options opts;
     opts.profile = "local";
     opts.home = home.path();
+    opts.env["PLATFORM_ADMIN_SECRET"] = "persistence-admin-secret";
     {
         HostProcess host(opts);
         host.start();
-        EXPECT_TRUE(host.wait_for_log("single-user mode")) << host.log();
         HttpClient c("127.0.0.1", host.api_port());
-        auto r = c.post_json("/api/v1/notes/add", {{"title", "durable"}, {"text", "still here"}});
+        auto r = c.post_json("/api/v1/notes/add", {{"title", "durable"}, {"text", "still here"}},
+                             admin_bearer(c, "persistence-admin-secret"));
         ASSERT_EQ(r.status, 200) << r.body;
         EXPECT_EQ(host.stop(), 0) << host.log();
     }
@@ -30,7 +39,7 @@ TEST(Persistence, NotesSurviveARestartOnTheLocalProfile) {
     HostProcess again(opts);
     again.start();
     HttpClient c("127.0.0.1", again.api_port());
-    auto r = c.get("/api/v1/notes/get?title=durable");
+    auto r = c.get("/api/v1/notes/get?title=durable", admin_bearer(c, "persistence-admin-secret"));
     ASSERT_EQ(r.status, 200) << r.body;
     EXPECT_EQ(r.json()["data"]["text"], "still here");
     EXPECT_EQ(again.stop(), 0);

@@ -8,7 +8,9 @@ CallTable& CallTable::global() {
 }
 
 std::shared_ptr<Call> CallTable::create() {
-    auto c = std::make_shared<Call>();
+    // Not make_shared: a deadline timer holds a weak_ptr for up to call_timeout_ms, and with
+    // make_shared the whole Call would stay allocated until it fires.
+    std::shared_ptr<Call> c(new Call());
     c->id = next_.fetch_add(1);
     std::unique_lock<std::shared_mutex> g(m_);
     calls_.emplace(c->id, c);

@@ -26,16 +26,12 @@ platform_status_t Runtime::authenticate(const std::string& credential, Identity&
         error = st == PLATFORM_UNAUTHENTICATED ? "invalid, expired or revoked credential" : "authentication failed";
         return st;
     }
-    json a = json::parse(account, nullptr, false);
-    if (!a.is_object()) {
+    auto who = Identity::from_json(json::parse(account, nullptr, false));
+    if (!who) {
         error = "auth provider answered nonsense";
         return PLATFORM_INTERNAL;
     }
-    out.id = a.value("id", "");
-    out.scopes.clear();
-    if (a.contains("scopes") && a["scopes"].is_array())
-        for (const auto& s : a["scopes"])
-            if (s.is_string()) out.scopes.push_back(s.get<std::string>());
+    out = std::move(*who);
     return PLATFORM_OK;
 }
 
@@ -75,12 +71,23 @@ void Runtime::dispatch_as(const Identity& who, Invocation inv, std::function<voi
     const ServiceEntry& svc = *inv.service;
     auto fail = [&](platform_status_t code, std::string message) { done(Outcome{code, std::move(message), "", false}); };
 
+    // Rules, token restrictions, CSRF, per-account rate limit (admission.hpp).
+    if (!inv.admitted)
+        if (auto refusal = admission_->check(who, inv, svc, ep)) return done(std::move(*refusal));
+    // Payment (payment.hpp): may answer itself (402/403) or run the call and settle afterwards.
+    if (!inv.admitted && payments_->applies(who, inv, ep)) {
+        inv.admitted = true;
+        return payments_->admit(who, std::move(inv), svc, ep, std::move(done),
+                                [this](const Identity& as, Invocation next, std::function<void(Outcome)> d) {
+                                    dispatch_as(as, std::move(next), std::move(d));
+                                });
+    }
     if (ep.access != PLATFORM_ACCESS_PUBLIC && who.anonymous())
         return fail(PLATFORM_UNAUTHENTICATED, "Unauthorized call made to " + svc.name + ":" + ep.method);
     // Service accounts (the host's own identities for plugins calling as themselves) may use the
     // platform's built-ins, like micro's service accounts; catalogue admin methods stay admin-only.
     const bool builtin = svc.relative.rfind("v1.", 0) != 0;
-    if (ep.access == PLATFORM_ACCESS_ADMIN && !who.has_scope("admin") && !(builtin && who.has_scope("service")))
+    if (ep.access == PLATFORM_ACCESS_ADMIN && !who.has_scope("admin") && !(builtin && who.type == "service" && who.has_scope("service")))
         return fail(PLATFORM_PERMISSION_DENIED,
                     "Forbidden call made to " + svc.name + ":" + ep.method + " (needs the admin scope)");
     if (auto problem = ep.input.validate(inv.args)) return fail(PLATFORM_INVALID_ARGUMENT, *problem);

@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <random>
+#include <cstddef>
 #include <cstring>
+#include <vector>
 
 namespace platform::host {
 
@@ -49,9 +51,11 @@ platform_status_t get_in(platform_host_ctx_t* c, const StoreRef& s, platform_str
     if (!s.table) return PLATFORM_UNAVAILABLE;
     return s.table->get(s.inst, view(s.name), key, now(c), sink, user);
 }
+bool declares(const StoreRef& s, uint64_t feature) { return (s.table->features & feature) == feature; }
 platform_status_t put_in(platform_host_ctx_t* c, const StoreRef& s, platform_str_t key, platform_str_t value, int64_t ttl) {
     if (!s.table) return PLATFORM_UNAVAILABLE;
     if (ttl < 0) return PLATFORM_INVALID_ARGUMENT;
+    if (ttl > 0 && !declares(s, PLATFORM_STORE_TTL)) return PLATFORM_UNSUPPORTED;
     return s.table->put(s.inst, view(s.name), key, value, ttl > 0 ? now(c) + ttl : 0);
 }
 platform_status_t delete_in(platform_host_ctx_t* c, const StoreRef& s, platform_str_t key) {
@@ -62,6 +66,25 @@ platform_status_t delete_in(platform_host_ctx_t* c, const StoreRef& s, platform_
     if (st != PLATFORM_OK) return st;
     return s.table->del(s.inst, view(s.name), key);
 }
+// A provider without PLATFORM_STORE_PREFIX may ignore the prefix: the host then filters the keys
+// and counts offset and limit itself, so an owner-scoped scan never sees another owner's records.
+struct PrefixFilter {
+    std::string_view prefix;
+    uint32_t skip, limit, sent;
+    platform_record_sink_fn sink;
+    void* user;
+    static bool next(void* u, platform_str_t key, platform_str_t value) {
+        auto* f = static_cast<PrefixFilter*>(u);
+        if (view_of(key).substr(0, f->prefix.size()) != f->prefix) return true;
+        if (f->skip) {
+            --f->skip;
+            return true;
+        }
+        ++f->sent;
+        bool more = !f->sink || f->sink(f->user, key, value);
+        return more && !(f->limit && f->sent >= f->limit);
+    }
+};
 platform_status_t scan_in(platform_host_ctx_t* c, const StoreRef& s, const platform_scan_t* scan,
                           platform_record_sink_fn sink, void* user) {
     if (!s.table) return PLATFORM_UNAVAILABLE;
@@ -69,7 +92,56 @@ platform_status_t scan_in(platform_host_ctx_t* c, const StoreRef& s, const platf
     platform_scan_t copy{};  // normalise an older, smaller struct
     std::memcpy(&copy, scan, std::min<size_t>(scan->struct_size, sizeof copy));
     copy.struct_size = sizeof copy;
+    if (copy.prefix.len && !declares(s, PLATFORM_STORE_PREFIX)) {
+        PrefixFilter f{view_of(copy.prefix), copy.offset, copy.limit, 0, sink, user};
+        copy.offset = copy.limit = 0;
+        return s.table->scan(s.inst, view(s.name), &copy, now(c), &PrefixFilter::next, &f);
+    }
     return s.table->scan(s.inst, view(s.name), &copy, now(c), sink, user);
+}
+
+// (1.3) Compare-and-set and batches reach the provider only when it declares the feature and its
+// table (by struct_size) has the function; otherwise UNSUPPORTED.
+platform_status_t cas_in(platform_host_ctx_t* c, const StoreRef& s, platform_str_t key, const platform_str_t* expected,
+                         const platform_str_t* value, int64_t expires_at_ms) {
+    if (!s.table) return PLATFORM_UNAVAILABLE;
+    if (!declares(s, PLATFORM_STORE_CAS) || !PLATFORM_HAS_FIELD(platform_store_provider_t, s.table, cas) || !s.table->cas)
+        return PLATFORM_UNSUPPORTED;
+    if (expires_at_ms < 0) return PLATFORM_INVALID_ARGUMENT;
+    if (!value) expires_at_ms = 0;
+    if (expires_at_ms > 0 && !declares(s, PLATFORM_STORE_TTL)) return PLATFORM_UNSUPPORTED;
+    return s.table->cas(s.inst, view(s.name), key, expected, value, expires_at_ms, now(c));
+}
+platform_status_t batch_in(const StoreRef& s, const platform_store_op_t* ops, uint32_t count, uint32_t stride) {
+    if (!s.table) return PLATFORM_UNAVAILABLE;
+    if (!declares(s, PLATFORM_STORE_TRANSACTIONS) || !PLATFORM_HAS_FIELD(platform_store_provider_t, s.table, batch) ||
+        !s.table->batch)
+        return PLATFORM_UNSUPPORTED;
+    if (count == 0) return PLATFORM_OK;
+    // Normalise the plugin's ops (walked by its stride, each within its struct_size) into the
+    // host's layout, refusing the whole batch before the provider sees any of it.
+    constexpr size_t kMin = offsetof(platform_store_op_t, key) + sizeof(platform_str_t);
+    if (!ops || stride < kMin) return PLATFORM_INVALID_ARGUMENT;
+    std::vector<platform_store_op_t> copy(count);
+    const auto* base = reinterpret_cast<const unsigned char*>(ops);
+    for (uint32_t i = 0; i < count; ++i) {
+        const unsigned char* at = base + size_t{i} * stride;
+        uint32_t size = 0;
+        std::memcpy(&size, at, sizeof size);
+        if (size < kMin || size > stride) return PLATFORM_INVALID_ARGUMENT;
+        platform_store_op_t& op = copy[i];
+        std::memcpy(&op, at, std::min<size_t>(size, sizeof op));
+        op.struct_size = sizeof op;
+        if (op.kind == PLATFORM_STORE_OP_DEL) {
+            op.value = {};
+            op.expires_at_ms = 0;
+        } else if (op.kind != PLATFORM_STORE_OP_PUT || op.expires_at_ms < 0) {
+            return PLATFORM_INVALID_ARGUMENT;
+        } else if (op.expires_at_ms > 0 && !declares(s, PLATFORM_STORE_TTL)) {
+            return PLATFORM_UNSUPPORTED;
+        }
+    }
+    return s.table->batch(s.inst, view(s.name), copy.data(), count, sizeof(platform_store_op_t));
 }
 
 void log(platform_host_ctx_t* c, platform_log_level_t level, platform_str_t m) {
@@ -106,6 +178,13 @@ platform_status_t store_put(platform_host_ctx_t* c, platform_str_t key, platform
 platform_status_t store_delete(platform_host_ctx_t* c, platform_str_t key) { return delete_in(c, own_store(c), key); }
 platform_status_t store_scan(platform_host_ctx_t* c, const platform_scan_t* scan, platform_record_sink_fn sink, void* user) {
     return scan_in(c, own_store(c), scan, sink, user);
+}
+platform_status_t store_cas(platform_host_ctx_t* c, platform_str_t key, const platform_str_t* expected,
+                           const platform_str_t* value, int64_t expires_at_ms) {
+    return cas_in(c, own_store(c), key, expected, value, expires_at_ms);
+}
+platform_status_t store_batch(platform_host_ctx_t* c, const platform_store_op_t* ops, uint32_t count, uint32_t stride) {
+    return batch_in(own_store(c), ops, count, stride);
 }
 
 const platform_broker_provider_t* broker_of(platform_host_ctx_t* c, void** inst) {
@@ -291,6 +370,14 @@ platform_status_t admin_scan(platform_host_ctx_t* c, platform_str_t t, const pla
                              void* u) {
     return scan_in(c, store_of(c, str(t)), scan, sink, u);
 }
+platform_status_t admin_cas(platform_host_ctx_t* c, platform_str_t t, platform_str_t k, const platform_str_t* expected,
+                            const platform_str_t* value, int64_t expires_at_ms) {
+    return cas_in(c, store_of(c, str(t)), k, expected, value, expires_at_ms);
+}
+platform_status_t admin_batch(platform_host_ctx_t* c, platform_str_t t, const platform_store_op_t* ops, uint32_t count,
+                              uint32_t stride) {
+    return batch_in(store_of(c, str(t)), ops, count, stride);
+}
 platform_status_t admin_tables(platform_host_ctx_t* c, platform_bytes_sink_fn sink, void* user) {
     auto s = store_of(c, "");
     if (!s.table) return PLATFORM_UNAVAILABLE;
@@ -313,7 +400,8 @@ platform_status_t secrets_open(platform_host_ctx_t* c, platform_str_t sealed, pl
 const platform_registry_api_t kRegistryApi{sizeof(platform_registry_api_t), 2, registry_list, registry_get,
                                            registry_register, registry_deregister, registry_watch, registry_unwatch};
 const platform_network_api_t kNetworkApi{sizeof(platform_network_api_t), 1, network_nodes};
-const platform_store_api_t kStoreApi{sizeof(platform_store_api_t), 1, admin_get, admin_put, admin_del, admin_scan, admin_tables};
+const platform_store_api_t kStoreApi{sizeof(platform_store_api_t), 2, admin_get, admin_put, admin_del, admin_scan,
+                                     admin_tables, admin_cas, admin_batch};
 const platform_secrets_api_t kSecretsApi{sizeof(platform_secrets_api_t), 1, secrets_seal, secrets_open};
 const platform_clock_api_t kClockApi{sizeof(platform_clock_api_t), 1, clock_is_manual, clock_set, clock_advance};
 
@@ -437,6 +525,8 @@ platform_host_api_t make_host_api() {
     a.events_publish = events_publish;
     a.events_read = events_read;
     a.events_wait = events_wait;
+    a.store_cas = store_cas;
+    a.store_batch = store_batch;
     return a;
 }
 

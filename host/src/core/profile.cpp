@@ -168,23 +168,67 @@ HttpSettings parse_http(const Ctx& c, const YAML::Node& v) {
         else if (sk == "drain_ms") h.drain_ms = integer(n, k, 0, 3600000);
         else if (sk == "cors") h.cors = boolean(c, n, k);
         else if (sk == "access_log") h.access_log = boolean(c, n, k);
-        else if (sk == "rate_limit") {
+        else if (sk == "rate_limit" || sk == "account_rate_limit") {
             if (n.IsNull()) continue;  // `rate_limit:` with nothing = off
+            RateLimitSettings& limit = sk == "rate_limit" ? h.rate_limit : h.account_rate_limit;
             if (!n.IsMap()) c.fail(n, k, "must be a mapping {requests_per_second, burst}");
             for (const auto& f : n) {
                 const std::string fk = f.first.as<std::string>();
-                if (fk == "requests_per_second") h.rate_limit.requests_per_second = positive(f.second, k + "." + fk);
-                else if (fk == "burst") h.rate_limit.burst = positive(f.second, k + "." + fk);
+                if (fk == "requests_per_second") limit.requests_per_second = positive(f.second, k + "." + fk);
+                else if (fk == "burst") limit.burst = positive(f.second, k + "." + fk);
                 else c.fail(f.first, k + "." + fk, "unknown key (expected requests_per_second, burst)");
             }
-            if (!h.rate_limit.enabled()) c.fail(n, k + ".requests_per_second", "missing (the rate limit needs it)");
+            if (!limit.enabled()) c.fail(n, k + ".requests_per_second", "missing (the rate limit needs it)");
         } else {
             c.fail(kv.first, k, "unknown key (expected max_request_bytes, max_header_count, max_header_bytes, "
                                 "header_timeout_ms, idle_timeout_ms, max_connections, cors, access_log, "
-                                "rate_limit, drain_ms)");
+                                "rate_limit, account_rate_limit, drain_ms)");
         }
     }
     return h;
+}
+
+// The `payment:` section (profile.hpp PaymentSettings); every error names file:line and
+// payment.<key>.
+PaymentSettings parse_payment(const Ctx& c, const YAML::Node& v) {
+    if (!v.IsMap()) c.fail(v, "payment", "must be a mapping");
+    PaymentSettings p;
+    auto integer = [&](const YAML::Node& n, const std::string& key, int64_t min, int64_t max) {
+        int64_t out = 0;
+        try { out = n.as<int64_t>(); } catch (...) { c.fail(n, key, "must be an integer"); }
+        if (out < min || out > max)
+            c.fail(n, key, "must be between " + std::to_string(min) + " and " + std::to_string(max));
+        return out;
+    };
+    auto nonempty = [&](const YAML::Node& n, const std::string& key) {
+        std::string s = scalar(c, n, key);
+        if (s.empty()) c.fail(n, key, "must not be empty");
+        return s;
+    };
+    for (const auto& kv : v) {
+        const std::string sk = kv.first.as<std::string>();
+        const std::string k = "payment." + sk;
+        const YAML::Node& n = kv.second;
+        if (sk == "pay_to") p.pay_to = scalar(c, n, k);  // may expand to "" (x402 off)
+        else if (sk == "facilitator_url") {
+            p.facilitator_url = scalar(c, n, k);
+            std::string error;
+            if (!p.facilitator_url.empty() && !parse_url(p.facilitator_url, &error))
+                c.fail(n, k, "must be an http(s) URL (" + error + ")");
+        } else if (sk == "network") p.network = nonempty(n, k);
+        else if (sk == "asset") p.asset = nonempty(n, k);
+        else if (sk == "decimals") p.decimals = static_cast<int>(integer(n, k, 2, 36));
+        else if (sk == "max_timeout_seconds") p.max_timeout_seconds = integer(n, k, 1, 86400);
+        else if (sk == "timeout_ms") p.timeout_ms = integer(n, k, 100, 600000);
+        else if (sk == "extra") {
+            if (!n.IsMap()) c.fail(n, k, "must be a mapping (the asset's EIP-712 domain: name, version)");
+            p.extra = to_json(n);
+        } else {
+            c.fail(kv.first, k, "unknown key (expected pay_to, facilitator_url, network, asset, decimals, extra, "
+                                "max_timeout_seconds, timeout_ms)");
+        }
+    }
+    return p;
 }
 
 Profile parse(const Ctx& c, const YAML::Node& root) {
@@ -253,9 +297,11 @@ Profile parse(const Ctx& c, const YAML::Node& root) {
             p.outbound = parse_outbound(c, v);
         } else if (key == "http") {
             p.http = parse_http(c, v);
+        } else if (key == "payment") {
+            p.payment = parse_payment(c, v);
         } else {
             c.fail(kv.first, key, "unknown key (expected name, description, clock, plugins, test_plugins, "
-                                  "plugin_path, privileged, providers, plugin_config, settings, outbound, http)");
+                                  "plugin_path, privileged, providers, plugin_config, settings, outbound, http, payment)");
         }
     }
     for (const char* required : {"store", "broker", "auth"})

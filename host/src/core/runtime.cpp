@@ -33,7 +33,9 @@ Runtime::Runtime(Settings settings, Profile profile)
       clock_(profile_.manual_clock),
       registry_(settings_.ns, node_id()),
       api_(make_host_api()),
-      pool_(4, 256) {}
+      pool_(4, 256),
+      payments_(std::make_unique<PaymentGate>(*this)),
+      admission_(std::make_unique<Admission>(*this)) {}
 
 Runtime::~Runtime() { stop(); }
 
@@ -95,8 +97,16 @@ void Runtime::load_all() {
         plugins_.push_back(std::move(plugin));
     }
 
-    // Providers first: services may use the store from on_start.
-    for (const auto& [kind, choice] : profile_.providers) {
+    // Providers first: services may use the store from on_start. The store, events and broker
+    // providers come before the others, which may use them from on_start (auth-local keeps its
+    // accounts in the store).
+    std::vector<std::pair<std::string, const ProviderChoice*>> ordered;
+    for (const char* first : {"store", "events", "broker"})
+        if (auto it = profile_.providers.find(first); it != profile_.providers.end()) ordered.emplace_back(it->first, &it->second);
+    for (const auto& [kind, choice] : profile_.providers)
+        if (kind != "store" && kind != "events" && kind != "broker") ordered.emplace_back(kind, &choice);
+    for (const auto& [kind, choice_ref] : ordered) {
+        const auto& choice = *choice_ref;
         auto it = by_id.find(choice.plugin);
         if (it == by_id.end())
             throw ProfileError(choice.where + ": providers." + kind + ".plugin: unknown plugin '" +
@@ -114,6 +124,14 @@ void Runtime::load_all() {
             throw ProfileError(choice.where + ": providers." + kind + ": " + choice.plugin + ": on_start failed");
         providers_[kind] = &p;
         started_.push_back(&p);
+        // A provider whose descriptor names a service is also registered as that service.
+        if (!p.service.empty()) {
+            if (!registry_.add(&p))
+                throw ProfileError(choice.where + ": providers." + kind + ": " + choice.plugin + ": service " +
+                                   p.service + " already registered");
+            spdlog::info("plugin {} {} serving {} ({} endpoints)", p.id, p.version,
+                         registry_.find(p.service)->name, p.endpoints.size());
+        }
     }
     if (!profile_.all_plugins)
         for (const auto& id : profile_.plugins)
@@ -166,6 +184,9 @@ Identity Runtime::service_identity(const Plugin& p) const {
     Identity who;
     who.id = qualify(settings_.ns, p.service.empty() ? p.id : p.service);
     who.scopes = {"service"};
+    who.type = "service";
+    who.issuer = settings_.ns;
+    who.name = who.id;
     return who;
 }
 
@@ -195,16 +216,6 @@ void Runtime::stop() {
             (*it)->desc->on_destroy((*it)->instance);
             (*it)->instance = nullptr;
         }
-}
-
-bool Identity::has_scope(const std::string& s) const {
-    return std::find(scopes.begin(), scopes.end(), s) != scopes.end();
-}
-
-std::string Identity::scopes_csv() const {
-    std::string out;
-    for (const auto& s : scopes) out += (out.empty() ? "" : ",") + s;
-    return out;
 }
 
 }  // namespace platform::host

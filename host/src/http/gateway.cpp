@@ -224,6 +224,7 @@ void Gateway::handle(HttpRequest req, std::function<void(HttpResponse)> reply, O
         return send(gateway_error(request_namespace(req), 501,
                                   "WebSocket pass-through is not available: the HTTP server (Pistache 0.0.5) cannot hand "
                                   "the connection over; use plain HTTP requests"));
+    if (session_route(req, send)) return;
     if (declared_route(req, send, open)) return;
     switch (handler_) {
         case HandlerKind::rpc: return rpc_path(req, send, open);
@@ -249,6 +250,12 @@ void Gateway::invoke(HttpRequest& req, const ServiceEntry& svc, const Endpoint& 
     inv.endpoint = &ep;
     inv.args = std::move(args);
     inv.credential = gw::bearer(req);
+    if (inv.credential.empty()) {
+        inv.credential = gw::cookie(req, gw::kSessionCookie);
+        inv.via_cookie = !inv.credential.empty();
+    }
+    inv.http_method = req.method;
+    inv.ns = req.header("platform-namespace");
     inv.request_id = req.header("x-request-id");
     inv.timeout_ms = timeout_ms(req);
     inv.headers = std::move(req.headers);

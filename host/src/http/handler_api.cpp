@@ -108,6 +108,22 @@ std::string bearer(const HttpRequest& req) {
     return "";
 }
 
+std::string cookie(const HttpRequest& req, std::string_view name) {
+    const std::string header = req.header("cookie");
+    size_t i = 0;
+    while (i < header.size()) {
+        size_t end = header.find(';', i);
+        if (end == std::string::npos) end = header.size();
+        size_t b = header.find_first_not_of(' ', i);
+        if (b < end) {
+            size_t eq = header.find('=', b);
+            if (eq < end && std::string_view(header).substr(b, eq - b) == name) return header.substr(eq + 1, end - eq - 1);
+        }
+        i = end + 1;
+    }
+    return "";
+}
+
 std::string uuid4() {
     static thread_local std::mt19937_64 rng{std::random_device{}()};
     uint64_t a = rng(), b = rng();
@@ -176,8 +192,8 @@ bool api_response_shape(const json& r) {
     return true;
 }
 
-// An api.Response (or any result) as the HTTP response.
-HttpResponse api_answer(const std::string& name, Outcome o) {
+// An api.Response (or any result) as the HTTP response, without the host's answer headers.
+HttpResponse api_answer_body(const std::string& name, Outcome& o) {
     if (o.code != PLATFORM_OK) return gateway_error(name, status_info(o.code).http, o.body);
     HttpResponse r;
     if (o.raw) {
@@ -212,6 +228,11 @@ HttpResponse api_answer(const std::string& name, Outcome o) {
         }
     r.body = result.value("body", "");
     return r;
+}
+
+HttpResponse api_answer(const std::string& name, Outcome o) {
+    if (auto r = raw_failure(o)) return std::move(*r);
+    return with_outcome_headers(api_answer_body(name, o), o);
 }
 }  // namespace
 

@@ -58,6 +58,11 @@ nlohmann::json form_pairs(std::string_view text);
 std::string media_type(const std::string& content_type);
 // The bearer token of the Authorization header, "" when none.
 std::string bearer(const HttpRequest& req);
+// The value of one cookie of the Cookie header, "" when absent.
+std::string cookie(const HttpRequest& req, std::string_view name);
+// The session cookie and the script-readable CSRF cookie (docs/identity.md "Browser sessions").
+inline constexpr const char* kSessionCookie = "platform_session";
+inline constexpr const char* kCsrfCookie = "platform_csrf";
 // A random (version 4) UUID.
 std::string uuid4();
 // Percent-encodes everything but unreserved characters (for re-reading as a query value).

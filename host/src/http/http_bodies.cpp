@@ -36,26 +36,43 @@ HttpResponse catalogue_status(platform_status_t code, const std::string& message
     return catalogue_error(s.http, std::string(s.name), message);
 }
 
-HttpResponse gateway_outcome(const std::string& id, Outcome o) {
-    if (o.code != PLATFORM_OK) return gateway_error(id, status_info(o.code).http, o.body);
-    HttpResponse r;
-    if (o.raw) r.content_type = o.content_type;
-    r.body = std::move(o.body);
+HttpResponse with_outcome_headers(HttpResponse r, Outcome& o) {
+    for (auto& h : o.headers) r.headers.push_back(std::move(h));
     return r;
 }
 
+// A failure the host answered with a body of its own (a 402 challenge), or nullopt.
+std::optional<HttpResponse> raw_failure(Outcome& o) {
+    if (o.code == PLATFORM_OK || !o.raw) return std::nullopt;
+    HttpResponse r;
+    r.status = status_info(o.code).http;
+    r.content_type = o.content_type.empty() ? "application/json" : o.content_type;
+    r.body = std::move(o.body);
+    return with_outcome_headers(std::move(r), o);
+}
+
+HttpResponse gateway_outcome(const std::string& id, Outcome o) {
+    if (auto r = raw_failure(o)) return std::move(*r);
+    if (o.code != PLATFORM_OK) return with_outcome_headers(gateway_error(id, status_info(o.code).http, o.body), o);
+    HttpResponse r;
+    if (o.raw) r.content_type = o.content_type;
+    r.body = std::move(o.body);
+    return with_outcome_headers(std::move(r), o);
+}
+
 HttpResponse catalogue_outcome(Outcome o, bool result_envelope) {
-    if (o.code != PLATFORM_OK) return catalogue_status(o.code, o.body);
+    if (auto r = raw_failure(o)) return std::move(*r);
+    if (o.code != PLATFORM_OK) return with_outcome_headers(catalogue_status(o.code, o.body), o);
     HttpResponse r;
     if (o.raw) {
         r.content_type = o.content_type;
         r.body = std::move(o.body);
-        return r;
+        return with_outcome_headers(std::move(r), o);
     }
     json result = json::parse(o.body, nullptr, false);
     if (result.is_discarded()) return catalogue_status(PLATFORM_INTERNAL, "the service answered invalid JSON");
     r.body = dump({{result_envelope ? "result" : "data", std::move(result)}});
-    return r;
+    return with_outcome_headers(std::move(r), o);
 }
 
 }  // namespace platform::host

@@ -7,6 +7,7 @@
 #include <platform/host/rate_limiter.hpp>
 #include <platform/host/settings.hpp>
 #include <platform/host/status.hpp>
+#include <platform/host/tls_listener.hpp>
 #include <platform/host/trace_context.hpp>
 
 #include <pistache/endpoint.h>
@@ -149,6 +150,7 @@ struct PortState {
     std::shared_ptr<ServerState> server;
     std::shared_ptr<RateLimiter> limiter;  // nullptr = off
     std::shared_ptr<spdlog::logger> access;  // nullptr = no access log
+    std::string tls_secret;  // TLS on: every connection starts with the terminator's preface
 };
 
 // A request read from a connection, waiting for its turn.
@@ -168,8 +170,10 @@ struct Connection {
     std::weak_ptr<Tcp::Peer> peer;
     Tcp::Transport* transport = nullptr;
     Http::Handler* handler = nullptr;
-    std::string remote;
+    std::string remote;    // the client's address (with TLS: as the terminator's preface says)
     bool refused = false;  // over max_connections
+    bool preface_pending = false;  // TLS on: the terminator's preface line is still to be read
+    bool tls = false;              // the client spoke TLS to the terminator
 
     std::mutex m;
     std::string buffer;          // bytes not yet framed
@@ -433,6 +437,12 @@ void serve(const std::shared_ptr<Connection>& conn, Pending p) {
     ex->start = p.arrived;
     ex->token = std::move(p.token);
     HttpRequest& req = p.req;
+    req.remote = conn->remote;
+    req.tls = conn->tls;
+    // Plugins see the same as call metadata `platform-tls: true`; set only by the server, never
+    // taken from the client.
+    req.headers.erase("platform-tls");
+    if (conn->tls) req.headers["platform-tls"] = "true";
     ex->method = req.method;
     ex->path = req.path;
     ex->request_id = request_id_for(req.header("x-request-id"));
@@ -524,6 +534,7 @@ private:
         conn->transport = transport();
         conn->handler = this;
         conn->refused = port_->server->connections > static_cast<int64_t>(port_->settings.max_connections);
+        conn->preface_pending = !port_->tls_secret.empty();
         peer->putData(kConnectionData, conn);
     }
 
@@ -534,6 +545,12 @@ private:
         if (conn->input_closed) return;  // after an error or Connection: close, nothing more is read
         const bool was_idle = !conn->busy && conn->queue.empty() && conn->buffer.empty();
         conn->buffer.append(buffer, len);
+        if (conn->preface_pending && !read_preface(*conn)) {
+            if (!conn->closed) return;  // not all of it yet
+            lock.unlock();  // not from the TLS terminator: closed without an answer
+            ::shutdown(peer->fd(), SHUT_RDWR);
+            return;
+        }
         auto parser = getParser(peer);
         read_requests(*conn, *parser);
         if (!conn->busy && !conn->queue.empty()) {
@@ -549,6 +566,24 @@ private:
             parser->reset();        // a request started: the header timeout counts from now
             peer->setIdle(false);
         }
+    }
+
+    // TLS on: the terminator's preface (http_framing.hpp) names the client. False while it is
+    // incomplete, or when it is not there (then the connection is marked closed). Called with conn.m held.
+    bool read_preface(Connection& conn) {
+        const TlsPreface p = parse_tls_preface(conn.buffer, port_->tls_secret);
+        if (p.incomplete()) return false;
+        if (p.invalid()) {
+            spdlog::warn("{}: connection from {} closed: it did not come through the TLS listener", port_->name, conn.remote);
+            conn.closed = conn.input_closed = true;
+            conn.buffer.clear();
+            return false;
+        }
+        conn.buffer.erase(0, p.length);
+        conn.remote = p.client_ip;
+        conn.tls = true;
+        conn.preface_pending = false;
+        return true;
     }
 
     // Frames every whole request in the connection's buffer, parses each with Pistache's parser
@@ -629,6 +664,7 @@ struct HttpServer::Impl {
     std::shared_ptr<RateLimiter> limiter;
     std::shared_ptr<spdlog::logger> access;
     std::unique_ptr<Http::Endpoint> api, proxy;
+    std::unique_ptr<TlsListener> tls;  // TLS on: serves the api address in front of `api`
 
     explicit Impl(Runtime& r)
         : runtime(r),
@@ -648,7 +684,8 @@ struct HttpServer::Impl {
         }
     }
 
-    std::unique_ptr<Http::Endpoint> listen(const std::string& address, Gateway* gw, bool is_api) {
+    std::unique_ptr<Http::Endpoint> listen(const std::string& address, Gateway* gw, bool is_api,
+                                           const std::string& tls_secret = "") {
         auto port = std::make_shared<PortState>();
         port->runtime = &runtime;
         port->gateway = gw;
@@ -659,6 +696,7 @@ struct HttpServer::Impl {
         port->server = server;
         port->limiter = limiter;
         port->access = access;
+        port->tls_secret = tls_secret;
 
         auto [host, portno] = split_address(address);
         auto ep = std::make_unique<Http::Endpoint>(Address(host, Port(static_cast<uint16_t>(portno))));
@@ -684,8 +722,21 @@ HttpServer::HttpServer(Runtime& runtime) : impl_(std::make_unique<Impl>(runtime)
 
 HttpServer::~HttpServer() { stop(); }
 
-void HttpServer::start(const std::string& api_address, const std::string& proxy_address) {
-    impl_->api = impl_->listen(api_address, &impl_->api_gateway, true);
+void HttpServer::start(const std::string& api_address, const std::string& proxy_address,
+                       const std::optional<TlsCertificate>& tls) {
+    if (!tls) {
+        impl_->api = impl_->listen(api_address, &impl_->api_gateway, true);
+    } else {
+        // The api endpoint only takes the TLS listener's connections, on loopback (decision 18).
+        TlsListener::Options o;
+        o.secret = TlsListener::new_secret();
+        o.max_connections = impl_->settings.max_connections;
+        o.handshake_timeout_ms = impl_->settings.header_timeout_ms;
+        impl_->api = impl_->listen(o.backend_host + ":0", &impl_->api_gateway, true, o.secret);
+        o.backend_port = static_cast<uint16_t>(impl_->api->getPort());
+        impl_->tls = std::make_unique<TlsListener>(o);
+        impl_->tls->start(api_address, *tls);
+    }
     impl_->proxy = impl_->listen(proxy_address, &impl_->proxy_gateway, false);
 }
 
@@ -698,6 +749,7 @@ void HttpServer::stop() {
         std::unique_lock<std::shared_mutex> g(impl_->server->stop_lock);
         impl_->server->stopped = true;
     }
+    if (impl_->tls) impl_->tls->stop();  // no new TLS connections; open ones close
     std::thread other;
     if (impl_->proxy) other = std::thread([this] { impl_->proxy->shutdown(); });
     if (impl_->api) impl_->api->shutdown();
@@ -706,7 +758,11 @@ void HttpServer::stop() {
     impl_->proxy.reset();
 }
 
-int HttpServer::api_port() const { return impl_->api ? static_cast<uint16_t>(impl_->api->getPort()) : 0; }
+int HttpServer::api_port() const { return impl_->tls ? impl_->tls->port() : internal_api_port(); }
+int HttpServer::internal_api_port() const {
+    return impl_->api ? static_cast<uint16_t>(impl_->api->getPort()) : 0;
+}
+TlsListener* HttpServer::tls() const { return impl_->tls.get(); }
 int HttpServer::proxy_port() const { return impl_->proxy ? static_cast<uint16_t>(impl_->proxy->getPort()) : 0; }
 const HttpSettings& HttpServer::settings() const { return impl_->settings; }
 

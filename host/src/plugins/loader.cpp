@@ -48,7 +48,9 @@ std::string check_descriptor(const platform_plugin_desc_t* d, Plugin& p) {
     if (!d->on_create) return "descriptor has no on_create";
     if (p.kind != PLATFORM_KIND_SERVICE) {
         if (!d->provider) return "provider plugin without a provider table";
-        return "";
+        // A provider whose descriptor names a service also serves it (auth-local serves `auth`):
+        // its endpoints are checked like a service's.
+        if (!d->service.len) return "";
     }
     p.service = str(d->service);
     static const std::regex svc_re("^[a-z0-9][a-z0-9_-]*(\\.[a-z0-9][a-z0-9_-]*)*$");

@@ -20,7 +20,10 @@
  *     privileged "registry" and "clock" sub-tables; 1.2 added call_service, http_fetch, the events
  *     functions and provider table, registry write/watch (sub-table version 2), the "network"
  *     sub-table, the privileged "store" and "secrets" sub-tables, platform_store_provider_t.tables
- *     and platform_endpoint_t.http_path.
+ *     and platform_endpoint_t.http_path; 1.3 added compare-and-set and atomic batches to the store:
+ *     PLATFORM_STORE_CAS/TRANSACTIONS, platform_store_op_t, platform_store_provider_t.cas/batch,
+ *     host_api.store_cas/store_batch and the "store" sub-table's cas/batch (version 2), and
+ *     platform_auth_provider_t.rules_version/rules.
  *   - Any change to this file bumps PLATFORM_ABI_MINOR in the same commit. A breaking change would
  *     need a new major and a new entry symbol; none is planned.
  *
@@ -56,7 +59,7 @@ extern "C" {
  * ------------------------------------------------------------------------------------------- */
 
 #define PLATFORM_ABI_MAJOR 1u
-#define PLATFORM_ABI_MINOR 2u
+#define PLATFORM_ABI_MINOR 3u
 #define PLATFORM_ABI_PACK(major, minor) ((((uint32_t)(major)) << 16) | ((uint32_t)(minor) & 0xffffu))
 #define PLATFORM_ABI_VERSION PLATFORM_ABI_PACK(PLATFORM_ABI_MAJOR, PLATFORM_ABI_MINOR)
 #define PLATFORM_ABI_MAJOR_OF(v) (((uint32_t)(v)) >> 16)
@@ -295,6 +298,30 @@ typedef struct platform_scan {
 } platform_scan_t;
 
 /* ---------------------------------------------------------------------------------------------
+ * Store batches (1.3): writes applied together, all or none.
+ * ------------------------------------------------------------------------------------------- */
+
+/* What one write of a batch does. Unknown kinds refuse the whole batch (INVALID_ARGUMENT). */
+enum {
+    PLATFORM_STORE_OP_PUT = 1, /* sets key to value (with expires_at_ms) */
+    PLATFORM_STORE_OP_DEL = 2  /* removes key; a key that is absent (or expired) is not an error */
+};
+
+/* One write of a batch. Arrays of them are walked with the op_stride the caller gives; each
+ * element's struct_size says which fields it has (absent ones read as zero/empty). The views
+ * are borrowed for the call that passes the array. */
+typedef struct platform_store_op {
+    uint32_t struct_size;
+    uint32_t kind;            /* PLATFORM_STORE_OP_* */
+    platform_str_t key;       /* bytes, as for store_put */
+    platform_str_t value;     /* PUT: the new value (empty is a value); DEL: ignored */
+    /* PUT: absolute business time (Unix ms, see clock_now_ms) after which the record is
+     * invisible; 0 = never. Absolute, not a TTL, in the host table and the provider table alike.
+     * DEL: ignored. */
+    int64_t expires_at_ms;
+} platform_store_op_t;
+
+/* ---------------------------------------------------------------------------------------------
  * Host services table (host -> plugin). Append-only; grouped by the minor that added each entry.
  * `ctx` is the handle given to on_create; it identifies the plugin (its store table, its
  * subscriptions, its log name). All functions are thread-safe.
@@ -402,6 +429,30 @@ typedef struct platform_host_api {
                                      platform_event_sink_fn sink, void *user);
     platform_status_t (*events_wait)(platform_host_ctx_t *ctx, platform_str_t topic,
                                      uint64_t after_offset, int32_t timeout_ms);
+
+    /* ---- 1.3 ---- */
+
+    /* Compare-and-set on the plugin's own store table, atomically with respect to every other
+     * store write. `expected` NULL: the key must be absent (an expired record counts as absent);
+     * else its current value must equal *expected byte for byte. `value` NULL deletes the key,
+     * else sets it, expiring at `expires_at_ms` (absolute business time, Unix ms; 0 = never;
+     * unlike store_put's ttl). Returns OK when the swap happened, CONFLICT when the current value
+     * differs (nothing written), UNSUPPORTED when the profile's store provider does not declare
+     * PLATFORM_STORE_CAS (or PLATFORM_STORE_TTL for an expiry), INVALID_ARGUMENT for a negative
+     * expiry, UNAVAILABLE without a store. `expected` and `value` are read during the call only. */
+    platform_status_t (*store_cas)(platform_host_ctx_t *ctx, platform_str_t key,
+                                   const platform_str_t *expected, const platform_str_t *value,
+                                   int64_t expires_at_ms);
+
+    /* Applies `count` puts and deletes (platform_store_op_t, `op_stride` bytes apart) to the
+     * plugin's own store table as one transaction: either every op is applied and visible
+     * together or none is. Ops apply in order (a later op on the same key wins). Returns OK,
+     * INVALID_ARGUMENT (nothing applied) for an unknown kind, a negative expiry, an element
+     * smaller than its key field or ops NULL with count > 0, UNSUPPORTED when the provider does
+     * not declare PLATFORM_STORE_TRANSACTIONS (or PLATFORM_STORE_TTL for an expiry), or the
+     * provider's error, with nothing applied. count 0 is OK and does nothing. */
+    platform_status_t (*store_batch)(platform_host_ctx_t *ctx, const platform_store_op_t *ops,
+                                     uint32_t count, uint32_t op_stride);
 } platform_host_api_t;
 
 /* call_service flags (1.2). */
@@ -437,7 +488,7 @@ typedef struct platform_registry_api {
     platform_status_t (*unwatch)(platform_host_ctx_t *ctx, uint64_t watch);
 } platform_registry_api_t;
 
-/* ---- privileged sub-table "store" (version 1, since ABI 1.2) -------------------------------
+/* ---- privileged sub-table "store" (version 1 since ABI 1.2, version 2 since 1.3) -----------
  * Any table of the profile's store, for the built-in store service and admin tools. Same
  * semantics as the host table's store functions, with the table named explicitly. */
 #define PLATFORM_SERVICE_STORE "store"
@@ -453,6 +504,12 @@ typedef struct platform_store_api {
                               const platform_scan_t *scan, platform_record_sink_fn sink, void *user);
     /* Lends a JSON array of table names; UNSUPPORTED when the provider cannot list them. */
     platform_status_t (*tables)(platform_host_ctx_t *ctx, platform_bytes_sink_fn sink, void *user);
+    /* -- version 2 -- as host_api.store_cas and store_batch, on `table` */
+    platform_status_t (*cas)(platform_host_ctx_t *ctx, platform_str_t table, platform_str_t key,
+                             const platform_str_t *expected, const platform_str_t *value,
+                             int64_t expires_at_ms);
+    platform_status_t (*batch)(platform_host_ctx_t *ctx, platform_str_t table,
+                               const platform_store_op_t *ops, uint32_t count, uint32_t op_stride);
 } platform_store_api_t;
 
 /* ---- privileged sub-table "secrets" (version 1, since ABI 1.2) -----------------------------
@@ -496,11 +553,23 @@ typedef struct platform_clock_api {
  * `inst` is what on_create returned. Called from any host thread; must be thread-safe.
  * ------------------------------------------------------------------------------------------- */
 
-/* Store features a provider declares; the conformance suite tests exactly these. */
+/* Store features a provider declares; the conformance suite tests exactly these, and the host
+ * answers UNSUPPORTED for a request that needs a feature the provider does not declare.
+ *   TTL          put/cas/batch honour expires_at_ms: records with 0 < expires_at_ms <= now_ms are
+ *                invisible to get, scan and cas. Without it the host refuses writes that expire.
+ *   PREFIX       scan returns only the keys starting with scan->prefix. Without it the provider
+ *                may ignore the prefix; the host then filters and applies offset and limit itself.
+ *   ORDER        scan returns keys in bytewise order, ascending or descending, limit and offset
+ *                counted in that order. Without it the order is unspecified.
+ *   PERSISTENT   records survive the provider's restart (a put that returned OK is durable).
+ *   CAS          (1.3) cas is set and compares and writes atomically.
+ *   TRANSACTIONS (1.3) batch is set and applies a batch all or nothing, never seen half done. */
 #define PLATFORM_STORE_TTL (1ull << 0)
 #define PLATFORM_STORE_PREFIX (1ull << 1)
 #define PLATFORM_STORE_ORDER (1ull << 2)
 #define PLATFORM_STORE_PERSISTENT (1ull << 3)
+#define PLATFORM_STORE_CAS (1ull << 4)          /* 1.3 */
+#define PLATFORM_STORE_TRANSACTIONS (1ull << 5) /* 1.3 */
 
 typedef struct platform_store_provider {
     uint32_t struct_size;
@@ -515,6 +584,20 @@ typedef struct platform_store_provider {
                               int64_t now_ms, platform_record_sink_fn sink, void *user);
     /* (1.2) Lends a JSON array of the table names that hold records. */
     platform_status_t (*tables)(void *inst, platform_bytes_sink_fn sink, void *user);
+    /* (1.3) Set iff features has PLATFORM_STORE_CAS. Atomically: when the live value of key
+     * (a record with 0 < expires_at <= now_ms counts as absent) equals *expected, or the key is
+     * absent and expected is NULL, writes *value with expires_at_ms (0 = never), or deletes the
+     * key when value is NULL, and returns OK; otherwise writes nothing and returns CONFLICT.
+     * The host has checked its arguments (expires_at_ms >= 0). */
+    platform_status_t (*cas)(void *inst, platform_str_t table, platform_str_t key,
+                             const platform_str_t *expected, const platform_str_t *value,
+                             int64_t expires_at_ms, int64_t now_ms);
+    /* (1.3) Set iff features has PLATFORM_STORE_TRANSACTIONS. Applies the ops in order as one
+     * transaction: on any failure nothing is applied, and no reader ever sees part of a batch.
+     * The host has checked the ops (kinds PUT or DEL, expires_at_ms >= 0) and hands them with
+     * every field the host knows filled in; walk them by op_stride. */
+    platform_status_t (*batch)(void *inst, platform_str_t table, const platform_store_op_t *ops,
+                               uint32_t count, uint32_t op_stride);
 } platform_store_provider_t;
 
 typedef struct platform_broker_provider {
@@ -544,11 +627,28 @@ typedef struct platform_events_provider {
 
 typedef struct platform_auth_provider {
     uint32_t struct_size;
-    /* Resolves a credential (the bearer token text; empty = anonymous) to an account, lent as
-     * JSON {"id","type","issuer","scopes":[...],"name"}; `{}` for an anonymous caller.
-     * UNAUTHENTICATED for a credential that is invalid, expired or revoked. */
+    /* Resolves a credential (the bearer token text or the session cookie's value; empty =
+     * anonymous) to an identity, lent as JSON:
+     *   {"id","type":"user|service","issuer","name","scopes":[...],"metadata":{"timezone":...},
+     *    "credential":{"kind":"access|personal|services|session","id":"<token id>",
+     *                  "services":[...],      absent or empty: every service
+     *                  "capabilities":[...],  absent: every capability
+     *                  "csrf":"<expected X-CSRF-Token>"}}   sessions only
+     * `credential` is absent for providers without tokens (auth-noop). `{}` for an anonymous
+     * caller. UNAUTHENTICATED for a credential that is malformed, forged, expired or revoked. */
     platform_status_t (*authenticate)(void *inst, platform_str_t credential,
                                       platform_bytes_sink_fn sink, void *user);
+    /* (1.3) Optional (NULL together with `rules`, or absent for a 1.2 provider: the host then
+     * uses exactly the default rule, public GRANTED `*:*:*`). A number that changes whenever the
+     * rule set changes: at once for changes made through this host, within 5 s for changes made
+     * by a replica sharing the provider's store. The host re-reads `rules` when it changes. */
+    uint64_t (*rules_version)(void *inst);
+    /* (1.3) Optional, see rules_version. Lends the rule set as a JSON array of
+     * {"id","scope","resource","access":"GRANTED|DENIED","priority"}: scope "" is
+     * public (shown as "<public>" by the auth service), "*" any account of the namespace, "+" any
+     * account of any namespace, else a scope the account must hold; resource is
+     * "<type>:<name>:<endpoint>" with "*" wildcards; the highest priority decides. */
+    platform_status_t (*rules)(void *inst, platform_bytes_sink_fn sink, void *user);
 } platform_auth_provider_t;
 
 /* ---------------------------------------------------------------------------------------------

@@ -255,7 +255,7 @@ TEST_F(ProfileTest, RepositoryProfilesLoad) {
     EXPECT_TRUE(local.all_plugins);
     EXPECT_EQ(local.providers.at("store").plugin, "store-sqlite");
     EXPECT_EQ(local.providers.at("store").config.at("path"), dir_ + "/data/store.db");
-    EXPECT_EQ(local.providers.at("auth").plugin, "auth-noop");
+    EXPECT_EQ(local.providers.at("auth").plugin, "auth-local");
 
     Profile test = load_profile("test", {SOURCE_PROFILES_DIR});
     EXPECT_EQ(test.name, "test");

@@ -14,11 +14,14 @@
 
 namespace providers_test {
 
-inline std::string plugin_path(const std::string& name) { return std::string(PLUGIN_DIR) + "/" + name + ".so"; }
+// `dir` "" = PLUGIN_DIR (<build>/plugins); test-only providers live elsewhere.
+inline std::string plugin_path(const std::string& name, const std::string& dir = "") {
+    return (dir.empty() ? std::string(PLUGIN_DIR) : dir) + "/" + name + ".so";
+}
 
 // The descriptor of a built plugin. Libraries stay mapped, as in the host (never unloaded).
-inline const platform_plugin_desc_t* describe(const std::string& name) {
-    std::string path = plugin_path(name);
+inline const platform_plugin_desc_t* describe(const std::string& name, const std::string& dir = "") {
+    std::string path = plugin_path(name, dir);
     void* lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!lib) throw std::runtime_error("dlopen " + path + ": " + dlerror());
     auto entry = reinterpret_cast<platform_plugin_entry_fn>(dlsym(lib, PLATFORM_ENTRY_SYMBOL));
@@ -38,8 +41,8 @@ inline const platform_plugin_desc_t* describe(const std::string& name) {
 class Instance {
 public:
     Instance(platform::testing::FakeHost& host, const std::string& name,
-             const nlohmann::json& config = nlohmann::json::object())
-        : desc_(describe(name)) {
+             const nlohmann::json& config = nlohmann::json::object(), const std::string& dir = "")
+        : desc_(describe(name, dir)) {
         std::string cfg = config.dump();
         char err[512] = {0};
         inst_ = desc_->on_create(host.api(), host.ctx(), platform::view(cfg), err, sizeof err);

@@ -40,12 +40,14 @@ private:
 
 class StoreClient {
 public:
-    StoreClient(platform::testing::FakeHost& host, const std::string& name, const nlohmann::json& config)
-        : plugin_(std::make_unique<Instance>(host, name, config)),
+    StoreClient(platform::testing::FakeHost& host, const std::string& name, const nlohmann::json& config,
+                const std::string& dir = "")
+        : plugin_(std::make_unique<Instance>(host, name, config, dir)),
           t_(plugin_->table<platform_store_provider_t>()) {}
 
     const platform_store_provider_t* table() const { return t_; }
     const Instance& plugin() const { return *plugin_; }
+    bool declares(uint64_t features) const { return (t_->features & features) == features; }
 
     platform_status_t put(const std::string& tbl, const std::string& key, const std::string& value,
                           int64_t expires_at_ms = 0) const {
@@ -90,6 +92,42 @@ public:
         std::vector<std::string> out;
         for (auto& r : scan(tbl, prefix, desc, limit, offset, now)) out.push_back(r.first);
         return out;
+    }
+
+    // (1.3) Compare-and-set: nullopt expected = must be absent, nullopt value = delete.
+    platform_status_t cas(const std::string& tbl, const std::string& key, const std::optional<std::string>& expected,
+                          const std::optional<std::string>& value, int64_t expires_at_ms = 0,
+                          int64_t now = kNow) const {
+        platform_str_t e = expected ? bytes(*expected) : platform_str_t{nullptr, 0};
+        platform_str_t v = value ? bytes(*value) : platform_str_t{nullptr, 0};
+        return t_->cas(plugin_->inst(), bytes(tbl), bytes(key), expected ? &e : nullptr, value ? &v : nullptr,
+                       expires_at_ms, now);
+    }
+
+    // (1.3) One batch op; `value` nullopt makes a delete.
+    struct Op {
+        std::string key;
+        std::optional<std::string> value;
+        int64_t expires_at_ms = 0;
+    };
+    static Op put_op(std::string key, std::string value, int64_t expires_at_ms = 0) {
+        return Op{std::move(key), std::move(value), expires_at_ms};
+    }
+    static Op del_op(std::string key) { return Op{std::move(key), std::nullopt, 0}; }
+    platform_status_t batch(const std::string& tbl, const std::vector<Op>& ops) const {
+        std::vector<platform_store_op_t> raw(ops.size());
+        for (size_t i = 0; i < ops.size(); ++i) {
+            raw[i].struct_size = sizeof raw[i];
+            raw[i].kind = ops[i].value ? PLATFORM_STORE_OP_PUT : PLATFORM_STORE_OP_DEL;
+            raw[i].key = bytes(ops[i].key);
+            if (ops[i].value) raw[i].value = bytes(*ops[i].value);
+            raw[i].expires_at_ms = ops[i].expires_at_ms;
+        }
+        return batch_raw(tbl, raw.data(), static_cast<uint32_t>(raw.size()), sizeof(platform_store_op_t));
+    }
+    platform_status_t batch_raw(const std::string& tbl, const platform_store_op_t* ops, uint32_t count,
+                                uint32_t stride) const {
+        return t_->batch(plugin_->inst(), bytes(tbl), ops, count, stride);
     }
 
 private:

@@ -19,6 +19,8 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 namespace platform::host {
 
@@ -26,11 +28,17 @@ struct Plugin;
 
 // What a call produced.
 struct Outcome {
+    Outcome(platform_status_t code_ = PLATFORM_OK, std::string body_ = {}, std::string content_type_ = {},
+            bool raw_ = false, bool streamed_ = false)
+        : code(code_), body(std::move(body_)), content_type(std::move(content_type_)), raw(raw_), streamed(streamed_) {}
     platform_status_t code = PLATFORM_OK;
     std::string body;          // JSON result, raw bytes, or the error message
     std::string content_type;  // set for raw replies; "" means JSON
     bool raw = false;
     bool streamed = false;  // chunks already went out through the call's chunk sink
+    // Answer headers the host adds (WWW-Authenticate, Retry-After, PAYMENT-REQUIRED,
+    // PAYMENT-RESPONSE...). A failure with `raw` set is sent with `body` as it is (a 402 challenge).
+    std::vector<std::pair<std::string, std::string>> headers;
 };
 
 struct Call {

@@ -41,6 +41,7 @@ struct HttpRequest {
     std::string body;
     std::map<std::string, std::string> headers;  // lower-case names
     std::string remote;  // the peer's IP address; "" when the server does not say
+    bool tls = false;    // arrived over TLS (session cookies are then `Secure`)
     std::string header(const std::string& lower_name) const;
 };
 
@@ -99,6 +100,9 @@ private:
     void api_handler(HttpRequest& req, const Reply& reply);                          // handler_api.cpp
     void proxy_handler(HttpRequest& req, const Reply& reply, const OpenStream& open, bool web);  // handler_proxy.cpp
     void event_handler(HttpRequest& req, const Reply& reply, const OpenStream& open);  // handler_event.cpp
+    // /auth/login, /auth/logout and /.well-known/oauth-protected-resource; false for any other
+    // path (handler_session.cpp).
+    bool session_route(HttpRequest& req, const Reply& reply);
     // Reverse-proxies req to one of `addresses` on the forwarding pool (handler_proxy.cpp).
     void forward(HttpRequest& req, const std::vector<std::string>& addresses, const std::string& id, const Reply& reply);
     // Dispatches; for a streaming endpoint with `open`, chunks become SSE frames and `error_body`

@@ -11,6 +11,11 @@
 // before a colon, a bad or conflicting Content-Length, Content-Length with Transfer-Encoding —
 // request smuggling shapes), an unsupported transfer coding 501, an HTTP version other than
 // 1.0/1.1 505. After an error the connection cannot be resynchronised: answer and close.
+//
+// With TLS on, the api port's Pistache endpoint only takes the TLS terminator's connections
+// (tls_listener.hpp): each starts with the preface line
+//   PLATFORM-TLS <secret> <client-ip> <client-port>\r\n
+// naming the real client; parse_tls_preface() reads it before any request is framed.
 #pragma once
 
 #include <cstddef>
@@ -44,5 +49,23 @@ struct Frame {
 
 // Looks at the start of `buffer` (a connection's unconsumed bytes).
 Frame frame_request(std::string_view buffer, const FrameLimits& limits);
+
+// The TLS terminator's preface line (see above).
+inline constexpr size_t kMaxTlsPreface = 128;  // longer without CRLF: invalid
+struct TlsPreface {
+    enum class State { incomplete, ok, invalid };
+    State state = State::incomplete;
+    size_t length = 0;       // ok: bytes of the line, CRLF included
+    std::string client_ip;   // ok: as the terminator gave it (numeric IPv4 or IPv6)
+    int client_port = 0;
+    bool ok() const { return state == State::ok; }
+    bool incomplete() const { return state == State::incomplete; }
+    bool invalid() const { return state == State::invalid; }
+};
+// Reads the preface at the start of `buffer`; the secret is compared in constant time. Invalid:
+// not the preface, another secret, a malformed address or port, or longer than kMaxTlsPreface.
+TlsPreface parse_tls_preface(std::string_view buffer, std::string_view secret);
+// The preface line the terminator sends.
+std::string tls_preface(std::string_view secret, std::string_view client_ip, int client_port);
 
 }  // namespace platform::host

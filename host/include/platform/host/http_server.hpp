@@ -22,14 +22,23 @@
 // Timeouts: Pistache's checker closes a connection whose request (head and body) has not fully
 // arrived within http.header_timeout_ms of its first byte (408), or that had nothing to do for
 // http.idle_timeout_ms (a request being answered counts as idle: answers may take long).
+//
+// TLS (docs/decisions.md §18): when start() is given a certificate, a TlsListener
+// (tls_listener.hpp) serves the api address and forwards each connection, in plaintext, to the
+// api endpoint, which then binds 127.0.0.1:0 and reads the listener's preface line first on
+// every connection (http_framing.hpp): the client's real address (rate limit, access log,
+// X-Forwarded-For) and call metadata `platform-tls: true`. A connection without a valid preface
+// is closed without an answer. The proxy port stays plaintext (the CLI's loopback transport).
 #pragma once
 
 #include <platform/host/gateway.hpp>
 #include <platform/host/http_settings.hpp>
 #include <platform/host/runtime.hpp>
+#include <platform/host/tls_listener.hpp>
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace platform::host {
@@ -39,8 +48,11 @@ public:
     explicit HttpServer(Runtime& runtime);
     ~HttpServer();
 
-    // Binds both ports ("host:port", port 0 = any free port) and serves on background threads.
-    void start(const std::string& api_address, const std::string& proxy_address);
+    // Binds both ports ("host:port", port 0 = any free port) and serves on background threads;
+    // with `tls`, the api address speaks TLS with that certificate. Throws when a port cannot be
+    // bound or the certificate is unusable (TlsCertificateError).
+    void start(const std::string& api_address, const std::string& proxy_address,
+               const std::optional<TlsCertificate>& tls = std::nullopt);
     // Graceful shutdown, first step: from now on new requests get 503 with Connection: close and
     // every answer closes its connection; requests already read are answered normally.
     void begin_drain();
@@ -48,8 +60,11 @@ public:
     int64_t in_flight() const;
     // Stops both endpoints (in parallel: Pistache takes 1-2 s each). Answers arriving later are dropped.
     void stop();
-    int api_port() const;
+    int api_port() const;           // the port clients use (the TLS port when TLS is on)
+    int internal_api_port() const;  // the Pistache api endpoint's port (== api_port() without TLS)
     int proxy_port() const;
+    // The TLS listener, nullptr when TLS is off: reload() / reload_files() swap its certificate.
+    TlsListener* tls() const;
     const HttpSettings& settings() const;
 
 private:

@@ -11,6 +11,7 @@
 //     cors: true                   # micro's CORS headers; OPTIONS answered 200 before auth
 //     access_log: true             # one JSON line per request (logger "access", stderr)
 //     rate_limit: {requests_per_second: 50, burst: 100}   # per client address; absent = off
+//     account_rate_limit: {requests_per_second: 20, burst: 40}   # per signed-in account; absent = off
 //     drain_ms: 10000              # SIGTERM: in-flight requests get this long to finish
 #pragma once
 
@@ -34,6 +35,7 @@ struct HttpSettings {
     bool cors = true;
     bool access_log = true;
     RateLimitSettings rate_limit;
+    RateLimitSettings account_rate_limit;
     int64_t drain_ms = 10000;
 };
 

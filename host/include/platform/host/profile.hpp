@@ -29,6 +29,15 @@
 //   http:                       # both listening ports (http_settings.hpp): limits, CORS, access
 //     max_header_count: 100     # log, rate_limit {requests_per_second, burst}, drain_ms...
 //     rate_limit: {requests_per_second: 50, burst: 100}
+//   payment:                    # x402 pay-per-call (payment.hpp); on when pay_to is set
+//     pay_to: "0x..."           # env PLATFORM_X402_PAY_TO overrides
+//     facilitator_url: "https://x402.org/facilitator"   # env PLATFORM_X402_FACILITATOR_URL
+//     network: eip155:8453      # env PLATFORM_X402_NETWORK; `base`, `base-sepolia` accepted
+//     asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"   # Base USDC
+//     decimals: 6
+//     extra: {name: "USD Coin", version: "2"}
+//     max_timeout_seconds: 60
+//     timeout_ms: 10000         # each facilitator request
 #pragma once
 
 #include <platform/host/http_settings.hpp>
@@ -54,6 +63,20 @@ struct ProviderChoice {
     std::string where;  // "file:line" of the plugin key, for later errors
 };
 
+// The profile's `payment:` section (x402; docs/identity.md "Payment"). Environment overrides are
+// applied by the payment gate (payment.hpp, effective_payment_settings).
+struct PaymentSettings {
+    std::string pay_to;           // empty: x402 off
+    std::string facilitator_url;  // POST <url>/verify and <url>/settle
+    std::string network = "eip155:8453";
+    std::string asset = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";  // USDC on Base
+    int decimals = 6;
+    nlohmann::json extra = {{"name", "USD Coin"}, {"version", "2"}};
+    int64_t max_timeout_seconds = 60;
+    int64_t timeout_ms = 10000;  // one facilitator request
+    bool enabled() const { return !pay_to.empty(); }
+};
+
 struct Profile {
     std::string name, file, description;
     bool manual_clock = false;
@@ -69,6 +92,7 @@ struct Profile {
     std::string plugins_where;  // "file:line" of `plugins`
     OutboundSettings outbound;
     HttpSettings http;
+    PaymentSettings payment;
 };
 
 // Provider kinds a profile may name: store, broker, events, auth, model.

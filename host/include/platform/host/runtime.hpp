@@ -7,10 +7,13 @@
 #pragma once
 
 #include <platform/abi.h>
+#include <platform/host/admission.hpp>
 #include <platform/host/calls.hpp>
 #include <platform/host/clock.hpp>
+#include <platform/host/identity.hpp>
 #include <platform/host/plugin.hpp>
 #include <platform/host/outbound.hpp>
+#include <platform/host/payment.hpp>
 #include <platform/host/profile.hpp>
 #include <platform/host/secrets.hpp>
 #include <platform/host/service_registry.hpp>
@@ -26,22 +29,17 @@
 
 namespace platform::host {
 
-// The caller of a call, resolved by the auth provider.
-struct Identity {
-    std::string id;  // empty = anonymous
-    std::vector<std::string> scopes;
-    bool anonymous() const { return id.empty(); }
-    bool has_scope(const std::string& s) const;
-    std::string scopes_csv() const;
-};
-
 // One call as the surfaces hand it to the dispatcher.
 struct Invocation {
     const ServiceEntry* service = nullptr;
     const Endpoint* endpoint = nullptr;
     nlohmann::json args = nlohmann::json::object();
     std::map<std::string, std::string> headers;  // lower-case names
-    std::string credential;                      // bearer token text, "" = none
+    std::string credential;                      // bearer token or session cookie text, "" = none
+    bool via_cookie = false;                     // the credential came from the session cookie
+    std::string http_method;                     // "" for calls that did not come over HTTP
+    std::string ns;                              // Platform-Namespace; "" = the host's
+    bool admitted = false;                       // the payment step already ran for this call
     std::string request_id;
     int64_t timeout_ms = 0;                      // 0 = the profile's default
     int64_t deadline_ms = 0;                     // monotonic cap from a parent call; 0 = none
@@ -88,6 +86,8 @@ public:
     // Where the HTTP surfaces listen, once they do (for the network service).
     void set_addresses(std::string api, std::string proxy);
     nlohmann::json network_nodes() const;
+    PaymentGate& payments() { return *payments_; }
+    Admission& admission() { return *admission_; }
 
 private:
     void load_all();
@@ -106,6 +106,8 @@ private:
     std::vector<Plugin*> started_;
     std::map<std::string, Plugin*> providers_;
     std::unique_ptr<Secrets> secrets_;
+    std::unique_ptr<PaymentGate> payments_;
+    std::unique_ptr<Admission> admission_;
     std::string api_address_, proxy_address_;
     bool stopped_ = false;
     void sweep_registry();

@@ -7,12 +7,20 @@
 //       void put(std::string_view table, std::string_view key, std::string_view value, int64_t expires_at_ms);
 //       bool del(std::string_view table, std::string_view key);   // false: no such record
 //       void scan(std::string_view table, const platform::ScanQuery& q, int64_t now_ms, const platform::RowFn& fn);
+//       // optional: std::vector<std::string> tables();
+//       // with PLATFORM_STORE_CAS (true: swapped, false: the current value differs):
+//       bool cas(std::string_view table, std::string_view key, std::optional<std::string_view> expected,
+//                std::optional<std::string_view> value, int64_t expires_at_ms, int64_t now_ms);
+//       // with PLATFORM_STORE_TRANSACTIONS (all or nothing; throw to refuse the whole batch):
+//       void batch(std::string_view table, const std::vector<platform::BatchOp>& ops);
 //   };
 //   PLATFORM_PROVIDER(MyStore, PLATFORM_KIND_STORE, "store-mine", "1.0.0", "My store",
 //                     &platform::StoreProviderTable<MyStore, PLATFORM_STORE_TTL | ...>::table)
 //
-// The adapter reads the host's scan request within its struct_size, turns "not found" into
-// PLATFORM_NOT_FOUND, and never lets an exception cross the ABI.
+// The adapter reads the host's scan request and batch ops within their struct_size, turns "not
+// found" into PLATFORM_NOT_FOUND and a failed compare into PLATFORM_CONFLICT, and never lets an
+// exception cross the ABI. cas and batch are in the table only when Features declares them (and
+// declaring one without the member function does not compile).
 #pragma once
 
 #include <platform/abi.h>
@@ -20,7 +28,10 @@
 #include <platform/sdk/error.hpp>
 #include <platform/sdk/str.hpp>
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <optional>
 #include <string>
@@ -50,6 +61,50 @@ inline std::optional<std::string> prefix_successor(std::string_view prefix) {
     if (s.empty()) return std::nullopt;
     s.back() = static_cast<char>(static_cast<unsigned char>(s.back()) + 1);
     return s;
+}
+
+// One write of a batch, as a provider sees it; the views are lent for the call.
+struct BatchOp {
+    enum Kind : uint32_t { put = PLATFORM_STORE_OP_PUT, del = PLATFORM_STORE_OP_DEL };
+    Kind kind = put;
+    std::string_view key;
+    std::string_view value;     // put only
+    int64_t expires_at_ms = 0;  // put only; absolute business time, 0 = never
+};
+
+// Reads an array of platform_store_op_t walked by `stride`, each element within its own
+// struct_size (absent fields read as zero). Throws invalid_argument, naming the op, for NULL ops
+// with count > 0, a stride or element too small to hold a key, an element larger than the
+// stride, an unknown kind or a put with a negative expiry.
+inline std::vector<BatchOp> read_store_ops(const platform_store_op_t* ops, uint32_t count, uint32_t stride) {
+    std::vector<BatchOp> out;
+    if (count == 0) return out;
+    constexpr size_t kMin = offsetof(platform_store_op_t, key) + sizeof(platform_str_t);
+    if (!ops) throw invalid_argument("batch: ops is NULL with count " + std::to_string(count));
+    if (stride < kMin) throw invalid_argument("batch: op_stride " + std::to_string(stride) + " is too small");
+    out.reserve(count);
+    const auto* base = reinterpret_cast<const unsigned char*>(ops);
+    for (uint32_t i = 0; i < count; ++i) {
+        const unsigned char* at = base + size_t{i} * stride;
+        uint32_t size = 0;
+        std::memcpy(&size, at, sizeof size);
+        const std::string which = "batch: op " + std::to_string(i);
+        if (size < kMin || size > stride) throw invalid_argument(which + ": struct_size " + std::to_string(size) + " is out of range");
+        platform_store_op_t op{};
+        std::memcpy(&op, at, std::min<size_t>(size, sizeof op));
+        BatchOp b;
+        if (op.kind == PLATFORM_STORE_OP_PUT) b.kind = BatchOp::put;
+        else if (op.kind == PLATFORM_STORE_OP_DEL) b.kind = BatchOp::del;
+        else throw invalid_argument(which + ": unknown kind " + std::to_string(op.kind));
+        b.key = view(op.key);
+        if (b.kind == BatchOp::put) {
+            if (op.expires_at_ms < 0) throw invalid_argument(which + ": expires_at_ms must not be negative");
+            b.value = view(op.value);
+            b.expires_at_ms = op.expires_at_ms;
+        }
+        out.push_back(b);
+    }
+    return out;
 }
 
 // Reads a scan request, honouring the struct_size the host gave (absent fields keep defaults).
@@ -122,9 +177,59 @@ struct StoreProviderTable {
         return PLATFORM_UNSUPPORTED;
     }
 
+    // With PLATFORM_STORE_CAS: bool T::cas(table, key, optional expected, optional value,
+    // expires_at_ms, now_ms), true when it swapped.
+    template <class U, class = void> struct has_cas : std::false_type {};
+    template <class U>
+    struct has_cas<U, std::void_t<decltype(bool(std::declval<U&>().cas(
+                          std::string_view(), std::string_view(), std::optional<std::string_view>(),
+                          std::optional<std::string_view>(), int64_t(), int64_t())))>> : std::true_type {};
+    static constexpr bool kCas = (Features & PLATFORM_STORE_CAS) != 0;
+    static_assert(!kCas || has_cas<T>::value,
+                  "declares PLATFORM_STORE_CAS but has no bool cas(table, key, expected, value, expires_at_ms, now_ms)");
+    static platform_status_t cas(void* inst, platform_str_t table, platform_str_t key, const platform_str_t* expected,
+                                 const platform_str_t* value, int64_t expires_at_ms, int64_t now_ms) {
+        if constexpr (kCas) {
+            bool swapped = false;
+            auto g = guard([&] {
+                if (expires_at_ms < 0) throw invalid_argument("cas: expires_at_ms must not be negative");
+                std::optional<std::string_view> e, v;
+                if (expected) e = view(*expected);
+                if (value) v = view(*value);
+                swapped = self(inst)->cas(view(table), view(key), e, v, expires_at_ms, now_ms);
+            });
+            return g != PLATFORM_OK ? g : (swapped ? PLATFORM_OK : PLATFORM_CONFLICT);
+        }
+        (void)inst, (void)table, (void)key, (void)expected, (void)value, (void)expires_at_ms, (void)now_ms;
+        return PLATFORM_UNSUPPORTED;
+    }
+
+    // With PLATFORM_STORE_TRANSACTIONS: void T::batch(table, const std::vector<BatchOp>&),
+    // applying every op or none (throwing).
+    template <class U, class = void> struct has_batch : std::false_type {};
+    template <class U>
+    struct has_batch<U, std::void_t<decltype(std::declval<U&>().batch(
+                            std::string_view(), std::declval<const std::vector<BatchOp>&>()))>> : std::true_type {};
+    static constexpr bool kBatch = (Features & PLATFORM_STORE_TRANSACTIONS) != 0;
+    static_assert(!kBatch || has_batch<T>::value,
+                  "declares PLATFORM_STORE_TRANSACTIONS but has no void batch(table, const std::vector<BatchOp>&)");
+    static platform_status_t batch(void* inst, platform_str_t table, const platform_store_op_t* ops, uint32_t count,
+                                   uint32_t stride) {
+        if constexpr (kBatch) {
+            return guard([&] {
+                auto list = read_store_ops(ops, count, stride);
+                if (!list.empty()) self(inst)->batch(view(table), list);
+            });
+        }
+        (void)inst, (void)table, (void)ops, (void)count, (void)stride;
+        return PLATFORM_UNSUPPORTED;
+    }
+
     static inline const platform_store_provider_t table = {
         sizeof(platform_store_provider_t), Features, get, put, del, scan,
-        has_tables<T>::value ? &StoreProviderTable::tables : nullptr};
+        has_tables<T>::value ? &StoreProviderTable::tables : nullptr,
+        kCas ? &StoreProviderTable::cas : nullptr,
+        kBatch ? &StoreProviderTable::batch : nullptr};
 };
 
 }  // namespace platform

@@ -5,8 +5,9 @@
 //   auto r = plugin.call("add", {{"title","a"},{"text","b"}}, "alice");
 //   EXPECT_EQ(r.code, PLATFORM_OK);  EXPECT_EQ(r.json()["title"], "a");
 //
-// The fake host keeps an in-memory store (ordered, with TTL against a settable clock; the
-// privileged "store" sub-table reaches other tables), in-memory event topics, records log lines
+// The fake host keeps an in-memory store (ordered, with TTL against a settable clock, compare-and-set
+// and atomic batches; the privileged "store" sub-table reaches other tables; `store_features`
+// plays a provider that lacks some of them), in-memory event topics, records log lines
 // and published messages, serves config from a JSON object, and answers calls synchronously (a
 // handler that answers later from another thread is waited for, up to a timeout). Calls to other
 // services and outbound HTTP go to the hooks `on_call` and `on_fetch` a test sets. It does not
@@ -15,6 +16,7 @@
 #pragma once
 
 #include <platform/abi.h>
+#include <platform/sdk/store_provider.hpp>
 #include <platform/sdk/str.hpp>
 
 #include <nlohmann/json.hpp>
@@ -128,6 +130,13 @@ public:
         api_.store_delete = [](platform_host_ctx_t* c, platform_str_t key) { return self(c)->table_del("", key); };
         api_.store_scan = [](platform_host_ctx_t* c, const platform_scan_t* s, platform_record_sink_fn sink,
                              void* user) { return self(c)->table_scan("", s, sink, user); };
+        api_.store_cas = [](platform_host_ctx_t* c, platform_str_t key, const platform_str_t* expected,
+                            const platform_str_t* value, int64_t expires_at) {
+            return self(c)->table_cas("", key, expected, value, expires_at);
+        };
+        api_.store_batch = [](platform_host_ctx_t* c, const platform_store_op_t* ops, uint32_t count, uint32_t stride) {
+            return self(c)->table_batch("", ops, count, stride);
+        };
         api_.broker_publish = [](platform_host_ctx_t* c, platform_str_t topic, platform_str_t body,
                                  platform_str_t) -> platform_status_t {
             self(c)->published.emplace_back(platform::copy(topic), platform::copy(body));
@@ -265,7 +274,7 @@ public:
         clock_api_ = {sizeof(platform_clock_api_t), 1, [](platform_host_ctx_t*) { return true; },
                       [](platform_host_ctx_t* c, int64_t ms) -> platform_status_t { self(c)->now_ms = ms; return PLATFORM_OK; },
                       [](platform_host_ctx_t* c, int64_t d) -> platform_status_t { self(c)->now_ms += d; return PLATFORM_OK; }};
-        store_api_ = {sizeof(platform_store_api_t), 1,
+        store_api_ = {sizeof(platform_store_api_t), 2,
                       [](platform_host_ctx_t* c, platform_str_t t, platform_str_t k, platform_bytes_sink_fn s, void* u) -> platform_status_t {
                           return self(c)->table_get(platform::copy(t), k, s, u);
                       },
@@ -287,6 +296,14 @@ public:
                           std::string out = names.dump();
                           sink(user, platform::view(out));
                           return PLATFORM_OK;
+                      },
+                      [](platform_host_ctx_t* c, platform_str_t t, platform_str_t k, const platform_str_t* e,
+                         const platform_str_t* v, int64_t expires_at) -> platform_status_t {
+                          return self(c)->table_cas(platform::copy(t), k, e, v, expires_at);
+                      },
+                      [](platform_host_ctx_t* c, platform_str_t t, const platform_store_op_t* ops, uint32_t count,
+                         uint32_t stride) -> platform_status_t {
+                          return self(c)->table_batch(platform::copy(t), ops, count, stride);
                       }};
         secrets_api_ = {sizeof(platform_secrets_api_t), 1,
                         [](platform_host_ctx_t*, platform_str_t plain, platform_bytes_sink_fn sink, void* user) -> platform_status_t {
@@ -354,6 +371,10 @@ public:
     std::map<std::string, Entry>& store = tables[""];
     std::string own_table = "plugin";
     std::mutex store_mutex;
+    // The PLATFORM_STORE_* features the fake store provider declares: without CAS, TRANSACTIONS or
+    // TTL, the matching calls answer UNSUPPORTED as the real host does.
+    uint64_t store_features = PLATFORM_STORE_TTL | PLATFORM_STORE_PREFIX | PLATFORM_STORE_ORDER |
+                              PLATFORM_STORE_CAS | PLATFORM_STORE_TRANSACTIONS;
     std::map<std::string, std::vector<StoredEvent>> events;
     std::mutex events_mutex;
     std::condition_variable events_cv;
@@ -383,6 +404,8 @@ private:
         return PLATFORM_OK;
     }
     platform_status_t table_put(const std::string& t, platform_str_t key, platform_str_t value, int64_t ttl) {
+        if (ttl < 0) return PLATFORM_INVALID_ARGUMENT;
+        if (ttl > 0 && !(store_features & PLATFORM_STORE_TTL)) return PLATFORM_UNSUPPORTED;
         std::lock_guard<std::mutex> g(store_mutex);
         table(t)[platform::copy(key)] = {platform::copy(value), ttl > 0 ? now_ms + ttl : 0};
         return PLATFORM_OK;
@@ -393,6 +416,38 @@ private:
         auto it = tab.find(platform::copy(key));
         if (it == tab.end() || expired(it->second)) return PLATFORM_NOT_FOUND;
         tab.erase(it);
+        return PLATFORM_OK;
+    }
+    platform_status_t table_cas(const std::string& t, platform_str_t key, const platform_str_t* expected,
+                                const platform_str_t* value, int64_t expires_at) {
+        if (!(store_features & PLATFORM_STORE_CAS)) return PLATFORM_UNSUPPORTED;
+        if (expires_at < 0) return PLATFORM_INVALID_ARGUMENT;
+        if (value && expires_at > 0 && !(store_features & PLATFORM_STORE_TTL)) return PLATFORM_UNSUPPORTED;
+        std::lock_guard<std::mutex> g(store_mutex);
+        auto& tab = table(t);
+        auto it = tab.find(platform::copy(key));
+        bool present = it != tab.end() && !expired(it->second);
+        if (expected ? !present || it->second.value != platform::view(*expected) : present) return PLATFORM_CONFLICT;
+        if (value) tab[platform::copy(key)] = {platform::copy(*value), expires_at};
+        else if (it != tab.end()) tab.erase(it);
+        return PLATFORM_OK;
+    }
+    platform_status_t table_batch(const std::string& t, const platform_store_op_t* ops, uint32_t count, uint32_t stride) {
+        if (!(store_features & PLATFORM_STORE_TRANSACTIONS)) return PLATFORM_UNSUPPORTED;
+        std::vector<platform::BatchOp> list;
+        try {
+            list = platform::read_store_ops(ops, count, stride);
+        } catch (const platform::Error& e) {
+            return static_cast<platform_status_t>(e.code());
+        }
+        for (const auto& op : list)
+            if (op.expires_at_ms > 0 && !(store_features & PLATFORM_STORE_TTL)) return PLATFORM_UNSUPPORTED;
+        std::lock_guard<std::mutex> g(store_mutex);
+        auto& tab = table(t);
+        for (const auto& op : list) {
+            if (op.kind == platform::BatchOp::put) tab[std::string(op.key)] = {std::string(op.value), op.expires_at_ms};
+            else tab.erase(std::string(op.key));
+        }
         return PLATFORM_OK;
     }
     platform_status_t table_scan(const std::string& t, const platform_scan_t* s, platform_record_sink_fn sink, void* user) {

@@ -1,0 +1,148 @@
+// auth-local — settings, start-up, and the provider side: a credential to the identity JSON.
+//
+// A credential with two dots is an ES256 access token: signature and algorithm (jwt.cpp), expiry
+// on the business clock, the account still existing and the login (grant) it came from not
+// revoked. Anything else must be an opaque token of 43 base64url characters, found by its sha256:
+// personal, services or session (refresh tokens are not bearer credentials). The identity always
+// carries the account's current scopes.
+#include "auth_local.hpp"
+
+#include <sodium.h>
+
+#include <cstdlib>
+#include <stdexcept>
+
+namespace auth_local {
+
+namespace {
+
+std::string env(const char* name) {
+    const char* v = std::getenv(name);
+    return v ? v : "";
+}
+
+std::string string_setting(const json& c, const char* key, const std::string& fallback) {
+    auto it = c.find(key);
+    if (it == c.end() || it->is_null()) return fallback;
+    if (!it->is_string()) throw std::runtime_error(std::string("auth-local: config `") + key + "` must be a string");
+    return it->get<std::string>().empty() ? fallback : it->get<std::string>();
+}
+
+int64_t int_setting(const json& c, const char* key, int64_t fallback, int64_t lo, int64_t hi) {
+    auto it = c.find(key);
+    if (it == c.end() || it->is_null()) return fallback;
+    if (!it->is_number_integer() || it->get<int64_t>() < lo || it->get<int64_t>() > hi)
+        throw std::runtime_error(std::string("auth-local: config `") + key + "` must be an integer from " +
+                                 std::to_string(lo) + " to " + std::to_string(hi));
+    return it->get<int64_t>();
+}
+
+// libsodium first: randomness and argon2id need it.
+Settings prepare(const json& config) {
+    if (sodium_init() < 0) throw std::runtime_error("auth-local: libsodium failed to initialise");
+    return Settings::from(config);
+}
+
+}  // namespace
+
+Settings Settings::from(const json& c) {
+    if (!c.is_object()) throw std::runtime_error("auth-local: config must be an object");
+    Settings s;
+    s.ns = string_setting(c, "namespace", env("PLATFORM_NAMESPACE").empty() ? "go.core.api" : env("PLATFORM_NAMESPACE"));
+    if (!valid_namespace(s.ns)) throw std::runtime_error("auth-local: config `namespace` is not a valid namespace");
+    s.admin_secret = string_setting(c, "admin_secret", env("PLATFORM_ADMIN_SECRET"));
+    s.private_key = string_setting(c, "private_key", env("PLATFORM_AUTH_PRIVATE_KEY"));
+    auto da = c.find("disable_admin");
+    if (da != c.end() && !da->is_null()) {
+        if (!da->is_boolean()) throw std::runtime_error("auth-local: config `disable_admin` must be true or false");
+        s.disable_admin = da->get<bool>();
+    }
+    s.argon2_ops = static_cast<uint64_t>(int_setting(c, "argon2_ops", crypto_pwhash_OPSLIMIT_INTERACTIVE,
+                                                     crypto_pwhash_OPSLIMIT_MIN, 20));
+    s.argon2_mem = static_cast<uint64_t>(int_setting(c, "argon2_mem_kib", crypto_pwhash_MEMLIMIT_INTERACTIVE / 1024,
+                                                     crypto_pwhash_MEMLIMIT_MIN / 1024, 1024 * 1024)) * 1024;
+    s.token_expiry = int_setting(c, "token_expiry", 900, 60, 86400);
+    s.refresh_days = int_setting(c, "refresh_days", 30, 1, 3650);
+    s.session_days = int_setting(c, "session_days", 7, 1, 365);
+    return s;
+}
+
+AuthLocal::AuthLocal(const platform::Host& host, const json& config)
+    : host_(host),
+      settings_(prepare(config)),
+      accounts_(host.store(), settings_.argon2_ops, settings_.argon2_mem),
+      tokens_(host.store()),
+      rules_(host.store()) {}
+
+void AuthLocal::start() {
+    jwt_.load(host_, settings_.private_key);
+    rules_.ensure_default();
+    ensure_admin(settings_.ns);
+}
+
+bool Caller::has_scope(std::string_view s) const {
+    for (const auto& x : scopes)
+        if (x == s) return true;
+    return false;
+}
+
+std::string AuthLocal::csrf(const std::string& session_id) const {
+    return hmac_sha256_hex(jwt_.mac_key(), "session:" + session_id);
+}
+
+json AuthLocal::identity(const Account& a, const json& credential) const {
+    json j = a.public_json();
+    j.erase("created");
+    j.erase("updated");
+    if (!credential.is_null()) j["credential"] = credential;
+    return j;
+}
+
+std::optional<AuthLocal::Resolved> AuthLocal::resolve(std::string_view credential) {
+    const int64_t now = host_.now_ms();
+    if (Jwt::looks_like(credential)) {
+        auto claims = jwt_.verify(credential);
+        if (!claims) return std::nullopt;
+        const json& c = *claims;
+        if (!c.contains("exp") || !c["exp"].is_number() || !c.contains("sub") || !c["sub"].is_string() ||
+            !c.contains("iss") || !c["iss"].is_string() || !c.contains("jti") || !c["jti"].is_string())
+            return std::nullopt;
+        if (c["exp"].get<double>() * 1000.0 <= static_cast<double>(now)) return std::nullopt;  // business clock
+        const std::string ns = c["iss"], sub = c["sub"], jti = c["jti"];
+        const std::string grant = jti.substr(0, jti.find('.'));
+        auto account = accounts_.get(ns, sub);
+        if (!account || !tokens_.live(ns, sub, grant)) return std::nullopt;
+        {  // last_used of the login, at most once a minute
+            std::lock_guard<std::mutex> g(touch_m_);
+            auto& at = touched_[ns + "/" + sub + "/" + grant];
+            if (now - at >= 60000) {
+                at = now;
+                if (touched_.size() > 10000) touched_.clear();
+                if (auto rec = tokens_.by_id(ns, sub, grant)) tokens_.touch(*rec, now);
+            }
+        }
+        return Resolved{*account, {{"kind", "access"}, {"id", grant}}};
+    }
+    auto rec = tokens_.find(credential, now);
+    if (!rec || rec->kind == "refresh") return std::nullopt;
+    auto account = accounts_.get(rec->ns, rec->account);
+    if (!account) return std::nullopt;
+    tokens_.touch(*rec, now);
+    json cred = {{"kind", rec->kind}, {"id", rec->id}};
+    if (rec->kind == "session") {
+        cred["csrf"] = csrf(rec->id);
+    } else {
+        cred["services"] = rec->services.is_array() ? rec->services : json::array();
+        if (!rec->capabilities.is_null()) cred["capabilities"] = rec->capabilities;
+    }
+    return Resolved{*account, cred};
+}
+
+std::optional<std::string> AuthLocal::authenticate(std::string_view credential) {
+    if (credential.empty()) return std::string("{}");
+    auto r = resolve(credential);
+    if (!r) return std::nullopt;
+    return identity(r->account, r->credential).dump();
+}
+
+}  // namespace auth_local

@@ -1,0 +1,333 @@
+// Admission through the real host (docs/identity.md): micro's lockdown, cookie sessions and CSRF,
+// token restrictions swept over every endpoint of the OpenAPI document, expired, forged and
+// revoked tokens, and ownership swept over every owner endpoint.
+#include "host_process.hpp"
+#include "http_client.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <set>
+
+using platform::test::HostProcess;
+using platform::test::HttpClient;
+using platform::test::HttpResult;
+using platform::test::TempDir;
+using nlohmann::json;
+
+namespace {
+
+const std::string kAdminSecret = "admin-secret-for-tests";
+using Headers = std::map<std::string, std::string>;
+
+Headers bearer(const std::string& token) { return {{"Authorization", "Bearer " + token}}; }
+
+HostProcess::Options local(const std::string& profile = "local") {
+    HostProcess::Options o;
+    o.profile = profile;
+    o.env["PLATFORM_ADMIN_SECRET"] = kAdminSecret;
+    return o;
+}
+
+std::string login(HttpClient& c, const std::string& id, const std::string& secret) {
+    auto r = c.post_json("/auth/token", {{"id", id}, {"secret", secret}});
+    EXPECT_EQ(r.status, 200) << r.body;
+    return r.json().value("access_token", "");
+}
+
+// Creates an account as admin and returns its access token.
+std::string account(HttpClient& c, const std::string& admin, const std::string& id) {
+    auto r = c.post_json("/auth/createAccount", {{"id", id}, {"secret", id + "-secret-1"}}, bearer(admin));
+    EXPECT_EQ(r.status, 200) << r.body;
+    return login(c, id, id + "-secret-1");
+}
+
+// Creates a rule as admin; fails the test with the answer when refused.
+void create_rule(HttpClient& c, const std::string& admin, const json& rule) {
+    auto r = c.post_json("/auth/createRule", rule, bearer(admin));
+    ASSERT_EQ(r.status, 200) << r.body;
+}
+
+std::string personal_token(HttpClient& c, const std::string& access, const json& request) {
+    auto r = c.post_json("/auth/createToken", request, bearer(access));
+    EXPECT_EQ(r.status, 200) << r.body;
+    return r.json().value("token", "");
+}
+
+struct Operation {
+    std::string path, service, access;
+    std::set<std::string> flags;
+};
+
+// Every operation of the OpenAPI document (each path is POST-able).
+std::vector<Operation> operations(HttpClient& c) {
+    auto doc = c.get("/api/v1/openapi.json").json();
+    std::vector<Operation> out;
+    for (const auto& [path, item] : doc["paths"].items()) {
+        const json& op = item["post"];
+        Operation o{path, path.rfind("/api/v1/", 0) == 0 ? path.substr(8, path.find('/', 8) - 8)
+                                                          : path.substr(1, path.find('/', 1) - 1),
+                    op.value("x-platform-access", ""), {}};
+        std::string flags = op.value("x-platform-flags", "");  // "destructive,action"
+        for (size_t i = 0; i < flags.size();) {
+            size_t end = flags.find(',', i);
+            if (end == std::string::npos) end = flags.size();
+            o.flags.insert(flags.substr(i, end - i));
+            i = end + 1;
+        }
+        out.push_back(o);
+    }
+    return out;
+}
+
+TEST(Access, LockdownLikeMicro) {
+    HostProcess host(local());
+    host.start();
+    HttpClient c("127.0.0.1", host.api_port());
+    const std::string admin = login(c, "admin", kAdminSecret);
+    const std::string bob = account(c, admin, "bob");
+
+    // The default rule is public: anonymous callers reach public endpoints.
+    EXPECT_EQ(c.post_json("/registry/listServices", json::object()).status, 200);
+
+    create_rule(c, admin, {{"id", "onlyloggedin"}, {"scope", "*"}, {"resource", "*:*:*"}, {"access", "granted"}});
+    create_rule(c, admin, {{"id", "auth-public"}, {"scope", "<public>"}, {"resource", "service:auth:*"}});
+    ASSERT_EQ(c.post_json("/auth/deleteRule", {{"id", "default"}}, bearer(admin)).status, 200);
+
+    // At once on this host: anonymous gets micro's 401 body, a signed-in account gets through.
+    auto anon = c.post_json("/registry/listServices", json::object());
+    EXPECT_EQ(anon.status, 401);
+    EXPECT_EQ(anon.json()["Code"], 401);
+    EXPECT_EQ(anon.json()["Status"], "Unauthorized");
+    EXPECT_NE(anon.json()["Detail"].get<std::string>().find("Unauthorized call made to"), std::string::npos);
+    EXPECT_EQ(anon.header("www-authenticate"), "Bearer");
+    EXPECT_EQ(c.get("/api/v1/registry/listServices").status, 404);  // built-ins are not in the catalogue
+    EXPECT_EQ(c.post_json("/registry/listServices", json::object(), bearer(bob)).status, 200);
+    // The auth service stays public, so one can still log in.
+    EXPECT_FALSE(login(c, "bob", "bob-secret-1").empty());
+
+    // Lifting the lock: the default rule back, anonymous works again.
+    create_rule(c, admin, {{"id", "default"}, {"scope", "<public>"}, {"resource", "*:*:*"}});
+    EXPECT_EQ(c.post_json("/registry/listServices", json::object()).status, 200);
+}
+
+TEST(Access, DeniedRuleWithHigherPriorityWinsAndNamesTheAccount) {
+    HostProcess host(local());
+    host.start();
+    HttpClient c("127.0.0.1", host.api_port());
+    const std::string admin = login(c, "admin", kAdminSecret);
+    const std::string bob = account(c, admin, "bob");
+    create_rule(c, admin, {{"id", "no-registry"}, {"scope", "*"}, {"resource", "service:registry:*"},
+                           {"access", "denied"}, {"priority", 10}});
+    auto r = c.post_json("/registry/listServices", json::object(), bearer(bob));
+    EXPECT_EQ(r.status, 403);
+    EXPECT_NE(r.json()["Detail"].get<std::string>().find("by bob"), std::string::npos);
+    // Anonymous still matches the public default rule: `*` rules need an account to apply.
+    EXPECT_EQ(c.post_json("/registry/listServices", json::object()).status, 200);
+}
+
+TEST(Access, CookieSessionNeedsCsrfForWrites) {
+    HostProcess host(local());
+    host.start();
+    HttpClient c("127.0.0.1", host.api_port());
+    const std::string admin = login(c, "admin", kAdminSecret);
+    account(c, admin, "carol");
+
+    auto bad = c.post_json("/auth/login", {{"id", "carol"}, {"secret", "wrong"}});
+    EXPECT_EQ(bad.status, 401);
+    EXPECT_EQ(bad.header("set-cookie"), "");
+
+    auto in = c.post_json("/auth/login", {{"id", "carol"}, {"secret", "carol-secret-1"}});
+    ASSERT_EQ(in.status, 200) << in.body;
+    const std::string set_cookie = in.header("set-cookie");
+    EXPECT_NE(set_cookie.find("HttpOnly"), std::string::npos);
+    EXPECT_NE(set_cookie.find("SameSite=Lax"), std::string::npos);
+    const std::string csrf = in.json()["csrf_token"];
+    ASSERT_FALSE(csrf.empty());
+    const std::string session = set_cookie.substr(0, set_cookie.find(';'));  // platform_session=...
+    ASSERT_EQ(session.rfind("platform_session=", 0), 0u);
+    Headers cookie{{"Cookie", "theme=dark; " + session}, {"Content-Type", "application/json"}};
+
+    // Reads work with the cookie alone.
+    EXPECT_EQ(c.get("/api/v1/notes/list", cookie).status, 200);
+    // A write relying on the cookie needs X-CSRF-Token.
+    const std::string note = json{{"title", "t"}, {"text", "x"}}.dump();
+    auto no_csrf = c.post("/api/v1/notes/add", note, cookie);
+    EXPECT_EQ(no_csrf.status, 403);
+    EXPECT_NE(no_csrf.body.find("X-CSRF-Token"), std::string::npos);
+    Headers wrong = cookie;
+    wrong["X-CSRF-Token"] = std::string(csrf.size(), 'a');
+    EXPECT_EQ(c.post("/api/v1/notes/add", note, wrong).status, 403);
+    Headers with = cookie;
+    with["X-CSRF-Token"] = csrf;
+    EXPECT_EQ(c.post("/api/v1/notes/add", note, with).status, 200);
+    EXPECT_EQ(c.get("/api/v1/notes/get?title=t", cookie).json()["data"]["text"], "x");
+
+    // Logout revokes the session and clears the cookies.
+    auto out = c.post("/auth/logout", "{}", with);
+    EXPECT_EQ(out.status, 200) << out.body;
+    EXPECT_NE(out.header("set-cookie").find("Max-Age=0"), std::string::npos);
+    EXPECT_EQ(c.get("/api/v1/notes/list", cookie).status, 401);
+}
+
+TEST(Access, ProtectedResourceMetadata) {
+    HostProcess host(local());
+    host.start();
+    HttpClient c("127.0.0.1", host.api_port());
+    auto r = c.get("/.well-known/oauth-protected-resource");
+    ASSERT_EQ(r.status, 200);
+    EXPECT_EQ(r.json()["resource"], "http://127.0.0.1:" + std::to_string(host.api_port()));
+    EXPECT_EQ(r.json()["bearer_methods_supported"], json::array({"header"}));
+}
+
+TEST(Access, TokenScopedToNotesIsRefusedEverywhereElse) {
+    HostProcess host(local());
+    host.start();
+    HttpClient c("127.0.0.1", host.api_port());
+    const std::string admin = login(c, "admin", kAdminSecret);
+    const std::string dave = account(c, admin, "dave");
+    const std::string notes_only =
+        personal_token(c, dave, {{"services", {"notes"}}, {"capabilities", {"actions"}}});
+    ASSERT_FALSE(notes_only.empty());
+
+    int refused = 0, allowed = 0;
+    for (const auto& op : operations(c)) {
+        auto r = c.post_json(op.path, json::object(), bearer(notes_only));
+        if (op.service == "notes") {
+            EXPECT_NE(r.status, 403) << op.path << " " << r.body;
+            ++allowed;
+        } else {
+            EXPECT_EQ(r.status, 403) << op.path << " " << r.body;
+            ++refused;
+        }
+    }
+    EXPECT_GT(refused, 10);
+    EXPECT_GE(allowed, 4);
+    // And it works where it is scoped.
+    EXPECT_EQ(c.post_json("/api/v1/notes/add", {{"title", "a"}, {"text", "b"}}, bearer(notes_only)).status, 200);
+}
+
+TEST(Access, TokenWithoutActionsIsRefusedOnEveryActionEndpoint) {
+    HostProcess host(local());
+    host.start();
+    HttpClient c("127.0.0.1", host.api_port());
+    const std::string admin = login(c, "admin", kAdminSecret);
+    const std::string erin = account(c, admin, "erin");
+    const std::string no_actions = personal_token(c, erin, {{"capabilities", {"agent", "work", "inbox"}}});
+    const std::string with_actions = personal_token(c, erin, {{"capabilities", {"actions"}}});
+
+    int actions = 0;
+    for (const auto& op : operations(c)) {
+        if (!op.flags.count("action")) continue;
+        ++actions;
+        auto r = c.post_json(op.path, json::object(), bearer(no_actions));
+        EXPECT_EQ(r.status, 403) << op.path << " " << r.body;
+        EXPECT_NE(r.body.find("actions"), std::string::npos) << r.body;
+        EXPECT_NE(c.post_json(op.path, json::object(), bearer(with_actions)).status, 403) << op.path;
+    }
+    EXPECT_GE(actions, 1);
+}
+
+TEST(Access, ServicesTokenCallsTheCatalogueOnly) {
+    HostProcess host(local());
+    host.start();
+    HttpClient c("127.0.0.1", host.api_port());
+    const std::string admin = login(c, "admin", kAdminSecret);
+    const std::string fay = account(c, admin, "fay");
+    const std::string services = personal_token(c, fay, {{"kind", "services"}});
+    EXPECT_EQ(c.post_json("/api/v1/notes/list", json::object(), bearer(services)).status, 200);
+    auto r = c.post_json("/registry/listServices", json::object(), bearer(services));
+    EXPECT_EQ(r.status, 403);
+    EXPECT_NE(r.body.find("catalogue services only"), std::string::npos);
+}
+
+TEST(Access, ForgedRevokedAndExpiredTokensAre401) {
+    TempDir dir;
+    // The local profile on a manual business clock, so expiry can be reached without waiting.
+    std::ifstream in(std::string(SOURCE_PROFILES_DIR) + "/local.yaml");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    auto swap = [&](const std::string& from, const std::string& to) {
+        auto at = text.find(from);
+        ASSERT_NE(at, std::string::npos) << from;
+        text.replace(at, from.size(), to);
+    };
+    swap("clock: real", "clock: manual\ntest_plugins: true");
+    swap("privileged: [", "privileged: [clock, ");
+    const std::string path = dir.path() + "/manual.yaml";
+    std::ofstream(path) << text;
+
+    HostProcess host(local(path));
+    host.start();
+    HttpClient c("127.0.0.1", host.api_port());
+    const std::string admin = login(c, "admin", kAdminSecret);
+    const std::string gus = account(c, admin, "gus");
+    ASSERT_EQ(c.post_json("/auth/me", json::object(), bearer(gus)).status, 200);
+
+    // Forged: one signature character changed.
+    std::string forged = gus;
+    forged.back() = forged.back() == 'A' ? 'B' : 'A';
+    EXPECT_EQ(c.post_json("/auth/me", json::object(), bearer(forged)).status, 401);
+    EXPECT_EQ(c.post_json("/api/v1/notes/list", json::object(), bearer("not-a-token")).status, 401);
+
+    // Revoked: a personal token deleted by its owner.
+    auto created = c.post_json("/auth/createToken", {{"name", "ci"}}, bearer(gus)).json();
+    ASSERT_EQ(c.post_json("/api/v1/notes/list", json::object(), bearer(created["token"])).status, 200);
+    ASSERT_EQ(c.post_json("/auth/deleteToken", {{"id", created["id"]}}, bearer(gus)).status, 200);
+    EXPECT_EQ(c.post_json("/api/v1/notes/list", json::object(), bearer(created["token"])).status, 401);
+
+    // Expired: the access token's lifetime passes on the business clock.
+    ASSERT_EQ(c.post_json("/clock/advance", {{"ms", 3600 * 1000}}, bearer(admin)).status, 200);
+    auto expired = c.post_json("/auth/me", json::object(), bearer(gus));
+    EXPECT_EQ(expired.status, 401);
+    EXPECT_EQ(expired.header("www-authenticate"), "Bearer");
+}
+
+// Ownership, swept: every endpoint declaring owner access is listed here with how to make
+// account A's resource and the arguments naming it; a new owner endpoint without an entry fails.
+struct OwnedFixture {
+    std::string create_path;
+    json create_args;
+    json id_args;
+    bool creates = false;  // the endpoint makes B's own resource rather than reading A's
+    bool lists = false;    // answers B's own list (A's must not be in it)
+};
+
+const std::map<std::string, OwnedFixture>& owned_fixtures() {
+    static const std::map<std::string, OwnedFixture> f = {
+        {"/api/v1/notes/add", {"/api/v1/notes/add", {{"title", "owned"}, {"text", "A"}}, {{"title", "owned"}, {"text", "B"}}, true}},
+        {"/api/v1/notes/get", {"/api/v1/notes/add", {{"title", "owned"}, {"text", "A"}}, {{"title", "owned"}}}},
+        {"/api/v1/notes/delete", {"/api/v1/notes/add", {{"title", "owned"}, {"text", "A"}}, {{"title", "owned"}}}},
+        {"/api/v1/notes/list", {"/api/v1/notes/add", {{"title", "owned"}, {"text", "A"}}, json::object(), false, true}},
+    };
+    return f;
+}
+
+TEST(Access, EveryOwnerEndpointAnswers404ToAnotherAccount) {
+    HostProcess host;  // test profile: the bearer text is the account id
+    host.start();
+    HttpClient c("127.0.0.1", host.api_port());
+    int swept = 0;
+    for (const auto& op : operations(c)) {
+        if (op.access != "owner") continue;
+        auto it = owned_fixtures().find(op.path);
+        ASSERT_NE(it, owned_fixtures().end()) << op.path << " declares owner access but has no fixture here";
+        const OwnedFixture& f = it->second;
+        const std::string a = "owner-a-" + std::to_string(swept), b = "owner-b-" + std::to_string(swept);
+        ASSERT_EQ(c.post_json(f.create_path, f.create_args, bearer(a)).status, 200) << op.path;
+        auto r = c.post_json(op.path, f.id_args, bearer(b));
+        if (f.creates) EXPECT_EQ(r.status, 200) << op.path;
+        else if (f.lists) {
+            ASSERT_EQ(r.status, 200) << op.path;
+            EXPECT_EQ(r.body.find("\"A\""), std::string::npos) << op.path << " leaks A's resource: " << r.body;
+        } else {
+            EXPECT_EQ(r.status, 404) << op.path << " " << r.body;
+        }
+        // A's resource is untouched by B's call.
+        auto mine = c.post_json("/api/v1/notes/get", {{"title", "owned"}}, bearer(a));
+        EXPECT_EQ(mine.json()["data"]["text"], "A") << op.path;
+        ++swept;
+    }
+    EXPECT_EQ(swept, static_cast<int>(owned_fixtures().size()));
+}
+
+}  // namespace

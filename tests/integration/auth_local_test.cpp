@@ -1,0 +1,154 @@
+// auth-local under the real host and the `local` profile (SQLite under a temporary PLATFORM_HOME):
+// the admin bootstrap, logins through POST /auth/token, accounts, refresh rotation, revocation,
+// personal tokens, a restart keeping accounts, tokens and the signing key, and a store file that
+// holds no secret or token in clear.
+#include "host_process.hpp"
+#include "http_client.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+using platform::test::HostProcess;
+using platform::test::HttpClient;
+using platform::test::TempDir;
+using nlohmann::json;
+
+namespace {
+
+std::map<std::string, std::string> bearer(const std::string& token) {
+    return {{"Authorization", "Bearer " + token}};
+}
+
+std::string read_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+HostProcess::Options local(const std::string& home, std::map<std::string, std::string> env = {}) {
+    HostProcess::Options o;
+    o.profile = "local";
+    o.home = home;
+    o.env = std::move(env);
+    if (!o.env.count("PLATFORM_ADMIN_SECRET")) o.env["PLATFORM_ADMIN_SECRET"] = "";
+    return o;
+}
+
+TEST(AuthLocal, AccountsAndTokensThroughTheGatewayAndARestart) {
+    TempDir home;
+    const std::string admin_secret = "admin-secret-integration";
+    const std::string alice_secret = "alice-secret-integration";
+    std::vector<std::string> never_stored = {admin_secret, alice_secret};
+    std::string pat, alice_refresh;
+    {
+        HostProcess host(local(home.path(), {{"PLATFORM_ADMIN_SECRET", admin_secret}}));
+        host.start();
+        EXPECT_TRUE(host.wait_for_log("created account admin with the secret from PLATFORM_ADMIN_SECRET")) << host.log();
+        HttpClient c("127.0.0.1", host.api_port());
+
+        // Log in as admin (the rpc handler's /<service>/<method> path).
+        auto wrong = c.post_json("/auth/token", {{"id", "admin"}, {"secret", "not-the-secret"}});
+        EXPECT_EQ(wrong.status, 401) << wrong.body;
+        auto none = c.post_json("/auth/token", {{"id", "admin"}});
+        EXPECT_EQ(none.status, 400) << none.body;
+        auto t = c.post_json("/auth/token", {{"id", "admin"}, {"secret", admin_secret}});
+        ASSERT_EQ(t.status, 200) << t.body << host.log();
+        const std::string admin = t.json()["access_token"];
+        never_stored.push_back(t.json()["refresh_token"]);
+
+        // An account, its login, /auth/me.
+        auto made = c.post_json("/auth/createAccount", {{"id", "alice"}, {"secret", alice_secret}}, bearer(admin));
+        ASSERT_EQ(made.status, 200) << made.body;
+        EXPECT_EQ(c.post_json("/auth/createAccount", {{"id", "alice"}}, bearer(admin)).status, 400);
+        EXPECT_EQ(c.post_json("/auth/createAccount", {{"id", "mallory"}}).status, 401);  // admin only
+        auto login = c.post_json("/auth/token", {{"id", "alice"}, {"secret", alice_secret}});
+        ASSERT_EQ(login.status, 200) << login.body;
+        const std::string alice = login.json()["access_token"];
+        never_stored.push_back(login.json()["refresh_token"]);
+        auto me = c.get("/auth/me", bearer(alice));
+        ASSERT_EQ(me.status, 200) << me.body;
+        EXPECT_EQ(me.json()["account"]["id"], "alice");
+        EXPECT_EQ(me.json()["account"]["issuer"], "go.core.api");
+
+        // Owner endpoints need the account now; the token opens them.
+        EXPECT_EQ(c.get("/api/v1/notes/list").status, 401);
+        ASSERT_EQ(c.post_json("/api/v1/notes/add", {{"title", "kept"}, {"text", "across restarts"}}, bearer(alice)).status,
+                  200);
+        EXPECT_EQ(c.get("/api/v1/notes/list", {{"Authorization", "Bearer forged.token.here"}}).status, 401);
+
+        // Refresh rotates; the old refresh token is used up.
+        auto refreshed = c.post_json("/auth/token", {{"refresh_token", login.json()["refresh_token"]}});
+        ASSERT_EQ(refreshed.status, 200) << refreshed.body;
+        alice_refresh = refreshed.json()["refresh_token"];
+        never_stored.push_back(alice_refresh);
+        EXPECT_EQ(c.post_json("/auth/token", {{"refresh_token", login.json()["refresh_token"]}}).status, 401);
+        const std::string alice2 = refreshed.json()["access_token"];
+        EXPECT_EQ(c.get("/auth/me", bearer(alice2)).status, 200);
+
+        // A personal token, for after the restart.
+        auto p = c.post_json("/auth/createToken", {{"name", "integration"}}, bearer(alice2));
+        ASSERT_EQ(p.status, 200) << p.body;
+        pat = p.json()["token"];
+        never_stored.push_back(pat);
+
+        // Revoke (logout): the refresh token and the access tokens of that login stop working.
+        auto revoked = c.post_json("/auth/revoke", {{"refresh_token", alice_refresh}}, bearer(alice2));
+        ASSERT_EQ(revoked.status, 200) << revoked.body;
+        EXPECT_EQ(revoked.json()["revoked"], true);
+        EXPECT_EQ(c.post_json("/auth/token", {{"refresh_token", alice_refresh}}).status, 401);
+        EXPECT_EQ(c.get("/auth/me", bearer(alice2)).status, 401);
+        EXPECT_EQ(c.get("/auth/me", bearer(pat)).status, 200);
+        EXPECT_EQ(host.stop(), 0) << host.log();
+    }
+
+    HostProcess again(local(home.path()));  // no PLATFORM_ADMIN_SECRET now: admin exists already
+    again.start();
+    EXPECT_EQ(again.log().find("created account admin"), std::string::npos) << again.log();
+    HttpClient c("127.0.0.1", again.api_port());
+    auto me = c.get("/auth/me", bearer(pat));
+    ASSERT_EQ(me.status, 200) << me.body << again.log();
+    EXPECT_EQ(me.json()["account"]["id"], "alice");
+    auto note = c.get("/api/v1/notes/get?title=kept", bearer(pat));
+    ASSERT_EQ(note.status, 200) << note.body;
+    EXPECT_EQ(note.json()["data"]["text"], "across restarts");
+    auto login = c.post_json("/auth/token", {{"id", "alice"}, {"secret", alice_secret}});
+    ASSERT_EQ(login.status, 200) << login.body;
+    EXPECT_EQ(c.get("/auth/me", bearer(login.json()["access_token"])).status, 200);
+    EXPECT_EQ(c.post_json("/auth/token", {{"id", "admin"}, {"secret", admin_secret}}).status, 200);
+    EXPECT_EQ(again.stop(), 0);
+
+    // The SQLite files hold hashes only.
+    std::string bytes;
+    for (const auto& entry : std::filesystem::directory_iterator(home.path() + "/data"))
+        if (entry.path().filename().string().rfind("store.db", 0) == 0) bytes += read_file(entry.path().string());
+    ASSERT_NE(bytes.find("account/go.core.api/alice"), std::string::npos);  // the right file
+    for (const auto& secret : never_stored) EXPECT_EQ(bytes.find(secret), std::string::npos) << secret;
+    EXPECT_EQ(bytes.find("PRIVATE KEY"), std::string::npos);  // the signing key is sealed
+}
+
+TEST(AuthLocal, TheFirstStartPrintsAGeneratedAdminSecret) {
+    TempDir home;
+    HostProcess host(local(home.path()));
+    host.start();
+    const std::string lead = "auth-local: created account admin with secret ";
+    ASSERT_TRUE(host.wait_for_log(lead)) << host.log();
+    const std::string log = host.log();
+    const size_t at = log.find(lead) + lead.size();
+    const std::string secret = log.substr(at, log.find(' ', at) - at);
+    EXPECT_NE(log.find("(shown once; set PLATFORM_ADMIN_SECRET to choose it)"), std::string::npos);
+    HttpClient c("127.0.0.1", host.api_port());
+    auto t = c.post_json("/auth/token", {{"id", "admin"}, {"secret", secret}});
+    ASSERT_EQ(t.status, 200) << t.body;
+    auto rules = c.get("/auth/listRules", bearer(t.json()["access_token"]));
+    ASSERT_EQ(rules.status, 200) << rules.body;
+    EXPECT_EQ(rules.json()["rules"][0]["id"], "default");
+    EXPECT_EQ(rules.json()["rules"][0]["scope"], "<public>");
+    EXPECT_EQ(c.get("/registry/listServices").status, 200);  // the default rule is public
+    EXPECT_EQ(host.stop(), 0);
+}
+
+}  // namespace

@@ -2,6 +2,7 @@
 #include <platform/host/profile.hpp>
 #include <platform/host/runtime.hpp>
 #include <platform/host/server.hpp>
+#include <platform/host/acme_client.hpp>
 #include <platform/host/tls_listener.hpp>
 
 #include <spdlog/sinks/stdout_color_sinks.h>
@@ -13,6 +14,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <optional>
+#include <thread>
 #include <string>
 #include <vector>
 #include <pthread.h>
@@ -90,11 +92,12 @@ int run_server(Settings settings) {
         return 1;
     }
     setenv("PLATFORM_HOME", settings.home.c_str(), 1);
+    setenv("PLATFORM_NAMESPACE", settings.ns.c_str(), 1);  // plugins that need it at start (auth-local)
 
     try {
         // TLS on the gateway port (PLATFORM_ENABLE_TLS): checked before any plugin loads.
         std::optional<TlsCertificate> tls;
-        if (settings.enable_tls) tls = first_certificate(settings);
+        if (settings.enable_tls || settings.enable_acme) tls = first_certificate(settings);
         Profile profile = load_profile(settings.profile, profile_search_dirs(settings.home, settings.exe_dir));
         spdlog::info("profile {} ({})", profile.name, profile.file);
         Runtime runtime(settings, profile);
@@ -113,6 +116,41 @@ int run_server(Settings settings) {
                          http.api_port(), t->certificate_summary(), http.internal_api_port());
         spdlog::info("listening api={}:{} proxy={}:{}", host_of(settings.api_address), http.api_port(),
                      host_of(settings.proxy_address), http.proxy_port());
+        // ACME (PLATFORM_ENABLE_ACME): certificates for PLATFORM_ACME_HOSTS, renewed off the I/O
+        // threads; http-01 answers are served by the gateway on both ports.
+        std::shared_ptr<AcmeClient> acme;
+        std::thread acme_thread;
+        if (settings.enable_acme && http.tls()) {
+            acme = std::make_shared<AcmeClient>(AcmeSettings::from_env(settings.acme_hosts, settings.home),
+                                                runtime.acme_challenges());
+            TlsListener* listener = http.tls();
+            std::string served;
+            if (auto stored = acme->stored()) {
+                listener->reload(stored->cert_pem, stored->key_pem);
+                served = stored->cert_pem;
+            }
+            acme_thread = std::thread([acme, listener, served]() mutable {
+                for (auto next = std::chrono::hours(12);; next = std::chrono::hours(12)) {
+                    try {
+                        Certificate c = acme->obtain();
+                        if (c.cert_pem != served) {
+                            listener->reload(c.cert_pem, c.key_pem);
+                            spdlog::info("acme: serving {}", listener->certificate_summary());
+                        }
+                        served = c.cert_pem;
+                    } catch (const std::exception& e) {
+                        spdlog::error("{}", e.what());
+                        next = std::chrono::hours(1);
+                    }
+                    if (!acme->wait_for_cancel(next)) break;
+                }
+            });
+        }
+        auto stop_acme = [&] {
+            if (!acme) return;
+            acme->cancel();
+            if (acme_thread.joinable()) acme_thread.join();
+        };
         int sig = 0;
         sigwait(&signals, &sig);
         // Graceful shutdown: new requests get 503 + Connection: close, requests already read are
@@ -131,6 +169,7 @@ int run_server(Settings settings) {
         }
         if (http.in_flight() > 0) spdlog::warn("drain: {} requests still in flight, stopping anyway", http.in_flight());
         else spdlog::info("drained");
+        stop_acme();
         http.stop();
         runtime.stop();
         spdlog::info("stopped");

@@ -14,7 +14,9 @@ constexpr const char* kSchema =
     " PRIMARY KEY(tbl, key)) WITHOUT ROWID;"
     "CREATE INDEX IF NOT EXISTS records_expiry ON records(expires_at) WHERE expires_at > 0;";
 
-constexpr const char* kLive = "(expires_at = 0 OR expires_at > ?3)";
+// `+expires_at` keeps the planner off the partial index records_expiry: comparing it with a bound
+// parameter would make SQLite re-prepare the statement on every new value (every scan).
+constexpr const char* kLive = "(expires_at = 0 OR +expires_at > ?3)";
 
 std::string scan_sql(bool bounded, bool desc) {
     return std::string("SELECT key, value FROM records WHERE tbl = ?1 AND key >= ?2 AND ") + kLive +

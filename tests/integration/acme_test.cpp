@@ -39,6 +39,7 @@
 #include <thread>
 
 #include "../unit/outbound/loopback_server.hpp"
+#include "host_process.hpp"
 
 using namespace platform::host;
 using platform::test::LoopbackServer;
@@ -604,4 +605,47 @@ TEST(AcmeDirectory, BadUrlsFailFastWithAClearMessage) {
     m = failure(untrusted);
     EXPECT_TRUE(has(m, "ACME directory: GET " + untrusted.directory_url)) << m;
     EXPECT_TRUE(has(m, "PLATFORM_ACME_CA_FILE")) << m;
+}
+
+// The whole path on loopback: `platform server` with PLATFORM_ENABLE_ACME obtains a certificate
+// for `localhost` from pebble and serves it on its TLS port; a client trusting only pebble's root
+// completes the handshake and gets the version answer.
+TEST(AcmeHost, ServesThePebbleCertificateOnItsTlsPort) {
+    Pebble pebble({});
+    ASSERT_TRUE(pebble.ready()) << "pebble is not installed: run scripts/pebble.sh install";
+    const std::string root = pebble.root_pem();
+    TempDir dir;
+    const std::string root_file = dir.path + "/pebble-root.pem";
+    std::ofstream(root_file) << root;
+
+    platform::test::HostProcess::Options o;
+    o.env["PLATFORM_ENABLE_ACME"] = "1";
+    o.env["PLATFORM_ACME_HOSTS"] = "localhost";
+    o.env["PLATFORM_ACME_DIRECTORY_URL"] = pebble.directory_url;
+    o.env["PLATFORM_ACME_CA_FILE"] = pebble.ca_file;
+    platform::test::HostProcess host(o);
+    host.start();
+    ASSERT_TRUE(host.wait_for_log("acme: serving", 60000)) << host.log();
+
+    CURL* curl = curl_easy_init();
+    std::string body;
+    const std::string url = "https://localhost:" + std::to_string(host.api_port()) + "/";
+    curl_slist* resolve = curl_slist_append(nullptr, ("localhost:" + std::to_string(host.api_port()) + ":127.0.0.1").c_str());
+    curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
+    curl_easy_setopt(curl, CURLOPT_RESOLVE, resolve);
+    curl_easy_setopt(curl, CURLOPT_CAINFO, root_file.c_str());
+    curl_easy_setopt(curl, CURLOPT_TIMEOUT, 10L);
+    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, +[](char* p, size_t s, size_t n, void* u) {
+        static_cast<std::string*>(u)->append(p, s * n);
+        return s * n;
+    });
+    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &body);
+    CURLcode rc = curl_easy_perform(curl);
+    long status = 0;
+    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
+    curl_slist_free_all(resolve);
+    curl_easy_cleanup(curl);
+    ASSERT_EQ(rc, CURLE_OK) << curl_easy_strerror(rc) << "\n" << host.log();
+    EXPECT_EQ(status, 200);
+    EXPECT_NE(body.find("version"), std::string::npos) << body;
 }

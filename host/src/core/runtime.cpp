@@ -1,5 +1,6 @@
 #include <platform/host/loader.hpp>
 #include <platform/host/names.hpp>
+#include <platform/host/acme_client.hpp>
 #include <platform/host/runtime.hpp>
 
 #include <spdlog/spdlog.h>
@@ -35,7 +36,8 @@ Runtime::Runtime(Settings settings, Profile profile)
       api_(make_host_api()),
       pool_(4, 256),
       payments_(std::make_unique<PaymentGate>(*this)),
-      admission_(std::make_unique<Admission>(*this)) {}
+      admission_(std::make_unique<Admission>(*this)),
+      acme_challenges_(std::make_shared<HttpChallenges>()) {}
 
 Runtime::~Runtime() { stop(); }
 

@@ -1,3 +1,4 @@
+#include <platform/host/acme_client.hpp>
 #include <platform/host/gateway.hpp>
 #include <platform/host/http_bodies.hpp>
 #include <platform/host/names.hpp>
@@ -199,6 +200,14 @@ void Gateway::handle(HttpRequest req, std::function<void(HttpResponse)> reply, O
         return send(r);
     }
     if (req.path == "/rpc") return rpc_call(req, send);
+    if (req.path.rfind(HttpChallenges::kPrefix, 0) == 0) {  // ACME http-01, on both ports
+        auto answer = runtime_.acme_challenges().answer(req.path);
+        if (!answer) return send(gateway_error(ns, 404, "no such ACME challenge"));
+        HttpResponse r;
+        r.content_type = "text/plain";
+        r.body = *answer;
+        return send(r);
+    }
     if (role_ == Role::proxy)
         return send(gateway_error(ns, 404, "the RPC proxy serves only GET / and POST /rpc"));
     if (req.path == "/health") {

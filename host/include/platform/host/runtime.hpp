@@ -46,6 +46,8 @@ struct Invocation {
     std::function<bool(std::string_view)> chunk_sink;  // streaming surfaces only
 };
 
+class HttpChallenges;
+
 class Runtime {
 public:
     Runtime(Settings settings, Profile profile);
@@ -88,6 +90,8 @@ public:
     nlohmann::json network_nodes() const;
     PaymentGate& payments() { return *payments_; }
     Admission& admission() { return *admission_; }
+    // ACME http-01 answers the gateway serves at /.well-known/acme-challenge/ (acme_client.hpp).
+    HttpChallenges& acme_challenges() { return *acme_challenges_; }
 
 private:
     void load_all();
@@ -108,6 +112,7 @@ private:
     std::unique_ptr<Secrets> secrets_;
     std::unique_ptr<PaymentGate> payments_;
     std::unique_ptr<Admission> admission_;
+    std::shared_ptr<HttpChallenges> acme_challenges_;
     std::string api_address_, proxy_address_;
     bool stopped_ = false;
     void sweep_registry();

@@ -282,6 +282,29 @@ TEST(Access, ForgedRevokedAndExpiredTokensAre401) {
     EXPECT_EQ(expired.header("www-authenticate"), "Bearer");
 }
 
+TEST(Access, RateLimitPerAccount) {
+    TempDir dir;
+    std::ifstream in(std::string(SOURCE_PROFILES_DIR) + "/test.yaml");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    text += "\nhttp:\n  account_rate_limit: {requests_per_second: 0.01, burst: 2}\n";
+    const std::string path = dir.path() + "/limited.yaml";
+    std::ofstream(path) << text;
+    HostProcess::Options o;
+    o.profile = path;
+    HostProcess host(o);
+    host.start();
+    HttpClient c("127.0.0.1", host.api_port());
+    EXPECT_EQ(c.post_json("/api/v1/notes/list", json::object(), bearer("alice")).status, 200);
+    EXPECT_EQ(c.post_json("/api/v1/notes/list", json::object(), bearer("alice")).status, 200);
+    auto limited = c.post_json("/api/v1/notes/list", json::object(), bearer("alice"));
+    EXPECT_EQ(limited.status, 429) << limited.body;
+    EXPECT_GE(std::stoi(limited.header("retry-after").empty() ? "0" : limited.header("retry-after")), 1);
+    EXPECT_NE(limited.body.find("alice"), std::string::npos);
+    // Another account has its own budget; anonymous callers are limited per address, not here.
+    EXPECT_EQ(c.post_json("/api/v1/notes/list", json::object(), bearer("bob")).status, 200);
+    EXPECT_EQ(c.post_json("/registry/listServices", json::object()).status, 200);
+}
+
 // Ownership, swept: every endpoint declaring owner access is listed here with how to make
 // account A's resource and the arguments naming it; a new owner endpoint without an entry fails.
 struct OwnedFixture {

@@ -319,7 +319,11 @@ TEST(TlsStartup, AKeyOfAnotherCertificateStopsStartupNamingTheKeySetting) {
 
 TEST(TlsStartup, WithAcmeAMissingCertificateGivesATemporarySelfSignedOne) {
     HostProcess::Options o;
-    o.env = {{"PLATFORM_ENABLE_TLS", "true"}, {"PLATFORM_ENABLE_ACME", "true"}, {"PLATFORM_ACME_HOSTS", "tls-test.invalid"}};
+    // An ACME directory that refuses connections at once: the test never reaches a real CA.
+    o.env = {{"PLATFORM_ENABLE_TLS", "true"},
+             {"PLATFORM_ENABLE_ACME", "true"},
+             {"PLATFORM_ACME_HOSTS", "tls-test.invalid"},
+             {"PLATFORM_ACME_DIRECTORY_URL", "https://127.0.0.1:1/directory"}};
     HostProcess host(o);
     host.start();
     EXPECT_NE(host.log().find("temporary self-signed certificate for tls-test.invalid"), std::string::npos) << host.log();

@@ -107,7 +107,7 @@ HttpResponse forward_http(const HttpRequest& req, const std::string& address, co
     if (!req.remote.empty()) xff = xff.empty() ? req.remote : xff + ", " + req.remote;
     if (!xff.empty() && header_value_ok(xff)) add("X-Forwarded-For: " + xff);
     if (std::string host = req.header("host"); !host.empty() && header_value_ok(host)) add("X-Forwarded-Host: " + host);
-    add("X-Forwarded-Proto: http");
+    add(std::string("X-Forwarded-Proto: ") + (req.tls ? "https" : "http"));
     add("Expect:");  // no 100-continue round trip
     std::unique_ptr<curl_slist, CurlFree> headers(list);
 

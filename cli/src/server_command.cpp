@@ -5,11 +5,20 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdio>
+#include <stdexcept>
+
 namespace platform::cli {
 
 int server_command(int argc, char** argv) {
     using platform::host::Settings;
-    Settings s = Settings::from_environment();
+    Settings s;
+    try {
+        s = Settings::from_environment();
+    } catch (const std::invalid_argument& e) {
+        std::fprintf(stderr, "platform server: %s\n", e.what());
+        return 2;
+    }
     CLI::App server{"Start the host: HTTP gateway (PLATFORM_API_ADDRESS) and RPC proxy (PLATFORM_PROXY_ADDRESS)",
                     "platform server"};
     server.add_option("--profile", s.profile, "Profile name or YAML path (PLATFORM_PROFILE)")->capture_default_str();
@@ -25,6 +34,8 @@ int server_command(int argc, char** argv) {
     server.add_option("--tls_key_file", s.tls_key_file, "TLS private key PEM file, unencrypted (PLATFORM_TLS_KEY_FILE)");
     server.add_flag("--enable_acme", s.enable_acme, "Automatic certificates (PLATFORM_ENABLE_ACME)");
     server.add_option("--acme_hosts", s.acme_hosts, "ACME host allow-list (PLATFORM_ACME_HOSTS)");
+    server.add_option("--mcp_allowed_hosts", s.mcp_allowed_hosts,
+                      "Host names /mcp accepts besides loopback and the ACME hosts, comma-separated, * = any (PLATFORM_MCP_ALLOWED_HOSTS)");
     for (auto* opt : server.get_options())  // a later flag wins, like a later environment setting
         if (opt->get_name() != "--plugin_path") opt->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
     try {

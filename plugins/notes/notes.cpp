@@ -6,8 +6,6 @@ using platform::json;
 
 namespace {
 
-constexpr const char* kCollection = "notes";
-
 constexpr const char* kTitleSchema = R"json({
   "type": "object",
   "properties": {"title": {"type": "string", "maxLength": 200, "description": "The note's title (its key)"}},
@@ -67,6 +65,26 @@ void Notes::describe(platform::ServiceSpec<Notes>& s) {
         .access(platform::Access::owner)
         .read_only()
         .handler(&Notes::list);
+    s.get("resources")
+        .title("List notes as MCP resources")
+        .description("MCP resources/list: the caller's 100 most recently updated notes as "
+                     "notes://<title> resources.")
+        .schema(R"json({"type": "object", "properties": {
+          "cursor": {"type": "string", "description": "Pagination cursor (one page: ignored)"}}})json")
+        .access(platform::Access::owner)
+        .read_only()
+        .mcp_resources()
+        .handler(&Notes::resources);
+    s.get("read_resource")
+        .title("Read a note as an MCP resource")
+        .description("MCP resources/read of notes://<percent-encoded title>; 404 when there is none.")
+        .schema(R"json({"type": "object", "properties": {
+          "uri": {"type": "string", "description": "notes://<percent-encoded title>"}},
+          "required": ["uri"]})json")
+        .access(platform::Access::owner)
+        .read_only()
+        .mcp_resource_read("notes://")
+        .handler(&Notes::read_resource);
 }
 
 json Notes::add(platform::Request& r) {
@@ -79,12 +97,14 @@ json Notes::add(platform::Request& r) {
                  {"created", existing ? existing->value("created", now) : now},
                  {"updated", now}};
     notes.put(title, note);
+    host_.resource_updated(uri(title), r.account());
     return note;
 }
 
 json Notes::remove(platform::Request& r) {
     const std::string title = r.str("title");
     if (!r.owned(kCollection).erase(title)) return missing(title);
+    host_.resource_updated(uri(title), r.account());
     return {{"deleted", title}};
 }
 

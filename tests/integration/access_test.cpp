@@ -321,6 +321,8 @@ const std::map<std::string, OwnedFixture>& owned_fixtures() {
         {"/api/v1/notes/get", {"/api/v1/notes/add", {{"title", "owned"}, {"text", "A"}}, {{"title", "owned"}}}},
         {"/api/v1/notes/delete", {"/api/v1/notes/add", {{"title", "owned"}, {"text", "A"}}, {{"title", "owned"}}}},
         {"/api/v1/notes/list", {"/api/v1/notes/add", {{"title", "owned"}, {"text", "A"}}, json::object(), false, true}},
+        {"/api/v1/notes/resources", {"/api/v1/notes/add", {{"title", "owned"}, {"text", "A"}}, json::object(), false, true}},
+        {"/api/v1/notes/read_resource", {"/api/v1/notes/add", {{"title", "owned"}, {"text", "A"}}, {{"uri", "notes://owned"}}}},
     };
     return f;
 }

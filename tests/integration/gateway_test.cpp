@@ -199,8 +199,12 @@ TEST_F(Gateway, RegistryListsNotesWithItsEndpointsAndSchemas) {
     ASSERT_NE(notes, nullptr) << r.body;
     std::map<std::string, std::string> verbs;
     for (const auto& e : (*notes)["endpoints"]) verbs[e["name"]] = e["metadata"]["verb"];
-    EXPECT_EQ(verbs, (std::map<std::string, std::string>{
-                         {"Notes.Add", "POST"}, {"Notes.Delete", "POST"}, {"Notes.Get", "GET"}, {"Notes.List", "GET"}}));
+    EXPECT_EQ(verbs, (std::map<std::string, std::string>{{"Notes.Add", "POST"},
+                                                         {"Notes.Delete", "POST"},
+                                                         {"Notes.Get", "GET"},
+                                                         {"Notes.List", "GET"},
+                                                         {"Notes.Resources", "GET"},  // MCP resources/list
+                                                         {"Notes.ReadResource", "GET"}}));
     for (const auto& e : (*notes)["endpoints"])
         if (e["name"] == "Notes.Add") {
             EXPECT_EQ(e["schema"]["required"], json::array({"title", "text"}));

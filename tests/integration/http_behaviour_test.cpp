@@ -208,7 +208,8 @@ TEST_F(HttpBehaviour, OptionsIsAnsweredBeforeAuthWithCorsHeaders) {
     EXPECT_EQ(pre.header("access-control-allow-credentials"), "true");
     EXPECT_EQ(pre.header("access-control-allow-methods"), "POST, PATCH, GET, OPTIONS, PUT, DELETE");
     EXPECT_EQ(pre.header("access-control-allow-headers"),
-              "Accept, Content-Type, Content-Length, Accept-Encoding, X-CSRF-Token, Authorization, Platform-Namespace");
+              "Accept, Content-Type, Content-Length, Accept-Encoding, X-CSRF-Token, Authorization, Platform-Namespace, "
+              "Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID");
     // No Origin: *. The proxy port does the same.
     HttpClient proxy("127.0.0.1", host->proxy_port());
     auto p = proxy.request("OPTIONS", "/rpc", "", {});

@@ -98,6 +98,14 @@ std::optional<Outcome> Admission::check(const Identity& who, const Invocation& i
     return std::nullopt;
 }
 
+bool Admission::may_call(const Identity& who, const std::string& ns, const ServiceEntry& svc, const Endpoint& ep) {
+    if (ep.access != PLATFORM_ACCESS_PUBLIC && who.anonymous()) return false;
+    if (ep.access == PLATFORM_ACCESS_ADMIN && !who.has_scope("admin")) return false;
+    Invocation inv;
+    inv.ns = ns;
+    return !check_rules(who, inv, svc, ep) && !check_token(who, svc, ep);
+}
+
 std::optional<Outcome> Admission::check_rules(const Identity& who, const Invocation& inv, const ServiceEntry& svc,
                                               const Endpoint& ep) {
     RuleResource res{"service", service_names(svc), {ep.method, ep.name}};

@@ -103,6 +103,8 @@ void Runtime::dispatch_as(const Identity& who, Invocation inv, std::function<voi
     call->plugin = plugin;
     call->done = std::move(done);
     call->chunk_sink = std::move(inv.chunk_sink);
+    call->client = std::move(inv.client);
+    if (call->client) call->client->attached(call);
     int64_t timeout = inv.timeout_ms > 0 ? std::min(inv.timeout_ms, profile_.max_call_timeout_ms)
                                          : profile_.call_timeout_ms;
     if (inv.deadline_ms > 0) timeout = std::max<int64_t>(1, std::min(timeout, inv.deadline_ms - Clock::monotonic_ms()));

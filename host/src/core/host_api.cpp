@@ -497,6 +497,44 @@ platform_status_t http_fetch(platform_host_ctx_t* c, const platform_http_request
     return hctx(c).runtime->outbound().fetch(request, done, user);
 }
 
+// MCP (1.4): through the call's CallClient; UNSUPPORTED for calls that did not come over MCP.
+std::shared_ptr<CallClient> live_client(platform_call_t* handle, platform_status_t& st) {
+    auto c = find_call(handle);
+    st = PLATFORM_INVALID_ARGUMENT;
+    if (!c) return nullptr;
+    std::lock_guard<std::mutex> g(c->m);
+    if (c->answered) return nullptr;
+    st = c->client ? PLATFORM_OK : PLATFORM_UNSUPPORTED;
+    return c->client;
+}
+
+platform_status_t call_progress(platform_call_t* call, double done, double total, platform_str_t message) {
+    platform_status_t st;
+    auto client = live_client(call, st);
+    return client ? client->progress(done, total, std::string_view(message.ptr ? message.ptr : "", message.len)) : st;
+}
+
+platform_status_t call_log(platform_call_t* call, platform_str_t level, platform_str_t logger, platform_str_t data) {
+    platform_status_t st;
+    auto client = live_client(call, st);
+    return client ? client->log(str(level), str(logger), str(data)) : st;
+}
+
+platform_status_t call_client_request(platform_call_t* call, platform_str_t method, platform_str_t params,
+                                      int64_t timeout_ms, platform_reply_fn reply, void* user) {
+    platform_status_t st;
+    auto client = live_client(call, st);
+    if (!client) return st;
+    if (!reply) return PLATFORM_INVALID_ARGUMENT;
+    return client->request(str(method), str(params), timeout_ms, [reply, user](platform_status_t code, std::string body) {
+        reply(user, code, view(body));
+    });
+}
+
+void resource_updated(platform_host_ctx_t* c, platform_str_t uri, platform_str_t account) {
+    hctx(c).runtime->resource_updated(str(uri), str(account));
+}
+
 }  // namespace
 
 platform_host_api_t make_host_api() {
@@ -527,6 +565,10 @@ platform_host_api_t make_host_api() {
     a.events_wait = events_wait;
     a.store_cas = store_cas;
     a.store_batch = store_batch;
+    a.call_progress = call_progress;
+    a.call_log = call_log;
+    a.call_client_request = call_client_request;
+    a.resource_updated = resource_updated;
     return a;
 }
 

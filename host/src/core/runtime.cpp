@@ -192,6 +192,20 @@ Identity Runtime::service_identity(const Plugin& p) const {
     return who;
 }
 
+void Runtime::set_resource_listener(std::function<void(const std::string&, const std::string&)> fn) {
+    std::lock_guard<std::mutex> g(resource_listener_m_);
+    resource_listener_ = std::move(fn);
+}
+
+void Runtime::resource_updated(const std::string& uri, const std::string& account) {
+    std::function<void(const std::string&, const std::string&)> fn;
+    {
+        std::lock_guard<std::mutex> g(resource_listener_m_);
+        fn = resource_listener_;
+    }
+    if (fn) fn(uri, account);
+}
+
 void Runtime::set_addresses(std::string api, std::string proxy) {
     api_address_ = std::move(api);
     proxy_address_ = std::move(proxy);

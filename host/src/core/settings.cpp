@@ -30,6 +30,15 @@ Settings Settings::from_environment() {
     take(s.tls_cert_file, "PLATFORM_TLS_CERT_FILE");
     take(s.tls_key_file, "PLATFORM_TLS_KEY_FILE");
     take(s.acme_hosts, "PLATFORM_ACME_HOSTS");
+    take(s.mcp_allowed_hosts, "PLATFORM_MCP_ALLOWED_HOSTS");
+    if (const char* idle = env("PLATFORM_MCP_SESSION_IDLE_SECONDS"); idle && *idle) {
+        char* end = nullptr;
+        long long secs = std::strtoll(idle, &end, 10);
+        if (!end || *end || secs < 1)
+            throw std::invalid_argument(std::string("PLATFORM_MCP_SESSION_IDLE_SECONDS: '") + idle +
+                                        "' is not a whole number of seconds >= 1");
+        s.mcp_session_idle_ms = secs * 1000;
+    }
     s.enable_tls = truthy(env("PLATFORM_ENABLE_TLS"));
     s.enable_acme = truthy(env("PLATFORM_ENABLE_ACME"));
     if (const char* home = env("PLATFORM_HOME"); home && *home) {

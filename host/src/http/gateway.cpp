@@ -1,5 +1,6 @@
 #include <platform/host/acme_client.hpp>
 #include <platform/host/gateway.hpp>
+#include <platform/host/mcp.hpp>
 #include <platform/host/http_bodies.hpp>
 #include <platform/host/names.hpp>
 #include <platform/host/openapi.hpp>
@@ -133,12 +134,17 @@ Gateway::Gateway(Runtime& runtime, Role role, std::string version)
             if (auto d = dirty.lock()) d->store(true);
         });
         forward_pool_ = std::make_unique<WorkerPool>(1, 64);
+        mcp_ = std::make_unique<McpServer>(runtime_, version_);
     }
 }
 
 Gateway::~Gateway() {
     if (routes_) runtime_.registry().unwatch(routes_->watch_id);
     if (forward_pool_) forward_pool_->stop();
+}
+
+void Gateway::begin_drain() {
+    if (mcp_) mcp_->end_streams();
 }
 
 std::string Gateway::request_namespace(const HttpRequest& req) const {
@@ -223,6 +229,7 @@ void Gateway::handle(HttpRequest req, std::function<void(HttpResponse)> reply, O
             headers.emplace_back("Cache-Control", "no-cache");
             return open_stream(status, type, headers);
         };
+    if (req.path == "/mcp") return mcp_->handle(req, send, open);
     if (req.path == "/api/v1/openapi.json") {
         HttpResponse r;
         r.body = openapi_document(runtime_.registry(), version_).dump();

@@ -1,6 +1,6 @@
-#include <platform/host/http_cors.hpp>
-
 #include <strings.h>
+
+#include <platform/host/http_cors.hpp>
 
 namespace platform::host {
 
@@ -20,7 +20,11 @@ void add_cors_headers(HeaderList& headers, const std::string& origin) {
     set("Access-Control-Allow-Credentials", "true");
     set("Access-Control-Allow-Methods", "POST, PATCH, GET, OPTIONS, PUT, DELETE");
     set("Access-Control-Allow-Headers",
-        "Accept, Content-Type, Content-Length, Accept-Encoding, X-CSRF-Token, Authorization, Platform-Namespace");
+        "Accept, Content-Type, Content-Length, Accept-Encoding, X-CSRF-Token, Authorization, "
+        "Platform-Namespace, "
+        "Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID");
+    // Browser MCP clients read the session id the answer carries (mcp.hpp).
+    set("Access-Control-Expose-Headers", "Mcp-Session-Id, X-Request-Id, WWW-Authenticate");
     if (echo && !origin_was_set) set("Vary", "Origin");
 }
 

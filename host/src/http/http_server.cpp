@@ -740,7 +740,10 @@ void HttpServer::start(const std::string& api_address, const std::string& proxy_
     impl_->proxy = impl_->listen(proxy_address, &impl_->proxy_gateway, false);
 }
 
-void HttpServer::begin_drain() { impl_->server->draining = true; }
+void HttpServer::begin_drain() {
+    impl_->server->draining = true;
+    impl_->api_gateway.begin_drain();  // open-ended streams (MCP sessions') end now
+}
 
 int64_t HttpServer::in_flight() const { return impl_->server->in_flight; }
 

@@ -93,6 +93,10 @@ std::string check_descriptor(const platform_plugin_desc_t* d, Plugin& p) {
         if (PLATFORM_HAS_FIELD(platform_endpoint_t, e, price)) ep.price = e->price;
         if (PLATFORM_HAS_FIELD(platform_endpoint_t, e, since)) ep.since = str(e->since);
         if (PLATFORM_HAS_FIELD(platform_endpoint_t, e, http_path)) ep.http_path = str(e->http_path);
+        if (PLATFORM_HAS_FIELD(platform_endpoint_t, e, mcp_uri_prefix)) {
+            ep.mcp_role = e->mcp_role >= PLATFORM_MCP_TOOL && e->mcp_role <= PLATFORM_MCP_HIDDEN ? e->mcp_role : PLATFORM_MCP_HIDDEN;
+            ep.mcp_uri_prefix = str(e->mcp_uri_prefix);
+        }
         p.endpoints.push_back(std::move(ep));
     }
     return "";

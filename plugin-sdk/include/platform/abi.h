@@ -23,7 +23,9 @@
  *     and platform_endpoint_t.http_path; 1.3 added compare-and-set and atomic batches to the store:
  *     PLATFORM_STORE_CAS/TRANSACTIONS, platform_store_op_t, platform_store_provider_t.cas/batch,
  *     host_api.store_cas/store_batch and the "store" sub-table's cas/batch (version 2), and
- *     platform_auth_provider_t.rules_version/rules.
+ *     platform_auth_provider_t.rules_version/rules; 1.4 added MCP: platform_endpoint_t.mcp_role
+ *     and mcp_uri_prefix, PLATFORM_FLAG_MCP_CONTENT, and host_api.call_progress, call_log,
+ *     call_client_request and resource_updated.
  *   - Any change to this file bumps PLATFORM_ABI_MINOR in the same commit. A breaking change would
  *     need a new major and a new entry symbol; none is planned.
  *
@@ -59,7 +61,7 @@ extern "C" {
  * ------------------------------------------------------------------------------------------- */
 
 #define PLATFORM_ABI_MAJOR 1u
-#define PLATFORM_ABI_MINOR 3u
+#define PLATFORM_ABI_MINOR 4u
 #define PLATFORM_ABI_PACK(major, minor) ((((uint32_t)(major)) << 16) | ((uint32_t)(minor) & 0xffffu))
 #define PLATFORM_ABI_VERSION PLATFORM_ABI_PACK(PLATFORM_ABI_MAJOR, PLATFORM_ABI_MINOR)
 #define PLATFORM_ABI_MAJOR_OF(v) (((uint32_t)(v)) >> 16)
@@ -242,6 +244,40 @@ enum {
 #define PLATFORM_FLAG_ACTION (1ull << 5)    /* needs the "Allow actions" capability */
 #define PLATFORM_FLAG_STREAMING (1ull << 6) /* replies with respond_chunk/respond_end */
 #define PLATFORM_FLAG_OPEN_WORLD (1ull << 7) /* reaches the outside world */
+/* (1.4) The result is an MCP CallToolResult ({"content": [...], "isError"?, "structuredContent"?})
+ * and MCP's tools/call returns it as it is (text, image, audio, resource content) instead of
+ * wrapping the JSON result; HTTP callers still get it as the JSON result. */
+#define PLATFORM_FLAG_MCP_CONTENT (1ull << 8)
+
+/*
+ * (1.4) What an endpoint is to MCP (platform_endpoint_t.mcp_role). A tool is listed by tools/list
+ * and run by tools/call. The other roles answer one MCP request for the plugin's part of it; the
+ * host merges the answers of every plugin (lists) or asks them in turn until one does not answer
+ * NOT_FOUND (reads, gets, completions). They are called through the same dispatcher as tools (the
+ * caller's identity, the endpoint's access level and owner scoping apply) and are not tools. Over
+ * HTTP they stay ordinary endpoints. Arguments and results are MCP's own shapes:
+ *   RESOURCES           {} -> {"resources": [Resource...]}
+ *   RESOURCE_TEMPLATES  {} -> {"resourceTemplates": [ResourceTemplate...]}
+ *   RESOURCE_READ       {"uri"} -> {"contents": [...]}; NOT_FOUND when the uri is not its
+ *                       (asked only for URIs starting with mcp_uri_prefix, when one is set)
+ *   PROMPTS             {} -> {"prompts": [Prompt...]}
+ *   PROMPT_GET          {"name", "arguments"?} -> {"description"?, "messages": [...]}; NOT_FOUND
+ *                       when the prompt is not its
+ *   COMPLETE            {"ref", "argument", "context"?} -> {"completion": {"values", ...}};
+ *                       NOT_FOUND when the reference is not its
+ *   HIDDEN              not exposed over MCP at all
+ */
+typedef int32_t platform_mcp_role_t;
+enum {
+    PLATFORM_MCP_TOOL = 0,
+    PLATFORM_MCP_RESOURCES = 1,
+    PLATFORM_MCP_RESOURCE_TEMPLATES = 2,
+    PLATFORM_MCP_RESOURCE_READ = 3,
+    PLATFORM_MCP_PROMPTS = 4,
+    PLATFORM_MCP_PROMPT_GET = 5,
+    PLATFORM_MCP_COMPLETE = 6,
+    PLATFORM_MCP_HIDDEN = 7
+};
 
 /* Body limit used when max_body_bytes is 0. */
 #define PLATFORM_DEFAULT_MAX_BODY (1024u * 1024u)
@@ -264,6 +300,10 @@ typedef struct platform_endpoint {
     /* (1.2) Optional HTTP route template, e.g. "/notes/{title}": the gateway also serves the
      * endpoint there with the verb above, binding {name} segments to arguments. */
     platform_str_t http_path;
+    /* (1.4) PLATFORM_MCP_* (unknown values read as HIDDEN), and for RESOURCE_READ the URI prefix
+     * it serves ("notes://"; empty = asked for every URI). */
+    platform_mcp_role_t mcp_role;
+    platform_str_t mcp_uri_prefix;
 } platform_endpoint_t;
 
 /* ---------------------------------------------------------------------------------------------
@@ -453,6 +493,38 @@ typedef struct platform_host_api {
      * provider's error, with nothing applied. count 0 is OK and does nothing. */
     platform_status_t (*store_batch)(platform_host_ctx_t *ctx, const platform_store_op_t *ops,
                                      uint32_t count, uint32_t op_stride);
+
+    /* ---- 1.4: MCP, during a call --------------------------------------------------------------
+     * These reach the MCP client of a call that came in through /mcp (tools/call); for any other
+     * call they return UNSUPPORTED and do nothing, so a plugin may use them unconditionally.
+     * INVALID_ARGUMENT for an unknown or already answered call. Any thread. */
+
+    /* Sends notifications/progress {progressToken, progress, total?, message?} when the caller
+     * asked for progress (_meta.progressToken); UNSUPPORTED otherwise. total <= 0 = unknown.
+     * Progress must increase from one notification to the next (INVALID_ARGUMENT otherwise). */
+    platform_status_t (*call_progress)(platform_call_t *call, double progress, double total,
+                                       platform_str_t message);
+    /* Sends notifications/message {level, logger?, data} when `level` is at or above the level
+     * the client set with logging/setLevel (OK without sending when below). level is one of
+     * MCP's: debug, info, notice, warning, error, critical, alert, emergency (else
+     * INVALID_ARGUMENT); data_json is any JSON value (a bare string is sent as a string). */
+    platform_status_t (*call_log)(platform_call_t *call, platform_str_t level, platform_str_t logger,
+                                  platform_str_t data_json);
+    /* Sends a request to the MCP client (sampling/createMessage, elicitation/create, roots/list)
+     * and calls `reply` exactly once, on a host thread, with OK and the result JSON, or with the
+     * client's error (INVALID_ARGUMENT, message as body), DEADLINE_EXCEEDED after timeout_ms
+     * (<= 0: the call's deadline), or UNAVAILABLE when the client went away. Returns UNSUPPORTED
+     * (reply not called) when the client did not declare the capability the method needs
+     * (sampling, elicitation, roots) or the call did not come over MCP. A handler may block on
+     * the reply: it runs on a host worker thread, never on the handler's own. */
+    platform_status_t (*call_client_request)(platform_call_t *call, platform_str_t method,
+                                             platform_str_t params_json, int64_t timeout_ms,
+                                             platform_reply_fn reply, void *user);
+    /* Tells MCP clients subscribed to `uri` (resources/subscribe) that it changed:
+     * notifications/resources/updated on their sessions' streams. `account` limits it to the
+     * sessions of that account (an owner's resource: others learn nothing of it); empty = every
+     * subscriber. Any thread, any time. */
+    void (*resource_updated)(platform_host_ctx_t *ctx, platform_str_t uri, platform_str_t account);
 } platform_host_api_t;
 
 /* call_service flags (1.2). */

@@ -137,7 +137,7 @@ TEST_F(LoaderTest, LoadsNotesPlugin) {
                          {"delete", "Notes.Delete", PLATFORM_VERB_POST},
                          {"get", "Notes.Get", PLATFORM_VERB_GET},
                          {"list", "Notes.List", PLATFORM_VERB_GET}};
-    ASSERT_EQ(p.endpoints.size(), 4u);
+    ASSERT_EQ(p.endpoints.size(), 6u);  // add, delete, get, list and the two MCP resource roles
     for (size_t i = 0; i < 4; ++i) {
         SCOPED_TRACE(want[i].method);
         const auto& ep = p.endpoints[i];

@@ -23,7 +23,9 @@ TEST(Cors, WithoutOriginAllowsAny) {
     EXPECT_EQ(get(h, "Access-Control-Allow-Credentials"), "true");
     EXPECT_EQ(get(h, "Access-Control-Allow-Methods"), "POST, PATCH, GET, OPTIONS, PUT, DELETE");
     EXPECT_EQ(get(h, "Access-Control-Allow-Headers"),
-              "Accept, Content-Type, Content-Length, Accept-Encoding, X-CSRF-Token, Authorization, Platform-Namespace");
+              "Accept, Content-Type, Content-Length, Accept-Encoding, X-CSRF-Token, Authorization, Platform-Namespace, "
+              "Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID");
+    EXPECT_EQ(get(h, "Access-Control-Expose-Headers"), "Mcp-Session-Id, X-Request-Id, WWW-Authenticate");
     EXPECT_FALSE(has_header(h, "Vary"));
 }
 

@@ -176,19 +176,26 @@ TEST_F(NotesTest, Descriptor) {
     EXPECT_EQ(platform::copy(d->id), "notes");
     EXPECT_EQ(platform::copy(d->service), "v1.notes");
     EXPECT_EQ(d->kind, PLATFORM_KIND_SERVICE);
-    ASSERT_EQ(d->endpoint_count, 4u);
+    ASSERT_EQ(d->endpoint_count, 6u);
 
     const struct {
         const char* name;
         platform_verb_t verb;
         uint64_t must_have, must_not_have;
+        platform_mcp_role_t role;
+        const char* uri_prefix;
     } want[] = {
-        {"add", PLATFORM_VERB_POST, PLATFORM_FLAG_IDEMPOTENT, PLATFORM_FLAG_READ_ONLY | PLATFORM_FLAG_DESTRUCTIVE},
-        {"delete", PLATFORM_VERB_POST, PLATFORM_FLAG_DESTRUCTIVE, PLATFORM_FLAG_READ_ONLY},
-        {"get", PLATFORM_VERB_GET, PLATFORM_FLAG_READ_ONLY, PLATFORM_FLAG_DESTRUCTIVE},
-        {"list", PLATFORM_VERB_GET, PLATFORM_FLAG_READ_ONLY, PLATFORM_FLAG_DESTRUCTIVE},
+        {"add", PLATFORM_VERB_POST, PLATFORM_FLAG_IDEMPOTENT, PLATFORM_FLAG_READ_ONLY | PLATFORM_FLAG_DESTRUCTIVE,
+         PLATFORM_MCP_TOOL, ""},
+        {"delete", PLATFORM_VERB_POST, PLATFORM_FLAG_DESTRUCTIVE, PLATFORM_FLAG_READ_ONLY, PLATFORM_MCP_TOOL, ""},
+        {"get", PLATFORM_VERB_GET, PLATFORM_FLAG_READ_ONLY, PLATFORM_FLAG_DESTRUCTIVE, PLATFORM_MCP_TOOL, ""},
+        {"list", PLATFORM_VERB_GET, PLATFORM_FLAG_READ_ONLY, PLATFORM_FLAG_DESTRUCTIVE, PLATFORM_MCP_TOOL, ""},
+        {"resources", PLATFORM_VERB_GET, PLATFORM_FLAG_READ_ONLY, PLATFORM_FLAG_DESTRUCTIVE, PLATFORM_MCP_RESOURCES,
+         ""},
+        {"read_resource", PLATFORM_VERB_GET, PLATFORM_FLAG_READ_ONLY, PLATFORM_FLAG_DESTRUCTIVE,
+         PLATFORM_MCP_RESOURCE_READ, "notes://"},
     };
-    for (uint32_t i = 0; i < 4; ++i) {
+    for (uint32_t i = 0; i < 6; ++i) {
         const auto* ep = reinterpret_cast<const platform_endpoint_t*>(
             reinterpret_cast<const char*>(d->endpoints) + size_t(i) * d->endpoint_stride);
         SCOPED_TRACE(want[i].name);
@@ -197,11 +204,92 @@ TEST_F(NotesTest, Descriptor) {
         EXPECT_EQ(ep->access, PLATFORM_ACCESS_OWNER);
         EXPECT_EQ(ep->flags & want[i].must_have, want[i].must_have);
         EXPECT_EQ(ep->flags & want[i].must_not_have, 0u);
+        EXPECT_EQ(ep->flags & PLATFORM_FLAG_MCP_CONTENT, 0u);
+        EXPECT_EQ(ep->mcp_role, want[i].role);
+        EXPECT_EQ(platform::copy(ep->mcp_uri_prefix), want[i].uri_prefix);
         EXPECT_FALSE(platform::copy(ep->title).empty());
         // Every input schema is a JSON object schema.
         json schema = json::parse(platform::copy(ep->input_schema));
         EXPECT_EQ(schema.at("type"), "object");
     }
+}
+
+// ---- MCP resources (notes_resources.cpp) -----------------------------------------------------
+
+TEST_F(NotesTest, ResourcesListNewestFirstWithFirstLineDescriptions) {
+    EXPECT_EQ(notes.call("resources", json::object(), "alice").json(), (json{{"resources", json::array()}}));
+    ASSERT_EQ(add("old", "first line\nsecond line", "alice").code, PLATFORM_OK);
+    host.now_ms += 1000;
+    ASSERT_EQ(add("b/c d%", "windows line\r\nnext", "alice").code, PLATFORM_OK);
+    ASSERT_EQ(add("a same second", "", "alice").code, PLATFORM_OK);
+    ASSERT_EQ(add("bob's", "not alice's", "bob").code, PLATFORM_OK);
+
+    Reply r = notes.call("resources", {{"cursor", "ignored"}}, "alice");
+    ASSERT_EQ(r.code, PLATFORM_OK) << r.body;
+    EXPECT_EQ(r.json(), (json{{"resources",
+                               {{{"uri", "notes://a%20same%20second"}, {"name", "a same second"},
+                                 {"description", ""}, {"mimeType", "text/markdown"}},
+                                {{"uri", "notes://b%2Fc%20d%25"}, {"name", "b/c d%"},
+                                 {"description", "windows line"}, {"mimeType", "text/markdown"}},
+                                {{"uri", "notes://old"}, {"name", "old"},
+                                 {"description", "first line"}, {"mimeType", "text/markdown"}}}}}));
+}
+
+TEST_F(NotesTest, ResourceDescriptionIsCutAt80Characters) {
+    const std::string eighty_e_acute = [] {
+        std::string s;
+        for (int i = 0; i < 80; ++i) s += "\xC3\xA9";  // é: two bytes, one character
+        return s;
+    }();
+    ASSERT_EQ(add("long", eighty_e_acute + "and more", "alice").code, PLATFORM_OK);
+    json listed = notes.call("resources", json::object(), "alice").json();
+    EXPECT_EQ(listed.at("resources")[0].at("description"), eighty_e_acute);
+}
+
+TEST_F(NotesTest, ResourcesListAtMost100) {
+    for (int i = 0; i < 105; ++i) {
+        host.now_ms += 1000;
+        ASSERT_EQ(add("n" + std::to_string(i), "x", "alice").code, PLATFORM_OK);
+    }
+    json listed = notes.call("resources", json::object(), "alice").json().at("resources");
+    ASSERT_EQ(listed.size(), 100u);
+    EXPECT_EQ(listed.front().at("name"), "n104");  // the newest
+    EXPECT_EQ(listed.back().at("name"), "n5");
+}
+
+TEST_F(NotesTest, ReadResource) {
+    ASSERT_EQ(add("b/c d%", "# heading\nbody", "alice").code, PLATFORM_OK);
+    Reply r = notes.call("read_resource", {{"uri", "notes://b%2Fc%20d%25"}}, "alice");
+    ASSERT_EQ(r.code, PLATFORM_OK) << r.body;
+    EXPECT_EQ(r.json(), (json{{"contents", {{{"uri", "notes://b%2Fc%20d%25"},
+                                             {"mimeType", "text/markdown"},
+                                             {"text", "# heading\nbody"}}}}}));
+    // Lower-case hex and unencoded characters decode to the same title.
+    EXPECT_EQ(notes.call("read_resource", {{"uri", "notes://b%2fc d%25"}}, "alice").code, PLATFORM_OK);
+
+    Reply other = notes.call("read_resource", {{"uri", "notes://b%2Fc%20d%25"}}, "bob");
+    EXPECT_EQ(other.code, PLATFORM_NOT_FOUND);
+    EXPECT_NE(other.body.find("notes://b%2Fc%20d%25"), std::string::npos) << other.body;
+    EXPECT_EQ(notes.call("read_resource", {{"uri", "notes://never"}}, "alice").code, PLATFORM_NOT_FOUND);
+    EXPECT_EQ(notes.call("read_resource", {{"uri", "other://b"}}, "alice").code, PLATFORM_NOT_FOUND);
+    for (const char* broken : {"notes://a%2", "notes://a%zz", "notes://%"}) {
+        SCOPED_TRACE(broken);
+        EXPECT_EQ(notes.call("read_resource", {{"uri", broken}}, "alice").code, PLATFORM_INVALID_ARGUMENT);
+    }
+    EXPECT_EQ(notes.call("read_resource", {{"uri", "notes://never"}}, "").code, PLATFORM_UNAUTHENTICATED);
+    EXPECT_EQ(notes.call("resources", json::object(), "").code, PLATFORM_UNAUTHENTICATED);
+}
+
+TEST_F(NotesTest, ChangesTellSubscribers) {
+    ASSERT_EQ(add("a b", "v1", "alice").code, PLATFORM_OK);
+    EXPECT_EQ(host.updated_resources, std::vector<std::string>{"notes://a%20b"});
+    ASSERT_EQ(add("a b", "v2", "alice").code, PLATFORM_OK);
+    ASSERT_EQ(del("a b", "alice").code, PLATFORM_OK);
+    EXPECT_EQ(del("a b", "alice").code, PLATFORM_NOT_FOUND);  // nothing changed: no notification
+    EXPECT_EQ(add("t", "x", "").code, PLATFORM_UNAUTHENTICATED);
+    EXPECT_EQ(host.updated_resources, (std::vector<std::string>{"notes://a%20b", "notes://a%20b", "notes://a%20b"}));
+    // Only the owner's sessions hear of it.
+    EXPECT_EQ(host.updated_resource_accounts, (std::vector<std::string>{"alice", "alice", "alice"}));
 }
 
 }  // namespace

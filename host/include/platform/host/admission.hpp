@@ -35,6 +35,10 @@ public:
     // nullopt when the call may go on; else the refusal to answer with.
     std::optional<Outcome> check(const Identity& who, const Invocation& inv, const ServiceEntry& svc,
                                  const Endpoint& ep);
+    // Whether `who` may call the endpoint at all — rules, token restrictions and the access level,
+    // without counting against a rate limit: what listings (MCP tools/list) show. `ns` = the
+    // request's namespace ("" = the host's).
+    bool may_call(const Identity& who, const std::string& ns, const ServiceEntry& svc, const Endpoint& ep);
     // The rules in force (the provider's, or the default rule).
     std::vector<AccessRule> rules();
     // The names a service goes by in rules and token lists: "v1.notes", "notes", the full name.

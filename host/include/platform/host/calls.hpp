@@ -41,6 +41,22 @@ struct Outcome {
     std::vector<std::pair<std::string, std::string>> headers;
 };
 
+struct Call;
+
+// The MCP client a call came from (tools/call through /mcp; mcp.hpp), reached by the host table's
+// call_progress, call_log and call_client_request (ABI 1.4). Null for every other call.
+class CallClient {
+public:
+    virtual ~CallClient() = default;
+    // The dispatcher created the call (it may now be cancelled through Runtime::abandon).
+    virtual void attached(const std::shared_ptr<Call>& call) = 0;
+    virtual platform_status_t progress(double done, double total, std::string_view message) = 0;
+    virtual platform_status_t log(std::string_view level, std::string_view logger, std::string_view data_json) = 0;
+    // `reply` runs exactly once unless this returns an error.
+    virtual platform_status_t request(std::string_view method, std::string_view params_json, int64_t timeout_ms,
+                                      std::function<void(platform_status_t, std::string)> reply) = 0;
+};
+
 struct Call {
     uint64_t id = 0;
     std::string service, endpoint, account, scopes, request_id;
@@ -51,6 +67,7 @@ struct Call {
     // Streams chunks to the client as they come; false once the client is gone. Unset: buffered.
     std::function<bool(std::string_view)> chunk_sink;
     bool chunked = false;  // a chunk went through chunk_sink
+    std::shared_ptr<CallClient> client;  // set for calls from MCP clients
 
     std::mutex m;
     std::string stream;  // respond_chunk buffer

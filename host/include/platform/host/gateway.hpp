@@ -1,6 +1,6 @@
 // platform/host/gateway.hpp — HTTP semantics of both ports, independent of the HTTP library.
 //
-// Port 8080 (Role::api): GET / (version), GET /health, POST /rpc, /api/v1/<service>/<method>
+// Port 8080 (Role::api): GET / (version), GET /health, /mcp (mcp.hpp), POST /rpc, /api/v1/<service>/<method>
 // (envelope {"data"} / {"error":{code,message}}, ?envelope=result gives {"result"}), then
 //   1. routes declared by endpoints (platform_endpoint_t.http_path of in-process plugins, endpoint
 //      metadata `path`/`method`/`host` of registered external services; names.hpp RoutePattern),
@@ -70,6 +70,8 @@ public:
 using OpenStream = std::function<std::shared_ptr<HttpStream>(
     int status, const std::string& content_type, const std::vector<std::pair<std::string, std::string>>& headers)>;
 
+class McpServer;
+
 class Gateway {
 public:
     enum class Role { api, proxy };
@@ -86,6 +88,8 @@ public:
     // endpoint streams and `open_stream` is given: then the answer may go out through a stream
     // (Server-Sent Events, one `data:` frame per chunk) and `reply` is not called.
     void handle(HttpRequest req, std::function<void(HttpResponse)> reply, OpenStream open_stream = nullptr);
+    // The server is shutting down: streams that never end by themselves (MCP GET streams) end.
+    void begin_drain();
 
 private:
     using Reply = std::function<void(HttpResponse)>;
@@ -116,6 +120,7 @@ private:
     HandlerKind handler_ = HandlerKind::rpc;
     std::unique_ptr<Routes> routes_;
     std::unique_ptr<WorkerPool> forward_pool_;  // blocking upstream requests (proxy, web, routes)
+    std::unique_ptr<McpServer> mcp_;            // /mcp (mcp.hpp), on the api port
 };
 
 // The version answered by GET /.

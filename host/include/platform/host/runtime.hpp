@@ -44,6 +44,7 @@ struct Invocation {
     int64_t timeout_ms = 0;                      // 0 = the profile's default
     int64_t deadline_ms = 0;                     // monotonic cap from a parent call; 0 = none
     std::function<bool(std::string_view)> chunk_sink;  // streaming surfaces only
+    std::shared_ptr<CallClient> client;                 // MCP tools/call only (calls.hpp)
 };
 
 class HttpChallenges;
@@ -90,6 +91,10 @@ public:
     nlohmann::json network_nodes() const;
     PaymentGate& payments() { return *payments_; }
     Admission& admission() { return *admission_; }
+    TimerQueue& timers() { return timers_; }
+    // Plugins' resource_updated (ABI 1.4) reaches the listener the MCP server sets.
+    void set_resource_listener(std::function<void(const std::string& uri, const std::string& account)> fn);
+    void resource_updated(const std::string& uri, const std::string& account);
     // ACME http-01 answers the gateway serves at /.well-known/acme-challenge/ (acme_client.hpp).
     HttpChallenges& acme_challenges() { return *acme_challenges_; }
 
@@ -114,6 +119,8 @@ private:
     std::unique_ptr<Admission> admission_;
     std::shared_ptr<HttpChallenges> acme_challenges_;
     std::string api_address_, proxy_address_;
+    std::mutex resource_listener_m_;
+    std::function<void(const std::string&, const std::string&)> resource_listener_;
     bool stopped_ = false;
     void sweep_registry();
     void give_up(const std::shared_ptr<Call>& call, Outcome outcome);

@@ -20,6 +20,11 @@ struct Settings {
     std::string admin_secret;        // PLATFORM_ADMIN_SECRET
     bool enable_tls = false, enable_acme = false;
     std::string tls_cert_file, tls_key_file, acme_hosts;
+    // MCP (mcp.hpp): extra Host names /mcp accepts besides the loopback ones and the ACME hosts
+    // (PLATFORM_MCP_ALLOWED_HOSTS, comma-separated, "*" = any), and how long an unused session
+    // lives (PLATFORM_MCP_SESSION_IDLE_SECONDS).
+    std::string mcp_allowed_hosts;
+    int64_t mcp_session_idle_ms = 3600 * 1000;
     std::vector<std::string> plugin_path;  // PLATFORM_PLUGIN_PATH (colon-separated)
     std::string exe_dir;                   // folder of the running binary
 

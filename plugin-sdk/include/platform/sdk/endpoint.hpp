@@ -57,6 +57,21 @@ public:
     EndpointSpec& since(std::string v) { since_ = std::move(v); return *this; }
     // An extra HTTP route for this endpoint, e.g. "/items/{id}" ({name} binds an argument). (ABI 1.2)
     EndpointSpec& http_path(std::string v) { http_path_ = std::move(v); return *this; }
+    // MCP (ABI 1.4). mcp_content(): the handler returns an MCP CallToolResult ({"content": [...]})
+    // that tools/call passes through. The roles make the endpoint answer one MCP request instead
+    // of being a tool (abi.h, platform_mcp_role_t, gives each one's arguments and result).
+    EndpointSpec& mcp_content() { flags_ |= PLATFORM_FLAG_MCP_CONTENT; return *this; }
+    EndpointSpec& mcp_resources() { return mcp_role(PLATFORM_MCP_RESOURCES); }
+    EndpointSpec& mcp_resource_templates() { return mcp_role(PLATFORM_MCP_RESOURCE_TEMPLATES); }
+    EndpointSpec& mcp_resource_read(std::string uri_prefix) {
+        mcp_uri_prefix_ = std::move(uri_prefix);
+        return mcp_role(PLATFORM_MCP_RESOURCE_READ);
+    }
+    EndpointSpec& mcp_prompts() { return mcp_role(PLATFORM_MCP_PROMPTS); }
+    EndpointSpec& mcp_prompt_get() { return mcp_role(PLATFORM_MCP_PROMPT_GET); }
+    EndpointSpec& mcp_complete() { return mcp_role(PLATFORM_MCP_COMPLETE); }
+    EndpointSpec& mcp_hidden() { return mcp_role(PLATFORM_MCP_HIDDEN); }
+    EndpointSpec& mcp_role(platform_mcp_role_t role) { mcp_role_ = role; return *this; }
 
     // A handler returning the JSON result (or throwing platform::Error).
     EndpointSpec& handler(json (T::*fn)(Request&)) {
@@ -85,6 +100,8 @@ public:
         e.price = price_;
         e.since = view(since_);
         e.http_path = view(http_path_);
+        e.mcp_role = mcp_role_;
+        e.mcp_uri_prefix = view(mcp_uri_prefix_);
         return e;
     }
 
@@ -98,7 +115,8 @@ private:
     platform_access_t access_ = PLATFORM_ACCESS_PUBLIC;
     uint64_t flags_ = 0, max_body_ = 0, price_ = 0;
     std::string input_ = R"({"type":"object","properties":{},"additionalProperties":false})";
-    std::string output_, since_ = "1.0.0", http_path_;
+    std::string output_, since_ = "1.0.0", http_path_, mcp_uri_prefix_;
+    platform_mcp_role_t mcp_role_ = PLATFORM_MCP_TOOL;
     SyncFn sync_;
     AsyncFn async_;
 };

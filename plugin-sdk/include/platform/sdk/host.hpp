@@ -61,6 +61,13 @@ public:
         return static_cast<const Table*>(api_->get_service(ctx_, view(name), min_version));
     }
 
+    // Tells subscribed MCP clients that a resource changed (ABI 1.4; a no-op on older hosts):
+    // only `account`'s sessions for an owned resource, every subscriber when account is empty.
+    void resource_updated(std::string_view uri, std::string_view account = {}) const {
+        if (PLATFORM_HAS_FIELD(platform_host_api_t, api_, resource_updated) && api_->resource_updated)
+            api_->resource_updated(ctx_, view(uri), view(account));
+    }
+
     // ---- calls to other services -------------------------------------------------------------
 
     struct CallResult {

@@ -10,6 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include <atomic>
+#include <condition_variable>
+#include <mutex>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -103,6 +105,55 @@ public:
         return copy(host_.api()->call_header(call_, view(name)));
     }
 
+    // ---- MCP (ABI 1.4): reach the client of a call that came in through /mcp ------------------
+    // Each is a no-op returning false (or throwing unsupported, for ask_client) for calls that
+    // came over HTTP, or from a host older than 1.4, so handlers use them unconditionally.
+
+    // notifications/progress, when the caller asked for progress. total <= 0: unknown.
+    bool progress(double done, double total = 0, std::string_view message = {}) const {
+        if (!mcp_api()) return false;
+        return host_.api()->call_progress(call_, done, total, view(message)) == PLATFORM_OK;
+    }
+    // notifications/message at an MCP level (debug, info, notice, warning, error, critical,
+    // alert, emergency), sent when the client's logging/setLevel lets it through.
+    bool log(std::string_view level, const json& data, std::string_view logger = {}) const {
+        if (!mcp_api()) return false;
+        std::string d = data.dump(-1, ' ', false, json::error_handler_t::replace);
+        return host_.api()->call_log(call_, view(level), view(logger), view(d)) == PLATFORM_OK;
+    }
+    // Sends a request to the MCP client (sampling/createMessage, elicitation/create, roots/list)
+    // and waits for its result. Throws Error(unsupported) when the call did not come over MCP or
+    // the client lacks the capability, or the client's error / deadline_exceeded / unavailable.
+    json ask_client(std::string_view method, const json& params, int64_t timeout_ms = 0) const {
+        if (!mcp_api()) throw Error(Code::unsupported, "this call did not come from an MCP client");
+        struct Wait {
+            std::mutex m;
+            std::condition_variable cv;
+            bool done = false;
+            platform_status_t code = PLATFORM_INTERNAL;
+            std::string body;
+        } w;
+        auto reply = [](void* user, platform_status_t code, platform_str_t text) {
+            auto* w = static_cast<Wait*>(user);
+            std::lock_guard<std::mutex> g(w->m);
+            w->code = code;
+            w->body = copy(text);
+            w->done = true;
+            w->cv.notify_all();
+        };
+        std::string p = params.dump(-1, ' ', false, json::error_handler_t::replace);
+        auto st = host_.api()->call_client_request(call_, view(method), view(p), timeout_ms, reply, &w);
+        if (st != PLATFORM_OK)
+            throw Error(static_cast<Code>(st), "the MCP client cannot take " + std::string(method) +
+                                                   (st == PLATFORM_UNSUPPORTED ? " (the call did not come over MCP with an event stream, or the "
+                                                                                  "client did not declare the capability)"
+                                                                                : ""));
+        std::unique_lock<std::mutex> lock(w.m);
+        w.cv.wait(lock, [&] { return w.done; });
+        if (w.code != PLATFORM_OK) throw Error(static_cast<Code>(w.code), w.body);
+        return json::parse(w.body, nullptr, false);
+    }
+
     // The caller's records in the named collection. Anonymous callers get UNAUTHENTICATED.
     Collection owned(std::string_view collection) const {
         if (anonymous()) throw unauthenticated("this method needs an account");
@@ -113,6 +164,9 @@ public:
     platform_call_t* call() const { return call_; }
 
 private:
+    bool mcp_api() const {
+        return PLATFORM_HAS_FIELD(platform_host_api_t, host_.api(), resource_updated) && host_.api()->call_progress;
+    }
     Host host_;
     platform_call_t* call_;
     json args_;

@@ -137,6 +137,19 @@ public:
         api_.store_batch = [](platform_host_ctx_t* c, const platform_store_op_t* ops, uint32_t count, uint32_t stride) {
             return self(c)->table_batch("", ops, count, stride);
         };
+        // MCP (1.4): the fake host's calls never come from an MCP client.
+        api_.call_progress = [](platform_call_t*, double, double, platform_str_t) -> platform_status_t {
+            return PLATFORM_UNSUPPORTED;
+        };
+        api_.call_log = [](platform_call_t*, platform_str_t, platform_str_t, platform_str_t) -> platform_status_t {
+            return PLATFORM_UNSUPPORTED;
+        };
+        api_.call_client_request = [](platform_call_t*, platform_str_t, platform_str_t, int64_t, platform_reply_fn,
+                                      void*) -> platform_status_t { return PLATFORM_UNSUPPORTED; };
+        api_.resource_updated = [](platform_host_ctx_t* c, platform_str_t uri, platform_str_t account) {
+            self(c)->updated_resources.push_back(platform::copy(uri));
+            self(c)->updated_resource_accounts.push_back(platform::copy(account));
+        };
         api_.broker_publish = [](platform_host_ctx_t* c, platform_str_t topic, platform_str_t body,
                                  platform_str_t) -> platform_status_t {
             self(c)->published.emplace_back(platform::copy(topic), platform::copy(body));
@@ -366,6 +379,8 @@ public:
     nlohmann::json config = nlohmann::json::object();
     std::vector<std::string> logs;
     std::vector<std::pair<std::string, std::string>> published;
+    std::vector<std::string> updated_resources;          // resource_updated URIs, in order
+    std::vector<std::string> updated_resource_accounts;  // and the account each was for
     // The plugin's own store table is tables[""], reported as `own_table` by the store sub-table.
     std::map<std::string, std::map<std::string, Entry>> tables;
     std::map<std::string, Entry>& store = tables[""];

@@ -1,0 +1,93 @@
+#include <algorithm>
+#include <vector>
+
+#include "notes.hpp"
+
+using platform::json;
+
+namespace {
+
+constexpr std::string_view kScheme = "notes://";
+constexpr const char* kMime = "text/markdown";
+constexpr size_t kMaxResources = 100, kMaxDescription = 80;  // description: in characters
+
+bool unreserved(unsigned char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
+           c == '.' || c == '_' || c == '~';
+}
+
+int hex(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+// The title in a notes:// URI; 404 for another scheme, 400 for a broken %XX.
+std::string title_of(const std::string& uri) {
+    if (uri.compare(0, kScheme.size(), kScheme) != 0)
+        throw platform::not_found("uri: not a notes:// URI: " + uri);
+    std::string out;
+    for (size_t i = kScheme.size(); i < uri.size(); ++i) {
+        if (uri[i] != '%') {
+            out += uri[i];
+            continue;
+        }
+        int hi = i + 2 < uri.size() ? hex(uri[i + 1]) : -1, lo = hi < 0 ? -1 : hex(uri[i + 2]);
+        if (lo < 0) throw platform::invalid_argument("uri: broken percent-encoding in " + uri);
+        out += static_cast<char>(hi * 16 + lo);
+        i += 2;
+    }
+    return out;
+}
+
+// The text's first line, cut to kMaxDescription UTF-8 characters.
+std::string description(const std::string& text) {
+    std::string line = text.substr(0, text.find('\n'));
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    size_t chars = 0;
+    for (size_t i = 0; i < line.size(); ++i)
+        if ((static_cast<unsigned char>(line[i]) & 0xC0) != 0x80 && chars++ == kMaxDescription)
+            return line.substr(0, i);
+    return line;
+}
+
+}  // namespace
+
+std::string Notes::uri(std::string_view title) {
+    static const char* digits = "0123456789ABCDEF";
+    std::string out(kScheme);
+    for (unsigned char c : title) {
+        if (unreserved(c))
+            out += static_cast<char>(c);
+        else
+            out += {'%', digits[c >> 4], digits[c & 15]};
+    }
+    return out;
+}
+
+json Notes::resources(platform::Request& r) {
+    std::vector<json> notes;
+    for (auto& [title, note] : r.owned(kCollection).list()) notes.push_back(std::move(note));
+    std::stable_sort(notes.begin(), notes.end(), [](const json& a, const json& b) {
+        return a.value("updated", "") > b.value("updated", "");  // ties stay in title order
+    });
+    json out = json::array();
+    for (size_t i = 0; i < notes.size() && i < kMaxResources; ++i) {
+        const std::string title = notes[i].value("title", "");
+        out.push_back({{"uri", uri(title)},
+                       {"name", title},
+                       {"description", description(notes[i].value("text", ""))},
+                       {"mimeType", kMime}});
+    }
+    return {{"resources", out}};
+}
+
+json Notes::read_resource(platform::Request& r) {
+    const std::string requested = r.str("uri"), title = title_of(requested);
+    auto note = r.owned(kCollection).get(title);
+    if (!note) throw platform::not_found("uri: no note " + requested);
+    return {{"contents",
+             json::array(
+                 {{{"uri", requested}, {"mimeType", kMime}, {"text", note->value("text", "")}}})}};
+}

@@ -1,0 +1,68 @@
+// tool_result: the tools/call result of an outcome carries the same payload as /api/v1's `data`;
+// failures are isError results naming the problem; MCP-content endpoints pass through.
+#include <gtest/gtest.h>
+
+#include "mcp_internal.hpp"
+
+using namespace platform::host;
+using namespace platform::host::mcp;
+
+namespace {
+
+Endpoint endpoint(uint64_t flags = 0) {
+    Endpoint e(Schema::compile(json::parse(R"({"type":"object"})")));
+    e.flags = flags;
+    return e;
+}
+
+TEST(McpToolResult, AnObjectIsTheStructuredContentAndTheText) {
+    auto r = tool_result(endpoint(), Outcome{PLATFORM_OK, R"({"title":"a","n":1})"});
+    EXPECT_EQ(r["structuredContent"], json::parse(R"({"title":"a","n":1})"));
+    EXPECT_EQ(json::parse(r["content"][0]["text"].get<std::string>()), r["structuredContent"]);
+    EXPECT_FALSE(r.contains("isError"));
+}
+
+TEST(McpToolResult, AnArrayRidesInData) {
+    auto r = tool_result(endpoint(), Outcome{PLATFORM_OK, "[1,2]"});
+    EXPECT_EQ(r["structuredContent"], json::parse(R"({"data":[1,2]})"));
+    EXPECT_EQ(r["content"][0]["text"], "[1,2]");
+}
+
+TEST(McpToolResult, AFailureIsAnErrorResultWithTheCode) {
+    auto r = tool_result(endpoint(), Outcome{PLATFORM_INVALID_ARGUMENT, "text: is required"});
+    EXPECT_EQ(r["isError"], true);
+    EXPECT_EQ(r["content"][0]["text"], "text: is required");
+    EXPECT_EQ(r["structuredContent"]["error"],
+              json::parse(R"({"code":"invalid_argument","message":"text: is required"})"));
+}
+
+TEST(McpToolResult, McpContentPassesThroughAndOtherShapesDoNot) {
+    const std::string content =
+        R"({"content":[{"type":"image","data":"AA==","mimeType":"image/png"}]})";
+    EXPECT_EQ(tool_result(endpoint(PLATFORM_FLAG_MCP_CONTENT), Outcome{PLATFORM_OK, content}),
+              json::parse(content));
+    auto plain = tool_result(endpoint(), Outcome{PLATFORM_OK, content});
+    EXPECT_EQ(plain["content"][0]["type"], "text");
+    auto odd = tool_result(endpoint(PLATFORM_FLAG_MCP_CONTENT), Outcome{PLATFORM_OK, R"({"x":1})"});
+    EXPECT_EQ(odd["structuredContent"], json::parse(R"({"x":1})"));
+}
+
+TEST(McpToolResult, RawBytesAreABase64Resource) {
+    auto r = tool_result(endpoint(), Outcome{PLATFORM_OK, "hi!", "text/plain", true});
+    EXPECT_EQ(r["content"][0]["resource"]["blob"], "aGkh");
+    EXPECT_EQ(r["content"][0]["resource"]["mimeType"], "text/plain");
+}
+
+TEST(McpHelpers, VersionsLevelsFrames) {
+    EXPECT_TRUE(supported_version("2025-11-25"));
+    EXPECT_TRUE(supported_version("2025-03-26"));
+    EXPECT_FALSE(supported_version("2024-11-05"));
+    EXPECT_LT(log_severity("debug"), log_severity("emergency"));
+    EXPECT_EQ(log_severity("verbose"), -1);
+    EXPECT_EQ(sse_frame({{"a", 1}}), "event: message\ndata: {\"a\":1}\n\n");
+    auto h = http_error(404, kInvalidRequest, "gone");
+    EXPECT_EQ(h.status, 404);
+    EXPECT_EQ(json::parse(h.body)["error"]["code"], -32600);
+}
+
+}  // namespace

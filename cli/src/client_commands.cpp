@@ -1,3 +1,5 @@
+// client_commands.cpp — `platform services`, `call`, `help <service> [<method>]` and the dynamic
+// `platform <service> <method> --arg value` (DESIGN §9).
 #include "common.hpp"
 
 #include <algorithm>
@@ -8,59 +10,20 @@ namespace platform::cli {
 
 using nlohmann::json;
 
-namespace {
-
-// Looks a service up through the registry; nullopt after printing why.
-std::optional<ServiceInfo> lookup(const RpcClient& rpc, const std::string& name, int& code) {
-    auto r = rpc.call("registry", "Registry.GetService", {{"service", name}});
-    if (r.http_status == 403 && r.sent_token)  // a token restricted to other services: descriptors are public
-        r = RpcClient(rpc.address(), "").call("registry", "Registry.GetService", {{"service", name}});
-    if (r.http_status == 404) {
-        std::cerr << "Unknown command or service: " << name << " (see `platform services` and `platform --help`)\n";
-        code = 2;
-        return std::nullopt;
-    }
-    if (!r.ok()) {
-        code = report(r);
-        return std::nullopt;
-    }
-    return service_info(r.body["services"][0], name);
-}
-
-}  // namespace
-
-std::string top_help() {
-    return "platform — client and server of the Platform plugin host\n\n"
-           "Usage: platform <command> [arguments]\n\n"
-           "Commands:\n"
-           "  server                        start the host (platform server --help)\n"
-           "  services                      list the services the server runs\n"
-           "  call <service> <Endpoint> [json]   call an endpoint with a JSON request\n"
-           "  help <service> [<method>]     describe a service or one of its methods\n"
-           "  login | logout                log in (tokens kept per environment in PLATFORM_HOME) or out\n"
-           "  user [token | set timezone]   the current account, its access token, its settings\n"
-           "  signup                        create an account, when the server runs a signup service\n"
-           "  auth create|list|delete account|rule|token   manage accounts, access rules, tokens\n"
-           "  <service> <method> [--arg v]  call a method; arguments come from its schema\n\n"
-           "Options: --output json|table, --help on every command.\n"
-           "Environment: PLATFORM_PROXY=host:port (server RPC proxy, default 127.0.0.1:8081),\n"
-           "             PLATFORM_TOKEN (bearer token sent with every call, before the stored login),\n"
-           "             PLATFORM_HOME (tokens.json, default ~/.platform), PLATFORM_ENV (default local).\n"
-           "Exit codes: 0 ok, 1 error, 2 usage, 3 not allowed, 4 server unreachable, 5 not found, 6 payment required.\n";
-}
-
 int services_command(const Args& in) {
     return guarded([&] {
         Args args = in;
         Common c = take_common(args);
         const Format format = c.format.value_or(Format::table);
         if (c.help) {
-            std::cout << "Usage: platform services [--output json|table]\nLists the services the server runs.\n";
+            std::cout << "List the services the server runs.\n\n"
+                         "Examples:\n  platform services\n  platform services -o json | jq '.services[].name'\n\n"
+                         "Usage: platform services [--output table|json|raw]\n";
             return 0;
         }
         if (!args.empty()) throw UsageError("unexpected argument '" + args[0] + "'");
         RpcClient rpc;
-        auto r = rpc.call("registry", "Registry.ListServices", json::object());
+        auto r = rpc.call("registry", "Registry.ListServices", json::object(), CallOptions::reads());
         if (!r.ok()) return report(r);
         json rows = json::array();
         for (const auto& s : r.body["services"])
@@ -73,15 +36,67 @@ int services_command(const Args& in) {
     });
 }
 
+namespace {
+
+const char* kCallHelp =
+    "Call an endpoint with a JSON request.\n\n"
+    "Examples:\n"
+    "  platform call notes Notes.Add '{\"title\":\"a\",\"text\":\"b\"}'\n"
+    "  platform call --request_timeout 30s registry Registry.ListServices\n"
+    "  platform call --metadata X-Request-Id=abc notes Notes.List -o raw\n\n"
+    "Usage: platform call [flags] <service> <Endpoint> ['<json request>']\n\n"
+    "Flags:\n"
+    "  --metadata key=value          send a request header (repeatable)\n"
+    "  --request_timeout 5s          the server's deadline for the call (Timeout header)\n"
+    "  -o, --output json|raw|table   default json\n\n"
+    "A 500 or 408 answer is retried (twice at most) only when the endpoint reads: verb GET, or\n"
+    "flagged read_only or idempotent in its descriptor. Submissions are never retried.\n";
+
+// Takes --metadata and --request_timeout (either `--f v` or `--f=v`) out of args.
+CallOptions take_call_flags(Args& args) {
+    CallOptions o;
+    for (size_t i = 0; i < args.size();) {
+        const std::string a = args[i];
+        if (a == "--") break;
+        const auto eq = a.find('=');
+        const std::string name = a.substr(0, eq);
+        if (name != "--metadata" && name != "--request_timeout") {
+            if (a.rfind("--", 0) == 0) throw UsageError("Unknown flag: " + name + " (see `platform call --help`)");
+            ++i;
+            continue;
+        }
+        std::string value;
+        size_t n = 1;
+        if (eq != std::string::npos) {
+            value = a.substr(eq + 1);
+        } else {
+            if (i + 1 >= args.size()) throw UsageError(name + ": needs a value");
+            value = args[i + 1];
+            n = 2;
+        }
+        if (name == "--metadata") o.headers.push_back(parse_metadata(value));
+        else o.timeout_seconds = parse_duration(name, value);
+        args.erase(args.begin() + static_cast<long>(i), args.begin() + static_cast<long>(i + n));
+    }
+    args.erase(std::remove(args.begin(), args.end(), std::string("--")), args.end());
+    return o;
+}
+
+}  // namespace
+
 int call_command(const Args& in) {
     return guarded([&] {
         Args args = in;
         Common c = take_common(args);
         const Format format = c.format.value_or(Format::json);
-        if (c.help || args.size() < 2 || args.size() > 3) {
-            std::cout << "Usage: platform call <service> <Endpoint> ['<json request>']\n"
-                         "Example: platform call notes Notes.Add '{\"title\":\"a\",\"text\":\"b\"}'\n";
-            return c.help ? 0 : 2;
+        if (c.help) {
+            std::cout << kCallHelp;
+            return 0;
+        }
+        CallOptions options = take_call_flags(args);
+        if (args.size() < 2 || args.size() > 3) {
+            std::cerr << kCallHelp;
+            return 2;
         }
         json request = json::object();
         if (args.size() == 3) {
@@ -89,7 +104,15 @@ int call_command(const Args& in) {
             if (!request.is_object()) throw UsageError("request: must be a JSON object (got '" + args[2] + "')");
         }
         RpcClient rpc;
-        auto r = rpc.call(args[0], args[1], request);
+        const std::string service = args[0], endpoint = args[1];
+        options.may_retry = [&rpc, service, endpoint] {  // asked after a 500/408 only
+            auto d = rpc.call("registry", "Registry.GetService", {{"service", service}}, CallOptions::reads());
+            if (!d.ok() || !d.body.is_object() || !d.body.contains("services") || d.body["services"].empty()) return false;
+            ServiceInfo s = service_info(d.body["services"][0], service);
+            const MethodInfo* m = find_method(s, endpoint);
+            return m != nullptr && retryable(*m);
+        };
+        auto r = rpc.call(service, endpoint, request, options);
         if (!r.ok()) return report(r);
         print(std::cout, r.body, format);
         return 0;
@@ -104,7 +127,7 @@ int help_command(const Args& in) {
         }
         RpcClient rpc;
         int code = 0;
-        auto s = lookup(rpc, in[0], code);
+        auto s = lookup_service(rpc, in[0], code);
         if (!s) return code;
         if (in.size() == 1) {
             std::cout << service_help(*s);
@@ -124,7 +147,7 @@ int dynamic_command(const std::string& service, const Args& in) {
         const Format format = c.format.value_or(Format::json);
         RpcClient rpc;
         int code = 0;
-        auto s = lookup(rpc, service, code);
+        auto s = lookup_service(rpc, service, code);
         if (!s) return code;
         if (args.empty() || args[0].rfind("--", 0) == 0) {
             std::cout << service_help(*s);
@@ -137,7 +160,9 @@ int dynamic_command(const std::string& service, const Args& in) {
             return 0;
         }
         json request = parse_flags(*m, Args(args.begin() + 1, args.end()));
-        auto r = rpc.call(s->name, m->canonical, request);
+        CallOptions options;
+        if (retryable(*m)) options.may_retry = [] { return true; };
+        auto r = rpc.call(s->name, m->canonical, request, options);
         if (!r.ok()) return report(r);
         print(std::cout, r.body, format);
         return 0;

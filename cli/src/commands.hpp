@@ -15,6 +15,14 @@ int call_command(const Args& args);         // `platform call <service> <Endpoin
 int help_command(const Args& args);         // `platform help [<service> [<method>]]`
 int dynamic_command(const std::string& service, const Args& args);  // `platform <service> <method> --arg v`
 
+// Platform commands (docs/cli.md).
+int env_command(const Args& args);         // `platform env [list|get|add|set|del]` (env_command.cpp)
+int config_command(const Args& args);      // `platform config get|set|del|list` (config_commands.cpp)
+int store_command(const Args& args);       // `platform store read|write|delete|list` (store_commands.cpp)
+int registry_command(const Args& args);    // `platform registry list|get` (registry_commands.cpp)
+int tools_command(const Args& args);       // `platform tools`: every MCP tool, one line each
+int completion_command(const Args& args);  // `platform completion bash|zsh` (completion.cpp)
+
 // Identity (identity_commands.cpp, auth_commands.cpp; docs/identity.md).
 int login_command(const Args& args);   // `platform login [--username U --password P | --token]`
 int logout_command(const Args& args);  // `platform logout`
@@ -24,6 +32,6 @@ int auth_command(const Args& args);    // `platform auth create|list|delete acco
 // True when `platform auth <args>` is a built-in (create/list/delete, or help), not a dynamic call.
 bool is_auth_builtin(const Args& args);
 
-std::string top_help();
+std::string top_help();  // usage.cpp
 
 }  // namespace platform::cli

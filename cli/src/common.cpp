@@ -5,10 +5,14 @@
 #include <CLI/CLI.hpp>
 
 #include <csignal>
+#include <map>
+#include <regex>
 #include <termios.h>
 #include <unistd.h>
 
 namespace platform::cli {
+
+using nlohmann::json;
 
 Common take_common(Args& args, bool keep_help) {
     Common c;
@@ -18,7 +22,7 @@ Common take_common(Args& args, bool keep_help) {
             c.help = true;
             args.erase(args.begin() + static_cast<long>(i));
         } else if (a == "--output" || a == "-o") {
-            if (i + 1 >= args.size()) throw UsageError("--output: needs json or table");
+            if (i + 1 >= args.size()) throw UsageError("--output: needs json, table or raw");
             c.format = parse_format(args[i + 1]);
             args.erase(args.begin() + static_cast<long>(i), args.begin() + static_cast<long>(i) + 2);
         } else if (a.rfind("--output=", 0) == 0) {
@@ -34,11 +38,56 @@ Common take_common(Args& args, bool keep_help) {
 }
 
 int report(const RpcResult& r) {
-    std::cerr << "error: " << r.detail();
+    std::cerr << paint(std::cerr, "31", "error:") << " " << r.detail();
     if (r.http_status == 401 && !r.sent_token)
         std::cerr << " (not logged in: run `platform login`, or set PLATFORM_TOKEN)";
     std::cerr << "\n";
     return platform::host::cli_exit_for_http(r.http_status);
+}
+
+std::optional<ServiceInfo> lookup_service(const RpcClient& rpc, const std::string& name, int& code) {
+    const json request = {{"service", name}};
+    auto r = rpc.call("registry", "Registry.GetService", request, CallOptions::reads());
+    if (r.http_status == 403 && r.sent_token)  // a token restricted to other services: descriptors are public
+        r = RpcClient(rpc.address(), "").call("registry", "Registry.GetService", request, CallOptions::reads());
+    if (r.http_status == 404) {
+        std::cerr << "Unknown command or service: " << name << " (see `platform services` and `platform --help`)\n";
+        code = 2;
+        return std::nullopt;
+    }
+    if (!r.ok()) {
+        code = report(r);
+        return std::nullopt;
+    }
+    return service_info(r.body["services"][0], name);
+}
+
+double parse_duration(const std::string& flag, const std::string& text) {
+    static const std::regex whole(R"(([0-9]+(\.[0-9]*)?|\.[0-9]+)(ns|us|µs|ms|s|m|h)?)");
+    static const std::regex part(R"(([0-9]+(\.[0-9]*)?|\.[0-9]+)(ns|us|µs|ms|s|m|h))");
+    auto bad = [&] { return UsageError(flag + ": must be a duration like 5s, 1m30s or 250ms (got '" + text + "')"); };
+    if (std::regex_match(text, whole)) {  // one number, unit optional (seconds)
+        std::smatch m;
+        std::regex_match(text, m, whole);
+        if (!m[3].matched) return std::stod(m[1].str());
+    }
+    static const std::map<std::string, double> unit = {{"ns", 1e-9}, {"us", 1e-6}, {"µs", 1e-6}, {"ms", 1e-3},
+                                                       {"s", 1}, {"m", 60}, {"h", 3600}};
+    double total = 0;
+    size_t consumed = 0;
+    for (std::sregex_iterator it(text.begin(), text.end(), part), end; it != end; ++it) {
+        if (static_cast<size_t>(it->position()) != consumed) throw bad();
+        total += std::stod((*it)[1].str()) * unit.at((*it)[3].str());
+        consumed += static_cast<size_t>(it->length());
+    }
+    if (text.empty() || consumed != text.size()) throw bad();
+    return total;
+}
+
+std::pair<std::string, std::string> parse_metadata(const std::string& text) {
+    auto eq = text.find('=');
+    if (eq == std::string::npos || eq == 0) throw UsageError("--metadata: must be key=value (got '" + text + "')");
+    return {text.substr(0, eq), text.substr(eq + 1)};
 }
 
 std::optional<int> parse_cli(CLI::App& app, const Args& args) {

@@ -1,5 +1,6 @@
-// common.hpp — what every client command shares: the global --output/--help flags, printing a
-// server error with its exit code, and turning exceptions into exit codes (DESIGN §2 table).
+// common.hpp — what every client command shares: the --output/--help flags, printing a server
+// error with its exit code, looking a service up, durations, and turning exceptions into exit
+// codes (DESIGN §2 table).
 #pragma once
 
 #include "commands.hpp"
@@ -16,7 +17,8 @@ class App;
 
 namespace platform::cli {
 
-// Removes `--output X` / `-o X` / `--output=X` and (unless keep_help) `--help` / `-h` from args.
+// Removes `--output X` / `-o X` / `--output=X` and (unless keep_help) `--help` / `-h` from args,
+// up to a `--`. (-e/--env is taken by main, environments.hpp.)
 struct Common {
     std::optional<Format> format;  // unset: the command's own default
     bool help = false;
@@ -26,6 +28,18 @@ Common take_common(Args& args, bool keep_help = false);
 // Prints "error: <detail>" (plus a hint to log in for a 401 sent without credentials) and returns
 // the exit code for the HTTP status (401/403 -> 3, 404 -> 5, 402 -> 6, otherwise 1).
 int report(const RpcResult& r);
+
+// The registry's descriptor of a service ("notes", "registry", or a full name), through
+// Registry.GetService (retried as a read). nullopt after printing why, with `code` set: 2 for an
+// unknown service ("Unknown command or service: x"), else the server error's code.
+std::optional<ServiceInfo> lookup_service(const RpcClient& rpc, const std::string& name, int& code);
+
+// A Go-style duration as seconds: "5s", "1m30s", "250ms", "2h", "1.5s"; a bare number is seconds.
+// Throws UsageError naming `flag` for anything else or a negative value.
+double parse_duration(const std::string& flag, const std::string& text);
+
+// The `key=value` of a --metadata flag; throws UsageError without '=' or with an empty key.
+std::pair<std::string, std::string> parse_metadata(const std::string& text);
 
 // Parses args (the words after the command) with a CLI11 app. nullopt when parsed; otherwise the
 // exit code after printing help (0) or the usage error (2).

@@ -1,19 +1,15 @@
 #include "credentials.hpp"
 
+#include "environments.hpp"
 #include "rpc_client.hpp"
+#include "state_files.hpp"
 
-#include <cerrno>
 #include <chrono>
 #include <cstdlib>
-#include <cstring>
 #include <fcntl.h>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <sstream>
-#include <stdexcept>
 #include <sys/file.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 namespace platform::cli {
@@ -29,48 +25,8 @@ int64_t now() {
     return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
-json read_file() {
-    std::ifstream in(tokens_path());
-    if (!in) return json::object();
-    std::stringstream ss;
-    ss << in.rdbuf();
-    json all = json::parse(ss.str(), nullptr, false);
-    return all.is_object() ? all : json::object();
-}
-
-void write_file(const json& all) {
-    const fs::path path = tokens_path();
-    std::error_code ec;
-    if (!fs::exists(path.parent_path(), ec)) {
-        fs::create_directories(path.parent_path(), ec);
-        if (ec) throw std::runtime_error("cannot create " + path.parent_path().string() + ": " + ec.message());
-        ::chmod(path.parent_path().c_str(), 0700);
-    }
-    std::string tmpl = path.string() + ".XXXXXX";
-    int fd = ::mkstemp(tmpl.data());  // mode 0600
-    if (fd < 0) throw std::runtime_error("cannot write " + path.string() + ": " + std::strerror(errno));
-    ::fchmod(fd, 0600);
-    const std::string text = all.dump(2) + "\n";
-    size_t off = 0;
-    while (off < text.size()) {
-        ssize_t n = ::write(fd, text.data() + off, text.size() - off);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) {
-            int err = errno;
-            ::close(fd);
-            ::unlink(tmpl.c_str());
-            throw std::runtime_error("cannot write " + path.string() + ": " + std::strerror(err));
-        }
-        off += static_cast<size_t>(n);
-    }
-    ::fsync(fd);
-    ::close(fd);
-    if (::rename(tmpl.c_str(), path.c_str()) != 0) {
-        int err = errno;
-        ::unlink(tmpl.c_str());
-        throw std::runtime_error("cannot write " + path.string() + ": " + std::strerror(err));
-    }
-}
+json read_file() { return read_state(tokens_path()); }
+void write_file(const json& all) { write_state(tokens_path(), all); }
 
 // An exclusive lock held while one process refreshes, so parallel invocations do not spend the
 // same refresh token twice.
@@ -116,18 +72,7 @@ bool needs_refresh(const StoredToken& t) { return t.expiry > 0 && !t.refresh_tok
 
 }  // namespace
 
-std::string environment_name() {
-    const char* v = std::getenv("PLATFORM_ENV");
-    return v && *v ? v : "local";
-}
-
-std::string platform_home() {
-    if (const char* v = std::getenv("PLATFORM_HOME"); v && *v) return v;
-    const char* home = std::getenv("HOME");
-    return std::string(home && *home ? home : "/tmp") + "/.platform";
-}
-
-std::string tokens_path() { return (fs::path(platform_home()) / "tokens.json").string(); }
+std::string environment_name() { return selected_environment(); }
 
 std::optional<StoredToken> load_token(const std::string& env) {
     json all = read_file();

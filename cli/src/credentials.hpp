@@ -9,6 +9,8 @@
 // first exchanged for a new pair (auth.token {refresh_token}) when it expires within 60 s.
 #pragma once
 
+#include "state_files.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
@@ -22,11 +24,9 @@ struct StoredToken {
     int64_t expiry = 0;  // unix seconds; 0 = unknown (never refreshed)
 };
 
-// The key of the current environment's entry: PLATFORM_ENV, else "local". The one place that
-// decides it (environments proper come later).
+// The key of the current environment's entry: the selected environment (environments.hpp:
+// -e/--env, else PLATFORM_ENV, else config.json's choice, else "local").
 std::string environment_name();
-std::string platform_home();  // PLATFORM_HOME, else $HOME/.platform
-std::string tokens_path();    // platform_home()/tokens.json
 
 std::optional<StoredToken> load_token(const std::string& env = environment_name());
 void store_token(const StoredToken& token, const std::string& env = environment_name());  // throws std::runtime_error

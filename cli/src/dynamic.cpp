@@ -153,6 +153,9 @@ ServiceInfo service_info(const json& service, const std::string& typed) {
         m.verb = md.value("verb", "");
         m.access = md.value("access", "");
         m.flags = md.value("flags", "");
+        m.max_body = md.value("max_body", "");
+        m.since = md.value("since", "");
+        m.price = md.value("price", "");
         m.schema = e.value("schema", json::object());
         if (e.contains("request"))
             for (const auto& v : e["request"].value("values", json::array())) m.order.push_back(v.value("name", ""));
@@ -205,6 +208,15 @@ json parse_flags(const MethodInfo& m, const std::vector<std::string>& args) {
             const json items = t.schema->value("items", json::object());
             json& arr = (*node)[leaf];
             if (!arr.is_array()) arr = json::array();
+            if (json whole = json::parse(value, nullptr, false); value.rfind("[", 0) == 0 && whole.is_array()) {
+                for (const auto& item : whole)
+                    arr.push_back(item.is_string() ? convert(name, items, item.get<std::string>()) : item);
+                continue;
+            }
+            if (type_of(items) == "object") {  // one JSON object per flag: commas belong to it
+                arr.push_back(convert(name, items, value));
+                continue;
+            }
             std::stringstream ss(value);
             for (std::string item; std::getline(ss, item, ',');) arr.push_back(convert(name, items, item));
         } else {
@@ -214,10 +226,21 @@ json parse_flags(const MethodInfo& m, const std::vector<std::string>& args) {
     return request;
 }
 
+bool retryable(const MethodInfo& m) {
+    auto has = [&](const std::string& flag) { return ("," + m.flags + ",").find("," + flag + ",") != std::string::npos; };
+    return m.verb == "GET" || has("read_only") || has("idempotent");
+}
+
 std::string service_help(const ServiceInfo& s) {
     std::ostringstream os;
     os << "platform " << s.typed << (s.summary.empty() ? "" : " — " + s.summary) << "\n";
-    os << "Service " << s.name << "\n\nUsage: platform " << s.typed << " <method> [--argument value ...]\n\nMethods:\n";
+    os << "Service " << s.name << "\n";
+    if (!s.methods.empty()) {
+        os << "\nExamples:\n";
+        for (size_t i = 0; i < s.methods.size() && i < 2; ++i)
+            os << "  platform " << s.typed << " " << s.methods[i].name << usage_args(s.methods[i].schema) << "\n";
+    }
+    os << "\nUsage: platform " << s.typed << " <method> [--argument value ...]\n\nMethods:\n";
     size_t width = 0;
     for (const auto& m : s.methods) width = std::max(width, m.name.size());
     for (const auto& m : s.methods) {
@@ -237,14 +260,19 @@ std::string service_help(const ServiceInfo& s) {
 std::string method_help(const ServiceInfo& s, const MethodInfo& m) {
     std::ostringstream os;
     os << "platform " << s.typed << " " << m.name << (m.title.empty() ? "" : " — " + m.title) << "\n";
-    if (!m.description.empty()) os << m.description << "\n";
+    os << "\nExample:\n  platform " << s.typed << " " << m.name << usage_args(m.schema) << "\n\n";
+    if (!m.description.empty()) os << m.description << "\n\n";
     os << m.verb << " " << m.path << " · " << m.canonical << " · access: " << m.access;
-    if (!m.flags.empty()) os << " · " << m.flags;
-    os << "\n\nUsage: platform " << s.typed << " " << m.name << usage_args(m.schema) << "\n";
+    if (!m.flags.empty()) os << " · flags: " << m.flags;
+    os << "\n";
+    if (!m.max_body.empty()) os << "Request body: at most " << m.max_body << " bytes\n";
+    if (!m.price.empty()) os << "Price per call: " << m.price << "\n";
+    if (!m.since.empty()) os << "Since: " << m.since << "\n";
+    os << (retryable(m) ? "Retried on 500/408 (reads only)\n" : "Never retried automatically (a submission)\n");
     std::ostringstream args;
     flag_lines(m.schema, "", m.schema.value("required", json::array()), args, m.order);
     os << "\nArguments:\n" << (args.str().empty() ? "  (none)\n" : args.str());
-    os << "\nGlobal options: --output json|table, --help\n";
+    os << "\nGlobal options: -e/--env <name> (before the service), --output json|table|raw, --help\n";
     return os.str();
 }
 

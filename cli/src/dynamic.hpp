@@ -22,7 +22,7 @@ class UsageError : public std::runtime_error {
 struct MethodInfo {
     std::string name;       // as typed: "add", "listServices"
     std::string canonical;  // "Notes.Add"
-    std::string title, description, verb, access, flags, path;
+    std::string title, description, verb, access, flags, path, max_body, since, price;
     nlohmann::json schema;
     std::vector<std::string> order;  // top-level argument names in declaration order
 };
@@ -40,10 +40,23 @@ ServiceInfo service_info(const nlohmann::json& service, const std::string& typed
 // By name, canonical method, or the name with '-' for '_' ("mark-read"); nullptr when unknown.
 const MethodInfo* find_method(const ServiceInfo& s, const std::string& word);
 
-// Turns `--flag value` / `--flag=value` arguments into the request object. Throws UsageError
-// ("Unknown flag: --zz", "--limit: must be an integer (got 'x')").
+// Turns `--flag value` / `--flag=value` arguments into the request object (micro's dynamic
+// flags, micro.md §5.1). A flag names a top-level property, or a nested one with its path joined
+// by '_' (`--options_domain x` -> {"options":{"domain":"x"}}); a property literally named
+// `user_email` wins over the nested reading. Values are coerced by the schema: integer, number,
+// boolean (a bare `--flag` is true; `--flag false` / `--flag=false` too), object (JSON), array
+// (the flag repeated, or one value split on commas, or a JSON array: `--ids=1,2`, `--ids 1,2`,
+// `--ids=1 --ids=2`, `--ids 1 --ids 2`, `--ids '[1,2]'`, items coerced by `items`), string as is.
+// Throws UsageError ("Unknown flag: --zz", "--limit: must be an integer (got 'x')").
 nlohmann::json parse_flags(const MethodInfo& m, const std::vector<std::string>& args);
 
+// May a call of `m` be repeated after a 500/408 (rpc_client.hpp)? Only when it is not a
+// submission: verb GET, or flagged read_only or idempotent.
+bool retryable(const MethodInfo& m);
+
+// `platform <service> --help` and `platform help <service> <method>`: an example first, then
+// verb, path, access, flags, body limit, and every argument with its type, whether it is
+// required, its limits (enum, min/max, length, default) and description.
 std::string service_help(const ServiceInfo& s);
 std::string method_help(const ServiceInfo& s, const MethodInfo& m);
 

@@ -2,6 +2,10 @@
 #include "output.hpp"
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <unistd.h>
 #include <vector>
 
 namespace platform::cli {
@@ -24,22 +28,12 @@ void table(std::ostream& os, const json& rows) {
     std::stable_partition(cols.begin(), cols.end(), [](const std::string& c) {
         return c == "id" || c == "name" || c == "title";
     });
-    std::vector<size_t> width;
-    for (const auto& c : cols) {
-        size_t w = c.size();
-        for (const auto& r : rows) w = std::max(w, r.contains(c) ? cell(r[c]).size() : 0);
-        width.push_back(w);
+    std::vector<std::vector<std::string>> cells;
+    for (const auto& r : rows) {
+        cells.emplace_back();
+        for (const auto& c : cols) cells.back().push_back(r.contains(c) ? cell(r[c]) : std::string());
     }
-    auto line = [&](auto get) {
-        std::string out;
-        for (size_t i = 0; i < cols.size(); ++i) {
-            std::string v = get(i);
-            out += v + (i + 1 < cols.size() ? std::string(width[i] - v.size() + 2, ' ') : "");
-        }
-        os << out << "\n";
-    };
-    line([&](size_t i) { std::string h = cols[i]; std::transform(h.begin(), h.end(), h.begin(), ::toupper); return h; });
-    for (const auto& r : rows) line([&](size_t i) { return r.contains(cols[i]) ? cell(r[cols[i]]) : std::string(); });
+    print_table(os, cols, cells);
 }
 
 bool rows_of_objects(const json& v) {
@@ -55,26 +49,44 @@ void print_table(std::ostream& os, const std::vector<std::string>& headers,
         for (const auto& r : rows) w = std::max(w, i < r.size() ? r[i].size() : 0);
         width.push_back(w);
     }
-    auto line = [&](const std::vector<std::string>& cells, bool upper) {
+    auto line = [&](const std::vector<std::string>& cells, bool header) {
         std::string out;
         for (size_t i = 0; i < headers.size(); ++i) {
             std::string v = i < cells.size() ? cells[i] : "";
-            if (upper) std::transform(v.begin(), v.end(), v.begin(), ::toupper);
+            if (header) std::transform(v.begin(), v.end(), v.begin(), ::toupper);
             out += i + 1 < headers.size() ? v + std::string(width[i] - v.size() + 2, ' ') : v;
         }
-        os << out << "\n";
+        while (!out.empty() && out.back() == ' ') out.pop_back();
+        os << (header ? paint(os, "1", out) : out) << "\n";
     };
     line(headers, true);
     for (const auto& r : rows) line(r, false);
 }
 
+bool colour(const std::ostream& os) {
+    const int fd = &os == &std::cout ? STDOUT_FILENO : &os == &std::cerr ? STDERR_FILENO : -1;
+    if (fd < 0 || !isatty(fd)) return false;
+    if (const char* v = std::getenv("NO_COLOR"); v && *v) return false;
+    const char* term = std::getenv("TERM");
+    return !(term && std::strcmp(term, "dumb") == 0);
+}
+
+std::string paint(const std::ostream& os, const std::string& sgr, const std::string& text) {
+    return colour(os) ? "\033[" + sgr + "m" + text + "\033[0m" : text;
+}
+
 Format parse_format(const std::string& text) {
     if (text == "json") return Format::json;
     if (text == "table") return Format::table;
-    throw UsageError("--output: must be json or table (got '" + text + "')");
+    if (text == "raw") return Format::raw;
+    throw UsageError("--output: must be json, table or raw (got '" + text + "')");
 }
 
 void print(std::ostream& os, const json& value, Format format) {
+    if (format == Format::raw) {
+        os << (value.is_string() ? value.get<std::string>() : value.dump(-1, ' ', false, json::error_handler_t::replace)) << "\n";
+        return;
+    }
     if (format == Format::table) {
         if (rows_of_objects(value)) return table(os, value);
         if (value.is_object() && value.size() == 1 && rows_of_objects(value.begin().value()))

@@ -1,8 +1,13 @@
 #include "rpc_client.hpp"
 
+#include "environments.hpp"
+
 #include <curl/curl.h>
 
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
+#include <thread>
 
 namespace platform::cli {
 
@@ -13,9 +18,10 @@ size_t collect(char* data, size_t size, size_t n, void* out) {
     static_cast<std::string*>(out)->append(data, size * n);
     return size * n;
 }
-std::string env_or(const char* name, const char* fallback) {
-    const char* v = std::getenv(name);
-    return v && *v ? v : fallback;
+std::string seconds_text(double s) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", s);
+    return buf;
 }
 TokenProvider& installed_provider() {
     static TokenProvider p;
@@ -25,7 +31,7 @@ TokenProvider& installed_provider() {
 
 void set_token_provider(TokenProvider provider) { installed_provider() = std::move(provider); }
 
-std::string default_address() { return env_or("PLATFORM_PROXY", "127.0.0.1:8081"); }
+std::string default_address() { return selected_address(); }
 
 std::string RpcResult::detail() const {
     if (body.is_object() && body.contains("Detail") && body["Detail"].is_string()) return body["Detail"];
@@ -36,7 +42,24 @@ RpcClient::RpcClient() : address_(default_address()), provider_(installed_provid
 
 RpcClient::RpcClient(std::string address, std::string token) : address_(std::move(address)), token_(std::move(token)) {}
 
-RpcResult RpcClient::call(const std::string& service, const std::string& method, const json& request) const {
+RpcResult RpcClient::call(const std::string& service, const std::string& method, const json& request,
+                          const CallOptions& options) const {
+    RpcResult r = once(service, method, request, options);
+    bool allowed = false, asked = false;
+    for (int attempt = 0; attempt < kMaxRetries && (r.http_status == 500 || r.http_status == 408); ++attempt) {
+        if (!asked) {
+            allowed = options.may_retry && options.may_retry();
+            asked = true;
+        }
+        if (!allowed) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(100 << attempt));  // backoff, not synchronisation
+        r = once(service, method, request, options);
+    }
+    return r;
+}
+
+RpcResult RpcClient::once(const std::string& service, const std::string& method, const json& request,
+                          const CallOptions& options) const {
     const std::string token = provider_ ? provider_() : token_;
     CURL* curl = curl_easy_init();
     if (!curl) throw Unreachable("cannot initialise the HTTP client");
@@ -45,6 +68,11 @@ RpcResult RpcClient::call(const std::string& service, const std::string& method,
     std::string response;
     curl_slist* headers = curl_slist_append(nullptr, "Content-Type: application/json");
     if (!token.empty()) headers = curl_slist_append(headers, ("Authorization: Bearer " + token).c_str());
+    for (const auto& [k, v] : options.headers) headers = curl_slist_append(headers, (k + ": " + v).c_str());
+    if (options.timeout_seconds > 0) {
+        headers = curl_slist_append(headers, ("Timeout: " + seconds_text(options.timeout_seconds)).c_str());
+        curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(options.timeout_seconds * 1000) + 1000L);
+    }
     curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
     curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
     curl_easy_setopt(curl, CURLOPT_POSTFIELDS, payload.c_str());
@@ -55,12 +83,21 @@ RpcResult RpcClient::call(const std::string& service, const std::string& method,
     curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
     CURLcode rc = curl_easy_perform(curl);
     long status = 0;
+    curl_off_t connected = 0;
     curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
+    curl_easy_getinfo(curl, CURLINFO_CONNECT_TIME_T, &connected);
     curl_slist_free_all(headers);
     curl_easy_cleanup(curl);
+    if (rc == CURLE_OPERATION_TIMEDOUT && connected > 0) {  // connected, then no answer in time
+        RpcResult late;
+        late.http_status = 408;
+        late.sent_token = !token.empty();
+        late.body = "no answer from " + address_ + " within the request timeout";
+        return late;
+    }
     if (rc != CURLE_OK)
         throw Unreachable("cannot reach the platform server at " + address_ + ": " + curl_easy_strerror(rc) +
-                          " (is `platform server` running? PLATFORM_PROXY=host:port picks another address)");
+                          " (is `platform server` running? -e <env> or PLATFORM_PROXY=host:port picks another address)");
     RpcResult r;
     r.http_status = static_cast<int>(status);
     r.sent_token = !token.empty();

@@ -1,7 +1,7 @@
 // rpc_client.hpp — the CLI's transport: POST /rpc on the server's RPC proxy (DESIGN §9).
 //
-// The address is the selected environment's (127.0.0.1:8081 for `local`), overridden for one
-// invocation by PLATFORM_PROXY=host:port. The bearer token comes from a token provider the program
+// The address is the selected environment's (environments.hpp; 127.0.0.1:8081 for `local`),
+// overridden for one invocation by PLATFORM_PROXY=host:port. The bearer token comes from a token provider the program
 // installs (credentials.hpp: PLATFORM_TOKEN, else the stored login, refreshed before it expires);
 // this file knows nothing of where tokens are kept.
 #pragma once
@@ -11,6 +11,8 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace platform::cli {
 
@@ -34,8 +36,27 @@ using TokenProvider = std::function<std::string()>;
 // The provider every default-constructed RpcClient asks before each call (none: no token).
 void set_token_provider(TokenProvider provider);
 
-// PLATFORM_PROXY, else the selected environment's address (127.0.0.1:8081).
+// PLATFORM_PROXY, else the selected environment's address (127.0.0.1:8081). Throws UsageError
+// when the selected environment does not exist.
 std::string default_address();
+
+// Retries (spec gateway §7 rule 3, DESIGN §2): a call that answers 500 or 408 is sent again, at
+// most kMaxRetries times, 100 ms then 200 ms apart, and only when `may_retry` says the call is not
+// a submission. `may_retry` is asked once, after the first 500/408, so deciding may cost a call
+// (`platform call` looks the endpoint up then). Nothing else is retried: not other statuses, not
+// a server that cannot be reached.
+inline constexpr int kMaxRetries = 2;
+
+struct CallOptions {
+    std::vector<std::pair<std::string, std::string>> headers;  // sent as request headers (metadata)
+    double timeout_seconds = 0;  // > 0: `Timeout` header, and the client gives up a second later (408)
+    std::function<bool()> may_retry;  // unset: never retried
+    static CallOptions reads() {  // for calls that only read
+        CallOptions o;
+        o.may_retry = [] { return true; };
+        return o;
+    }
+};
 
 class RpcClient {
 public:
@@ -44,9 +65,12 @@ public:
 
     const std::string& address() const { return address_; }
     // Calls service/method with a JSON request. Throws Unreachable.
-    RpcResult call(const std::string& service, const std::string& method, const nlohmann::json& request) const;
+    RpcResult call(const std::string& service, const std::string& method, const nlohmann::json& request,
+                   const CallOptions& options = {}) const;
 
 private:
+    RpcResult once(const std::string& service, const std::string& method, const nlohmann::json& request,
+                   const CallOptions& options) const;
     std::string address_, token_;
     TokenProvider provider_;
 };

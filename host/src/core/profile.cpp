@@ -256,6 +256,16 @@ Profile parse(const Ctx& c, const YAML::Node& root) {
         else if (key == "privileged") {
             auto l = string_list(c, v, key);
             p.privileged.insert(l.begin(), l.end());
+        } else if (key == "isolation") {
+            // isolation: {<plugin id>: process | in-process}
+            if (!v.IsMap()) c.fail(v, key, "must be a mapping of plugin id to process or in-process");
+            p.isolation_where = c.where(v);
+            for (const auto& iv : v) {
+                const std::string id = iv.first.as<std::string>();
+                const std::string mode = iv.second.IsScalar() ? iv.second.Scalar() : "";
+                if (mode == "process") p.isolated.insert(id);
+                else if (mode != "in-process") c.fail(iv.second, key + "." + id, "must be process or in-process");
+            }
         } else if (key == "providers") {
             if (!v.IsMap()) c.fail(v, key, "must be a mapping of kind to provider");
             for (const auto& pk : v) {
@@ -301,9 +311,13 @@ Profile parse(const Ctx& c, const YAML::Node& root) {
             p.payment = parse_payment(c, v);
         } else {
             c.fail(kv.first, key, "unknown key (expected name, description, clock, plugins, test_plugins, "
-                                  "plugin_path, privileged, providers, plugin_config, settings, outbound, http, payment)");
+                                  "plugin_path, privileged, isolation, providers, plugin_config, settings, outbound, http, payment)");
         }
     }
+    for (const auto& [kind, choice] : p.providers)
+        if (p.isolated.count(choice.plugin))
+            throw ProfileError(p.isolation_where + ": isolation." + choice.plugin + ": providers run in the host; only " +
+                               "service plugins can run in a worker process");
     for (const char* required : {"store", "broker", "auth"})
         if (!p.providers.count(required))
             throw ProfileError(c.file + ": providers." + required + ": missing (every profile chooses a " +

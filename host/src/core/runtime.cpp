@@ -2,11 +2,13 @@
 #include <platform/host/names.hpp>
 #include <platform/host/acme_client.hpp>
 #include <platform/host/runtime.hpp>
+#include <platform/host/worker_plugin.hpp>
 
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <filesystem>
+#include <set>
 #include <unistd.h>
 
 namespace platform::host {
@@ -79,12 +81,17 @@ bool Runtime::create(Plugin& p, std::string& error) {
 
 void Runtime::load_all() {
     std::map<std::string, Plugin*> by_id;
+    std::set<std::string> stems;
     for (const auto& file : find_plugin_files([&] {
              std::vector<fs::path> v;
              for (auto& d : plugin_dirs()) v.emplace_back(d);
              return v;
          }())) {
-        auto loaded = load_plugin(file, &api_);
+        stems.insert(file.stem().string());
+        // `isolation: process` (matched by file name, <id>.so): a platform-worker loads it instead.
+        const bool isolated = profile_.isolated.count(file.stem().string()) > 0;
+        auto loaded = isolated ? WorkerPlugin::load(file.string(), WorkerOptions{find_worker_binary(settings_.exe_dir)})
+                               : load_plugin(file, &api_);
         if (auto* why = std::get_if<std::string>(&loaded)) {
             spdlog::error("plugin {} refused: {}", file.string(), *why);
             continue;
@@ -135,6 +142,10 @@ void Runtime::load_all() {
                          registry_.find(p.service)->name, p.endpoints.size());
         }
     }
+    for (const auto& id : profile_.isolated)
+        if (!stems.count(id))  // a plugin that was found but refused is already logged
+            throw ProfileError(profile_.isolation_where + ": isolation." + id + ": unknown plugin '" + id +
+                               "' (no " + id + ".so in the plugin folders)");
     if (!profile_.all_plugins)
         for (const auto& id : profile_.plugins)
             if (!by_id.count(id))
@@ -232,6 +243,8 @@ void Runtime::stop() {
             (*it)->desc->on_destroy((*it)->instance);
             (*it)->instance = nullptr;
         }
+    for (auto& p : plugins_)  // workers of isolated plugins that were loaded but never started
+        if (p->worker) p->worker->stop();
 }
 
 }  // namespace platform::host

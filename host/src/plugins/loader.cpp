@@ -27,6 +27,8 @@ const platform_endpoint_t* endpoint_at(const platform_plugin_desc_t* d, uint32_t
         reinterpret_cast<const char*>(d->endpoints) + size_t(i) * d->endpoint_stride);
 }
 
+}  // namespace
+
 std::string check_descriptor(const platform_plugin_desc_t* d, Plugin& p) {
     if (d->struct_size < offsetof(platform_plugin_desc_t, on_cancel))
         return "descriptor too small (struct_size " + std::to_string(d->struct_size) + ")";
@@ -101,7 +103,6 @@ std::string check_descriptor(const platform_plugin_desc_t* d, Plugin& p) {
     }
     return "";
 }
-}  // namespace
 
 std::vector<fs::path> find_plugin_files(const std::vector<fs::path>& dirs) {
     std::vector<fs::path> out;

@@ -23,6 +23,11 @@ std::vector<std::filesystem::path> find_plugin_files(const std::vector<std::file
 // Checks that `path` is a complete ELF64 shared object; returns a problem or "".
 std::string check_elf(const std::filesystem::path& path);
 
+// Checks a descriptor (version policy, kind, names, endpoint schemas) and fills `p` from it:
+// id, version, kind, service, endpoints. Returns the problem or "". Used by load_plugin and for
+// the descriptors isolated workers send (worker_plugin.hpp).
+std::string check_descriptor(const platform_plugin_desc_t* d, Plugin& p);
+
 // Loads one plugin and checks its descriptor (version policy, kind, names, endpoint schemas).
 // Does not create the instance. Returns the plugin or the reason it was refused.
 std::variant<std::unique_ptr<Plugin>, std::string> load_plugin(const std::filesystem::path& path,

@@ -14,6 +14,7 @@
 namespace platform::host {
 
 class Runtime;
+class WorkerPlugin;
 struct Plugin;
 
 // The opaque platform_host_ctx_t handed to a plugin: which runtime, which plugin.
@@ -51,6 +52,9 @@ struct Plugin {
     void* instance = nullptr;
     HostCtx ctx;
     void* library = nullptr;  // boost::dll::shared_library*, deliberately never unloaded
+    // Set when the plugin runs in a worker process (`isolation: process`, worker_plugin.hpp);
+    // `library` is then null and `desc` forwards to the worker.
+    std::shared_ptr<WorkerPlugin> worker;
 
     bool has(platform_kind_t k) const { return kind == k; }
     const Endpoint* endpoint(std::string_view name_or_method) const;

@@ -11,6 +11,8 @@
 //   test_plugins: false         # also load <build>/tests/plugins/
 //   plugin_path: []             # extra plugin folders
 //   privileged: [registry]      # plugins granted the privileged sub-tables
+//   isolation: {notes: process} # per service plugin: process (a platform-worker child, restarted
+//                               # when it crashes; worker_plugin.hpp) or in-process (the default)
 //   providers:
 //     store:  {plugin: store-sqlite, config: {path: "${PLATFORM_HOME}/data/store.db"}}
 //     broker: {plugin: broker-memory}
@@ -85,6 +87,8 @@ struct Profile {
     bool test_plugins = false;
     std::vector<std::string> plugin_path;
     std::set<std::string> privileged;
+    std::set<std::string> isolated;  // ids of plugins with `isolation: process`
+    std::string isolation_where;     // "file:line" of `isolation`
     std::map<std::string, ProviderChoice> providers;  // kind name -> choice
     nlohmann::json plugin_config = nlohmann::json::object();
     int64_t call_timeout_ms = 30000;

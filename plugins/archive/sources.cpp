@@ -1,0 +1,129 @@
+#include "archive.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <ctime>
+
+using platform::json;
+
+namespace {
+
+// The answer of service/method as the caller; nullopt when the service or method does not exist.
+std::optional<json> ask(const platform::Host& host, platform::Request& r, const char* service, const char* method,
+                        const json& args) {
+    platform::Host::CallResult res;
+    try {
+        res = host.call(service, method, args, r.call());
+    } catch (const platform::Error& e) {
+        if (e.code() == platform::Code::not_found) return std::nullopt;
+        throw;
+    }
+    if (res.code == platform::Code::not_found) throw platform::not_found(res.body);
+    if (!res.ok()) throw platform::Error(res.code, std::string(service) + "/" + method + ": " + res.body);
+    return json::parse(res.body, nullptr, false);
+}
+
+// Every element of `field` in the pages of service/method (offset, limit 100, answer `total`).
+std::vector<json> pages(const platform::Host& host, platform::Request& r, const char* service, const char* method,
+                        const char* field) {
+    std::vector<json> out;
+    for (size_t offset = 0;;) {
+        auto page = ask(host, r, service, method, {{"offset", offset}, {"limit", 100}});
+        if (!page || !page->is_object()) return out;
+        const json items = page->value(field, json::array());
+        for (const auto& i : items) out.push_back(i);
+        offset += items.size();
+        if (items.empty() || offset >= page->value("total", size_t{0})) return out;
+    }
+}
+
+// Milliseconds since the epoch of an RFC 3339 time (offset applied), so items dated in different
+// offsets sort correctly; 0 when unreadable.
+int64_t epoch_ms(const std::string& t) {
+    std::tm tm{};
+    int frac_ms = 0;
+    const char* rest = strptime(t.c_str(), "%Y-%m-%dT%H:%M:%S", &tm);
+    if (!rest) return 0;
+    if (*rest == '.')
+        for (int scale = 100; std::isdigit(static_cast<unsigned char>(*++rest)); scale /= 10) frac_ms += (*rest - '0') * scale;
+    int64_t ms = static_cast<int64_t>(timegm(&tm)) * 1000 + frac_ms;
+    int oh = 0, om = 0;
+    if ((*rest == '+' || *rest == '-') && std::sscanf(rest + 1, "%2d:%2d", &oh, &om) == 2)
+        ms -= (*rest == '+' ? 1 : -1) * (oh * 3600000LL + om * 60000LL);
+    return ms;
+}
+
+json post_item(const json& p) {
+    return {{"id", "post:" + p.value("id", "")}, {"kind", "post"},
+            {"title", p.value("title", "")},     {"url", p.value("url", "")},
+            {"text", p.value("content", "")},    {"date", p.value("created", "")},
+            {"author", p.value("author", "")}};
+}
+
+json social_item(const json& p) {
+    return {{"id", "social:" + p.value("id", "")}, {"kind", "social"},
+            {"title", p.value("title", "")},       {"url", p.value("url", "")},
+            {"text", p.value("text", "")},         {"date", p.value("created", "")},
+            {"author", p.value("author", "")}};
+}
+
+json reminder_item(const json& e) {
+    const std::string id = e.value("id", "");
+    return {{"id", "reminder:" + id},
+            {"kind", "reminder"},
+            {"title", e.value("title", "")},
+            {"url", "/api/v1/events/read?id=" + id},
+            {"text", e.value("note", "")},
+            {"date", e.value("next", e.value("when", ""))}};
+}
+
+}  // namespace
+
+const std::vector<std::string>& Archive::kinds() {
+    static const std::vector<std::string> k = {"news", "post", "video", "market", "social", "reminder"};
+    return k;
+}
+
+std::vector<json> Archive::collect(platform::Request& r, const std::string& kind) const {
+    std::vector<json> out;
+    if (kind == "post") {
+        for (const auto& p : pages(host_, r, "v1.blog", "feed", "posts"))
+            if (!p.value("private", false)) out.push_back(post_item(p));
+    } else if (kind == "social") {
+        auto answer = ask(host_, r, "v1.social", "list", json::object());
+        if (answer && answer->is_object())
+            for (const auto& p : answer->value("posts", json::array())) out.push_back(social_item(p));
+    } else if (kind == "reminder" && !r.anonymous()) {
+        for (const auto& e : pages(host_, r, "v1.events", "list", "events")) out.push_back(reminder_item(e));
+    }
+    archive::newest_first(out);
+    return out;
+}
+
+std::optional<json> Archive::find(platform::Request& r, const std::string& id) const {
+    const auto colon = id.find(':');
+    if (colon == std::string::npos) return std::nullopt;
+    const std::string kind = id.substr(0, colon), key = id.substr(colon + 1);
+    try {
+        if (kind == "post") {
+            auto p = ask(host_, r, "v1.blog", "read", {{"id", key}});
+            if (p && p->is_object() && !p->value("private", false)) return post_item(*p);
+        } else if (kind == "reminder" && !r.anonymous()) {
+            auto e = ask(host_, r, "v1.events", "read", {{"id", key}});
+            if (e && e->is_object()) return reminder_item(*e);
+        } else if (kind == "social") {
+            for (auto& item : collect(r, "social"))
+                if (item["id"] == id) return item;
+        }
+    } catch (const platform::Error& e) {
+        if (e.code() != platform::Code::not_found) throw;
+    }
+    return std::nullopt;
+}
+
+void archive::newest_first(std::vector<json>& items) {
+    std::stable_sort(items.begin(), items.end(), [](const json& a, const json& b) {
+        return epoch_ms(a.value("date", "")) > epoch_ms(b.value("date", ""));
+    });
+}

@@ -1,0 +1,201 @@
+#include "bookmarks.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <ctime>
+
+using platform::json;
+
+namespace {
+
+constexpr const char* kIdSchema = R"json({
+  "type": "object",
+  "properties": {"id": {"type": "string", "minLength": 1, "maxLength": 64, "description": "The bookmark's id"}},
+  "required": ["id"],
+  "additionalProperties": false
+})json";
+constexpr size_t kMaxText = 30000;  // bytes of archived text kept
+
+std::string rfc3339(int64_t ms) {
+    std::time_t t = static_cast<std::time_t>(ms / 1000);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}
+
+// Grows with every save in this process and with the business clock across restarts.
+int64_t next_seq(int64_t now_ms) {
+    static std::atomic<int64_t> last{0};
+    int64_t prev = last.load(), next;
+    do next = std::max(now_ms * 1000, prev + 1);
+    while (!last.compare_exchange_weak(prev, next));
+    return next;
+}
+
+// 16 hex digits of FNV-1a: the id of a ref or URL.
+std::string id_of(const std::string& key) {
+    uint64_t h = 1469598103934665603ULL;
+    for (unsigned char c : key) h = (h ^ c) * 1099511628211ULL;
+    static const char* hex = "0123456789abcdef";
+    std::string out;
+    for (int i = 0; i < 16; ++i, h >>= 4) out += hex[h & 15];
+    return out;
+}
+
+// At most n bytes of s, not cutting a UTF-8 sequence.
+std::string cut(const std::string& s, size_t n) {
+    if (s.size() <= n) return s;
+    while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
+    return s.substr(0, n);
+}
+
+void check_url(const std::string& url) {
+    const bool scheme = url.rfind("http://", 0) == 0 || url.rfind("https://", 0) == 0;
+    if (!scheme || url.find_first_of(" \t\r\n") != std::string::npos || url.size() <= url.find("://") + 3)
+        throw platform::invalid_argument("url: must be an http or https URL without spaces");
+}
+
+// The title given, else the one the bookmark had, else the item's, else its URL.
+std::string title_for(const std::string& given, const std::optional<json>& old, const Bookmarks::ArchiveItem& item) {
+    if (!given.empty()) return given;
+    if (old && !old->value("title", "").empty()) return old->value("title", "");
+    return item.title.empty() ? item.url : item.title;
+}
+
+}  // namespace
+
+void Bookmarks::describe(platform::ServiceSpec<Bookmarks>& s) {
+    s.id("bookmarks").version("1.0.0").service("v1.bookmarks").summary("Saved items with private notes");
+    s.post("add")
+        .title("Save a bookmark")
+        .description("Saves an archive item by its id (`ref`), or a `url` when the item has no archive id. Saving "
+                     "the same item again updates its bookmark and keeps its note and title unless new ones are given.")
+        .schema(R"json({
+          "type": "object",
+          "properties": {
+            "ref": {"type": "string", "minLength": 1, "maxLength": 200, "description": "A public archive item id"},
+            "url": {"type": "string", "minLength": 1, "maxLength": 2048, "description": "The address, when there is no archive id"},
+            "title": {"type": "string", "maxLength": 300, "description": "A title (default: the item's, or the URL)"},
+            "note": {"type": "string", "maxLength": 10000, "description": "A private note"}
+          },
+          "additionalProperties": false
+        })json")
+        .access(platform::Access::owner)
+        .idempotent()
+        .handler(&Bookmarks::add);
+    s.post("annotate")
+        .title("Annotate a bookmark")
+        .description("Sets the bookmark's private note; an empty or omitted note clears it.")
+        .schema(R"json({
+          "type": "object",
+          "properties": {
+            "id": {"type": "string", "minLength": 1, "maxLength": 64, "description": "The bookmark's id"},
+            "note": {"type": "string", "maxLength": 10000, "description": "The note (empty clears it)"}
+          },
+          "required": ["id"],
+          "additionalProperties": false
+        })json")
+        .access(platform::Access::owner)
+        .idempotent()
+        .handler(&Bookmarks::annotate);
+    s.post("delete")
+        .title("Delete a bookmark")
+        .description("Deletes the bookmark with this id; 404 when you have none.")
+        .schema(kIdSchema)
+        .access(platform::Access::owner)
+        .destructive()
+        .action()
+        .handler(&Bookmarks::remove);
+    s.get("get")
+        .title("Read a bookmark")
+        .description("The item, its private note and, for an archive item, the archived text (`archived`; videos "
+                     "have descriptions, not transcripts; null for plain links).")
+        .schema(kIdSchema)
+        .access(platform::Access::owner)
+        .read_only()
+        .handler(&Bookmarks::get);
+    s.post("list")
+        .title("List bookmarks")
+        .description("Your bookmarks, newest saved first. `query` keeps those whose title, URL, note or archived "
+                     "text contains each of its words (ignoring case); `kind` keeps one kind (empty for all). "
+                     "`total` counts the matches before paging.")
+        .schema(R"json({
+          "type": "object",
+          "properties": {
+            "query": {"type": "string", "maxLength": 200, "description": "Words to look for, notes included"},
+            "kind": {"type": "string", "enum": ["", "article", "video", "post", "link"], "description": "article, video, post or link; empty for all"},
+            "offset": {"type": "integer", "minimum": 0, "default": 0, "description": "Bookmarks skipped first"},
+            "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20, "description": "At most this many (1-100, default 20)"}
+          },
+          "additionalProperties": false
+        })json")
+        .access(platform::Access::owner)
+        .read_only()
+        .handler(&Bookmarks::list);
+}
+
+json Bookmarks::summary(json bookmark) {
+    bookmark.erase("text");
+    bookmark.erase("seq");
+    return bookmark;
+}
+
+json Bookmarks::add(platform::Request& r) {
+    const std::string ref = r.str("ref"), url = r.str("url");
+    if (ref.empty() && url.empty()) throw platform::invalid_argument("ref or url: give one of them");
+    ArchiveItem item;
+    if (!ref.empty()) {
+        item = resolve(r, ref);
+        if (item.url.empty()) item.url = url;
+    } else {
+        check_url(url);
+        item.url = url;
+        item.kind = kind_of_url(url);
+    }
+    const std::string id = id_of(ref.empty() ? "url:" + url : "ref:" + ref), note = r.str("note");
+    const int64_t now = host_.now_ms();
+    auto saved = r.owned(kCollection).update(id, [&](const std::optional<json>& old) -> std::optional<json> {
+        return json{{"id", id},
+                    {"ref", ref},
+                    {"url", item.url},
+                    {"title", title_for(r.str("title"), old, item)},
+                    {"note", !note.empty() || !old ? note : old->value("note", "")},
+                    {"kind", item.kind},
+                    {"created", old ? old->value("created", rfc3339(now)) : rfc3339(now)},
+                    {"saved", rfc3339(now)},
+                    {"text", cut(item.text, kMaxText)},
+                    {"seq", next_seq(now)}};
+    });
+    return summary(*saved);
+}
+
+json Bookmarks::annotate(platform::Request& r) {
+    const std::string id = r.str("id"), note = r.str("note");
+    auto written = r.owned(kCollection).update(id, [&](const std::optional<json>& old) -> std::optional<json> {
+        if (!old) throw platform::not_found("id: no bookmark " + id);
+        json b = *old;
+        b["note"] = note;
+        return b;
+    });
+    return summary(*written);
+}
+
+json Bookmarks::get(platform::Request& r) {
+    const std::string id = r.str("id");
+    auto b = r.owned(kCollection).get(id);
+    if (!b) throw platform::not_found("id: no bookmark " + id);
+    const std::string text = b->value("text", "");
+    json out = summary(*b);
+    out["archived"] = b->value("ref", "").empty() ? json(nullptr) : json(text);
+    return out;
+}
+
+json Bookmarks::remove(platform::Request& r) {
+    const std::string id = r.str("id");
+    if (!r.owned(kCollection).erase(id)) throw platform::not_found("id: no bookmark " + id);
+    return {{"deleted", id}};
+}
+
+PLATFORM_SERVICE(Bookmarks)

@@ -1,0 +1,40 @@
+// calendar — the catalogue's `events` service (reminders and scheduled events; spec:
+// hosted-assistant §4.2 "events", §5.5, §6). The folder is not plugins/events because that is the
+// platform's built-in event stream. CRUD in events.cpp, free slots in free.cpp, the time
+// arithmetic in tz/rfc3339/schedule.
+#pragma once
+
+#include "tz.hpp"
+
+#include <platform/sdk.hpp>
+
+#include <memory>
+#include <string>
+
+class Calendar {
+public:
+    static void describe(platform::ServiceSpec<Calendar>& s);
+    explicit Calendar(const platform::Host& host) : host_(host) {}
+
+    platform::json create(platform::Request& r);
+    platform::json read(platform::Request& r);
+    platform::json list(platform::Request& r);
+    platform::json update(platform::Request& r);
+    platform::json remove(platform::Request& r);
+    // Open slots of at least `minutes` within working hours (day_start..day_end in the owner's
+    // time zone) between `from` and `to`, around the owner's events and their repeats.
+    platform::json free(platform::Request& r);
+
+    // The owner's time zone: metadata.timezone of the account, asked of the `auth` service as the
+    // caller (DESIGN §6); UTC when there is no such service (auth-noop) or no valid setting.
+    static std::shared_ptr<const calendar::TimeZone> owner_zone(platform::Request& r);
+
+    static constexpr int kDefaultMinutes = 30;
+    static constexpr int kMaxMinutes = 10080;  // one week
+
+private:
+    // The owner-scoped collection: {id, title, when, note, minutes, repeat, prompt, advance,
+    // created, updated} by id.
+    static constexpr const char* kCollection = "events";
+    platform::Host host_;
+};

@@ -1,0 +1,68 @@
+// files — the caller's files, private to their owner (spec: hosted-assistant §4.2 "files").
+//
+// A file is {id, name, type, encoding, size, url, created}: `put` stores its bytes (text as given,
+// or base64-decoded with `encoding: base64`) and answers the record with `url`, `/ui/files/<id>`,
+// which serves the bytes with `type` as the content type (the ABI's raw reply) to the owner only.
+// put/get/list/delete/serve are in files.cpp; the MCP resources (files://<id>) in
+// files_resources.cpp; the cloud drive (driveread, drivesearch) in drive.cpp; base64 and the
+// type guessed from a name in codec.cpp.
+#pragma once
+
+#include <platform/sdk.hpp>
+
+#include <optional>
+#include <string>
+
+class Files {
+public:
+    static void describe(platform::ServiceSpec<Files>& s);
+    explicit Files(const platform::Host& host) : host_(host) {}
+
+    platform::json put(platform::Request& r);
+    platform::json get(platform::Request& r);
+    platform::json list(platform::Request& r);
+    platform::json remove(platform::Request& r);
+    // GET /ui/files/<id>: the bytes with the file's type; 404 for an absent or another's file.
+    void serve(platform::Request& r, platform::Responder out);
+
+    // The cloud drive (drive.cpp): 503 naming the missing setting until a drive is connected.
+    platform::json driveread(platform::Request& r);
+    platform::json drivesearch(platform::Request& r);
+
+    // MCP resources/list: the caller's 100 newest files as {uri: files://<id>, name, description,
+    // mimeType, size}; resources/read: {"contents": [{uri, mimeType, text | blob}]}, `text` for a
+    // file put as text, `blob` (base64) for one put as base64.
+    platform::json resources(platform::Request& r);
+    platform::json read_resource(platform::Request& r);
+
+    static constexpr const char* kScheme = "files://";
+    static constexpr size_t kMaxBytes = 5 * 1024 * 1024;  // decoded
+
+private:
+    // The owner-scoped collections: the records by id, and each file's bytes ({data: base64}).
+    static constexpr const char* kFiles = "files";
+    static constexpr const char* kData = "data";
+
+    // The caller's file `id` and its bytes; 404 naming `argument` when absent.
+    std::pair<platform::json, std::string> load(platform::Request& r, const std::string& id,
+                                                const char* argument) const;
+    // The caller's files, newest first.
+    std::vector<platform::json> newest(platform::Request& r) const;
+
+    platform::Host host_;
+};
+
+namespace files {
+
+std::optional<std::string> base64_decode(const std::string& text);
+std::string base64_encode(const std::string& bytes);
+// The media type for a file name's extension (case-insensitive); application/octet-stream when
+// the extension is unknown.
+std::string guess_type(const std::string& name);
+// The Content-Type to serve: a file put as text (UTF-8) of a text type (text/*, json, xml, yaml,
+// svg) gets "; charset=utf-8" unless its type names a charset; anything else is served as stored.
+std::string content_type(const std::string& type, bool utf8);
+// "YYYY-MM-DDTHH:MM:SSZ" from Unix milliseconds.
+std::string rfc3339(int64_t ms);
+
+}  // namespace files

@@ -1,0 +1,200 @@
+#include "images.hpp"
+
+#include "raster.hpp"
+
+#include <atomic>
+#include <cstdio>
+#include <ctime>
+#include <random>
+
+using platform::json;
+
+namespace {
+
+constexpr const char* kUploadSchema = R"json({
+  "type": "object",
+  "properties": {
+    "data": {"type": "string", "maxLength": 1000000, "description": "The image, base64 (PNG, JPEG or GIF; at most 512 KB decoded and 8 megapixels)"},
+    "description": {"type": "string", "maxLength": 1000, "description": "What the image shows"}
+  },
+  "required": ["data"], "additionalProperties": false
+})json";
+
+constexpr const char* kIdSchema = R"json({
+  "type": "object",
+  "properties": {"id": {"type": "string", "maxLength": 64, "description": "The image's id"}},
+  "required": ["id"], "additionalProperties": false
+})json";
+
+constexpr const char* kUpdateSchema = R"json({
+  "type": "object",
+  "properties": {
+    "id": {"type": "string", "maxLength": 64, "description": "Your image's id"},
+    "title": {"type": "string", "maxLength": 200},
+    "description": {"type": "string", "maxLength": 1000},
+    "tags": {"type": "array", "maxItems": 20, "items": {"type": "string", "minLength": 1, "maxLength": 50}},
+    "public": {"type": "boolean", "description": "true publishes the image to everyone (list/search scope public, its URL); false makes it private again"}
+  },
+  "required": ["id"], "additionalProperties": false
+})json";
+
+constexpr const char* kDailySchema = R"json({
+  "type": "object",
+  "properties": {"date": {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$", "description": "YYYY-MM-DD; omit for today"}},
+  "additionalProperties": false
+})json";
+
+constexpr const char* kGenerateSchema = R"json({
+  "type": "object",
+  "properties": {"prompt": {"type": "string", "maxLength": 4000, "description": "What to draw"}},
+  "required": ["prompt"], "additionalProperties": false
+})json";
+
+std::string rfc3339(int64_t ms, const char* format = "%Y-%m-%dT%H:%M:%SZ") {
+    std::time_t t = static_cast<std::time_t>(ms / 1000);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, format, &tm);
+    return buf;
+}
+
+// Time-ordered and unique: newer ids sort after older ones (the listing cursors rely on it).
+std::string new_id(int64_t now_ms) {
+    static std::atomic<uint32_t> counter{std::random_device{}()};
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "im-%012llx-%06x", static_cast<unsigned long long>(now_ms),
+                  counter.fetch_add(1) & 0xffffff);
+    return buf;
+}
+
+[[noreturn]] void missing(const std::string& id) { throw platform::not_found("id: no image '" + id + "'"); }
+
+}  // namespace
+
+void Images::describe(platform::ServiceSpec<Images>& s) {
+    const std::string list_args = R"json("scope": {"type": "string", "enum": ["mine", "public", "all", "daily"], "default": "public", "description": "Whose images"},
+    "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20, "description": "Page size"},
+    "cursor": {"type": "string", "maxLength": 200, "description": "From the previous page; keep query and scope unchanged"})json";
+    s.id("images").version("1.0.0").service("v1.images").summary("Images their owner uploads; private until made public");
+    s.post("upload").title("Upload an image")
+        .description("Stores a private PNG, JPEG or GIF (base64; at most 512 KB decoded and 8 megapixels; the type is "
+                     "read from the bytes) and returns it with its URL.")
+        .schema(kUploadSchema).access(platform::Access::owner).max_body(1100 * 1024).handler(&Images::upload);
+    s.get("get").title("Get an image").description("Metadata and URL of your image or of a public one.")
+        .schema(kIdSchema).access(platform::Access::owner).read_only().handler(&Images::get);
+    s.get("list").title("List images")
+        .description("Newest first, one page; pass `cursor` from the answer for the next.")
+        .schema(R"json({"type": "object", "properties": {)json" + list_args + R"json(}, "additionalProperties": false})json")
+        .access(platform::Access::owner).read_only().handler(&Images::list);
+    s.post("search").title("Search images")
+        .description("Images whose title, description or tags contain every word of the query, newest first.")
+        .schema(R"json({"type": "object", "properties": {"query": {"type": "string", "maxLength": 200, "description": "Words to find"}, )json" +
+                list_args + R"json(}, "required": ["query"], "additionalProperties": false})json")
+        .access(platform::Access::owner).read_only().handler(&Images::search);
+    s.post("update").title("Update an image")
+        .description("Changes the title, description, tags or `public` flag of your image; omitted fields keep their value.")
+        .schema(kUpdateSchema).access(platform::Access::owner).idempotent().handler(&Images::update);
+    s.post("delete").title("Delete an image").description("Deletes your image and its bytes.")
+        .schema(kIdSchema).access(platform::Access::owner).destructive().action().idempotent().handler(&Images::remove);
+    s.get("daily").title("Image of the day")
+        .description("The image of the day; empty until an image-of-the-day provider exists.")
+        .schema(kDailySchema).access(platform::Access::owner).read_only().handler(&Images::daily);
+    s.post("generate").title("Generate an image")
+        .description("Draws an image from a prompt with the configured image model and returns its URL.")
+        .schema(kGenerateSchema).access(platform::Access::owner).handler(&Images::generate);
+    s.get("raw").title("An image's bytes").description("GET /ui/images/<id>: the bytes with their content type.")
+        .schema(kIdSchema).access(platform::Access::public_).read_only().http_path("/ui/images/{id}").mcp_hidden()
+        .async(&Images::serve);
+}
+
+json Images::upload(platform::Request& r) {
+    auto bytes = images::base64_decode(r.str("data"));
+    if (!bytes) throw platform::invalid_argument("data: not valid base64");
+    if (bytes->size() > kMaxBytes)
+        throw platform::invalid_argument("data: " + std::to_string(bytes->size()) + " bytes decoded is more than 512 KB (" +
+                                         std::to_string(kMaxBytes) + " bytes)");
+    auto checked = images::inspect(*bytes);
+    if (!checked.raster) throw platform::invalid_argument("data: " + checked.error);
+    const auto& img = *checked.raster;
+    if (uint64_t(img.width) * img.height > kMaxPixels)
+        throw platform::invalid_argument("data: " + std::to_string(img.width) + "x" + std::to_string(img.height) +
+                                         " is more than 8 megapixels");
+    const int64_t now = host_.now_ms();
+    const std::string id = new_id(now);
+    json image = {{"id", id},           {"owner", r.account()},        {"title", ""},
+                  {"description", r.str("description")},                {"tags", json::array()},
+                  {"prompt", ""},       {"type", img.type},            {"width", img.width},
+                  {"height", img.height}, {"bytes", bytes->size()},    {"public", false},
+                  {"url", "/ui/images/" + id}, {"created", rfc3339(now)}, {"updated", rfc3339(now)}};
+    r.owned(kData).put(id, {{"data", images::base64_encode(*bytes)}});
+    r.owned(kImages).put(id, image);
+    return image;
+}
+
+std::optional<json> Images::visible(const platform::Request& r, const std::string& id) const {
+    if (!r.anonymous())
+        if (auto own = r.owned(kImages).get(id)) return own;
+    auto raw = host_.store().get("public/" + id);
+    if (!raw) return std::nullopt;
+    return json::parse(*raw);
+}
+
+json Images::get(platform::Request& r) {
+    const std::string id = r.str("id");
+    auto image = visible(r, id);
+    if (!image) missing(id);
+    return *image;
+}
+
+json Images::update(platform::Request& r) {
+    const auto& a = r.args();
+    const std::string id = r.str("id");
+    auto images = r.owned(kImages);
+    auto written = images.update(id, [&](const std::optional<json>& cur) -> std::optional<json> {
+        if (!cur) missing(id);
+        json image = *cur;
+        for (const char* k : {"title", "description", "tags", "public"})
+            if (a.contains(k)) image[k] = a[k];
+        image["updated"] = rfc3339(host_.now_ms());
+        return image;
+    });
+    if (written->value("public", false)) host_.store().put("public/" + id, written->dump());
+    else host_.store().erase("public/" + id);
+    return *written;
+}
+
+json Images::remove(platform::Request& r) {
+    const std::string id = r.str("id");
+    if (!r.owned(kImages).erase(id)) missing(id);
+    r.owned(kData).erase(id);
+    host_.store().erase("public/" + id);
+    return {{"deleted", id}};
+}
+
+json Images::daily(platform::Request& r) {
+    const std::string date = r.str("date", rfc3339(host_.now_ms(), "%Y-%m-%d"));
+    return {{"date", date}, {"images", json::array()}};
+}
+
+json Images::generate(platform::Request&) {
+    const json provider = host_.config("image_provider");
+    if (provider.is_null())
+        throw platform::unavailable("images/generate needs an image model provider: set plugin_config.images.image_provider "
+                                    "in the profile");
+    throw platform::unavailable("images/generate: the image model provider '" + provider.dump() +
+                                "' is not available in this build");
+}
+
+void Images::serve(platform::Request& r, platform::Responder out) {
+    const std::string id = r.str("id");
+    auto image = visible(r, id);
+    if (!image) missing(id);
+    auto data = platform::Collection(host_.store(), kData, image->value("owner", "")).get(id);
+    if (!data) missing(id);
+    auto bytes = images::base64_decode(data->value("data", ""));
+    if (!bytes) throw platform::internal("stored image " + id + " is not readable");
+    out.raw(image->value("type", "application/octet-stream"), *bytes);
+}
+
+PLATFORM_SERVICE(Images)

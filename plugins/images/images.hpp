@@ -1,0 +1,43 @@
+// images — raster images their owner uploads, private until the owner makes them public (spec:
+// hosted-assistant §4.2 "images", §8). Upload, get, update, delete, daily, generate and the
+// bytes at /ui/images/<id> in images.cpp; list and search with their cursors in listing.cpp;
+// reading the bytes in raster.cpp.
+#pragma once
+
+#include <platform/sdk.hpp>
+
+#include <optional>
+#include <string>
+
+class Images {
+public:
+    static void describe(platform::ServiceSpec<Images>& s);
+    explicit Images(const platform::Host& host) : host_(host) {}
+
+    platform::json upload(platform::Request& r);
+    platform::json get(platform::Request& r);
+    platform::json list(platform::Request& r);
+    platform::json search(platform::Request& r);
+    platform::json update(platform::Request& r);
+    platform::json remove(platform::Request& r);
+    platform::json daily(platform::Request& r);
+    platform::json generate(platform::Request& r);
+    // GET /ui/images/<id>: the bytes with their content type — the owner's image, or anyone's
+    // public one; 404 otherwise.
+    void serve(platform::Request& r, platform::Responder out);
+
+    static constexpr size_t kMaxBytes = 512 * 1024;      // decoded
+    static constexpr uint64_t kMaxPixels = 8'000'000;    // 8 megapixels
+    // Owner-scoped: metadata by id, and {"data": base64} by id. Plugin-wide: "public/<id>" -> the
+    // metadata plus `owner`, for public listing and serving.
+    static constexpr const char* kImages = "images";
+    static constexpr const char* kData = "image_data";
+
+private:
+    // The caller's image, else a public one (with `owner`), else nullopt.
+    std::optional<platform::json> visible(const platform::Request& r, const std::string& id) const;
+    // Lists or searches: one page of `scope` matching every word of `query` (empty: all).
+    platform::json page(platform::Request& r, const std::string& query);
+
+    platform::Host host_;
+};

@@ -1,0 +1,211 @@
+#include "tasks.hpp"
+
+#include "due.hpp"
+
+#include <atomic>
+
+using platform::json;
+
+namespace {
+
+constexpr const char* kIdSchema = R"json({
+  "type": "object",
+  "properties": {"id": {"type": "string", "minLength": 1, "maxLength": 64, "description": "The task's id"}},
+  "required": ["id"],
+  "additionalProperties": false
+})json";
+
+// 16 hex digits of FNV-1a over `seed` and the attempt number: ids are a function of what is
+// created and when, so the same call made by two fresh accounts answers the same.
+std::string make_id(const std::string& seed, int attempt) {
+    uint64_t h = 1469598103934665603ULL;
+    for (unsigned char c : seed + "#" + std::to_string(attempt)) h = (h ^ c) * 1099511628211ULL;
+    static const char* hex = "0123456789abcdef";
+    std::string out;
+    for (int i = 0; i < 16; ++i, h >>= 4) out += hex[h & 15];
+    return out;
+}
+
+// Grows with every call in this process and with the business clock across restarts.
+int64_t next_seq(int64_t now_ms) {
+    static std::atomic<int64_t> last{0};
+    int64_t prev = last.load(), next;
+    do next = std::max(now_ms * 1000, prev + 1);
+    while (!last.compare_exchange_weak(prev, next));
+    return next;
+}
+
+}  // namespace
+
+void Tasks::describe(platform::ServiceSpec<Tasks>& s) {
+    s.id("tasks").version("1.0.0").service("v1.tasks").summary("To-do items for yourself or for the agent");
+    s.post("create")
+        .title("Create a task")
+        .description("A new task (status todo). Assigned to the agent, it can pick the task up (tasks/next). `due` is "
+                     "RFC 3339 or `YYYY-MM-DD HH:MM` in your account's time zone (UTC when none is set).")
+        .schema(R"json({
+          "type": "object",
+          "properties": {
+            "title": {"type": "string", "minLength": 1, "maxLength": 200, "description": "What is to be done"},
+            "detail": {"type": "string", "maxLength": 10000, "description": "More about it"},
+            "assignee": {"type": "string", "enum": ["me", "agent"], "default": "me", "description": "Who does it: me (default) or agent"},
+            "due": {"type": "string", "maxLength": 64, "description": "When it is due: RFC 3339, or YYYY-MM-DD HH:MM in your time zone"}
+          },
+          "required": ["title"],
+          "additionalProperties": false
+        })json")
+        .access(platform::Access::owner)
+        .handler(&Tasks::create);
+    s.post("delete")
+        .title("Delete a task")
+        .description("Deletes the task with this id; 404 when you have none.")
+        .schema(kIdSchema)
+        .access(platform::Access::owner)
+        .destructive()
+        .action()
+        .handler(&Tasks::remove);
+    s.get("list")
+        .title("List tasks")
+        .description("Your tasks, open ones first (by due, then oldest), then done and failed ones (most recently "
+                     "updated first); `status` keeps one state. `total` counts the matches before paging.")
+        .schema(R"json({
+          "type": "object",
+          "properties": {
+            "offset": {"type": "integer", "minimum": 0, "default": 0, "description": "Tasks skipped first"},
+            "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20, "description": "At most this many (1-100, default 20)"},
+            "status": {"type": "string", "enum": ["todo", "doing", "done", "failed", "blocked"], "description": "Only tasks in this state"}
+          },
+          "additionalProperties": false
+        })json")
+        .access(platform::Access::owner)
+        .read_only()
+        .handler(&Tasks::list);
+    s.get("next")
+        .title("Next task for the agent")
+        .description("The open task (not done or failed) assigned to the agent with the earliest due, then the "
+                     "oldest: {\"task\": ...}, or {\"task\": null} when there is none.")
+        .access(platform::Access::owner)
+        .read_only()
+        .handler(&Tasks::next);
+    s.get("read")
+        .title("Read a task")
+        .description("The task with this id; 404 when you have none.")
+        .schema(kIdSchema)
+        .access(platform::Access::owner)
+        .read_only()
+        .handler(&Tasks::read);
+    s.post("update")
+        .title("Update a task")
+        .description("Changes the given fields of a task; `status` may be set to any of todo, doing, done, failed, "
+                     "blocked, with its `result` in the same call. Omitted fields keep their value.")
+        .schema(R"json({
+          "type": "object",
+          "properties": {
+            "id": {"type": "string", "minLength": 1, "maxLength": 64, "description": "The task's id"},
+            "title": {"type": "string", "minLength": 1, "maxLength": 200, "description": "A new title"},
+            "detail": {"type": "string", "maxLength": 10000, "description": "A new detail"},
+            "status": {"type": "string", "enum": ["todo", "doing", "done", "failed", "blocked"], "description": "The new state"},
+            "result": {"type": "string", "maxLength": 10000, "description": "What came of it"}
+          },
+          "required": ["id"],
+          "additionalProperties": false
+        })json")
+        .access(platform::Access::owner)
+        .idempotent()
+        .handler(&Tasks::update);
+}
+
+json Tasks::visible(json task) {
+    task.erase("due_ms");
+    task.erase("seq");
+    return task;
+}
+
+bool Tasks::open(const json& task) {
+    const std::string status = task.value("status", "todo");
+    return status != "done" && status != "failed";
+}
+
+std::string Tasks::time_zone(platform::Request& r) const {
+    try {
+        auto me = host_.call("auth", "me", json::object(), r.call());
+        if (!me.ok()) return "UTC";
+        const json body = json::parse(me.body, nullptr, false);
+        const json* md = nullptr;
+        if (body.contains("account") && body["account"].is_object()) md = &body["account"];
+        else md = &body;
+        if (md->contains("metadata") && (*md)["metadata"].is_object())
+            return (*md)["metadata"].value("timezone", "UTC");
+    } catch (const std::exception&) {
+    }
+    return "UTC";
+}
+
+int64_t Tasks::due_ms(platform::Request& r, const std::string& due) const {
+    if (auto ms = tasks::parse_rfc3339(due)) return *ms;
+    auto local = tasks::parse_local_layout(due);
+    if (!local)
+        throw platform::invalid_argument("due: '" + due + "' is neither RFC 3339 (2026-03-01T09:30:00Z) nor "
+                                         "YYYY-MM-DD HH:MM");
+    const std::string zone = time_zone(r);
+    auto utc = tasks::local_to_utc(zone, *local);
+    if (!utc) utc = tasks::local_to_utc("UTC", *local);  // an account zone this system does not know
+    return *utc * 1000;
+}
+
+json Tasks::find(platform::Request& r, const std::string& id) const {
+    auto task = r.owned(kCollection).get(id);
+    if (!task) throw platform::not_found("id: no task " + id);
+    return *task;
+}
+
+json Tasks::create(platform::Request& r) {
+    const int64_t now = host_.now_ms();
+    json due = nullptr, due_at = nullptr;
+    if (r.args().contains("due")) {
+        due_at = due_ms(r, r.str("due"));
+        due = tasks::rfc3339(due_at.get<int64_t>());
+    }
+    json task = {{"id", ""},
+                 {"title", r.str("title")},
+                 {"detail", r.str("detail")},
+                 {"assignee", r.str("assignee", "me")},
+                 {"due", due},
+                 {"status", "todo"},
+                 {"result", ""},
+                 {"created", tasks::rfc3339(now)},
+                 {"updated", tasks::rfc3339(now)},
+                 {"due_ms", due_at},
+                 {"seq", next_seq(now)}};
+    const std::string seed = std::to_string(now) + "\n" + r.args().dump();
+    auto owned = r.owned(kCollection);
+    for (int attempt = 0;; ++attempt) {  // the first of the seed's ids this owner does not have
+        const std::string id = make_id(seed, attempt);
+        task["id"] = id;
+        if (owned.insert_if_absent(id, task)) break;
+    }
+    return visible(task);
+}
+
+json Tasks::read(platform::Request& r) { return visible(find(r, r.str("id"))); }
+
+json Tasks::update(platform::Request& r) {
+    const std::string id = r.str("id"), now = tasks::rfc3339(host_.now_ms());
+    auto written = r.owned(kCollection).update(id, [&](const std::optional<json>& old) -> std::optional<json> {
+        if (!old) throw platform::not_found("id: no task " + id);
+        json task = *old;
+        for (const char* field : {"title", "detail", "status", "result"})
+            if (r.args().contains(field)) task[field] = r.str(field);
+        task["updated"] = now;
+        return task;
+    });
+    return visible(*written);
+}
+
+json Tasks::remove(platform::Request& r) {
+    const std::string id = r.str("id");
+    if (!r.owned(kCollection).erase(id)) throw platform::not_found("id: no task " + id);
+    return {{"deleted", id}};
+}
+
+PLATFORM_SERVICE(Tasks)

@@ -1,0 +1,209 @@
+// The images catalogue service against the real host (test profile: the bearer token is the
+// account id): every method over /api/v1/images, its limits and ownership, the bytes at
+// /ui/images/<id>, publishing, cursors, one MCP call — and uploads refused with 400: bytes that
+// are not an image, a truncated PNG, a 9-megapixel image and 513 KB of data.
+#include "host_process.hpp"
+#include "http_client.hpp"
+#include "mcp_client.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+using platform::test::HostProcess;
+using platform::test::HttpClient;
+using platform::test::HttpResult;
+using platform::test::McpClient;
+using nlohmann::json;
+
+namespace {
+
+const std::string kPng1x1 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+
+std::string b64(const std::string& b) {
+    static const char* abc = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::string out;
+    for (size_t i = 0; i < b.size(); i += 3) {
+        uint32_t n = uint32_t(uint8_t(b[i])) << 16;
+        if (i + 1 < b.size()) n |= uint32_t(uint8_t(b[i + 1])) << 8;
+        if (i + 2 < b.size()) n |= uint8_t(b[i + 2]);
+        out += abc[(n >> 18) & 63];
+        out += abc[(n >> 12) & 63];
+        out += i + 1 < b.size() ? abc[(n >> 6) & 63] : '=';
+        out += i + 2 < b.size() ? abc[n & 63] : '=';
+    }
+    return out;
+}
+uint32_t crc(const std::string& s) {
+    uint32_t c = 0xFFFFFFFFu;
+    for (unsigned char b : s) {
+        c ^= b;
+        for (int k = 0; k < 8; ++k) c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+    }
+    return c ^ 0xFFFFFFFFu;
+}
+std::string be32(uint32_t v) { return {char(v >> 24), char(v >> 16), char(v >> 8), char(v)}; }
+std::string chunk(const std::string& type, const std::string& data) {
+    return be32(uint32_t(data.size())) + type + data + be32(crc(type + data));
+}
+// A structurally valid PNG header and chunks for any size (the IDAT is filler, not pixels).
+std::string png(uint32_t w, uint32_t h, size_t idat = 16) {
+    return std::string("\x89PNG\r\n\x1a\n", 8) + chunk("IHDR", be32(w) + be32(h) + std::string("\x08\x00\x00\x00\x00", 5)) +
+           chunk("IDAT", std::string(idat, 'x')) + chunk("IEND", "");
+}
+
+class ImagesApi : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() {
+        host = new HostProcess();
+        host->start();
+    }
+    static void TearDownTestSuite() {
+        EXPECT_EQ(host->stop(), 0) << host->log();
+        delete host;
+    }
+    static std::map<std::string, std::string> as(const std::string& account) {
+        return {{"Authorization", "Bearer " + account}};
+    }
+    HttpResult post(const std::string& method, const json& body, const std::string& who) {
+        return api.post_json("/api/v1/images/" + method, body, as(who));
+    }
+    HttpResult get(const std::string& method_and_query, const std::string& who) {
+        return api.get("/api/v1/images/" + method_and_query, as(who));
+    }
+    json upload(const std::string& bytes, const std::string& who) {
+        auto r = post("upload", {{"data", b64(bytes)}}, who);
+        EXPECT_EQ(r.status, 200) << r.body;
+        return r.json()["data"];
+    }
+    std::vector<std::string> ids(const HttpResult& r) {
+        std::vector<std::string> out;
+        EXPECT_EQ(r.status, 200) << r.body;
+        const json body = r.json();
+        for (const auto& i : body["data"]["images"]) out.push_back(i["id"]);
+        return out;
+    }
+    static void expect_400(const HttpResult& r, const std::string& text) {
+        EXPECT_EQ(r.status, 400) << r.body;
+        EXPECT_NE(r.body.find(text), std::string::npos) << r.body;
+    }
+
+    HttpClient api{"127.0.0.1", host->api_port()};
+    static HostProcess* host;
+};
+HostProcess* ImagesApi::host = nullptr;
+
+TEST_F(ImagesApi, UploadsThatAreNotAcceptableImagesAre400) {
+    expect_400(post("upload", {{"data", b64("plain text, not an image at all")}}, "im-lim"), "not a PNG, JPEG or GIF");
+    const std::string good = png(2, 2);
+    expect_400(post("upload", {{"data", b64(good.substr(0, good.size() - 12))}}, "im-lim"), "truncated PNG");
+    expect_400(post("upload", {{"data", b64(png(3000, 3000))}}, "im-lim"), "8 megapixels");
+    expect_400(post("upload", {{"data", b64(png(10, 10, 513 * 1024 - 57))}}, "im-lim"), "512 KB");  // 513 KB
+    expect_400(post("upload", {{"data", b64(std::string(513 * 1024, '\0'))}}, "im-lim"), "512 KB");
+    expect_400(post("upload", {{"data", "not base64!"}}, "im-lim"), "base64");
+    expect_400(post("upload", {{"data", kPng1x1}, {"description", std::string(1001, 'd')}}, "im-lim"), "description");
+    expect_400(post("upload", json::object(), "im-lim"), "data");
+    EXPECT_EQ(post("upload", {{"data", b64(png(10, 10, 512 * 1024 - 57))}}, "im-lim").status, 200);  // exactly 512 KB
+    EXPECT_EQ(post("upload", {{"data", b64(png(2000, 4000))}}, "im-lim").status, 200);               // exactly 8 MP
+    EXPECT_EQ(api.post_json("/api/v1/images/upload", {{"data", kPng1x1}}).status, 401);
+}
+
+TEST_F(ImagesApi, UploadGetServeUpdateDelete) {
+    auto up = post("upload", {{"data", kPng1x1}, {"description", "one pixel"}}, "im-alice");
+    ASSERT_EQ(up.status, 200) << up.body;
+    json image = up.json()["data"];
+    const std::string id = image["id"];
+    EXPECT_EQ(image["type"], "image/png");
+    EXPECT_EQ(image["width"], 1);
+    EXPECT_EQ(image["public"], false);
+    EXPECT_EQ(image["url"], "/ui/images/" + id);
+    auto got = get("get?id=" + id, "im-alice");
+    ASSERT_EQ(got.status, 200) << got.body;
+    EXPECT_EQ(got.json()["data"], image);
+
+    auto bytes = api.get("/ui/images/" + id, as("im-alice"));
+    ASSERT_EQ(bytes.status, 200) << bytes.body;
+    EXPECT_EQ(bytes.header("content-type"), "image/png");
+    EXPECT_EQ(b64(bytes.body), kPng1x1);
+    EXPECT_EQ(api.get("/ui/images/" + id).status, 404);                    // private: anonymous
+    EXPECT_EQ(api.get("/ui/images/" + id, as("im-bob")).status, 404);      // private: another account
+    EXPECT_EQ(get("get?id=" + id, "im-bob").status, 404);
+    EXPECT_EQ(post("update", {{"id", id}, {"title", "x"}}, "im-bob").status, 404);
+    EXPECT_EQ(post("delete", {{"id", id}}, "im-bob").status, 404);
+
+    auto upd = post("update", {{"id", id}, {"title", "Pixel"}, {"tags", {"tiny", "test"}}, {"public", true}}, "im-alice");
+    ASSERT_EQ(upd.status, 200) << upd.body;
+    EXPECT_EQ(upd.json()["data"]["description"], "one pixel");  // kept
+    EXPECT_EQ(upd.json()["data"]["public"], true);
+    EXPECT_EQ(api.get("/ui/images/" + id).status, 200);  // public: anyone
+    EXPECT_EQ(get("get?id=" + id, "im-bob").json()["data"]["title"], "Pixel");
+    EXPECT_EQ(post("update", {{"id", id}, {"public", false}}, "im-bob").status, 404);
+    expect_400(post("update", {{"id", id}, {"description", std::string(1001, 'd')}}, "im-alice"), "description");
+    expect_400(post("update", {{"title", "x"}}, "im-alice"), "id");
+
+    ASSERT_EQ(post("delete", {{"id", id}}, "im-alice").status, 200);
+    EXPECT_EQ(get("get?id=" + id, "im-alice").status, 404);
+    EXPECT_EQ(api.get("/ui/images/" + id).status, 404);
+    expect_400(post("delete", json::object(), "im-alice"), "id");
+    expect_400(get("get", "im-alice"), "id");
+}
+
+TEST_F(ImagesApi, ListAndSearchPageWithStableCursors) {
+    std::vector<std::string> mine;
+    for (int i = 0; i < 3; ++i) {
+        ASSERT_EQ(api.post_json("/clock/advance", {{"ms", 1000}}).status, 200);
+        mine.push_back(upload(png(4, 4), "im-pager")["id"]);
+    }
+    ASSERT_EQ(post("update", {{"id", mine[0]}, {"title", "Harbour at dawn"}, {"public", true}}, "im-pager").status, 200);
+    ASSERT_EQ(post("update", {{"id", mine[2]}, {"description", "dawn over the harbour"}, {"public", true}}, "im-pager").status,
+              200);
+
+    auto p1 = get("list?scope=mine&limit=2", "im-pager");
+    EXPECT_EQ(ids(p1), (std::vector<std::string>{mine[2], mine[1]}));
+    const std::string cursor = p1.json()["data"]["next_cursor"];
+    upload(png(4, 4), "im-pager");  // a newer image does not shift the next page
+    auto p2 = get("list?scope=mine&limit=2&cursor=" + cursor, "im-pager");
+    EXPECT_EQ(ids(p2), (std::vector<std::string>{mine[0]}));
+    EXPECT_TRUE(p2.json()["data"]["next_cursor"].is_null());
+    expect_400(get("list?scope=all&limit=2&cursor=" + cursor, "im-pager"), "cursor");
+
+    auto pub = ids(get("list", "im-viewer"));  // default scope: public
+    EXPECT_NE(std::find(pub.begin(), pub.end(), mine[0]), pub.end());
+    EXPECT_EQ(std::find(pub.begin(), pub.end(), mine[1]), pub.end());
+    EXPECT_TRUE(ids(get("list?scope=daily", "im-viewer")).empty());
+    expect_400(get("list?limit=0", "im-viewer"), "limit");
+    expect_400(get("list?limit=101", "im-viewer"), "limit");
+    expect_400(get("list?scope=friends", "im-viewer"), "scope");
+
+    auto s1 = post("search", {{"query", "harbour DAWN"}, {"scope", "public"}, {"limit", 1}}, "im-viewer");
+    EXPECT_EQ(ids(s1), (std::vector<std::string>{mine[2]}));
+    auto s2 = post("search", {{"query", "harbour DAWN"}, {"scope", "public"}, {"limit", 1},
+                              {"cursor", s1.json()["data"]["next_cursor"]}}, "im-viewer");
+    EXPECT_EQ(ids(s2), (std::vector<std::string>{mine[0]}));
+    expect_400(post("search", {{"query", "harbour"}, {"limit", 1}, {"cursor", s1.json()["data"]["next_cursor"]}}, "im-viewer"),
+               "cursor");
+    expect_400(post("search", {{"scope", "public"}}, "im-viewer"), "query");
+    expect_400(post("search", {{"query", "x"}, {"limit", 0}}, "im-viewer"), "limit");
+    expect_400(post("search", {{"query", "x"}, {"limit", 101}}, "im-viewer"), "limit");
+    EXPECT_EQ(api.get("/api/v1/images/search?query=x", as("im-viewer")).status, 405);
+}
+
+TEST_F(ImagesApi, DailyGenerateAndMcp) {
+    auto daily = get("daily?date=2026-05-01", "im-daily");
+    ASSERT_EQ(daily.status, 200) << daily.body;
+    EXPECT_EQ(daily.json()["data"], (json{{"date", "2026-05-01"}, {"images", json::array()}}));
+    expect_400(get("daily?date=May", "im-daily"), "date");
+    auto gen = post("generate", {{"prompt", "a lighthouse"}}, "im-daily");
+    EXPECT_EQ(gen.status, 503) << gen.body;
+    EXPECT_NE(gen.body.find("image_provider"), std::string::npos) << gen.body;
+    expect_400(post("generate", json::object(), "im-daily"), "prompt");
+
+    json image = upload(png(3, 3), "im-mcp");
+    McpClient mcp(host->api_port(), "im-mcp");
+    mcp.initialize();
+    const json tool = mcp.call_tool("images_get", {{"id", image["id"]}});
+    ASSERT_FALSE(tool.value("isError", false)) << tool;
+    EXPECT_EQ(tool["structuredContent"], image);
+}
+
+}  // namespace

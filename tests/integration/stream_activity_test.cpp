@@ -1,0 +1,105 @@
+// The stream catalogue service (plugins/stream, plugin id `activity`) against the real host:
+// stream/list — the public activity of the instance (blog posts published and updated), newest
+// first — its limit, private posts left out, and one MCP call. The `test` profile also loads the
+// test-only plugin `stream`, which holds the same service name (v1.stream), so this test runs
+// the test profile's providers with an explicit plugin list that leaves it out.
+#include "host_process.hpp"
+#include "http_client.hpp"
+#include "mcp_client.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+using platform::test::HostProcess;
+using platform::test::HttpClient;
+using platform::test::HttpResult;
+using platform::test::McpClient;
+using platform::test::TempDir;
+using nlohmann::json;
+
+namespace {
+
+const std::string kBody = " — a post body that is comfortably longer than fifty characters.";
+
+class StreamApi : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() {
+        dir = new TempDir();
+        const std::string path = dir->path() + "/activity.yaml";
+        std::ofstream(path) << "name: activity\nclock: manual\ntest_plugins: true\n"
+                               "plugins: [blog, activity, clock]\nprivileged: [clock]\n"
+                               "providers:\n  store: {plugin: store-memory}\n  broker: {plugin: broker-memory}\n"
+                               "  events: {plugin: events-memory}\n  auth: {plugin: auth-noop}\n";
+        HostProcess::Options o;
+        o.profile = path;
+        host = new HostProcess(o);
+        host->start();
+    }
+    static void TearDownTestSuite() {
+        EXPECT_EQ(host->stop(), 0) << host->log();
+        delete host;
+        delete dir;
+    }
+    json create(const json& body) {
+        auto r = api.post_json("/api/v1/blog/create", body, {{"Authorization", "Bearer st-author"}});
+        EXPECT_EQ(r.status, 200) << r.body;
+        EXPECT_EQ(api.post_json("/clock/advance", {{"ms", 60000}}).status, 200);
+        return r.json()["data"];
+    }
+    HttpResult list(const std::string& query = "", const std::string& who = "") {
+        std::map<std::string, std::string> h;
+        if (!who.empty()) h["Authorization"] = "Bearer " + who;
+        return api.get("/api/v1/stream/list" + query, h);
+    }
+    static std::vector<std::string> ids_of(const HttpResult& r) {
+        std::vector<std::string> out;
+        EXPECT_EQ(r.status, 200) << r.body;
+        const json body = r.status == 200 ? r.json() : json();
+        if (r.status == 200)
+            for (const auto& a : body["data"]["activities"]) out.push_back(a["id"]);
+        return out;
+    }
+
+    HttpClient api{"127.0.0.1", host->api_port()};
+    static HostProcess* host;
+    static TempDir* dir;
+};
+HostProcess* StreamApi::host = nullptr;
+TempDir* StreamApi::dir = nullptr;
+
+TEST_F(StreamApi, RecentPublicActivityNewestFirst) {
+    EXPECT_TRUE(ids_of(list()).empty());
+    const std::string a = create({{"title", "First"}, {"content", "First" + kBody}})["id"];
+    create({{"title", "Secret"}, {"content", "Secret" + kBody}, {"private", true}});
+    const std::string b = create({{"title", "Second"}, {"content", "Second" + kBody}})["id"];
+    ASSERT_EQ(api.post_json("/api/v1/blog/update", {{"id", a}, {"title", "First, edited"}},
+                            {{"Authorization", "Bearer st-author"}}).status, 200);
+    EXPECT_EQ(ids_of(list()), (std::vector<std::string>{a + "/updated", b + "/published", a + "/published"}));
+    EXPECT_EQ(ids_of(list("", "st-author")).size(), 3u);  // private posts never appear
+    EXPECT_EQ(ids_of(list("?limit=1")), std::vector<std::string>{a + "/updated"});
+    const json top = list("?limit=1").json()["data"]["activities"][0];
+    EXPECT_EQ(top["type"], "blog.updated");
+    EXPECT_EQ(top["title"], "First, edited");
+    EXPECT_EQ(top["actor"], "st-author");
+    EXPECT_EQ(top["url"], "/api/v1/blog/read?id=" + a);
+}
+
+TEST_F(StreamApi, LimitIsOneToHundred) {
+    for (const char* bad : {"?limit=0", "?limit=101"}) {
+        auto r = list(bad);
+        EXPECT_EQ(r.status, 400) << r.body;
+        EXPECT_NE(r.body.find("limit"), std::string::npos) << r.body;
+    }
+    EXPECT_EQ(list("?limit=100").status, 200);
+}
+
+TEST_F(StreamApi, McpCallGivesTheSameAnswer) {
+    McpClient mcp(host->api_port(), "st-mcp");
+    mcp.initialize();
+    const json tool = mcp.call_tool("stream_list", {{"limit", 5}});
+    ASSERT_FALSE(tool.value("isError", false)) << tool;
+    EXPECT_EQ(tool["structuredContent"], list("?limit=5", "st-mcp").json()["data"]);
+}
+
+}  // namespace

@@ -1,0 +1,156 @@
+// The tasks plugin (plugins/tasks) through the fake host: CRUD, the list and next orders, and
+// `due` in RFC 3339 or in the owner's time zone (due.cpp, tested directly too).
+#include <platform/testing/fake_host.hpp>
+
+#include "../../../plugins/tasks/due.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+extern "C" const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t*);
+
+namespace {
+
+using nlohmann::json;
+using platform::testing::FakeHost;
+using platform::testing::Reply;
+
+class TasksTest : public ::testing::Test {
+protected:
+    json create(const json& args, const std::string& who = "alice") {
+        Reply r = tasks.call("create", args, who);
+        EXPECT_EQ(r.code, PLATFORM_OK) << r.body;
+        return r.code == PLATFORM_OK ? r.json() : json();
+    }
+    json update(const json& args, const std::string& who = "alice") {
+        Reply r = tasks.call("update", args, who);
+        EXPECT_EQ(r.code, PLATFORM_OK) << r.body;
+        return r.code == PLATFORM_OK ? r.json() : json();
+    }
+    std::vector<std::string> titles(const json& args, const std::string& who = "alice") {
+        Reply r = tasks.call("list", args, who);
+        EXPECT_EQ(r.code, PLATFORM_OK) << r.body;
+        std::vector<std::string> out;
+        if (r.code != PLATFORM_OK) return out;
+        const json body = r.json();
+        for (const auto& t : body.at("tasks")) out.push_back(t.at("title").get<std::string>());
+        return out;
+    }
+    // The auth service's `me` answers this time zone for every account.
+    void zone(const std::string& tz) {
+        host.on_call = [tz](const std::string& service, const std::string& method, const json&, const std::string&) {
+            Reply r;
+            if (service != "auth" || method != "me") return r.code = PLATFORM_NOT_FOUND, r;
+            r.code = PLATFORM_OK;
+            r.body = json{{"account", {{"id", "alice"}, {"metadata", {{"timezone", tz}}}}}}.dump();
+            return r;
+        };
+    }
+
+    FakeHost host;
+    platform::testing::FakePlugin tasks = host.load(platform_plugin_entry);
+};
+
+TEST(Due, Rfc3339) {
+    EXPECT_EQ(tasks::parse_rfc3339("2026-01-01T00:00:00Z"), 1767225600000);
+    EXPECT_EQ(tasks::parse_rfc3339("2026-01-01t01:00:00.250+01:00"), 1767225600250);
+    EXPECT_EQ(tasks::parse_rfc3339("2025-12-31 19:00:00-05:00"), 1767225600000);
+    for (const char* bad : {"2026-01-01", "2026-01-01T00:00Z", "2026-02-30T00:00:00Z", "2026-01-01T00:00:00",
+                            "2026-01-01T24:00:00Z", "2026-01-01T00:00:00+1:00", "tomorrow"})
+        EXPECT_FALSE(tasks::parse_rfc3339(bad)) << bad;
+    EXPECT_EQ(tasks::parse_local_layout("2026-01-01 00:00"), 1767225600);
+    EXPECT_FALSE(tasks::parse_local_layout("2026-01-01T00:00"));
+    EXPECT_FALSE(tasks::parse_local_layout("2026-13-01 00:00"));
+}
+
+TEST(Due, LocalTimeAcrossDaylightSaving) {
+    // Europe/London: BST from 2026-03-29 01:00 UTC to 2026-10-25 01:00 UTC.
+    const int64_t mar29 = *tasks::parse_local_layout("2026-03-29 00:00");
+    EXPECT_EQ(tasks::local_to_utc("Europe/London", mar29 + 30 * 60), mar29 + 30 * 60);             // 00:30 GMT
+    EXPECT_EQ(tasks::local_to_utc("Europe/London", mar29 + 90 * 60), mar29 + 90 * 60);             // 01:30: skipped, read as GMT (02:30 BST)
+    EXPECT_EQ(tasks::local_to_utc("Europe/London", mar29 + 3 * 3600), mar29 + 2 * 3600);           // 03:00 BST
+    const int64_t oct25 = *tasks::parse_local_layout("2026-10-25 00:00");
+    EXPECT_EQ(tasks::local_to_utc("Europe/London", oct25 + 90 * 60), oct25 + 30 * 60);             // 01:30: first, BST
+    EXPECT_EQ(tasks::local_to_utc("Europe/London", oct25 + 10 * 3600), oct25 + 10 * 3600);         // 10:00 GMT
+    EXPECT_EQ(tasks::local_to_utc("America/New_York", mar29), mar29 + 4 * 3600);                   // EDT
+    EXPECT_EQ(tasks::local_to_utc("UTC", mar29), mar29);
+    EXPECT_FALSE(tasks::local_to_utc("Mars/Olympus", mar29));
+    EXPECT_FALSE(tasks::local_to_utc("../../etc/passwd", mar29));
+}
+
+TEST_F(TasksTest, CreateReadUpdateDelete) {
+    json t = create({{"title", "file taxes"}, {"detail", "by April"}});
+    EXPECT_EQ(t.at("status"), "todo");
+    EXPECT_EQ(t.at("assignee"), "me");
+    EXPECT_EQ(t.at("due"), nullptr);
+    EXPECT_EQ(t.at("result"), "");
+    EXPECT_EQ(t.at("created"), "2026-01-01T00:00:00Z");
+    EXPECT_FALSE(t.contains("due_ms"));
+    EXPECT_FALSE(t.contains("seq"));
+    const std::string id = t.at("id");
+    EXPECT_EQ(tasks.call("read", {{"id", id}}, "alice").json(), t);
+    EXPECT_EQ(tasks.call("read", {{"id", id}}, "bob").code, PLATFORM_NOT_FOUND);
+
+    host.now_ms += 60000;
+    json u = update({{"id", id}, {"status", "done"}, {"result", "filed"}});
+    EXPECT_EQ(u.at("status"), "done");
+    EXPECT_EQ(u.at("result"), "filed");
+    EXPECT_EQ(u.at("title"), "file taxes");  // omitted: kept
+    EXPECT_EQ(u.at("updated"), "2026-01-01T00:01:00Z");
+    EXPECT_EQ(tasks.call("update", {{"id", id}, {"status", "doing"}}, "bob").code, PLATFORM_NOT_FOUND);
+
+    EXPECT_EQ(tasks.call("delete", {{"id", id}}, "bob").code, PLATFORM_NOT_FOUND);
+    EXPECT_EQ(tasks.call("delete", {{"id", id}}, "alice").json(), (json{{"deleted", id}}));
+    EXPECT_EQ(tasks.call("read", {{"id", id}}, "alice").code, PLATFORM_NOT_FOUND);
+}
+
+TEST_F(TasksTest, DueInRfc3339OrTheOwnersZone) {
+    EXPECT_EQ(create({{"title", "a"}, {"due", "2026-07-01T09:00:00+02:00"}}).at("due"), "2026-07-01T07:00:00Z");
+    EXPECT_EQ(create({{"title", "b"}, {"due", "2026-07-01 09:00"}}).at("due"), "2026-07-01T09:00:00Z");  // no auth: UTC
+    zone("Europe/London");
+    EXPECT_EQ(create({{"title", "c"}, {"due", "2026-07-01 09:00"}}).at("due"), "2026-07-01T08:00:00Z");
+    EXPECT_EQ(create({{"title", "d"}, {"due", "2026-01-15 09:00"}}).at("due"), "2026-01-15T09:00:00Z");
+    zone("Not/AZone");
+    EXPECT_EQ(create({{"title", "e"}, {"due", "2026-07-01 09:00"}}).at("due"), "2026-07-01T09:00:00Z");
+    Reply bad = tasks.call("create", {{"title", "f"}, {"due", "next friday"}}, "alice");
+    EXPECT_EQ(bad.code, PLATFORM_INVALID_ARGUMENT);
+    EXPECT_NE(bad.body.find("due"), std::string::npos) << bad.body;
+}
+
+TEST_F(TasksTest, ListPutsOpenTasksFirstAndPages) {
+    create({{"title", "undated"}});
+    create({{"title", "late"}, {"due", "2026-03-01T00:00:00Z"}});
+    create({{"title", "soon"}, {"due", "2026-02-01T00:00:00Z"}});
+    json d1 = create({{"title", "finished first"}});
+    json d2 = create({{"title", "finished second"}});
+    json b = create({{"title", "blocked"}});
+    update({{"id", d1.at("id")}, {"status", "done"}});
+    host.now_ms += 1000;
+    update({{"id", d2.at("id")}, {"status", "failed"}});
+    update({{"id", b.at("id")}, {"status", "blocked"}});
+    EXPECT_EQ(titles(json::object()),
+              (std::vector<std::string>{"soon", "late", "undated", "blocked", "finished second", "finished first"}));
+    EXPECT_EQ(titles({{"status", "done"}}), std::vector<std::string>{"finished first"});
+    EXPECT_EQ(titles({{"offset", 1}, {"limit", 2}}), (std::vector<std::string>{"late", "undated"}));
+    json page = tasks.call("list", {{"offset", 5}, {"limit", 2}}, "alice").json();
+    EXPECT_EQ(page.at("total"), 6);
+    EXPECT_EQ(page.at("tasks").size(), 1u);
+    EXPECT_TRUE(titles(json::object(), "bob").empty());
+}
+
+TEST_F(TasksTest, NextIsTheAgentsEarliestDueThenOldestOpenTask) {
+    EXPECT_EQ(tasks.call("next", json::object(), "alice").json(), (json{{"task", nullptr}}));
+    create({{"title", "mine"}, {"due", "2026-01-02T00:00:00Z"}});
+    create({{"title", "agent undated old"}, {"assignee", "agent"}});
+    create({{"title", "agent undated new"}, {"assignee", "agent"}});
+    EXPECT_EQ(tasks.call("next", json::object(), "alice").json().at("task").at("title"), "agent undated old");
+    json dated = create({{"title", "agent dated"}, {"assignee", "agent"}, {"due", "2026-05-01T00:00:00Z"}});
+    EXPECT_EQ(tasks.call("next", json::object(), "alice").json().at("task").at("title"), "agent dated");
+    update({{"id", dated.at("id")}, {"status", "done"}});
+    EXPECT_EQ(tasks.call("next", json::object(), "alice").json().at("task").at("title"), "agent undated old");
+    EXPECT_EQ(tasks.call("next", json::object(), "bob").json(), (json{{"task", nullptr}}));
+}
+
+}  // namespace

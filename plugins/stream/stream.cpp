@@ -29,7 +29,7 @@ std::vector<json> public_posts(const platform::Host& host, platform::Request& r)
 }  // namespace
 
 void Stream::describe(platform::ServiceSpec<Stream>& s) {
-    s.id("activity").version("1.0.0").service("v1.stream").summary("What has happened recently on this instance");
+    s.id("stream").version("1.0.0").service("v1.stream").summary("What has happened recently on this instance");
     s.get("list").title("Recent activity")
         .description("Public events of this instance (blog posts published or updated), newest first.")
         .schema(R"json({"type": "object", "properties": {

@@ -5,8 +5,7 @@
 // what the instance publishes — the blog's public posts (blog/feed, read through the host as the
 // caller): a post gives `blog.published` at its creation and, once edited, `blog.updated` at its
 // last change. Private and deleted posts give nothing; without a blog service the feed is empty.
-// No store of its own. The plugin's id is `activity` (the test-only plugin `stream` holds that
-// id); its service is the spec's `v1.stream`.
+// No store of its own. Plugin id `stream`, service the spec's `v1.stream`.
 #pragma once
 
 #include <platform/sdk.hpp>

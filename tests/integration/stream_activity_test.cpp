@@ -1,8 +1,6 @@
-// The stream catalogue service (plugins/stream, plugin id `activity`) against the real host:
-// stream/list — the public activity of the instance (blog posts published and updated), newest
-// first — its limit, private posts left out, and one MCP call. The `test` profile also loads the
-// test-only plugin `stream`, which holds the same service name (v1.stream), so this test runs
-// the test profile's providers with an explicit plugin list that leaves it out.
+// The stream catalogue service (plugins/stream) against the real host: stream/list — the public
+// activity of the instance (blog posts published and updated), newest first — its limit, private
+// posts left out, and one MCP call. It runs with an explicit plugin list (blog, stream, clock).
 #include "host_process.hpp"
 #include "http_client.hpp"
 #include "mcp_client.hpp"
@@ -28,7 +26,7 @@ protected:
         dir = new TempDir();
         const std::string path = dir->path() + "/activity.yaml";
         std::ofstream(path) << "name: activity\nclock: manual\ntest_plugins: true\n"
-                               "plugins: [blog, activity, clock]\nprivileged: [clock]\n"
+                               "plugins: [blog, stream, clock]\nprivileged: [clock]\n"
                                "providers:\n  store: {plugin: store-memory}\n  broker: {plugin: broker-memory}\n"
                                "  events: {plugin: events-memory}\n  auth: {plugin: auth-noop}\n";
         HostProcess::Options o;

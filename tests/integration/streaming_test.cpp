@@ -40,7 +40,7 @@ HostProcess* Streaming::host = nullptr;
 
 TEST_F(Streaming, ChunksArriveAsServerSentEvents) {
     HttpClient c("127.0.0.1", host->api_port());
-    auto r = c.get("/api/v1/stream/count?n=3");
+    auto r = c.get("/api/v1/sse/count?n=3");
     EXPECT_EQ(r.status, 200);
     EXPECT_EQ(r.header("content-type"), "text/event-stream");
     EXPECT_EQ(r.header("transfer-encoding"), "chunked");
@@ -49,7 +49,7 @@ TEST_F(Streaming, ChunksArriveAsServerSentEvents) {
 
 TEST_F(Streaming, FramesInOrderThenEnd) {
     HttpClient c("127.0.0.1", host->api_port());
-    auto r = c.get("/api/v1/stream/count?n=50");
+    auto r = c.get("/api/v1/sse/count?n=50");
     ASSERT_EQ(r.status, 200) << r.body;
     auto frames = data_frames(r.body);
     ASSERT_EQ(frames.size(), 50u) << r.body;
@@ -61,33 +61,33 @@ TEST_F(Streaming, FramesInOrderThenEnd) {
 
 TEST_F(Streaming, AnErrorAfterTheStreamBeganIsAnErrorEvent) {
     HttpClient c("127.0.0.1", host->api_port());
-    auto r = c.get("/api/v1/stream/count?n=2&fail=true");
+    auto r = c.get("/api/v1/sse/count?n=2&fail=true");
     ASSERT_EQ(r.status, 200);
     EXPECT_NE(r.body.find("event: error\ndata: {\"code\":\"conflict\",\"message\":\"stream failed on purpose\"}"),
               std::string::npos) << r.body;
-    auto before = c.get("/api/v1/stream/count?n=0&fail=true");  // no chunk yet: a plain error
+    auto before = c.get("/api/v1/sse/count?n=0&fail=true");  // no chunk yet: a plain error
     EXPECT_EQ(before.status, 409);
     EXPECT_EQ(before.json()["error"]["code"], "conflict");
 }
 
 TEST_F(Streaming, RpcGetsTheChunksAsOneArray) {
     HttpClient proxy("127.0.0.1", host->proxy_port());
-    auto r = proxy.post_json("/rpc", {{"service", "stream"}, {"method", "Stream.Count"}, {"request", {{"n", 3}}}});
+    auto r = proxy.post_json("/rpc", {{"service", "sse"}, {"method", "Sse.Count"}, {"request", {{"n", 3}}}});
     ASSERT_EQ(r.status, 200) << r.body;
     EXPECT_EQ(r.json(), json::parse(R"([{"i":1},{"i":2},{"i":3}])"));
 }
 
 TEST_F(Streaming, AClientThatLeavesStopsTheProducer) {
     HttpClient c("127.0.0.1", host->api_port());
-    auto before = c.get("/api/v1/stream/stopped").json()["data"]["stopped"].get<int>();
+    auto before = c.get("/api/v1/sse/stopped").json()["data"]["stopped"].get<int>();
     {
         HttpClient leaver("127.0.0.1", host->api_port());
-        leaver.send_raw("GET /api/v1/stream/count?n=100000&gap_ms=1 HTTP/1.1\r\nHost: t\r\n\r\n");
+        leaver.send_raw("GET /api/v1/sse/count?n=100000&gap_ms=1 HTTP/1.1\r\nHost: t\r\n\r\n");
         EXPECT_EQ(leaver.read_some().rfind("HTTP/1.1 200", 0), 0u);  // the stream began
     }  // the socket closes here
     int stopped = before;
     for (int i = 0; i < 200 && stopped == before; ++i) {  // bounded: the producer notices within a few writes
-        auto r = c.get("/api/v1/stream/stopped");
+        auto r = c.get("/api/v1/sse/stopped");
         stopped = r.json()["data"]["stopped"].get<int>();
         if (stopped == before) host->wait_for_log("never-printed-marker", 25);
     }

@@ -221,7 +221,7 @@ TEST_F(Tls, KeepAliveServesTwoRequestsOnOneConnection) {
 
 TEST_F(Tls, ServerSentEventsStreamOverTls) {
     Https c = client();
-    Response r = c.get("/api/v1/stream/count?n=3");
+    Response r = c.get("/api/v1/sse/count?n=3");
     ASSERT_EQ(r.code, CURLE_OK) << r.error;
     EXPECT_EQ(r.status, 200);
     EXPECT_EQ(r.content_type, "text/event-stream");
@@ -234,17 +234,17 @@ TEST_F(Tls, ServerSentEventsStreamOverTls) {
 
 TEST_F(Tls, AClientThatLeavesAStreamStopsTheProducer) {
     Https probe = client();
-    const int before = json::parse(probe.get("/api/v1/stream/stopped").body)["data"]["stopped"].get<int>();
+    const int before = json::parse(probe.get("/api/v1/sse/stopped").body)["data"]["stopped"].get<int>();
     {
         Https leaver = client();
-        Response r = leaver.request("GET", "/api/v1/stream/count?n=100000&gap_ms=1", "", {}, "\n\n");
+        Response r = leaver.request("GET", "/api/v1/sse/count?n=100000&gap_ms=1", "", {}, "\n\n");
         EXPECT_EQ(r.code, CURLE_WRITE_ERROR);  // aborted by us after the first event
         EXPECT_EQ(r.status, 200);
         EXPECT_EQ(r.body.rfind("data: {\"i\":1}\n\n", 0), 0u) << r.body;
     }  // the handle, and with it the connection, closes here
     int stopped = before;
     for (int i = 0; i < 200 && stopped == before; ++i) {  // bounded: the producer notices within a few writes
-        stopped = json::parse(probe.get("/api/v1/stream/stopped").body)["data"]["stopped"].get<int>();
+        stopped = json::parse(probe.get("/api/v1/sse/stopped").body)["data"]["stopped"].get<int>();
         if (stopped == before) host->wait_for_log("never-printed-marker", 25);
     }
     EXPECT_EQ(stopped, before + 1);

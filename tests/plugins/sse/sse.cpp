@@ -1,4 +1,4 @@
-// stream — test-only: a streaming endpoint, to test Server-Sent Events end to end.
+// sse — test-only: a streaming endpoint, to test Server-Sent Events end to end.
 #include <platform/sdk.hpp>
 
 #include <atomic>
@@ -7,10 +7,10 @@
 
 using platform::json;
 
-class Stream {
+class Sse {
 public:
-    static void describe(platform::ServiceSpec<Stream>& s) {
-        s.id("stream").version("1.0.0").service("v1.stream").summary("Test-only streaming endpoints");
+    static void describe(platform::ServiceSpec<Sse>& s) {
+        s.id("sse").version("1.0.0").service("v1.sse").summary("Test-only streaming endpoints");
         s.get("count")
             .title("Count")
             .description("Streams {\"i\": k} for k = 1..n, then ends; fail=true ends with an error instead.")
@@ -21,8 +21,8 @@ public:
                 "required":["n"],"additionalProperties":false})json")
             .streaming()
             .read_only()
-            .async(&Stream::count);
-        s.get("stopped").title("How many streams stopped early").read_only().handler(&Stream::stopped);
+            .async(&Sse::count);
+        s.get("stopped").title("How many streams stopped early").read_only().handler(&Sse::stopped);
     }
 
     void count(platform::Request& r, platform::Responder out) {
@@ -44,4 +44,4 @@ private:
     std::atomic<int64_t> stopped_{0};
 };
 
-PLATFORM_SERVICE(Stream)
+PLATFORM_SERVICE(Sse)

@@ -1,6 +1,8 @@
+#include <algorithm>
 #include <cctype>
 #include <ctime>
 #include <map>
+#include <set>
 
 #include "files.hpp"
 
@@ -76,7 +78,18 @@ std::string guess_type(const std::string& name) {
     return it == types.end() ? "application/octet-stream" : it->second;
 }
 
+bool active_type(const std::string& type) {
+    std::string base = type.substr(0, type.find(';'));
+    base.erase(base.find_last_not_of(" \t") + 1);
+    std::transform(base.begin(), base.end(), base.begin(), [](unsigned char c) { return std::tolower(c); });
+    static const std::set<std::string> active = {"text/html", "application/xhtml+xml", "image/svg+xml",
+                                                 "text/xml", "application/xml", "text/javascript",
+                                                 "application/javascript", "text/xsl", "application/pdf"};
+    return active.count(base) > 0;
+}
+
 std::string content_type(const std::string& type, bool utf8) {
+    if (active_type(type)) return "text/plain; charset=utf-8";
     if (!utf8 || type.find("charset=") != std::string::npos) return type;
     const std::string base = type.substr(0, type.find(';'));
     const bool text = base.rfind("text/", 0) == 0 || base == "application/json" || base == "application/xml" ||

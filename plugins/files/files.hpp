@@ -59,8 +59,12 @@ std::string base64_encode(const std::string& bytes);
 // The media type for a file name's extension (case-insensitive); application/octet-stream when
 // the extension is unknown.
 std::string guess_type(const std::string& name);
-// The Content-Type to serve: a file put as text (UTF-8) of a text type (text/*, json, xml, yaml,
-// svg) gets "; charset=utf-8" unless its type names a charset; anything else is served as stored.
+// Types a browser would run on this origin (HTML, XHTML, SVG, XML, XSL, JavaScript, PDF): the
+// owner's bytes are served as text/plain instead, so a file cannot script the instance.
+bool active_type(const std::string& type);
+// The Content-Type to serve: an active type is text/plain; charset=utf-8; a file put as text
+// (UTF-8) of a text type (text/*, json, yaml) gets "; charset=utf-8" unless its type names a
+// charset; anything else is served as stored.
 std::string content_type(const std::string& type, bool utf8);
 // "YYYY-MM-DDTHH:MM:SSZ" from Unix milliseconds.
 std::string rfc3339(int64_t ms);

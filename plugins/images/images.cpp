@@ -106,14 +106,17 @@ void Images::describe(platform::ServiceSpec<Images>& s) {
     s.get("raw").title("An image's bytes").description("GET /ui/images/<id>: the bytes with their content type.")
         .schema(kIdSchema).access(platform::Access::public_).read_only().http_path("/ui/images/{id}").mcp_hidden()
         .async(&Images::serve);
+    describe_browser_upload(s);
 }
 
-json Images::upload(platform::Request& r) {
+json Images::upload(platform::Request& r) { return store_upload(r, kMaxBytes, "512 KB"); }
+
+json Images::store_upload(platform::Request& r, size_t max_bytes, const char* max_text) {
     auto bytes = images::base64_decode(r.str("data"));
     if (!bytes) throw platform::invalid_argument("data: not valid base64");
-    if (bytes->size() > kMaxBytes)
-        throw platform::invalid_argument("data: " + std::to_string(bytes->size()) + " bytes decoded is more than 512 KB (" +
-                                         std::to_string(kMaxBytes) + " bytes)");
+    if (bytes->size() > max_bytes)
+        throw platform::invalid_argument("data: " + std::to_string(bytes->size()) + " bytes decoded is more than " +
+                                         max_text + " (" + std::to_string(max_bytes) + " bytes)");
     auto checked = images::inspect(*bytes);
     if (!checked.raster) throw platform::invalid_argument("data: " + checked.error);
     const auto& img = *checked.raster;

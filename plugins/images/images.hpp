@@ -25,8 +25,13 @@ public:
     // GET /ui/images/<id>: the bytes with their content type — the owner's image, or anyone's
     // public one; 404 otherwise.
     void serve(platform::Request& r, platform::Responder out);
+    // The browser's way in (browser_upload.cpp): GET /ui/images is an upload page; POST /ui/images
+    // takes the same arguments as upload with the browser limit, 8 MB decoded.
+    void upload_page(platform::Request& r, platform::Responder out);
+    platform::json browser_upload(platform::Request& r);
 
     static constexpr size_t kMaxBytes = 512 * 1024;      // decoded
+    static constexpr size_t kMaxBrowserBytes = 8 * 1024 * 1024;  // decoded, POST /ui/images
     static constexpr uint64_t kMaxPixels = 8'000'000;    // 8 megapixels
     // Owner-scoped: metadata by id, and {"data": base64} by id. Plugin-wide: "public/<id>" -> the
     // metadata plus `owner`, for public listing and serving.
@@ -34,6 +39,10 @@ public:
     static constexpr const char* kData = "image_data";
 
 private:
+    static void describe_browser_upload(platform::ServiceSpec<Images>& s);
+    // Validates `data` (base64 PNG/JPEG/GIF, at most `max_bytes` decoded, 8 megapixels) and
+    // stores it as the caller's private image.
+    platform::json store_upload(platform::Request& r, size_t max_bytes, const char* max_text);
     // The caller's image, else a public one (with `owner`), else nullopt.
     std::optional<platform::json> visible(const platform::Request& r, const std::string& id) const;
     // Lists or searches: one page of `scope` matching every word of `query` (empty: all).

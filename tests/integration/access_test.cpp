@@ -414,6 +414,7 @@ const std::map<std::string, OwnedFixture>& owned_fixtures() {
         {"/api/v1/forms/delete", m},
         {"/api/v1/forms/list", as(m, E::List)},
         {"/api/v1/images/upload", as(i, E::Own, {{"data", image["data"]}})},
+        {"/api/v1/images/browser_upload", as(i, E::Own, {{"data", image["data"]}})},
         {"/api/v1/images/get", i},
         {"/api/v1/images/update", as(i, E::NotFound, {{"id", "{id}"}, {"title", "B"}})},
         {"/api/v1/images/delete", i},

@@ -108,6 +108,31 @@ TEST_F(ImagesApi, UploadsThatAreNotAcceptableImagesAre400) {
     EXPECT_EQ(api.post_json("/api/v1/images/upload", {{"data", kPng1x1}}).status, 401);
 }
 
+// The browser's way in: the upload page at /ui/images, and POST /ui/images taking what the API's
+// 512 KB limit refuses, up to 8 MB decoded.
+TEST_F(ImagesApi, BrowserUploadPageAndItsEightMegabyteLimit) {
+    auto page = api.get("/ui/images");
+    ASSERT_EQ(page.status, 200);
+    EXPECT_EQ(page.header("content-type").rfind("text/html", 0), 0u);
+    EXPECT_NE(page.body.find("X-CSRF-Token"), std::string::npos);
+
+    const std::string big = png(100, 100, 600 * 1024);  // more than 512 KB, less than 8 MB
+    EXPECT_EQ(post("upload", {{"data", b64(big)}}, "browser").status, 400);
+    auto r = api.post_json("/ui/images", {{"data", b64(big)}, {"description", "large"}}, as("browser"));
+    ASSERT_EQ(r.status, 200) << r.body;
+    const json image = r.json();  // an http_path route answers the result itself, without the envelope
+    EXPECT_EQ(image["bytes"], big.size()) << r.body.substr(0, 300);
+    auto served = api.get(image["url"].get<std::string>(), as("browser"));
+    EXPECT_EQ(served.status, 200);
+    EXPECT_EQ(served.body, big);
+
+    auto over = api.post_json("/ui/images", {{"data", b64(png(100, 100, 8 * 1024 * 1024))}}, as("browser"));
+    EXPECT_EQ(over.status, 400);
+    EXPECT_NE(over.body.find("data"), std::string::npos) << over.body;
+    EXPECT_NE(over.body.find("8 MB"), std::string::npos) << over.body;
+    EXPECT_EQ(api.post_json("/ui/images", {{"data", kPng1x1}}).status, 401);  // anonymous
+}
+
 TEST_F(ImagesApi, UploadGetServeUpdateDelete) {
     auto up = post("upload", {{"data", kPng1x1}, {"description", "one pixel"}}, "im-alice");
     ASSERT_EQ(up.status, 200) << up.body;

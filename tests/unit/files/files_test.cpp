@@ -40,6 +40,11 @@ TEST(FilesCodec, GuessesTypeFromExtension) {
     EXPECT_EQ(files::content_type("text/plain", true), "text/plain; charset=utf-8");
     EXPECT_EQ(files::content_type("text/plain", false), "text/plain");
     EXPECT_EQ(files::content_type("image/png", true), "image/png");
+    // What a browser would run on the instance's origin is served as plain text.
+    EXPECT_EQ(files::content_type("text/html", true), "text/plain; charset=utf-8");
+    EXPECT_EQ(files::content_type("Text/HTML; charset=latin1", false), "text/plain; charset=utf-8");
+    EXPECT_EQ(files::content_type("image/svg+xml", true), "text/plain; charset=utf-8");
+    EXPECT_EQ(files::content_type("application/javascript", false), "text/plain; charset=utf-8");
 }
 
 class FilesTest : public ::testing::Test {

@@ -226,6 +226,9 @@ TEST_F(CliPlatform, ToolsHelpAndCall) {
     ASSERT_EQ(tools.code, 0) << tools.err;
     EXPECT_NE(tools.out.find("notes_add"), std::string::npos) << tools.out;
     EXPECT_EQ(tools.out.find("registry_"), std::string::npos);  // built-ins are not tools
+    // Endpoints playing another MCP role (resources, hidden pages) are not tools either.
+    EXPECT_EQ(tools.out.find("notes_resources"), std::string::npos) << tools.out;
+    EXPECT_EQ(tools.out.find("notes_read_resource"), std::string::npos) << tools.out;
     auto tools_json = json::parse(platform({"tools", "-o", "json"}).out);
     for (const auto& t : tools_json) EXPECT_FALSE(t["description"].get<std::string>().empty()) << t.dump();
     auto help = platform({"help", "notes", "add"});

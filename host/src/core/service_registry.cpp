@@ -63,6 +63,20 @@ std::string flag_names(uint64_t flags) {
     return out;
 }
 
+// What the endpoint is to MCP, as the registry reports it (clients list tools from it).
+const char* mcp_role_name(platform_mcp_role_t role) {
+    switch (role) {
+    case PLATFORM_MCP_TOOL: return "tool";
+    case PLATFORM_MCP_RESOURCES: return "resources";
+    case PLATFORM_MCP_RESOURCE_TEMPLATES: return "resource_templates";
+    case PLATFORM_MCP_RESOURCE_READ: return "resource_read";
+    case PLATFORM_MCP_PROMPTS: return "prompts";
+    case PLATFORM_MCP_PROMPT_GET: return "prompt_get";
+    case PLATFORM_MCP_COMPLETE: return "complete";
+    default: return "hidden";
+    }
+}
+
 json describe_endpoint(const ServiceEntry& s, const Endpoint& e) {
     json values = json::array();
     for (const auto& [name, type] : e.input.property_types())
@@ -79,6 +93,7 @@ json describe_endpoint(const ServiceEntry& s, const Endpoint& e) {
                      {"max_body", std::to_string(e.max_body)},
                      {"since", e.since}};
     if (e.flags & PLATFORM_FLAG_METERED) metadata["price"] = std::to_string(e.price);
+    metadata["mcp"] = mcp_role_name(e.mcp_role);
     json out = {{"name", e.method},
                 {"request", {{"name", e.method + "Request"}, {"type", "object"}, {"values", values}}},
                 {"response", {{"name", e.method + "Response"}, {"type", "object"}, {"values", json::array()}}},

@@ -46,10 +46,17 @@ int report(const RpcResult& r) {
 }
 
 std::optional<ServiceInfo> lookup_service(const RpcClient& rpc, const std::string& name, int& code) {
-    const json request = {{"service", name}};
-    auto r = rpc.call("registry", "Registry.GetService", request, CallOptions::reads());
-    if (r.http_status == 403 && r.sent_token)  // a token restricted to other services: descriptors are public
-        r = RpcClient(rpc.address(), "").call("registry", "Registry.GetService", request, CallOptions::reads());
+    auto get = [&rpc](const std::string& service) {
+        const json request = {{"service", service}};
+        auto r = rpc.call("registry", "Registry.GetService", request, CallOptions::reads());
+        if (r.http_status == 403 && r.sent_token)  // a token restricted to other services: descriptors are public
+            r = RpcClient(rpc.address(), "").call("registry", "Registry.GetService", request, CallOptions::reads());
+        return r;
+    };
+    // A short name is the catalogue's service first (DESIGN §4: `platform events` is the
+    // catalogue's reminders, not the built-in event stream), else the built-in of that name.
+    auto r = name.find('.') == std::string::npos ? get("v1." + name) : get(name);
+    if (r.http_status == 404 && name.find('.') == std::string::npos) r = get(name);
     if (r.http_status == 404) {
         std::cerr << "Unknown command or service: " << name << " (see `platform services` and `platform --help`)\n";
         code = 2;

@@ -30,7 +30,8 @@ Common take_common(Args& args, bool keep_help = false);
 int report(const RpcResult& r);
 
 // The registry's descriptor of a service ("notes", "registry", or a full name), through
-// Registry.GetService (retried as a read). nullopt after printing why, with `code` set: 2 for an
+// Registry.GetService (retried as a read); a short name is the catalogue's v1.<name> when there
+// is one, else the built-in of that name. nullopt after printing why, with `code` set: 2 for an
 // unknown service ("Unknown command or service: x"), else the server error's code.
 std::optional<ServiceInfo> lookup_service(const RpcClient& rpc, const std::string& name, int& code);
 

@@ -236,6 +236,11 @@ TEST_F(CliPlatform, ToolsHelpAndCall) {
     for (const char* s : {"Example:", "--title string", "required", "POST /api/v1/notes/add", "access: owner", "at most"})
         EXPECT_NE(help.out.find(s), std::string::npos) << s << "\n" << help.out;
     EXPECT_LT(help.out.find("Example:"), help.out.find("Arguments:"));
+    // A short name is the catalogue's service first: `events` is the reminders, not the stream.
+    auto events = platform({"help", "events", "free"});
+    ASSERT_EQ(events.code, 0) << events.err;
+    EXPECT_NE(events.out.find("GET /api/v1/events/free"), std::string::npos) << events.out;
+    EXPECT_NE(platform({"events", "--help"}).out.find("free"), std::string::npos);
     for (const char* cmd : {"env", "config", "store", "registry", "tools", "call", "completion", "services"}) {
         auto h = platform({cmd, "--help"});
         EXPECT_EQ(h.code, 0) << cmd;

@@ -7,15 +7,12 @@ using platform::json;
 
 namespace {
 
+using platform::lower;
+
 constexpr const char* kKindProperty =
     R"json("kind": {"type": "string", "enum": ["news", "post", "video", "market", "social", "reminder"], "description": "Only items of this kind"})json";
 constexpr const char* kLimitProperty =
     R"json("limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20, "description": "At most this many"})json";
-
-std::string lower(std::string s) {
-    for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
 
 }  // namespace
 

@@ -7,26 +7,7 @@ using platform::json;
 
 namespace {
 
-// An id from a seed (the time and the request), so the same request at the same business time
-// gives the same id for every account (MCP and HTTP answers compare equal); `attempt` moves past
-// ids the author already has. Ids are unique per author.
-std::string make_id(const std::string& seed, int attempt) {
-    uint64_t h = 1469598103934665603ULL;
-    for (unsigned char c : seed + "#" + std::to_string(attempt)) h = (h ^ c) * 1099511628211ULL;
-    static const char* hex = "0123456789abcdef";
-    std::string out = "bp-";
-    for (int i = 0; i < 16; ++i, h >>= 4) out += hex[h & 15];
-    return out;
-}
-
-// Grows with every write in this process and with the business clock across restarts.
-int64_t next_seq(int64_t now_ms) {
-    static std::atomic<int64_t> last{0};
-    int64_t prev = last.load(), next;
-    do next = std::max(now_ms * 1000, prev + 1);
-    while (!last.compare_exchange_weak(prev, next));
-    return next;
-}
+std::string make_id(const std::string& seed, int attempt) { return platform::hash_id(seed, attempt, "bp-"); }
 
 constexpr const char* kLookupSchema = R"json({
   "type": "object",
@@ -114,7 +95,7 @@ json Blog::create(platform::Request& r) {
                  {"author", r.account()},
                  {"created", blog::rfc3339(now)},
                  {"updated", blog::rfc3339(now)},
-                 {"seq", next_seq(now)}};
+                 {"seq", platform::next_sequence(now)}};
     const std::string seed = std::to_string(now) + "\n" + post.value("title", "") + "\n" + content + "\n" +
                              post.value("tags", "") + (post.value("private", false) ? "\nprivate" : "");
     for (int attempt = 0;; ++attempt) {  // the first of the seed's ids this author does not have

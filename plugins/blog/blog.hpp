@@ -69,6 +69,6 @@ std::string tags(const std::string& text);
 platform::json card(const platform::json& post);
 // A stored post or card as the methods answer it: without the internal `seq` (write order).
 platform::json visible(platform::json post);
-std::string rfc3339(int64_t ms);
+using platform::rfc3339;  // "YYYY-MM-DDTHH:MM:SSZ" (platform/sdk/text.hpp)
 
 }  // namespace blog

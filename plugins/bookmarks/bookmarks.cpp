@@ -8,6 +8,8 @@ using platform::json;
 
 namespace {
 
+using platform::rfc3339;
+
 constexpr const char* kIdSchema = R"json({
   "type": "object",
   "properties": {"id": {"type": "string", "minLength": 1, "maxLength": 64, "description": "The bookmark's id"}},
@@ -15,34 +17,6 @@ constexpr const char* kIdSchema = R"json({
   "additionalProperties": false
 })json";
 constexpr size_t kMaxText = 30000;  // bytes of archived text kept
-
-std::string rfc3339(int64_t ms) {
-    std::time_t t = static_cast<std::time_t>(ms / 1000);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return buf;
-}
-
-// Grows with every save in this process and with the business clock across restarts.
-int64_t next_seq(int64_t now_ms) {
-    static std::atomic<int64_t> last{0};
-    int64_t prev = last.load(), next;
-    do next = std::max(now_ms * 1000, prev + 1);
-    while (!last.compare_exchange_weak(prev, next));
-    return next;
-}
-
-// 16 hex digits of FNV-1a: the id of a ref or URL.
-std::string id_of(const std::string& key) {
-    uint64_t h = 1469598103934665603ULL;
-    for (unsigned char c : key) h = (h ^ c) * 1099511628211ULL;
-    static const char* hex = "0123456789abcdef";
-    std::string out;
-    for (int i = 0; i < 16; ++i, h >>= 4) out += hex[h & 15];
-    return out;
-}
 
 // At most n bytes of s, not cutting a UTF-8 sequence.
 std::string cut(const std::string& s, size_t n) {
@@ -154,7 +128,7 @@ json Bookmarks::add(platform::Request& r) {
         item.url = url;
         item.kind = kind_of_url(url);
     }
-    const std::string id = id_of(ref.empty() ? "url:" + url : "ref:" + ref), note = r.str("note");
+    const std::string id = platform::hash_id(ref.empty() ? "url:" + url : "ref:" + ref), note = r.str("note");
     const int64_t now = host_.now_ms();
     auto saved = r.owned(kCollection).update(id, [&](const std::optional<json>& old) -> std::optional<json> {
         return json{{"id", id},
@@ -166,7 +140,7 @@ json Bookmarks::add(platform::Request& r) {
                     {"created", old ? old->value("created", rfc3339(now)) : rfc3339(now)},
                     {"saved", rfc3339(now)},
                     {"text", cut(item.text, kMaxText)},
-                    {"seq", next_seq(now)}};
+                    {"seq", platform::next_sequence(now)}};
     });
     return summary(*saved);
 }

@@ -8,10 +8,7 @@ using platform::json;
 
 namespace {
 
-std::string lower(std::string s) {
-    for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
+using platform::lower;
 
 // True when every whitespace-separated word of `query` (lower case) occurs in `text`.
 bool matches(const std::string& query, const std::string& text) {

@@ -83,14 +83,7 @@ constexpr const char* kFreeSchema = R"json({
   "additionalProperties": false
 })json";
 
-// Time-ordered (hex milliseconds) and unique ("ev-0191a2b3c4d5-8f3e01").
-std::string new_id(int64_t now_ms) {
-    static std::atomic<uint32_t> counter{std::random_device{}()};
-    char buf[40];
-    std::snprintf(buf, sizeof buf, "ev-%012llx-%06x", static_cast<unsigned long long>(now_ms),
-                  counter.fetch_add(1) & 0xffffff);
-    return buf;
-}
+std::string new_id(int64_t now_ms) { return platform::time_ordered_id("ev", now_ms); }
 
 [[noreturn]] void missing(const std::string& id) { throw platform::not_found("id: no event '" + id + "'"); }
 

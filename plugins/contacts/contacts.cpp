@@ -9,19 +9,9 @@ using platform::json;
 
 namespace {
 
-std::string rfc3339(int64_t ms) {
-    std::time_t t = static_cast<std::time_t>(ms / 1000);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return buf;
-}
+using platform::lower;
 
-std::string lower(std::string s) {
-    for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
+using platform::rfc3339;
 
 std::string trim(const std::string& s) {
     const size_t b = s.find_first_not_of(" \t\r\n"), e = s.find_last_not_of(" \t\r\n");
@@ -93,14 +83,7 @@ void Contacts::describe(platform::ServiceSpec<Contacts>& s) {
         .handler(&Contacts::list);
 }
 
-std::string Contacts::id_of(const std::string& name) {
-    uint64_t h = 1469598103934665603ULL;
-    for (unsigned char c : lower(trim(name))) h = (h ^ c) * 1099511628211ULL;
-    static const char* hex = "0123456789abcdef";
-    std::string out;
-    for (int i = 0; i < 16; ++i, h >>= 4) out += hex[h & 15];
-    return out;
-}
+std::string Contacts::id_of(const std::string& name) { return platform::hash_id(lower(trim(name))); }
 
 json Contacts::add(platform::Request& r) {
     const std::string name = trim(r.str("name"));

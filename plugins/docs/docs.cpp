@@ -9,6 +9,10 @@ using platform::json;
 
 namespace {
 
+using platform::lower;
+
+using platform::rfc3339;
+
 constexpr const char* kIdSchema = R"json({
   "type": "object",
   "properties": {"id": {"type": "string", "minLength": 1, "maxLength": 64, "description": "The document's id"}},
@@ -16,40 +20,6 @@ constexpr const char* kIdSchema = R"json({
   "additionalProperties": false
 })json";
 constexpr size_t kSnippet = 160;  // characters of content shown by list
-
-std::string rfc3339(int64_t ms) {
-    std::time_t t = static_cast<std::time_t>(ms / 1000);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return buf;
-}
-
-// 16 hex digits of FNV-1a over `seed` and the attempt number: ids are a function of what is
-// written and when, so the same call made by two fresh accounts answers the same.
-std::string make_id(const std::string& seed, int attempt) {
-    uint64_t h = 1469598103934665603ULL;
-    for (unsigned char c : seed + "#" + std::to_string(attempt)) h = (h ^ c) * 1099511628211ULL;
-    static const char* hex = "0123456789abcdef";
-    std::string out;
-    for (int i = 0; i < 16; ++i, h >>= 4) out += hex[h & 15];
-    return out;
-}
-
-// Grows with every write in this process and with the business clock across restarts.
-int64_t next_seq(int64_t now_ms) {
-    static std::atomic<int64_t> last{0};
-    int64_t prev = last.load(), next;
-    do next = std::max(now_ms * 1000, prev + 1);
-    while (!last.compare_exchange_weak(prev, next));
-    return next;
-}
-
-std::string lower(std::string s) {
-    for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
 
 // True when every whitespace-separated word of `query` (lower case) occurs in `text`.
 bool matches(const std::string& query, const std::string& text) {
@@ -190,13 +160,13 @@ json Docs::write(platform::Request& r) {
                 {"public", is_public},
                 {"created", old ? old->value("created", rfc3339(now)) : rfc3339(now)},
                 {"updated", rfc3339(now)},
-                {"seq", next_seq(now)}};
+                {"seq", platform::next_sequence(now)}};
     if (replacing) {
         docs.put(id, doc);
     } else {  // a fresh id: the first of the seed's ids this owner does not have
         const std::string seed = std::to_string(now) + "\n" + r.str("title") + "\n" + r.str("content");
         for (int attempt = 0;; ++attempt) {
-            doc["id"] = id = make_id(seed, attempt);
+            doc["id"] = id = platform::hash_id(seed, attempt);
             if (docs.insert_if_absent(id, doc)) break;
         }
     }

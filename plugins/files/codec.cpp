@@ -8,50 +8,6 @@
 
 namespace files {
 
-std::optional<std::string> base64_decode(const std::string& text) {
-    std::string out;
-    out.reserve(text.size() * 3 / 4);
-    uint32_t acc = 0;
-    int bits = 0, pads = 0;
-    size_t chars = 0;
-    for (char c : text) {
-        if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
-        if (c == '=') {
-            ++pads;
-            continue;
-        }
-        if (pads) return std::nullopt;  // data after padding
-        int v = c >= 'A' && c <= 'Z' ? c - 'A' : c >= 'a' && c <= 'z' ? c - 'a' + 26 : c >= '0' && c <= '9' ? c - '0' + 52
-                : c == '+' || c == '-' ? 62 : c == '/' || c == '_' ? 63 : -1;
-        if (v < 0) return std::nullopt;
-        ++chars;
-        acc = (acc << 6) | uint32_t(v);
-        bits += 6;
-        if (bits >= 8) {
-            bits -= 8;
-            out += char((acc >> bits) & 0xFF);
-        }
-    }
-    if (chars % 4 == 1 || pads > 2 || (pads && (chars + pads) % 4 != 0)) return std::nullopt;
-    return out;
-}
-
-std::string base64_encode(const std::string& b) {
-    static const char* abc = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    std::string out;
-    out.reserve((b.size() + 2) / 3 * 4);
-    for (size_t i = 0; i < b.size(); i += 3) {
-        uint32_t n = uint32_t(uint8_t(b[i])) << 16;
-        if (i + 1 < b.size()) n |= uint32_t(uint8_t(b[i + 1])) << 8;
-        if (i + 2 < b.size()) n |= uint8_t(b[i + 2]);
-        out += abc[(n >> 18) & 63];
-        out += abc[(n >> 12) & 63];
-        out += i + 1 < b.size() ? abc[(n >> 6) & 63] : '=';
-        out += i + 2 < b.size() ? abc[n & 63] : '=';
-    }
-    return out;
-}
-
 std::string guess_type(const std::string& name) {
     static const std::map<std::string, std::string> types = {
         {"txt", "text/plain"},        {"md", "text/markdown"},          {"markdown", "text/markdown"},
@@ -95,15 +51,6 @@ std::string content_type(const std::string& type, bool utf8) {
     const bool text = base.rfind("text/", 0) == 0 || base == "application/json" || base == "application/xml" ||
                       base == "application/yaml" || base == "image/svg+xml";
     return text ? type + "; charset=utf-8" : type;
-}
-
-std::string rfc3339(int64_t ms) {
-    std::time_t t = static_cast<std::time_t>(ms / 1000);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return buf;
 }
 
 }  // namespace files

@@ -7,32 +7,13 @@ using platform::json;
 
 namespace {
 
+std::string make_id(const std::string& seed, int attempt) { return platform::hash_id(seed, attempt, "fl-"); }
+
 constexpr const char* kIdSchema = R"json({
   "type": "object",
   "properties": {"id": {"type": "string", "maxLength": 64, "description": "The file's id"}},
   "required": ["id"], "additionalProperties": false
 })json";
-
-// An id from a seed (the time and the request), so the same request at the same business time
-// gives the same id for every account (MCP and HTTP answers compare equal); `attempt` moves past
-// ids the owner already has.
-std::string make_id(const std::string& seed, int attempt) {
-    uint64_t h = 1469598103934665603ULL;
-    for (unsigned char c : seed + "#" + std::to_string(attempt)) h = (h ^ c) * 1099511628211ULL;
-    static const char* hex = "0123456789abcdef";
-    std::string out = "fl-";
-    for (int i = 0; i < 16; ++i, h >>= 4) out += hex[h & 15];
-    return out;
-}
-
-// Grows with every write in this process and with the business clock across restarts.
-int64_t next_seq(int64_t now_ms) {
-    static std::atomic<int64_t> last{0};
-    int64_t prev = last.load(), next;
-    do next = std::max(now_ms * 1000, prev + 1);
-    while (!last.compare_exchange_weak(prev, next));
-    return next;
-}
 
 // A stored record as the methods answer it: without the internal `seq`.
 json visible(json file) {
@@ -125,7 +106,7 @@ json Files::put(platform::Request& r) {
                  {"size", bytes.size()},
                  {"url", "/ui/files/" + id},
                  {"created", files::rfc3339(now)},
-                 {"seq", next_seq(now)}};
+                 {"seq", platform::next_sequence(now)}};
     r.owned(kFiles).put(id, file);
     host_.resource_updated(kScheme + id, r.account());
     return visible(file);

@@ -54,8 +54,8 @@ private:
 
 namespace files {
 
-std::optional<std::string> base64_decode(const std::string& text);
-std::string base64_encode(const std::string& bytes);
+using platform::base64_decode;  // standard or URL-safe alphabet (platform/sdk/text.hpp)
+using platform::base64_encode;
 // The media type for a file name's extension (case-insensitive); application/octet-stream when
 // the extension is unknown.
 std::string guess_type(const std::string& name);
@@ -66,7 +66,6 @@ bool active_type(const std::string& type);
 // (UTF-8) of a text type (text/*, json, yaml) gets "; charset=utf-8" unless its type names a
 // charset; anything else is served as stored.
 std::string content_type(const std::string& type, bool utf8);
-// "YYYY-MM-DDTHH:MM:SSZ" from Unix milliseconds.
-std::string rfc3339(int64_t ms);
+using platform::rfc3339;  // "YYYY-MM-DDTHH:MM:SSZ" (platform/sdk/text.hpp)
 
 }  // namespace files

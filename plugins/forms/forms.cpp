@@ -9,35 +9,7 @@
 using platform::json;
 
 namespace forms_util {
-std::string new_id(const char* prefix, int64_t now_ms) {
-    static std::atomic<uint32_t> counter{std::random_device{}()};
-    char buf[48];
-    std::snprintf(buf, sizeof buf, "%s-%012llx-%06x", prefix, static_cast<unsigned long long>(now_ms),
-                  counter.fetch_add(1) & 0xffffff);
-    return buf;
-}
-std::string rfc3339(int64_t ms) {
-    std::time_t t = static_cast<std::time_t>(ms / 1000);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return buf;
-}
-std::string html_escape(const std::string& s) {
-    std::string out;
-    for (char c : s) {
-        switch (c) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '"': out += "&quot;"; break;
-            case '\'': out += "&#39;"; break;
-            default: out += c;
-        }
-    }
-    return out;
-}
+std::string new_id(const char* prefix, int64_t now_ms) { return platform::time_ordered_id(prefix, now_ms); }
 }  // namespace forms_util
 
 namespace {

@@ -45,6 +45,6 @@ private:
 // Shared by the sources: time-ordered unique ids and RFC 3339 stamps of the business clock.
 namespace forms_util {
 std::string new_id(const char* prefix, int64_t now_ms);
-std::string rfc3339(int64_t ms);
-std::string html_escape(const std::string& s);
+using platform::html_escape;  // platform/sdk/text.hpp
+using platform::rfc3339;
 }  // namespace forms_util

@@ -11,6 +11,8 @@ using platform::json;
 
 namespace {
 
+using platform::rfc3339;
+
 constexpr const char* kUploadSchema = R"json({
   "type": "object",
   "properties": {
@@ -50,23 +52,8 @@ constexpr const char* kGenerateSchema = R"json({
   "required": ["prompt"], "additionalProperties": false
 })json";
 
-std::string rfc3339(int64_t ms, const char* format = "%Y-%m-%dT%H:%M:%SZ") {
-    std::time_t t = static_cast<std::time_t>(ms / 1000);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, format, &tm);
-    return buf;
-}
-
-// Time-ordered and unique: newer ids sort after older ones (the listing cursors rely on it).
-std::string new_id(int64_t now_ms) {
-    static std::atomic<uint32_t> counter{std::random_device{}()};
-    char buf[40];
-    std::snprintf(buf, sizeof buf, "im-%012llx-%06x", static_cast<unsigned long long>(now_ms),
-                  counter.fetch_add(1) & 0xffffff);
-    return buf;
-}
+// Time-ordered: the listing cursors rely on newer ids sorting after older ones.
+std::string new_id(int64_t now_ms) { return platform::time_ordered_id("im", now_ms); }
 
 [[noreturn]] void missing(const std::string& id) { throw platform::not_found("id: no image '" + id + "'"); }
 
@@ -176,7 +163,7 @@ json Images::remove(platform::Request& r) {
 }
 
 json Images::daily(platform::Request& r) {
-    const std::string date = r.str("date", rfc3339(host_.now_ms(), "%Y-%m-%d"));
+    const std::string date = r.str("date", rfc3339(host_.now_ms()).substr(0, 10));
     return {{"date", date}, {"images", json::array()}};
 }
 

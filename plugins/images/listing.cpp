@@ -10,10 +10,7 @@ using platform::json;
 
 namespace {
 
-std::string lower(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-    return s;
-}
+using platform::lower;
 
 // A cursor is "<fingerprint of scope and query>.<last id shown>": ids are time-ordered, so the
 // next page is every match older than that id, whatever was added or deleted meanwhile.

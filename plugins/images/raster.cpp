@@ -163,54 +163,10 @@ Checked gif(const std::string& b) {
 }  // namespace
 
 std::optional<std::string> base64_decode(const std::string& text) {
-    size_t start = 0;
-    if (text.rfind("data:", 0) == 0) {
-        auto comma = text.find(',');
-        if (comma == std::string::npos || comma < 12 || text.compare(comma - 7, 7, ";base64") != 0) return std::nullopt;
-        start = comma + 1;
-    }
-    std::string out;
-    out.reserve(text.size() * 3 / 4);
-    uint32_t acc = 0;
-    int bits = 0, pads = 0;
-    size_t chars = 0;
-    for (size_t i = start; i < text.size(); ++i) {
-        const char c = text[i];
-        if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
-        if (c == '=') {
-            ++pads;
-            continue;
-        }
-        if (pads) return std::nullopt;  // data after padding
-        int v = c >= 'A' && c <= 'Z' ? c - 'A' : c >= 'a' && c <= 'z' ? c - 'a' + 26 : c >= '0' && c <= '9' ? c - '0' + 52
-                : c == '+' ? 62 : c == '/' ? 63 : -1;
-        if (v < 0) return std::nullopt;
-        ++chars;
-        acc = (acc << 6) | uint32_t(v);
-        bits += 6;
-        if (bits >= 8) {
-            bits -= 8;
-            out += char((acc >> bits) & 0xFF);
-        }
-    }
-    if (chars % 4 == 1 || pads > 2 || (pads && (chars + pads) % 4 != 0)) return std::nullopt;
-    return out;
-}
-
-std::string base64_encode(const std::string& b) {
-    static const char* abc = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    std::string out;
-    out.reserve((b.size() + 2) / 3 * 4);
-    for (size_t i = 0; i < b.size(); i += 3) {
-        uint32_t n = uint32_t(uint8_t(b[i])) << 16;
-        if (i + 1 < b.size()) n |= uint32_t(uint8_t(b[i + 1])) << 8;
-        if (i + 2 < b.size()) n |= uint8_t(b[i + 2]);
-        out += abc[(n >> 18) & 63];
-        out += abc[(n >> 12) & 63];
-        out += i + 1 < b.size() ? abc[(n >> 6) & 63] : '=';
-        out += i + 2 < b.size() ? abc[n & 63] : '=';
-    }
-    return out;
+    if (text.rfind("data:", 0) != 0) return platform::base64_decode(text);
+    auto comma = text.find(',');
+    if (comma == std::string::npos || comma < 12 || text.compare(comma - 7, 7, ";base64") != 0) return std::nullopt;
+    return platform::base64_decode(text.substr(comma + 1));
 }
 
 Checked inspect(const std::string& b) {

@@ -10,6 +10,8 @@
 //        0x3B trailer as the last byte.
 #pragma once
 
+#include <platform/sdk/text.hpp>
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -24,7 +26,7 @@ struct Raster {
 // Standard base64 (RFC 4648 §4; padding optional, whitespace ignored); nullopt when malformed.
 // A "data:<type>;base64," prefix is accepted and dropped.
 std::optional<std::string> base64_decode(const std::string& text);
-std::string base64_encode(const std::string& bytes);
+using platform::base64_encode;  // platform/sdk/text.hpp
 
 // The image in `bytes`, or an error message saying what is wrong ("not a PNG, JPEG or GIF",
 // "truncated PNG: no IEND chunk", ...).

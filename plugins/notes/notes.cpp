@@ -6,21 +6,14 @@ using platform::json;
 
 namespace {
 
+using platform::rfc3339;
+
 constexpr const char* kTitleSchema = R"json({
   "type": "object",
   "properties": {"title": {"type": "string", "maxLength": 200, "description": "The note's title (its key)"}},
   "required": ["title"],
   "additionalProperties": false
 })json";
-
-std::string rfc3339(int64_t ms) {
-    std::time_t t = static_cast<std::time_t>(ms / 1000);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return buf;
-}
 
 json missing(const std::string& title) { throw platform::not_found("title: no note titled '" + title + "'"); }
 

@@ -7,10 +7,7 @@ using platform::json;
 
 namespace {
 
-std::string lower(std::string s) {
-    for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
+using platform::lower;
 
 }  // namespace
 

@@ -144,13 +144,4 @@ std::optional<int64_t> local_to_utc(const std::string& zone, int64_t local) {
     return *utc_offset(zone, after) == *utc_offset(zone, first) ? after : first;
 }
 
-std::string rfc3339(int64_t ms) {
-    std::time_t t = static_cast<std::time_t>(ms / 1000);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return buf;
-}
-
 }  // namespace tasks

@@ -5,6 +5,8 @@
 // list transitions up to 2037; the POSIX TZ footer for later years is not read).
 #pragma once
 
+#include <platform/sdk/text.hpp>
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -27,7 +29,6 @@ std::optional<int32_t> utc_offset(const std::string& zone, int64_t t);
 // a repeated hour takes its first occurrence. nullopt for an unknown zone.
 std::optional<int64_t> local_to_utc(const std::string& zone, int64_t local);
 
-// RFC 3339 in UTC, whole seconds: "2026-03-01T09:30:00Z".
-std::string rfc3339(int64_t ms);
+using platform::rfc3339;  // "YYYY-MM-DDTHH:MM:SSZ" (platform/sdk/text.hpp)
 
 }  // namespace tasks

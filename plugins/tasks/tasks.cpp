@@ -15,26 +15,6 @@ constexpr const char* kIdSchema = R"json({
   "additionalProperties": false
 })json";
 
-// 16 hex digits of FNV-1a over `seed` and the attempt number: ids are a function of what is
-// created and when, so the same call made by two fresh accounts answers the same.
-std::string make_id(const std::string& seed, int attempt) {
-    uint64_t h = 1469598103934665603ULL;
-    for (unsigned char c : seed + "#" + std::to_string(attempt)) h = (h ^ c) * 1099511628211ULL;
-    static const char* hex = "0123456789abcdef";
-    std::string out;
-    for (int i = 0; i < 16; ++i, h >>= 4) out += hex[h & 15];
-    return out;
-}
-
-// Grows with every call in this process and with the business clock across restarts.
-int64_t next_seq(int64_t now_ms) {
-    static std::atomic<int64_t> last{0};
-    int64_t prev = last.load(), next;
-    do next = std::max(now_ms * 1000, prev + 1);
-    while (!last.compare_exchange_weak(prev, next));
-    return next;
-}
-
 }  // namespace
 
 void Tasks::describe(platform::ServiceSpec<Tasks>& s) {
@@ -176,11 +156,11 @@ json Tasks::create(platform::Request& r) {
                  {"created", tasks::rfc3339(now)},
                  {"updated", tasks::rfc3339(now)},
                  {"due_ms", due_at},
-                 {"seq", next_seq(now)}};
+                 {"seq", platform::next_sequence(now)}};
     const std::string seed = std::to_string(now) + "\n" + r.args().dump();
     auto owned = r.owned(kCollection);
     for (int attempt = 0;; ++attempt) {  // the first of the seed's ids this owner does not have
-        const std::string id = make_id(seed, attempt);
+        const std::string id = platform::hash_id(seed, attempt);
         task["id"] = id;
         if (owned.insert_if_absent(id, task)) break;
     }

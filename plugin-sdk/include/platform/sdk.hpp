@@ -18,3 +18,4 @@
 #include <platform/sdk/events_provider.hpp>
 #include <platform/sdk/store_provider.hpp>
 #include <platform/sdk/str.hpp>
+#include <platform/sdk/text.hpp>

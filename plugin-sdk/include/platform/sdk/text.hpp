@@ -1,0 +1,142 @@
+// platform/sdk/text.hpp — small text helpers service plugins share: RFC 3339 times, ASCII case
+// folding, HTML escaping, base64, content-derived and time-ordered ids, and a write sequence.
+//
+// Header-only, no state except the process-wide counters of time_ordered_id and next_sequence; every function may be called
+// from any thread.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <ctime>
+#include <cstdio>
+#include <optional>
+#include <random>
+#include <string>
+
+namespace platform {
+
+// "YYYY-MM-DDTHH:MM:SSZ" (UTC, whole seconds) from Unix milliseconds — the business clock's
+// Host::now_ms() as the catalogue's answers show it.
+inline std::string rfc3339(int64_t unix_ms) {
+    int64_t secs = unix_ms / 1000;
+    if (unix_ms % 1000 < 0) --secs;
+    std::time_t t = static_cast<std::time_t>(secs);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}
+
+// ASCII lower case; other bytes (UTF-8 sequences included) are kept.
+inline std::string lower(std::string s) {
+    for (auto& c : s)
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    return s;
+}
+
+// Text safe inside HTML elements and double-quoted attributes.
+inline std::string html_escape(const std::string& s) {
+    std::string out;
+    out.reserve(s.size());
+    for (char c : s) {
+        switch (c) {
+        case '&': out += "&amp;"; break;
+        case '<': out += "&lt;"; break;
+        case '>': out += "&gt;"; break;
+        case '"': out += "&quot;"; break;
+        case '\'': out += "&#39;"; break;
+        default: out += c;
+        }
+    }
+    return out;
+}
+
+// Standard base64 (RFC 4648 §4) with padding.
+inline std::string base64_encode(const std::string& bytes) {
+    static const char* abc = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::string out;
+    out.reserve((bytes.size() + 2) / 3 * 4);
+    for (size_t i = 0; i < bytes.size(); i += 3) {
+        uint32_t n = uint32_t(uint8_t(bytes[i])) << 16;
+        if (i + 1 < bytes.size()) n |= uint32_t(uint8_t(bytes[i + 1])) << 8;
+        if (i + 2 < bytes.size()) n |= uint8_t(bytes[i + 2]);
+        out += abc[(n >> 18) & 63];
+        out += abc[(n >> 12) & 63];
+        out += i + 1 < bytes.size() ? abc[(n >> 6) & 63] : '=';
+        out += i + 2 < bytes.size() ? abc[n & 63] : '=';
+    }
+    return out;
+}
+
+// Decodes base64, standard or URL-safe alphabet (RFC 4648 §4, §5); ASCII whitespace (line breaks
+// of MIME-wrapped text) is skipped and padding is optional but, when present, must be right.
+// nullopt for any other character, data after the padding, or a length no bytes can have.
+inline std::optional<std::string> base64_decode(const std::string& text) {
+    std::string out;
+    out.reserve(text.size() / 4 * 3);
+    uint32_t acc = 0;
+    int bits = 0, pads = 0;
+    size_t chars = 0;
+    for (unsigned char c : text) {
+        if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
+        if (c == '=') {
+            ++pads;
+            continue;
+        }
+        if (pads) return std::nullopt;
+        int v;
+        if (c >= 'A' && c <= 'Z') v = c - 'A';
+        else if (c >= 'a' && c <= 'z') v = c - 'a' + 26;
+        else if (c >= '0' && c <= '9') v = c - '0' + 52;
+        else if (c == '+' || c == '-') v = 62;
+        else if (c == '/' || c == '_') v = 63;
+        else return std::nullopt;
+        ++chars;
+        acc = (acc << 6) | uint32_t(v);
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            out += static_cast<char>((acc >> bits) & 0xFF);
+        }
+    }
+    if (chars % 4 == 1 || pads > 2 || (pads && (chars + pads) % 4 != 0)) return std::nullopt;
+    return out;
+}
+
+// `prefix` + 16 hex digits of FNV-1a over `seed` (and `attempt`, when not negative): an id that
+// is a function of what is written and when, so the same call made by two fresh accounts
+// answers the same; a caller moves past ids it already has with attempt 0, 1, 2, ...
+inline std::string hash_id(const std::string& seed, int attempt = -1, const std::string& prefix = "") {
+    uint64_t h = 1469598103934665603ULL;
+    const std::string input = attempt < 0 ? seed : seed + "#" + std::to_string(attempt);
+    for (unsigned char c : input) h = (h ^ c) * 1099511628211ULL;
+    static const char* hex = "0123456789abcdef";
+    std::string out = prefix;
+    for (int i = 0; i < 16; ++i, h >>= 4) out += hex[h & 15];
+    return out;
+}
+
+// "<prefix>-<12 hex digits of now_ms>-<6 hex digits of a counter>" ("ev-0191a2b3c4d5-8f3e01"):
+// unique within the process and time-ordered — newer ids sort after older ones, which listing
+// cursors rely on. The counter starts at a random value, so two processes rarely collide.
+inline std::string time_ordered_id(const std::string& prefix, int64_t now_ms) {
+    static std::atomic<uint32_t> counter{std::random_device{}()};
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "-%012llx-%06x", static_cast<unsigned long long>(now_ms),
+                  counter.fetch_add(1) & 0xffffff);
+    return prefix + buf;
+}
+
+// A number that grows with every call in this process and with the business clock across
+// restarts (microseconds of `now_ms`, or one more than the last): newest-first listings sort by it.
+inline int64_t next_sequence(int64_t now_ms) {
+    static std::atomic<int64_t> last{0};
+    int64_t prev = last.load(), next;
+    do next = std::max(now_ms * 1000, prev + 1);
+    while (!last.compare_exchange_weak(prev, next));
+    return next;
+}
+
+}  // namespace platform

@@ -2,12 +2,14 @@
 // account id): every method over /api/v1/blog, limits, missing arguments, public and private
 // posts (anonymous reads), the author-only update and delete (403 for another's public post,
 // 404 for another's private one), ambiguous titles, and one MCP call.
+#include "catalogue_test.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
 #include "mcp_client.hpp"
 
 #include <gtest/gtest.h>
 
+using platform::test::CatalogueTest;
 using platform::test::HostProcess;
 using platform::test::HttpClient;
 using platform::test::HttpResult;
@@ -18,41 +20,16 @@ namespace {
 
 const std::string kBody = "A post needs a body of at least fifty characters, and this one has them.";
 
-class BlogApi : public ::testing::Test {
+class BlogApi : public CatalogueTest {
 protected:
-    static void SetUpTestSuite() {
-        host = new HostProcess();
-        host->start();
-    }
-    static void TearDownTestSuite() {
-        EXPECT_EQ(host->stop(), 0) << host->log();
-        delete host;
-    }
-    static std::map<std::string, std::string> as(const std::string& account) {
-        if (account.empty()) return {};
-        return {{"Authorization", "Bearer " + account}};
-    }
-    HttpResult post(const std::string& method, const json& body, const std::string& who) {
-        return api.post_json("/api/v1/blog/" + method, body, as(who));
-    }
-    HttpResult get(const std::string& method_and_query, const std::string& who) {
-        return api.get("/api/v1/blog/" + method_and_query, as(who));
-    }
+    BlogApi() : CatalogueTest("blog") {}
     json create(const json& body, const std::string& who) {
         auto r = post("create", body, who);
         EXPECT_EQ(r.status, 200) << r.body;
         EXPECT_EQ(api.post_json("/clock/advance", {{"ms", 1000}}).status, 200);
         return r.json()["data"];
     }
-    static void expect_400(const HttpResult& r, const std::string& text) {
-        EXPECT_EQ(r.status, 400) << r.body;
-        EXPECT_NE(r.body.find(text), std::string::npos) << r.body;
-    }
-
-    HttpClient api{"127.0.0.1", host->api_port()};
-    static HostProcess* host;
 };
-HostProcess* BlogApi::host = nullptr;
 
 TEST_F(BlogApi, CreateReadAndLimits) {
     json p = create({{"content", "# Hello there\n" + kBody}, {"tags", "x, y"}}, "bl-alice");

@@ -1,12 +1,14 @@
 // The bookmarks catalogue service against the real host (test profile: the bearer token is the
 // account id): every method over /api/v1, limits, ownership, the acceptance (search finds
 // words in private notes; re-adding keeps the note), a ref without an archive item, one tools/call.
+#include "catalogue_test.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
 #include "mcp_client.hpp"
 
 #include <gtest/gtest.h>
 
+using platform::test::CatalogueTest;
 using platform::test::HostProcess;
 using platform::test::HttpClient;
 using platform::test::HttpResult;
@@ -15,22 +17,9 @@ using nlohmann::json;
 
 namespace {
 
-class BookmarksApi : public ::testing::Test {
+class BookmarksApi : public CatalogueTest {
 protected:
-    static void SetUpTestSuite() {
-        host = new HostProcess();
-        host->start();
-    }
-    static void TearDownTestSuite() {
-        EXPECT_EQ(host->stop(), 0) << host->log();
-        delete host;
-    }
-    static std::map<std::string, std::string> as(const std::string& account) {
-        return {{"Authorization", "Bearer " + account}};
-    }
-    HttpResult post(const std::string& method, const json& body, const std::string& who) {
-        return api.post_json("/api/v1/bookmarks/" + method, body, as(who));
-    }
+    BookmarksApi() : CatalogueTest("bookmarks") {}
     json add(const json& body, const std::string& who) {
         auto r = post("add", body, who);
         EXPECT_EQ(r.status, 200) << r.body;
@@ -44,15 +33,7 @@ protected:
         for (const auto& b : body["data"]["bookmarks"]) out.push_back(b["title"].get<std::string>());
         return out;
     }
-    static void expect_400(const HttpResult& r, const std::string& arg) {
-        EXPECT_EQ(r.status, 400) << r.body;
-        EXPECT_NE(r.body.find(arg), std::string::npos) << r.body;
-    }
-
-    HttpClient api{"127.0.0.1", host->api_port()};
-    static HostProcess* host;
 };
-HostProcess* BookmarksApi::host = nullptr;
 
 TEST_F(BookmarksApi, AddAnnotateGetDelete) {
     const std::string who = "b-alice";

@@ -1,11 +1,13 @@
 // The contacts catalogue service against the real host (test profile: the bearer token is the
 // account id): every method over /api/v1, required arguments, ownership, one tools/call.
+#include "catalogue_test.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
 #include "mcp_client.hpp"
 
 #include <gtest/gtest.h>
 
+using platform::test::CatalogueTest;
 using platform::test::HostProcess;
 using platform::test::HttpClient;
 using platform::test::HttpResult;
@@ -14,22 +16,9 @@ using nlohmann::json;
 
 namespace {
 
-class ContactsApi : public ::testing::Test {
+class ContactsApi : public CatalogueTest {
 protected:
-    static void SetUpTestSuite() {
-        host = new HostProcess();
-        host->start();
-    }
-    static void TearDownTestSuite() {
-        EXPECT_EQ(host->stop(), 0) << host->log();
-        delete host;
-    }
-    static std::map<std::string, std::string> as(const std::string& account) {
-        return {{"Authorization", "Bearer " + account}};
-    }
-    HttpResult post(const std::string& method, const json& body, const std::string& who) {
-        return api.post_json("/api/v1/contacts/" + method, body, as(who));
-    }
+    ContactsApi() : CatalogueTest("contacts") {}
     json add(const json& body, const std::string& who) {
         auto r = post("add", body, who);
         EXPECT_EQ(r.status, 200) << r.body;
@@ -42,15 +31,7 @@ protected:
         for (const auto& c : body["data"]["contacts"]) out.push_back(c["name"].get<std::string>());
         return out;
     }
-    static void expect_400(const HttpResult& r, const std::string& arg) {
-        EXPECT_EQ(r.status, 400) << r.body;
-        EXPECT_NE(r.body.find(arg), std::string::npos) << r.body;
-    }
-
-    HttpClient api{"127.0.0.1", host->api_port()};
-    static HostProcess* host;
 };
-HostProcess* ContactsApi::host = nullptr;
 
 TEST_F(ContactsApi, AddUpdatesByNameFindListDelete) {
     const std::string who = "c-alice";

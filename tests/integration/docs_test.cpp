@@ -1,6 +1,7 @@
 // The docs catalogue service against the real host (test profile: the bearer token is the
 // account id; manual business clock): every method over /api/v1, its limits, ownership, and the
 // documents as MCP resources.
+#include "catalogue_test.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
 #include "mcp_client.hpp"
@@ -8,6 +9,7 @@
 #include <gtest/gtest.h>
 
 using platform::test::EventStream;
+using platform::test::CatalogueTest;
 using platform::test::HostProcess;
 using platform::test::HttpClient;
 using platform::test::HttpResult;
@@ -16,22 +18,9 @@ using nlohmann::json;
 
 namespace {
 
-class DocsApi : public ::testing::Test {
+class DocsApi : public CatalogueTest {
 protected:
-    static void SetUpTestSuite() {
-        host = new HostProcess();
-        host->start();
-    }
-    static void TearDownTestSuite() {
-        EXPECT_EQ(host->stop(), 0) << host->log();
-        delete host;
-    }
-    static std::map<std::string, std::string> as(const std::string& account) {
-        return {{"Authorization", "Bearer " + account}};
-    }
-    HttpResult post(const std::string& method, const json& body, const std::string& who) {
-        return api.post_json("/api/v1/docs/" + method, body, as(who));
-    }
+    DocsApi() : CatalogueTest("docs") {}
     // A written document's data (asserting success).
     json write(const json& body, const std::string& who) {
         auto r = post("write", body, who);
@@ -46,17 +35,7 @@ protected:
         for (const auto& d : body["data"]["documents"]) out.push_back(d["title"].get<std::string>());
         return out;
     }
-    void tick() { ASSERT_EQ(api.post_json("/clock/advance", {{"ms", 1000}}).status, 200); }
-    // 400 whose message names `arg`.
-    static void expect_400(const HttpResult& r, const std::string& arg) {
-        EXPECT_EQ(r.status, 400) << r.body;
-        EXPECT_NE(r.body.find(arg), std::string::npos) << r.body;
-    }
-
-    HttpClient api{"127.0.0.1", host->api_port()};
-    static HostProcess* host;
 };
-HostProcess* DocsApi::host = nullptr;
 
 TEST_F(DocsApi, WriteReadReplaceDelete) {
     json doc = write({{"title", "Plan"}, {"content", "# Plan\n\nship it"}}, "d-alice");

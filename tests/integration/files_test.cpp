@@ -2,12 +2,14 @@
 // account id): every method over /api/v1/files, its limits and ownership, the bytes at
 // /ui/files/<id> (a file put as base64 comes back byte-identical with its content type; another
 // account gets 404), the drive's 503, one MCP call and the files:// resources.
+#include "catalogue_test.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
 #include "mcp_client.hpp"
 
 #include <gtest/gtest.h>
 
+using platform::test::CatalogueTest;
 using platform::test::HostProcess;
 using platform::test::HttpClient;
 using platform::test::HttpResult;
@@ -39,40 +41,15 @@ std::string binary() {
     return out;
 }
 
-class FilesApi : public ::testing::Test {
+class FilesApi : public CatalogueTest {
 protected:
-    static void SetUpTestSuite() {
-        host = new HostProcess();
-        host->start();
-    }
-    static void TearDownTestSuite() {
-        EXPECT_EQ(host->stop(), 0) << host->log();
-        delete host;
-    }
-    static std::map<std::string, std::string> as(const std::string& account) {
-        return {{"Authorization", "Bearer " + account}};
-    }
-    HttpResult post(const std::string& method, const json& body, const std::string& who) {
-        return api.post_json("/api/v1/files/" + method, body, as(who));
-    }
-    HttpResult get(const std::string& method_and_query, const std::string& who) {
-        return api.get("/api/v1/files/" + method_and_query, as(who));
-    }
+    FilesApi() : CatalogueTest("files") {}
     json put(const json& body, const std::string& who) {
         auto r = post("put", body, who);
         EXPECT_EQ(r.status, 200) << r.body;
         return r.json()["data"];
     }
-    void tick() { ASSERT_EQ(api.post_json("/clock/advance", {{"ms", 1000}}).status, 200); }
-    static void expect_400(const HttpResult& r, const std::string& text) {
-        EXPECT_EQ(r.status, 400) << r.body;
-        EXPECT_NE(r.body.find(text), std::string::npos) << r.body;
-    }
-
-    HttpClient api{"127.0.0.1", host->api_port()};
-    static HostProcess* host;
 };
-HostProcess* FilesApi::host = nullptr;
 
 TEST_F(FilesApi, Base64PutComesBackByteIdenticalFromItsUrl) {
     const std::string bytes = binary();

@@ -2,12 +2,14 @@
 // account id): every method over /api/v1/forms, its limits and ownership, one MCP call, and the
 // browser route /ui/forms/<id> — anonymous submissions to a public form stored, to a closed or
 // private form refused, a bad email refused.
+#include "catalogue_test.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
 #include "mcp_client.hpp"
 
 #include <gtest/gtest.h>
 
+using platform::test::CatalogueTest;
 using platform::test::HostProcess;
 using platform::test::HttpClient;
 using platform::test::HttpResult;
@@ -16,25 +18,9 @@ using nlohmann::json;
 
 namespace {
 
-class FormsApi : public ::testing::Test {
+class FormsApi : public CatalogueTest {
 protected:
-    static void SetUpTestSuite() {
-        host = new HostProcess();
-        host->start();
-    }
-    static void TearDownTestSuite() {
-        EXPECT_EQ(host->stop(), 0) << host->log();
-        delete host;
-    }
-    static std::map<std::string, std::string> as(const std::string& account) {
-        return {{"Authorization", "Bearer " + account}};
-    }
-    HttpResult post(const std::string& method, const json& body, const std::string& who) {
-        return api.post_json("/api/v1/forms/" + method, body, as(who));
-    }
-    HttpResult get(const std::string& method_and_query, const std::string& who) {
-        return api.get("/api/v1/forms/" + method_and_query, as(who));
-    }
+    FormsApi() : CatalogueTest("forms") {}
     json write(const json& body, const std::string& who) {
         auto r = post("write", body, who);
         EXPECT_EQ(r.status, 200) << r.body;
@@ -58,15 +44,7 @@ protected:
         EXPECT_EQ(r.status, 200) << r.body;
         return r.json()["data"]["responses"];
     }
-    static void expect_400(const HttpResult& r, const std::string& arg) {
-        EXPECT_EQ(r.status, 400) << r.body;
-        EXPECT_NE(r.body.find(arg), std::string::npos) << r.body;
-    }
-
-    HttpClient api{"127.0.0.1", host->api_port()};
-    static HostProcess* host;
 };
-HostProcess* FormsApi::host = nullptr;
 
 TEST_F(FormsApi, WriteReadListDelete) {
     json f = contact_form("fm-alice", false);

@@ -2,6 +2,7 @@
 // account id): every method over /api/v1/images, its limits and ownership, the bytes at
 // /ui/images/<id>, publishing, cursors, one MCP call — and uploads refused with 400: bytes that
 // are not an image, a truncated PNG, a 9-megapixel image and 513 KB of data.
+#include "catalogue_test.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
 #include "mcp_client.hpp"
@@ -10,6 +11,7 @@
 
 #include <algorithm>
 
+using platform::test::CatalogueTest;
 using platform::test::HostProcess;
 using platform::test::HttpClient;
 using platform::test::HttpResult;
@@ -52,25 +54,9 @@ std::string png(uint32_t w, uint32_t h, size_t idat = 16) {
            chunk("IDAT", std::string(idat, 'x')) + chunk("IEND", "");
 }
 
-class ImagesApi : public ::testing::Test {
+class ImagesApi : public CatalogueTest {
 protected:
-    static void SetUpTestSuite() {
-        host = new HostProcess();
-        host->start();
-    }
-    static void TearDownTestSuite() {
-        EXPECT_EQ(host->stop(), 0) << host->log();
-        delete host;
-    }
-    static std::map<std::string, std::string> as(const std::string& account) {
-        return {{"Authorization", "Bearer " + account}};
-    }
-    HttpResult post(const std::string& method, const json& body, const std::string& who) {
-        return api.post_json("/api/v1/images/" + method, body, as(who));
-    }
-    HttpResult get(const std::string& method_and_query, const std::string& who) {
-        return api.get("/api/v1/images/" + method_and_query, as(who));
-    }
+    ImagesApi() : CatalogueTest("images") {}
     json upload(const std::string& bytes, const std::string& who) {
         auto r = post("upload", {{"data", b64(bytes)}}, who);
         EXPECT_EQ(r.status, 200) << r.body;
@@ -83,15 +69,7 @@ protected:
         for (const auto& i : body["data"]["images"]) out.push_back(i["id"]);
         return out;
     }
-    static void expect_400(const HttpResult& r, const std::string& text) {
-        EXPECT_EQ(r.status, 400) << r.body;
-        EXPECT_NE(r.body.find(text), std::string::npos) << r.body;
-    }
-
-    HttpClient api{"127.0.0.1", host->api_port()};
-    static HostProcess* host;
 };
-HostProcess* ImagesApi::host = nullptr;
 
 TEST_F(ImagesApi, UploadsThatAreNotAcceptableImagesAre400) {
     expect_400(post("upload", {{"data", b64("plain text, not an image at all")}}, "im-lim"), "not a PNG, JPEG or GIF");

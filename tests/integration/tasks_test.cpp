@@ -2,6 +2,7 @@
 // account id; manual business clock): every method over /api/v1, limits, ownership, the orders
 // of list and next, and one tools/call answering as /api/v1 does; then `due` read in the owner's
 // time zone on the local profile (auth-local keeps the account's zone) put on a manual clock.
+#include "catalogue_test.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
 #include "mcp_client.hpp"
@@ -11,6 +12,7 @@
 #include <fstream>
 #include <iterator>
 
+using platform::test::CatalogueTest;
 using platform::test::HostProcess;
 using platform::test::HttpClient;
 using platform::test::HttpResult;
@@ -20,25 +22,9 @@ using nlohmann::json;
 
 namespace {
 
-class TasksApi : public ::testing::Test {
+class TasksApi : public CatalogueTest {
 protected:
-    static void SetUpTestSuite() {
-        host = new HostProcess();
-        host->start();
-    }
-    static void TearDownTestSuite() {
-        EXPECT_EQ(host->stop(), 0) << host->log();
-        delete host;
-    }
-    static std::map<std::string, std::string> as(const std::string& account) {
-        return {{"Authorization", "Bearer " + account}};
-    }
-    HttpResult post(const std::string& method, const json& body, const std::string& who) {
-        return api.post_json("/api/v1/tasks/" + method, body, as(who));
-    }
-    HttpResult get(const std::string& method_and_query, const std::string& who) {
-        return api.get("/api/v1/tasks/" + method_and_query, as(who));
-    }
+    TasksApi() : CatalogueTest("tasks") {}
     json create(const json& body, const std::string& who) {
         auto r = post("create", body, who);
         EXPECT_EQ(r.status, 200) << r.body;
@@ -52,15 +38,7 @@ protected:
         for (const auto& t : body["data"]["tasks"]) out.push_back(t["title"].get<std::string>());
         return out;
     }
-    static void expect_400(const HttpResult& r, const std::string& arg) {
-        EXPECT_EQ(r.status, 400) << r.body;
-        EXPECT_NE(r.body.find(arg), std::string::npos) << r.body;
-    }
-
-    HttpClient api{"127.0.0.1", host->api_port()};
-    static HostProcess* host;
 };
-HostProcess* TasksApi::host = nullptr;
 
 TEST_F(TasksApi, CreateReadUpdateDelete) {
     ASSERT_EQ(api.post_json("/clock/set", {{"unix_ms", 1767225600000}}).status, 200);  // 2026-01-01

@@ -23,6 +23,13 @@ int registry_command(const Args& args);    // `platform registry list|get` (regi
 int tools_command(const Args& args);       // `platform tools`: every MCP tool, one line each
 int completion_command(const Args& args);  // `platform completion bash|zsh` (completion.cpp)
 
+// The runtime (runtime_commands.cpp; host runtime_service.hpp).
+int run_command(const Args& args);     // `platform run [--name n] <source>[@ref]`
+int update_command(const Args& args);  // `platform update [--name n] <name|path>`
+int kill_command(const Args& args);    // `platform kill <name|path>`
+int status_command(const Args& args);  // `platform status [<name>]`
+int logs_command(const Args& args);    // `platform logs [-f] [-n lines] <name>`
+
 // Identity (identity_commands.cpp, auth_commands.cpp; docs/identity.md).
 int login_command(const Args& args);   // `platform login [--username U --password P | --token]`
 int logout_command(const Args& args);  // `platform logout`

@@ -30,7 +30,8 @@ const std::map<std::string, std::string>& builtin_words() {
         {"server", ""}, {"env", "list get add set del"}, {"services", ""}, {"call", ""},
         {"config", "get set del list"}, {"store", "read write delete list"}, {"registry", "list get"},
         {"tools", ""}, {"help", ""}, {"completion", "bash zsh"}, {"login", ""}, {"logout", ""},
-        {"user", "token set"}, {"signup", ""}, {"auth", "create list delete"}};
+        {"user", "token set"}, {"signup", ""}, {"auth", "create list delete"},
+        {"run", ""}, {"update", ""}, {"kill", ""}, {"status", ""}, {"logs", ""}};
     return w;
 }
 

@@ -22,6 +22,8 @@ const std::map<std::string, Command>& builtins() {
         {"signup", signup_command},     {"services", services_command}, {"call", call_command},
         {"env", env_command},           {"config", config_command},     {"store", store_command},
         {"registry", registry_command}, {"tools", tools_command},       {"completion", completion_command},
+        {"run", run_command},           {"update", update_command},     {"kill", kill_command},
+        {"status", status_command},     {"logs", logs_command},
     };
     return table;
 }

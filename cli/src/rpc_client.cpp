@@ -106,4 +106,71 @@ RpcResult RpcClient::once(const std::string& service, const std::string& method,
     return r;
 }
 
+namespace {
+// Splits Server-Sent Events as bytes arrive; a non-stream answer is kept whole in `body`.
+struct SseReader {
+    const std::function<bool(const std::string&, const std::string&)>* on_event;
+    std::string pending, body;
+    bool stopped = false;
+    static size_t write(char* data, size_t size, size_t n, void* user) {
+        auto* r = static_cast<SseReader*>(user);
+        r->pending.append(data, size * n);
+        r->body.append(data, size * n);
+        for (size_t end; (end = r->pending.find("\n\n")) != std::string::npos;) {
+            std::string frame = r->pending.substr(0, end), event, payload;
+            r->pending.erase(0, end + 2);
+            for (size_t i = 0; i <= frame.size();) {
+                size_t j = frame.find('\n', i);
+                if (j == std::string::npos) j = frame.size();
+                std::string line = frame.substr(i, j - i);
+                if (line.rfind("event: ", 0) == 0) event = line.substr(7);
+                else if (line.rfind("data: ", 0) == 0) payload += (payload.empty() ? "" : "\n") + line.substr(6);
+                i = j + 1;
+            }
+            if (!(*r->on_event)(event, payload)) {
+                r->stopped = true;
+                return 0;  // aborts the transfer
+            }
+        }
+        return size * n;
+    }
+};
+}  // namespace
+
+RpcResult RpcClient::stream(const std::string& service, const std::string& method, const json& request,
+                            const std::function<bool(const std::string&, const std::string&)>& on_event,
+                            double timeout_seconds) const {
+    const std::string token = provider_ ? provider_() : token_;
+    CURL* curl = curl_easy_init();
+    if (!curl) throw Unreachable("cannot initialise the HTTP client");
+    std::string url = "http://" + address_ + "/rpc";
+    std::string payload = json{{"service", service}, {"method", method}, {"request", request}}.dump();
+    curl_slist* headers = curl_slist_append(nullptr, "Content-Type: application/json");
+    headers = curl_slist_append(headers, "Accept: text/event-stream");
+    if (!token.empty()) headers = curl_slist_append(headers, ("Authorization: Bearer " + token).c_str());
+    if (timeout_seconds > 0) headers = curl_slist_append(headers, ("Timeout: " + seconds_text(timeout_seconds)).c_str());
+    SseReader reader{&on_event, {}, {}, false};
+    curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
+    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+    curl_easy_setopt(curl, CURLOPT_POSTFIELDS, payload.c_str());
+    curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE, static_cast<long>(payload.size()));
+    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, SseReader::write);
+    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &reader);
+    curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, 5000L);
+    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+    CURLcode rc = curl_easy_perform(curl);
+    long status = 0;
+    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
+    curl_slist_free_all(headers);
+    curl_easy_cleanup(curl);
+    if (rc != CURLE_OK && !(rc == CURLE_WRITE_ERROR && reader.stopped))
+        throw Unreachable("cannot reach the platform server at " + address_ + ": " + curl_easy_strerror(rc));
+    RpcResult r;
+    r.http_status = static_cast<int>(status);
+    r.sent_token = !token.empty();
+    r.body = json::parse(reader.body, nullptr, false);
+    if (r.body.is_discarded()) r.body = reader.body;
+    return r;
+}
+
 }  // namespace platform::cli

@@ -68,6 +68,13 @@ public:
     RpcResult call(const std::string& service, const std::string& method, const nlohmann::json& request,
                    const CallOptions& options = {}) const;
 
+    // A streaming method as Server-Sent Events (Accept: text/event-stream): on_event gets each
+    // event's name ("" for plain data) and data as they arrive; answering false stops. Returns the
+    // HTTP status, and the body when the answer was not a stream (an error). Never retried.
+    RpcResult stream(const std::string& service, const std::string& method, const nlohmann::json& request,
+                     const std::function<bool(const std::string& event, const std::string& data)>& on_event,
+                     double timeout_seconds = 0) const;
+
 private:
     RpcResult once(const std::string& service, const std::string& method, const nlohmann::json& request,
                    const CallOptions& options) const;

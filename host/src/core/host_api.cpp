@@ -146,6 +146,7 @@ platform_status_t batch_in(const StoreRef& s, const platform_store_op_t* ops, ui
 
 void log(platform_host_ctx_t* c, platform_log_level_t level, platform_str_t m) {
     const std::string& id = hctx(c).plugin->id;
+    hctx(c).runtime->plugin_logged(*hctx(c).plugin, level, str(m));
     switch (level) {
         case PLATFORM_LOG_DEBUG: spdlog::debug("[{}] {}", id, str(m)); break;
         case PLATFORM_LOG_WARN: spdlog::warn("[{}] {}", id, str(m)); break;

@@ -2,6 +2,7 @@
 #include <platform/host/names.hpp>
 #include <platform/host/acme_client.hpp>
 #include <platform/host/runtime.hpp>
+#include <platform/host/runtime_service.hpp>
 #include <platform/host/worker_plugin.hpp>
 
 #include <spdlog/spdlog.h>
@@ -142,6 +143,14 @@ void Runtime::load_all() {
                          registry_.find(p.service)->name, p.endpoints.size());
         }
     }
+    // The `runtime` built-in lives in the host (runtime_service.hpp), privileged; served with
+    // `plugins: all`, or when a `plugins:` list names it.
+    const bool want_runtime = profile_.all_plugins ||
+                              std::find(profile_.plugins.begin(), profile_.plugins.end(), "runtime") != profile_.plugins.end();
+    if (want_runtime && !by_id.count("runtime")) {
+        plugins_.push_back(make_runtime_plugin());
+        by_id["runtime"] = plugins_.back().get();
+    }
     for (const auto& id : profile_.isolated)
         if (!stems.count(id))  // a plugin that was found but refused is already logged
             throw ProfileError(profile_.isolation_where + ": isolation." + id + ": unknown plugin '" + id +
@@ -154,11 +163,12 @@ void Runtime::load_all() {
     for (auto& up : plugins_) {
         Plugin& p = *up;
         if (p.kind != PLATFORM_KIND_SERVICE) continue;
+        const bool builtin_runtime = p.path == "<built-in runtime>";
         if (!profile_.all_plugins &&
             std::find(profile_.plugins.begin(), profile_.plugins.end(), p.id) == profile_.plugins.end())
             continue;
         if (profile_.plugin_config.contains(p.id)) p.config = profile_.plugin_config[p.id];
-        p.privileged = profile_.privileged.count(p.id) > 0;
+        p.privileged = builtin_runtime || profile_.privileged.count(p.id) > 0;
         std::string error;
         if (!create(p, error)) {
             spdlog::error("plugin {} refused: {}", p.path, error);
@@ -231,11 +241,65 @@ nlohmann::json Runtime::network_nodes() const {
                                    {"services", services}}});
 }
 
+Plugin* Runtime::add_service(std::unique_ptr<Plugin> up, std::string& error) {
+    Plugin& p = *up;
+    auto refuse = [&](std::string why) -> Plugin* {
+        error = std::move(why);
+        if (p.worker) p.worker->stop();
+        std::lock_guard<std::mutex> g(dynamic_m_);
+        dynamic_.push_back(std::move(up));  // the worker's callbacks may still point at it
+        return nullptr;
+    };
+    if (stopped_) return refuse("the host is stopping");
+    if (!create(p, error)) return refuse(error);
+    if (p.desc->on_start && p.desc->on_start(p.instance) != PLATFORM_OK) return refuse("on_start failed");
+    if (!registry_.add(&p)) return refuse("a service named " + qualify(settings_.ns, p.service) + " is already registered");
+    std::lock_guard<std::mutex> g(dynamic_m_);
+    dynamic_started_.push_back(&p);
+    dynamic_.push_back(std::move(up));
+    spdlog::info("plugin {} {} serving {} ({} endpoints, runtime)", p.id, p.version, qualify(settings_.ns, p.service),
+                 p.endpoints.size());
+    return &p;
+}
+
+void Runtime::remove_service(Plugin* p) {
+    registry_.remove(p);
+    {
+        std::lock_guard<std::mutex> g(dynamic_m_);
+        auto it = std::find(dynamic_started_.begin(), dynamic_started_.end(), p);
+        if (it == dynamic_started_.end()) return;
+        dynamic_started_.erase(it);
+    }
+    if (p->instance && p->desc->on_stop) p->desc->on_stop(p->instance);
+}
+
+void Runtime::set_log_listener(std::function<void(const Plugin&, platform_log_level_t, std::string_view)> fn) {
+    std::lock_guard<std::mutex> g(log_listener_m_);
+    log_listener_ = std::move(fn);
+}
+
+void Runtime::plugin_logged(const Plugin& p, platform_log_level_t level, std::string_view message) {
+    if (!p.worker) return;  // only isolated plugins can be runtime services
+    std::function<void(const Plugin&, platform_log_level_t, std::string_view)> fn;
+    {
+        std::lock_guard<std::mutex> g(log_listener_m_);
+        fn = log_listener_;
+    }
+    if (fn) fn(p, level, message);
+}
+
 void Runtime::stop() {
     if (stopped_) return;
     stopped_ = true;
     timers_.stop();
     pool_.stop();
+    std::vector<Plugin*> dynamic;
+    {
+        std::lock_guard<std::mutex> g(dynamic_m_);
+        dynamic.swap(dynamic_started_);
+    }
+    for (auto it = dynamic.rbegin(); it != dynamic.rend(); ++it)
+        if ((*it)->worker) (*it)->worker->stop();
     for (auto it = started_.rbegin(); it != started_.rend(); ++it)
         if ((*it)->instance && (*it)->desc->on_stop) (*it)->desc->on_stop((*it)->instance);
     for (auto it = started_.rbegin(); it != started_.rend(); ++it)

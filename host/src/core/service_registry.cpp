@@ -14,6 +14,16 @@ bool ServiceRegistry::add(Plugin* plugin) {
     return services_.emplace(e.name, e).second;
 }
 
+bool ServiceRegistry::remove(const Plugin* plugin) {
+    std::unique_lock<std::shared_mutex> g(m_);
+    for (auto it = services_.begin(); it != services_.end(); ++it) {
+        if (it->second.plugin != plugin) continue;
+        retired_.push_back(services_.extract(it));  // the entry keeps its address
+        return true;
+    }
+    return false;
+}
+
 const ServiceEntry* ServiceRegistry::find(std::string_view name) const {
     std::shared_lock<std::shared_mutex> g(m_);
     for (const auto& candidate : {std::string(name), qualify(ns_, name), qualify(ns_, "v1." + std::string(name))}) {

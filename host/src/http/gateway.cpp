@@ -205,7 +205,7 @@ void Gateway::handle(HttpRequest req, std::function<void(HttpResponse)> reply, O
         r.body = json{{"version", version_}}.dump();
         return send(r);
     }
-    if (req.path == "/rpc") return rpc_call(req, send);
+    if (req.path == "/rpc") return rpc_call(req, send, open_stream);
     if (req.path.rfind(HttpChallenges::kPrefix, 0) == 0) {  // ACME http-01, on both ports
         auto answer = runtime_.acme_challenges().answer(req.path);
         if (!answer) return send(gateway_error(ns, 404, "no such ACME challenge"));
@@ -330,7 +330,7 @@ void Gateway::rpc_path(HttpRequest& req, const Reply& reply, const OpenStream& o
            [reply, name](Outcome o) { reply(gateway_outcome(name, std::move(o))); }, open);
 }
 
-void Gateway::rpc_call(HttpRequest& req, const Reply& reply) {
+void Gateway::rpc_call(HttpRequest& req, const Reply& reply, const OpenStream& open_stream) {
     const std::string id = qualify(runtime_.settings().ns, "rpc");
     if (req.method != "POST") {
         auto r = gateway_error(id, 405, "/rpc takes POST with {service, method, request}");
@@ -380,8 +380,19 @@ void Gateway::rpc_call(HttpRequest& req, const Reply& reply) {
     if (ep->max_body < req.body.size())
         return reply(gateway_error(id, 413, "request: more than the " + std::to_string(ep->max_body) +
                                                 " bytes " + ep->method + " accepts"));
+    // A streaming method streams Server-Sent Events to a client that asks for them (the CLI's
+    // `logs -f`); otherwise its chunks come back as one JSON array.
+    OpenStream open;
+    if (open_stream && req.header("accept").find("text/event-stream") != std::string::npos)
+        open = [open_stream, rid = req.header("x-request-id")](int status, const std::string& type,
+                                                               const std::vector<std::pair<std::string, std::string>>& h) {
+            auto headers = h;
+            headers.emplace_back("X-Request-Id", rid);
+            headers.emplace_back("Cache-Control", "no-cache");
+            return open_stream(status, type, headers);
+        };
     invoke(req, *svc, *ep, std::move(args),
-           [reply, name = svc->name](Outcome o) { reply(gateway_outcome(name, std::move(o))); });
+           [reply, name = svc->name](Outcome o) { reply(gateway_outcome(name, std::move(o))); }, open);
 }
 
 }  // namespace platform::host

@@ -95,7 +95,7 @@ private:
     using Reply = std::function<void(HttpResponse)>;
     void catalogue(HttpRequest& req, const Reply& reply, const OpenStream& open);
     void rpc_path(HttpRequest& req, const Reply& reply, const OpenStream& open);
-    void rpc_call(HttpRequest& req, const Reply& reply);
+    void rpc_call(HttpRequest& req, const Reply& reply, const OpenStream& open_stream);
     // The namespace of a request: the Platform-Namespace header, else the setting.
     std::string request_namespace(const HttpRequest& req) const;
     // Endpoint-declared routes; false when none matched (handler_routes.cpp).

@@ -98,6 +98,18 @@ public:
     // ACME http-01 answers the gateway serves at /.well-known/acme-challenge/ (acme_client.hpp).
     HttpChallenges& acme_challenges() { return *acme_challenges_; }
 
+    // ---- services added while the host serves (the `runtime` built-in, runtime_manager.hpp) ----
+    // Creates, starts and registers `p` (an isolated plugin: p->worker set). Thread-safe. On
+    // failure answers null with `error` and stops the plugin's worker. The Plugin is kept until the
+    // process exits, so calls in flight never see it freed.
+    Plugin* add_service(std::unique_ptr<Plugin> p, std::string& error);
+    // Deregisters a service added with add_service (new calls: 404) and stops its worker; calls
+    // still in flight answer 503. The Plugin stays allocated.
+    void remove_service(Plugin* p);
+    // Plugins' log lines (host table `log`) also reach this listener (the runtime's `logs`).
+    void set_log_listener(std::function<void(const Plugin&, platform_log_level_t, std::string_view)> fn);
+    void plugin_logged(const Plugin& p, platform_log_level_t level, std::string_view message);
+
 private:
     void load_all();
     bool create(Plugin& p, std::string& error);
@@ -122,6 +134,11 @@ private:
     std::mutex resource_listener_m_;
     std::function<void(const std::string&, const std::string&)> resource_listener_;
     bool stopped_ = false;
+    std::mutex dynamic_m_;
+    std::vector<std::unique_ptr<Plugin>> dynamic_;  // added by add_service; never freed before exit
+    std::vector<Plugin*> dynamic_started_;
+    std::mutex log_listener_m_;
+    std::function<void(const Plugin&, platform_log_level_t, std::string_view)> log_listener_;
     void sweep_registry();
     void give_up(const std::shared_ptr<Call>& call, Outcome outcome);
 };

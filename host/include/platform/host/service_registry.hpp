@@ -35,6 +35,9 @@ public:
     const std::string& node_id() const { return node_id_; }
     // False when a service of that name is already registered.
     bool add(Plugin* plugin);
+    // Removes the plugin's service (runtime `kill`/`update`). The entry is retired, not freed, so a
+    // call in flight that holds it stays valid. False when that plugin serves nothing.
+    bool remove(const Plugin* plugin);
     const ServiceEntry* find(std::string_view name) const;
     // Only the exact full name (gateway paths resolve to full names).
     const ServiceEntry* find_exact(std::string_view full_name) const;
@@ -81,6 +84,7 @@ private:
     std::string ns_, node_id_;
     mutable std::shared_mutex m_;
     std::map<std::string, ServiceEntry> services_;
+    std::vector<std::map<std::string, ServiceEntry>::node_type> retired_;  // removed, kept at their address
     std::map<std::string, External> externals_;
     std::mutex watchers_m_;
     std::map<uint64_t, std::function<void(const nlohmann::json&)>> watchers_;

@@ -1,0 +1,365 @@
+// The runtime (issue 8, docs/decisions.md 27): `platform run|update|kill|status|logs` against the
+// real host. Sources are the SDK's hello example copied to a temp folder (uploaded by the CLI), a
+// git repository made here with `git init`, crashy (tests/plugins/crashy) as an out-of-tree
+// folder, and a folder that does not compile. Every wait polls a condition under a deadline.
+#include "command.hpp"
+#include "host_process.hpp"
+#include "http_client.hpp"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <regex>
+#include <sstream>
+#include <thread>
+
+using platform::test::CommandResult;
+using platform::test::HostProcess;
+using platform::test::HttpClient;
+using platform::test::run_command;
+using platform::test::TempDir;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr int kBuildSeconds = 240;  // a cold build on a loaded 2-core machine
+
+std::string read(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+void write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+void replace_in(const std::string& path, const std::string& from, const std::string& to) {
+    std::string text = read(path);
+    auto at = text.find(from);
+    ASSERT_NE(at, std::string::npos) << from << " not in " << path;
+    write(path, text.replace(at, from.size(), to));
+}
+
+// A copy of plugin-sdk/examples/hello in <parent>/<name>.
+std::string hello_folder(const std::string& parent, const std::string& name) {
+    const std::string dir = parent + "/" + name;
+    fs::create_directories(dir);
+    for (const char* f : {"hello.cpp", "CMakeLists.txt"})
+        fs::copy_file(std::string(PLATFORM_SOURCE_DIR) + "/plugin-sdk/examples/hello/" + f, dir + "/" + f);
+    return dir;
+}
+
+bool eventually(const std::function<bool()>& condition, int seconds) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+    while (std::chrono::steady_clock::now() < until) {
+        if (condition()) return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));  // polling interval, not synchronisation
+    }
+    return condition();
+}
+
+class Runtime : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() {
+        host = new HostProcess();
+        host->start();
+    }
+    static void TearDownTestSuite() {
+        EXPECT_EQ(host->stop(), 0);
+        delete host;
+    }
+    CommandResult platform(std::vector<std::string> args, const std::string& token = "admin") {
+        args.insert(args.begin(), HostProcess::binary());
+        return run_command(args, {{"PLATFORM_HOME", home_.path()},
+                                  {"PLATFORM_PROXY", "127.0.0.1:" + std::to_string(host->proxy_port())},
+                                  {"PLATFORM_TOKEN", token},
+                                  {"PLATFORM_ENV", ""}},
+                           120);
+    }
+    static json rpc(const std::string& method, const json& request, int* status = nullptr,
+                    const std::string& token = "admin") {
+        HttpClient c("127.0.0.1", host->proxy_port());
+        auto r = c.post_json("/rpc", {{"service", "runtime"}, {"method", method}, {"request", request}},
+                             {{"Authorization", "Bearer " + token}});
+        if (status) *status = r.status;
+        return r.json();
+    }
+    static json record(const std::string& name) {
+        int status = 0;
+        json r = rpc("Runtime.Status", {{"name", name}}, &status);
+        return status == 200 && !r["services"].empty() ? r["services"][0] : json();
+    }
+    // Waits until the service's status is `want` (or error, which fails unless wanted).
+    static json wait_status(const std::string& name, const std::string& want) {
+        json rec;
+        eventually([&] {
+            rec = record(name);
+            const std::string s = rec.is_object() ? rec.value("status", "") : "";
+            return s == want || s == "error";
+        }, kBuildSeconds);
+        EXPECT_EQ(rec.is_object() ? rec.value("status", "") : "", want) << rec.dump() << "\n" << logs(name);
+        return rec;
+    }
+    static std::string logs(const std::string& name) {
+        json r = rpc("Runtime.Logs", {{"name", name}, {"lines", 200}});
+        std::string out;
+        for (const auto& l : r.value("lines", json::array())) out += l.get<std::string>() + "\n";
+        return out;
+    }
+    static std::string greet(const std::string& service, int* status = nullptr) {
+        HttpClient c("127.0.0.1", host->api_port());
+        auto r = c.get("/api/v1/" + service + "/greet?name=Ada");
+        if (status) *status = r.status;
+        return r.status == 200 ? r.json()["data"].value("message", "") : r.body;
+    }
+    static HostProcess* host;
+    TempDir home_, src_;
+};
+HostProcess* Runtime::host = nullptr;
+
+TEST_F(Runtime, FolderRunUpdateKill) {
+    const std::string dir = hello_folder(src_.path(), "hello");
+    auto run = platform({"run", dir});
+    ASSERT_EQ(run.code, 0) << run.err;
+    EXPECT_EQ(run.out, "");  // micro prints nothing
+    json rec = wait_status("hello", "running");
+    EXPECT_EQ(rec["version"], "1.0.0");
+    EXPECT_EQ(rec["metadata"]["owner"], "admin");
+    EXPECT_EQ(rec["source"], dir);
+    EXPECT_EQ(greet("hello"), "Hello, Ada!");
+
+    auto status = platform({"status"});
+    EXPECT_EQ(status.code, 0) << status.err;
+    EXPECT_NE(status.out.find("NAME"), std::string::npos);
+    EXPECT_TRUE(std::regex_search(status.out, std::regex("hello\\s+1\\.0\\.0\\s+\\S+\\s+running\\s+[0-9a-f]{7}\\s+\\d+s ago\\s+"
+                                                         "owner=admin, group=go\\.core\\.api")))
+        << status.out;
+    auto logs = platform({"logs", "hello"});
+    EXPECT_EQ(logs.code, 0) << logs.err;
+    EXPECT_NE(logs.out.find("runtime: running go.core.api.v1.hello"), std::string::npos) << logs.out;
+    EXPECT_LE(std::count(logs.out.begin(), logs.out.end(), '\n'), 15);
+
+    // Edit and update: the new answer replaces the old one.
+    replace_in(dir + "/hello.cpp", "\"Hello, \"", "\"Howdy, \"");
+    auto update = platform({"update", dir});
+    ASSERT_EQ(update.code, 0) << update.err;
+    EXPECT_TRUE(eventually([] { return greet("hello") == "Howdy, Ada!"; }, kBuildSeconds)) << Runtime::logs("hello");
+    EXPECT_NE(record("hello")["build"], rec["build"]);
+
+    // A failed build keeps the old worker serving and records the error.
+    replace_in(dir + "/hello.cpp", "return {{\"message\"", "return {{undeclared_thing");
+    ASSERT_EQ(platform({"update", dir}).code, 0);
+    ASSERT_TRUE(eventually([] { return record("hello")["metadata"].contains("error"); }, kBuildSeconds)) << Runtime::logs("hello");
+    EXPECT_EQ(record("hello")["status"], "running");
+    EXPECT_NE(record("hello")["metadata"]["error"].get<std::string>().find("undeclared_thing"), std::string::npos);
+    EXPECT_EQ(greet("hello"), "Howdy, Ada!");
+
+    auto kill = platform({"kill", "hello"});
+    ASSERT_EQ(kill.code, 0) << kill.err;
+    int code = 0;
+    greet("hello", &code);
+    EXPECT_EQ(code, 404);
+    EXPECT_EQ(platform({"status"}).out.find("hello"), std::string::npos);
+    EXPECT_EQ(platform({"logs", "hello"}).code, 5);
+}
+
+TEST_F(Runtime, CompileErrorIsStatusError) {
+    const std::string dir = hello_folder(src_.path(), "broken");
+    replace_in(dir + "/hello.cpp", "class Hello {", "class Hello { int x = missing_symbol_here;");
+    ASSERT_EQ(platform({"run", dir}).code, 0);
+    json rec = wait_status("broken", "error");
+    const std::string error = rec["metadata"].value("error", "");
+    EXPECT_NE(error.find("error:"), std::string::npos) << error;
+    EXPECT_NE(error.find("missing_symbol_here"), std::string::npos) << error;
+    auto status = platform({"status", "broken"});
+    EXPECT_NE(status.out.find("error=build failed: "), std::string::npos) << status.out;
+    EXPECT_NE(status.out.find("missing_symbol_here"), std::string::npos) << status.out;
+    auto logs = platform({"logs", "-n", "100", "broken"});
+    EXPECT_NE(logs.out.find("missing_symbol_here"), std::string::npos) << logs.out;
+    EXPECT_EQ(platform({"kill", "broken"}).code, 0);
+}
+
+TEST_F(Runtime, GitRepositoryAtBranchAndCommit) {
+    const std::string repo = hello_folder(src_.path(), "repo");
+    auto git = [&](std::vector<std::string> args) {
+        args.insert(args.begin(), {"/usr/bin/env", "git", "-C", repo, "-c", "user.name=t", "-c", "user.email=t@example.com"});
+        auto r = run_command(args, {}, 30);
+        EXPECT_EQ(r.code, 0) << r.err;
+        return r.out.substr(0, r.out.find('\n'));
+    };
+    git({"init", "-q", "-b", "main"});
+    git({"add", "."});
+    git({"commit", "-q", "-m", "hello"});
+    const std::string first = git({"rev-parse", "HEAD"});
+    git({"checkout", "-q", "-b", "feature"});
+    replace_in(repo + "/hello.cpp", "\"Hello, \"", "\"Hi, \"");
+    git({"commit", "-q", "-am", "hi"});
+
+    ASSERT_EQ(platform({"run", "--name", "atbranch", repo + "@feature"}).code, 0);
+    ASSERT_EQ(platform({"run", "--name", "atcommit", "file://" + repo + "@" + first.substr(0, 10)}).code, 0);
+    json branch = wait_status("atbranch", "running");
+    json commit = wait_status("atcommit", "running");
+    EXPECT_EQ(greet("atbranch"), "Hi, Ada!");
+    EXPECT_EQ(greet("atcommit"), "Hello, Ada!");
+    EXPECT_EQ(commit["build"], first.substr(0, 7));
+    EXPECT_EQ(commit["ref"], first.substr(0, 10));
+
+    // update pulls the branch's new commit; at a commit it only restarts.
+    replace_in(repo + "/hello.cpp", "\"Hi, \"", "\"Hey, \"");
+    git({"commit", "-q", "-am", "hey"});
+    ASSERT_EQ(platform({"update", "atbranch"}).code, 0);
+    EXPECT_TRUE(eventually([] { return greet("atbranch") == "Hey, Ada!"; }, kBuildSeconds)) << logs("atbranch");
+    EXPECT_EQ(record("atbranch")["build"], git({"rev-parse", "--short=7", "HEAD"}));
+    ASSERT_EQ(platform({"update", "atcommit"}).code, 0);
+    EXPECT_TRUE(eventually([] { return logs("atcommit").find("restarting (the ref is a commit)") != std::string::npos; }, 60));
+    EXPECT_TRUE(eventually([] { return greet("atcommit") == "Hello, Ada!"; }, 60));
+    EXPECT_EQ(platform({"kill", "atbranch"}).code, 0);
+    EXPECT_EQ(platform({"kill", "atcommit"}).code, 0);
+}
+
+// A run plugin is always isolated: its segfault is a 503 for that call only.
+TEST_F(Runtime, CrashOfARunPluginIsContained) {
+    const std::string dir = src_.path() + "/crashy";
+    fs::create_directories(dir);
+    fs::copy_file(std::string(PLATFORM_SOURCE_DIR) + "/tests/plugins/crashy/crashy.cpp", dir + "/crashy.cpp");
+    write(dir + "/CMakeLists.txt",
+          "cmake_minimum_required(VERSION 3.22)\nproject(crashy CXX)\nset(CMAKE_CXX_STANDARD 17)\n"
+          "find_package(PlatformSDK 0.1 REQUIRED)\nplatform_add_plugin(crashy SOURCES crashy.cpp)\n");
+    hello_folder(src_.path(), "calm");
+    ASSERT_EQ(platform({"run", dir}).code, 0);
+    ASSERT_EQ(platform({"run", src_.path() + "/calm"}).code, 0);
+    wait_status("crashy", "running");
+    wait_status("calm", "running");
+
+    std::atomic<bool> crashed{false};
+    std::atomic<int> others_ok{0}, others_failed{0};
+    std::thread crash([&] {
+        HttpClient c("127.0.0.1", host->api_port());
+        auto r = c.post_json("/api/v1/crashy/segfault", json::object());
+        EXPECT_EQ(r.status, 503) << r.body;
+        crashed = true;
+    });
+    std::vector<std::thread> others;
+    for (int t = 0; t < 4; ++t)
+        others.emplace_back([&, t] {
+            HttpClient c("127.0.0.1", host->api_port());
+            for (int i = 0; i < 20; ++i) {
+                auto r = t % 2 ? c.get("/api/v1/calm/greet?name=Ada") : c.get("/registry/listServices");
+                (r.status == 200 ? others_ok : others_failed)++;
+            }
+        });
+    crash.join();
+    for (auto& t : others) t.join();
+    EXPECT_TRUE(crashed);
+    EXPECT_EQ(others_failed, 0);
+    EXPECT_EQ(others_ok, 80);
+    HttpClient c("127.0.0.1", host->api_port());
+    EXPECT_TRUE(eventually([&] { return c.get("/api/v1/crashy/ok").status == 200; }, 30));
+    EXPECT_EQ(record("crashy")["status"], "running");
+    EXPECT_EQ(platform({"kill", "crashy"}).code, 0);
+    EXPECT_EQ(platform({"kill", "calm"}).code, 0);
+}
+
+TEST_F(Runtime, BadInputNamesTheArgument) {
+    int status = 0;
+    json r = rpc("Runtime.Run", json::object(), &status);
+    EXPECT_EQ(status, 400);
+    EXPECT_NE(r.dump().find("source"), std::string::npos) << r;
+    r = rpc("Runtime.Run", {{"source", "/nowhere"}, {"name", "Bad Name"}}, &status);
+    EXPECT_EQ(status, 400);
+    EXPECT_NE(r.dump().find("name:"), std::string::npos) << r;
+    r = rpc("Runtime.Run", {{"source", "shortname"}}, &status);
+    EXPECT_EQ(status, 400);
+    EXPECT_NE(r.dump().find("git.baseurl"), std::string::npos) << r;
+    r = rpc("Runtime.Run", {{"source", "x"}, {"name", "x"}, {"archive", "!!"}}, &status);
+    EXPECT_EQ(status, 400);
+    EXPECT_NE(r.dump().find("archive:"), std::string::npos) << r;
+    rpc("Runtime.Kill", {{"name", "nothing-here"}}, &status);
+    EXPECT_EQ(status, 404);
+    rpc("Runtime.Status", json::object(), &status, "bob");  // neither admin nor the runtime scope
+    EXPECT_EQ(status, 403);
+    EXPECT_EQ(platform({"kill", "nothing-here"}).code, 5);
+    EXPECT_EQ(platform({"run"}).code, 2);
+}
+
+// A short name is cloned from <config git.baseurl>/<name>.
+TEST_F(Runtime, ShortNameResolvesUnderGitBaseurl) {
+    ASSERT_EQ(platform({"config", "set", "git.baseurl", "file://" + src_.path() + "/repos/"}).code, 0);
+    ASSERT_EQ(platform({"run", "nosuchrepo"}).code, 0);
+    json rec = wait_status("nosuchrepo", "error");
+    EXPECT_EQ(rec["url"], "file://" + src_.path() + "/repos/nosuchrepo");
+    EXPECT_NE(rec["metadata"].value("error", "").find("git clone file://" + src_.path() + "/repos/nosuchrepo failed"),
+              std::string::npos) << rec;
+    EXPECT_EQ(platform({"kill", "nosuchrepo"}).code, 0);
+    EXPECT_EQ(platform({"config", "del", "git.baseurl"}).code, 0);
+}
+
+TEST_F(Runtime, LogsFollowStreamsServerSentEvents) {
+    hello_folder(src_.path(), "follow");
+    ASSERT_EQ(platform({"run", src_.path() + "/follow"}).code, 0);
+    wait_status("follow", "running");
+    HttpClient c("127.0.0.1", host->proxy_port());
+    auto r = c.post_json("/rpc", {{"service", "runtime"}, {"method", "Runtime.Logs"},
+                                  {"request", {{"name", "follow"}, {"lines", 2}, {"follow", true}}}},
+                         {{"Authorization", "Bearer admin"}, {"Accept", "text/event-stream"}, {"Timeout", "2"}});
+    EXPECT_EQ(r.status, 200);
+    EXPECT_EQ(r.header("content-type"), "text/event-stream");
+    EXPECT_NE(r.body.find("data: {\"line\":\"runtime: running go.core.api.v1.follow"), std::string::npos) << r.body;
+    EXPECT_NE(r.body.find("event: error"), std::string::npos) << r.body;  // the deadline ends it
+
+    // The CLI: `logs -f` prints the last line, then the lines of an update as they come (it runs
+    // until killed; run_command ends it after 30 s without output).
+    CommandResult follow;
+    std::thread tail([&] {
+        follow = run_command({HostProcess::binary(), "logs", "-f", "-n", "1", "follow"},
+                             {{"PLATFORM_HOME", home_.path()}, {"PLATFORM_ENV", ""}, {"PLATFORM_TOKEN", "admin"},
+                              {"PLATFORM_PROXY", "127.0.0.1:" + std::to_string(host->proxy_port())}},
+                             30);
+    });
+    ASSERT_EQ(platform({"update", "follow"}).code, 0);
+    tail.join();
+    // The update's compile takes seconds, the CLI connects in milliseconds: it sees the link step.
+    EXPECT_NE(follow.out.find("Linking CXX shared module plugins/hello.so"), std::string::npos) << follow.out;
+    EXPECT_NE(follow.out.rfind("runtime: running go.core.api.v1.follow"), std::string::npos) << follow.out;
+    EXPECT_GT(follow.out.rfind("runtime: running go.core.api.v1.follow"), follow.out.find("Linking CXX")) << follow.out;
+    EXPECT_EQ(platform({"kill", "follow"}).code, 0);
+}
+
+// The runtime's objects are in the store: after a restart `status` lists them and they serve again.
+TEST(RuntimeRestart, RunningServicesComeBack) {
+    TempDir home, src, cli_home;
+    const std::string profile = home.path() + "/persist.yaml";
+    write(profile, "name: persist\nclock: manual\nplugins: all\nprivileged: [registry, config, store]\n"
+                   "providers:\n  store: {plugin: store-sqlite, config: {path: \"" + home.path() + "/store.db\"}}\n"
+                   "  broker: {plugin: broker-memory}\n  events: {plugin: events-memory}\n"
+                   "  auth: {plugin: auth-noop, config: {admins: [admin]}}\n");
+    const std::string dir = hello_folder(src.path(), "again");
+    auto cli = [&](HostProcess& h, std::vector<std::string> args) {
+        args.insert(args.begin(), HostProcess::binary());
+        return run_command(args, {{"PLATFORM_HOME", cli_home.path()}, {"PLATFORM_ENV", ""}, {"PLATFORM_TOKEN", "admin"},
+                                  {"PLATFORM_PROXY", "127.0.0.1:" + std::to_string(h.proxy_port())}}, 120);
+    };
+    auto answer = [](HostProcess& h) {
+        HttpClient c("127.0.0.1", h.api_port());
+        auto r = c.get("/api/v1/again/greet?name=Ada");
+        return r.status == 200 ? r.json()["data"].value("message", "") : "";
+    };
+    {
+        HostProcess first(HostProcess::Options{profile, home.path(), {}, {}});
+        first.start();
+        ASSERT_EQ(cli(first, {"run", dir}).code, 0);
+        ASSERT_TRUE(eventually([&] { return answer(first) == "Hello, Ada!"; }, kBuildSeconds));
+        EXPECT_EQ(first.stop(), 0);
+    }
+    HostProcess second(HostProcess::Options{profile, home.path(), {}, {}});
+    second.start();
+    EXPECT_NE(cli(second, {"status"}).out.find("again"), std::string::npos);
+    EXPECT_TRUE(eventually([&] { return answer(second) == "Hello, Ada!"; }, kBuildSeconds)) << second.log();
+    EXPECT_TRUE(std::regex_search(cli(second, {"status"}).out, std::regex("again\\s+1\\.0\\.0\\s+\\S+\\s+running")));
+    EXPECT_EQ(cli(second, {"kill", "again"}).code, 0);
+}
+
+}  // namespace

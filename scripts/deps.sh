@@ -13,6 +13,7 @@ PLATFORM_DEPS_PACKAGES=(
     libpistache-dev nlohmann-json3-dev libboost-dev libsqlitecpp-dev libsqlite3-dev
     libyaml-cpp-dev libspdlog-dev libfmt-dev libcurl4-openssl-dev libssl-dev libsodium-dev
     libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev
+    tmux  # the CLI's terminal tests (work get --wait under a real terminal)
 )
 PLATFORM_DEPS_BENCH_PACKAGES=(wrk nginx-light python3 valgrind)
 

@@ -30,6 +30,15 @@ int kill_command(const Args& args);    // `platform kill <name|path>`
 int status_command(const Args& args);  // `platform status [<name>]`
 int logs_command(const Args& args);    // `platform logs [-f] [-n lines] <name>`
 
+// The assistant (assistant_commands.cpp; plugins/agent).
+int ask_command(const Args& args);  // `platform ask [--agent a] [--thread id | -c] [--json] <prompt>`
+int submit_command(const Args& args);  // `platform submit [--agent a] [--thread id | -c] [--wait] <prompt>`
+int work_command(const Args& args);    // `platform work get <id> [--wait] | list | retry <id>`
+int inbox_command(const Args& args);   // `platform inbox list | read <id> | mark_read <id> | mark_unread <id>`
+// Follows work `id` until it is done, failed or blocked (a progress line on a terminal, a line per
+// change otherwise), then prints its result; exit 0 when done, 1 failed, 6 blocked.
+int follow_work(const std::string& id, bool json_out, double timeout_seconds);
+
 // Identity (identity_commands.cpp, auth_commands.cpp; docs/identity.md).
 int login_command(const Args& args);   // `platform login [--username U --password P | --token]`
 int logout_command(const Args& args);  // `platform logout`

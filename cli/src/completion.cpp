@@ -31,7 +31,8 @@ const std::map<std::string, std::string>& builtin_words() {
         {"config", "get set del list"}, {"store", "read write delete list"}, {"registry", "list get"},
         {"tools", ""}, {"help", ""}, {"completion", "bash zsh"}, {"login", ""}, {"logout", ""},
         {"user", "token set"}, {"signup", ""}, {"auth", "create list delete"},
-        {"run", ""}, {"update", ""}, {"kill", ""}, {"status", ""}, {"logs", ""}};
+        {"run", ""}, {"update", ""}, {"kill", ""}, {"status", ""}, {"logs", ""}, {"ask", ""},
+        {"submit", ""}, {"work", "get list retry"}, {"inbox", "list read mark_read mark_unread"}};
     return w;
 }
 

@@ -23,7 +23,8 @@ const std::map<std::string, Command>& builtins() {
         {"env", env_command},           {"config", config_command},     {"store", store_command},
         {"registry", registry_command}, {"tools", tools_command},       {"completion", completion_command},
         {"run", run_command},           {"update", update_command},     {"kill", kill_command},
-        {"status", status_command},     {"logs", logs_command},
+        {"status", status_command},     {"logs", logs_command},         {"ask", ask_command},
+        {"submit", submit_command},     {"work", work_command},         {"inbox", inbox_command},
     };
     return table;
 }

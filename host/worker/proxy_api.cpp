@@ -210,6 +210,40 @@ void resource_updated(platform_host_ctx_t*, platform_str_t uri, platform_str_t a
     if (auto ch = state().channel) ch->send({{"op", "resource_updated"}, {"uri", bytes(uri)}, {"account", bytes(account)}});
 }
 
+// 1.5: the model answers in the host (blocking, like http_fetch); call_tools for calls it sent.
+platform_status_t model_complete(platform_host_ctx_t*, platform_str_t request, platform_bytes_sink_fn sink, void* user) {
+    json reply = ask({{"op", "model_complete"}, {"request", bytes(request)}});
+    std::string out = reply.contains("out") ? text(reply["out"]) : std::string();
+    if (sink) sink(user, view(out));
+    return code_of(reply);
+}
+platform_status_t call_tools(platform_call_t* call, platform_bytes_sink_fn sink, void* user) {
+    if (!state().find_call(call)) return PLATFORM_INVALID_ARGUMENT;
+    return lend(ask({{"op", "call_tools"}, {"call", id_of(call)}}), sink, user);
+}
+
+// 1.6: grants live in the host, for this worker's plugin.
+platform_status_t grant_create(platform_call_t* call, platform_bytes_sink_fn sink, void* user) {
+    if (!state().find_call(call)) return PLATFORM_INVALID_ARGUMENT;
+    return lend(ask({{"op", "grant_create"}, {"call", id_of(call)}}), sink, user);
+}
+platform_status_t grant_call_service(platform_host_ctx_t*, platform_str_t grant, platform_str_t service, platform_str_t method,
+                                     platform_str_t request, int64_t timeout_ms, platform_reply_fn done, void* user) {
+    if (!done) return PLATFORM_INVALID_ARGUMENT;
+    const uint64_t token = state().add_reply(done, user);
+    platform_status_t st = code_of(ask({{"op", "grant_call_service"}, {"grant", bytes(grant)}, {"service", bytes(service)},
+                                        {"method", bytes(method)}, {"request", bytes(request)},
+                                        {"timeout_ms", timeout_ms}, {"token", token}}));
+    if (st != PLATFORM_OK) {  // done will not run
+        std::lock_guard<std::mutex> g(state().m);
+        state().replies.erase(token);
+    }
+    return st;
+}
+platform_status_t grant_revoke(platform_host_ctx_t*, platform_str_t grant) {
+    return code_of(ask({{"op", "grant_revoke"}, {"grant", bytes(grant)}}));
+}
+
 }  // namespace
 
 platform_host_api_t make_proxy_api() {
@@ -244,6 +278,11 @@ platform_host_api_t make_proxy_api() {
     a.call_log = call_log;
     a.call_client_request = call_client_request;
     a.resource_updated = resource_updated;
+    a.model_complete = model_complete;
+    a.call_tools = call_tools;
+    a.grant_create = grant_create;
+    a.grant_call_service = grant_call_service;
+    a.grant_revoke = grant_revoke;
     return a;
 }
 

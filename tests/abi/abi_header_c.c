@@ -15,8 +15,8 @@
 
 /* ---- portable facts: hold on every platform ----------------------------------------------- */
 
-ABI_STATIC_ASSERT(PLATFORM_ABI_VERSION == ((1u << 16) | 4u));
-ABI_STATIC_ASSERT(PLATFORM_ABI_MAJOR == 1u && PLATFORM_ABI_MINOR == 4u);
+ABI_STATIC_ASSERT(PLATFORM_ABI_VERSION == ((1u << 16) | 6u));
+ABI_STATIC_ASSERT(PLATFORM_ABI_MAJOR == 1u && PLATFORM_ABI_MINOR == 6u);
 ABI_STATIC_ASSERT(PLATFORM_ABI_PACK(2, 3) == 0x20003u);
 ABI_STATIC_ASSERT(PLATFORM_ABI_MAJOR_OF(PLATFORM_ABI_PACK(7, 9)) == 7u);
 ABI_STATIC_ASSERT(PLATFORM_ABI_MINOR_OF(PLATFORM_ABI_PACK(7, 9)) == 9u);
@@ -38,6 +38,7 @@ ABI_STATIC_ASSERT(offsetof(platform_clock_api_t, struct_size) == 0);
 ABI_STATIC_ASSERT(offsetof(platform_store_provider_t, struct_size) == 0);
 ABI_STATIC_ASSERT(offsetof(platform_broker_provider_t, struct_size) == 0);
 ABI_STATIC_ASSERT(offsetof(platform_auth_provider_t, struct_size) == 0);
+ABI_STATIC_ASSERT(offsetof(platform_model_provider_t, struct_size) == 0);
 ABI_STATIC_ASSERT(offsetof(platform_plugin_desc_t, struct_size) == 0);
 ABI_STATIC_ASSERT(offsetof(platform_entry_args_t, struct_size) == 0);
 ABI_STATIC_ASSERT(sizeof(((platform_host_api_t *)0)->struct_size) == 4);
@@ -137,6 +138,18 @@ int abi_c_layout_ok(void) {
     ABI_CHECK(!PLATFORM_HAS_FIELD(platform_host_api_t, &api, store_cas));
     ABI_CHECK(!PLATFORM_HAS_FIELD(platform_host_api_t, &api, store_batch));
 
+    /* A 1.4 host table ends after resource_updated: no model_complete/call_tools. */
+    api.struct_size = (uint32_t)offsetof(platform_host_api_t, model_complete);
+    ABI_CHECK(PLATFORM_HAS_FIELD(platform_host_api_t, &api, resource_updated));
+    ABI_CHECK(!PLATFORM_HAS_FIELD(platform_host_api_t, &api, model_complete));
+    ABI_CHECK(!PLATFORM_HAS_FIELD(platform_host_api_t, &api, call_tools));
+
+    /* A 1.5 host table ends after call_tools: no grants. */
+    api.struct_size = (uint32_t)offsetof(platform_host_api_t, grant_create);
+    ABI_CHECK(PLATFORM_HAS_FIELD(platform_host_api_t, &api, call_tools));
+    ABI_CHECK(!PLATFORM_HAS_FIELD(platform_host_api_t, &api, grant_create));
+    ABI_CHECK(!PLATFORM_HAS_FIELD(platform_host_api_t, &api, grant_revoke));
+
     /* A larger struct_size (a newer peer) still reports every field we know. */
     api.struct_size = (uint32_t)sizeof api + 64;
     ABI_CHECK(PLATFORM_HAS_FIELD(platform_host_api_t, &api, get_service));
@@ -156,7 +169,7 @@ int abi_c_layout_ok(void) {
     {
         volatile uint32_t v = PLATFORM_ABI_VERSION;
         ABI_CHECK(PLATFORM_ABI_MAJOR_OF(v) == 1u);
-        ABI_CHECK(PLATFORM_ABI_MINOR_OF(v) == 4u);
+        ABI_CHECK(PLATFORM_ABI_MINOR_OF(v) == 6u);
     }
     return ok;
 }

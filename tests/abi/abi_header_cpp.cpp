@@ -17,9 +17,9 @@ namespace {
 
 // ---- portable facts ---------------------------------------------------------------------------
 
-static_assert(PLATFORM_ABI_VERSION == ((1u << 16) | 4u), "ABI 1.4");
+static_assert(PLATFORM_ABI_VERSION == ((1u << 16) | 6u), "ABI 1.6");
 static_assert(PLATFORM_ABI_MAJOR_OF(PLATFORM_ABI_VERSION) == 1u);
-static_assert(PLATFORM_ABI_MINOR_OF(PLATFORM_ABI_VERSION) == 4u);
+static_assert(PLATFORM_ABI_MINOR_OF(PLATFORM_ABI_VERSION) == 6u);
 static_assert(PLATFORM_ABI_PACK(2, 3) == 0x20003u);
 static_assert(std::is_same_v<decltype(PLATFORM_ABI_VERSION), uint32_t>);
 
@@ -51,6 +51,7 @@ static_assert(abi_struct<platform_clock_api_t>());
 static_assert(abi_struct<platform_store_provider_t>());
 static_assert(abi_struct<platform_broker_provider_t>());
 static_assert(abi_struct<platform_auth_provider_t>());
+static_assert(abi_struct<platform_model_provider_t>());
 static_assert(abi_struct<platform_plugin_desc_t>());
 static_assert(abi_struct<platform_entry_args_t>());
 static_assert(std::is_standard_layout_v<platform_str_t> && std::is_trivially_copyable_v<platform_str_t>);
@@ -66,6 +67,7 @@ static_assert(PLATFORM_FLAG_READ_ONLY == 1u && PLATFORM_FLAG_OPEN_WORLD == 128u)
 static_assert(PLATFORM_STORE_CAS == 16u && PLATFORM_STORE_TRANSACTIONS == 32u);
 static_assert(PLATFORM_STORE_OP_PUT == 1 && PLATFORM_STORE_OP_DEL == 2);
 static_assert(PLATFORM_FLAG_MCP_CONTENT == 256u && PLATFORM_MCP_TOOL == 0 && PLATFORM_MCP_HIDDEN == 7);
+static_assert(PLATFORM_FLAG_INTERNAL == 512u);
 static_assert(std::string_view(PLATFORM_ENTRY_SYMBOL) == "platform_plugin_entry");
 
 // The entry signature.

@@ -214,7 +214,8 @@ TEST(Access, TokenWithoutActionsIsRefusedOnEveryActionEndpoint) {
     const std::string admin = login(c, "admin", kAdminSecret);
     const std::string erin = account(c, admin, "erin");
     const std::string no_actions = personal_token(c, erin, {{"capabilities", {"agent", "work", "inbox"}}});
-    const std::string with_actions = personal_token(c, erin, {{"capabilities", {"actions"}}});
+    // The assistant services need their own capability besides `actions` (decision 30).
+    const std::string with_actions = personal_token(c, erin, {{"capabilities", {"actions", "agent", "work", "inbox"}}});
 
     int actions = 0;
     for (const auto& op : operations(c)) {

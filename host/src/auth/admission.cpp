@@ -27,10 +27,13 @@ bool listed(const std::vector<std::string>& list, const std::vector<std::string>
     return false;
 }
 
-// The capabilities named after services (DESIGN §6): the agent, work and inbox services.
+// The assistant services and the capability each needs (DESIGN §6): agent, work and inbox their
+// own; recall (the agent's conversations) the agent's. A token's `services` list does not limit
+// them: it limits what they reach, since their calls run as the caller (decision 30).
 const char* capability_of(const std::string& short_name) {
     for (const char* c : {"agent", "work", "inbox"})
         if (short_name == c) return c;
+    if (short_name == "recall") return "agent";
     return nullptr;
 }
 
@@ -84,7 +87,10 @@ std::vector<AccessRule> Admission::rules() {
 std::optional<Outcome> Admission::check(const Identity& who, const Invocation& inv, const ServiceEntry& svc,
                                         const Endpoint& ep) {
     if (auto r = check_rules(who, inv, svc, ep)) return r;
-    if (auto r = check_token(who, svc, ep)) return r;
+    // An internal endpoint is reached only through a plugin whose own public method the token
+    // already passed (decision 31): its services and capabilities were checked there.
+    if (!ep.internal())
+        if (auto r = check_token(who, svc, ep)) return r;
     if (auto r = check_csrf(who, inv, svc, ep)) return r;
     if (per_account_ && !who.anonymous() && who.type != "service") {
         auto d = per_account_->check(who.id);
@@ -125,14 +131,15 @@ std::optional<Outcome> Admission::check_token(const Identity& who, const Service
     };
     if (who.credential_kind == "services" && svc.relative.rfind("v1.", 0) != 0)
         return forbidden("a services token calls catalogue services only");
-    if (!who.services.empty() && !listed(who.services, names)) {
+    const char* cap = capability_of(short_name);
+    if (!who.services.empty() && !cap && !listed(who.services, names)) {
         std::string list;
         for (const auto& s : who.services) list += (list.empty() ? "" : ", ") + s;
         return forbidden("the token is scoped to " + list);
     }
     if ((ep.flags & PLATFORM_FLAG_ACTION) && !who.has_capability("actions"))
         return forbidden("the token lacks the `actions` capability (Allow actions)");
-    if (const char* cap = capability_of(short_name); cap && !who.has_capability(cap))
+    if (cap && !who.has_capability(cap))
         return forbidden(std::string("the token lacks the `") + cap + "` capability");
     return std::nullopt;
 }

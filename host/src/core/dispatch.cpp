@@ -71,6 +71,9 @@ void Runtime::dispatch_as(const Identity& who, Invocation inv, std::function<voi
     const ServiceEntry& svc = *inv.service;
     auto fail = [&](platform_status_t code, std::string message) { done(Outcome{code, std::move(message), "", false}); };
 
+    // Internal endpoints are for other plugins: from outside they do not exist.
+    if (ep.internal() && !inv.from_plugin)
+        return fail(PLATFORM_NOT_FOUND, "no such method: " + svc.name + " " + ep.name);
     // Rules, token restrictions, CSRF, per-account rate limit (admission.hpp).
     if (!inv.admitted)
         if (auto refusal = admission_->check(who, inv, svc, ep)) return done(std::move(*refusal));
@@ -98,6 +101,7 @@ void Runtime::dispatch_as(const Identity& who, Invocation inv, std::function<voi
     call->endpoint = ep.method;
     call->account = who.id;
     call->scopes = who.scopes_csv();
+    call->caller = who;
     call->request_id = inv.request_id;
     call->headers = std::move(inv.headers);
     call->plugin = plugin;

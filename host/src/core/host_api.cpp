@@ -1,5 +1,7 @@
 // The host-services table (abi.h) as plugins see it. Every function finds its runtime and
 // plugin through the HostCtx, or its call through the CallTable.
+#include <platform/host/grants.hpp>
+#include <platform/host/model_choice.hpp>
 #include <platform/host/runtime.hpp>
 
 #include <spdlog/spdlog.h>
@@ -419,37 +421,40 @@ const void* get_service(platform_host_ctx_t* c, platform_str_t name, uint32_t mi
 
 // ---- 1.2: calls between services, events ----
 
-platform_status_t call_service(platform_host_ctx_t* c, platform_call_t* parent, platform_str_t service, platform_str_t method,
-                               platform_str_t request, uint32_t flags, platform_reply_fn done, void* user) {
-    Runtime& rt = *hctx(c).runtime;
+// Finds service/method and dispatches a call from a plugin as `who`; NOT_FOUND (done not
+// called) for an unknown service or method.
+platform_status_t dispatch_from_plugin(Runtime& rt, platform_str_t service, platform_str_t method, platform_str_t request,
+                                       const Identity& who, Invocation inv, platform_reply_fn done, void* user) {
     const ServiceEntry* svc = rt.registry().find(str(service));
     if (!svc || !done) return svc ? PLATFORM_INVALID_ARGUMENT : PLATFORM_NOT_FOUND;
     const Endpoint* ep = svc->plugin->endpoint(str(method));
     if (!ep) return PLATFORM_NOT_FOUND;
-    Invocation inv;
     inv.service = svc;
     inv.endpoint = ep;
+    inv.from_plugin = true;
     inv.args = request.len ? json::parse(str(request), nullptr, false) : json::object();
     if (!inv.args.is_object()) {
         const std::string m = "request: must be a JSON object";
         done(user, PLATFORM_INVALID_ARGUMENT, view(m));
         return PLATFORM_OK;
     }
+    rt.dispatch_as(who, std::move(inv), [done, user](Outcome o) { done(user, o.code, view(o.body)); });
+    return PLATFORM_OK;
+}
+
+platform_status_t call_service(platform_host_ctx_t* c, platform_call_t* parent, platform_str_t service, platform_str_t method,
+                               platform_str_t request, uint32_t flags, platform_reply_fn done, void* user) {
+    Runtime& rt = *hctx(c).runtime;
+    Invocation inv;
     Identity who;
     if (flags & PLATFORM_CALL_AS_SERVICE) {
         who = rt.service_identity(*hctx(c).plugin);
     } else if (auto p = parent ? find_call(parent) : nullptr) {
-        who.id = p->account;
-        for (size_t i = 0, j; i < p->scopes.size(); i = j + 1) {
-            j = p->scopes.find(',', i);
-            if (j == std::string::npos) j = p->scopes.size();
-            if (j > i) who.scopes.push_back(p->scopes.substr(i, j - i));
-        }
+        who = p->caller;  // the parent's caller, token restrictions included
         inv.deadline_ms = p->deadline_ms;
         inv.request_id = p->request_id;
     }
-    rt.dispatch_as(who, std::move(inv), [done, user](Outcome o) { done(user, o.code, view(o.body)); });
-    return PLATFORM_OK;
+    return dispatch_from_plugin(rt, service, method, request, who, std::move(inv), done, user);
 }
 
 struct EventsRef {
@@ -536,6 +541,64 @@ void resource_updated(platform_host_ctx_t* c, platform_str_t uri, platform_str_t
     hctx(c).runtime->resource_updated(str(uri), str(account));
 }
 
+// ---- 1.5: the model and the caller's tools ----
+
+platform_status_t model_complete(platform_host_ctx_t* c, platform_str_t request, platform_bytes_sink_fn sink, void* user) {
+    std::string out;
+    const platform_status_t st = complete_with_model(*hctx(c).runtime, view_of(request), out);
+    if (sink) sink(user, view(out));
+    return st;
+}
+
+platform_status_t call_tools(platform_call_t* handle, platform_bytes_sink_fn sink, void* user) {
+    auto c = find_call(handle);
+    if (!c) return PLATFORM_INVALID_ARGUMENT;
+    {
+        std::lock_guard<std::mutex> g(c->m);
+        if (c->answered) return PLATFORM_INVALID_ARGUMENT;
+    }
+    Runtime& rt = *c->plugin->ctx.runtime;
+    auto ns = c->headers.find("platform-namespace");
+    const std::string out = agent_tools(rt.admission(), *rt.tools().all(), c->caller,
+                                        ns == c->headers.end() ? "" : ns->second, c->plugin)
+                                .dump(-1, ' ', false, json::error_handler_t::replace);
+    if (sink) sink(user, view(out));
+    return PLATFORM_OK;
+}
+
+// ---- 1.6: grants (grants.hpp) ----
+
+platform_status_t grant_create(platform_call_t* handle, platform_bytes_sink_fn sink, void* user) {
+    auto c = find_call(handle);
+    if (!c || !c->plugin) return PLATFORM_INVALID_ARGUMENT;
+    {
+        std::lock_guard<std::mutex> g(c->m);
+        if (c->answered) return PLATFORM_INVALID_ARGUMENT;
+    }
+    auto ns = c->headers.find("platform-namespace");
+    std::string id;
+    const platform_status_t st = Grants(*c->plugin->ctx.runtime)
+                                     .create(*c->plugin, c->caller, ns == c->headers.end() ? "" : ns->second, id);
+    if (st == PLATFORM_OK && sink) sink(user, view(id));
+    return st;
+}
+
+platform_status_t grant_call_service(platform_host_ctx_t* c, platform_str_t grant, platform_str_t service,
+                                     platform_str_t method, platform_str_t request, int64_t timeout_ms,
+                                     platform_reply_fn done, void* user) {
+    Runtime& rt = *hctx(c).runtime;
+    auto found = Grants(rt).find(*hctx(c).plugin, str(grant));
+    if (!found) return PLATFORM_NOT_FOUND;
+    Invocation inv;
+    inv.ns = found->ns;
+    inv.timeout_ms = timeout_ms > 0 ? timeout_ms : 0;
+    return dispatch_from_plugin(rt, service, method, request, found->who, std::move(inv), done, user);
+}
+
+platform_status_t grant_revoke(platform_host_ctx_t* c, platform_str_t grant) {
+    return Grants(*hctx(c).runtime).revoke(*hctx(c).plugin, str(grant));
+}
+
 }  // namespace
 
 platform_host_api_t make_host_api() {
@@ -570,6 +633,11 @@ platform_host_api_t make_host_api() {
     a.call_log = call_log;
     a.call_client_request = call_client_request;
     a.resource_updated = resource_updated;
+    a.model_complete = model_complete;
+    a.call_tools = call_tools;
+    a.grant_create = grant_create;
+    a.grant_call_service = grant_call_service;
+    a.grant_revoke = grant_revoke;
     return a;
 }
 

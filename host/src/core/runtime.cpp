@@ -38,6 +38,7 @@ Runtime::Runtime(Settings settings, Profile profile)
       registry_(settings_.ns, node_id()),
       api_(make_host_api()),
       pool_(4, 256),
+      tools_(std::make_unique<ToolCatalog>(registry_)),
       payments_(std::make_unique<PaymentGate>(*this)),
       admission_(std::make_unique<Admission>(*this)),
       acme_challenges_(std::make_shared<HttpChallenges>()) {}
@@ -58,6 +59,11 @@ std::vector<std::string> Runtime::plugin_dirs() const {
 Plugin* Runtime::provider(const std::string& kind) const {
     auto it = providers_.find(kind);
     return it == providers_.end() ? nullptr : it->second;
+}
+
+Plugin* Runtime::model(const std::string& id) const {
+    auto it = models_.find(id);
+    return it == models_.end() ? nullptr : it->second;
 }
 
 uint64_t Runtime::max_body() const {
@@ -126,6 +132,9 @@ void Runtime::load_all() {
             throw ProfileError(choice.where + ": providers." + kind + ".plugin: '" + choice.plugin +
                                "' is not a " + kind + " provider");
         p.config = choice.config;
+        // A model provider is configured the same way whether or not the profile names it.
+        if (p.kind == PLATFORM_KIND_MODEL && (p.config.is_null() || p.config.empty()) && profile_.plugin_config.contains(p.id))
+            p.config = profile_.plugin_config[p.id];
         p.privileged = profile_.privileged.count(p.id) > 0;
         std::string error;
         if (!create(p, error))
@@ -133,6 +142,7 @@ void Runtime::load_all() {
         if (p.desc->on_start && p.desc->on_start(p.instance) != PLATFORM_OK)
             throw ProfileError(choice.where + ": providers." + kind + ": " + choice.plugin + ": on_start failed");
         providers_[kind] = &p;
+        if (p.kind == PLATFORM_KIND_MODEL) models_[p.id] = &p;
         started_.push_back(&p);
         // A provider whose descriptor names a service is also registered as that service.
         if (!p.service.empty()) {
@@ -143,6 +153,7 @@ void Runtime::load_all() {
                          registry_.find(p.service)->name, p.endpoints.size());
         }
     }
+    start_models(by_id);
     // The `runtime` built-in lives in the host (runtime_service.hpp), privileged; served with
     // `plugins: all`, or when a `plugins:` list names it.
     const bool want_runtime = profile_.all_plugins ||
@@ -187,6 +198,39 @@ void Runtime::load_all() {
         started_.push_back(&p);
         spdlog::info("plugin {} {} serving {} ({} endpoints)", p.id, p.version,
                      registry_.find(p.service)->name, p.endpoints.size());
+    }
+}
+
+// Every other model plugin the profile loads (`plugins: all` or listed), configured from
+// plugin_config.<id>: several may be loaded, and model_choice.hpp picks one per call.
+void Runtime::start_models(const std::map<std::string, Plugin*>& by_id) {
+    for (const auto& [id, pp] : by_id) {
+        Plugin& p = *pp;
+        if (p.kind != PLATFORM_KIND_MODEL || models_.count(id) || p.instance) continue;
+        if (!profile_.all_plugins && std::find(profile_.plugins.begin(), profile_.plugins.end(), id) == profile_.plugins.end())
+            continue;
+        const auto* table = static_cast<const platform_model_provider_t*>(p.desc->provider);
+        if (p.worker || !table || !PLATFORM_HAS_FIELD(platform_model_provider_t, table, complete) || !table->complete) {
+            spdlog::error("plugin {} refused: {}", p.path, p.worker ? "model providers run in the host, not in a worker"
+                                                                    : "model provider table without `complete`");
+            continue;
+        }
+        if (profile_.plugin_config.contains(id)) p.config = profile_.plugin_config[id];
+        p.privileged = profile_.privileged.count(id) > 0;
+        std::string error;
+        if (!create(p, error)) {
+            spdlog::error("plugin {} refused: {}", p.path, error);
+            continue;
+        }
+        if (p.desc->on_start && p.desc->on_start(p.instance) != PLATFORM_OK) {
+            spdlog::error("plugin {} refused: on_start failed", p.path);
+            if (p.desc->on_destroy) p.desc->on_destroy(p.instance);
+            p.instance = nullptr;
+            continue;
+        }
+        models_[id] = &p;
+        started_.push_back(&p);
+        spdlog::info("plugin {} {} loaded as a model provider", p.id, p.version);
     }
 }
 

@@ -115,7 +115,8 @@ json describe_endpoint(const ServiceEntry& s, const Endpoint& e) {
 
 json ServiceRegistry::describe(const ServiceEntry& s) const {
     json endpoints = json::array();
-    for (const auto& e : s.plugin->endpoints) endpoints.push_back(describe_endpoint(s, e));
+    for (const auto& e : s.plugin->endpoints)
+        if (!e.internal()) endpoints.push_back(describe_endpoint(s, e));
     json node = {{"id", s.name + "-" + node_id_},
                  {"address", ""},
                  {"metadata",

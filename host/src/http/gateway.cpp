@@ -44,7 +44,8 @@ int64_t timeout_ms(const HttpRequest& req) {
 
 std::string endpoint_names(const Plugin& p) {
     std::string out;
-    for (const auto& e : p.endpoints) out += (out.empty() ? "" : ", ") + e.name;
+    for (const auto& e : p.endpoints)
+        if (!e.internal()) out += (out.empty() ? "" : ", ") + e.name;
     return out;
 }
 
@@ -285,7 +286,7 @@ void Gateway::catalogue(HttpRequest& req, const Reply& reply, const OpenStream& 
                                                              " (use /api/v1/<service>/<method>)"));
     const ServiceEntry* svc = runtime_.registry().find_catalogue(parts[0]);
     if (!svc) return reply(catalogue_status(PLATFORM_NOT_FOUND, "unknown service '" + parts[0] + "'"));
-    const Endpoint* ep = svc->plugin->endpoint(parts[1]);
+    const Endpoint* ep = svc->plugin->public_endpoint(parts[1]);
     if (!ep)
         return reply(catalogue_status(PLATFORM_NOT_FOUND, "unknown method '" + parts[0] + "/" + parts[1] +
                                                              "' (available: " + endpoint_names(*svc->plugin) + ")"));
@@ -317,7 +318,7 @@ void Gateway::rpc_path(HttpRequest& req, const Reply& reply, const OpenStream& o
     const std::string name = qualify(ns, route->service);
     const ServiceEntry* svc = runtime_.registry().find_exact(name);
     if (!svc) return reply(gateway_error(ns, 404, "service not found: " + name));
-    const Endpoint* ep = svc->plugin->endpoint(route->method);
+    const Endpoint* ep = svc->plugin->public_endpoint(route->method);
     if (!ep) return reply(gateway_error(name, 404, "endpoint not found: " + name + ":" + route->method));
     if (ep->verb == PLATFORM_VERB_POST && req.method == "GET") {
         auto r = gateway_error(name, 405, ep->method + " changes data: use POST with a JSON body");
@@ -375,7 +376,7 @@ void Gateway::rpc_call(HttpRequest& req, const Reply& reply, const OpenStream& o
         if (!svc) svc = runtime_.registry().find_exact(qualify(ns, service));
     }
     if (!svc) return reply(gateway_error(id, 404, "service not found: " + (ns == runtime_.settings().ns ? service : qualify(ns, service))));
-    const Endpoint* ep = svc->plugin->endpoint(method);
+    const Endpoint* ep = svc->plugin->public_endpoint(method);
     if (!ep) return reply(gateway_error(id, 404, "endpoint not found: " + svc->name + ":" + method));
     if (ep->max_body < req.body.size())
         return reply(gateway_error(id, 413, "request: more than the " + std::to_string(ep->max_body) +

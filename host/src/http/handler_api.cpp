@@ -243,7 +243,7 @@ void Gateway::api_handler(HttpRequest& req, const Reply& reply) {
     const std::string name = qualify(ns, route->service);
     const ServiceEntry* svc = runtime_.registry().find_exact(name);
     if (!svc) return reply(gateway_error(ns, 404, "service not found: " + name));
-    const Endpoint* ep = svc->plugin->endpoint(route->method);
+    const Endpoint* ep = svc->plugin->public_endpoint(route->method);
     if (!ep) return reply(gateway_error(name, 404, "endpoint not found: " + name + ":" + route->method));
     if (req.body.size() > ep->max_body)
         return reply(gateway_error(name, 413, "request body: " + std::to_string(req.body.size()) + " bytes is more than the " +

@@ -27,7 +27,7 @@ void Gateway::event_handler(HttpRequest& req, const Reply& reply, const OpenStre
     const std::string ns = request_namespace(req);
     if (auto route = resolve_rpc_path(req.path))
         if (const ServiceEntry* svc = runtime_.registry().find_exact(qualify(ns, route->service)))
-            if (svc->plugin->endpoint(route->method)) return rpc_path(req, reply, open);
+            if (svc->plugin->public_endpoint(route->method)) return rpc_path(req, reply, open);
 
     const EventRoute ev = resolve_event_path(ns, req.path);
     if (ev.topic.empty()) return reply(gateway_error(ns, 404, "no topic for " + req.path));

@@ -104,7 +104,7 @@ void Gateway::build_local_routes() {
         const ServiceEntry* svc = runtime_.registry().find_exact(entry.name);
         if (!svc || !svc->plugin) continue;
         for (const auto& ep : svc->plugin->endpoints) {
-            if (ep.http_path.empty()) continue;
+            if (ep.http_path.empty() || ep.internal()) continue;
             std::string error;
             auto pattern = RoutePattern::compile(ep.http_path, &error);
             if (!pattern) {

@@ -93,6 +93,11 @@ void Metrics::call(const std::string& service, const std::string& endpoint, std:
     call_duration_[service].observe(seconds);
 }
 
+void Metrics::model_call(const std::string& provider, std::string_view code) {
+    std::lock_guard<std::mutex> g(m_);
+    model_calls_[{provider, std::string(code)}]++;
+}
+
 std::string Metrics::exposition() const {
     std::string out;
     std::lock_guard<std::mutex> g(m_);
@@ -117,6 +122,10 @@ std::string Metrics::exposition() const {
     family(out, "platform_call_duration_seconds", "histogram", "Plugin call duration, by service.");
     for (const auto& [service, h] : call_duration_)
         histogram(out, "platform_call_duration_seconds", "service=\"" + prometheus_escape(service) + "\"", h);
+    family(out, "platform_model_calls_total", "counter", "Model completions (model_complete), by provider and outcome code.");
+    for (const auto& [k, n] : model_calls_)
+        out += "platform_model_calls_total{provider=\"" + prometheus_escape(k.first) + "\",code=\"" +
+               prometheus_escape(k.second) + "\"} " + std::to_string(n) + "\n";
     return out;
 }
 

@@ -71,6 +71,7 @@ json openapi_document(const ServiceRegistry& registry, const std::string& versio
     for (const auto& s : registry.all()) {
         const bool catalogue = s.relative.rfind("v1.", 0) == 0;
         for (const auto& e : s.plugin->endpoints) {
+            if (e.internal()) continue;
             std::string path = catalogue ? "/api/v1/" + std::string(last_segment(s.relative)) + "/" + e.name
                                          : "/" + s.relative + "/" + e.name;
             for (auto& c : path)

@@ -322,6 +322,33 @@ json serve_host_call(const HostSide& h, WorkerProcess& p, const json& m) {
         std::string level = a.s("level"), logger = a.s("logger"), data = a.s("data");
         return out(h.api->call_log(handle(id), view(level), view(logger), view(data)));
     }
+    if (op == "model_complete") {  // the answer, or the reason, in "out"
+        std::string request = a.s("request");
+        platform_status_t st = h.api->model_complete(h.ctx, view(request), append, &text);
+        return {{"code", st}, {"out", bytes(text)}};
+    }
+    if (op == "grant_create") {
+        const auto id = static_cast<uint64_t>(a.i("call"));
+        if (!owns(p, id)) return out(PLATFORM_INVALID_ARGUMENT);
+        return out(h.api->grant_create(handle(id), append, &text), &text);
+    }
+    if (op == "grant_call_service") {
+        auto* later = new Later{p.channel, static_cast<uint64_t>(a.i("token"))};
+        std::string grant = a.s("grant"), service = a.s("service"), method = a.s("method"), request = a.s("request");
+        platform_status_t st = h.api->grant_call_service(h.ctx, view(grant), view(service), view(method), view(request),
+                                                         a.i("timeout_ms"), relay_reply, later);
+        if (st != PLATFORM_OK) delete later;  // the callback will not run
+        return out(st);
+    }
+    if (op == "grant_revoke") {
+        std::string grant = a.s("grant");
+        return out(h.api->grant_revoke(h.ctx, view(grant)));
+    }
+    if (op == "call_tools") {
+        const auto id = static_cast<uint64_t>(a.i("call"));
+        if (!owns(p, id)) return out(PLATFORM_INVALID_ARGUMENT);
+        return out(h.api->call_tools(handle(id), append, &text), &text);
+    }
     if (op == "http_fetch") return fetch(h, a);
     if (op == "events_publish") return events_publish(h, a);
     if (op == "events_read") return events_read(h, a);

@@ -1,5 +1,5 @@
-// Tools from the descriptors (one description drives every surface, DESIGN §2) and the tool
-// results of outcomes.
+// Tools (the runtime's ToolCatalog, tool_catalog.hpp), role endpoints from the descriptors, and
+// the tool results of outcomes.
 #include <algorithm>
 #include <platform/host/names.hpp>
 #include <platform/host/payment.hpp>
@@ -9,69 +9,12 @@
 
 namespace platform::host::mcp {
 
-namespace {
-bool catalogue_service(const ServiceEntry& s) {
-    return s.plugin && s.relative.rfind("v1.", 0) == 0;
-}
+Catalog::Catalog(Runtime& runtime) : runtime_(runtime) {}
 
-json definition(const std::string& name, const Endpoint& ep) {
-    const bool read_only = ep.flags & PLATFORM_FLAG_READ_ONLY;
-    json annotations = {
-        {"readOnlyHint", read_only},
-        {"destructiveHint", !read_only && (ep.flags & PLATFORM_FLAG_DESTRUCTIVE) != 0},
-        {"idempotentHint", read_only || (ep.flags & PLATFORM_FLAG_IDEMPOTENT) != 0},
-        {"openWorldHint", (ep.flags & PLATFORM_FLAG_OPEN_WORLD) != 0}};
-    if (!ep.title.empty()) annotations["title"] = ep.title;
-    std::string description =
-        ep.description.empty() ? (ep.title.empty() ? ep.method : ep.title) : ep.description;
-    json d = {{"name", name},
-              {"description", description},
-              {"inputSchema", ep.input.source()},
-              {"annotations", annotations}};
-    if (!ep.title.empty()) d["title"] = ep.title;
-    // MCP output schemas describe structuredContent, which is always an object.
-    if (ep.output_schema.is_object() && ep.output_schema.value("type", "") == "object" &&
-        !(ep.flags & PLATFORM_FLAG_MCP_CONTENT))
-        d["outputSchema"] = ep.output_schema;
-    return d;
-}
-}  // namespace
-
-Catalog::Catalog(Runtime& runtime) : runtime_(runtime) {
-    std::weak_ptr<std::atomic<bool>> dirty = dirty_;
-    watch_ = runtime_.registry().watch([dirty](const json&) {
-        if (auto d = dirty.lock()) d->store(true);
-    });
-}
-
-Catalog::~Catalog() {
-    runtime_.registry().unwatch(watch_);
-}
-
-std::shared_ptr<const std::vector<ToolRef>> Catalog::tools() {
-    std::lock_guard<std::mutex> g(m_);
-    if (tools_ && !dirty_->exchange(false)) return tools_;
-    auto out = std::make_shared<std::vector<ToolRef>>();
-    for (const auto& entry : runtime_.registry().all()) {
-        if (!catalogue_service(entry)) continue;
-        const ServiceEntry* svc = runtime_.registry().find_exact(entry.name);
-        if (!svc) continue;
-        for (const auto& ep : svc->plugin->endpoints) {
-            if (ep.mcp_role != PLATFORM_MCP_TOOL) continue;
-            std::string name = std::string(last_segment(svc->relative)) + "_" + ep.name;
-            out->push_back(ToolRef{name, svc, &ep, definition(name, ep)});
-        }
-    }
-    std::sort(out->begin(), out->end(),
-              [](const ToolRef& a, const ToolRef& b) { return a.name < b.name; });
-    tools_ = out;
-    return tools_;
-}
+std::shared_ptr<const std::vector<ToolRef>> Catalog::tools() { return runtime_.tools().all(); }
 
 const ToolRef* Catalog::find(const std::vector<ToolRef>& tools, std::string_view name) const {
-    auto it = std::lower_bound(tools.begin(), tools.end(), name,
-                               [](const ToolRef& t, std::string_view n) { return t.name < n; });
-    return it != tools.end() && it->name == name ? &*it : nullptr;
+    return ToolCatalog::find(tools, name);
 }
 
 std::vector<std::pair<const ServiceEntry*, const Endpoint*>> Catalog::with_role(
@@ -82,7 +25,7 @@ std::vector<std::pair<const ServiceEntry*, const Endpoint*>> Catalog::with_role(
             entry.plugin ? runtime_.registry().find_exact(entry.name) : nullptr;
         if (!svc || !svc->plugin) continue;
         for (const auto& ep : svc->plugin->endpoints)
-            if (ep.mcp_role == role) out.emplace_back(svc, &ep);
+            if (ep.mcp_role == role && !ep.internal()) out.emplace_back(svc, &ep);
     }
     return out;
 }

@@ -16,6 +16,7 @@
 #include <optional>
 #include <platform/host/mcp.hpp>
 #include <platform/host/runtime.hpp>
+#include <platform/host/tool_catalog.hpp>
 #include <set>
 #include <string>
 #include <string_view>
@@ -82,18 +83,13 @@ private:
 // ---- tools and role endpoints (mcp_catalog.cpp)
 // ----------------------------------------------------
 
-struct ToolRef {
-    std::string name;  // <service>_<method>
-    const ServiceEntry* service = nullptr;
-    const Endpoint* endpoint = nullptr;
-    json definition;  // the tools/list entry
-};
+// The tools are the runtime's ToolCatalog (tool_catalog.hpp), shared with call_tools.
+using ToolRef = Tool;
 
 class Catalog {
 public:
     explicit Catalog(Runtime& runtime);
-    ~Catalog();
-    // Rebuilt after a registry change.
+    // The runtime's catalogue, rebuilt after a registry change.
     std::shared_ptr<const std::vector<ToolRef>> tools();
     const ToolRef* find(const std::vector<ToolRef>& tools, std::string_view name) const;
     // In-process endpoints with an MCP role, in service order.
@@ -102,10 +98,6 @@ public:
 
 private:
     Runtime& runtime_;
-    std::mutex m_;
-    std::shared_ptr<const std::vector<ToolRef>> tools_;
-    std::shared_ptr<std::atomic<bool>> dirty_ = std::make_shared<std::atomic<bool>>(true);
-    uint64_t watch_ = 0;
 };
 
 // The tools/call result of an outcome: content + structuredContent (the /api/v1 `data`), or an

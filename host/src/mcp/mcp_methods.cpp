@@ -151,9 +151,8 @@ void McpServer::Impl::request(std::shared_ptr<Context> ctx, const json& msg,
         json visible = json::array();
         const std::string ns =
             ctx->headers.count("platform-namespace") ? ctx->headers.at("platform-namespace") : "";
-        for (const auto& t : *tools)
-            if (runtime.admission().may_call(ctx->who, ns, *t.service, *t.endpoint))
-                visible.push_back(t.definition);
+        for (const ToolRef* t : tools_for(runtime.admission(), *tools, ctx->who, ns))
+            visible.push_back(t->definition);
         return done(result_message(id, page(visible, *offset, "tools")));
     }
 

@@ -25,7 +25,10 @@
  *     host_api.store_cas/store_batch and the "store" sub-table's cas/batch (version 2), and
  *     platform_auth_provider_t.rules_version/rules; 1.4 added MCP: platform_endpoint_t.mcp_role
  *     and mcp_uri_prefix, PLATFORM_FLAG_MCP_CONTENT, and host_api.call_progress, call_log,
- *     call_client_request and resource_updated.
+ *     call_client_request and resource_updated; 1.5 added the model provider table
+ *     (platform_model_provider_t, PLATFORM_KIND_MODEL) and host_api.model_complete and
+ *     call_tools; 1.6 added PLATFORM_FLAG_INTERNAL and grants (host_api.grant_create,
+ *     grant_call_service, grant_revoke).
  *   - Any change to this file bumps PLATFORM_ABI_MINOR in the same commit. A breaking change would
  *     need a new major and a new entry symbol; none is planned.
  *
@@ -61,7 +64,7 @@ extern "C" {
  * ------------------------------------------------------------------------------------------- */
 
 #define PLATFORM_ABI_MAJOR 1u
-#define PLATFORM_ABI_MINOR 4u
+#define PLATFORM_ABI_MINOR 6u
 #define PLATFORM_ABI_PACK(major, minor) ((((uint32_t)(major)) << 16) | ((uint32_t)(minor) & 0xffffu))
 #define PLATFORM_ABI_VERSION PLATFORM_ABI_PACK(PLATFORM_ABI_MAJOR, PLATFORM_ABI_MINOR)
 #define PLATFORM_ABI_MAJOR_OF(v) (((uint32_t)(v)) >> 16)
@@ -133,7 +136,7 @@ enum {
     PLATFORM_KIND_BROKER = 3,  /* provider: platform_broker_provider_t */
     PLATFORM_KIND_EVENTS = 4,  /* provider: platform_events_provider_t (1.2) */
     PLATFORM_KIND_AUTH = 5,    /* provider: platform_auth_provider_t */
-    PLATFORM_KIND_MODEL = 6    /* provider: table added in a later minor */
+    PLATFORM_KIND_MODEL = 6    /* provider: platform_model_provider_t (1.5) */
 };
 
 typedef int32_t platform_log_level_t;
@@ -248,6 +251,11 @@ enum {
  * and MCP's tools/call returns it as it is (text, image, audio, resource content) instead of
  * wrapping the JSON result; HTTP callers still get it as the JSON result. */
 #define PLATFORM_FLAG_MCP_CONTENT (1ull << 8)
+/* (1.6) For other plugins only: reachable through call_service and grant_call_service, never
+ * from outside. The gateway, /rpc and MCP answer NOT_FOUND as for a method that does not exist,
+ * and the endpoint is left out of every listing (registry, MCP tools, OpenAPI, CLI, call_tools).
+ * Access level, token restrictions and payment apply to the caller a call acts for as usual. */
+#define PLATFORM_FLAG_INTERNAL (1ull << 9)
 
 /*
  * (1.4) What an endpoint is to MCP (platform_endpoint_t.mcp_role). A tool is listed by tools/list
@@ -525,6 +533,48 @@ typedef struct platform_host_api {
      * sessions of that account (an owner's resource: others learn nothing of it); empty = every
      * subscriber. Any thread, any time. */
     void (*resource_updated)(platform_host_ctx_t *ctx, platform_str_t uri, platform_str_t account);
+
+    /* ---- 1.5: the model --------------------------------------------------------------------- */
+
+    /* Asks the configured model for one completion (the JSON shapes are those of
+     * platform_model_provider_t.complete). The provider is config `model.provider` ("openai",
+     * "anthropic", "builtin": plugin model-<name>), else the profile's `model` provider, else
+     * model-builtin when loaded. Blocking, like http_fetch: call it from a handler's worker
+     * thread, never from a callback. On OK lends the answer JSON to sink; on failure lends the
+     * reason: UNAVAILABLE when no model provider is loaded or the chosen one is not configured
+     * (the message names the missing setting), BAD_GATEWAY for an upstream failure, TIMEOUT,
+     * INVALID_ARGUMENT for a request that is not the shape below. */
+    platform_status_t (*model_complete)(platform_host_ctx_t *ctx, platform_str_t request_json,
+                                        platform_bytes_sink_fn sink, void *user);
+
+    /* Lends a JSON array of the tools the call's caller may use, as MCP's tools/list would list
+     * them for that caller's credential (token scopes and capabilities, endpoint access), minus
+     * endpoints flagged WITHHELD_FROM_AGENT and the calling plugin's own: each
+     * {"name","title","description","inputSchema","annotations","service","method"} where
+     * annotations are MCP's (readOnlyHint, destructiveHint, idempotentHint, openWorldHint; since
+     * 1.6) and service/method are what call_service takes. INVALID_ARGUMENT for an unknown or answered call. Any thread. */
+    platform_status_t (*call_tools)(platform_call_t *call, platform_bytes_sink_fn sink, void *user);
+
+    /* ---- 1.6: grants: acting later for a caller -------------------------------------------- */
+
+    /* A grant lets this plugin act later for the caller of `call` (background work, an event's
+     * prompt at its time) with exactly that caller's identity and credential restrictions (token
+     * services and capabilities) as they were at grant time, never more. Lends the grant's id
+     * (an opaque printable string of at most 64 bytes) to sink. The host keeps grants in the
+     * profile's store, so they outlive restarts; only the plugin that created a grant can use or
+     * revoke it. INVALID_ARGUMENT for an unknown or answered call, UNAUTHENTICATED for an
+     * anonymous caller, UNAVAILABLE without a store. Any thread. */
+    platform_status_t (*grant_create)(platform_call_t *call, platform_bytes_sink_fn sink, void *user);
+    /* As call_service with a parent, acting for the grant's account: rules, token restrictions,
+     * access level and payment apply to it. timeout_ms <= 0 is the profile's call timeout (it is
+     * capped by the profile's max_call_timeout_ms). NOT_FOUND for an unknown grant (or another
+     * plugin's), service or method; on NOT_FOUND `done` is not called. Any thread. */
+    platform_status_t (*grant_call_service)(platform_host_ctx_t *ctx, platform_str_t grant,
+                                            platform_str_t service, platform_str_t method,
+                                            platform_str_t request_json, int64_t timeout_ms,
+                                            platform_reply_fn done, void *user);
+    /* Forgets a grant; NOT_FOUND when it is unknown or another plugin's. Any thread. */
+    platform_status_t (*grant_revoke)(platform_host_ctx_t *ctx, platform_str_t grant);
 } platform_host_api_t;
 
 /* call_service flags (1.2). */
@@ -722,6 +772,34 @@ typedef struct platform_auth_provider {
      * "<type>:<name>:<endpoint>" with "*" wildcards; the highest priority decides. */
     platform_status_t (*rules)(void *inst, platform_bytes_sink_fn sink, void *user);
 } platform_auth_provider_t;
+
+/* Model provider (1.5): one completion of a conversation that may call tools. Provider-neutral
+ * JSON, translated by each provider to its upstream's format:
+ *   request  {"system": "<instructions>",
+ *             "messages": [{"role": "user", "content": "<text>"},
+ *                          {"role": "assistant", "content": "<text or empty>",
+ *                           "tool_calls": [{"id", "name", "arguments": {...}}]},
+ *                          {"role": "tool", "tool_call_id", "name", "content": "<result text>",
+ *                           "is_error": false}],
+ *             "tools": [{"name", "description", "input_schema": {JSON Schema}}],
+ *             "max_tokens": 1024,
+ *             "context": {"now": "<RFC 3339 in the account's zone>", "timezone": "<IANA>",
+ *                         "account": "<id>"}}   (all but messages optional; context is for
+ *                                                 providers that work offline, like model-builtin)
+ *   answer   {"text": "<reply, empty when only calling tools>",
+ *             "tool_calls": [{"id", "name", "arguments": {...}}],   (empty when done)
+ *             "stop": "end" | "tool_calls" | "max_tokens",
+ *             "model": "<the model that answered>",
+ *             "usage": {"input_tokens", "output_tokens"}}
+ * `complete` blocks (it may fetch over HTTP through the host table) and runs on host worker
+ * threads, concurrently: it must be thread-safe. On OK it lends the answer to sink; on failure it
+ * lends a message: UNAVAILABLE naming the missing setting (model.<name>.api_key...), BAD_GATEWAY
+ * with the upstream's status and error, TIMEOUT, INVALID_ARGUMENT for a malformed request. */
+typedef struct platform_model_provider {
+    uint32_t struct_size;
+    platform_status_t (*complete)(void *inst, platform_str_t request_json,
+                                  platform_bytes_sink_fn sink, void *user);
+} platform_model_provider_t;
 
 /* ---------------------------------------------------------------------------------------------
  * Plugin descriptor (plugin -> host). Static, owned by the plugin, alive while loaded.

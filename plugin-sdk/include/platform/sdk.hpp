@@ -16,6 +16,7 @@
 #include <platform/sdk/service.hpp>
 #include <platform/sdk/store.hpp>
 #include <platform/sdk/events_provider.hpp>
+#include <platform/sdk/model_provider.hpp>
 #include <platform/sdk/store_provider.hpp>
 #include <platform/sdk/str.hpp>
 #include <platform/sdk/text.hpp>

@@ -55,6 +55,8 @@ void HostProcess::launch() {
         setenv("PLATFORM_HOME", options_.home.c_str(), 1);
         unsetenv("PLATFORM_PLUGIN_PATH");
         unsetenv("PLATFORM_PROFILE");
+        // The developer's model keys would choose the model (model_choice.hpp): tests set them.
+        for (const char* v : {"OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"}) unsetenv(v);
         for (auto& [k, v] : options_.env) setenv(k.c_str(), v.c_str(), 1);
         std::vector<char*> cargs;
         for (auto& a : argv) cargs.push_back(a.data());

@@ -43,11 +43,16 @@ public:
     std::vector<AccessRule> rules();
     // The names a service goes by in rules and token lists: "v1.notes", "notes", the full name.
     static std::vector<std::string> service_names(const ServiceEntry& svc);
+    // The restrictions of the token used (nullopt = none applies): a services token calls `v1.*`
+    // only; a `services` list limits catalogue services, except the assistant services (agent,
+    // work, inbox, recall), which need their capability instead (recall: `agent`) — their own
+    // calls run as the caller, so the list still limits what they reach; ACTION endpoints need
+    // `actions`.
+    static std::optional<Outcome> check_token(const Identity& who, const ServiceEntry& svc, const Endpoint& ep);
 
 private:
     std::optional<Outcome> check_rules(const Identity& who, const Invocation& inv, const ServiceEntry& svc,
                                        const Endpoint& ep);
-    static std::optional<Outcome> check_token(const Identity& who, const ServiceEntry& svc, const Endpoint& ep);
     static std::optional<Outcome> check_csrf(const Identity& who, const Invocation& inv, const ServiceEntry& svc,
                                              const Endpoint& ep);
 

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <platform/abi.h>
+#include <platform/host/identity.hpp>
 
 #include <atomic>
 #include <cstdint>
@@ -60,6 +61,9 @@ public:
 struct Call {
     uint64_t id = 0;
     std::string service, endpoint, account, scopes, request_id;
+    // Who the call runs as, token restrictions included: calls it makes as its caller
+    // (call_service with a parent) and the tools it may use (call_tools) follow them.
+    Identity caller;
     std::map<std::string, std::string> headers;  // lower-case names
     int64_t deadline_ms = 0;                     // monotonic
     Plugin* plugin = nullptr;

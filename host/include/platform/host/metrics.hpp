@@ -8,6 +8,7 @@
 //   platform_http_rate_limited_total                     counter: 429s from the rate limiter
 //   platform_calls_total{service,endpoint,code}          counter: plugin calls by outcome code
 //   platform_call_duration_seconds{service}              histogram
+//   platform_model_calls_total{provider,code}            counter: model_complete calls (ABI 1.5)
 // Histogram buckets (seconds): .005 .01 .025 .05 .1 .25 .5 1 2.5 5 10 +Inf. Thread-safe.
 #pragma once
 
@@ -44,6 +45,8 @@ public:
     void connections_add(int64_t delta) { connections_ += delta; }
     void rate_limited() { rate_limited_++; }
     void call(const std::string& service, const std::string& endpoint, std::string_view code, double seconds);
+    // provider: the plugin id, or "none" when no provider could be chosen.
+    void model_call(const std::string& provider, std::string_view code);
 
     int64_t in_flight() const { return in_flight_; }
     // The exposition text, with `# HELP` and `# TYPE` for every family.
@@ -55,6 +58,7 @@ private:
     Histogram http_duration_;
     std::map<std::tuple<std::string, std::string, std::string>, uint64_t> calls_;
     std::map<std::string, Histogram> call_duration_;
+    std::map<std::pair<std::string, std::string>, uint64_t> model_calls_;
     std::atomic<int64_t> in_flight_{0}, connections_{0};
     std::atomic<uint64_t> rate_limited_{0};
 };

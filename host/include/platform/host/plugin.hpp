@@ -37,6 +37,9 @@ struct Endpoint {
     uint64_t flags = 0, max_body = PLATFORM_DEFAULT_MAX_BODY, price = 0;
     Schema input;
     nlohmann::json output_schema;  // null when not declared
+
+    // For other plugins only (PLATFORM_FLAG_INTERNAL): not routed from outside, never listed.
+    bool internal() const { return (flags & PLATFORM_FLAG_INTERNAL) != 0; }
 };
 
 struct Plugin {
@@ -58,6 +61,11 @@ struct Plugin {
 
     bool has(platform_kind_t k) const { return kind == k; }
     const Endpoint* endpoint(std::string_view name_or_method) const;
+    // As endpoint(), but nullptr for an internal one: what callers from outside may name.
+    const Endpoint* public_endpoint(std::string_view name_or_method) const {
+        const Endpoint* e = endpoint(name_or_method);
+        return e && !e->internal() ? e : nullptr;
+    }
 };
 
 }  // namespace platform::host

@@ -19,6 +19,7 @@
 #include <platform/host/service_registry.hpp>
 #include <platform/host/settings.hpp>
 #include <platform/host/timer_queue.hpp>
+#include <platform/host/tool_catalog.hpp>
 #include <platform/host/worker_pool.hpp>
 
 #include <functional>
@@ -40,6 +41,8 @@ struct Invocation {
     std::string http_method;                     // "" for calls that did not come over HTTP
     std::string ns;                              // Platform-Namespace; "" = the host's
     bool admitted = false;                       // the payment step already ran for this call
+    bool from_plugin = false;                    // call_service / grant_call_service: may reach
+                                                 // internal endpoints (PLATFORM_FLAG_INTERNAL)
     std::string request_id;
     int64_t timeout_ms = 0;                      // 0 = the profile's default
     int64_t deadline_ms = 0;                     // monotonic cap from a parent call; 0 = none
@@ -80,6 +83,11 @@ public:
     const std::vector<std::unique_ptr<Plugin>>& plugins() const { return plugins_; }
     // Providers chosen by the profile, by kind name ("store"...); nullptr when none.
     Plugin* provider(const std::string& kind) const;
+    // A started model provider by plugin id ("model-builtin"); nullptr when not loaded. Every
+    // model plugin the profile loads is started; model_choice.hpp picks one per call.
+    Plugin* model(const std::string& id) const;
+    // The catalogue's tools (MCP tools/list, call_tools).
+    ToolCatalog& tools() { return *tools_; }
     // Largest body any endpoint accepts (the HTTP server's buffer limit).
     uint64_t max_body() const;
     // The host's secret key for sealing values at rest (created by start()).
@@ -112,6 +120,7 @@ public:
 
 private:
     void load_all();
+    void start_models(const std::map<std::string, Plugin*>& by_id);
     bool create(Plugin& p, std::string& error);
     std::vector<std::string> plugin_dirs() const;
 
@@ -126,6 +135,8 @@ private:
     std::vector<std::unique_ptr<Plugin>> plugins_;
     std::vector<Plugin*> started_;
     std::map<std::string, Plugin*> providers_;
+    std::map<std::string, Plugin*> models_;  // started model providers by id
+    std::unique_ptr<ToolCatalog> tools_;
     std::unique_ptr<Secrets> secrets_;
     std::unique_ptr<PaymentGate> payments_;
     std::unique_ptr<Admission> admission_;

@@ -39,7 +39,10 @@
 //     named after it ("store_get", "respond_chunk", "registry.watch", "secrets.open"...), with its
 //     arguments by name; the reply carries the status in "code" and results ("out", "records",
 //     "events", "response", "sub"...). worker_host_calls.cpp (host) and the worker's proxy_api.cpp
-//     are the two halves; they are the reference for each op's fields.
+//     are the two halves; they are the reference for each op's fields. model_complete (1.5)
+//     replies "out" whatever its code (the answer, or the reason); call_tools and grant_create
+//     (1.6) name a call it was sent, like respond; grant_call_service relays its reply with a
+//     token, like call_service.
 //
 // OWNERSHIP AND LIFETIME
 //   Nothing is shared but the socket. Views a plugin lends are copied into the frame before the

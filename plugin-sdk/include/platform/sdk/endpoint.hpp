@@ -45,6 +45,8 @@ public:
     EndpointSpec& destructive() { flags_ |= PLATFORM_FLAG_DESTRUCTIVE; return *this; }
     EndpointSpec& idempotent() { flags_ |= PLATFORM_FLAG_IDEMPOTENT; return *this; }
     EndpointSpec& withheld_from_agent() { flags_ |= PLATFORM_FLAG_WITHHELD_FROM_AGENT; return *this; }
+    // For other plugins only (ABI 1.6): never routed from outside, never listed.
+    EndpointSpec& internal() { flags_ |= PLATFORM_FLAG_INTERNAL; return *this; }
     EndpointSpec& action() { flags_ |= PLATFORM_FLAG_ACTION; return *this; }
     EndpointSpec& streaming() { flags_ |= PLATFORM_FLAG_STREAMING; return *this; }
     EndpointSpec& open_world() { flags_ |= PLATFORM_FLAG_OPEN_WORLD; return *this; }

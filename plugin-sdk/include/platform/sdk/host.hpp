@@ -83,27 +83,29 @@ public:
     CallResult call(std::string_view service, std::string_view method, const json& request,
                     platform_call_t* parent = nullptr) const {
         require(PLATFORM_HAS_FIELD(platform_host_api_t, api_, call_service), "call_service");
-        struct Wait {
-            std::mutex m;
-            std::condition_variable cv;
-            bool done = false;
-            CallResult r;
-        } w;
-        std::string body = request.dump(-1, ' ', false, json::error_handler_t::replace);
-        auto reply = [](void* user, platform_status_t code, platform_str_t text) {
-            auto* w = static_cast<Wait*>(user);
-            std::lock_guard<std::mutex> g(w->m);
-            w->r = CallResult{static_cast<Code>(code), copy(text)};
-            w->done = true;
-            w->cv.notify_all();
-        };
-        auto st = api_->call_service(ctx_, parent, view(service), view(method), view(body),
-                                     parent ? 0u : PLATFORM_CALL_AS_SERVICE, reply, &w);
-        if (st != PLATFORM_OK)
-            throw Error(static_cast<Code>(st), "no such method: " + std::string(service) + " " + std::string(method));
-        std::unique_lock<std::mutex> lock(w.m);
-        w.cv.wait(lock, [&] { return w.done; });
-        return w.r;
+        return wait_for_reply(request, [&](platform_str_t body, platform_reply_fn reply, void* w) {
+            return api_->call_service(ctx_, parent, view(service), view(method), body,
+                                      parent ? 0u : PLATFORM_CALL_AS_SERVICE, reply, w);
+        }, "no such method: " + std::string(service) + " " + std::string(method));
+    }
+
+    // Calls service/method for the account of `grant` (Request::grant, ABI 1.6) and waits for the
+    // answer: that account's identity and token restrictions, payment included. timeout_ms <= 0
+    // is the profile's call timeout. Throws Error(not_found) for an unknown grant, service or
+    // method (a revoked grant is unknown).
+    CallResult call_granted(std::string_view grant, std::string_view service, std::string_view method,
+                            const json& request, int64_t timeout_ms = 0) const {
+        if (!PLATFORM_HAS_FIELD(platform_host_api_t, api_, grant_call_service) || !api_->grant_call_service)
+            throw Error(Code::unsupported, "the host does not offer grants (ABI 1.6)");
+        return wait_for_reply(request, [&](platform_str_t body, platform_reply_fn reply, void* w) {
+            return api_->grant_call_service(ctx_, view(grant), view(service), view(method), body, timeout_ms, reply, w);
+        }, "no such grant or method: " + std::string(service) + " " + std::string(method));
+    }
+
+    // Forgets a grant; false when it was unknown.
+    bool revoke_grant(std::string_view grant) const {
+        if (!PLATFORM_HAS_FIELD(platform_host_api_t, api_, grant_revoke) || !api_->grant_revoke) return false;
+        return api_->grant_revoke(ctx_, view(grant)) == PLATFORM_OK;
     }
 
     // ---- outbound HTTP ------------------------------------------------------------------------
@@ -184,7 +186,47 @@ public:
         return true;
     }
 
+    // ---- the model (ABI 1.5) -------------------------------------------------------------------
+
+    // One completion from the configured model (request and answer: the JSON of abi.h's
+    // platform_model_provider_t). Throws Error with the host's code and reason: unavailable
+    // naming the missing setting, bad_gateway, timeout. Blocking: call it from a handler.
+    json complete(const json& request) const {
+        if (!PLATFORM_HAS_FIELD(platform_host_api_t, api_, model_complete) || !api_->model_complete)
+            throw Error(Code::unsupported, "the host does not offer model_complete (ABI 1.5)");
+        const std::string body = request.dump(-1, ' ', false, json::error_handler_t::replace);
+        std::string out;
+        const auto st = api_->model_complete(ctx_, view(body), append_sink, &out);
+        if (st != PLATFORM_OK) throw Error(static_cast<Code>(st), out.empty() ? "the model failed" : out);
+        return json::parse(out);
+    }
+
 private:
+    // Starts a call with `start(body, reply, user)` and blocks until its reply; a start that
+    // does not return OK throws Error(code, refused).
+    template <class Start>
+    static CallResult wait_for_reply(const json& request, Start&& start, const std::string& refused) {
+        struct Wait {
+            std::mutex m;
+            std::condition_variable cv;
+            bool done = false;
+            CallResult r;
+        } w;
+        const std::string body = request.dump(-1, ' ', false, json::error_handler_t::replace);
+        auto reply = [](void* user, platform_status_t code, platform_str_t text) {
+            auto* w = static_cast<Wait*>(user);
+            std::lock_guard<std::mutex> g(w->m);
+            w->r = CallResult{static_cast<Code>(code), copy(text)};
+            w->done = true;
+            w->cv.notify_all();
+        };
+        const auto st = start(view(body), reply, &w);
+        if (st != PLATFORM_OK) throw Error(static_cast<Code>(st), refused);
+        std::unique_lock<std::mutex> lock(w.m);
+        w.cv.wait(lock, [&] { return w.done; });
+        return w.r;
+    }
+
     // Throws UNSUPPORTED when the host is older than the function this needs.
     static void require(bool present, const char* what) {
         if (!present) throw Error(Code::unsupported, std::string("the host does not offer ") + what + " (ABI 1.2)");

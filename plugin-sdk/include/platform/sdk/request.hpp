@@ -154,6 +154,30 @@ public:
         return json::parse(w.body, nullptr, false);
     }
 
+    // The tools this call's caller may use (ABI 1.5 call_tools): a JSON array of
+    // {name, title, description, inputSchema, annotations, service, method}, as tools/list shows them to that
+    // caller, minus endpoints withheld from the agent and this plugin's own.
+    json tools() const {
+        if (!PLATFORM_HAS_FIELD(platform_host_api_t, host_.api(), call_tools) || !host_.api()->call_tools)
+            throw Error(Code::unsupported, "the host does not offer call_tools (ABI 1.5)");
+        std::string out;
+        const auto st = host_.api()->call_tools(call_, append_sink, &out);
+        if (st != PLATFORM_OK) throw Error(static_cast<Code>(st), "the caller's tools are not available");
+        return json::parse(out);
+    }
+
+    // A grant to act later for this call's caller (ABI 1.6 grant_create): an opaque id to keep
+    // with the job it is for, used with Host::call_granted and given back with Host::revoke_grant.
+    // Throws unauthenticated for an anonymous caller, unsupported on an older host.
+    std::string grant() const {
+        if (!PLATFORM_HAS_FIELD(platform_host_api_t, host_.api(), grant_create) || !host_.api()->grant_create)
+            throw Error(Code::unsupported, "the host does not offer grants (ABI 1.6)");
+        std::string out;
+        const auto st = host_.api()->grant_create(call_, append_sink, &out);
+        if (st != PLATFORM_OK) throw Error(static_cast<Code>(st), out.empty() ? "no grant for this caller" : out);
+        return out;
+    }
+
     // The caller's records in the named collection. Anonymous callers get UNAUTHENTICATED.
     Collection owned(std::string_view collection) const {
         if (anonymous()) throw unauthenticated("this method needs an account");

@@ -12,7 +12,11 @@
 // handler that answers later from another thread is waited for, up to a timeout). Calls to other
 // services and outbound HTTP go to the hooks `on_call` and `on_fetch` a test sets. It does not
 // validate arguments: that is the real host's job and is tested there. Sub-tables ("clock",
-// "store", "secrets") are granted to every plugin.
+// "store", "secrets") are granted to every plugin. The model (1.5) answers from a queue a test
+// fills (`push_model_answer`, `push_model_failure`; every request is kept in `model_requests`,
+// an empty queue is UNAVAILABLE) and call_tools lends the array in `tools`. Grants (1.6) are
+// "grant-<n>" recorded in `grants` (id -> account); grant_call_service goes to `on_call` as that
+// account, and revoked or unknown grants are NOT_FOUND.
 #pragma once
 
 #include <platform/abi.h>
@@ -27,6 +31,7 @@
 #include <functional>
 #include <strings.h>
 #include <condition_variable>
+#include <deque>
 #include <map>
 #include <mutex>
 #include <stdexcept>
@@ -43,7 +48,10 @@ struct Reply {
     nlohmann::json json() const { return nlohmann::json::parse(body); }
 };
 
+class FakeHost;
+
 struct CallState {
+    FakeHost* host = nullptr;
     std::string account, service, endpoint;
     std::map<std::string, std::string> headers;
     Reply reply;
@@ -51,8 +59,6 @@ struct CallState {
     std::mutex m;
     std::condition_variable cv;
 };
-
-class FakeHost;
 
 // One loaded plugin instance bound to a FakeHost.
 class FakePlugin {
@@ -77,6 +83,7 @@ public:
                 reinterpret_cast<const char*>(desc_->endpoints) + i * desc_->endpoint_stride);
             if (platform::view(ep->name) != endpoint) continue;
             CallState st;
+            st.host = host_;
             st.account = account;
             st.service = platform::copy(desc_->service);
             st.endpoint = endpoint;
@@ -150,6 +157,36 @@ public:
             self(c)->updated_resources.push_back(platform::copy(uri));
             self(c)->updated_resource_accounts.push_back(platform::copy(account));
         };
+        // The model (1.5): scripted answers in order; UNAVAILABLE once they run out.
+        api_.model_complete = [](platform_host_ctx_t* c, platform_str_t request, platform_bytes_sink_fn sink,
+                                 void* user) -> platform_status_t {
+            auto* h = self(c);
+            Reply next;
+            {
+                std::lock_guard<std::mutex> g(h->model_mutex);
+                h->model_requests.push_back(nlohmann::json::parse(platform::view(request), nullptr, false));
+                if (h->model_answers.empty()) {
+                    next.code = PLATFORM_UNAVAILABLE;
+                    next.body = "the fake host has no model answer left (push_model_answer)";
+                } else {
+                    next = h->model_answers.front();
+                    h->model_answers.pop_front();
+                }
+            }
+            if (sink) sink(user, platform::view(next.body));
+            return next.code;
+        };
+        api_.call_tools = [](platform_call_t* call, platform_bytes_sink_fn sink, void* user) -> platform_status_t {
+            auto* st = reinterpret_cast<CallState*>(call);
+            if (!st || !st->host) return PLATFORM_INVALID_ARGUMENT;
+            std::string out;
+            {
+                std::lock_guard<std::mutex> g(st->host->model_mutex);
+                out = st->host->tools.dump();
+            }
+            if (sink) sink(user, platform::view(out));
+            return PLATFORM_OK;
+        };
         api_.broker_publish = [](platform_host_ctx_t* c, platform_str_t topic, platform_str_t body,
                                  platform_str_t) -> platform_status_t {
             self(c)->published.emplace_back(platform::copy(topic), platform::copy(body));
@@ -220,6 +257,38 @@ public:
             if (r.code == PLATFORM_NOT_FOUND && r.body.empty()) return PLATFORM_NOT_FOUND;
             done(user, r.code, platform::view(r.body));
             return PLATFORM_OK;
+        };
+        api_.grant_create = [](platform_call_t* call, platform_bytes_sink_fn sink, void* user) -> platform_status_t {
+            auto* st = reinterpret_cast<CallState*>(call);
+            if (st->account.empty()) return PLATFORM_UNAUTHENTICATED;
+            std::lock_guard<std::mutex> g(st->host->grants_mutex);
+            const std::string id = "grant-" + std::to_string(++st->host->grant_ids);
+            st->host->grants[id] = st->account;
+            sink(user, platform::view(id));
+            return PLATFORM_OK;
+        };
+        api_.grant_call_service = [](platform_host_ctx_t* c, platform_str_t grant, platform_str_t service,
+                                     platform_str_t method, platform_str_t request, int64_t,
+                                     platform_reply_fn done, void* user) -> platform_status_t {
+            auto* h = self(c);
+            std::string account;
+            {
+                std::lock_guard<std::mutex> g(h->grants_mutex);
+                auto it = h->grants.find(platform::copy(grant));
+                if (it == h->grants.end()) return PLATFORM_NOT_FOUND;
+                account = it->second;
+            }
+            if (!h->on_call) return PLATFORM_NOT_FOUND;
+            auto req = request.len ? nlohmann::json::parse(platform::view(request)) : nlohmann::json::object();
+            auto r = h->on_call(platform::copy(service), platform::copy(method), req, account);
+            if (r.code == PLATFORM_NOT_FOUND && r.body.empty()) return PLATFORM_NOT_FOUND;
+            done(user, r.code, platform::view(r.body));
+            return PLATFORM_OK;
+        };
+        api_.grant_revoke = [](platform_host_ctx_t* c, platform_str_t grant) -> platform_status_t {
+            auto* h = self(c);
+            std::lock_guard<std::mutex> g(h->grants_mutex);
+            return h->grants.erase(platform::copy(grant)) ? PLATFORM_OK : PLATFORM_NOT_FOUND;
         };
         api_.http_fetch = [](platform_host_ctx_t* c, const platform_http_request_t* req,
                              platform_http_response_fn done, void* user) -> platform_status_t {
@@ -400,6 +469,26 @@ public:
                         const std::string& account)> on_call;
     std::function<FakeHttp(const platform_http_request_t&)> on_fetch;
     std::string service_account = "service";
+
+    // The model (1.5): the next model_complete answers `answer` (the answer JSON of abi.h's
+    // platform_model_provider_t), or fails with `code` and `message`; in the order pushed.
+    void push_model_answer(const nlohmann::json& answer) {
+        std::lock_guard<std::mutex> g(model_mutex);
+        model_answers.push_back(Reply{PLATFORM_OK, answer.dump(), "", {}});
+    }
+    void push_model_failure(platform_status_t code, const std::string& message) {
+        std::lock_guard<std::mutex> g(model_mutex);
+        model_answers.push_back(Reply{code, message, "", {}});
+    }
+    std::deque<Reply> model_answers;           // not yet given
+    std::vector<nlohmann::json> model_requests;  // every model_complete request, in order
+    // What call_tools lends: {name, title, description, inputSchema, service, method} entries.
+    nlohmann::json tools = nlohmann::json::array();
+    std::mutex model_mutex;  // guards the four above while handlers run
+    // Grants (1.6): id -> the account it acts for.
+    std::map<std::string, std::string> grants;
+    uint64_t grant_ids = 0;
+    std::mutex grants_mutex;
 
 private:
     static FakeHost* self(platform_host_ctx_t* c) { return reinterpret_cast<FakeHost*>(c); }

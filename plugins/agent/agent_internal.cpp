@@ -1,0 +1,172 @@
+// The agent's internal endpoints (PLATFORM_FLAG_INTERNAL: reached only by other plugins, as the
+// caller through Host::call or for a grant through Host::call_granted; 404 from outside): run a
+// prompt with delivery options, post a message, and read and mark the caller's conversations for
+// work, inbox, recall and events. The contract is in agent.hpp and README.md.
+#include "agent.hpp"
+
+#include "threads.hpp"
+
+using platform::Access;
+using platform::json;
+
+namespace {
+
+constexpr size_t kMaxPostBytes = 100000;
+constexpr int64_t kMaxOffset = 100000;
+
+// An integer argument, `fallback` when absent. The host checks the schema's range first; it is
+// checked again here for callers that skip validation.
+int64_t integer(const platform::Request& r, const std::string& name, int64_t fallback, int64_t lo, int64_t hi) {
+    const auto it = r.args().find(name);
+    if (it == r.args().end() || it->is_null()) return fallback;
+    if (!it->is_number_integer()) throw platform::invalid_argument(name + ": must be an integer");
+    const int64_t v = it->get<int64_t>();
+    if (v < lo) throw platform::invalid_argument(name + ": must be at least " + std::to_string(lo));
+    if (v > hi) throw platform::invalid_argument(name + ": must be at most " + std::to_string(hi));
+    return v;
+}
+
+bool flag(const platform::Request& r, const std::string& name, bool fallback) {
+    const auto it = r.args().find(name);
+    if (it == r.args().end() || it->is_null()) return fallback;
+    if (!it->is_boolean()) throw platform::invalid_argument(name + ": must be true or false");
+    return it->get<bool>();
+}
+
+// The `channel` argument: web, mail or cli; `fallback` when absent.
+std::string channel_arg(const platform::Request& r, const std::string& fallback) {
+    const std::string c = r.str("channel");
+    if (c.empty()) return fallback;
+    if (c != "web" && c != "mail" && c != "cli") throw platform::invalid_argument("channel: one of web, mail, cli");
+    return c;
+}
+
+// A stored record without its millisecond fields (created_ms, updated_ms, at_ms).
+json shown(json record) {
+    for (const char* key : {"created_ms", "updated_ms", "at_ms"}) record.erase(key);
+    return record;
+}
+
+constexpr const char* kChannel = R"("channel": {"type": "string", "enum": ["web", "mail", "cli"], "description": "web, mail or cli"})";
+
+}  // namespace
+
+void Agent::describe_internal(platform::ServiceSpec<Agent>& s) {
+    s.post("run")
+        .title("Run an agent (internal)")
+        .description("Internal: ask as the caller with delivery options; answers the reply, the thread and the steps.")
+        .schema(std::string(R"json({"type": "object", "properties": {
+          "prompt": {"type": "string", "minLength": 1, "description": "What to ask, at most 8000 bytes"},
+          "agent": {"type": "string", "maxLength": 100, "description": "The agent to ask; default: the default agent"},
+          "thread": {"type": "string", "maxLength": 100, "description": "An owned conversation to continue"},
+          "title": {"type": "string", "maxLength": 200, "description": "A new thread's title"},
+          "read_only": {"type": "boolean", "default": false, "description": "Only read-only tools"},
+          "deliver": {"type": "boolean", "default": true, "description": "false: save nothing to any thread"},
+          )json") + kChannel + R"json(},
+          "required": ["prompt"], "additionalProperties": false})json")
+        .access(Access::account)
+        .metered(kPrice)
+        .max_body(64 * 1024)
+        .internal()
+        .handler(&Agent::run);
+    s.post("post")
+        .title("Post to a conversation (internal)")
+        .description("Internal: appends an assistant message (no model) to a thread, or to a new one; unread + 1.")
+        .schema(std::string(R"json({"type": "object", "properties": {
+          "text": {"type": "string", "minLength": 1, "description": "The message, at most 100000 bytes"},
+          "title": {"type": "string", "maxLength": 200, "description": "A new thread's title"},
+          "thread": {"type": "string", "maxLength": 100, "description": "An owned conversation"},
+          )json") + kChannel + R"json(},
+          "required": ["text"], "additionalProperties": false})json")
+        .access(Access::account)
+        .max_body(256 * 1024)
+        .internal()
+        .handler(&Agent::post);
+    s.get("threads")
+        .title("List conversations (internal)")
+        .description("Internal: the caller's conversation headers, most recently active first.")
+        .schema(std::string(R"json({"type": "object", "properties": {
+          "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20, "description": "At most this many"},
+          "offset": {"type": "integer", "minimum": 0, "maximum": 100000, "default": 0, "description": "Skip this many"},
+          )json") + kChannel + R"json(}, "additionalProperties": false})json")
+        .access(Access::account)
+        .read_only()
+        .internal()
+        .handler(&Agent::threads);
+    s.get("messages")
+        .title("Read a conversation (internal)")
+        .description("Internal: a thread's header and its latest messages, oldest first.")
+        .schema(R"json({"type": "object", "properties": {
+          "id": {"type": "string", "minLength": 1, "maxLength": 100, "description": "An owned conversation id"},
+          "limit": {"type": "integer", "minimum": 0, "maximum": 1000, "default": 0, "description": "The latest this many; 0: all"}},
+          "required": ["id"], "additionalProperties": false})json")
+        .access(Access::account)
+        .read_only()
+        .internal()
+        .handler(&Agent::messages);
+    s.post("mark")
+        .title("Mark a conversation (internal)")
+        .description("Internal: sets a thread's unread count to 1 (unread) or 0 (read); answers the header.")
+        .schema(R"json({"type": "object", "properties": {
+          "id": {"type": "string", "minLength": 1, "maxLength": 100, "description": "An owned conversation id"},
+          "unread": {"type": "boolean", "description": "true: unread; false: read"}},
+          "required": ["id", "unread"], "additionalProperties": false})json")
+        .access(Access::account)
+        .idempotent()
+        .internal()
+        .handler(&Agent::mark);
+}
+
+json Agent::run(platform::Request& r) {
+    Turn turn;
+    turn.prompt = r.str("prompt");
+    turn.agent = r.str("agent");
+    turn.thread = r.str("thread");
+    turn.channel = channel_arg(r, "web");
+    turn.title = r.str("title");
+    turn.read_only = flag(r, "read_only", false);
+    turn.deliver = flag(r, "deliver", true);
+    const Answer a = reply(r, turn);
+    return {{"text", a.text}, {"thread", a.thread}, {"steps", a.steps}, {"model", a.model}};
+}
+
+json Agent::post(platform::Request& r) {
+    const std::string text = r.str("text");
+    if (text.empty()) throw platform::invalid_argument("text: must not be empty");
+    if (text.size() > kMaxPostBytes) throw platform::invalid_argument("text: at most 100000 bytes");
+    const std::string via = channel_arg(r, "web"), title = r.str("title");
+    agent::Threads threads(r);
+    std::string id = r.str("thread"), name = agent::kDefaultAgent;
+    if (!id.empty()) name = threads.open(id).value("agent", name);
+    const int64_t now = host_.now_ms();
+    if (id.empty()) id = threads.new_id(title.empty() ? text : title, now);
+    json said = {{"role", "assistant"}, {"text", text}, {"channel", via}, {"agent", name}, {"steps", json::array()}};
+    const json fresh = {{"title", agent::excerpt(title.empty() ? text : title, 80)}, {"channel", via}, {"agent", name}};
+    threads.append(id, fresh, {said}, 1, now);
+    return {{"thread", id}};
+}
+
+json Agent::threads(platform::Request& r) {
+    const int64_t limit = integer(r, "limit", 20, 1, 100), offset = integer(r, "offset", 0, 0, kMaxOffset);
+    const std::string via = channel_arg(r, "");
+    auto headers = agent::Threads(r).recent(static_cast<size_t>(limit + offset), via);
+    json out = json::array();
+    for (size_t i = static_cast<size_t>(offset); i < headers.size(); ++i) out.push_back(shown(std::move(headers[i])));
+    return {{"threads", out}};
+}
+
+json Agent::messages(platform::Request& r) {
+    const int64_t limit = integer(r, "limit", 0, 0, 1000);
+    agent::Threads threads(r);
+    const std::string id = r.str("id");
+    json header = threads.open(id);
+    json out = json::array();
+    for (auto& m : threads.messages(id, static_cast<size_t>(limit))) out.push_back(shown(std::move(m)));
+    return {{"thread", shown(std::move(header))}, {"messages", out}};
+}
+
+json Agent::mark(platform::Request& r) {
+    const auto it = r.args().find("unread");
+    if (it == r.args().end() || !it->is_boolean()) throw platform::invalid_argument("unread: required, true or false");
+    return shown(agent::Threads(r).set_unread(r.str("id"), it->get<bool>() ? 1 : 0));
+}

@@ -1,0 +1,54 @@
+#include "conversations.hpp"
+
+using platform::json;
+
+namespace conversations {
+
+json agent(const platform::Request& r, const std::string& method, const json& args) {
+    platform::Host::CallResult out;
+    try {
+        out = r.host().call("agent", method, args, r.call());
+    } catch (const platform::Error& e) {
+        if (e.code() != platform::Code::not_found) throw;
+        throw platform::unavailable("the agent service (agent/" + method + ") is not available; it keeps the conversations");
+    }
+    if (!out.ok()) throw platform::Error(out.code, out.body.empty() ? "agent/" + method + " failed" : out.body);
+    return out.result();
+}
+
+int64_t integer(const platform::Request& r, const std::string& name, int64_t fallback, int64_t lo, int64_t hi) {
+    const auto it = r.args().find(name);
+    if (it == r.args().end() || it->is_null()) return fallback;
+    if (!it->is_number_integer()) throw platform::invalid_argument(name + ": must be an integer");
+    const int64_t v = it->get<int64_t>();
+    if (v < lo) throw platform::invalid_argument(name + ": must be at least " + std::to_string(lo));
+    if (v > hi) throw platform::invalid_argument(name + ": must be at most " + std::to_string(hi));
+    return v;
+}
+
+std::string required(const platform::Request& r, const std::string& name) {
+    const std::string v = r.str(name.c_str());
+    if (v.empty()) throw platform::invalid_argument(name + ": must not be empty");
+    return v;
+}
+
+std::string channel(const platform::Request& r, const std::string& name) {
+    const std::string c = r.str(name.c_str());
+    if (!c.empty() && c != "web" && c != "mail" && c != "cli")
+        throw platform::invalid_argument(name + ": one of web, mail, cli");
+    return c;
+}
+
+json pick(const json& from, std::initializer_list<const char*> keys) {
+    json out = json::object();
+    if (!from.is_object()) return out;
+    for (const char* k : keys) {
+        const auto it = from.find(k);
+        if (it != from.end() && !it->is_null()) out[k] = *it;
+    }
+    return out;
+}
+
+json message(const json& stored) { return pick(stored, {"seq", "role", "text", "at", "channel", "agent"}); }
+
+}  // namespace conversations

@@ -1,0 +1,266 @@
+// The agent service (plugins/agent) on the real host, test profile: the offline model-builtin
+// answers and the agent calls notes as the caller. Surface A (POST /agent, POST /agent/<name>,
+// GET /agents), surface B (/api/v1/agent/ask in its {"data": ...} envelope), MCP tools/call,
+// ownership of threads, the prompt limit and metering (billing: allowance, then credit, then
+// 402). AgentModelServer drives model-openai against the scripted fake model server on loopback.
+#include "catalogue_test.hpp"
+#include "fake_model_server.hpp"
+#include "mcp_client.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+using platform::test::FakeModelServer;
+using platform::test::HostProcess;
+using platform::test::HttpClient;
+using platform::test::HttpResult;
+using platform::test::McpClient;
+using platform::test::TempDir;
+using nlohmann::json;
+
+namespace {
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+class AgentApi : public platform::test::CatalogueTest {
+protected:
+    AgentApi() : CatalogueTest("agent") {}
+
+    // POST /agent (or /agent/<name>) as `who`: surface A, the bare {text, thread}.
+    HttpResult surface_a(const json& body, const std::string& who, const std::string& agent = "") {
+        return api.post_json(agent.empty() ? "/agent" : "/agent/" + agent, body, as(who));
+    }
+    HttpResult rpc(const std::string& service, const std::string& method, const json& request, const std::string& who) {
+        return api.post_json("/rpc", {{"service", service}, {"method", method}, {"request", request}}, as(who));
+    }
+    json balance(const std::string& who) {
+        auto r = rpc("billing", "Billing.Balance", json::object(), who);
+        EXPECT_EQ(r.status, 200) << r.body;
+        return r.status == 200 ? r.json() : json::object();
+    }
+};
+
+TEST_F(AgentApi, NotesThroughSurfaceAAndTheThreadCarriesOn) {
+    auto first = surface_a({{"prompt", "note that the boiler code is 4512"}}, "ann");
+    ASSERT_EQ(first.status, 200) << first.body;
+    const json reply = first.json();
+    ASSERT_TRUE(reply["text"].is_string()) << first.body;
+    ASSERT_TRUE(reply["thread"].is_string()) << first.body;
+    EXPECT_EQ(reply.size(), 2u) << first.body;  // {text, thread}, no envelope
+    const std::string thread = reply["thread"];
+
+    auto notes = api.get("/api/v1/notes/list", as("ann"));  // stored through notes, as ann
+    ASSERT_EQ(notes.status, 200) << notes.body;
+    EXPECT_TRUE(has(notes.body, "4512")) << notes.body;
+    EXPECT_FALSE(has(api.get("/api/v1/notes/list", as("bob")).body, "4512"));
+
+    auto second = surface_a({{"prompt", "what are my notes"}, {"thread", thread}}, "ann");
+    ASSERT_EQ(second.status, 200) << second.body;
+    EXPECT_TRUE(has(second.json()["text"].get<std::string>(), "4512")) << second.body;
+    EXPECT_EQ(second.json()["thread"], thread);
+
+    auto named = surface_a({{"prompt", "what are my notes"}, {"thread", thread}}, "ann", "assistant");
+    ASSERT_EQ(named.status, 200) << named.body;
+    EXPECT_EQ(named.json()["thread"], thread);
+    auto nobody = surface_a({{"prompt", "hi"}}, "ann", "nobody");
+    EXPECT_EQ(nobody.status, 404) << nobody.body;
+    EXPECT_TRUE(has(nobody.body, "agent")) << nobody.body;
+}
+
+TEST_F(AgentApi, TheVersionedSurfaceWrapsTheReplyInData) {
+    auto r = post("ask", {{"prompt", "what are my notes"}}, "ann");
+    ASSERT_EQ(r.status, 200) << r.body;
+    const json body = r.json();
+    ASSERT_EQ(body.size(), 1u) << r.body;
+    ASSERT_TRUE(body.contains("data")) << r.body;
+    EXPECT_TRUE(body["data"]["text"].is_string()) << r.body;
+    EXPECT_TRUE(body["data"]["thread"].is_string()) << r.body;
+    EXPECT_EQ(body["data"].size(), 2u) << r.body;
+    EXPECT_EQ(api.get("/api/v1/agent/ask?prompt=hi", as("ann")).status, 405);
+    EXPECT_EQ(api.post_json("/api/v1/agent/ask", {{"prompt", "hi"}}).status, 401);
+}
+
+TEST_F(AgentApi, ListsTheAgentsOnBothSurfaces) {
+    auto a = api.get("/agents", as("ann"));
+    ASSERT_EQ(a.status, 200) << a.body;
+    ASSERT_TRUE(a.json()["agents"].is_array()) << a.body;
+    EXPECT_EQ(a.json()["agents"][0]["name"], "assistant") << a.body;
+    auto b = get("list", "ann");
+    ASSERT_EQ(b.status, 200) << b.body;
+    EXPECT_EQ(b.json()["data"], a.json());
+    EXPECT_EQ(post("list", json::object(), "ann").status, 200);  // a read answers POST too
+
+    // Extensions: an agent of one's own is listed, and answers.
+    ASSERT_EQ(post("create", {{"name", "keeper"}, {"instructions", "Keep notes."}, {"services", {"notes"}}}, "ann").status, 200);
+    EXPECT_EQ(post("create", {{"name", "assistant"}, {"instructions", "x"}}, "ann").status, 409);
+    expect_400(post("create", {{"name", "Not Valid"}, {"instructions", "x"}}, "ann"), "name");
+    EXPECT_TRUE(has(api.get("/agents", as("ann")).body, "keeper"));
+    EXPECT_FALSE(has(api.get("/agents", as("bob")).body, "keeper"));
+    auto asked = surface_a({{"prompt", "what are my notes"}}, "ann", "keeper");
+    EXPECT_EQ(asked.status, 200) << asked.body;
+    EXPECT_EQ(surface_a({{"prompt", "hi"}}, "bob", "keeper").status, 404);
+    EXPECT_EQ(post("delete", {{"name", "keeper"}}, "ann").status, 200);
+}
+
+TEST_F(AgentApi, AnotherAccountsThreadIsNotFound) {
+    auto mine = post("ask", {{"prompt", "hello"}}, "ann");
+    ASSERT_EQ(mine.status, 200) << mine.body;
+    const std::string thread = mine.json()["data"]["thread"];
+    auto theirs = post("ask", {{"prompt", "hi"}, {"thread", thread}}, "bob");
+    EXPECT_EQ(theirs.status, 404) << theirs.body;
+    EXPECT_TRUE(has(theirs.body, "thread: no such conversation")) << theirs.body;
+    EXPECT_EQ(theirs.json()["error"]["code"], "not_found");
+    EXPECT_EQ(surface_a({{"prompt", "hi"}, {"thread", thread}}, "bob").status, 404);
+    EXPECT_EQ(post("ask", {{"prompt", "hi"}, {"thread", "th-000000000000-000000"}}, "ann").status, 404);
+}
+
+TEST_F(AgentApi, PromptsOver8000BytesAreRefused) {
+    auto r = post("ask", {{"prompt", std::string(8001, 'x')}}, "ann");
+    expect_400(r, "prompt: at most 8000 bytes");
+    std::string euros;
+    for (int i = 0; i < 2667; ++i) euros += "\xe2\x82\xac";  // 2667 characters, 8001 bytes
+    expect_400(post("ask", {{"prompt", euros}}, "ann"), "prompt: at most 8000 bytes");
+    EXPECT_EQ(surface_a({{"prompt", std::string(8001, 'x')}}, "ann").status, 400);
+    expect_400(post("ask", json::object(), "ann"), "prompt");
+}
+
+TEST_F(AgentApi, AskIsAnMcpTool) {
+    McpClient mcp(host->api_port(), "ann");
+    mcp.initialize();
+    const json tools = mcp.request("tools/list");
+    bool listed = false;
+    for (const auto& t : tools["result"]["tools"]) listed |= t["name"] == "agent_ask";
+    EXPECT_TRUE(listed) << tools;
+    const json result = mcp.call_tool("agent_ask", {{"prompt", "note that the gate code is 1234"}});
+    EXPECT_FALSE(result.value("isError", false)) << result;
+    const json data = result.contains("structuredContent")
+                          ? result["structuredContent"]
+                          : json::parse(result["content"][0]["text"].get<std::string>(), nullptr, false);
+    EXPECT_TRUE(data["text"].is_string()) << result;
+    EXPECT_TRUE(data["thread"].is_string()) << result;
+    EXPECT_TRUE(has(api.get("/api/v1/notes/list", as("ann")).body, "1234"));
+
+    const json prompts = mcp.request("prompts/list");
+    EXPECT_TRUE(has(prompts.dump(), "agent_assistant")) << prompts;
+    const json got = mcp.request("prompts/get", {{"name", "agent_assistant"}});
+    EXPECT_TRUE(got.contains("result")) << got;
+}
+
+TEST_F(AgentApi, AsksAreMeteredAllowanceFirstThenCredit) {
+    const int64_t before = balance("dave").value("allowance", int64_t(0));
+    ASSERT_EQ(post("ask", {{"prompt", "hi"}}, "dave").status, 200);
+    EXPECT_EQ(balance("dave")["allowance"], before - 1);
+
+    ASSERT_EQ(rpc("billing", "Billing.SetAllowance", {{"account", "carol"}, {"allowance_per_day", 0}}, "admin").status, 200);
+    auto broke = post("ask", {{"prompt", "hi"}}, "carol");
+    EXPECT_EQ(broke.status, 402) << broke.body;
+    EXPECT_EQ(broke.json()["error"]["code"], "payment_required") << broke.body;
+    EXPECT_EQ(surface_a({{"prompt", "hi"}}, "carol").status, 402);
+    ASSERT_EQ(rpc("billing", "Billing.AddCredit", {{"account", "carol"}, {"amount", 1}}, "admin").status, 200);
+    ASSERT_EQ(post("ask", {{"prompt", "hi"}}, "carol").status, 200);
+    EXPECT_EQ(balance("carol")["credit"], 0);
+    EXPECT_EQ(post("ask", {{"prompt", "hi"}}, "carol").status, 402);
+    // A refused ask costs nothing.
+    ASSERT_EQ(rpc("billing", "Billing.AddCredit", {{"account", "carol"}, {"amount", 1}}, "admin").status, 200);
+    EXPECT_EQ(post("ask", {{"prompt", "hi"}, {"thread", "th-none"}}, "carol").status, 404);
+    EXPECT_EQ(balance("carol")["credit"], 1);
+}
+
+// ---- model-openai against the scripted fake model server ---------------------------------------
+
+// profiles/test.yaml + the outbound allow-list for the fake model server; the provider is chosen
+// with config `model.provider`, its upstream with OPENAI_BASE_URL.
+class AgentModelServer : public ::testing::Test {
+protected:
+    void SetUp() override {
+        namespace fs = std::filesystem;
+        std::ifstream in(fs::path(__FILE__).parent_path() / ".." / ".." / "profiles" / "test.yaml");
+        ASSERT_TRUE(in);
+        std::stringstream text;
+        text << in.rdbuf();
+        const std::string profile = dir.path() + "/agent-model-test.yaml";
+        std::ofstream(profile) << text.str() << "\noutbound:\n  allow: [\"" << model.allow_entry() << "\"]\n";
+        HostProcess::Options o;
+        o.profile = profile;
+        o.env["OPENAI_BASE_URL"] = model.url("/v1");
+        o.env["OPENAI_API_KEY"] = "test-key";
+        o.env["OPENAI_MODEL"] = "gpt-test";
+        o.env["ANTHROPIC_API_KEY"] = "";
+        host = std::make_unique<HostProcess>(o);
+        host->start();
+        api = std::make_unique<HttpClient>("127.0.0.1", host->api_port());
+    }
+    void use(const std::string& provider) {
+        auto r = api->post_json("/rpc", {{"service", "config"}, {"method", "Config.Set"},
+                                         {"request", {{"path", "model.provider"}, {"value", provider}}}},
+                                {{"Authorization", "Bearer admin"}});
+        ASSERT_EQ(r.status, 200) << r.body;
+    }
+    HttpResult ask(const json& body, const std::string& who = "ann") {
+        return api->post_json("/api/v1/agent/ask", body, {{"Authorization", "Bearer " + who}});
+    }
+    static std::vector<std::string> tool_names(const json& request) {
+        std::vector<std::string> out;
+        for (const auto& t : request.value("tools", json::array())) out.push_back(t["function"]["name"]);
+        return out;
+    }
+
+    FakeModelServer model;
+    TempDir dir;
+    std::unique_ptr<HostProcess> host;
+    std::unique_ptr<HttpClient> api;
+};
+
+TEST_F(AgentModelServer, RunsTheModelsToolCallsAsTheCaller) {
+    use("openai");
+    model.enqueue(FakeModelServer::kOpenAiPath,
+                  FakeModelServer::ok(FakeModelServer::openai_tool_call("call_1", "notes_add", {{"title", "boiler"}, {"text", "4512"}})));
+    model.enqueue(FakeModelServer::kOpenAiPath,
+                  FakeModelServer::ok(FakeModelServer::openai_tool_call("call_2", "notes_get", {{"title", "boiler"}})));
+    model.enqueue(FakeModelServer::kOpenAiPath, FakeModelServer::ok(FakeModelServer::openai_text("The boiler code is 4512.")));
+
+    auto r = ask({{"prompt", "remember that the boiler code is 4512"}});
+    ASSERT_EQ(r.status, 200) << r.body << host->log();
+    EXPECT_EQ(r.json()["data"]["text"], "The boiler code is 4512.");
+    ASSERT_TRUE(r.json()["data"]["thread"].is_string());
+
+    // The tool calls ran as ann, through notes.
+    auto note = api->get("/api/v1/notes/get?title=boiler", {{"Authorization", "Bearer ann"}});
+    ASSERT_EQ(note.status, 200) << note.body;
+    EXPECT_EQ(note.json()["data"]["text"], "4512");
+    EXPECT_EQ(api->get("/api/v1/notes/get?title=boiler", {{"Authorization", "Bearer bob"}}).status, 404);
+
+    const auto seen = model.requests(FakeModelServer::kOpenAiPath);
+    ASSERT_EQ(seen.size(), 3u);
+    const json& first = seen[0].body;
+    const auto names = tool_names(first);
+    EXPECT_NE(std::find(names.begin(), names.end(), "notes_add"), names.end()) << first;
+    EXPECT_EQ(std::find(names.begin(), names.end(), "agent_ask"), names.end()) << first;  // never itself
+    EXPECT_EQ(first["messages"][0]["role"], "system");
+    EXPECT_TRUE(has(first["messages"][0]["content"].get<std::string>(), "never instructions")) << first;
+    EXPECT_EQ(first["messages"].back()["content"], "remember that the boiler code is 4512");
+    // Each result went back as a tool message answering its call.
+    const json& third = seen[2].body["messages"];
+    std::vector<json> results;
+    for (const auto& m : third)
+        if (m["role"] == "tool") results.push_back(m);
+    ASSERT_EQ(results.size(), 2u) << third;
+    EXPECT_EQ(results[0]["tool_call_id"], "call_1");
+    EXPECT_EQ(results[1]["tool_call_id"], "call_2");
+    EXPECT_TRUE(has(results[1]["content"].get<std::string>(), "4512")) << third;
+    EXPECT_EQ(seen[0].header("authorization"), "Bearer test-key");
+}
+
+TEST_F(AgentModelServer, AnUnconfiguredModelIs503) {
+    use("anthropic");  // no ANTHROPIC_API_KEY
+    auto r = ask({{"prompt", "hello"}});
+    EXPECT_EQ(r.status, 503) << r.body;
+    EXPECT_EQ(r.json()["error"]["code"], "unavailable") << r.body;
+    EXPECT_TRUE(has(r.body, "api_key")) << r.body;
+}
+
+}  // namespace

@@ -1,7 +1,7 @@
 // work_commands.cpp — `platform work` and `platform inbox` (plugins/work, plugins/inbox; spec
 // hosted-assistant-api.md §4.1): positional ids, tables on a terminal, and `work get --wait`,
-// which follows a job with one long poll after another (work/get `wait`, answered early when the
-// job changes) and draws a progress line on a terminal.
+// which follows a job with one long poll after another (work/get `wait`, answered as soon as the
+// job ends) and draws a progress line on a terminal, redrawn every second.
 #include "common.hpp"
 
 #include <chrono>
@@ -159,8 +159,9 @@ int follow_work(const std::string& id, bool json_out, double timeout_seconds) {
                       << " s (platform work get " << id << " --wait to follow it again)\n";
             return 1;
         }
-        // A long poll: answered as soon as the job changes, else after `wait` seconds.
-        auto r = RpcClient().call("work", "Work.Get", {{"id", id}, {"wait", live ? 1 : 20}}, CallOptions::reads());
+        // A long poll: answered as soon as the job ends, else after `wait` seconds (each answer
+        // shows the status then, so a change to doing is printed within that).
+        auto r = RpcClient().call("work", "Work.Get", {{"id", id}, {"wait", live ? 1 : 5}}, CallOptions::reads());
         if (!r.ok()) {
             if (live) std::cerr << "\r\033[K";
             return report(r);

@@ -1,9 +1,10 @@
 // calendar — the catalogue's `events` service (reminders and scheduled events; spec:
 // hosted-assistant §4.2 "events", §5.5, §6). The folder is not plugins/events because that is the
 // platform's built-in event stream. CRUD in events.cpp, free slots in free.cpp, the time
-// arithmetic in tz/rfc3339/schedule.
+// arithmetic in tz/rfc3339/schedule, firing in due/firing/scheduler.
 #pragma once
 
+#include "scheduler.hpp"
 #include "tz.hpp"
 
 #include <platform/sdk.hpp>
@@ -14,7 +15,11 @@
 class Calendar {
 public:
     static void describe(platform::ServiceSpec<Calendar>& s);
-    explicit Calendar(const platform::Host& host) : host_(host) {}
+    explicit Calendar(const platform::Host& host) : host_(host), scheduler_(host) {}
+
+    // The scheduler thread that fires due events (scheduler.hpp).
+    void start() { scheduler_.start(); }
+    void stop() { scheduler_.stop(); }
 
     platform::json create(platform::Request& r);
     platform::json read(platform::Request& r);
@@ -34,7 +39,8 @@ public:
 
 private:
     // The owner-scoped collection: {id, title, when, note, minutes, repeat, prompt, advance,
-    // created, updated} by id.
-    static constexpr const char* kCollection = "events";
+    // created, updated, fired, last_fired, last_error, briefing, _sched (hidden: due.hpp)} by id.
+    static constexpr const char* kCollection = calendar::kEvents;
     platform::Host host_;
+    calendar::Scheduler scheduler_;
 };

@@ -1,5 +1,7 @@
 #include "calendar.hpp"
 
+#include "due.hpp"
+#include "firing.hpp"
 #include "rfc3339.hpp"
 #include "schedule.hpp"
 
@@ -25,15 +27,7 @@ int64_t floor_day(int64_t s) { return s / 86400 - (s % 86400 < 0); }
 
 std::shared_ptr<const TimeZone> Calendar::owner_zone(platform::Request& r) {
     try {
-        auto me = r.host().call("auth", "me", json::object(), r.call());
-        if (me.ok()) {
-            const json body = json::parse(me.body, nullptr, false);
-            const json md = body.is_object() && body.contains("account") && body["account"].is_object()
-                                ? body["account"].value("metadata", json::object())
-                                : json::object();
-            if (md.is_object() && md.contains("timezone") && md["timezone"].is_string())
-                if (auto zone = TimeZone::load(md["timezone"].get<std::string>())) return zone;
-        }
+        return zone_from_me(r.host().call("auth", "me", json::object(), r.call()));
     } catch (const platform::Error&) {  // no `auth` service (auth-noop): accounts have no settings
     }
     return TimeZone::utc();
@@ -53,9 +47,8 @@ json Calendar::free(platform::Request& r) {
     // Busy intervals: every occurrence of every event overlapping [from, to), merged.
     std::vector<std::pair<int64_t, int64_t>> busy;
     for (const auto& [id, e] : r.owned(kCollection).list()) {
-        auto when = parse_rfc3339(e.value("when", ""));
-        if (!when) continue;
-        Timing t{when->utc_s, e.value("minutes", int64_t{kDefaultMinutes}), e.value("repeat", "")};
+        if (!parse_rfc3339(e.value("when", ""))) continue;
+        const Timing t = timing_of(e);
         occurrences(t, *zone, from, to, [&](int64_t s) {
             busy.emplace_back(s, s + t.minutes * 60);
             return true;

@@ -53,4 +53,16 @@ std::optional<int64_t> next_occurrence(const Timing& t, const TimeZone& zone, in
     return out;
 }
 
+std::optional<int64_t> start_after(const Timing& t, const TimeZone& zone, int64_t after_s) {
+    if (t.repeat.empty()) return t.start_s > after_s ? std::optional<int64_t>(t.start_s) : std::nullopt;
+    // start > after_s exactly when the occurrence overlaps from after_s + its length.
+    const int64_t from = std::max(after_s, t.start_s - 1) + t.minutes * 60;
+    std::optional<int64_t> out;
+    occurrences(t, zone, from, from + 400 * 86400, [&](int64_t s) {
+        out = s;
+        return false;
+    });
+    return out;
+}
+
 }  // namespace calendar

@@ -27,4 +27,7 @@ void occurrences(const Timing& t, const TimeZone& zone, int64_t from_s, int64_t 
 // The start of the first occurrence that has not ended at now_s (one still running counts).
 std::optional<int64_t> next_occurrence(const Timing& t, const TimeZone& zone, int64_t now_s);
 
+// The first start strictly later than after_s (nullopt: a one-off that has already started).
+std::optional<int64_t> start_after(const Timing& t, const TimeZone& zone, int64_t after_s);
+
 }  // namespace calendar

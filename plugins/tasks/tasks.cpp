@@ -133,6 +133,25 @@ int64_t Tasks::due_ms(platform::Request& r, const std::string& due) const {
     return *utc * 1000;
 }
 
+void Tasks::hand_to_agent(platform::Request& r, const json& task) const {
+    std::string prompt = task.value("title", "");
+    if (!task.value("detail", "").empty()) prompt += "\n\n" + task.value("detail", "");
+    if (prompt.size() > 8000) {  // work's prompt limit, cut on a UTF-8 boundary
+        size_t end = 8000;
+        while (end > 0 && (static_cast<unsigned char>(prompt[end]) & 0xC0) == 0x80) --end;
+        prompt.resize(end);
+    }
+    try {
+        auto res = host_.call("work", "from_task", {{"task", task["id"]}, {"prompt", prompt}}, r.call());
+        if (!res.ok()) host_.warn("task " + task.value("id", "") + " not handed to the agent: " + res.body);
+    } catch (const platform::Error& e) {
+        if (e.code() != platform::Code::not_found)  // NOT_FOUND: no work service loaded
+            host_.warn("task " + task.value("id", "") + " not handed to the agent: " + e.what());
+    } catch (const std::exception& e) {
+        host_.warn("task " + task.value("id", "") + " not handed to the agent: " + e.what());
+    }
+}
+
 json Tasks::find(platform::Request& r, const std::string& id) const {
     auto task = r.owned(kCollection).get(id);
     if (!task) throw platform::not_found("id: no task " + id);
@@ -164,6 +183,7 @@ json Tasks::create(platform::Request& r) {
         task["id"] = id;
         if (owned.insert_if_absent(id, task)) break;
     }
+    if (task["assignee"] == "agent") hand_to_agent(r, task);
     return visible(task);
 }
 
@@ -171,14 +191,19 @@ json Tasks::read(platform::Request& r) { return visible(find(r, r.str("id"))); }
 
 json Tasks::update(platform::Request& r) {
     const std::string id = r.str("id"), now = tasks::rfc3339(host_.now_ms());
+    std::string before;
     auto written = r.owned(kCollection).update(id, [&](const std::optional<json>& old) -> std::optional<json> {
         if (!old) throw platform::not_found("id: no task " + id);
         json task = *old;
+        before = task.value("status", "todo");
         for (const char* field : {"title", "detail", "status", "result"})
             if (r.args().contains(field)) task[field] = r.str(field);
         task["updated"] = now;
         return task;
     });
+    // Set back to todo while assigned to the agent: its work is queued again (never by other edits).
+    if (before != "todo" && written->value("status", "") == "todo" && written->value("assignee", "") == "agent")
+        hand_to_agent(r, *written);
     return visible(*written);
 }
 

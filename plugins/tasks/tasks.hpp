@@ -13,6 +13,13 @@
 // oldest; then closed ones (done, failed), most recently updated first. next: the open task
 // assigned to the agent with the earliest due, then the oldest; {"task": null} when none.
 //
+// A task for the agent becomes background work: created with assignee `agent` (or updated back to
+// status todo while assigned to it), it is handed to the work service (work/from_task, internal, as
+// the caller), which runs its title and detail through the agent and writes the outcome back with
+// tasks/update {status: doing, then done|failed|blocked, result}. Without a work service (NOT_FOUND)
+// or when it refuses (a token without "Allow actions"), the task is kept as it is: tasks/next still
+// offers it to the agent.
+//
 // CRUD is in tasks.cpp, list and next (the orders) in tasks_list.cpp, `due` parsing in due.cpp.
 #pragma once
 
@@ -49,6 +56,8 @@ private:
     std::string time_zone(platform::Request& r) const;
     // The caller's task, or 404 naming the id.
     platform::json find(platform::Request& r, const std::string& id) const;
+    // Queues the task's work (work/from_task as the caller); failures are logged, never thrown.
+    void hand_to_agent(platform::Request& r, const platform::json& task) const;
 
     platform::Host host_;
 };

@@ -449,8 +449,9 @@ TEST(Access, EveryOwnerEndpointAnswers404ToAnotherAccount) {
         case Expect::NotFound: EXPECT_EQ(r.status, 404) << op.path << " " << r.body; break;
         case Expect::Unavailable: EXPECT_EQ(r.status, 503) << op.path << " " << r.body; break;
         }
-        if (f.expect != Expect::Own)
+        if (f.expect != Expect::Own) {
             EXPECT_EQ(r.body.find(kMarker), std::string::npos) << op.path << " leaks A's resource: " << r.body;
+        }
         // A's resource is untouched by B's call.
         auto mine = c.post_json(f.read, with_id(f.read_args, id), bearer(a));
         EXPECT_EQ(mine.status, 200) << op.path << " " << mine.body;

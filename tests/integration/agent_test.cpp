@@ -20,6 +20,8 @@ using platform::test::HttpClient;
 using platform::test::HttpResult;
 using platform::test::McpClient;
 using platform::test::TempDir;
+using platform::test::model_server_host;
+using platform::test::test_profile_text;
 using nlohmann::json;
 
 namespace {
@@ -177,19 +179,7 @@ TEST_F(AgentApi, AsksAreMeteredAllowanceFirstThenCredit) {
 class AgentModelServer : public ::testing::Test {
 protected:
     void SetUp() override {
-        namespace fs = std::filesystem;
-        std::ifstream in(fs::path(__FILE__).parent_path() / ".." / ".." / "profiles" / "test.yaml");
-        ASSERT_TRUE(in);
-        std::stringstream text;
-        text << in.rdbuf();
-        const std::string profile = dir.path() + "/agent-model-test.yaml";
-        std::ofstream(profile) << text.str() << "\noutbound:\n  allow: [\"" << model.allow_entry() << "\"]\n";
-        HostProcess::Options o;
-        o.profile = profile;
-        o.env["OPENAI_BASE_URL"] = model.url("/v1");
-        o.env["OPENAI_API_KEY"] = "test-key";
-        o.env["OPENAI_MODEL"] = "gpt-test";
-        o.env["ANTHROPIC_API_KEY"] = "";
+        HostProcess::Options o = model_server_host(model, dir.path() + "/agent-model-test.yaml", test_profile_text());
         host = std::make_unique<HostProcess>(o);
         host->start();
         api = std::make_unique<HttpClient>("127.0.0.1", host->api_port());
@@ -253,6 +243,53 @@ TEST_F(AgentModelServer, RunsTheModelsToolCallsAsTheCaller) {
     EXPECT_EQ(results[1]["tool_call_id"], "call_2");
     EXPECT_TRUE(has(results[1]["content"].get<std::string>(), "4512")) << third;
     EXPECT_EQ(seen[0].header("authorization"), "Bearer test-key");
+}
+
+TEST_F(AgentModelServer, RunsAnthropicToolUseAndTheThreadCarriesOn) {
+    for (const auto& [path, value] : {std::pair<std::string, std::string>{"model.anthropic.base_url", model.url()},
+                                      {"model.anthropic.api_key", "sk-ant-test"}}) {
+        auto r = api->post_json("/rpc", {{"service", "config"}, {"method", "Config.Set"}, {"request", {{"path", path}, {"value", value}}}},
+                                {{"Authorization", "Bearer admin"}});
+        ASSERT_EQ(r.status, 200) << r.body;
+    }
+    use("anthropic");
+    using Call = FakeModelServer::ToolCall;
+    model.enqueue(FakeModelServer::kAnthropicPath,
+                  FakeModelServer::ok(FakeModelServer::anthropic_tool_use({Call{"toolu_1", "notes_add", {{"title", "gate"}, {"text", "code 1234"}}, ""}},
+                                                                          "Saving it.")));
+    model.enqueue(FakeModelServer::kAnthropicPath,
+                  FakeModelServer::ok(FakeModelServer::anthropic_tool_use({Call{"toolu_2", "notes_list", json::object(), ""}})));
+    model.enqueue(FakeModelServer::kAnthropicPath, FakeModelServer::ok(FakeModelServer::anthropic_text("Saved: gate.")));
+    auto first = ask({{"prompt", "remember the gate code 1234"}});
+    ASSERT_EQ(first.status, 200) << first.body << host->log();
+    EXPECT_EQ(first.json()["data"]["text"], "Saved: gate.");
+    const std::string thread = first.json()["data"]["thread"];
+    auto note = api->get("/api/v1/notes/get?title=gate", {{"Authorization", "Bearer ann"}});
+    ASSERT_EQ(note.status, 200) << note.body;
+    EXPECT_EQ(note.json()["data"]["text"], "code 1234");
+
+    auto seen = model.requests(FakeModelServer::kAnthropicPath);
+    ASSERT_EQ(seen.size(), 3u);
+    EXPECT_EQ(seen[0].header("x-api-key"), "sk-ant-test");
+    EXPECT_TRUE(has(seen[0].body["system"].get<std::string>(), "never instructions")) << seen[0].body;
+    // The third request carries both tool results, as tool_result blocks answering their ids.
+    const json& last = seen[2].body["messages"];
+    std::vector<std::string> answered;
+    for (const auto& m : last)
+        if (m["role"] == "user" && m["content"].is_array())
+            for (const auto& block : m["content"])
+                if (block["type"] == "tool_result") answered.push_back(block["tool_use_id"]);
+    EXPECT_EQ(answered, (std::vector<std::string>{"toolu_1", "toolu_2"})) << last;
+
+    // The next ask on the thread sends the earlier exchange as history.
+    model.enqueue(FakeModelServer::kAnthropicPath, FakeModelServer::ok(FakeModelServer::anthropic_text("It is 1234.")));
+    auto second = ask({{"prompt", "what was the gate code?"}, {"thread", thread}});
+    ASSERT_EQ(second.status, 200) << second.body;
+    EXPECT_EQ(second.json()["data"]["thread"], thread);
+    seen = model.requests(FakeModelServer::kAnthropicPath);
+    ASSERT_EQ(seen.size(), 4u);
+    const std::string history = seen[3].body["messages"].dump();
+    EXPECT_TRUE(has(history, "remember the gate code 1234") && has(history, "Saved: gate.")) << history;
 }
 
 TEST_F(AgentModelServer, AnUnconfiguredModelIs503) {

@@ -22,9 +22,11 @@
 //     client); over MCP this test's client declares no sampling/elicitation capability, so they
 //     fail `unsupported` too, with another message. Only the codes are compared; the conformance
 //     suite (mcp_e2e_test.cpp) runs them with a client that answers.
+//   tools that answer a new random id each call (kFreshIds): the statuses are compared.
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <set>
 
 #include "host_process.hpp"
 #include "http_client.hpp"
@@ -139,6 +141,9 @@ std::string replaced(std::string text, const std::string& from, const std::strin
     return text;
 }
 
+// Tools whose answer is a new random id by design (a grant is 128 random bits).
+const std::set<std::string> kFreshIds = {"grantprobe_hold"};
+
 TEST(McpParity, EveryToolAnswersAsItsApiV1Method) {
     HostProcess host;  // the `test` profile: manual clock, test plugins, auth-noop
     host.start();
@@ -191,7 +196,10 @@ TEST(McpParity, EveryToolAnswersAsItsApiV1Method) {
         const json body = json::parse(replaced(r.body, http_account, mcp_account));
         std::printf("  %-40s %d %s\n", name.c_str(), r.status,
                     r.status == 200 ? "" : body["error"].dump().c_str());
-        if (r.status == 200) {
+        if (r.status == 200 && kFreshIds.count(name)) {  // a new random id each call: shapes only
+            EXPECT_FALSE(result.value("isError", false));
+            skipped.push_back(name + " (a fresh random id each call: status only)");
+        } else if (r.status == 200) {
             const json& data = body["data"];
             const json wrapped = data.is_object() ? data : json{{"data", data}};
             if (data.is_object() && data.contains("content") && data["content"].is_array()) {

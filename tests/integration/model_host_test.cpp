@@ -273,8 +273,10 @@ TEST_F(ScopedTokens, ATokenScopedToNotesSeesOnlyNotesTools) {
     const json scoped = tools(notes);
     EXPECT_TRUE(names(scoped).count("notes_add")) << scoped.dump();
     EXPECT_FALSE(names(scoped).count("events_list")) << scoped.dump();
-    for (const auto& t : scoped)  // notes, and the agent its capability opens (decision 30)
-        EXPECT_TRUE(ends_with(t["service"], ".v1.notes") || ends_with(t["service"], ".v1.agent")) << t.dump();
+    for (const auto& t : scoped)  // notes, and the agent and recall its capability opens (decision 30)
+        EXPECT_TRUE(ends_with(t["service"], ".v1.notes") || ends_with(t["service"], ".v1.agent") ||
+                    ends_with(t["service"], ".v1.recall"))
+            << t.dump();
 
     // Calls made as the caller keep the token's restrictions (the agent's tool steps).
     EXPECT_EQ(call_as(notes, "notes", "Notes.List"), 0);
@@ -290,6 +292,12 @@ TEST_F(ScopedTokens, TheAgentIsGovernedByItsCapabilityNotTheServicesList) {
     auto refused = api->get("/api/v1/agent/list", bearer(without));
     EXPECT_EQ(refused.status, 403) << refused.body;
     EXPECT_TRUE(has(refused.body, "`agent` capability")) << refused.body;
+    // Surface A: POST /agent and /agent/<name> too; and the inbox has its own capability.
+    EXPECT_EQ(api->post_json("/agent", {{"prompt", "hi"}}, bearer(without)).status, 403);
+    EXPECT_EQ(api->post_json("/agent/assistant", {{"prompt", "hi"}}, bearer(without)).status, 403);
+    EXPECT_EQ(api->get("/api/v1/inbox/list", bearer(with_agent)).status, 403);
+    const std::string inbox_only = token({{"services", {"notes"}}, {"capabilities", {"inbox"}}});
+    EXPECT_EQ(api->get("/api/v1/inbox/list", bearer(inbox_only)).status, 200);  // reads through the agent's internals
     auto other = api->post_json("/api/v1/modelprobe/tools", json::object(), bearer(with_agent));
     EXPECT_EQ(other.status, 403) << other.body;  // the list still limits the catalogue
     EXPECT_TRUE(has(other.body, "scoped to notes")) << other.body;

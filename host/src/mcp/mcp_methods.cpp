@@ -96,14 +96,19 @@ void gather(McpServer::Impl& self, std::shared_ptr<Context> ctx, Endpoints eps, 
     }
 }
 
-// Asks the endpoints in turn until one answers something other than NOT_FOUND.
+// Asks the endpoints in turn until one answers something other than NOT_FOUND. An endpoint the
+// caller may not use (401, 403: another plugin's prompts for accounts only) is passed over; its
+// refusal is the answer only when no later endpoint answers.
 void first_answer(McpServer::Impl& self, std::shared_ptr<Context> ctx,
                   std::shared_ptr<Endpoints> eps, size_t i, json args,
-                  std::function<void(std::optional<Outcome>)> done) {
-    if (i >= eps->size()) return done(std::nullopt);
+                  std::function<void(std::optional<Outcome>)> done,
+                  std::optional<Outcome> refused = std::nullopt) {
+    if (i >= eps->size()) return done(std::move(refused));
     const auto [svc, ep] = (*eps)[i];
-    self.call(*ctx, *svc, *ep, args, nullptr, [&self, ctx, eps, i, args, done](Outcome o) {
-        if (o.code == PLATFORM_NOT_FOUND) return first_answer(self, ctx, eps, i + 1, args, done);
+    self.call(*ctx, *svc, *ep, args, nullptr, [&self, ctx, eps, i, args, done, refused](Outcome o) {
+        if (o.code == PLATFORM_NOT_FOUND) return first_answer(self, ctx, eps, i + 1, args, done, refused);
+        if (o.code == PLATFORM_UNAUTHENTICATED || o.code == PLATFORM_PERMISSION_DENIED)
+            return first_answer(self, ctx, eps, i + 1, args, done, refused ? refused : std::optional<Outcome>(o));
         done(std::move(o));
     });
 }

@@ -2,6 +2,11 @@
 
 #include "../../unit/outbound/loopback_server.hpp"
 
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
 namespace platform::test {
 
 using nlohmann::json;
@@ -16,7 +21,14 @@ FakeModelServer::FakeModelServer()
           return answer(r.method, r.target, r.headers, r.body);
       })) {}
 
-FakeModelServer::~FakeModelServer() { server_.reset(); }
+FakeModelServer::~FakeModelServer() {
+    {
+        std::lock_guard<std::mutex> g(m_);
+        closing_ = true;
+    }
+    released_.notify_all();
+    server_.reset();
+}
 
 int FakeModelServer::port() const { return server_->port(); }
 std::string FakeModelServer::url(const std::string& suffix) const { return server_->url("") + suffix; }
@@ -45,6 +57,19 @@ std::vector<FakeModelServer::Request> FakeModelServer::requests(const std::strin
     return out;
 }
 
+void FakeModelServer::hold(const std::string& path) {
+    std::lock_guard<std::mutex> g(m_);
+    held_.insert(path);
+}
+
+void FakeModelServer::release(const std::string& path) {
+    {
+        std::lock_guard<std::mutex> g(m_);
+        held_.erase(path);
+    }
+    released_.notify_all();
+}
+
 void FakeModelServer::reset() {
     std::lock_guard<std::mutex> g(m_);
     queues_.clear();
@@ -57,8 +82,9 @@ std::string FakeModelServer::answer(const std::string& method, const std::string
     if (rec.body.is_discarded()) rec.body = nullptr;
     Response resp;
     {
-        std::lock_guard<std::mutex> g(m_);
+        std::unique_lock<std::mutex> lock(m_);
         requests_.push_back(rec);
+        released_.wait(lock, [&] { return closing_ || !held_.count(rec.path); });
         auto& queue = queues_[rec.path];
         if (queue.empty()) {
             const std::string why = "fake model server: nothing scripted for " + method + " " + rec.path;
@@ -127,6 +153,27 @@ json FakeModelServer::anthropic_tool_use(const std::vector<ToolCall>& calls, con
 
 json FakeModelServer::anthropic_error(const std::string& message, const std::string& type) {
     return {{"type", "error"}, {"error", {{"type", type}, {"message", message}}}};
+}
+
+std::string test_profile_text() {
+    namespace fs = std::filesystem;
+    std::ifstream in(fs::path(__FILE__).parent_path() / ".." / ".." / ".." / "profiles" / "test.yaml");
+    if (!in) throw std::runtime_error("profiles/test.yaml not found next to the tests");
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+HostProcess::Options model_server_host(const FakeModelServer& server, const std::string& path,
+                                       const std::string& profile_text) {
+    std::ofstream(path) << profile_text << "\noutbound:\n  allow: [\"" << server.allow_entry() << "\"]\n";
+    HostProcess::Options o;
+    o.profile = path;
+    o.env["OPENAI_BASE_URL"] = server.url("/v1");
+    o.env["OPENAI_API_KEY"] = "test-key";
+    o.env["OPENAI_MODEL"] = "gpt-test";
+    o.env["ANTHROPIC_API_KEY"] = "";
+    return o;
 }
 
 }  // namespace platform::test

@@ -22,15 +22,22 @@
 // when base_url ends in /v1), so with base_url = url() the path is "/v1/messages". The paths are
 // kOpenAiPath and kAnthropicPath below.
 //
+// hold(path) keeps requests to `path` waiting, recorded but unanswered, until release(path): a test
+// can see a job sitting inside the model, then let it finish (the destructor releases everything).
+//
 // Bounded and thread-safe: one thread per connection, Connection: close; the destructor stops and
 // joins everything. Built on tests/unit/outbound/loopback_server.hpp.
 #pragma once
 
+#include "host_process.hpp"
+
 #include <nlohmann/json.hpp>
 
+#include <condition_variable>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -84,6 +91,10 @@ public:
     std::vector<Request> requests(const std::string& path) const;
     // Forgets queued answers and recorded requests.
     void reset();
+    // Requests to `path` wait (after being recorded) until release(path); then each takes the
+    // next scripted answer, in arrival order.
+    void hold(const std::string& path);
+    void release(const std::string& path);
 
     // ---- answers ----------------------------------------------------------------------------
 
@@ -136,9 +147,21 @@ private:
                        const std::string& body);
 
     mutable std::mutex m_;
+    std::condition_variable released_;
+    std::set<std::string> held_;
+    bool closing_ = false;
     std::map<std::string, std::vector<Response>> queues_;
     std::vector<Request> requests_;
     std::unique_ptr<LoopbackServer> server_;  // last: destroyed (joined) first
 };
+
+// The text of the source tree's profiles/test.yaml, for tests that write a variant of it.
+std::string test_profile_text();
+
+// Writes `profile_text` with `server` on the profile's outbound allow-list to `path`, and answers
+// the options of a HostProcess using it: OPENAI_BASE_URL, OPENAI_API_KEY ("test-key") and
+// OPENAI_MODEL ("gpt-test") pointing at the server, ANTHROPIC_API_KEY cleared.
+HostProcess::Options model_server_host(const FakeModelServer& server, const std::string& path,
+                                       const std::string& profile_text);
 
 }  // namespace platform::test

@@ -1,5 +1,6 @@
-// The tasks plugin (plugins/tasks) through the fake host: CRUD, the list and next orders, and
-// `due` in RFC 3339 or in the owner's time zone (due.cpp, tested directly too).
+// The tasks plugin (plugins/tasks) through the fake host: CRUD, the list and next orders, `due` in
+// RFC 3339 or in the owner's time zone (due.cpp, tested directly too), and tasks for the agent
+// handed to the work service (work/from_task; without one — no on_call — they are kept as they are).
 #include <platform/testing/fake_host.hpp>
 
 #include "../../../plugins/tasks/due.hpp"
@@ -151,6 +152,53 @@ TEST_F(TasksTest, NextIsTheAgentsEarliestDueThenOldestOpenTask) {
     update({{"id", dated.at("id")}, {"status", "done"}});
     EXPECT_EQ(tasks.call("next", json::object(), "alice").json().at("task").at("title"), "agent undated old");
     EXPECT_EQ(tasks.call("next", json::object(), "bob").json(), (json{{"task", nullptr}}));
+}
+
+TEST_F(TasksTest, TasksForTheAgentAreHandedToTheWorkService) {
+    std::vector<json> handed;
+    host.on_call = [&](const std::string& service, const std::string& method, const json& req, const std::string& as) {
+        Reply r;
+        r.code = PLATFORM_NOT_FOUND;
+        if (service != "work" || method != "from_task") return r;
+        json seen = req;
+        seen["_as"] = as;
+        handed.push_back(seen);
+        r.code = PLATFORM_OK;
+        r.body = R"({"id":"wk-1","status":"todo"})";
+        return r;
+    };
+    json mine = create({{"title", "mine"}});
+    EXPECT_TRUE(handed.empty());
+    json t = create({{"title", "file the report"}, {"detail", "the Q1 one"}, {"assignee", "agent"}});
+    ASSERT_EQ(handed.size(), 1u);
+    EXPECT_EQ(handed[0], (json{{"task", t.at("id")}, {"prompt", "file the report\n\nthe Q1 one"}, {"_as", "alice"}}));
+    update({{"id", t.at("id")}, {"status", "doing"}});  // what the work writes back
+    update({{"id", t.at("id")}, {"status", "done"}, {"result", "filed"}});
+    update({{"id", t.at("id")}, {"title", "file the report again"}});
+    EXPECT_EQ(handed.size(), 1u);  // only a return to todo queues it again
+    update({{"id", t.at("id")}, {"status", "todo"}});
+    ASSERT_EQ(handed.size(), 2u);
+    EXPECT_EQ(handed[1].at("prompt"), "file the report again\n\nthe Q1 one");
+    update({{"id", mine.at("id")}, {"status", "done"}});
+    update({{"id", mine.at("id")}, {"status", "todo"}});
+    EXPECT_EQ(handed.size(), 2u);  // not the agent's
+
+    std::string detail;  // the prompt is cut at work's 8000 bytes, on a character
+    for (int i = 0; i < 5000; ++i) detail += "é";
+    create({{"title", "odd"}, {"detail", detail}, {"assignee", "agent"}});  // 5 bytes, then 2 each
+    ASSERT_EQ(handed.size(), 3u);
+    EXPECT_EQ(handed[2].at("prompt").get<std::string>().size(), 7999u);
+
+    // A work service that refuses (a token without "Allow actions") keeps the task as it is.
+    host.on_call = [](const std::string&, const std::string&, const json&, const std::string&) {
+        Reply r;
+        r.code = PLATFORM_PERMISSION_DENIED;
+        r.body = "this method needs the Allow actions capability";
+        return r;
+    };
+    json kept = create({{"title", "refused"}, {"assignee", "agent"}});
+    EXPECT_EQ(kept.at("status"), "todo");
+    EXPECT_EQ(tasks.call("read", {{"id", kept.at("id")}}, "alice").code, PLATFORM_OK);
 }
 
 }  // namespace

@@ -1,0 +1,144 @@
+#include "firing.hpp"
+
+#include "rfc3339.hpp"
+
+#include <array>
+#include <cstdio>
+
+using platform::json;
+
+namespace calendar {
+
+namespace {
+
+// The HTTP status the host answers for each ABI code (host/src/core/status.cpp).
+int http_status(platform::Code code) {
+    static constexpr std::array<int, 16> kHttp{200, 400, 401, 402, 403, 404, 405, 408,
+                                               409, 413, 429, 500, 501, 502, 503, 504};
+    const auto i = static_cast<size_t>(code);
+    return i < kHttp.size() ? kHttp[i] : 500;
+}
+
+std::string failure(const std::string& what, platform::Code code, const std::string& message) {
+    return what + ": " + std::to_string(http_status(code)) + (message.empty() ? "" : " " + message);
+}
+
+}  // namespace
+
+std::shared_ptr<const TimeZone> zone_from_me(const platform::Host::CallResult& me) {
+    if (!me.ok()) return TimeZone::utc();
+    const json body = json::parse(me.body, nullptr, false);
+    const json md = body.is_object() && body.contains("account") && body["account"].is_object()
+                        ? body["account"].value("metadata", json::object())
+                        : json::object();
+    if (md.is_object() && md.contains("timezone") && md["timezone"].is_string())
+        if (auto zone = TimeZone::load(md["timezone"].get<std::string>())) return zone;
+    return TimeZone::utc();
+}
+
+std::string local_time(int64_t utc_s, const TimeZone& zone) {
+    static const char* kDays[] = {"Thursday", "Friday",  "Saturday", "Sunday",
+                                  "Monday",   "Tuesday", "Wednesday"};
+    static const char* kMonths[] = {"January",   "February", "March",    "April",
+                                    "May",       "June",     "July",     "August",
+                                    "September", "October",  "November", "December"};
+    const int64_t local = utc_s + zone.offset_at(utc_s);
+    int64_t day = local / 86400, secs = local % 86400;
+    if (secs < 0) secs += 86400, --day;
+    const CivilDate c = civil_from_days(day);
+    char clock[8];
+    std::snprintf(clock, sizeof clock, "%02d:%02d", static_cast<int>(secs / 3600),
+                  static_cast<int>(secs / 60 % 60));
+    return std::string(kDays[((day % 7) + 7) % 7]) + " " + std::to_string(c.day) + " " +
+           kMonths[c.month - 1] + " " + std::to_string(c.year) + ", " + clock + " (" + zone.name() +
+           ")";
+}
+
+std::shared_ptr<const TimeZone> Firing::zone(const std::string& grant) const {
+    if (grant.empty()) return TimeZone::utc();
+    try {
+        return zone_from_me(host_.call_granted(grant, "auth", "me", json::object()));
+    } catch (const platform::Error&) {  // no `auth` service (auth-noop), or the grant is gone
+        return TimeZone::utc();
+    }
+}
+
+Outcome Firing::call(const std::string& grant, const std::string& method, const json& body) const {
+    Outcome out;
+    const std::string what = "agent/" + method;
+    if (grant.empty()) {
+        out.error =
+            what +
+            ": not called: the event has no grant to act for its owner (the host offers no grants, "
+            "ABI 1.6); update the event on a newer host";
+        return out;
+    }
+    try {
+        const auto r = host_.call_granted(grant, "agent", method, body, kRunTimeoutMs);
+        if (!r.ok()) {
+            out.error = failure(what, r.code, r.body);
+            return out;
+        }
+        const json answer = json::parse(r.body, nullptr, false);
+        out.ok = true;
+        if (answer.is_object() && answer.contains("text") && answer["text"].is_string())
+            out.text = answer["text"];
+    } catch (const platform::Error& e) {
+        out.error = failure(what, e.code(), e.what());
+    }
+    return out;
+}
+
+Outcome Firing::prepare(const json& event, const std::string& grant) const {
+    std::string prompt = event.value("prompt", "");
+    if (prompt.empty()) {
+        prompt = "Prepare a short briefing for: " + event.value("title", "");
+        if (!event.value("note", "").empty()) prompt += " " + event.value("note", "");
+    }
+    Outcome out = call(grant, "run",
+                       {{"prompt", prompt},
+                        {"title", event.value("title", "")},
+                        {"channel", "web"},
+                        {"read_only", true},
+                        {"deliver", false}});
+    if (out.ok && out.text.empty()) out = {false, "", "agent/run: the report came back empty"};
+    return out;
+}
+
+Outcome Firing::remind(const json& event, const std::string& grant, int64_t occurrence,
+                       const TimeZone& zone) const {
+    const std::string title = event.value("title", "");
+    std::string text = title + " \xE2\x80\x94 " + local_time(occurrence, zone);
+    if (!event.value("note", "").empty()) text += "\n" + event.value("note", "");
+    return call(grant, "post",
+                {{"title", "Reminder: " + title}, {"text", text}, {"channel", "web"}});
+}
+
+Outcome Firing::fire(const json& event, const std::string& grant, int64_t occurrence,
+                     const TimeZone& zone) const {
+    const std::string title = event.value("title", "");
+    if (event.contains("advance") && event["advance"].is_object()) {
+        const json& b = event.contains("briefing") ? event["briefing"] : json(nullptr);
+        const auto for_s = b.is_object() ? parse_rfc3339(b.value("for", "")) : std::nullopt;
+        if (for_s && for_s->utc_s == occurrence)
+            return call(grant, "post",
+                        {{"title", "Briefing: " + title},
+                         {"text", b.value("text", "")},
+                         {"channel", "web"}});
+        Outcome out = remind(event, grant, occurrence, zone);
+        const std::string why = event.value("last_error", json(nullptr)).is_string()
+                                    ? " (" + event["last_error"].get<std::string>() + ")"
+                                    : "";
+        if (out.ok)
+            out = {false, "",
+                   "briefing: none was prepared for this occurrence" + why +
+                       "; the reminder was sent instead"};
+        return out;
+    }
+    if (!event.value("prompt", "").empty())
+        return call(grant, "run",
+                    {{"prompt", event["prompt"]}, {"title", title}, {"channel", "web"}});
+    return remind(event, grant, occurrence, zone);
+}
+
+}  // namespace calendar

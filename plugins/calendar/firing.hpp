@@ -1,0 +1,67 @@
+// firing — what one due step does, acting for the event's owner through its grant
+// (Host::call_granted: the owner's identity, token restrictions and payment). The answers land
+// in the owner's inbox: agent threads are the inbox (spec §6 "mailed to the owner": the inbox
+// now, mail once there is a mail service; DESIGN §7). Contracts relied on (plugins/agent):
+//
+//   agent/run  {prompt, title, channel, read_only, deliver} → {text, thread, steps, model};
+//              metered (1 credit), 402 / 404 / 502 / 503 on failure
+//   agent/post {text, title, channel} → {thread}: an assistant message in a new unread thread
+//   auth/me    → {account: {metadata: {timezone}}}; absent on auth-noop (then UTC)
+//
+// The steps:
+//   prepare  (advance set, at when − advance minutes) agent/run with read_only true and
+//            deliver false: the prompt, else "Prepare a short briefing for: <title> <note>";
+//            the text is kept on the event as `briefing`, nothing is delivered yet.
+//   fire     (at when) with advance: agent/post {title "Briefing: <title>", text: the briefing}
+//            — for recipient `user` and `agent` alike (see README); without a briefing for this
+//            occurrence (its preparation failed) the plain reminder below instead.
+//            With a prompt: agent/run {prompt, title: <title>, channel: "web"} (a new unread
+//            conversation holding the prompt and the answer).
+//            Otherwise a reminder: agent/post {title "Reminder: <title>", text "<title> — <the
+//            occurrence in the owner's zone>\n<note>"}.
+// A failure is the outcome's error ("agent/run: 402 <the host's message>"), recorded on the
+// event; no text is ever made up in place of an answer.
+#pragma once
+
+#include "tz.hpp"
+
+#include <platform/sdk.hpp>
+
+#include <memory>
+#include <string>
+
+namespace calendar {
+
+struct Outcome {
+    bool ok = false;
+    std::string text;   // prepare: the report
+    std::string error;  // when !ok: "<service>/<method>: <HTTP status> <message>"
+};
+
+// The zone in an auth/me answer (metadata.timezone), else UTC.
+std::shared_ptr<const TimeZone> zone_from_me(const platform::Host::CallResult& me);
+
+// "Monday 1 March 2027, 09:00 (Europe/London)": an instant on the zone's wall clock.
+std::string local_time(int64_t utc_s, const TimeZone& zone);
+
+class Firing {
+public:
+    explicit Firing(const platform::Host& host) : host_(host) {}
+
+    // The owner's zone, asked of auth/me through the grant; UTC without an auth service.
+    std::shared_ptr<const TimeZone> zone(const std::string& grant) const;
+    Outcome prepare(const platform::json& event, const std::string& grant) const;
+    Outcome fire(const platform::json& event, const std::string& grant, int64_t occurrence,
+                 const TimeZone& zone) const;
+
+    static constexpr int64_t kRunTimeoutMs = 120000;  // capped by the profile's max call timeout
+
+private:
+    Outcome call(const std::string& grant, const std::string& method,
+                 const platform::json& body) const;
+    Outcome remind(const platform::json& event, const std::string& grant, int64_t occurrence,
+                   const TimeZone& zone) const;
+    platform::Host host_;
+};
+
+}  // namespace calendar

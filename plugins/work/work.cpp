@@ -1,0 +1,267 @@
+#include "work.hpp"
+
+#include <algorithm>
+
+using platform::Access;
+using platform::json;
+
+namespace {
+
+constexpr const char* kConfigSchema = R"json({
+  "type": "object",
+  "properties": {
+    "workers": {"type": "integer", "minimum": 1, "maximum": 16, "description": "Threads running queued work (default 2)"},
+    "timeout_ms": {"type": "integer", "minimum": 1000, "maximum": 3600000, "description": "Longest agent run of one job (default 600000)"}
+  }
+})json";
+
+constexpr const char* kIdSchema = R"json({
+  "type": "object",
+  "properties": {"id": {"type": "string", "minLength": 1, "maxLength": 100, "description": "The work's id (work/submit's answer)"}},
+  "required": ["id"],
+  "additionalProperties": false
+})json";
+
+constexpr const char* kGetSchema = R"json({
+  "type": "object",
+  "properties": {
+    "id": {"type": "string", "minLength": 1, "maxLength": 100, "description": "The work's id (work/submit's answer)"},
+    "wait": {"type": "integer", "minimum": 0, "maximum": 60, "default": 0,
+             "description": "Seconds to wait for the work to finish before answering (0-60, default 0)"}
+  },
+  "required": ["id"],
+  "additionalProperties": false
+})json";
+
+int64_t config_int(const platform::Host& host, const char* key, int64_t fallback, int64_t lo,
+                   int64_t hi) {
+    const json v = host.config(key);
+    return v.is_number_integer() ? std::clamp(v.get<int64_t>(), lo, hi) : fallback;
+}
+
+}  // namespace
+
+Work::Work(const platform::Host& host) : host_(host), jobs_(host), workers_(host, jobs_) {
+    settings_.workers = static_cast<int>(config_int(host, "workers", 2, 1, 16));
+    settings_.timeout_ms = config_int(host, "timeout_ms", 600000, 1000, 3600000);
+}
+
+void Work::start() {
+    jobs_.changed().reopen();
+    workers_.start(settings_);
+}
+
+void Work::stop() {
+    jobs_.changed().close();  // work/get waits answer now
+    workers_.stop();
+}
+
+void Work::describe(platform::ServiceSpec<Work>& s) {
+    s.id("work").version("1.0.0").service("v1.work").summary(
+        "Background work: prompts the agent runs later, durably");
+    s.config_schema(kConfigSchema);
+    s.post("submit")
+        .title("Submit work")
+        .description(
+            "Queues a prompt (at most 8000 bytes) as durable background work that an agent — the "
+            "default "
+            "one unless `agent` names another — runs for you later with your tools; `thread` (an "
+            "owned "
+            "conversation) gives it context and receives the result, else a new conversation does. "
+            "Answers the work's `id` at once: poll work/get until done, failed or blocked. Do not "
+            "resubmit after a lost answer: the work could run twice.")
+        .schema(R"json({
+          "type": "object",
+          "properties": {
+            "prompt": {"type": "string", "minLength": 1, "description": "What to do, at most 8000 bytes"},
+            "agent": {"type": "string", "minLength": 1, "maxLength": 100, "description": "The agent to run it (agent/list); default: the default agent"},
+            "thread": {"type": "string", "minLength": 1, "maxLength": 100, "description": "An owned conversation id for context and result delivery"}
+          },
+          "required": ["prompt"],
+          "additionalProperties": false
+        })json")
+        .access(Access::account)
+        .action()
+        .max_body(64 * 1024)
+        .http_path("/work")
+        .handler(&Work::submit);
+    s.get("list")
+        .title("List work")
+        .description(
+            "Your work: open jobs first (todo and doing, oldest first), then finished ones (done, "
+            "failed, "
+            "blocked; most recently finished first). `status` keeps one state; `total` counts the "
+            "matches before offset and limit. Steps are left out (work/get has them).")
+        .schema(R"json({
+          "type": "object",
+          "properties": {
+            "status": {"type": "string", "enum": ["todo", "doing", "done", "failed", "blocked"], "description": "Only work in this state"},
+            "offset": {"type": "integer", "minimum": 0, "default": 0, "description": "Jobs skipped first"},
+            "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20, "description": "At most this many (1-100, default 20)"}
+          },
+          "additionalProperties": false
+        })json")
+        .access(Access::account)
+        .read_only()
+        .http_path("/work")
+        .handler(&Work::list);
+    s.get("get")
+        .title("Get work")
+        .description(
+            "One of your jobs: status (todo, doing, done, failed, blocked), result, error, "
+            "execution "
+            "steps, times, attempts and progress. Poll it until done, failed or blocked; `wait` "
+            "(extension, 0-60 seconds) answers as soon as it is, or when the wait ends.")
+        .schema(kGetSchema)
+        .access(Access::account)
+        .read_only()
+        .handler(&Work::get);
+    s.get("read")
+        .title("Get work (surface A)")
+        .description("GET /work/<id>: what work/get answers, as {\"work\": {...}}.")
+        .schema(kGetSchema)
+        .access(Access::account)
+        .read_only()
+        .http_path("/work/{id}")
+        .mcp_hidden()
+        .handler(&Work::read);
+    s.post("retry")
+        .title("Retry work")
+        .description(
+            "Queues failed or blocked work again, after you reviewed it (earlier side effects may "
+            "be "
+            "repeated); it runs once more. Other states answer 409.")
+        .schema(kIdSchema)
+        .access(Access::account)
+        .action()
+        .handler(&Work::retry);
+    s.post("from_task")
+        .title("Work from a task")
+        .description(
+            "Internal (the tasks service): queues the prompt of a task assigned to the agent; the "
+            "outcome "
+            "is written back to the task. A task with open work gets that work's id again.")
+        .schema(R"json({
+          "type": "object",
+          "properties": {
+            "task": {"type": "string", "minLength": 1, "maxLength": 64, "description": "The task's id"},
+            "prompt": {"type": "string", "minLength": 1, "description": "What to do, at most 8000 bytes"}
+          },
+          "required": ["task", "prompt"],
+          "additionalProperties": false
+        })json")
+        .access(Access::account)
+        .action()
+        .internal()
+        .max_body(64 * 1024)
+        .handler(&Work::from_task);
+}
+
+std::string Work::owner(const platform::Request& r) {
+    if (r.anonymous()) throw platform::unauthenticated("this method needs an account");
+    return r.account();
+}
+
+std::string Work::prompt(const platform::Request& r) {
+    const std::string p = r.str("prompt");
+    if (p.empty()) throw platform::invalid_argument("prompt: must not be empty");
+    if (p.size() > kMaxPromptBytes) throw platform::invalid_argument("prompt: at most 8000 bytes");
+    return p;
+}
+
+int64_t Work::integer(const platform::Request& r, const char* name, int64_t fallback, int64_t lo,
+                      int64_t hi, const std::string& rule) {
+    auto it = r.args().find(name);
+    if (it == r.args().end() || it->is_null()) return fallback;
+    if (!it->is_number_integer() || it->get<int64_t>() < lo || it->get<int64_t>() > hi)
+        throw platform::invalid_argument(std::string(name) + ": " + rule);
+    return it->get<int64_t>();
+}
+
+void Work::check_thread(platform::Request& r, const std::string& thread) const {
+    platform::Host::CallResult res;
+    try {
+        res = host_.call("agent", "messages", {{"id", thread}, {"limit", 1}}, r.call());
+    } catch (const platform::Error& e) {
+        throw platform::unavailable(
+            std::string("thread: cannot be checked: the agent service is not available (") +
+            e.what() + ")");
+    }
+    if (!res.ok())
+        throw platform::Error(res.code,
+                              res.body.empty() ? "thread: no such conversation" : res.body);
+}
+
+void Work::check_agent(platform::Request& r, const std::string& agent) const {
+    try {
+        auto res = host_.call("agent", "list", json::object(), r.call());
+        if (!res.ok()) return;  // the run reports it
+        const json body = json::parse(res.body, nullptr, false);
+        if (!body.is_object() || !body.contains("agents") || !body["agents"].is_array()) return;
+        for (const auto& a : body["agents"])
+            if (a.is_object() && a.value("name", "") == agent) return;
+    } catch (const std::exception&) {
+        return;
+    }
+    throw platform::not_found("agent: no such agent '" + agent + "' (agent/list names them)");
+}
+
+json Work::submit(platform::Request& r) {
+    const std::string who = owner(r), text = prompt(r), agent = r.str("agent"),
+                      thread = r.str("thread");
+    if (!thread.empty()) check_thread(r, thread);
+    if (!agent.empty()) check_agent(r, agent);
+    const std::string grant = r.grant();
+    json job;
+    try {
+        job = jobs_.create({who, text, agent, thread, "", grant});
+    } catch (...) {
+        host_.revoke_grant(grant);
+        throw;
+    }
+    workers_.wake();
+    return {{"id", job["id"]}, {"status", "todo"}};
+}
+
+json Work::retry(platform::Request& r) {
+    const std::string who = owner(r), id = r.str("id");
+    auto job = jobs_.get(who, id);
+    if (!job) throw platform::not_found("id: no such work");
+    const std::string status = job->value("status", "");
+    if (status != "failed" && status != "blocked")  // before taking a grant; requeue checks again
+        throw platform::conflict("id: work is " + status +
+                                 "; only failed or blocked work can be retried");
+    const std::string grant = r.grant();
+    json next;
+    try {
+        next = jobs_.requeue(who, id, grant);
+    } catch (...) {
+        host_.revoke_grant(grant);
+        throw;
+    }
+    workers_.wake();
+    return {{"id", id}, {"status", "todo"}, {"attempts", next["attempts"]}};
+}
+
+json Work::from_task(platform::Request& r) {
+    const std::string who = owner(r), task = r.str("task"), text = prompt(r);
+    if (task.empty()) throw platform::invalid_argument("task: must not be empty");
+    if (auto open = jobs_.open_for_task(who, task))
+        return {{"id", (*open)["id"]}, {"status", (*open)["status"]}};
+    const std::string grant = r.grant();
+    bool created = false;
+    json job;
+    try {
+        job = jobs_.create({who, text, "", "", task, grant}, &created);
+    } catch (...) {
+        host_.revoke_grant(grant);
+        throw;
+    }
+    if (!created)
+        host_.revoke_grant(grant);  // open work appeared meanwhile
+    else
+        workers_.wake();
+    return {{"id", job["id"]}, {"status", job["status"]}};
+}
+
+PLATFORM_SERVICE(Work)

@@ -14,17 +14,6 @@ namespace {
 constexpr size_t kMaxPostBytes = 100000;
 constexpr int64_t kMaxOffset = 100000;
 
-// An integer argument, `fallback` when absent. The host checks the schema's range first; it is
-// checked again here for callers that skip validation.
-int64_t integer(const platform::Request& r, const std::string& name, int64_t fallback, int64_t lo, int64_t hi) {
-    const auto it = r.args().find(name);
-    if (it == r.args().end() || it->is_null()) return fallback;
-    if (!it->is_number_integer()) throw platform::invalid_argument(name + ": must be an integer");
-    const int64_t v = it->get<int64_t>();
-    if (v < lo) throw platform::invalid_argument(name + ": must be at least " + std::to_string(lo));
-    if (v > hi) throw platform::invalid_argument(name + ": must be at most " + std::to_string(hi));
-    return v;
-}
 
 bool flag(const platform::Request& r, const std::string& name, bool fallback) {
     const auto it = r.args().find(name);
@@ -147,7 +136,7 @@ json Agent::post(platform::Request& r) {
 }
 
 json Agent::threads(platform::Request& r) {
-    const int64_t limit = integer(r, "limit", 20, 1, 100), offset = integer(r, "offset", 0, 0, kMaxOffset);
+    const int64_t limit = r.integer("limit", 20, 1, 100), offset = r.integer("offset", 0, 0, kMaxOffset);
     const std::string via = channel_arg(r, "");
     auto headers = agent::Threads(r).recent(static_cast<size_t>(limit + offset), via);
     json out = json::array();
@@ -156,7 +145,7 @@ json Agent::threads(platform::Request& r) {
 }
 
 json Agent::messages(platform::Request& r) {
-    const int64_t limit = integer(r, "limit", 0, 0, 1000);
+    const int64_t limit = r.integer("limit", 0, 0, 1000);
     agent::Threads threads(r);
     const std::string id = r.str("id");
     json header = threads.open(id);

@@ -16,15 +16,6 @@ json agent(const platform::Request& r, const std::string& method, const json& ar
     return out.result();
 }
 
-int64_t integer(const platform::Request& r, const std::string& name, int64_t fallback, int64_t lo, int64_t hi) {
-    const auto it = r.args().find(name);
-    if (it == r.args().end() || it->is_null()) return fallback;
-    if (!it->is_number_integer()) throw platform::invalid_argument(name + ": must be an integer");
-    const int64_t v = it->get<int64_t>();
-    if (v < lo) throw platform::invalid_argument(name + ": must be at least " + std::to_string(lo));
-    if (v > hi) throw platform::invalid_argument(name + ": must be at most " + std::to_string(hi));
-    return v;
-}
 
 std::string required(const platform::Request& r, const std::string& name) {
     const std::string v = r.str(name.c_str());

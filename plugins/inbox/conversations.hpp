@@ -19,11 +19,6 @@ namespace conversations {
 // service (or an agent without the method) is 503.
 platform::json agent(const platform::Request& r, const std::string& method, const platform::json& args);
 
-// An integer argument in [lo, hi]; `fallback` when absent. The host checks the schema's range
-// first (its message names the argument); this is the same rule for callers that skip it:
-// 400 "<name>: must be at least <lo>" / "<name>: must be at most <hi>".
-int64_t integer(const platform::Request& r, const std::string& name, int64_t fallback, int64_t lo, int64_t hi);
-
 // The required string argument `name` (a conversation id): 400 "<name>: must not be empty".
 std::string required(const platform::Request& r, const std::string& name);
 

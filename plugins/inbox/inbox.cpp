@@ -60,7 +60,7 @@ json Inbox::item(const json& header) {
 }
 
 json Inbox::list(platform::Request& r) {
-    const int64_t limit = conversations::integer(r, "limit", 20, 1, 100);
+    const int64_t limit = r.integer("limit", 20, 1, 100);
     const json answer = conversations::agent(r, "threads", {{"limit", limit}});
     json items = json::array();
     for (const auto& header : answer.value("threads", json::array())) items.push_back(item(header));
@@ -69,7 +69,7 @@ json Inbox::list(platform::Request& r) {
 
 json Inbox::read(platform::Request& r) {
     const std::string id = conversations::required(r, "id");
-    const int64_t limit = conversations::integer(r, "limit", 20, 1, 100);
+    const int64_t limit = r.integer("limit", 20, 1, 100);
     const json answer = conversations::agent(r, "messages", {{"id", id}, {"limit", limit}});
     json out = item(answer.value("thread", json::object()));
     out["messages"] = json::array();

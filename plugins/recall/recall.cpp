@@ -38,7 +38,7 @@ json Recall::summary(const json& header) {
 
 json Recall::conversation(platform::Request& r) {
     const std::string id = conversations::required(r, "id");
-    const int64_t limit = conversations::integer(r, "limit", 50, 1, 1000);
+    const int64_t limit = r.integer("limit", 50, 1, 1000);
     const json answer = conversations::agent(r, "messages", {{"id", id}, {"limit", limit}});
     json messages = json::array();
     for (const auto& m : answer.value("messages", json::array())) messages.push_back(conversations::message(m));
@@ -47,7 +47,7 @@ json Recall::conversation(platform::Request& r) {
 
 json Recall::list(platform::Request& r) {
     const std::string client = conversations::channel(r, "client");
-    const int64_t limit = conversations::integer(r, "limit", 20, 1, 100);
+    const int64_t limit = r.integer("limit", 20, 1, 100);
     json args = {{"limit", limit}};
     if (!client.empty()) args["channel"] = client;
     const json answer = conversations::agent(r, "threads", args);

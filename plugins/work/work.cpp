@@ -63,10 +63,8 @@ void Work::describe(platform::ServiceSpec<Work>& s) {
     s.post("submit")
         .title("Submit work")
         .description(
-            "Queues a prompt (at most 8000 bytes) as durable background work that an agent — the "
-            "default "
-            "one unless `agent` names another — runs for you later with your tools; `thread` (an "
-            "owned "
+            "Queues a prompt (at most 8000 bytes) as durable background work that an agent — the default "
+            "one unless `agent` names another — runs for you later with your tools; `thread` (an owned "
             "conversation) gives it context and receives the result, else a new conversation does. "
             "Answers the work's `id` at once: poll work/get until done, failed or blocked. Do not "
             "resubmit after a lost answer: the work could run twice.")
@@ -88,8 +86,7 @@ void Work::describe(platform::ServiceSpec<Work>& s) {
     s.get("list")
         .title("List work")
         .description(
-            "Your work: open jobs first (todo and doing, oldest first), then finished ones (done, "
-            "failed, "
+            "Your work: open jobs first (todo and doing, oldest first), then finished ones (done, failed, "
             "blocked; most recently finished first). `status` keeps one state; `total` counts the "
             "matches before offset and limit. Steps are left out (work/get has them).")
         .schema(R"json({
@@ -108,8 +105,7 @@ void Work::describe(platform::ServiceSpec<Work>& s) {
     s.get("get")
         .title("Get work")
         .description(
-            "One of your jobs: status (todo, doing, done, failed, blocked), result, error, "
-            "execution "
+            "One of your jobs: status (todo, doing, done, failed, blocked), result, error, execution "
             "steps, times, attempts and progress. Poll it until done, failed or blocked; `wait` "
             "(extension, 0-60 seconds) answers as soon as it is, or when the wait ends.")
         .schema(kGetSchema)
@@ -128,8 +124,7 @@ void Work::describe(platform::ServiceSpec<Work>& s) {
     s.post("retry")
         .title("Retry work")
         .description(
-            "Queues failed or blocked work again, after you reviewed it (earlier side effects may "
-            "be "
+            "Queues failed or blocked work again, after you reviewed it (earlier side effects may be "
             "repeated); it runs once more. Other states answer 409.")
         .schema(kIdSchema)
         .access(Access::account)
@@ -138,8 +133,7 @@ void Work::describe(platform::ServiceSpec<Work>& s) {
     s.post("from_task")
         .title("Work from a task")
         .description(
-            "Internal (the tasks service): queues the prompt of a task assigned to the agent; the "
-            "outcome "
+            "Internal (the tasks service): queues the prompt of a task assigned to the agent; the outcome "
             "is written back to the task. A task with open work gets that work's id again.")
         .schema(R"json({
           "type": "object",
@@ -167,15 +161,6 @@ std::string Work::prompt(const platform::Request& r) {
     if (p.empty()) throw platform::invalid_argument("prompt: must not be empty");
     if (p.size() > kMaxPromptBytes) throw platform::invalid_argument("prompt: at most 8000 bytes");
     return p;
-}
-
-int64_t Work::integer(const platform::Request& r, const char* name, int64_t fallback, int64_t lo,
-                      int64_t hi, const std::string& rule) {
-    auto it = r.args().find(name);
-    if (it == r.args().end() || it->is_null()) return fallback;
-    if (!it->is_number_integer() || it->get<int64_t>() < lo || it->get<int64_t>() > hi)
-        throw platform::invalid_argument(std::string(name) + ": " + rule);
-    return it->get<int64_t>();
 }
 
 void Work::check_thread(platform::Request& r, const std::string& thread) const {

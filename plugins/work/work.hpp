@@ -49,10 +49,6 @@ private:
     static std::string owner(const platform::Request& r);
     // The `prompt` argument: 400 when empty or over 8000 bytes.
     static std::string prompt(const platform::Request& r);
-    // An integer argument (or `fallback`); 400 naming it when present and not an integer in [lo,
-    // hi].
-    static int64_t integer(const platform::Request& r, const char* name, int64_t fallback,
-                           int64_t lo, int64_t hi, const std::string& rule);
     // 404 `thread: no such conversation` unless `thread` is the caller's (agent/messages as the
     // caller).
     void check_thread(platform::Request& r, const std::string& thread) const;

@@ -24,9 +24,8 @@ json Work::list(platform::Request& r) {
     if (r.args().contains("status") && !work::Jobs::valid_status(status))
         throw platform::invalid_argument(
             "status: must be one of todo, doing, done, failed, blocked");
-    const int64_t offset = integer(r, "offset", 0, 0, std::numeric_limits<int32_t>::max(),
-                                   "must be a whole number, at least 0");
-    const int64_t limit = integer(r, "limit", 20, 1, 100, "must be a whole number from 1 to 100");
+    const int64_t offset = r.integer("offset", 0, 0, std::numeric_limits<int32_t>::max());
+    const int64_t limit = r.integer("limit", 20, 1, 100);
 
     std::vector<json> open, finished;
     for (auto& job : jobs_.all(who)) {
@@ -52,8 +51,7 @@ json Work::list(platform::Request& r) {
 
 json Work::get(platform::Request& r) {
     const std::string who = owner(r), id = r.str("id");
-    const int64_t wait =
-        integer(r, "wait", 0, 0, kMaxWaitSeconds, "must be a whole number of seconds from 0 to 60");
+    const int64_t wait = r.integer("wait", 0, 0, kMaxWaitSeconds);
     auto job = jobs_.get(who, id);
     if (!job) throw platform::not_found("id: no such work");
     return jobs_.view(wait > 0 ? wait_for(r, *job, wait) : *job);

@@ -178,6 +178,20 @@ public:
         return out;
     }
 
+    // An integer argument in [lo, hi], `fallback` when absent or null. The host checks the
+    // schema's range before the handler runs; this checks again for callers that skip validation
+    // (the fake host, other plugins' internal calls): 400 "<name>: must be an integer", "must be
+    // at least <lo>", "must be at most <hi>".
+    int64_t integer(const std::string& name, int64_t fallback, int64_t lo, int64_t hi) const {
+        const auto it = args_.find(name);
+        if (it == args_.end() || it->is_null()) return fallback;
+        if (!it->is_number_integer()) throw invalid_argument(name + ": must be an integer");
+        const int64_t v = it->get<int64_t>();
+        if (v < lo) throw invalid_argument(name + ": must be at least " + std::to_string(lo));
+        if (v > hi) throw invalid_argument(name + ": must be at most " + std::to_string(hi));
+        return v;
+    }
+
     // The caller's records in the named collection. Anonymous callers get UNAUTHENTICATED.
     Collection owned(std::string_view collection) const {
         if (anonymous()) throw unauthenticated("this method needs an account");

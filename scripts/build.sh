@@ -5,7 +5,8 @@
 #   scripts/build.sh --meson      meson into build-meson/          (debugoptimized)
 #   scripts/build.sh --meson --quick   meson into build-meson-quick/ (plain: -O0, no debug info;
 #                                 what CI's smoke run needs, in half the time)
-#   scripts/build.sh --sanitize   ASan + UBSan, into build-asan/ (or build-meson-asan/ with --meson)
+#   scripts/build.sh --sanitize   clang, ASan + UBSan + fuzz targets, into build-asan/ (the `asan`
+#                                 preset; build-meson-asan/ with --meson). scripts/sanitize runs tests in it.
 #
 # ccache is used when present (CMake and meson both pick it up), with its cache in
 # ${CCACHE_DIR:-$HOME/.cache/ccache}, capped at 2 GB. With CI=true the CMake build leaves out
@@ -42,7 +43,6 @@ if command -v ccache >/dev/null 2>&1; then
     ccache --max-size=2G >/dev/null
 fi
 jobs=$(nproc)
-san_flags="-fsanitize=address,undefined -fno-omit-frame-pointer"
 
 if ((use_meson)); then
     if [[ ! -f meson.build ]]; then
@@ -70,13 +70,9 @@ else
         config_args+=("-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O2 -DNDEBUG" "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -DNDEBUG")
     fi
     if ((sanitize)); then
+        # The `asan` preset (CMakePresets.json): clang, ASan + UBSan, the libFuzzer targets.
         dir=build-asan
-        config_args+=(
-            "-DCMAKE_C_FLAGS=$san_flags" "-DCMAKE_CXX_FLAGS=$san_flags"
-            "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=address,undefined"
-            "-DCMAKE_SHARED_LINKER_FLAGS=-fsanitize=address,undefined"
-            "-DCMAKE_MODULE_LINKER_FLAGS=-fsanitize=address,undefined"
-        )
+        config_args=(--preset asan)
     fi
     if [[ ! -f $dir/CMakeCache.txt ]]; then
         cmake -S . -B "$dir" -G Ninja "${config_args[@]}"

@@ -14,6 +14,8 @@ PLATFORM_DEPS_PACKAGES=(
     libyaml-cpp-dev libspdlog-dev libfmt-dev libcurl4-openssl-dev libssl-dev libsodium-dev
     libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev
     tmux  # the CLI's terminal tests (work get --wait under a real terminal)
+    slowhttptest wrk  # tests/reliability: slow clients (slowloris, slow body, slow read) and the soak
+    clang libclang-rt-14-dev  # sanitizer build and libFuzzer targets (scripts/sanitize, tests/fuzz/run)
 )
 PLATFORM_DEPS_BENCH_PACKAGES=(wrk nginx-light python3 valgrind)
 

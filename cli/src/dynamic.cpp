@@ -1,6 +1,7 @@
 #include "dynamic.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <sstream>
 
@@ -17,6 +18,26 @@ std::string type_of(const json& schema) {
     for (const auto& x : t)
         if (x != "null") return x;
     return "any";
+}
+
+// Well-formed UTF-8 (no overlongs, surrogates or code points past U+10FFFF): the request is sent as
+// JSON, which cannot carry other bytes.
+bool valid_utf8(const std::string& s) {
+    for (size_t i = 0; i < s.size();) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        const size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
+        if (n == 0 || i + n > s.size()) return false;
+        uint32_t cp = n == 1 ? c : c & (0x7f >> n);
+        for (size_t k = 1; k < n; ++k) {
+            const auto cc = static_cast<unsigned char>(s[i + k]);
+            if ((cc >> 6) != 0x2) return false;
+            cp = (cp << 6) | (cc & 0x3f);
+        }
+        static const uint32_t least[] = {0, 0, 0x80, 0x800, 0x10000};
+        if (cp < least[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return false;
+        i += n;
+    }
+    return true;
 }
 
 // A flag name resolved against the schema: the path of property names and the leaf schema.
@@ -94,7 +115,9 @@ void flag_lines(const json& schema, const std::string& prefix, const json& requi
         if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
     for (const auto& name : names) {
         if (!schema["properties"].contains(name)) continue;
-        const json& prop = schema["properties"][name];
+        // A boolean sub-schema (`true`: anything) describes nothing more than an empty one.
+        const json& declared = schema["properties"][name];
+        const json prop = declared.is_object() ? declared : json::object();
         const std::string flag = prefix + name;
         const std::string type = type_of(prop);
         if (type == "object" && prop.contains("properties")) {
@@ -128,10 +151,12 @@ void flag_lines(const json& schema, const std::string& prefix, const json& requi
 
 std::string usage_args(const json& schema) {
     std::string out;
+    // "required" may name arguments "properties" does not declare (the host allows it unless
+    // additionalProperties is false), and may come without "properties" at all.
+    const json props = schema.contains("properties") ? schema["properties"] : json::object();
     for (const auto& r : schema.value("required", json::array()))
-        if (r.is_string()) out += " --" + r.get<std::string>() + " <" + type_of(schema["properties"].value(r.get<std::string>(), json::object())) + ">";
-    if (schema.contains("properties") && schema["properties"].size() > schema.value("required", json::array()).size())
-        out += " [options]";
+        if (r.is_string()) out += " --" + r.get<std::string>() + " <" + type_of(props.value(r.get<std::string>(), json::object())) + ">";
+    if (props.size() > schema.value("required", json::array()).size()) out += " [options]";
     return out;
 }
 
@@ -201,6 +226,7 @@ json parse_flags(const MethodInfo& m, const std::vector<std::string>& args) {
             else
                 throw UsageError("--" + name + ": needs a value");
         }
+        if (!valid_utf8(value)) throw UsageError("--" + name + ": must be UTF-8 text (the value has other bytes)");
         json* node = &request;
         for (size_t k = 0; k + 1 < t.path.size(); ++k) node = &(*node)[t.path[k]];
         const std::string& leaf = t.path.back();

@@ -47,7 +47,8 @@ const MethodInfo* find_method(const ServiceInfo& s, const std::string& word);
 // boolean (a bare `--flag` is true; `--flag false` / `--flag=false` too), object (JSON), array
 // (the flag repeated, or one value split on commas, or a JSON array: `--ids=1,2`, `--ids 1,2`,
 // `--ids=1 --ids=2`, `--ids 1 --ids 2`, `--ids '[1,2]'`, items coerced by `items`), string as is.
-// Throws UsageError ("Unknown flag: --zz", "--limit: must be an integer (got 'x')").
+// Throws UsageError ("Unknown flag: --zz", "--limit: must be an integer (got 'x')", "--title: must
+// be UTF-8 text ..." for a value with other bytes).
 nlohmann::json parse_flags(const MethodInfo& m, const std::vector<std::string>& args);
 
 // May a call of `m` be repeated after a 500/408 (rpc_client.hpp)? Only when it is not a

@@ -43,7 +43,9 @@ std::vector<Environment> environments() {
     std::vector<Environment> out = builtins();
     json config = read_state(config_path());
     if (config.contains("envs") && config["envs"].is_object())
-        for (const auto& [name, e] : config["envs"].items()) {
+        for (const auto& item : config["envs"].items()) {
+            const std::string& name = item.key();
+            const json& e = item.value();
             if (!e.is_object() || find_if(out.begin(), out.end(), [&](auto& x) { return x.name == name; }) != out.end())
                 continue;
             out.push_back({name, e.value("address", ""), e.value("description", ""), false});

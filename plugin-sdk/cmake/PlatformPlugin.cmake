@@ -61,7 +61,10 @@ function(platform_add_plugin name)
   set_target_properties(${name} PROPERTIES
     PREFIX "" OUTPUT_NAME ${name} LIBRARY_OUTPUT_DIRECTORY ${out}
     LINK_DEPENDS ${map})
-  target_link_options(${name} PRIVATE -Wl,--no-undefined -Wl,--version-script=${map})
+  target_link_options(${name} PRIVATE -Wl,--version-script=${map})
+  if(NOT PLATFORM_PLUGIN_ALLOW_UNDEFINED)  # set by sanitizer builds with clang only
+    target_link_options(${name} PRIVATE -Wl,--no-undefined)
+  endif()
 
   if(P_INSTALL OR (PLATFORM_INSTALL_PLUGINS AND NOT P_TEST_ONLY AND NOT P_OUTPUT_DIR))
     # The host searches <exe>/../lib/platform/plugins: plain lib/, whatever CMAKE_INSTALL_LIBDIR is.

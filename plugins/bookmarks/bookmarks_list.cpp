@@ -26,7 +26,7 @@ bool matches(const std::string& query, const std::string& text) {
 
 json Bookmarks::list(platform::Request& r) {
     const std::string query = lower(r.str("query")), kind = r.str("kind");
-    const size_t offset = r.args().value("offset", 0), limit = r.args().value("limit", 20);
+    const size_t offset = r.args().value("offset", int64_t{0}), limit = r.args().value("limit", 20);
     std::vector<json> all;
     for (auto& [id, b] : r.owned(kCollection).list()) all.push_back(std::move(b));
     std::sort(all.begin(), all.end(),

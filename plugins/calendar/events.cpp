@@ -230,7 +230,7 @@ json Calendar::list(platform::Request& r) {
         upcoming.emplace_back(*next, std::move(event));
     }
     std::stable_sort(upcoming.begin(), upcoming.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
-    const size_t offset = r.args().value("offset", 0), limit = r.args().value("limit", 20);
+    const size_t offset = r.args().value("offset", int64_t{0}), limit = r.args().value("limit", 20);
     json out = json::array();
     for (size_t i = offset; i < upcoming.size() && out.size() < limit; ++i) out.push_back(std::move(upcoming[i].second));
     return {{"events", out}, {"total", upcoming.size()}, {"offset", offset}};

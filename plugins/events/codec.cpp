@@ -121,6 +121,7 @@ int64_t timestamp_arg(const json& value) {
         throw platform::invalid_argument("timestamp: must be an RFC 3339 string or integer Unix milliseconds");
     }
     if (ms < 1) throw platform::invalid_argument("timestamp: must be after 1970-01-01T00:00:00Z");
+    if (ms > 253402300799999) throw platform::invalid_argument("timestamp: must be before year 10000 (RFC 3339)");
     return ms;
 }
 

@@ -70,7 +70,7 @@ void Events::describe(platform::ServiceSpec<Events>& s) {
             "payload": {"description": "The event's payload: any JSON value, stored as its JSON text and given back as the same value"},
             "metadata": {"type": "object", "maxProperties": 50, "additionalProperties": {"type": "string", "maxLength": 4096},
                          "description": "Up to 50 string key/values kept with the event"},
-            "timestamp": {"type": ["string", "integer"], "format": "date-time", "minimum": 1,
+            "timestamp": {"type": ["string", "integer"], "format": "date-time", "minimum": 1, "maximum": 253402300799999,
                           "description": "The event's time, RFC 3339 (2026-01-01T10:00:00Z) or Unix milliseconds; default now"}
           },
           "required": ["topic", "payload"],

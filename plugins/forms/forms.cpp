@@ -42,7 +42,7 @@ constexpr const char* kIdSchema = R"json({
 
 constexpr const char* kListSchema = R"json({
   "type": "object",
-  "properties": {"offset": {"type": "integer", "minimum": 0, "default": 0, "description": "Forms skipped first (50 a page)"}},
+  "properties": {"offset": {"type": "integer", "minimum": 0, "maximum": 1000000, "default": 0, "description": "Forms skipped first (50 a page)"}},
   "additionalProperties": false
 })json";
 
@@ -50,7 +50,7 @@ constexpr const char* kResponsesSchema = R"json({
   "type": "object",
   "properties": {
     "id": {"type": "string", "maxLength": 64, "description": "The form's id"},
-    "offset": {"type": "integer", "minimum": 0, "default": 0, "description": "Responses skipped first (50 a page)"}},
+    "offset": {"type": "integer", "minimum": 0, "maximum": 1000000, "default": 0, "description": "Responses skipped first (50 a page)"}},
   "required": ["id"], "additionalProperties": false
 })json";
 

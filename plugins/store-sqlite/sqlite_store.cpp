@@ -98,6 +98,7 @@ void SqliteStore::put(std::string_view table, std::string_view key, std::string_
     check_size("key", key);
     check_size("value", value);
     try {
+        std::lock_guard<std::mutex> writing(writes_);  // before the lease: queued writers hold no connection
         auto c = pool_.acquire();
         {
             auto& s = *c->put;
@@ -131,6 +132,7 @@ void SqliteStore::maybe_purge(Connection& c) {
 
 bool SqliteStore::del(std::string_view table, std::string_view key) {
     try {
+        std::lock_guard<std::mutex> writing(writes_);  // before the lease: queued writers hold no connection
         auto c = pool_.acquire();
         auto& s = *c->del;
         ResetOnExit reset{s};
@@ -174,6 +176,7 @@ bool SqliteStore::cas(std::string_view table, std::string_view key, std::optiona
     check_size("key", key);
     if (value) check_size("value", *value);
     try {
+        std::lock_guard<std::mutex> writing(writes_);  // before the lease: queued writers hold no connection
         auto c = pool_.acquire();
         {
             // IMMEDIATE: the write lock is ours before we read, so the compare still holds at the
@@ -208,6 +211,7 @@ void SqliteStore::batch(std::string_view table, const std::vector<platform::Batc
         check_size("value", op.value);
     }
     try {
+        std::lock_guard<std::mutex> writing(writes_);  // before the lease: queued writers hold no connection
         auto c = pool_.acquire();
         {
             SQLite::Transaction tx(c->db, SQLite::TransactionBehavior::IMMEDIATE);

@@ -17,6 +17,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -52,6 +53,10 @@ private:
     Pool pool_;
     std::atomic<int64_t> latest_now_{0};
     std::atomic<uint64_t> puts_{0};
+    // Writes take this before SQLite's write lock: SQLite's busy handler polls with sleeps of up to
+    // 100 ms, so under many concurrent writers one could lose every retry and fail with "database
+    // is locked" after busy_timeout; queued here, writers of this process wait their turn instead.
+    std::mutex writes_;
 };
 
 }  // namespace store_sqlite

@@ -36,7 +36,7 @@ std::vector<json> ordered(const platform::Collection& tasks) {
 
 json Tasks::list(platform::Request& r) {
     const std::string status = r.str("status");
-    const size_t offset = r.args().value("offset", 0), limit = r.args().value("limit", 20);
+    const size_t offset = r.args().value("offset", int64_t{0}), limit = r.args().value("limit", 20);
     json out = json::array();
     size_t total = 0;
     for (auto& task : ordered(r.owned(kCollection))) {

@@ -1,5 +1,6 @@
 // Start-up failures name their cause: unknown profile, YAML error with file and line, unknown
-// provider plugin with file, line and key, a port already in use. SIGTERM exits 0.
+// provider plugin with file, line and key, values of the wrong type or shape, plugins that do not
+// exist or cannot start, a port already in use. Each exits 1, never a crash. SIGTERM exits 0.
 #include "host_process.hpp"
 #include "http_client.hpp"
 
@@ -48,6 +49,46 @@ TEST(Startup, UnknownKeyAndUnknownProviderNameFileLineAndKey) {
     HostProcess typo(with_profile(file));
     EXPECT_EQ(typo.run_to_exit(), 1);
     EXPECT_NE(typo.log().find(file + ":2: clokc: unknown key"), std::string::npos) << typo.log();
+}
+
+// Bad profiles (issue 11): each is refused with one line naming file, line and key, and exit 1 —
+// also those found after the providers started (a clean teardown, not a crash).
+TEST(Startup, BadValuesAndPluginsNameFileLineAndKey) {
+    const std::string providers =
+        "providers:\n  store: {plugin: store-memory}\n  broker: {plugin: broker-memory}\n"
+        "  auth: {plugin: auth-noop}\n";
+    const std::string other_providers =
+        "  broker: {plugin: broker-memory}\n  auth: {plugin: auth-noop}\n";
+    const struct {
+        std::string yaml, expect;
+    } cases[] = {
+        {"name: [a, b]\n" + providers, ":1: name: must be a string"},
+        {"name: p\ndescription: {text: x}\n" + providers, ":2: description: must be a string"},
+        {"name: p\nproviders:\n  store: {plugin: [store-memory]}\n" + other_providers,
+         ":3: providers.store.plugin: must be a string"},
+        {"name: p\nhttp: {max_connections: lots}\n" + providers,
+         ":2: http.max_connections: must be an integer"},
+        {"name: p\nsettings: {call_timeout_ms: [1]}\n" + providers,
+         ":2: settings.call_timeout_ms: must be an integer"},
+        {"name: p\nplugins: [notes, nosuch]\n" + providers, ":2: plugins: unknown plugin 'nosuch'"},
+        {"name: p\nisolation: {nosuch: process}\n" + providers,
+         ":2: isolation.nosuch: unknown plugin 'nosuch'"},
+        {"name: p\nproviders:\n  store: {plugin: notes}\n" + other_providers,
+         ":3: providers.store.plugin: 'notes' is not a store provider"},
+        {"name: p\nproviders:\n  store: {plugin: store-sqlite, config: {path: /proc/none/s.db}}\n" +
+             other_providers,
+         ":3: providers.store: store-sqlite: on_create failed"},
+    };
+    TempDir dir;
+    const std::string file = dir.path() + "/bad.yaml";
+    for (const auto& c : cases) {
+        SCOPED_TRACE(c.yaml);
+        std::ofstream(file) << c.yaml;
+        HostProcess host(with_profile(file));
+        EXPECT_EQ(host.run_to_exit(), 1) << host.log();
+        EXPECT_NE(host.log().find(file + c.expect), std::string::npos) << host.log();
+        EXPECT_EQ(host.log().find("listening"), std::string::npos) << host.log();
+    }
 }
 
 TEST(Startup, PortInUseIsAnErrorNotACrash) {

@@ -84,6 +84,12 @@ std::string scalar(const Ctx& c, const YAML::Node& n, const std::string& key) {
     return expand(n.Scalar());
 }
 
+// A scalar as written (no ${VAR} expansion); any other node is named, not a bad conversion.
+std::string text(const Ctx& c, const YAML::Node& n, const std::string& key) {
+    if (!n.IsScalar()) c.fail(n, key, "must be a string");
+    return n.Scalar();
+}
+
 OutboundSettings parse_outbound(const Ctx& c, const YAML::Node& v) {
     if (!v.IsMap()) c.fail(v, "outbound", "must be a mapping");
     OutboundSettings o;
@@ -238,8 +244,8 @@ Profile parse(const Ctx& c, const YAML::Node& root) {
     for (const auto& kv : root) {
         const std::string key = kv.first.as<std::string>();
         const YAML::Node& v = kv.second;
-        if (key == "name") p.name = v.as<std::string>();
-        else if (key == "description") p.description = v.as<std::string>();
+        if (key == "name") p.name = text(c, v, key);
+        else if (key == "description") p.description = text(c, v, key);
         else if (key == "clock") {
             std::string clock = v.IsScalar() ? v.Scalar() : "";
             if (clock != "real" && clock != "manual") c.fail(v, key, "must be real or manual");
@@ -279,7 +285,7 @@ Profile parse(const Ctx& c, const YAML::Node& root) {
                 for (const auto& f : pk.second) {
                     std::string fk = f.first.as<std::string>();
                     if (fk == "plugin") {
-                        choice.plugin = f.second.as<std::string>();
+                        choice.plugin = text(c, f.second, k + ".plugin");
                         choice.where = c.where(f.second);
                     } else if (fk == "config") {
                         if (!f.second.IsMap()) c.fail(f.second, k + ".config", "must be a mapping");
@@ -379,7 +385,12 @@ Profile load_profile(const std::string& name_or_path, const std::vector<std::str
     } catch (const YAML::Exception& e) {
         throw ProfileError(file + ":" + std::to_string(e.mark.line + 1) + ": YAML error: " + e.msg);
     }
-    Profile p = parse(c, root);
+    Profile p;
+    try {
+        p = parse(c, root);
+    } catch (const YAML::Exception& e) {  // a value of the wrong shape where no check names it
+        throw ProfileError(file + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
+    }
     if (p.name.empty()) p.name = fs::path(file).stem().string();
     return p;
 }

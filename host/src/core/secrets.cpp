@@ -8,7 +8,9 @@
 #include <fstream>
 #include <memory>
 #include <stdexcept>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace platform::host {
 
@@ -58,6 +60,27 @@ std::optional<std::string> unbase64(std::string_view in) {
     return out;
 }
 
+// Writes the key file whole or not at all: a temporary file (0600), fsynced, renamed over `path`,
+// then the folder fsynced. A crash never leaves an empty or partial key (which would stop every
+// later start), nor loses the key while values sealed with it are already durable in the store.
+void write_key_file(const std::string& path, const std::string& text) {
+    const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
+    int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    bool ok = fd >= 0 && ::fchmod(fd, 0600) == 0 &&
+              ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()) && ::fsync(fd) == 0;
+    if (fd >= 0) ::close(fd);
+    ok = ok && ::rename(tmp.c_str(), path.c_str()) == 0;
+    if (!ok) {
+        ::unlink(tmp.c_str());
+        throw std::runtime_error(path + ": cannot write the secret key");
+    }
+    const std::string folder = std::filesystem::path(path).parent_path().string();
+    if (int dir = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); dir >= 0) {
+        ::fsync(dir);
+        ::close(dir);
+    }
+}
+
 }  // namespace
 
 Secrets::Secrets(const std::string& configured_key, const std::string& home) {
@@ -74,11 +97,7 @@ Secrets::Secrets(const std::string& configured_key, const std::string& home) {
     if (std::filesystem::exists(path)) throw std::runtime_error(path + ": not a 64-hex-digit key");
     std::filesystem::create_directories(home + "/keys");
     if (RAND_bytes(key_.data(), static_cast<int>(key_.size())) != 1) throw std::runtime_error("no randomness for the secret key");
-    std::ofstream out(path, std::ios::trunc);
-    out << to_hex(key_.data(), key_.size()) << "\n";
-    if (!out) throw std::runtime_error(path + ": cannot write the secret key");
-    out.close();
-    chmod(path.c_str(), 0600);
+    write_key_file(path, to_hex(key_.data(), key_.size()) + "\n");
 }
 
 std::string Secrets::seal(std::string_view plaintext) const {

@@ -2,6 +2,7 @@
 #include <platform/host/gateway.hpp>
 #include <platform/host/mcp.hpp>
 #include <platform/host/http_bodies.hpp>
+#include <platform/host/json_depth.hpp>
 #include <platform/host/names.hpp>
 #include <platform/host/openapi.hpp>
 #include <platform/host/request_args.hpp>
@@ -233,7 +234,7 @@ void Gateway::handle(HttpRequest req, std::function<void(HttpResponse)> reply, O
     if (req.path == "/mcp") return mcp_->handle(req, send, open);
     if (req.path == "/api/v1/openapi.json") {
         HttpResponse r;
-        r.body = openapi_document(runtime_.registry(), version_).dump();
+        r.body = openapi_text(runtime_.registry(), version_);
         return send(r);
     }
     if (req.path.rfind("/api/v1/", 0) == 0) return catalogue(req, send, open);
@@ -305,7 +306,7 @@ void Gateway::catalogue(HttpRequest& req, const Reply& reply, const OpenStream& 
     auto args = request_args(req, &ep->input, ep->max_body, "envelope");
     if (auto* err = std::get_if<ArgsError>(&args))
         return reply(catalogue_error(err->http_status, err->http_status == 415 ? "unsupported_media_type"
-                                                                                : "invalid_argument",
+                                                                                : std::string(status_info(err->code).name),
                                      err->message));
     invoke(req, *svc, *ep, std::move(std::get<json>(args)),
            [reply, result_envelope](Outcome o) { reply(catalogue_outcome(std::move(o), result_envelope)); }, open);
@@ -353,6 +354,9 @@ void Gateway::rpc_call(HttpRequest& req, const Reply& reply, const OpenStream& o
         args = env["request"];
         if (args.is_string()) {
             std::string text = args.get<std::string>();
+            if (!json_depth_ok(text))
+                return reply(gateway_error(id, 400, "request: nested more than " + std::to_string(kMaxJsonDepth) +
+                                                        " levels deep"));
             args = text.empty() ? json::object() : json::parse(text, nullptr, false);
         }
         if (!args.is_object()) return reply(gateway_error(id, 400, "request: must be a JSON object (or a JSON string of one)"));

@@ -16,11 +16,13 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <deque>
+#include <fcntl.h>
 #include <mutex>
 #include <optional>
 #include <poll.h>
@@ -28,6 +30,7 @@
 #include <sstream>
 #include <sys/socket.h>
 #include <thread>
+#include <vector>
 
 namespace platform::host {
 
@@ -39,6 +42,10 @@ namespace {
 
 constexpr const char* kConnectionData = "platform.connection";
 constexpr size_t kMaxPipelined = 64;  // requests read ahead on one connection
+// An answer goes to Pistache in pieces of at most this, one after the other: its write loop copies
+// what is left of a buffer at every partial send, so a 500 KB answer to a slow reader kept an I/O
+// thread copying (tests/integration/slow_clients_test.cpp).
+constexpr size_t kWriteChunk = 64 * 1024;
 
 std::string lower(std::string s) {
     for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -58,7 +65,10 @@ bool wants_close(Http::Version version, const std::string& connection) {
     return false;
 }
 
-HttpRequest convert(const Http::Request& in) {
+// The query is the request target's raw text after '?': Pistache's query map keeps one value per
+// name (the first) in no order, which lost repeated keys (tags=a&tags=b, ids[]=1&ids[]=2) and
+// turned a bare `?verbose` into `verbose=` (query.hpp gives each its meaning).
+HttpRequest convert(const Http::Request& in, std::string_view target) {
     HttpRequest out;
     out.method = Http::methodString(in.method());
     out.path = in.resource();
@@ -69,24 +79,42 @@ HttpRequest convert(const Http::Request& in) {
         out.headers[lower(h->name())] = os.str();
     }
     for (const auto& [name, raw] : in.headers().rawList()) out.headers[lower(name)] = raw.value();
-    std::string q;
-    for (auto it = in.query().parameters_begin(); it != in.query().parameters_end(); ++it)
-        q += (q.empty() ? "" : "&") + it->first + "=" + it->second;
-    out.query = q;
+    const size_t q = target.find('?');
+    out.query = q == std::string_view::npos ? "" : std::string(target.substr(q + 1));
     return out;
 }
 
-// Any response header by name (Pistache writes only typed headers, not raw ones).
-class NamedHeader : public Http::Header::Header {
-public:
-    NamedHeader(std::string name, std::string value) : name_(std::move(name)), value_(std::move(value)) {}
-    const char* name() const override { return name_.c_str(); }
-    void write(std::ostream& os) const override { os << value_; }
-    uint64_t hash() const override { return Http::Header::detail::hash(name_.c_str()); }
-
-private:
-    std::string name_, value_;
-};
+// One framed request through Pistache's parser (exactly its bytes, so nothing is lost on reset).
+ParsedRequest parse_framed(Http::RequestParser& parser, std::string_view framed, const Frame& f, size_t max_size) {
+    ParsedRequest out;
+    parser.reset();
+    try {
+        if (!parser.feed(framed.data(), framed.size())) {
+            out.error_status = 413;
+            out.error_detail = "request larger than " + std::to_string(max_size) + " bytes";
+        } else if (parser.parse() != Http::Private::State::Done) {
+            out.error_status = 400;
+            out.error_detail = "malformed request";
+        } else {
+            out.req = convert(parser.request, f.target);
+            out.http10 = parser.request.version() == Http::Version::Http10;
+            out.close = wants_close(parser.request.version(), out.req.header("connection"));
+        }
+    } catch (const Http::HttpError& e) {
+        out.error_status = e.code();
+        out.error_detail = e.reason();
+    } catch (const std::exception& e) {
+        out.error_status = 400;
+        out.error_detail = e.what();
+    }
+    if (out.error_status) {
+        out.req = HttpRequest{};
+        out.req.method = f.method;
+        out.req.path = f.target.substr(0, f.target.find('?'));
+    }
+    parser.reset();
+    return out;
+}
 
 // Reason phrases for the statuses the framing answers that status.cpp does not name.
 std::string reason(int status) {
@@ -104,6 +132,28 @@ HttpResponse error_response(const std::string& id, int status, const std::string
     if (http_reason(status) == "Error")
         r.body = json({{"Id", id}, {"Code", status}, {"Detail", detail}, {"Status", reason(status)}}).dump();
     return r;
+}
+
+// An answer as it goes on the wire: status line, Connection, the headers (one per name, the first
+// wins, as Pistache's header map kept them), Content-Type and Content-Length, then the body.
+std::string wire_bytes(Http::Version version, const HttpResponse& r, bool close) {
+    std::string out = std::string(Http::versionString(version)) + " " + std::to_string(r.status) + " ";
+    const char* phrase = Http::codeString(static_cast<Http::Code>(r.status));
+    out += *phrase ? phrase : reason(r.status);
+    out += close ? "\r\nConnection: Close\r\n" : "\r\nConnection: Keep-Alive\r\n";
+    std::vector<std::string> seen{"connection", "content-length"};
+    auto add = [&](const std::string& name, const std::string& value) {
+        if (name.find_first_of("\r\n") != std::string::npos || value.find_first_of("\r\n") != std::string::npos)
+            return;  // never a header split into two
+        const std::string key = lower(name);
+        if (std::find(seen.begin(), seen.end(), key) != seen.end()) return;
+        seen.push_back(key);
+        out += name + ": " + value + "\r\n";
+    };
+    for (const auto& [k, v] : r.headers) add(k, v);
+    if (!r.content_type.empty()) add("Content-Type", r.content_type);
+    out += "Content-Length: " + std::to_string(r.body.size()) + "\r\n\r\n";
+    return out + r.body;
 }
 
 // ----------------------------------------------------------------------------------------------
@@ -268,29 +318,23 @@ void common_headers(const Exchange& ex, HeaderList& headers) {
     if (!has_header(headers, "traceparent")) headers.emplace_back("traceparent", ex.traceparent);
 }
 
-// Writes the answer through Pistache; the next request waits until it was written.
-void respond(const std::shared_ptr<Exchange>& ex, HttpResponse r) {
-    if (ex->answered.exchange(true)) return;
-    const auto& conn = ex->conn;
+// Writes bytes[offset..] to the connection, kWriteChunk at a time (each piece from the previous
+// one's callback, on the transport thread), then finishes the exchange. Each piece goes to the
+// peer's transport as one buffer (Peer::send): Pistache 0.0.5's ResponseWriter chains promises
+// whose continuations run unlocked on the transport thread while the worker thread that has the
+// answer attaches its own, which crashed the host under load (tests/reliability/soak.sh); a plain
+// write promise locks both.
+void write_from(const std::shared_ptr<Connection>& conn, const std::shared_ptr<const std::string>& bytes,
+                size_t offset, const InFlightToken& token, bool close) {
     ServerState& server = *conn->port->server;
-    bool close = ex->close || server.draining;
-    common_headers(*ex, r.headers);
-    if (ex->method == "HEAD") r.body.clear();
-    record(*ex, r.status, r.body.size());
-
-    const InFlightToken token = ex->token;
+    const size_t n = std::min(kWriteChunk, bytes->size() - offset);
     std::optional<Async::Promise<ssize_t>> sent;
     {
         std::shared_lock<std::shared_mutex> alive(server.stop_lock);  // the transport outlives the send
-        if (!server.stopped && !conn->peer.expired()) {
+        auto peer = conn->peer.lock();
+        if (!server.stopped && peer) {
             try {
-                Http::ResponseWriter writer(ex->version, conn->transport, conn->handler, conn->peer);
-                auto& h = writer.headers();
-                h.add<Http::Header::Connection>(close ? Http::ConnectionControl::Close
-                                                      : Http::ConnectionControl::KeepAlive);
-                for (auto& [k, v] : r.headers) h.add(std::make_shared<NamedHeader>(k, v));
-                if (!r.content_type.empty()) h.add(std::make_shared<NamedHeader>("Content-Type", r.content_type));
-                sent.emplace(writer.send(static_cast<Http::Code>(r.status), r.body));
+                sent.emplace(peer->send(RawBuffer(bytes->substr(offset, n), n)));
             } catch (const std::exception& e) {
                 spdlog::debug("response not delivered: {}", e.what());
             }
@@ -299,8 +343,23 @@ void respond(const std::shared_ptr<Exchange>& ex, HttpResponse r) {
     if (!sent) return finish(conn, token, false, true);
     // Pistache drops these callbacks unrun when the connection goes away mid-write; the token
     // they hold then uncounts the request.
-    sent->then([conn, token, close](ssize_t) { finish(conn, token, true, close); },
-               [conn, token](std::exception_ptr&) { finish(conn, token, false, true); });
+    sent->then(
+        [conn, bytes, next = offset + n, token, close](ssize_t) {
+            if (next < bytes->size()) write_from(conn, bytes, next, token, close);
+            else finish(conn, token, true, close);
+        },
+        [conn, token](std::exception_ptr&) { finish(conn, token, false, true); });
+}
+
+// Writes the answer; the next request waits until it was written.
+void respond(const std::shared_ptr<Exchange>& ex, HttpResponse r) {
+    if (ex->answered.exchange(true)) return;
+    const auto& conn = ex->conn;
+    const bool close = ex->close || conn->port->server->draining;
+    common_headers(*ex, r.headers);
+    if (ex->method == "HEAD") r.body.clear();
+    record(*ex, r.status, r.body.size());
+    write_from(conn, std::make_shared<const std::string>(wire_bytes(ex->version, r, close)), 0, ex->token, close);
 }
 
 // A chunked response written straight to the connection's socket. Pistache 0.0.5's transport
@@ -309,10 +368,14 @@ void respond(const std::shared_ptr<Exchange>& ex, HttpResponse r) {
 // chunks go out with send(2) under this object's lock (waiting with poll while the socket is
 // full), and Pistache never writes this response. The connection stays Pistache's for the next
 // request (dispatched by `done` once the last chunk is out). Not for TLS connections.
+// The stream writes to its own duplicate of the socket's descriptor, closed when it ends: Pistache
+// closes its descriptor when it drops the connection (its idle check runs during a stream too), and
+// the number may at once name another client's new connection. So a stream outlives that drop and
+// ends as it should; the connection then closes with it.
 class SocketStream : public HttpStream {
 public:
     using Done = std::function<void(uint64_t body_bytes, bool ok)>;
-    SocketStream(int fd, Done done) : fd_(fd), done_(std::move(done)) {}
+    SocketStream(int owned_fd, Done done) : fd_(owned_fd), done_(std::move(done)) {}
     ~SocketStream() override { end(); }
     bool start(const std::string& head) {
         std::lock_guard<std::mutex> g(m_);
@@ -342,6 +405,7 @@ public:
             done = std::move(done_);
         }
         if (done) done(bytes, ok);
+        ::close(fd_);
     }
 
 private:
@@ -374,7 +438,12 @@ OpenStream stream_opener(const std::shared_ptr<Exchange>& ex) {
         if (server.stopped || ex->answered) return nullptr;
         auto peer = conn->peer.lock();
         if (!peer || peer->ssl()) return nullptr;  // the gateway then answers through `reply`
-        if (ex->answered.exchange(true)) return nullptr;
+        const int fd = ::fcntl(peer->fd(), F_DUPFD_CLOEXEC, 0);
+        if (fd < 0) return nullptr;
+        if (ex->answered.exchange(true)) {
+            ::close(fd);
+            return nullptr;
+        }
         const bool close = ex->close || server.draining;
         HeaderList headers = extra;
         common_headers(*ex, headers);
@@ -382,7 +451,7 @@ OpenStream stream_opener(const std::shared_ptr<Exchange>& ex) {
                            "\r\nTransfer-Encoding: chunked\r\nConnection: " + (close ? "Close" : "Keep-Alive") + "\r\n";
         for (auto& [k, v] : headers) head += k + ": " + v + "\r\n";
         head += "\r\n";
-        auto stream = std::make_shared<SocketStream>(peer->fd(), [ex, status, close](uint64_t bytes, bool ok) {
+        auto stream = std::make_shared<SocketStream>(fd, [ex, status, close](uint64_t bytes, bool ok) {
             record(*ex, status, bytes);
             finish(ex->conn, ex->token, ok, close);
         });
@@ -602,31 +671,13 @@ private:
                 p.req.method = f.method;
                 p.req.path = f.target.substr(0, f.target.find('?'));
             } else {
-                parser.reset();
-                try {
-                    if (!parser.feed(conn.buffer.data(), f.length)) {
-                        p.error_status = 413;
-                        p.error_detail = "request larger than " + std::to_string(getMaxRequestSize()) + " bytes";
-                    } else if (parser.parse() != Http::Private::State::Done) {
-                        p.error_status = 400;
-                        p.error_detail = "malformed request";
-                    } else {
-                        p.req = convert(parser.request);
-                        p.version = parser.request.version();
-                        p.close = wants_close(p.version, p.req.header("connection"));
-                    }
-                } catch (const Http::HttpError& e) {
-                    p.error_status = e.code();
-                    p.error_detail = e.reason();
-                } catch (const std::exception& e) {
-                    p.error_status = 400;
-                    p.error_detail = e.what();
-                }
-                if (p.error_status) {
-                    p.req.method = f.method;
-                    p.req.path = f.target.substr(0, f.target.find('?'));
-                }
-                parser.reset();
+                ParsedRequest parsed =
+                    parse_framed(parser, std::string_view(conn.buffer).substr(0, f.length), f, getMaxRequestSize());
+                p.req = std::move(parsed.req);
+                p.version = parsed.http10 ? Http::Version::Http10 : Http::Version::Http11;
+                p.close = parsed.close;
+                p.error_status = parsed.error_status;
+                p.error_detail = std::move(parsed.error_detail);
                 conn.buffer.erase(0, f.length);
             }
             if (p.error_status) p.close = true;
@@ -768,5 +819,10 @@ int HttpServer::internal_api_port() const {
 TlsListener* HttpServer::tls() const { return impl_->tls.get(); }
 int HttpServer::proxy_port() const { return impl_->proxy ? static_cast<uint16_t>(impl_->proxy->getPort()) : 0; }
 const HttpSettings& HttpServer::settings() const { return impl_->settings; }
+
+ParsedRequest parse_framed_request(std::string_view framed, const Frame& frame, size_t max_request_bytes) {
+    Http::RequestParser parser(max_request_bytes);
+    return parse_framed(parser, framed, frame, max_request_bytes);
+}
 
 }  // namespace platform::host

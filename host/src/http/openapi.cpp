@@ -2,6 +2,10 @@
 #include <platform/host/openapi.hpp>
 #include <platform/host/status.hpp>
 
+#include <cstdint>
+#include <memory>
+#include <mutex>
+
 namespace platform::host {
 
 using nlohmann::json;
@@ -104,6 +108,26 @@ json openapi_document(const ServiceRegistry& registry, const std::string& versio
             {"components",
              {{"schemas", {{"GatewayError", error_gateway}, {"CatalogueError", error_catalogue}}},
               {"securitySchemes", {{"bearerAuth", {{"type", "http"}, {"scheme", "bearer"}}}}}}}};
+}
+
+std::string openapi_text(const ServiceRegistry& registry, const std::string& version) {
+    // What the document is made of: the version and each service's name, plugin and endpoint count.
+    std::string key = version + '\n' + std::to_string(reinterpret_cast<uintptr_t>(&registry));
+    for (const auto& s : registry.all())
+        key += '\n' + s.name + ' ' + std::to_string(reinterpret_cast<uintptr_t>(s.plugin)) + ' ' + s.plugin->version +
+               ' ' + std::to_string(s.plugin->endpoints.size());
+    static std::mutex m;
+    static std::string cached_key;
+    static std::shared_ptr<const std::string> cached;
+    {
+        std::lock_guard<std::mutex> g(m);
+        if (cached && cached_key == key) return *cached;
+    }
+    auto text = std::make_shared<const std::string>(openapi_document(registry, version).dump());
+    std::lock_guard<std::mutex> g(m);
+    cached_key = std::move(key);
+    cached = text;
+    return *text;
 }
 
 }  // namespace platform::host

@@ -1,7 +1,9 @@
+#include <platform/host/json_depth.hpp>
 #include <platform/host/query.hpp>
 #include <platform/host/request_args.hpp>
 
 #include <algorithm>
+#include <vector>
 
 namespace platform::host {
 
@@ -32,7 +34,74 @@ std::string without_key(const std::string& query, const std::string& key) {
     }
     return out;
 }
+
+// Follows the parse as far as it gets: the open containers and the key or index being read.
+class PathAtError : public nlohmann::json_sax<json> {
+public:
+    std::string path;
+
+    bool null() override { return value(); }
+    bool boolean(bool) override { return value(); }
+    bool number_integer(number_integer_t) override { return value(); }
+    bool number_unsigned(number_unsigned_t) override { return value(); }
+    bool number_float(number_float_t, const string_t&) override { return value(); }
+    bool string(string_t&) override { return value(); }
+    bool binary(binary_t&) override { return value(); }
+    bool start_object(std::size_t) override { return open(false); }
+    bool start_array(std::size_t) override { return open(true); }
+    bool end_object() override { return close(); }
+    bool end_array() override { return close(); }
+    bool key(string_t& k) override {
+        stack_.back().key = k;
+        stack_.back().in_value = true;
+        return true;
+    }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
+        for (const auto& f : stack_) {
+            if (!f.array && !f.in_value) {
+                path = path.empty() ? "an argument name" : path + " (a key)";
+                return false;
+            }
+            path += (path.empty() ? "" : ".") + (f.array ? std::to_string(f.index) : f.key);
+        }
+        return false;
+    }
+
+private:
+    struct Frame {
+        bool array = false;
+        std::size_t index = 0;
+        std::string key;
+        bool in_value = false;
+    };
+    bool value() {
+        if (stack_.empty()) return true;
+        Frame& f = stack_.back();
+        if (f.array)
+            ++f.index;
+        else
+            f.in_value = false;
+        return true;
+    }
+    bool open(bool array) {
+        stack_.emplace_back();
+        stack_.back().array = array;
+        return true;
+    }
+    bool close() {
+        stack_.pop_back();
+        return value();
+    }
+    std::vector<Frame> stack_;
+};
 }  // namespace
+
+std::optional<std::string> invalid_utf8_path(const std::string& json_text) {
+    if (valid_utf8(json_text)) return std::nullopt;
+    PathAtError sax;
+    json::sax_parse(json_text, &sax);
+    return sax.path;
+}
 
 std::variant<json, ArgsError> parse_body(const HttpRequest& req, const Schema* schema) {
     if (req.body.empty()) return json::object();
@@ -48,10 +117,16 @@ std::variant<json, ArgsError> parse_body(const HttpRequest& req, const Schema* s
         return ArgsError{415, PLATFORM_INVALID_ARGUMENT,
                          "unsupported Content-Type '" + type +
                              "': only JSON bodies are served (send application/json)"};
+    if (!json_depth_ok(req.body))
+        return ArgsError{400, PLATFORM_INVALID_ARGUMENT,
+                         "request body: nested more than " + std::to_string(kMaxJsonDepth) + " levels deep"};
     json body;
     try {
         body = json::parse(req.body);
     } catch (const json::parse_error& e) {
+        if (auto path = invalid_utf8_path(req.body))
+            return ArgsError{400, PLATFORM_INVALID_ARGUMENT,
+                             (path->empty() ? "request body" : *path) + ": must be valid UTF-8"};
         return ArgsError{400, PLATFORM_INVALID_ARGUMENT,
                          "request body: invalid JSON at byte " + std::to_string(e.byte)};
     }

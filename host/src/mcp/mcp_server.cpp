@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <cstring>
 
+#include <platform/host/json_depth.hpp>
+#include <platform/host/request_args.hpp>
+
 #include "mcp_internal.hpp"
 
 namespace platform::host {
@@ -276,9 +279,18 @@ void McpServer::handle(HttpRequest& req, const std::function<void(HttpResponse)>
     if (type != "application/json")
         return reply(http_error(415, kInvalidRequest,
                                 "Content-Type must be application/json (one JSON-RPC message)"));
+    if (!json_depth_ok(req.body))
+        return reply(http_error(400, kParseError,
+                                "Parse error: the body nests more than " + std::to_string(kMaxJsonDepth) +
+                                    " levels deep"));
     json msg = json::parse(req.body, nullptr, false);
-    if (msg.is_discarded())
-        return reply(http_error(400, kParseError, "Parse error: the body is not valid JSON"));
+    if (msg.is_discarded()) {
+        const auto utf8 = invalid_utf8_path(req.body);  // name the argument a client can fix
+        return reply(http_error(400, kParseError,
+                                utf8 ? "Parse error: " + (utf8->empty() ? "the body" : *utf8) +
+                                           " must be valid UTF-8"
+                                     : "Parse error: the body is not valid JSON"));
+    }
     if (msg.is_array())
         return reply(http_error(400, kInvalidRequest,
                                 "JSON-RPC batches are not supported: send one message per POST"));

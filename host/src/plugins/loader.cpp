@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstring>
 #include <fstream>
+#include <mutex>
 #include <optional>
 #include <regex>
 #include <set>
@@ -141,6 +142,16 @@ std::string check_elf(const fs::path& path) {
     return "";
 }
 
+// Loaded libraries stay loaded for the life of the process (descriptors and handlers point into
+// them), held here so they stay reachable: never unloaded, and not a leak to LeakSanitizer.
+static void* keep_loaded(std::unique_ptr<boost::dll::shared_library> lib) {
+    static std::mutex m;
+    static auto* kept = new std::vector<std::unique_ptr<boost::dll::shared_library>>();
+    std::lock_guard<std::mutex> lock(m);
+    kept->push_back(std::move(lib));
+    return kept->back().get();
+}
+
 std::variant<std::unique_ptr<Plugin>, std::string> load_plugin(const fs::path& path,
                                                               const platform_host_api_t* api) {
     if (auto problem = check_elf(path); !problem.empty()) return problem;
@@ -164,7 +175,7 @@ std::variant<std::unique_ptr<Plugin>, std::string> load_plugin(const fs::path& p
     plugin->path = path.string();
     plugin->desc = desc;
     if (auto problem = check_descriptor(desc, *plugin); !problem.empty()) return problem;
-    plugin->library = lib.release();
+    plugin->library = keep_loaded(std::move(lib));
     return plugin;
 }
 

@@ -1,5 +1,7 @@
 #include "platform/host/query.hpp"
 
+#include "platform/host/json_depth.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -97,6 +99,7 @@ bool array_typed(const json* s) {
 }
 
 std::optional<json> as_json(const std::string& v, json::value_t type) {
+    if (!json_depth_ok(v)) return std::nullopt;  // stays a string; validation names the argument
     json j = json::parse(v, nullptr, false);
     if (j.is_discarded() || j.type() != type) return std::nullopt;
     return j;

@@ -66,7 +66,7 @@ bool HttpClient::connection_closed() {
 HttpResult HttpClient::read_response() {
     auto fill = [&] {
         pollfd p{fd_, POLLIN, 0};
-        if (poll(&p, 1, 30000) <= 0) throw std::runtime_error("timed out waiting for a response");
+        if (poll(&p, 1, timeout_ms_) <= 0) throw std::runtime_error("timed out waiting for a response");
         char buf[65536];
         ssize_t n = recv(fd_, buf, sizeof buf, 0);
         if (n <= 0) throw std::runtime_error("connection closed before a full response");

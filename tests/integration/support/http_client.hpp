@@ -40,12 +40,14 @@ public:
     bool connection_closed();    // true when the server closed this connection
     int connects() const { return connects_; }
     void set_reconnect(bool on) { reconnect_ = on; }
+    // How long read_response waits for more bytes before throwing (default 30 s).
+    void set_timeout_ms(int ms) { timeout_ms_ = ms; }
 
 private:
     void ensure_connected();
     void close_socket();
     std::string host_;
-    int port_, fd_ = -1, connects_ = 0;
+    int port_, fd_ = -1, connects_ = 0, timeout_ms_ = 30000;
     bool reconnect_ = true;
     std::string buffer_;
 };

@@ -172,4 +172,20 @@ TEST(RequestArgs, MalformedQueryIs400) {
     EXPECT_NE(e.message.find("title"), std::string::npos) << e.message;
 }
 
+// Ill-formed UTF-8 inside a JSON body names the argument that holds it, not a byte offset
+// (issue 11's sweeps).
+TEST(RequestArgs, InvalidUtf8InABodyNamesTheArgument) {
+    auto e = err(request_args(make("POST", "", "{\"title\":\"a\",\"text\":\"x\xC3\x28\"}", "application/json"),
+                              &notes_schema(), 1 << 20));
+    EXPECT_EQ(e.http_status, 400);
+    EXPECT_EQ(e.message, "text: must be valid UTF-8");
+    using platform::host::invalid_utf8_path;
+    EXPECT_EQ(invalid_utf8_path("{\"a\":1}"), std::nullopt);
+    EXPECT_EQ(invalid_utf8_path("{\"a\":{\"b\":[1,{\"c\":2},\"\xFF\"]}}"), "a.b.2");
+    EXPECT_EQ(invalid_utf8_path("{\"a\":[],\"b\":\"\xFF\"}"), "b");
+    EXPECT_EQ(invalid_utf8_path("{\"a\":1,\"\xFF\":2}"), "an argument name");
+    EXPECT_EQ(invalid_utf8_path("{\"a\":{\"\xFF\":2}}"), "a (a key)");
+    EXPECT_EQ(invalid_utf8_path("\"\xFF\""), "");
+}
+
 }  // namespace

@@ -32,6 +32,7 @@
 #pragma once
 
 #include <platform/host/gateway.hpp>
+#include <platform/host/http_framing.hpp>
 #include <platform/host/http_settings.hpp>
 #include <platform/host/runtime.hpp>
 #include <platform/host/tls_listener.hpp>
@@ -40,8 +41,22 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace platform::host {
+
+// One request as the server reads it: the `framed` bytes frame_request() delimited (`frame`),
+// given to Pistache's parser and converted for the gateway. A refusal sets error_status (400, 413,
+// or Pistache's own) and error_detail, with only the method and path of the request line. The
+// server's read loop and the fuzz harness (tests/fuzz/http_request.cpp) share it.
+struct ParsedRequest {
+    HttpRequest req;
+    bool http10 = false;
+    bool close = false;  // Connection: close, or HTTP/1.0 without keep-alive
+    int error_status = 0;
+    std::string error_detail;
+};
+ParsedRequest parse_framed_request(std::string_view framed, const Frame& frame, size_t max_request_bytes);
 
 class HttpServer {
 public:

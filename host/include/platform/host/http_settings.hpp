@@ -1,12 +1,13 @@
 // platform/host/http_settings.hpp — the profile's `http:` section (DESIGN §5): limits, CORS, access
-// log, rate limits and the shutdown drain of both listening ports.
+// log, rate limits and the shutdown drain of both listening ports (docs/reliability.md).
 //
 //   http:
 //     max_request_bytes: 1114112   # whole request (head + body); default: largest endpoint body + 64 KiB
 //     max_header_count: 100        # more header fields -> 431
 //     max_header_bytes: 16384      # request line + header fields -> 431 (414 for a longer request line)
 //     header_timeout_ms: 60000     # the whole request must arrive within this, from its first byte -> 408
-//     idle_timeout_ms: 300000      # a keep-alive connection with nothing to do is closed after this
+//     idle_timeout_ms: 300000      # from the latest request's arrival: closed when no new one started
+//                                  # (also while a slow reader holds its answer; streams go on)
 //     max_connections: 10000       # beyond: 503 and the connection is closed
 //     cors: true                   # micro's CORS headers; OPTIONS answered 200 before auth
 //     access_log: true             # one JSON line per request (logger "access", stderr)

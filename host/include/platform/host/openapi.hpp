@@ -18,4 +18,10 @@ namespace platform::host {
 
 nlohmann::json openapi_document(const ServiceRegistry& registry, const std::string& version);
 
+// The document as served (GET /api/v1/openapi.json): built again only when the services or their
+// plugins changed. Building it takes ~30 ms with every plugin loaded and the URL is public, so
+// answering each request anew let slow readers asking it over and over starve the I/O threads
+// (tests/integration/slow_clients_test.cpp).
+std::string openapi_text(const ServiceRegistry& registry, const std::string& version);
+
 }  // namespace platform::host

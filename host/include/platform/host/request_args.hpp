@@ -32,4 +32,11 @@ std::variant<nlohmann::json, ArgsError> request_args(const HttpRequest& req, con
 // Parses a body as JSON or form by its content type (for /rpc's envelope).
 std::variant<nlohmann::json, ArgsError> parse_body(const HttpRequest& req, const Schema* schema);
 
+// For JSON text that is not valid UTF-8: the dotted path of the value whose string holds the
+// first ill-formed sequence ("title", "tags.2", "" for the top level), so the 400 can name the
+// argument ("title: must be valid UTF-8") rather than a byte offset. A bad object key is
+// reported as "<path of its object> (a key)", or "an argument name" at the top. nullopt when the
+// text is valid UTF-8.
+std::optional<std::string> invalid_utf8_path(const std::string& json_text);
+
 }  // namespace platform::host

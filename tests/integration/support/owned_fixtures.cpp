@@ -1,0 +1,137 @@
+#include "owned_fixtures.hpp"
+
+namespace platform::test {
+
+using nlohmann::json;
+
+json with_id(const json& j, const std::string& id) {
+    if (j.is_string()) {
+        std::string s = j.get<std::string>();
+        for (size_t at; (at = s.find("{id}")) != std::string::npos;) s.replace(at, 4, id);
+        return s;
+    }
+    json out = j;
+    if (j.is_structured())
+        for (auto it = out.begin(); it != out.end(); ++it) *it = with_id(*it, id);
+    return out;
+}
+
+const std::map<std::string, OwnedFixture>& owned_fixtures() {
+    using E = Expect;
+    const json note = {{"title", "owned"}, {"text", kMarker}};
+    const OwnedFixture n{"/api/v1/notes/add",  note,
+                         {{"title", "owned"}}, E::NotFound,
+                         "/api/v1/notes/get",  {{"title", "owned"}}};
+    const json doc = {{"title", kMarker}, {"content", kMarker}};
+    const OwnedFixture d{"/api/v1/docs/write", doc,
+                         {{"id", "{id}"}},     E::NotFound,
+                         "/api/v1/docs/read",  {{"id", "{id}"}}};
+    const json task = {{"title", kMarker}};
+    const OwnedFixture t{"/api/v1/tasks/create", task,
+                         {{"id", "{id}"}},       E::NotFound,
+                         "/api/v1/tasks/read",   {{"id", "{id}"}}};
+    const json card = {{"name", kMarker}, {"email", "a@example.com"}};
+    const OwnedFixture c{"/api/v1/contacts/add",  card,
+                         {{"id", "{id}"}},        E::NotFound,
+                         "/api/v1/contacts/find", {{"query", kMarker}}};
+    const json mark = {{"url", "https://example.com/owned-by-A"}};
+    const OwnedFixture b{"/api/v1/bookmarks/add", mark,
+                         {{"id", "{id}"}},        E::NotFound,
+                         "/api/v1/bookmarks/get", {{"id", "{id}"}}};
+    const json post = {
+        {"content", std::string(kMarker) + " writes a private post long enough to be accepted."},
+        {"private", true}};
+    const OwnedFixture p{"/api/v1/blog/create", post,
+                         {{"id", "{id}"}},      E::NotFound,
+                         "/api/v1/blog/read",   {{"id", "{id}"}}};
+    const json event = {{"title", kMarker}, {"when", "2030-01-01T10:00:00Z"}};
+    const OwnedFixture e{"/api/v1/events/create", event,           {{"id", "{id}"}}, E::NotFound,
+                         "/api/v1/events/read",   {{"id", "{id}"}}};
+    const json file = {{"name", "owned.txt"}, {"content", kMarker}};
+    const OwnedFixture f{"/api/v1/files/put", file,
+                         {{"id", "{id}"}},    E::NotFound,
+                         "/api/v1/files/get", {{"id", "{id}"}}};
+    const json form = {{"title", kMarker},
+                       {"fields", {{{"name", "email"}, {"label", "E"}, {"type", "email"}}}}};
+    const OwnedFixture m{"/api/v1/forms/write", form,
+                         {{"id", "{id}"}},      E::NotFound,
+                         "/api/v1/forms/read",  {{"id", "{id}"}}};
+    const json image = {{"data",
+                         "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+"
+                         "M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="},
+                        {"description", kMarker}};
+    const OwnedFixture i{"/api/v1/images/upload", image,           {{"id", "{id}"}}, E::NotFound,
+                         "/api/v1/images/get",    {{"id", "{id}"}}};
+    auto as = [](OwnedFixture fx, Expect expect, json args = json::object()) {
+        fx.expect = expect;
+        if (!args.empty() || expect == Expect::List) fx.args = std::move(args);
+        return fx;
+    };
+    static const std::map<std::string, OwnedFixture> all = {
+        {"/api/v1/notes/add", as(n, E::Own, {{"title", "owned"}, {"text", "B"}})},
+        {"/api/v1/notes/get", n},
+        {"/api/v1/notes/delete", n},
+        {"/api/v1/notes/list", as(n, E::List)},
+        {"/api/v1/notes/resources", as(n, E::List)},
+        {"/api/v1/notes/read_resource", as(n, E::NotFound, {{"uri", "notes://owned"}})},
+        {"/api/v1/docs/write",
+         as(d, E::NotFound, {{"id", "{id}"}, {"title", "B"}, {"content", "B"}})},
+        {"/api/v1/docs/read", d},
+        {"/api/v1/docs/delete", d},
+        {"/api/v1/docs/list", as(d, E::List)},
+        {"/api/v1/docs/resources", as(d, E::List)},
+        {"/api/v1/docs/read_resource", as(d, E::NotFound, {{"uri", "docs://{id}"}})},
+        {"/api/v1/tasks/create", as(t, E::Own, {{"title", "B"}})},
+        {"/api/v1/tasks/read", t},
+        {"/api/v1/tasks/update", as(t, E::NotFound, {{"id", "{id}"}, {"status", "done"}})},
+        {"/api/v1/tasks/delete", t},
+        {"/api/v1/tasks/list", as(t, E::List)},
+        {"/api/v1/tasks/next", as(t, E::List)},
+        {"/api/v1/contacts/add", as(c, E::Own, {{"name", kMarker}, {"email", "b@example.com"}})},
+        {"/api/v1/contacts/delete", c},
+        {"/api/v1/contacts/find", as(c, E::List, {{"query", kMarker}})},
+        {"/api/v1/contacts/list", as(c, E::List)},
+        {"/api/v1/bookmarks/add", as(b, E::Own, {{"url", "https://example.com/b"}})},
+        {"/api/v1/bookmarks/annotate", as(b, E::NotFound, {{"id", "{id}"}, {"note", "B"}})},
+        {"/api/v1/bookmarks/get", b},
+        {"/api/v1/bookmarks/delete", b},
+        {"/api/v1/bookmarks/list", as(b, E::List)},
+        {"/api/v1/blog/create", as(p, E::Own, {{"content", std::string(50, 'b')}})},
+        {"/api/v1/blog/update", as(p, E::NotFound, {{"id", "{id}"}, {"title", "B"}})},
+        {"/api/v1/blog/delete", p},
+        {"/api/v1/events/create",
+         as(e, E::Own, {{"title", "B"}, {"when", "2030-01-01T10:00:00Z"}})},
+        {"/api/v1/events/read", e},
+        {"/api/v1/events/update", as(e, E::NotFound, {{"id", "{id}"}, {"note", "B"}})},
+        {"/api/v1/events/delete", e},
+        {"/api/v1/events/list", as(e, E::List)},
+        {"/api/v1/events/free", as(e, E::List)},
+        {"/api/v1/files/put", as(f, E::Own, {{"name", "b.txt"}, {"content", "B"}})},
+        {"/api/v1/files/get", f},
+        {"/api/v1/files/raw", f},
+        {"/api/v1/files/delete", f},
+        {"/api/v1/files/list", as(f, E::List)},
+        {"/api/v1/files/resources", as(f, E::List)},
+        {"/api/v1/files/read_resource", as(f, E::NotFound, {{"uri", "files://{id}"}})},
+        {"/api/v1/files/driveread", as(f, E::Unavailable)},
+        {"/api/v1/files/drivesearch", as(f, E::Unavailable, {{"query", kMarker}})},
+        {"/api/v1/forms/write",
+         as(m, E::NotFound, {{"id", "{id}"}, {"title", "B"}, {"fields", form["fields"]}})},
+        {"/api/v1/forms/read", m},
+        {"/api/v1/forms/responses", m},
+        {"/api/v1/forms/delete", m},
+        {"/api/v1/forms/list", as(m, E::List)},
+        {"/api/v1/images/upload", as(i, E::Own, {{"data", image["data"]}})},
+        {"/api/v1/images/browser_upload", as(i, E::Own, {{"data", image["data"]}})},
+        {"/api/v1/images/get", i},
+        {"/api/v1/images/update", as(i, E::NotFound, {{"id", "{id}"}, {"title", "B"}})},
+        {"/api/v1/images/delete", i},
+        {"/api/v1/images/list", as(i, E::List)},
+        {"/api/v1/images/search", as(i, E::List, {{"query", kMarker}})},
+        {"/api/v1/images/daily", as(i, E::List)},
+        {"/api/v1/images/generate", as(i, E::Unavailable, {{"prompt", kMarker}})},
+    };
+    return all;
+}
+
+}  // namespace platform::test

@@ -1,0 +1,499 @@
+// Registry-wide bad-input sweeps (issue 11): every endpoint the host serves, read at run time from
+// /api/v1/openapi.json (HTTP) and tools/list (MCP), gets the bad inputs support/bad_inputs.hpp
+// generates from its input schema, so a new plugin is covered without editing this file.
+//
+//   HTTP  POST <path> with a JSON body, as the account `sweeper` (`admin` for admin endpoints):
+//         a 4xx JSON error whose message (`error.message`, or `Detail` on the built-ins' gateway
+//         routes) names the argument ("body" for malformed JSON); GET endpoints also get invalid
+//         UTF-8 through the query string. Never a 5xx, never a hang (kTimeoutMs per request).
+//   MCP   tools/call with the same arguments (no raw bodies): a result with isError: true whose
+//         text names the argument (DESIGN §2, docs/mcp.md; JSON-RPC errors are for unknown tools),
+//         never a JSON-RPC error such as -32603. A body that is not JSON is -32700 (checked once).
+// Cases valid by the schema (a ~1 MiB string where there is no maxLength, an undeclared argument
+// where the schema allows them) reach the plugin: any answer but a 5xx is fine there, except 501
+// and 503, the documented answers of a feature that is not configured (DESIGN §8).
+// Before the sweep `keeper` stores a note, a task and a doc; after it they read back unchanged
+// and /health answers. The MCP twin of access_test's ownership sweep runs on the same host.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <set>
+
+#include "bad_inputs.hpp"
+#include "host_process.hpp"
+#include "http_client.hpp"
+#include "mcp_client.hpp"
+#include "owned_fixtures.hpp"
+
+using nlohmann::json;
+using platform::test::BadInput;
+using platform::test::BadKind;
+using platform::test::HostProcess;
+using platform::test::HttpClient;
+using platform::test::HttpResult;
+using platform::test::McpClient;
+namespace t = platform::test;
+
+namespace {
+
+constexpr int kTimeoutMs = 10000;
+using Headers = std::map<std::string, std::string>;
+
+struct Op {
+    std::string path, tool, access;  // tool: "<service>_<method>" for catalogue endpoints
+    std::set<std::string> flags;
+    json schema;
+    size_t max_body = 1 << 20;
+    bool get = false;
+    std::string token() const { return access == "admin" ? "admin" : "sweeper"; }
+};
+
+std::vector<Op> operations(HttpClient& c) {
+    std::vector<Op> out;
+    const json doc = c.get("/api/v1/openapi.json").json();
+    for (const auto& [path, item] : doc["paths"].items()) {
+        const json& op = item["post"];
+        Op o{path,
+             "",
+             op.value("x-platform-access", ""),
+             {},
+             op["requestBody"]["content"]["application/json"]["schema"],
+             op.value("x-platform-max-body", size_t(1) << 20),
+             item.contains("get")};
+        if (path.rfind("/api/v1/", 0) == 0) {
+            o.tool = path.substr(8);
+            o.tool[o.tool.find('/')] = '_';
+        }
+        const std::string flags = op.value("x-platform-flags", "");
+        for (size_t i = 0, end; i < flags.size(); i = end + 1) {
+            end = std::min(flags.find(',', i), flags.size());
+            o.flags.insert(flags.substr(i, end - i));
+        }
+        out.push_back(std::move(o));
+    }
+    return out;
+}
+
+// Why valid calls to an endpoint are not made (they would not answer, or would change what the
+// sweep relies on); its invalid ones are still swept. By flag, then by path.
+std::string valid_calls_skipped(const Op& op) {
+    if (op.flags.count("streaming")) return "streaming: a valid call opens an event stream";
+    static const std::map<std::string, std::string> by_path = {
+        {"/clock/set", "moves the business clock every later call sees"},
+        {"/clock/advance", "moves the business clock every later call sees"},
+    };
+    auto it = by_path.find(op.path);
+    return it == by_path.end() ? "" : it->second;
+}
+
+// The error message of an HTTP answer: /api/v1's error.message or the gateway's Detail.
+std::string message_of(const HttpResult& r) {
+    json j = json::parse(r.body, nullptr, false);
+    if (j.is_object() && j.contains("error") && j["error"].is_object())
+        return j["error"].value("message", "");
+    if (j.is_object() && j.contains("Detail")) return j.value("Detail", "");
+    return "";
+}
+
+std::string shorten(std::string s) {
+    return s.size() > 160 ? s.substr(0, 160) + "..." : s;
+}
+
+// An error body that disagrees with its status (DESIGN §2's table): /api/v1's error.code, the
+// gateway's Code. Empty when they agree or the body is not an error.
+std::string mismatch(const HttpResult& r) {
+    static const std::map<int, std::string> codes = {
+        {400, "invalid_argument"},  {401, "unauthenticated"},
+        {402, "payment_required"},  {403, "permission_denied"},
+        {404, "not_found"},         {405, "method_not_allowed"},
+        {408, "timeout"},           {409, "conflict"},
+        {413, "payload_too_large"}, {415, "unsupported_media_type"},
+        {429, "rate_limited"},      {500, "internal"},
+        {501, "unsupported"},       {502, "bad_gateway"},
+        {503, "unavailable"},       {504, "deadline_exceeded"}};
+    const json j = json::parse(r.body, nullptr, false);
+    if (r.status < 400 || !j.is_object()) return "";
+    auto want = codes.find(r.status);
+    if (j.contains("error") && j["error"].is_object() && want != codes.end() &&
+        j["error"].value("code", "") != want->second)
+        return "HTTP " + std::to_string(r.status) + " with error.code " +
+               j["error"].value("code", "") + " (want " + want->second + ")";
+    if (j.contains("Code") && j["Code"] != r.status)
+        return "HTTP " + std::to_string(r.status) + " with Code " + j["Code"].dump();
+    return "";
+}
+
+// A number argument sent at its limits that the answer echoes under its own name must come back
+// unchanged (an offset read into an int or a uint32 comes back wrapped).
+std::string echo_mismatch(const BadInput& c, const json& answer) {
+    if (c.kind != BadKind::at_limits || !answer.is_object() || !c.args.contains(c.argument))
+        return "";
+    const json& sent = c.args[c.argument];
+    auto it = answer.find(c.argument);
+    if (!sent.is_number() || it == answer.end() || !it->is_number() || *it == sent) return "";
+    return "echoes " + c.argument + " as " + it->dump() + ", sent " + sent.dump();
+}
+
+// nullopt when the answer is right for the case, else what is wrong with it.
+std::optional<std::string> judge_http(const BadInput& c, const HttpResult& r) {
+    if (auto m = mismatch(r); !m.empty()) return m + ": " + shorten(r.body);
+    if (r.status == 200) {
+        const json j = json::parse(r.body, nullptr, false);
+        const std::string e = echo_mismatch(c, j.is_object() && j.contains("data") ? j["data"] : j);
+        if (!e.empty()) return e;
+    }
+    if (c.valid_by_schema) {
+        if (r.status < 500 || r.status == 501 || r.status == 503) return std::nullopt;
+        return "HTTP " + std::to_string(r.status) + " " + shorten(r.body);
+    }
+    if (r.status < 400 || r.status >= 500)
+        return "HTTP " + std::to_string(r.status) + " " + shorten(r.body);
+    if (!json::accept(r.body))
+        return "HTTP " + std::to_string(r.status) + " body is not JSON: " + shorten(r.body);
+    if (!t::names(message_of(r), c.argument))
+        return "HTTP " + std::to_string(r.status) + " message does not name " + c.argument + ": " +
+               shorten(r.body);
+    return std::nullopt;
+}
+
+// The JSON-RPC response of a POST /mcp answer (application/json or an event stream).
+json mcp_response(const HttpResult& r) {
+    if (r.header("content-type").rfind("text/event-stream", 0) == 0) {
+        for (auto& m : t::sse_messages(r.body))
+            if (m.contains("id") && (m.contains("result") || m.contains("error"))) return m;
+        return json();
+    }
+    return json::parse(r.body, nullptr, false);
+}
+
+std::optional<std::string> judge_mcp(const BadInput& c, const HttpResult& r) {
+    if (r.status >= 500) return "HTTP " + std::to_string(r.status) + " " + shorten(r.body);
+    const json m = mcp_response(r);
+    if (!m.is_object())
+        return "no JSON-RPC response: HTTP " + std::to_string(r.status) + " " + shorten(r.body);
+    if (m.contains("error")) return "JSON-RPC error " + shorten(m["error"].dump());
+    const json& result = m["result"];
+    const std::string code =
+        result.contains("structuredContent") && result["structuredContent"].contains("error")
+            ? result["structuredContent"]["error"].value("code", "")
+            : "";
+    if (std::string e = echo_mismatch(c, result.value("structuredContent", json())); !e.empty())
+        return e;
+    if (c.valid_by_schema) {
+        if (code == "internal" || code == "bad_gateway" || code == "deadline_exceeded")
+            return "isError " + shorten(result.dump());
+        return std::nullopt;
+    }
+    if (!result.value("isError", false)) return "not an error: " + shorten(result.dump());
+    std::string text;
+    for (const auto& part : result.value("content", json::array()))
+        text += part.value("text", "") + "\n";
+    if (!t::names(text, c.argument))
+        return "text does not name " + c.argument + ": " + shorten(text);
+    return std::nullopt;
+}
+
+struct Tally {
+    int calls = 0;
+    std::set<std::string> endpoints;
+    std::set<BadKind> kinds;
+    std::vector<std::string> failures, skipped;
+    std::map<std::string, int> answers;  // "bad 400", "valid 200", "bad isError", ... → count
+    void answered(const BadInput& c, const std::string& what) {
+        ++answers[(c.valid_by_schema ? "valid " : "bad ") + what];
+        if (std::getenv("SWEEP_VERBOSE"))
+            std::fprintf(stderr, "%s: %s -> %s\n", t::kind_name(c.kind), c.label.c_str(),
+                         what.c_str());
+    }
+    std::string answers_line() const {
+        std::string out;
+        for (const auto& [what, n] : answers)
+            out += (out.empty() ? "" : ", ") + what + " x" + std::to_string(n);
+        return out;
+    }
+    void fail(const std::string& where, const BadInput& c, const std::string& what) {
+        failures.push_back(where + " [" + t::kind_name(c.kind) + ": " + c.label + "] " + what);
+    }
+};
+
+std::string joined(const std::vector<std::string>& lines) {
+    std::string out;
+    for (const auto& l : lines) out += "  " + l + "\n";
+    return out;
+}
+
+class Sweep : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() {
+        host_ = new HostProcess();
+        host_->start();
+    }
+    static void TearDownTestSuite() {
+        delete host_;
+        host_ = nullptr;
+    }
+    static HostProcess* host_;
+};
+HostProcess* Sweep::host_ = nullptr;
+
+Headers bearer(const std::string& token) {
+    return {{"Authorization", "Bearer " + token}, {"Content-Type", "application/json"}};
+}
+
+// HTTP: every case of every endpoint, on one connection, reconnecting after a timeout.
+Tally sweep_http(int port, const std::vector<Op>& ops) {
+    Tally tally;
+    auto client = std::make_unique<HttpClient>("127.0.0.1", port);
+    client->set_timeout_ms(kTimeoutMs);
+    auto send = [&](const Op& op, const BadInput& c, const std::string& method,
+                    const std::string& target, const std::string& body) {
+        ++tally.calls;
+        tally.kinds.insert(c.kind);
+        try {
+            const HttpResult r = client->request(method, target, body, bearer(op.token()));
+            tally.answered(
+                c, std::to_string(r.status) +
+                       (std::getenv("SWEEP_VERBOSE") ? " " + op.path + " " + shorten(r.body) : ""));
+            if (auto problem = judge_http(c, r)) tally.fail(method + " " + op.path, c, *problem);
+        } catch (const std::exception& e) {
+            tally.fail(method + " " + op.path, c, std::string("no answer: ") + e.what());
+            client = std::make_unique<HttpClient>("127.0.0.1", port);
+            client->set_timeout_ms(kTimeoutMs);
+        }
+    };
+    for (const Op& op : ops) {
+        tally.endpoints.insert(op.path);
+        const std::string skip = valid_calls_skipped(op);
+        if (!skip.empty()) tally.skipped.push_back(op.path + ": valid calls skipped: " + skip);
+        for (const auto& arg : t::baseline(op.schema).unsatisfiable)
+            tally.skipped.push_back(op.path + ": no valid value for " + arg +
+                                    ", cases on its other arguments left out");
+        for (const BadInput& c : t::bad_inputs(op.schema, {op.max_body, true})) {
+            if (c.valid_by_schema && !skip.empty()) continue;
+            send(op, c, "POST", op.path, c.body());
+            if (op.get && c.kind == BadKind::invalid_utf8)  // the same through the query string
+                send(op, c, "GET", op.path + "?" + c.argument + "=sweep%C3%28", "");
+        }
+    }
+    return tally;
+}
+
+// An initialized MCP client for `token`, its reads bounded by kTimeoutMs.
+std::unique_ptr<McpClient> mcp_client(int port, const std::string& token) {
+    auto m = std::make_unique<McpClient>(port, token);
+    m->http().set_timeout_ms(kTimeoutMs);
+    m->initialize();
+    return m;
+}
+
+// Every tool `m`'s account sees in tools/list (all pages): name → inputSchema.
+std::map<std::string, json> tools_of(McpClient& m) {
+    std::map<std::string, json> out;
+    json params = json::object();
+    for (;;) {
+        const json page = m.request("tools/list", params)["result"];
+        for (const auto& tool : page["tools"]) out[tool["name"]] = tool["inputSchema"];
+        if (!page.contains("nextCursor")) return out;
+        params["cursor"] = page["nextCursor"];
+    }
+}
+
+HttpResult call_tool(McpClient& m, int id, const std::string& tool, const json& args) {
+    Headers h = m.headers();
+    h["Content-Type"] = "application/json";
+    json msg = {{"jsonrpc", "2.0"},
+                {"id", id},
+                {"method", "tools/call"},
+                {"params", {{"name", tool}, {"arguments", args}}}};
+    return m.post_raw(msg.dump(-1, ' ', false, json::error_handler_t::replace), h);
+}
+
+// MCP: every case but raw bodies for every tool, as the tool's caller.
+Tally sweep_mcp(int port, const std::vector<Op>& ops) {
+    Tally tally;
+    std::map<std::string, std::unique_ptr<McpClient>> clients;
+    for (const char* token : {"sweeper", "admin"}) clients[token] = mcp_client(port, token);
+    std::map<std::string, json> tools = tools_of(*clients["admin"]);
+    tools.merge(tools_of(*clients["sweeper"]));
+    int id = 1000;
+    for (const Op& op : ops) {
+        auto tool = tools.find(op.tool);
+        if (tool == tools.end())
+            continue;  // a built-in, or an endpoint whose MCP role is not a tool
+        tally.endpoints.insert(op.tool);
+        const std::string skip = valid_calls_skipped(op);
+        for (const BadInput& c : t::bad_inputs(tool->second, {op.max_body, false})) {
+            if (c.valid_by_schema && !skip.empty()) continue;
+            ++tally.calls;
+            tally.kinds.insert(c.kind);
+            auto& client = clients[op.token()];
+            try {
+                const HttpResult r = call_tool(*client, ++id, op.tool, c.args);
+                const json m = mcp_response(r);
+                std::string text;
+                for (const auto& part : m.is_object() && m.contains("result")
+                                            ? m["result"].value("content", json::array())
+                                            : json::array())
+                    text += part.value("text", "");
+                tally.answered(
+                    c,
+                    (!m.is_object()        ? "HTTP " + std::to_string(r.status)
+                     : m.contains("error") ? "error " + m["error"].value("code", json(0)).dump()
+                     : m["result"].value("isError", false) ? std::string("isError")
+                                                           : std::string("result")) +
+                        (std::getenv("SWEEP_VERBOSE") ? " " + op.tool + " " + shorten(text) : ""));
+                if (auto problem = judge_mcp(c, r)) tally.fail(op.tool, c, *problem);
+            } catch (const std::exception& e) {
+                tally.fail(op.tool, c, std::string("no answer: ") + e.what());
+                client = mcp_client(port, op.token());
+            }
+        }
+    }
+    return tally;
+}
+
+}  // namespace
+
+TEST_F(Sweep, EveryEndpointRefusesBadInputOverHttpAndMcp) {
+    const auto started = std::chrono::steady_clock::now();
+    HttpClient c("127.0.0.1", host_->api_port());
+    // What must survive the sweep: keeper's note, task and doc, as first read back.
+    ASSERT_EQ(c.post_json("/api/v1/notes/add", {{"title", "kept"}, {"text", "kept note"}},
+                          bearer("keeper"))
+                  .status,
+              200);
+    const std::string task =
+        c.post_json("/api/v1/tasks/create", {{"title", "kept task"}}, bearer("keeper"))
+            .json()["data"]["id"];
+    const std::string doc =
+        c.post_json("/api/v1/docs/write", {{"title", "kept doc"}, {"content", "kept"}},
+                    bearer("keeper"))
+            .json()["data"]["id"];
+    const std::vector<std::pair<std::string, json>> reads = {
+        {"/api/v1/notes/get", {{"title", "kept"}}},
+        {"/api/v1/tasks/read", {{"id", task}}},
+        {"/api/v1/docs/read", {{"id", doc}}}};
+    std::vector<std::string> before;
+    for (const auto& [path, args] : reads)
+        before.push_back(c.post_json(path, args, bearer("keeper")).body);
+
+    const std::vector<Op> ops = operations(c);
+    ASSERT_GT(ops.size(), 50u);
+    Tally http = sweep_http(host_->api_port(), ops);
+    const auto http_done = std::chrono::steady_clock::now();
+    Tally mcp = sweep_mcp(host_->api_port(), ops);
+    const auto mcp_done = std::chrono::steady_clock::now();
+
+    for (size_t i = 0; i < reads.size(); ++i)
+        EXPECT_EQ(c.post_json(reads[i].first, reads[i].second, bearer("keeper")).body, before[i])
+            << reads[i].first;
+    EXPECT_EQ(c.get("/health").status, 200);
+
+    const auto secs = [](auto from, auto to) {
+        return std::chrono::duration<double>(to - from).count();
+    };
+    for (const auto& s : http.skipped) std::printf("sweep: %s\n", s.c_str());
+    std::printf("sweep: HTTP %zu endpoints x %zu case kinds = %d calls in %.1f s, %zu failures\n",
+                http.endpoints.size(), http.kinds.size(), http.calls, secs(started, http_done),
+                http.failures.size());
+    std::printf("sweep: HTTP answers: %s\nsweep: MCP answers: %s\n", http.answers_line().c_str(),
+                mcp.answers_line().c_str());
+    std::printf("sweep: MCP %zu tools x %zu case kinds = %d calls in %.1f s, %zu failures\n",
+                mcp.endpoints.size(), mcp.kinds.size(), mcp.calls, secs(http_done, mcp_done),
+                mcp.failures.size());
+    EXPECT_GE(http.kinds.size(), static_cast<size_t>(t::kBadKinds));
+    EXPECT_GT(mcp.endpoints.size(), 50u);
+    EXPECT_TRUE(http.failures.empty()) << http.failures.size() << " HTTP failures:\n"
+                                       << joined(http.failures);
+    EXPECT_TRUE(mcp.failures.empty()) << mcp.failures.size() << " MCP failures:\n"
+                                      << joined(mcp.failures);
+}
+
+// A POST /mcp body that is not JSON is a JSON-RPC parse error (-32700) at the transport, HTTP 400;
+// for ill-formed UTF-8 the message names the argument.
+TEST_F(Sweep, McpBodiesThatAreNotJsonAreParseErrors) {
+    auto m = mcp_client(host_->api_port(), "sweeper");
+    Headers h = m->headers();
+    h["Content-Type"] = "application/json";
+    const std::string call =
+        R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"notes_add","arguments":{"title":"sweep")";
+    const std::vector<std::pair<std::string, std::string>> bodies = {
+        {call, "the body"},
+        {call + R"(,"text":"x"}}} }x)", "the body"},
+        {"not json", "the body"},
+        {call + ",\"text\":\"sweep\xC3\x28\"}}}", "params.arguments.text"}};
+    for (const auto& [body, named] : bodies) {
+        const HttpResult r = m->post_raw(body, h);
+        EXPECT_EQ(r.status, 400) << body;
+        const json j = json::parse(r.body, nullptr, false);
+        ASSERT_TRUE(j.is_object()) << r.body;
+        EXPECT_EQ(j["error"]["code"], -32700) << r.body;
+        EXPECT_TRUE(t::names(j["error"].value("message", ""), named)) << r.body;
+    }
+}
+
+// The MCP twin of Access.EveryOwnerEndpointAnswers404ToAnotherAccount: account B calls each owner
+// tool on account A's resource through tools/call and gets an isError not_found result that shows
+// nothing of it; A's resource is untouched.
+TEST_F(Sweep, EveryOwnerToolAnswersNotFoundToAnotherAccountOverMcp) {
+    HttpClient c("127.0.0.1", host_->api_port());
+    int swept = 0, not_tools = 0;
+    std::set<std::string> tools;
+    for (const auto& [name, _] : tools_of(*mcp_client(host_->api_port(), "mcp-owner-probe")))
+        tools.insert(name);
+    for (const Op& op : operations(c)) {
+        if (op.access != "owner") continue;
+        auto it = t::owned_fixtures().find(op.path);
+        ASSERT_NE(it, t::owned_fixtures().end())
+            << op.path << " declares owner access but has no fixture in owned_fixtures.cpp";
+        if (!tools.count(op.tool)) {
+            ++not_tools;
+            continue;
+        }
+        const t::OwnedFixture& f = it->second;
+        const std::string a = "mcp-owner-a-" + std::to_string(swept),
+                          b = "mcp-owner-b-" + std::to_string(swept);
+        auto created = c.post_json(f.create_path, f.create_args, bearer(a));
+        ASSERT_EQ(created.status, 200) << op.path << " " << created.body;
+        const json data = created.json()["data"];
+        const std::string id =
+            data.is_object() && data.contains("id") ? data["id"].get<std::string>() : "";
+        auto mb = mcp_client(host_->api_port(), b);
+        const json answer = mcp_response(call_tool(*mb, 1, op.tool, t::with_id(f.args, id)));
+        ASSERT_TRUE(answer.contains("result")) << op.tool << " " << answer.dump();
+        const json& r = answer["result"];
+        const std::string code =
+            r.contains("structuredContent") && r["structuredContent"].contains("error")
+                ? r["structuredContent"]["error"].value("code", "")
+                : "";
+        switch (f.expect) {
+            case t::Expect::Own:
+            case t::Expect::List:
+                EXPECT_FALSE(r.value("isError", false)) << op.tool << " " << r.dump();
+                break;
+            case t::Expect::NotFound:
+                EXPECT_TRUE(r.value("isError", false)) << op.tool << " " << r.dump();
+                if (!code.empty()) {
+                    EXPECT_EQ(code, "not_found") << op.tool << " " << r.dump();
+                }
+                break;
+            case t::Expect::Unavailable:
+                EXPECT_TRUE(r.value("isError", false)) << op.tool << " " << r.dump();
+                break;
+        }
+        if (f.expect != t::Expect::Own) {
+            EXPECT_EQ(r.dump().find(t::kMarker), std::string::npos)
+                << op.tool << " leaks A's resource: " << r.dump();
+        }
+        auto mine = c.post_json(f.read, t::with_id(f.read_args, id), bearer(a));
+        EXPECT_EQ(mine.status, 200) << op.path << " " << mine.body;
+        EXPECT_NE(mine.body.find(t::kMarker), std::string::npos) << op.path << " " << mine.body;
+        ++swept;
+    }
+    std::printf("sweep: MCP owner sweep: %d owner tools, %d owner endpoints that are not tools\n",
+                swept, not_tools);
+    EXPECT_GE(swept, 40);
+}

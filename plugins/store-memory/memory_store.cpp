@@ -5,14 +5,11 @@
 
 namespace store_memory {
 
-
 MemoryStore::MemoryStore(const platform::Host& host, const platform::json&) : host_(host) {}
 
-void MemoryStore::seen(int64_t now_ms) const {
-    int64_t cur = latest_now_.load(std::memory_order_relaxed);
-    while (now_ms > cur && !latest_now_.compare_exchange_weak(cur, now_ms, std::memory_order_relaxed)) {
-    }
-}
+// The clock of the most recent call, not the largest ever seen: a business clock set back (the
+// manual clock) must not purge records that are live at the new time.
+void MemoryStore::seen(int64_t now_ms) const { latest_now_.store(now_ms, std::memory_order_relaxed); }
 
 void MemoryStore::purge(Table& t, int64_t now_ms) {
     while (!t.expiries.empty() && t.expiries.begin()->first <= now_ms) {

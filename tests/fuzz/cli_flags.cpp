@@ -5,8 +5,10 @@
 // Descriptors are what the registry's getService answers (ServiceRegistry::describe) for the
 // real plugins of fuzz_host.hpp kMirrored. The input has one command-line argument per line:
 //   line 1   `<plugin> <method>` (e.g. `notes add`) picks the method; or a JSON schema (a line
-//            starting with '{') that the host compiles (Schema::parse) describes a method
-//            `custom` of a service `fuzz`, whose help texts are written too; anything else
+//            starting with '{') that the host compiles (Schema::parse) describes the methods
+//            `custom` (POST) and `custom_get` (GET) of a service `fuzz`, whose help texts are
+//            written too, and so are the other documents made from descriptors: the OpenAPI
+//            document (openapi.hpp) and the MCP tool list (tool_catalog.hpp); anything else
 //            picks a method by its first byte and is an argument itself.
 //   line 2…  the arguments (`--title`, `hello`, `--tags=a,b`, `--options_domain`, ...).
 //
@@ -14,8 +16,10 @@
 // (the CLI would die in std::terminate: main() catches UsageError only), a crash, a sanitizer
 // report, a request that is not an object.
 #include <platform/host/names.hpp>
+#include <platform/host/openapi.hpp>
 #include <platform/host/schema.hpp>
 #include <platform/host/service_registry.hpp>
+#include <platform/host/tool_catalog.hpp>
 
 #include "dynamic.hpp"
 #include "fuzz_host.hpp"
@@ -76,17 +80,27 @@ void custom(const std::string& schema_text, const std::vector<std::string>& args
     Plugin p;
     p.id = "fuzz";
     p.service = "v1.fuzz";
-    Endpoint e(*schema);
-    e.name = "custom";
-    e.method = "Fuzz.Custom";
-    p.endpoints.push_back(e);
+    for (const char* name : {"custom", "custom_get"}) {
+        Endpoint e(*schema);
+        e.index = static_cast<uint32_t>(p.endpoints.size());
+        e.name = name;
+        e.method = platform::host::canonical_method(p.service, name);
+        e.verb = e.index ? PLATFORM_VERB_GET : PLATFORM_VERB_POST;
+        p.endpoints.push_back(e);
+    }
     const ServiceEntry entry{"go.core.api.v1.fuzz", "v1.fuzz", &p};
     const ServiceInfo s = platform::cli::service_info(registry().describe(entry), "fuzz");
-    FUZZ_CHECK(s.methods.size() == 1, "the custom method is not described");
+    FUZZ_CHECK(s.methods.size() == 2, "the custom methods are not described");
     (void)platform::cli::service_help(s);
     (void)platform::cli::method_help(s, s.methods[0]);
     FUZZ_CHECK(platform::cli::find_method(s, "custom"), "find_method misses `custom`");
     run(s, s.methods[0], args);
+
+    platform::host::ServiceRegistry own("go.core.api", "fuzz");
+    FUZZ_CHECK(own.add(&p), "the custom service is not registered");
+    (void)platform::host::openapi_document(own, "fuzz").dump();
+    platform::host::ToolCatalog tools(own);
+    for (const auto& t : *tools.all()) (void)t.definition.dump();
 }
 
 }  // namespace

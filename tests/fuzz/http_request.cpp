@@ -6,7 +6,8 @@
 // (fuzz_host.hpp) — path resolution (names.hpp), declared routes, the catalogue and rpc
 // handlers, the payload builder (request_args.hpp: query, JSON and form bodies), admission and
 // schema validation — up to a mirror service's echo. At most kMaxRequests requests per input; a
-// framing or parse error ends the connection, as in the server.
+// framing or parse error ends the connection, as in the server. Each path also goes through every
+// handler's resolver and through route templates (names.hpp), compiled from it and fixed ones.
 //
 // The gateway handler is rpc, or the one an `X-Fuzz-Handler: api|event|web` header names (each
 // its own host: fuzz_host.hpp).
@@ -19,6 +20,7 @@
 #include <nlohmann/json.hpp>
 #include <platform/host/http_framing.hpp>
 #include <platform/host/http_server.hpp>
+#include <platform/host/names.hpp>
 
 #include "fuzz_host.hpp"
 #include "fuzz_support.hpp"
@@ -46,7 +48,28 @@ bool expected_server_error(const HttpRequest& req, const std::string& handler, i
     return false;
 }
 
+// The other handlers' resolvers and route templates (names.hpp) on the same path: the gateway
+// reaches them only for registered services, which this host has none of.
+void resolve(const std::string& path) {
+    (void)platform::host::resolve_rpc_path(path);
+    (void)platform::host::resolve_proxy_path(path);
+    (void)platform::host::resolve_web_path(path);
+    (void)platform::host::resolve_vpath("go.micro.api", path);
+    (void)platform::host::resolve_event_path("go.core.api", path);
+    if (!path.empty() && path[0] == '/')  // a template (a `^...$` one would fuzz std::regex)
+        if (auto pattern = platform::host::RoutePattern::compile(path)) (void)pattern->match(path);
+    static const auto patterns = [] {
+        std::vector<platform::host::RoutePattern> out;
+        for (const char* t :
+             {"/notes/{title}", "/v1/{service}/{path=**}", "/a/*/b/{x=c/*}", "/files/**"})
+            out.push_back(*platform::host::RoutePattern::compile(t));
+        return out;
+    }();
+    for (const auto& p : patterns) (void)p.match(path);
+}
+
 void handle(HttpRequest req) {
+    resolve(req.path);
     const std::string handler = handler_of(req);
     const std::string what =
         req.method + " " + req.path + (req.query.empty() ? "" : "?" + req.query);

@@ -150,6 +150,12 @@ TEST(Access, CookieSessionNeedsCsrfForWrites) {
     EXPECT_NE(set_cookie.find("SameSite=Lax"), std::string::npos);
     const std::string csrf = in.json()["csrf_token"];
     ASSERT_FALSE(csrf.empty());
+    // Both cookies arrive, as two Set-Cookie headers: the session's and the CSRF token's (readable
+    // by the page's script, so not HttpOnly).
+    const auto cookies = in.header_values("set-cookie");
+    ASSERT_EQ(cookies.size(), 2u) << in.body;
+    EXPECT_EQ(cookies[1].rfind("platform_csrf=" + csrf + ";", 0), 0u) << cookies[1];
+    EXPECT_EQ(cookies[1].find("HttpOnly"), std::string::npos) << cookies[1];
     const std::string session = set_cookie.substr(0, set_cookie.find(';'));  // platform_session=...
     ASSERT_EQ(session.rfind("platform_session=", 0), 0u);
     Headers cookie{{"Cookie", "theme=dark; " + session}, {"Content-Type", "application/json"}};
@@ -172,7 +178,9 @@ TEST(Access, CookieSessionNeedsCsrfForWrites) {
     // Logout revokes the session and clears the cookies.
     auto out = c.post("/auth/logout", "{}", with);
     EXPECT_EQ(out.status, 200) << out.body;
-    EXPECT_NE(out.header("set-cookie").find("Max-Age=0"), std::string::npos);
+    const auto cleared = out.header_values("set-cookie");
+    ASSERT_EQ(cleared.size(), 2u);
+    for (const auto& line : cleared) EXPECT_NE(line.find("Max-Age=0"), std::string::npos) << line;
     EXPECT_EQ(c.get("/api/v1/notes/list", cookie).status, 401);
 }
 

@@ -1,19 +1,20 @@
 // Registry-wide bad-input sweeps (issue 11): every endpoint the host serves, read at run time from
-// /api/v1/openapi.json (HTTP) and tools/list (MCP), gets the bad inputs support/bad_inputs.hpp
-// generates from its input schema, so a new plugin is covered without editing this file.
+// /api/v1/openapi.json (HTTP) and tools/list (MCP), gets the cases support/bad_inputs.hpp
+// generates from its input schema, so a new plugin is covered without editing this file; the
+// answers are judged by support/sweep_verdicts.hpp.
 //
-//   HTTP  POST <path> with a JSON body, as the account `sweeper` (`admin` for admin endpoints):
-//         a 4xx JSON error whose message (`error.message`, or `Detail` on the built-ins' gateway
-//         routes) names the argument ("body" for malformed JSON); GET endpoints also get invalid
-//         UTF-8 through the query string. Never a 5xx, never a hang (kTimeoutMs per request).
-//   MCP   tools/call with the same arguments (no raw bodies): a result with isError: true whose
-//         text names the argument (DESIGN §2, docs/mcp.md; JSON-RPC errors are for unknown tools),
-//         never a JSON-RPC error such as -32603. A body that is not JSON is -32700 (checked once).
-// Cases valid by the schema (a ~1 MiB string where there is no maxLength, an undeclared argument
-// where the schema allows them) reach the plugin: any answer but a 5xx is fine there, except 501
-// and 503, the documented answers of a feature that is not configured (DESIGN §8).
+//   HTTP  POST <path> with a JSON body, as the account `sweeper` (`admin` for admin endpoints),
+//         every kind of case; GET endpoints also get invalid UTF-8 through the query string.
+//         kTimeoutMs per request: a hang is a failure, not a stuck test.
+//   MCP   tools/call with the same arguments (no raw bodies: a body that is not JSON is -32700 at
+//         the transport, checked once) — isError results naming the argument, never a JSON-RPC
+//         error (DESIGN §2, docs/mcp.md: JSON-RPC errors are for unknown tools).
+// Valid calls (at the limits, ~1 MiB strings, undeclared arguments where allowed) are not made to
+// streaming endpoints or the business clock (valid_calls_skipped, printed with the reason).
 // Before the sweep `keeper` stores a note, a task and a doc; after it they read back unchanged
-// and /health answers. The MCP twin of access_test's ownership sweep runs on the same host.
+// and /health answers. Every failure is collected and listed at once. The MCP twin of
+// access_test's ownership sweep runs on the same host. SWEEP_VERBOSE=1 prints every case with its
+// answer on stderr.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -27,6 +28,7 @@
 #include "http_client.hpp"
 #include "mcp_client.hpp"
 #include "owned_fixtures.hpp"
+#include "sweep_verdicts.hpp"
 
 using nlohmann::json;
 using platform::test::BadInput;
@@ -36,6 +38,10 @@ using platform::test::HttpClient;
 using platform::test::HttpResult;
 using platform::test::McpClient;
 namespace t = platform::test;
+using t::judge_http;
+using t::judge_mcp;
+using t::mcp_response;
+using t::shorten;
 
 namespace {
 
@@ -87,113 +93,6 @@ std::string valid_calls_skipped(const Op& op) {
     };
     auto it = by_path.find(op.path);
     return it == by_path.end() ? "" : it->second;
-}
-
-// The error message of an HTTP answer: /api/v1's error.message or the gateway's Detail.
-std::string message_of(const HttpResult& r) {
-    json j = json::parse(r.body, nullptr, false);
-    if (j.is_object() && j.contains("error") && j["error"].is_object())
-        return j["error"].value("message", "");
-    if (j.is_object() && j.contains("Detail")) return j.value("Detail", "");
-    return "";
-}
-
-std::string shorten(std::string s) {
-    return s.size() > 160 ? s.substr(0, 160) + "..." : s;
-}
-
-// An error body that disagrees with its status (DESIGN §2's table): /api/v1's error.code, the
-// gateway's Code. Empty when they agree or the body is not an error.
-std::string mismatch(const HttpResult& r) {
-    static const std::map<int, std::string> codes = {
-        {400, "invalid_argument"},  {401, "unauthenticated"},
-        {402, "payment_required"},  {403, "permission_denied"},
-        {404, "not_found"},         {405, "method_not_allowed"},
-        {408, "timeout"},           {409, "conflict"},
-        {413, "payload_too_large"}, {415, "unsupported_media_type"},
-        {429, "rate_limited"},      {500, "internal"},
-        {501, "unsupported"},       {502, "bad_gateway"},
-        {503, "unavailable"},       {504, "deadline_exceeded"}};
-    const json j = json::parse(r.body, nullptr, false);
-    if (r.status < 400 || !j.is_object()) return "";
-    auto want = codes.find(r.status);
-    if (j.contains("error") && j["error"].is_object() && want != codes.end() &&
-        j["error"].value("code", "") != want->second)
-        return "HTTP " + std::to_string(r.status) + " with error.code " +
-               j["error"].value("code", "") + " (want " + want->second + ")";
-    if (j.contains("Code") && j["Code"] != r.status)
-        return "HTTP " + std::to_string(r.status) + " with Code " + j["Code"].dump();
-    return "";
-}
-
-// A number argument sent at its limits that the answer echoes under its own name must come back
-// unchanged (an offset read into an int or a uint32 comes back wrapped).
-std::string echo_mismatch(const BadInput& c, const json& answer) {
-    if (c.kind != BadKind::at_limits || !answer.is_object() || !c.args.contains(c.argument))
-        return "";
-    const json& sent = c.args[c.argument];
-    auto it = answer.find(c.argument);
-    if (!sent.is_number() || it == answer.end() || !it->is_number() || *it == sent) return "";
-    return "echoes " + c.argument + " as " + it->dump() + ", sent " + sent.dump();
-}
-
-// nullopt when the answer is right for the case, else what is wrong with it.
-std::optional<std::string> judge_http(const BadInput& c, const HttpResult& r) {
-    if (auto m = mismatch(r); !m.empty()) return m + ": " + shorten(r.body);
-    if (r.status == 200) {
-        const json j = json::parse(r.body, nullptr, false);
-        const std::string e = echo_mismatch(c, j.is_object() && j.contains("data") ? j["data"] : j);
-        if (!e.empty()) return e;
-    }
-    if (c.valid_by_schema) {
-        if (r.status < 500 || r.status == 501 || r.status == 503) return std::nullopt;
-        return "HTTP " + std::to_string(r.status) + " " + shorten(r.body);
-    }
-    if (r.status < 400 || r.status >= 500)
-        return "HTTP " + std::to_string(r.status) + " " + shorten(r.body);
-    if (!json::accept(r.body))
-        return "HTTP " + std::to_string(r.status) + " body is not JSON: " + shorten(r.body);
-    if (!t::names(message_of(r), c.argument))
-        return "HTTP " + std::to_string(r.status) + " message does not name " + c.argument + ": " +
-               shorten(r.body);
-    return std::nullopt;
-}
-
-// The JSON-RPC response of a POST /mcp answer (application/json or an event stream).
-json mcp_response(const HttpResult& r) {
-    if (r.header("content-type").rfind("text/event-stream", 0) == 0) {
-        for (auto& m : t::sse_messages(r.body))
-            if (m.contains("id") && (m.contains("result") || m.contains("error"))) return m;
-        return json();
-    }
-    return json::parse(r.body, nullptr, false);
-}
-
-std::optional<std::string> judge_mcp(const BadInput& c, const HttpResult& r) {
-    if (r.status >= 500) return "HTTP " + std::to_string(r.status) + " " + shorten(r.body);
-    const json m = mcp_response(r);
-    if (!m.is_object())
-        return "no JSON-RPC response: HTTP " + std::to_string(r.status) + " " + shorten(r.body);
-    if (m.contains("error")) return "JSON-RPC error " + shorten(m["error"].dump());
-    const json& result = m["result"];
-    const std::string code =
-        result.contains("structuredContent") && result["structuredContent"].contains("error")
-            ? result["structuredContent"]["error"].value("code", "")
-            : "";
-    if (std::string e = echo_mismatch(c, result.value("structuredContent", json())); !e.empty())
-        return e;
-    if (c.valid_by_schema) {
-        if (code == "internal" || code == "bad_gateway" || code == "deadline_exceeded")
-            return "isError " + shorten(result.dump());
-        return std::nullopt;
-    }
-    if (!result.value("isError", false)) return "not an error: " + shorten(result.dump());
-    std::string text;
-    for (const auto& part : result.value("content", json::array()))
-        text += part.value("text", "") + "\n";
-    if (!t::names(text, c.argument))
-        return "text does not name " + c.argument + ": " + shorten(text);
-    return std::nullopt;
 }
 
 struct Tally {
@@ -396,14 +295,18 @@ TEST_F(Sweep, EveryEndpointRefusesBadInputOverHttpAndMcp) {
         return std::chrono::duration<double>(to - from).count();
     };
     for (const auto& s : http.skipped) std::printf("sweep: %s\n", s.c_str());
+    std::printf("sweep: HTTP answers: %s\nsweep: MCP answers: %s\n", http.answers_line().c_str(),
+                mcp.answers_line().c_str());
     std::printf("sweep: HTTP %zu endpoints x %zu case kinds = %d calls in %.1f s, %zu failures\n",
                 http.endpoints.size(), http.kinds.size(), http.calls, secs(started, http_done),
                 http.failures.size());
-    std::printf("sweep: HTTP answers: %s\nsweep: MCP answers: %s\n", http.answers_line().c_str(),
-                mcp.answers_line().c_str());
     std::printf("sweep: MCP %zu tools x %zu case kinds = %d calls in %.1f s, %zu failures\n",
                 mcp.endpoints.size(), mcp.kinds.size(), mcp.calls, secs(http_done, mcp_done),
                 mcp.failures.size());
+    std::printf(
+        "sweep: %zu endpoints x %zu case kinds = %d HTTP calls, %d MCP calls, %zu failures\n",
+        http.endpoints.size(), http.kinds.size(), http.calls, mcp.calls,
+        http.failures.size() + mcp.failures.size());
     EXPECT_GE(http.kinds.size(), static_cast<size_t>(t::kBadKinds));
     EXPECT_GT(mcp.endpoints.size(), 50u);
     EXPECT_TRUE(http.failures.empty()) << http.failures.size() << " HTTP failures:\n"

@@ -57,7 +57,10 @@ json to_json(const YAML::Node& n) {
             if (s == "true" || s == "false") return s == "true";
             if (s == "null" || s == "~") return nullptr;
             static const std::regex number("^-?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?$");
-            if (std::regex_match(s, number)) return json::parse(s);
+            if (std::regex_match(s, number)) {
+                json v = json::parse(s, nullptr, false);  // "09", "007": no JSON numbers, so strings
+                if (!v.is_discarded()) return v;
+            }
             return expand(s);
         }
         default: return nullptr;

@@ -185,7 +185,9 @@ struct SseStream {
         if (!stream) return false;
         if (o.code != PLATFORM_OK) {
             const auto& info = status_info(o.code);
-            stream->write(frame(json{{"code", info.name}, {"message", o.body}}.dump(), "error"));
+            stream->write(frame(json{{"code", info.name}, {"message", o.body}}.dump(-1, ' ', false,
+                                                                                json::error_handler_t::replace),
+                                "error"));
         }
         stream->end();
         return true;

@@ -50,7 +50,7 @@ bool Gateway::session_route(HttpRequest& req, const Reply& reply) {
                       {"authorization_servers", json::array({base})},
                       {"bearer_methods_supported", json::array({"header"})},
                       {"resource_name", "Platform"}}
-                     .dump();
+                     .dump(-1, ' ', false, json::error_handler_t::replace);  // Host may hold any bytes
         return reply(std::move(r)), true;
     }
     const bool login = req.path == "/auth/login", logout = req.path == "/auth/logout";

@@ -135,7 +135,8 @@ HttpResponse error_response(const std::string& id, int status, const std::string
 }
 
 // An answer as it goes on the wire: status line, Connection, the headers (one per name, the first
-// wins, as Pistache's header map kept them), Content-Type and Content-Length, then the body.
+// wins, as Pistache's header map kept them — but every Set-Cookie, the one header that must repeat,
+// RFC 6265 §3), Content-Type and Content-Length, then the body.
 std::string wire_bytes(Http::Version version, const HttpResponse& r, bool close) {
     std::string out = std::string(Http::versionString(version)) + " " + std::to_string(r.status) + " ";
     const char* phrase = Http::codeString(static_cast<Http::Code>(r.status));
@@ -146,8 +147,10 @@ std::string wire_bytes(Http::Version version, const HttpResponse& r, bool close)
         if (name.find_first_of("\r\n") != std::string::npos || value.find_first_of("\r\n") != std::string::npos)
             return;  // never a header split into two
         const std::string key = lower(name);
-        if (std::find(seen.begin(), seen.end(), key) != seen.end()) return;
-        seen.push_back(key);
+        if (key != "set-cookie") {
+            if (std::find(seen.begin(), seen.end(), key) != seen.end()) return;
+            seen.push_back(key);
+        }
         out += name + ": " + value + "\r\n";
     };
     for (const auto& [k, v] : r.headers) add(k, v);

@@ -54,7 +54,7 @@ json operation(const ServiceEntry& s, const Endpoint& e, bool catalogue) {
                 params.push_back({{"name", name},
                                   {"in", "query"},
                                   {"required", std::find(required.begin(), required.end(), name) != required.end()},
-                                  {"description", prop.value("description", "")},
+                                  {"description", prop.is_object() ? prop.value("description", "") : ""},  // or `true`
                                   {"schema", prop}});
         op["parameters"] = params;
     }

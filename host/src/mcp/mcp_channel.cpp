@@ -204,9 +204,11 @@ bool Live::answer(const std::string& session, const json& message) {
                 message["result"].dump(-1, ' ', false, json::error_handler_t::replace));
     else
         p.reply(PLATFORM_INVALID_ARGUMENT,
-                message.contains("error") && message["error"].is_object()
-                    ? message["error"].value("message", "the MCP client refused the request")
-                    : "the MCP client answered without a result");
+                !message.contains("error") || !message["error"].is_object()
+                    ? "the MCP client answered without a result"
+                : message["error"].contains("message") && message["error"]["message"].is_string()
+                    ? message["error"]["message"].get<std::string>()
+                    : "the MCP client refused the request");
     return true;
 }
 

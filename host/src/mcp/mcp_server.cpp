@@ -296,7 +296,7 @@ void McpServer::handle(HttpRequest& req, const std::function<void(HttpResponse)>
                                 "JSON-RPC batches are not supported: send one message per POST"));
     const bool has_id = msg.is_object() && msg.contains("id") &&
                         (msg["id"].is_string() || msg["id"].is_number_integer());
-    if (!msg.is_object() || msg.value("jsonrpc", "") != "2.0")
+    if (!msg.is_object() || !msg.contains("jsonrpc") || msg["jsonrpc"] != "2.0")  // any type
         return reply(http_error(
             400, kInvalidRequest,
             "Invalid Request: a JSON-RPC 2.0 object with \"jsonrpc\": \"2.0\" is required",

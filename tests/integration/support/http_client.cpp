@@ -20,6 +20,13 @@ std::string HttpResult::header(const std::string& lower) const {
     return it == headers.end() ? "" : it->second;
 }
 
+std::vector<std::string> HttpResult::header_values(const std::string& lower) const {
+    std::vector<std::string> out;
+    for (const auto& [name, value] : header_lines)
+        if (name == lower) out.push_back(value);
+    return out;
+}
+
 HttpClient::HttpClient(std::string host, int port) : host_(std::move(host)), port_(port) {}
 HttpClient::~HttpClient() { close_socket(); }
 
@@ -90,7 +97,8 @@ HttpResult HttpClient::read_response() {
             for (auto& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
             std::string value = line.substr(colon + 1);
             value.erase(0, value.find_first_not_of(' '));
-            r.headers[name] = value;
+            r.header_lines.emplace_back(name, value);
+            r.headers.emplace(name, std::move(value));
         }
         pos = next + 2;
     }

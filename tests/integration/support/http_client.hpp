@@ -9,15 +9,18 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 namespace platform::test {
 
 struct HttpResult {
     int status = 0;
-    std::map<std::string, std::string> headers;  // lower-case names
+    std::map<std::string, std::string> headers;  // lower-case names; a repeated one: its first value
+    std::vector<std::pair<std::string, std::string>> header_lines;  // every header, in order, lower-case names
     std::string body;
     nlohmann::json json() const;
     std::string header(const std::string& lower) const;
+    std::vector<std::string> header_values(const std::string& lower) const;  // every value of a name
 };
 
 class HttpClient {

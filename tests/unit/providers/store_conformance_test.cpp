@@ -406,6 +406,20 @@ TYPED_TEST(StoreConformance, TtlExpiresAgainstNow) {
     EXPECT_EQ(s.get_status("t", "ttl", kNow + 10), PLATFORM_NOT_FOUND);
 }
 
+// A business clock set back (the manual clock): a record written with an expiry ahead of the new
+// time stays readable, even though a later time was seen before. (put carries no time: the store
+// judges expiry on writes by the most recent call's time.)
+TYPED_TEST(StoreConformance, TtlAfterTheClockWentBack) {
+    REQUIRE_FEATURES(PLATFORM_STORE_TTL);
+    const auto& s = this->store();
+    EXPECT_EQ(s.get_status("t", "none", kNow + 1000000), PLATFORM_NOT_FOUND);  // a far later time seen
+    EXPECT_EQ(s.get_status("t", "none", kNow), PLATFORM_NOT_FOUND);            // then the clock goes back
+    ASSERT_EQ(s.put("t", "session", "live", kNow + 1000), PLATFORM_OK);
+    ASSERT_EQ(s.put("t", "other", "x", 0), PLATFORM_OK);  // another write, which may purge
+    EXPECT_EQ(s.get("t", "session", kNow), "live");
+    EXPECT_EQ(s.get_status("t", "session", kNow + 1000), PLATFORM_NOT_FOUND);
+}
+
 TYPED_TEST(StoreConformance, ExpiredRecordsCountForNeitherLimitNorOffset) {
     REQUIRE_FEATURES(PLATFORM_STORE_TTL | PLATFORM_STORE_ORDER);
     const auto& s = this->store();

@@ -118,8 +118,8 @@ FuzzHost& FuzzHost::get(const std::string& handler) {
 }
 
 FuzzHost::FuzzHost(const std::string& handler) {
-    char tmpl[] = "/tmp/platform-fuzz-XXXXXX";
-    FUZZ_CHECK(mkdtemp(tmpl), "mkdtemp failed");
+    std::string tmpl = fuzz::temp_dir() + "/platform-fuzz-XXXXXX";
+    FUZZ_CHECK(mkdtemp(tmpl.data()), "mkdtemp failed in " + fuzz::temp_dir());
     dir_ = tmpl;
     fs::create_directories(dir_ + "/plugins");
     fs::create_directories(dir_ + "/home");

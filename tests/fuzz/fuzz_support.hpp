@@ -50,6 +50,13 @@ inline bool verbose() {
     return on;
 }
 
+// Where scratch files go: $TMPDIR (tests/fuzz/run points it into its scratch folder, so a crash
+// leaves nothing behind), else /tmp.
+inline std::string temp_dir() {
+    const char* t = std::getenv("TMPDIR");
+    return t && *t ? t : "/tmp";
+}
+
 // The first line and the rest after its '\n' ("" when there is none).
 inline std::pair<std::string_view, std::string_view> first_line(std::string_view s) {
     size_t nl = s.find('\n');

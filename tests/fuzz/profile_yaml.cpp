@@ -21,9 +21,9 @@ namespace {
 struct ScratchFile {
     std::string path;
     ScratchFile() {
-        char tmpl[] = "/tmp/platform-fuzz-profile-XXXXXX.yaml";
-        const int fd = mkstemps(tmpl, 5);
-        FUZZ_CHECK(fd >= 0, "mkstemps failed");
+        std::string tmpl = fuzz::temp_dir() + "/platform-fuzz-profile-XXXXXX.yaml";
+        const int fd = mkstemps(tmpl.data(), 5);
+        FUZZ_CHECK(fd >= 0, "mkstemps failed in " + fuzz::temp_dir());
         close(fd);
         path = tmpl;
     }

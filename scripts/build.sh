@@ -1,46 +1,60 @@
 #!/usr/bin/env bash
 # Installs what is missing, configures once, builds.
 #
-#   scripts/build.sh              CMake + Ninja into build/        (RelWithDebInfo)
+#   scripts/build.sh              CMake + Ninja into build/: everything (Release, -O2, no debug
+#                                 information; tests at -O0). The same flags for developers and CI,
+#                                 so a CI run after a local build finds every object in ccache.
+#   scripts/build.sh --server     only what `platform server` needs (the `server` target: the
+#                                 executable, its worker, every plugin), into build/ (scripts/serve)
 #   scripts/build.sh --meson      meson into build-meson/          (debugoptimized)
 #   scripts/build.sh --meson --quick   meson into build-meson-quick/ (plain: -O0, no debug info;
 #                                 what CI's smoke run needs, in half the time)
 #   scripts/build.sh --sanitize   clang, ASan + UBSan + fuzz targets, into build-asan/ (the `asan`
 #                                 preset; build-meson-asan/ with --meson). scripts/sanitize runs tests in it.
 #
-# ccache is used when present (CMake and meson both pick it up), with its cache in
-# ${CCACHE_DIR:-$HOME/.cache/ccache}, capped at 2 GB. With CI=true the CMake build leaves out
-# debug information (-O2 without -g: a third less compile time). Prints the build folder on its
-# last line.
+# ccache is used when present, with its cache in ${CCACHE_DIR:-$HOME/.cache/ccache} (5 GB at most),
+# base_dir set to this checkout and the sloppiness precompiled headers need, so that another
+# checkout (CI's fresh clone) hits the same entries (cmake/ccache.cmake explains). Prints the build
+# folder on its last line.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/.." && pwd)
 cd "$top"
 
-use_meson=0 sanitize=0 quick=0
+use_meson=0 sanitize=0 quick=0 server=0
 for arg in "$@"; do
     case $arg in
         --meson) use_meson=1 ;;
         --sanitize) sanitize=1 ;;
         --quick) quick=1 ;;
+        --server) server=1 ;;
         -h | --help)
-            sed -n '2,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+            sed -n '2,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
             exit 0
             ;;
         *)
-            echo "build.sh: unknown argument '$arg'" >&2
+            echo "build.sh: unknown argument '$arg' (see --help)" >&2
             exit 2
             ;;
     esac
 done
+if ((server && (use_meson || sanitize))); then
+    echo "build.sh: --server is for the CMake build only" >&2
+    exit 2
+fi
 
 bash "$here/deps.sh"
 
 if command -v ccache >/dev/null 2>&1; then
     export CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/ccache}"
     mkdir -p "$CCACHE_DIR"
-    ccache --max-size=2G >/dev/null
+    ccache --max-size=5G >/dev/null
+    # The same settings cmake/ccache.cmake gives CMake's compiles, for meson's (meson calls ccache
+    # itself, with this environment).
+    export CCACHE_BASEDIR="$top"
+    export CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime
+    export CCACHE_NOHASHDIR=1
 fi
 jobs=$(nproc)
 
@@ -65,22 +79,24 @@ if ((use_meson)); then
     meson compile -C "$dir" -j "$jobs"
 else
     dir=build
-    config_args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo)
-    if [[ ${CI:-} == true ]]; then
-        config_args+=("-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O2 -DNDEBUG" "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -DNDEBUG")
-    fi
+    config_args=(--preset default)
     if ((sanitize)); then
         # The `asan` preset (CMakePresets.json): clang, ASan + UBSan, the libFuzzer targets.
         dir=build-asan
         config_args=(--preset asan)
     fi
-    if [[ ! -f $dir/CMakeCache.txt ]]; then
-        cmake -S . -B "$dir" -G Ninja "${config_args[@]}"
-    elif [[ ! -f $dir/build.ninja && ! -f $dir/Makefile ]]; then
-        # An earlier configure stopped half-way: finish it, keeping the folder's generator.
-        cmake -S . -B "$dir" "${config_args[@]}"
+    # Configure when there is no build yet, when an earlier configure stopped half-way, or when the
+    # folder was configured with another build type (an older default): the flags must be the
+    # preset's for ccache to share objects with other checkouts.
+    want=$( ((sanitize)) && echo RelWithDebInfo || echo Release)
+    if [[ ! -f $dir/build.ninja ]] || ! grep -qx "CMAKE_BUILD_TYPE:STRING=$want" "$dir/CMakeCache.txt"; then
+        cmake "${config_args[@]}"
     fi
-    cmake --build "$dir" -j "$jobs"
+    if ((server)); then
+        cmake --build "$dir" -j "$jobs" --target server
+    else
+        cmake --build "$dir" -j "$jobs"
+    fi
 fi
 
 echo "built: $top/$dir"

@@ -16,6 +16,7 @@ PLATFORM_DEPS_PACKAGES=(
     tmux  # the CLI's terminal tests (work get --wait under a real terminal)
     slowhttptest wrk  # tests/reliability: slow clients (slowloris, slow body, slow read) and the soak
     clang libclang-rt-14-dev  # sanitizer build and libFuzzer targets (scripts/sanitize, tests/fuzz/run)
+    clang-format python3  # the first checks of scripts/test: scripts/check-format, scripts/check-build-files
 )
 PLATFORM_DEPS_BENCH_PACKAGES=(wrk nginx-light python3 valgrind)
 

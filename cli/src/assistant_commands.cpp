@@ -2,13 +2,14 @@
 // work service (plugins/agent, plugins/work; spec hosted-assistant-api.md §1.5, §4.1). Calls are
 // sent with `X-Platform-Client: cli`, so the conversation shows under the cli channel of the
 // inbox. Submissions are never retried (a lost answer could mean the job runs twice).
-#include "common.hpp"
-#include "environments.hpp"
-#include "state_files.hpp"
+#include <unistd.h>
 
 #include <iostream>
 #include <iterator>
-#include <unistd.h>
+
+#include "common.hpp"
+#include "environments.hpp"
+#include "state_files.hpp"
 
 namespace platform::cli {
 
@@ -25,21 +26,29 @@ const char* kAskHelp =
     "  platform ask --agent planner \"what's free on Friday\"\n"
     "  echo \"summarise my tasks\" | platform ask\n"
     "  platform ask --json \"find Ann's number\"     {\"text\": ..., \"thread\": ...}\n\n"
-    "Usage: platform ask [--agent <name>] [--thread <id> | --continue] [--json] [--timeout 2m] <prompt>\n\n"
+    "Usage: platform ask [--agent <name>] [--thread <id> | --continue] [--json] [--timeout 2m] "
+    "<prompt>\n\n"
     "The prompt is at most 8000 bytes. Needs an account token with the `agent` capability.\n";
 
 const char* kSubmitHelp =
-    "Submit a prompt as background work. Prints the job's id; `platform work get <id> --wait` follows\n"
-    "it (or give --wait here). Never resubmit after a lost answer: check `platform work list` first.\n\n"
+    "Submit a prompt as background work. Prints the job's id; `platform work get <id> --wait` "
+    "follows\n"
+    "it (or give --wait here). Never resubmit after a lost answer: check `platform work list` "
+    "first.\n\n"
     "Examples:\n"
     "  platform submit \"add a task to renew the passport\"\n"
     "  platform submit --wait \"what's free on Friday\"\n"
-    "  platform submit --continue \"and remind me the day before\"   (the result lands in that conversation)\n\n"
-    "Usage: platform submit [--agent <name>] [--thread <id> | --continue] [--wait] [--json] <prompt>\n\n"
-    "The prompt is at most 8000 bytes. Needs a token with the `work` capability and Allow actions.\n";
+    "  platform submit --continue \"and remind me the day before\"   (the result lands in that "
+    "conversation)\n\n"
+    "Usage: platform submit [--agent <name>] [--thread <id> | --continue] [--wait] [--json] "
+    "<prompt>\n\n"
+    "The prompt is at most 8000 bytes. Needs a token with the `work` capability and Allow "
+    "actions.\n";
 
 // $PLATFORM_HOME/threads.json: {"<environment>": "<last thread id>"}.
-std::string threads_path() { return platform_home() + "/threads.json"; }
+std::string threads_path() {
+    return platform_home() + "/threads.json";
+}
 
 std::string last_thread() {
     json all = read_state(threads_path());
@@ -98,10 +107,12 @@ AskArgs parse_ask(const Args& args) {
     if (a.cont && !a.thread.empty()) throw UsageError("--continue and --thread: give one of them");
     if (a.cont) {
         a.thread = last_thread();
-        if (a.thread.empty()) throw UsageError("--continue: no earlier conversation in this environment");
+        if (a.thread.empty())
+            throw UsageError("--continue: no earlier conversation in this environment");
     }
     if (words.empty() || words == "-") {
-        if (isatty(STDIN_FILENO) && words.empty()) throw UsageError("Usage: platform ask [flags] <prompt>");
+        if (isatty(STDIN_FILENO) && words.empty())
+            throw UsageError("Usage: platform ask [flags] <prompt>");
         words.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
         while (!words.empty() && (words.back() == '\n' || words.back() == '\r')) words.pop_back();
     }
@@ -118,7 +129,8 @@ int ask_command(const Args& in) {
         Common c = take_common(args);
         if (c.help) return std::cout << kAskHelp, 0;
         AskArgs a = parse_ask(args);
-        if (a.wait) throw UsageError("Unknown flag: --wait (ask always waits; see platform submit)");
+        if (a.wait)
+            throw UsageError("Unknown flag: --wait (ask always waits; see platform submit)");
         json req = {{"prompt", a.prompt}};
         if (!a.agent.empty()) req["agent"] = a.agent;
         if (!a.thread.empty()) req["thread"] = a.thread;
@@ -129,7 +141,8 @@ int ask_command(const Args& in) {
         if (!r.ok()) return report(r);
         const std::string thread = r.body.value("thread", "");
         if (!thread.empty()) remember_thread(thread);
-        if (a.json_out || c.format == Format::json) return print(std::cout, r.body, Format::json), 0;
+        if (a.json_out || c.format == Format::json)
+            return print(std::cout, r.body, Format::json), 0;
         std::cout << r.body.value("text", "") << "\n";
         if (!thread.empty()) std::cerr << "thread " << thread << "\n";
         return 0;
@@ -151,7 +164,8 @@ int submit_command(const Args& in) {
         if (!r.ok()) return report(r);
         const std::string id = r.body.value("id", "");
         if (a.wait) return follow_work(id, a.json_out || c.format == Format::json, a.timeout);
-        if (a.json_out || c.format == Format::json) return print(std::cout, r.body, Format::json), 0;
+        if (a.json_out || c.format == Format::json)
+            return print(std::cout, r.body, Format::json), 0;
         std::cout << id << "\n";
         std::cerr << "queued: platform work get " << id << " --wait\n";
         return 0;

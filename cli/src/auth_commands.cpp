@@ -1,14 +1,13 @@
 // auth_commands.cpp — `platform auth create|list|delete account|rule|token` in micro's spellings
 // (micro §5.2), calling the `auth` service (docs/identity.md). Other words after `platform auth`
 // stay the dynamic `platform auth <method> --arg value`.
-#include "common.hpp"
-
 #include <CLI/CLI.hpp>
-
 #include <algorithm>
 #include <ctime>
 #include <set>
 #include <sstream>
+
+#include "common.hpp"
 
 namespace platform::cli {
 
@@ -32,7 +31,8 @@ std::string upper(std::string s) {
 }
 
 bool is_time_key(const std::string& k) {
-    static const std::set<std::string> keys{"created", "expiry", "expires", "expires_at", "last_used", "updated"};
+    static const std::set<std::string> keys{"created",    "expiry",    "expires",
+                                            "expires_at", "last_used", "updated"};
     return keys.count(k) > 0;
 }
 
@@ -46,7 +46,8 @@ std::string text_of(const std::string& key, const json& v) {
     }
     if (v.is_object()) {
         std::string out;
-        for (const auto& [k, x] : v.items()) out += (out.empty() ? "" : ",") + k + "=" + text_of("", x);
+        for (const auto& [k, x] : v.items())
+            out += (out.empty() ? "" : ",") + k + "=" + text_of("", x);
         return out;
     }
     if (v.is_number() && is_time_key(key)) {
@@ -70,22 +71,27 @@ json rows_of(const json& body, const char* key) {
 
 // A table of `rows` with `preferred` columns first (those present), then any other keys in name
 // order, never the `hidden` ones.
-void print_rows(const json& rows, const std::vector<std::string>& preferred, const std::set<std::string>& hidden,
+void print_rows(const json& rows, const std::vector<std::string>& preferred,
+                const std::set<std::string>& hidden,
                 const std::function<std::string(const std::string&, const json&)>& cell = text_of) {
     std::vector<std::string> cols;
     for (const auto& c : preferred)
-        if (std::any_of(rows.begin(), rows.end(), [&](const json& r) { return r.is_object() && r.contains(c); })) cols.push_back(c);
+        if (std::any_of(rows.begin(), rows.end(),
+                        [&](const json& r) { return r.is_object() && r.contains(c); }))
+            cols.push_back(c);
     std::set<std::string> rest;
     for (const auto& r : rows)
         if (r.is_object())
             for (const auto& [k, _] : r.items())
-                if (!hidden.count(k) && std::find(cols.begin(), cols.end(), k) == cols.end()) rest.insert(k);
+                if (!hidden.count(k) && std::find(cols.begin(), cols.end(), k) == cols.end())
+                    rest.insert(k);
     cols.insert(cols.end(), rest.begin(), rest.end());
     if (cols.empty()) cols = preferred;
     std::vector<std::vector<std::string>> cells;
     for (const auto& r : rows) {
         std::vector<std::string> line;
-        for (const auto& c : cols) line.push_back(r.is_object() && r.contains(c) ? cell(c, r[c]) : "");
+        for (const auto& c : cols)
+            line.push_back(r.is_object() && r.contains(c) ? cell(c, r[c]) : "");
         cells.push_back(std::move(line));
     }
     std::vector<std::string> headers;
@@ -106,8 +112,10 @@ std::string rule_cell(const std::string& key, const json& v) {
 
 // Prints the answer as JSON/table when asked, else the message. Returns 0.
 int done(const Common& c, const json& body, const std::string& message) {
-    if (c.format) print(std::cout, body, *c.format);
-    else std::cout << message << "\n";
+    if (c.format)
+        print(std::cout, body, *c.format);
+    else
+        std::cout << message << "\n";
     return 0;
 }
 
@@ -134,56 +142,89 @@ int auth_command(const Args& in) {
     return guarded([&]() -> int {
         Args args = in;
         Common c = take_common(args, true);
-        CLI::App app{"Accounts, rules and tokens of the auth service (micro's `auth` commands).", "platform auth"};
+        CLI::App app{"Accounts, rules and tokens of the auth service (micro's `auth` commands).",
+                     "platform auth"};
         app.footer(kFooter);
         app.require_subcommand(1);
-        auto* create = app.add_subcommand("create", "Create an account, rule or token")->require_subcommand(1);
-        auto* list = app.add_subcommand("list", "List accounts, rules or tokens")->require_subcommand(1);
-        auto* del = app.add_subcommand("delete", "Delete an account, rule or token")->require_subcommand(1);
+        auto* create =
+            app.add_subcommand("create", "Create an account, rule or token")->require_subcommand(1);
+        auto* list =
+            app.add_subcommand("list", "List accounts, rules or tokens")->require_subcommand(1);
+        auto* del =
+            app.add_subcommand("delete", "Delete an account, rule or token")->require_subcommand(1);
         for (auto* sub : {create, list, del}) sub->footer(kFooter);
 
         // create account <id> [--secret S] [--scopes a,b] [--name N] [--type user|service]
         std::string acc_id, acc_secret, acc_name, acc_type;
         std::vector<std::string> acc_scopes;
-        auto* create_account = create->add_subcommand("account", "Create an account (admin); prints a generated secret once");
+        auto* create_account = create->add_subcommand(
+            "account", "Create an account (admin); prints a generated secret once");
         create_account->add_option("id", acc_id, "Account id")->required();
-        create_account->add_option("--secret", acc_secret, "Secret (generated and printed once when omitted)");
-        create_account->add_option("--scopes", acc_scopes, "Scopes, comma-separated (e.g. admin)")->delimiter(',');
+        create_account->add_option("--secret", acc_secret,
+                                   "Secret (generated and printed once when omitted)");
+        create_account->add_option("--scopes", acc_scopes, "Scopes, comma-separated (e.g. admin)")
+            ->delimiter(',');
         create_account->add_option("--name", acc_name, "Display name (default: the id)");
-        create_account->add_option("--type", acc_type, "user or service (default user)")->check(CLI::IsMember({"user", "service"}));
+        create_account->add_option("--type", acc_type, "user or service (default user)")
+            ->check(CLI::IsMember({"user", "service"}));
 
-        // create rule <id> --scope S --resource type:name:endpoint [--access granted|denied] [--priority N]
+        // create rule <id> --scope S --resource type:name:endpoint [--access granted|denied]
+        // [--priority N]
         std::string rule_id, rule_scope, rule_resource, rule_access = "granted";
         int rule_priority = 0;
         auto* create_rule = create->add_subcommand("rule", "Create an access rule (admin)");
         create_rule->add_option("id", rule_id, "Rule id")->required();
-        create_rule->add_option("--scope", rule_scope, "Scope: <public> (anyone), * (any account), + (any issuer) or a scope name")->required();
-        create_rule->add_option("--resource", rule_resource, "type:name:endpoint, * for any part (service:notes:*)")->required();
-        create_rule->add_option("--access", rule_access, "granted or denied")->capture_default_str();
-        create_rule->add_option("--priority", rule_priority, "Higher decides first")->capture_default_str();
+        create_rule
+            ->add_option(
+                "--scope", rule_scope,
+                "Scope: <public> (anyone), * (any account), + (any issuer) or a scope name")
+            ->required();
+        create_rule
+            ->add_option("--resource", rule_resource,
+                         "type:name:endpoint, * for any part (service:notes:*)")
+            ->required();
+        create_rule->add_option("--access", rule_access, "granted or denied")
+            ->capture_default_str();
+        create_rule->add_option("--priority", rule_priority, "Higher decides first")
+            ->capture_default_str();
 
-        // create token [--name N] [--services a,b] [--capabilities agent,work] [--kind personal|services] [--expiry_days N]
+        // create token [--name N] [--services a,b] [--capabilities agent,work] [--kind
+        // personal|services] [--expiry_days N]
         std::string tok_name, tok_kind;
         std::vector<std::string> tok_services, tok_caps;
         int tok_days = 0;
-        auto* create_token = create->add_subcommand("token", "Create a personal token for your account; prints it once");
+        auto* create_token = create->add_subcommand(
+            "token", "Create a personal token for your account; prints it once");
         create_token->add_option("--name", tok_name, "A label for the token");
-        create_token->add_option("--services", tok_services, "Services it may call, comma-separated (default: every)")->delimiter(',');
-        create_token->add_option("--capabilities", tok_caps, "Capabilities: agent, work, inbox, actions (comma-separated)")->delimiter(',');
-        create_token->add_option("--kind", tok_kind, "personal or services (services: catalogue services only)")->check(CLI::IsMember({"personal", "services"}));
-        create_token->add_option("--expiry_days,--expiry-days", tok_days, "Lifetime in days (default: the server's)");
+        create_token
+            ->add_option("--services", tok_services,
+                         "Services it may call, comma-separated (default: every)")
+            ->delimiter(',');
+        create_token
+            ->add_option("--capabilities", tok_caps,
+                         "Capabilities: agent, work, inbox, actions (comma-separated)")
+            ->delimiter(',');
+        create_token
+            ->add_option("--kind", tok_kind,
+                         "personal or services (services: catalogue services only)")
+            ->check(CLI::IsMember({"personal", "services"}));
+        create_token->add_option("--expiry_days,--expiry-days", tok_days,
+                                 "Lifetime in days (default: the server's)");
 
         auto* list_accounts = list->add_subcommand("accounts", "List accounts (admin)");
         auto* list_rules = list->add_subcommand("rules", "List access rules (admin)");
-        auto* list_tokens = list->add_subcommand("tokens", "List your tokens (never their secrets)");
+        auto* list_tokens =
+            list->add_subcommand("tokens", "List your tokens (never their secrets)");
 
         std::string del_id;
-        auto* delete_account = del->add_subcommand("account", "Delete an account (admin; not your own)");
+        auto* delete_account =
+            del->add_subcommand("account", "Delete an account (admin; not your own)");
         auto* delete_rule = del->add_subcommand("rule", "Delete an access rule (admin)");
         auto* delete_token = del->add_subcommand("token", "Delete (revoke) one of your tokens");
-        for (auto* sub : {delete_account, delete_rule, delete_token}) sub->add_option("id", del_id, "Its id")->required();
-        for (auto* sub : {create_account, create_rule, create_token, list_accounts, list_rules, list_tokens,
-                          delete_account, delete_rule, delete_token})
+        for (auto* sub : {delete_account, delete_rule, delete_token})
+            sub->add_option("id", del_id, "Its id")->required();
+        for (auto* sub : {create_account, create_rule, create_token, list_accounts, list_rules,
+                          list_tokens, delete_account, delete_rule, delete_token})
             sub->footer("Global options: --output json|table");
 
         if (auto code = parse_cli(app, args)) return *code;
@@ -210,11 +251,15 @@ int auth_command(const Args& in) {
             const std::string access = upper(rule_access);
             if (access != "GRANTED" && access != "DENIED")
                 throw UsageError("Invalid access: " + rule_access + ", must be granted or denied");
-            if (std::count(rule_resource.begin(), rule_resource.end(), ':') < 2 || rule_resource.front() == ':')
+            if (std::count(rule_resource.begin(), rule_resource.end(), ':') < 2 ||
+                rule_resource.front() == ':')
                 throw UsageError("Invalid resource, must be in the format type:name:endpoint");
             const std::string scope = rule_scope.empty() ? "<public>" : rule_scope;
             auto r = rpc.call("auth", "createRule",
-                              {{"id", rule_id}, {"scope", scope}, {"resource", rule_resource}, {"access", access},
+                              {{"id", rule_id},
+                               {"scope", scope},
+                               {"resource", rule_resource},
+                               {"access", access},
                                {"priority", rule_priority}});
             if (!r.ok()) return report(r);
             return done(c, r.body, "Rule created");
@@ -234,7 +279,8 @@ int auth_command(const Args& in) {
             std::cerr << "Keep the token now: it is not shown again.\n";
             return 0;
         }
-        auto listing = [&](const char* method, const char* key, const std::vector<std::string>& columns,
+        auto listing = [&](const char* method, const char* key,
+                           const std::vector<std::string>& columns,
                            const std::set<std::string>& hidden, auto cell) {
             auto r = rpc.call("auth", method, json::object());
             if (!r.ok()) return report(r);
@@ -246,12 +292,16 @@ int auth_command(const Args& in) {
             return 0;
         };
         if (*list_accounts)
-            return listing("listAccounts", "accounts", {"id", "name", "type", "issuer", "scopes", "metadata"}, {"secret", "hash", "secret_hash"}, text_of);
+            return listing("listAccounts", "accounts",
+                           {"id", "name", "type", "issuer", "scopes", "metadata"},
+                           {"secret", "hash", "secret_hash"}, text_of);
         if (*list_rules)
-            return listing("listRules", "rules", {"id", "scope", "access", "resource", "priority"}, {}, rule_cell);
+            return listing("listRules", "rules", {"id", "scope", "access", "resource", "priority"},
+                           {}, rule_cell);
         if (*list_tokens)
             return listing("listTokens", "tokens",
-                           {"id", "name", "kind", "services", "capabilities", "created", "expiry", "expires", "last_used"},
+                           {"id", "name", "kind", "services", "capabilities", "created", "expiry",
+                            "expires", "last_used"},
                            {"token", "hash", "secret"}, text_of);
 
         auto removal = [&](const char* method, const char* message) {

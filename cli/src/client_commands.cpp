@@ -1,10 +1,10 @@
 // client_commands.cpp — `platform services`, `call`, `help <service> [<method>]` and the dynamic
 // `platform <service> <method> --arg value` (DESIGN §9).
-#include "common.hpp"
-
 #include <algorithm>
 #include <iostream>
 #include <optional>
+
+#include "common.hpp"
 
 namespace platform::cli {
 
@@ -17,20 +17,25 @@ int services_command(const Args& in) {
         const Format format = c.format.value_or(Format::table);
         if (c.help) {
             std::cout << "List the services the server runs.\n\n"
-                         "Examples:\n  platform services\n  platform services -o json | jq '.services[].name'\n\n"
+                         "Examples:\n  platform services\n  platform services -o json | jq "
+                         "'.services[].name'\n\n"
                          "Usage: platform services [--output table|json|raw]\n";
             return 0;
         }
         if (!args.empty()) throw UsageError("unexpected argument '" + args[0] + "'");
         RpcClient rpc;
-        auto r = rpc.call("registry", "Registry.ListServices", json::object(), CallOptions::reads());
+        auto r =
+            rpc.call("registry", "Registry.ListServices", json::object(), CallOptions::reads());
         if (!r.ok()) return report(r);
         json rows = json::array();
         for (const auto& s : r.body["services"])
-            rows.push_back({{"name", s["name"]}, {"version", s["version"]},
-                            {"endpoints", s["endpoints"].size()},
-                            {"summary", s.contains("metadata") ? s["metadata"].value("summary", "") : ""}});
-        std::sort(rows.begin(), rows.end(), [](const json& a, const json& b) { return a["name"] < b["name"]; });
+            rows.push_back(
+                {{"name", s["name"]},
+                 {"version", s["version"]},
+                 {"endpoints", s["endpoints"].size()},
+                 {"summary", s.contains("metadata") ? s["metadata"].value("summary", "") : ""}});
+        std::sort(rows.begin(), rows.end(),
+                  [](const json& a, const json& b) { return a["name"] < b["name"]; });
         print(std::cout, format == Format::json ? r.body : rows, format);
         return 0;
     });
@@ -61,7 +66,8 @@ CallOptions take_call_flags(Args& args) {
         const auto eq = a.find('=');
         const std::string name = a.substr(0, eq);
         if (name != "--metadata" && name != "--request_timeout") {
-            if (a.rfind("--", 0) == 0) throw UsageError("Unknown flag: " + name + " (see `platform call --help`)");
+            if (a.rfind("--", 0) == 0)
+                throw UsageError("Unknown flag: " + name + " (see `platform call --help`)");
             ++i;
             continue;
         }
@@ -74,8 +80,10 @@ CallOptions take_call_flags(Args& args) {
             value = args[i + 1];
             n = 2;
         }
-        if (name == "--metadata") o.headers.push_back(parse_metadata(value));
-        else o.timeout_seconds = parse_duration(name, value);
+        if (name == "--metadata")
+            o.headers.push_back(parse_metadata(value));
+        else
+            o.timeout_seconds = parse_duration(name, value);
         args.erase(args.begin() + static_cast<long>(i), args.begin() + static_cast<long>(i + n));
     }
     args.erase(std::remove(args.begin(), args.end(), std::string("--")), args.end());
@@ -101,13 +109,17 @@ int call_command(const Args& in) {
         json request = json::object();
         if (args.size() == 3) {
             request = json::parse(args[2], nullptr, false);
-            if (!request.is_object()) throw UsageError("request: must be a JSON object (got '" + args[2] + "')");
+            if (!request.is_object())
+                throw UsageError("request: must be a JSON object (got '" + args[2] + "')");
         }
         RpcClient rpc;
         const std::string service = args[0], endpoint = args[1];
         options.may_retry = [&rpc, service, endpoint] {  // asked after a 500/408 only
-            auto d = rpc.call("registry", "Registry.GetService", {{"service", service}}, CallOptions::reads());
-            if (!d.ok() || !d.body.is_object() || !d.body.contains("services") || d.body["services"].empty()) return false;
+            auto d = rpc.call("registry", "Registry.GetService", {{"service", service}},
+                              CallOptions::reads());
+            if (!d.ok() || !d.body.is_object() || !d.body.contains("services") ||
+                d.body["services"].empty())
+                return false;
             ServiceInfo s = service_info(d.body["services"][0], service);
             const MethodInfo* m = find_method(s, endpoint);
             return m != nullptr && retryable(*m);
@@ -134,7 +146,8 @@ int help_command(const Args& in) {
             return 0;
         }
         const MethodInfo* m = find_method(*s, in[1]);
-        if (!m) throw UsageError("Unknown method: " + in[1] + " (see `platform help " + in[0] + "`)");
+        if (!m)
+            throw UsageError("Unknown method: " + in[1] + " (see `platform help " + in[0] + "`)");
         std::cout << method_help(*s, *m);
         return 0;
     });
@@ -154,7 +167,9 @@ int dynamic_command(const std::string& service, const Args& in) {
             return c.help ? 0 : 2;
         }
         const MethodInfo* m = find_method(*s, args[0]);
-        if (!m) throw UsageError("Unknown method: " + service + " " + args[0] + " (see `platform " + service + " --help`)");
+        if (!m)
+            throw UsageError("Unknown method: " + service + " " + args[0] + " (see `platform " +
+                             service + " --help`)");
         if (c.help) {
             std::cout << method_help(*s, *m);
             return 0;

@@ -13,12 +13,14 @@ int server_command(int argc, char** argv);  // `platform server [flags]`
 int services_command(const Args& args);     // `platform services`
 int call_command(const Args& args);         // `platform call <service> <Endpoint> ['<json>']`
 int help_command(const Args& args);         // `platform help [<service> [<method>]]`
-int dynamic_command(const std::string& service, const Args& args);  // `platform <service> <method> --arg v`
+int dynamic_command(const std::string& service,
+                    const Args& args);  // `platform <service> <method> --arg v`
 
 // Platform commands (docs/cli.md).
-int env_command(const Args& args);         // `platform env [list|get|add|set|del]` (env_command.cpp)
-int config_command(const Args& args);      // `platform config get|set|del|list` (config_commands.cpp)
-int store_command(const Args& args);       // `platform store read|write|delete|list` (store_commands.cpp)
+int env_command(const Args& args);     // `platform env [list|get|add|set|del]` (env_command.cpp)
+int config_command(const Args& args);  // `platform config get|set|del|list` (config_commands.cpp)
+int store_command(
+    const Args& args);  // `platform store read|write|delete|list` (store_commands.cpp)
 int registry_command(const Args& args);    // `platform registry list|get` (registry_commands.cpp)
 int tools_command(const Args& args);       // `platform tools`: every MCP tool, one line each
 int completion_command(const Args& args);  // `platform completion bash|zsh` (completion.cpp)
@@ -31,10 +33,13 @@ int status_command(const Args& args);  // `platform status [<name>]`
 int logs_command(const Args& args);    // `platform logs [-f] [-n lines] <name>`
 
 // The assistant (assistant_commands.cpp; plugins/agent).
-int ask_command(const Args& args);  // `platform ask [--agent a] [--thread id | -c] [--json] <prompt>`
-int submit_command(const Args& args);  // `platform submit [--agent a] [--thread id | -c] [--wait] <prompt>`
-int work_command(const Args& args);    // `platform work get <id> [--wait] | list | retry <id>`
-int inbox_command(const Args& args);   // `platform inbox list | read <id> | mark_read <id> | mark_unread <id>`
+int ask_command(
+    const Args& args);  // `platform ask [--agent a] [--thread id | -c] [--json] <prompt>`
+int submit_command(
+    const Args& args);  // `platform submit [--agent a] [--thread id | -c] [--wait] <prompt>`
+int work_command(const Args& args);  // `platform work get <id> [--wait] | list | retry <id>`
+int inbox_command(
+    const Args& args);  // `platform inbox list | read <id> | mark_read <id> | mark_unread <id>`
 // Follows work `id` until it is done, failed or blocked (a progress line on a terminal, a line per
 // change otherwise), then prints its result; exit 0 when done, 1 failed, 6 blocked.
 int follow_work(const std::string& id, bool json_out, double timeout_seconds);

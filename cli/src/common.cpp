@@ -1,14 +1,13 @@
 #include "common.hpp"
 
-#include <platform/host/status.hpp>
-
-#include <CLI/CLI.hpp>
-
-#include <csignal>
-#include <map>
-#include <regex>
 #include <termios.h>
 #include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <csignal>
+#include <map>
+#include <platform/host/status.hpp>
+#include <regex>
 
 namespace platform::cli {
 
@@ -24,7 +23,8 @@ Common take_common(Args& args, bool keep_help) {
         } else if (a == "--output" || a == "-o") {
             if (i + 1 >= args.size()) throw UsageError("--output: needs json, table or raw");
             c.format = parse_format(args[i + 1]);
-            args.erase(args.begin() + static_cast<long>(i), args.begin() + static_cast<long>(i) + 2);
+            args.erase(args.begin() + static_cast<long>(i),
+                       args.begin() + static_cast<long>(i) + 2);
         } else if (a.rfind("--output=", 0) == 0) {
             c.format = parse_format(a.substr(9));
             args.erase(args.begin() + static_cast<long>(i));
@@ -45,12 +45,15 @@ int report(const RpcResult& r) {
     return platform::host::cli_exit_for_http(r.http_status);
 }
 
-std::optional<ServiceInfo> lookup_service(const RpcClient& rpc, const std::string& name, int& code) {
+std::optional<ServiceInfo> lookup_service(const RpcClient& rpc, const std::string& name,
+                                          int& code) {
     auto get = [&rpc](const std::string& service) {
         const json request = {{"service", service}};
         auto r = rpc.call("registry", "Registry.GetService", request, CallOptions::reads());
-        if (r.http_status == 403 && r.sent_token)  // a token restricted to other services: descriptors are public
-            r = RpcClient(rpc.address(), "").call("registry", "Registry.GetService", request, CallOptions::reads());
+        if (r.http_status == 403 &&
+            r.sent_token)  // a token restricted to other services: descriptors are public
+            r = RpcClient(rpc.address(), "")
+                    .call("registry", "Registry.GetService", request, CallOptions::reads());
         return r;
     };
     // A short name is the catalogue's service first (DESIGN §4: `platform events` is the
@@ -58,7 +61,8 @@ std::optional<ServiceInfo> lookup_service(const RpcClient& rpc, const std::strin
     auto r = name.find('.') == std::string::npos ? get("v1." + name) : get(name);
     if (r.http_status == 404 && name.find('.') == std::string::npos) r = get(name);
     if (r.http_status == 404) {
-        std::cerr << "Unknown command or service: " << name << " (see `platform services` and `platform --help`)\n";
+        std::cerr << "Unknown command or service: " << name
+                  << " (see `platform services` and `platform --help`)\n";
         code = 2;
         return std::nullopt;
     }
@@ -72,14 +76,17 @@ std::optional<ServiceInfo> lookup_service(const RpcClient& rpc, const std::strin
 double parse_duration(const std::string& flag, const std::string& text) {
     static const std::regex whole(R"(([0-9]+(\.[0-9]*)?|\.[0-9]+)(ns|us|µs|ms|s|m|h)?)");
     static const std::regex part(R"(([0-9]+(\.[0-9]*)?|\.[0-9]+)(ns|us|µs|ms|s|m|h))");
-    auto bad = [&] { return UsageError(flag + ": must be a duration like 5s, 1m30s or 250ms (got '" + text + "')"); };
+    auto bad = [&] {
+        return UsageError(flag + ": must be a duration like 5s, 1m30s or 250ms (got '" + text +
+                          "')");
+    };
     if (std::regex_match(text, whole)) {  // one number, unit optional (seconds)
         std::smatch m;
         std::regex_match(text, m, whole);
         if (!m[3].matched) return std::stod(m[1].str());
     }
-    static const std::map<std::string, double> unit = {{"ns", 1e-9}, {"us", 1e-6}, {"µs", 1e-6}, {"ms", 1e-3},
-                                                       {"s", 1}, {"m", 60}, {"h", 3600}};
+    static const std::map<std::string, double> unit = {
+        {"ns", 1e-9}, {"us", 1e-6}, {"µs", 1e-6}, {"ms", 1e-3}, {"s", 1}, {"m", 60}, {"h", 3600}};
     double total = 0;
     size_t consumed = 0;
     for (std::sregex_iterator it(text.begin(), text.end(), part), end; it != end; ++it) {
@@ -93,7 +100,8 @@ double parse_duration(const std::string& flag, const std::string& text) {
 
 std::pair<std::string, std::string> parse_metadata(const std::string& text) {
     auto eq = text.find('=');
-    if (eq == std::string::npos || eq == 0) throw UsageError("--metadata: must be key=value (got '" + text + "')");
+    if (eq == std::string::npos || eq == 0)
+        throw UsageError("--metadata: must be key=value (got '" + text + "')");
     return {text.substr(0, eq), text.substr(eq + 1)};
 }
 

@@ -3,13 +3,13 @@
 // codes (DESIGN §2 table).
 #pragma once
 
+#include <iostream>
+#include <optional>
+
 #include "commands.hpp"
 #include "dynamic.hpp"
 #include "output.hpp"
 #include "rpc_client.hpp"
-
-#include <iostream>
-#include <optional>
 
 namespace CLI {
 class App;

@@ -1,12 +1,12 @@
 // completion.cpp — `platform completion bash|zsh`: a completion script generated from the
 // built-in commands and, when the server answers, the registry's services, methods and flags.
-#include "common.hpp"
-
 #include <iostream>
 #include <map>
 #include <regex>
 #include <set>
 #include <sstream>
+
+#include "common.hpp"
 
 namespace platform::cli {
 
@@ -22,17 +22,36 @@ const char* kCompletionHelp =
     "  platform completion zsh > \"${fpath[1]}/_platform\"           zsh (then compinit)\n\n"
     "Usage: platform completion bash|zsh\n\n"
     "Services, methods and their flags come from the registry of the selected environment when it\n"
-    "answers; otherwise only the built-in commands are completed. Generate again after new services.\n";
+    "answers; otherwise only the built-in commands are completed. Generate again after new "
+    "services.\n";
 
 // The built-in commands and their sub-words.
 const std::map<std::string, std::string>& builtin_words() {
     static const std::map<std::string, std::string> w = {
-        {"server", ""}, {"env", "list get add set del"}, {"services", ""}, {"call", ""},
-        {"config", "get set del list"}, {"store", "read write delete list"}, {"registry", "list get"},
-        {"tools", ""}, {"help", ""}, {"completion", "bash zsh"}, {"login", ""}, {"logout", ""},
-        {"user", "token set"}, {"signup", ""}, {"auth", "create list delete"},
-        {"run", ""}, {"update", ""}, {"kill", ""}, {"status", ""}, {"logs", ""}, {"ask", ""},
-        {"submit", ""}, {"work", "get list retry"}, {"inbox", "list read mark_read mark_unread"}};
+        {"server", ""},
+        {"env", "list get add set del"},
+        {"services", ""},
+        {"call", ""},
+        {"config", "get set del list"},
+        {"store", "read write delete list"},
+        {"registry", "list get"},
+        {"tools", ""},
+        {"help", ""},
+        {"completion", "bash zsh"},
+        {"login", ""},
+        {"logout", ""},
+        {"user", "token set"},
+        {"signup", ""},
+        {"auth", "create list delete"},
+        {"run", ""},
+        {"update", ""},
+        {"kill", ""},
+        {"status", ""},
+        {"logs", ""},
+        {"ask", ""},
+        {"submit", ""},
+        {"work", "get list retry"},
+        {"inbox", "list read mark_read mark_unread"}};
     return w;
 }
 
@@ -49,7 +68,8 @@ void flags_of(const json& schema, const std::string& prefix, std::string& out) {
     if (!schema.is_object() || !schema.contains("properties")) return;
     for (const auto& [name, prop] : schema["properties"].items()) {
         if (!safe(name)) continue;
-        if (prop.is_object() && prop.value("type", json()) == "object" && prop.contains("properties"))
+        if (prop.is_object() && prop.value("type", json()) == "object" &&
+            prop.contains("properties"))
             flags_of(prop, prefix + name + "_", out);
         else
             out += (out.empty() ? "" : " ") + ("--" + prefix + name);
@@ -60,7 +80,8 @@ Catalogue catalogue() {
     Catalogue out;
     try {
         RpcClient rpc;
-        auto r = rpc.call("registry", "Registry.ListServices", json::object(), CallOptions::reads());
+        auto r =
+            rpc.call("registry", "Registry.ListServices", json::object(), CallOptions::reads());
         if (!r.ok()) return out;
         for (const auto& s : r.body.value("services", json::array())) {
             const std::string name = s.value("name", "");
@@ -106,17 +127,24 @@ std::string bash(const Catalogue& cat) {
           "        case \"${COMP_WORDS[$i]}\" in -e|--env|-o|--output) i=$((i + 1)) ;; esac\n"
           "        i=$((i + 1))\n"
           "    done\n"
-          "    local cmd=\"${COMP_WORDS[$i]}\" sub=\"${COMP_WORDS[$((i + 1))]}\" pos=$((COMP_CWORD - i)) words=\"\"\n"
+          "    local cmd=\"${COMP_WORDS[$i]}\" sub=\"${COMP_WORDS[$((i + 1))]}\" pos=$((COMP_CWORD "
+          "- i)) words=\"\"\n"
           "    case \"${COMP_WORDS[$((COMP_CWORD - 1))]}\" in\n"
-          "        -e|--env) COMPREPLY=($(compgen -W \"$(platform env -o raw 2>/dev/null | grep -o '\"name\":\"[^\"]*\"' | cut -d'\"' -f4)\" -- \"$cur\")); return ;;\n"
-          "        -o|--output) COMPREPLY=($(compgen -W \"json table raw\" -- \"$cur\")); return ;;\n"
+          "        -e|--env) COMPREPLY=($(compgen -W \"$(platform env -o raw 2>/dev/null | grep -o "
+          "'\"name\":\"[^\"]*\"' | cut -d'\"' -f4)\" -- \"$cur\")); return ;;\n"
+          "        -o|--output) COMPREPLY=($(compgen -W \"json table raw\" -- \"$cur\")); return "
+          ";;\n"
           "    esac\n"
           "    if [[ $pos -le 0 ]]; then\n"
-          "        words=\"" << join(top) << " -e --env -o --output --help\"\n"
+          "        words=\""
+       << join(top)
+       << " -e --env -o --output --help\"\n"
           "    elif [[ $pos -eq 1 ]]; then\n"
           "        case \"$cmd\" in\n";
     for (const auto& [cmd, subs] : builtin_words())
-        if (!subs.empty()) os << "            " << cmd << ") words=\"" << subs << methods_of(cat, cmd) << "\" ;;\n";
+        if (!subs.empty())
+            os << "            " << cmd << ") words=\"" << subs << methods_of(cat, cmd)
+               << "\" ;;\n";
     for (const auto& [svc, methods] : cat) {
         if (builtin_words().count(svc) && !builtin_words().at(svc).empty()) continue;
         std::set<std::string> names;
@@ -128,7 +156,9 @@ std::string bash(const Catalogue& cat) {
           "        case \"$cmd $sub\" in\n";
     for (const auto& [svc, methods] : cat)
         for (const auto& [m, flags] : methods)
-            if (!flags.empty()) os << "            \"" << svc << " " << m << "\") words=\"" << flags << " --help\" ;;\n";
+            if (!flags.empty())
+                os << "            \"" << svc << " " << m << "\") words=\"" << flags
+                   << " --help\" ;;\n";
     os << "            *) words=\"--help --output\" ;;\n"
           "        esac\n"
           "    fi\n"
@@ -154,11 +184,14 @@ std::string zsh(const Catalogue& cat) {
           "    done\n"
           "    local cmd=${words[i]} sub=${words[i+1]} pos=$(( CURRENT - i ))\n"
           "    if (( pos <= 0 )); then\n"
-          "        words_=(" << join(top) << " -e --env -o --output --help)\n"
+          "        words_=("
+       << join(top)
+       << " -e --env -o --output --help)\n"
           "    elif (( pos == 1 )); then\n"
           "        case $cmd in\n";
     for (const auto& [cmd, subs] : builtin_words())
-        if (!subs.empty()) os << "            " << cmd << ") words_=(" << subs << methods_of(cat, cmd) << ") ;;\n";
+        if (!subs.empty())
+            os << "            " << cmd << ") words_=(" << subs << methods_of(cat, cmd) << ") ;;\n";
     for (const auto& [svc, methods] : cat) {
         if (builtin_words().count(svc) && !builtin_words().at(svc).empty()) continue;
         std::set<std::string> names;
@@ -170,13 +203,16 @@ std::string zsh(const Catalogue& cat) {
           "        case \"$cmd $sub\" in\n";
     for (const auto& [svc, methods] : cat)
         for (const auto& [m, flags] : methods)
-            if (!flags.empty()) os << "            \"" << svc << " " << m << "\") words_=(" << flags << " --help) ;;\n";
+            if (!flags.empty())
+                os << "            \"" << svc << " " << m << "\") words_=(" << flags
+                   << " --help) ;;\n";
     os << "            *) words_=(--help --output) ;;\n"
           "        esac\n"
           "    fi\n"
           "    compadd -- $words_\n"
           "}\n"
-          "if [[ $zsh_eval_context[-1] == loadautofunc ]]; then _platform \"$@\"; else compdef _platform platform; fi\n";
+          "if [[ $zsh_eval_context[-1] == loadautofunc ]]; then _platform \"$@\"; else compdef "
+          "_platform platform; fi\n";
     return os.str();
 }
 

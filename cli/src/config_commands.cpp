@@ -1,8 +1,8 @@
 // config_commands.cpp — `platform config get|set|del|list` over the `config` built-in
 // (plugins/config/README.md), printing what micro's CLI prints (micro.md §3.1, §5.2).
-#include "common.hpp"
-
 #include <iostream>
+
+#include "common.hpp"
 
 namespace platform::cli {
 
@@ -16,12 +16,15 @@ const char* kConfigHelp =
     "  platform config set mail.smtp.host smtp.example.com\n"
     "  platform config set mail '{\"port\":587}'           an object merges into what is there\n"
     "  platform config set --secret mail.password hunter2    stored sealed; get shows [secret]\n"
-    "  platform config get mail                             {\"port\":587,\"smtp\":{\"host\":\"smtp.example.com\"}}\n"
+    "  platform config get mail                             "
+    "{\"port\":587,\"smtp\":{\"host\":\"smtp.example.com\"}}\n"
     "  platform config get --secret mail.password           the clear value\n"
     "  platform config del mail.smtp\n"
     "  platform config list                                 every leaf path\n\n"
-    "Usage: platform config get [--secret] <path> | set [--secret] <path> <value> | del <path> | list [<path>]\n\n"
-    "A value is parsed as JSON when it is JSON (42, true, {\"a\":1}, \"\\\"quoted\\\"\"), else taken as a string.\n"
+    "Usage: platform config get [--secret] <path> | set [--secret] <path> <value> | del <path> | "
+    "list [<path>]\n\n"
+    "A value is parsed as JSON when it is JSON (42, true, {\"a\":1}, \"\\\"quoted\\\"\"), else "
+    "taken as a string.\n"
     "get prints a string bare and anything else as compact JSON (-o json: always JSON); a missing\n"
     "path prints `Not found` and exits 5; set and del print nothing. Other words are the config\n"
     "service's methods (platform help config).\n";
@@ -47,8 +50,10 @@ int config_command(const Args& in) {
         Args args = in;
         Common c = take_common(args);
         const std::string sub = args.empty() ? "" : args[0];
-        const bool builtin = sub == "get" || sub == "set" || sub == "del" || sub == "delete" || sub == "list";
-        if (!builtin && !sub.empty() && sub.rfind("-", 0) != 0) return dynamic_command("config", in);
+        const bool builtin =
+            sub == "get" || sub == "set" || sub == "del" || sub == "delete" || sub == "list";
+        if (!builtin && !sub.empty() && sub.rfind("-", 0) != 0)
+            return dynamic_command("config", in);
         if (c.help || sub.empty()) {
             (c.help ? std::cout : std::cerr) << kConfigHelp;
             return c.help ? 0 : 2;
@@ -56,17 +61,22 @@ int config_command(const Args& in) {
         bool secret = false;
         Args words;
         for (size_t i = 1; i < args.size(); ++i) {
-            if (args[i] == "--secret" || args[i] == "-s") secret = true;
-            else if (args[i].rfind("--", 0) == 0 && args[i].size() > 2 && words.size() < 2 && sub != "set")
+            if (args[i] == "--secret" || args[i] == "-s")
+                secret = true;
+            else if (args[i].rfind("--", 0) == 0 && args[i].size() > 2 && words.size() < 2 &&
+                     sub != "set")
                 throw UsageError("Unknown flag: " + args[i] + " (see `platform config --help`)");
-            else if (args[i] != "--") words.push_back(args[i]);
+            else if (args[i] != "--")
+                words.push_back(args[i]);
         }
         RpcClient rpc;
         if (sub == "get") {
             if (words.size() != 1) throw UsageError("Usage: platform config get [--secret] <path>");
-            auto r = rpc.call("config", "Config.Get", {{"path", words[0]}, {"decrypt", secret}}, CallOptions::reads());
+            auto r = rpc.call("config", "Config.Get", {{"path", words[0]}, {"decrypt", secret}},
+                              CallOptions::reads());
             if (!r.ok()) return fail(r);
-            const json value = r.body.is_object() && r.body.contains("value") ? r.body["value"] : json();
+            const json value =
+                r.body.is_object() && r.body.contains("value") ? r.body["value"] : json();
             if (value.is_null()) {
                 std::cerr << "Not found\n";
                 return 5;
@@ -75,7 +85,8 @@ int config_command(const Args& in) {
             return 0;
         }
         if (sub == "set") {
-            if (words.size() != 2) throw UsageError("Usage: platform config set [--secret] <path> <value>");
+            if (words.size() != 2)
+                throw UsageError("Usage: platform config set [--secret] <path> <value>");
             json request = {{"path", words[0]}, {"value", value_of(words[1])}};
             if (secret) request["secret"] = true;
             auto r = rpc.call("config", "Config.Set", request);  // a submission: never retried
@@ -88,14 +99,16 @@ int config_command(const Args& in) {
         }
         // list
         if (words.size() > 1) throw UsageError("Usage: platform config list [<path>]");
-        auto r = rpc.call("config", "Config.List", {{"path", words.empty() ? "" : words[0]}}, CallOptions::reads());
+        auto r = rpc.call("config", "Config.List", {{"path", words.empty() ? "" : words[0]}},
+                          CallOptions::reads());
         if (!r.ok()) return fail(r);
         const Format format = c.format.value_or(Format::raw);
         if (format == Format::json) {
             print(std::cout, r.body, format);
             return 0;
         }
-        for (const auto& p : r.body.value("paths", json::array())) std::cout << (p.is_string() ? p.get<std::string>() : p.dump()) << "\n";
+        for (const auto& p : r.body.value("paths", json::array()))
+            std::cout << (p.is_string() ? p.get<std::string>() : p.dump()) << "\n";
         return 0;
     });
 }

@@ -1,16 +1,17 @@
 #include "credentials.hpp"
 
-#include "environments.hpp"
-#include "rpc_client.hpp"
-#include "state_files.hpp"
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
-#include <fcntl.h>
 #include <filesystem>
 #include <iostream>
-#include <sys/file.h>
-#include <unistd.h>
+
+#include "environments.hpp"
+#include "rpc_client.hpp"
+#include "state_files.hpp"
 
 namespace platform::cli {
 
@@ -22,11 +23,17 @@ namespace {
 constexpr int64_t kRefreshMargin = 60;  // seconds before expiry at which a token is renewed
 
 int64_t now() {
-    return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+    return std::chrono::duration_cast<std::chrono::seconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
 }
 
-json read_file() { return read_state(tokens_path()); }
-void write_file(const json& all) { write_state(tokens_path(), all); }
+json read_file() {
+    return read_state(tokens_path());
+}
+void write_file(const json& all) {
+    write_state(tokens_path(), all);
+}
 
 // An exclusive lock held while one process refreshes, so parallel invocations do not spend the
 // same refresh token twice.
@@ -51,7 +58,8 @@ private:
 std::string base64url_decode(std::string in) {
     for (char& c : in) c = c == '-' ? '+' : c == '_' ? '/' : c;
     while (in.size() % 4) in += '=';
-    static const std::string alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    static const std::string alphabet =
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     std::string out;
     int val = 0, bits = -8;
     for (char c : in) {
@@ -68,11 +76,15 @@ std::string base64url_decode(std::string in) {
     return out;
 }
 
-bool needs_refresh(const StoredToken& t) { return t.expiry > 0 && !t.refresh_token.empty() && t.expiry - now() <= kRefreshMargin; }
+bool needs_refresh(const StoredToken& t) {
+    return t.expiry > 0 && !t.refresh_token.empty() && t.expiry - now() <= kRefreshMargin;
+}
 
 }  // namespace
 
-std::string environment_name() { return selected_environment(); }
+std::string environment_name() {
+    return selected_environment();
+}
 
 std::optional<StoredToken> load_token(const std::string& env) {
     json all = read_file();
@@ -89,7 +101,10 @@ std::optional<StoredToken> load_token(const std::string& env) {
 
 void store_token(const StoredToken& t, const std::string& env) {
     json all = read_file();
-    all[env] = {{"access_token", t.access_token}, {"refresh_token", t.refresh_token}, {"expiry", t.expiry}, {"account", t.account}};
+    all[env] = {{"access_token", t.access_token},
+                {"refresh_token", t.refresh_token},
+                {"expiry", t.expiry},
+                {"account", t.account}};
     write_file(all);
 }
 
@@ -105,7 +120,8 @@ std::optional<json> jwt_claim(const std::string& token, const std::string& claim
     auto first = token.find('.');
     auto second = first == std::string::npos ? first : token.find('.', first + 1);
     if (second == std::string::npos) return std::nullopt;
-    json payload = json::parse(base64url_decode(token.substr(first + 1, second - first - 1)), nullptr, false);
+    json payload =
+        json::parse(base64url_decode(token.substr(first + 1, second - first - 1)), nullptr, false);
     if (!payload.is_object() || !payload.contains(claim)) return std::nullopt;
     return payload[claim];
 }
@@ -116,15 +132,20 @@ StoredToken token_from_response(const json& r) {
     t.refresh_token = r.value("refresh_token", "");
     if (r.contains("expiry")) {
         const json& e = r["expiry"];
-        if (e.is_number()) t.expiry = e.get<int64_t>();
-        else if (e.is_string()) t.expiry = std::strtoll(e.get<std::string>().c_str(), nullptr, 10);
+        if (e.is_number())
+            t.expiry = e.get<int64_t>();
+        else if (e.is_string())
+            t.expiry = std::strtoll(e.get<std::string>().c_str(), nullptr, 10);
     }
     if (t.expiry == 0)
-        if (auto exp = jwt_claim(t.access_token, "exp"); exp && exp->is_number()) t.expiry = exp->get<int64_t>();
+        if (auto exp = jwt_claim(t.access_token, "exp"); exp && exp->is_number())
+            t.expiry = exp->get<int64_t>();
     if (r.contains("account")) {
         const json& a = r["account"];
-        if (a.is_string()) t.account = a;
-        else if (a.is_object()) t.account = a.value("id", "");
+        if (a.is_string())
+            t.account = a;
+        else if (a.is_object())
+            t.account = a.value("id", "");
     }
     if (t.account.empty())
         if (auto sub = jwt_claim(t.access_token, "sub"); sub && sub->is_string()) t.account = *sub;

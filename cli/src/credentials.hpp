@@ -3,19 +3,19 @@
 // `$PLATFORM_HOME/tokens.json` (PLATFORM_HOME defaults to ~/.platform), mode 0600, rewritten
 // atomically (temp file + rename), holds one entry per environment name:
 //
-//   {"local": {"access_token": "...", "refresh_token": "...", "expiry": 1735689600, "account": "admin"}}
+//   {"local": {"access_token": "...", "refresh_token": "...", "expiry": 1735689600, "account":
+//   "admin"}}
 //
 // The bearer sent with a call is PLATFORM_TOKEN when set, else the stored access token, which is
 // first exchanged for a new pair (auth.token {refresh_token}) when it expires within 60 s.
 #pragma once
 
-#include "state_files.hpp"
-
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+
+#include "state_files.hpp"
 
 namespace platform::cli {
 
@@ -29,7 +29,8 @@ struct StoredToken {
 std::string environment_name();
 
 std::optional<StoredToken> load_token(const std::string& env = environment_name());
-void store_token(const StoredToken& token, const std::string& env = environment_name());  // throws std::runtime_error
+void store_token(const StoredToken& token,
+                 const std::string& env = environment_name());   // throws std::runtime_error
 bool forget_token(const std::string& env = environment_name());  // true when there was one
 
 // An auth.token answer {access_token, refresh_token, created, expiry, account} as a stored entry.

@@ -25,7 +25,11 @@ std::string type_of(const json& schema) {
 bool valid_utf8(const std::string& s) {
     for (size_t i = 0; i < s.size();) {
         const auto c = static_cast<unsigned char>(s[i]);
-        const size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
+        const size_t n = c < 0x80           ? 1
+                         : (c >> 5) == 0x6  ? 2
+                         : (c >> 4) == 0xe  ? 3
+                         : (c >> 3) == 0x1e ? 4
+                                            : 0;
         if (n == 0 || i + n > s.size()) return false;
         uint32_t cp = n == 1 ? c : c & (0x7f >> n);
         for (size_t k = 1; k < n; ++k) {
@@ -49,7 +53,11 @@ struct Target {
 bool resolve(const json& schema, const std::string& name, Target& out) {
     if (!schema.contains("properties")) return false;
     const json& props = schema["properties"];
-    for (const std::string& candidate : {name, [&] { std::string n = name; std::replace(n.begin(), n.end(), '-', '_'); return n; }()})
+    for (const std::string& candidate : {name, [&] {
+                                             std::string n = name;
+                                             std::replace(n.begin(), n.end(), '-', '_');
+                                             return n;
+                                         }()})
         if (props.contains(candidate)) {
             out.path.push_back(candidate);
             out.schema = &props[candidate];
@@ -107,8 +115,8 @@ json convert(const std::string& flag, const json& schema, const std::string& tex
     return text;
 }
 
-void flag_lines(const json& schema, const std::string& prefix, const json& required, std::ostringstream& os,
-                const std::vector<std::string>& order = {}) {
+void flag_lines(const json& schema, const std::string& prefix, const json& required,
+                std::ostringstream& os, const std::vector<std::string>& order = {}) {
     if (!schema.contains("properties")) return;
     std::vector<std::string> names = order;
     for (const auto& [name, _] : schema["properties"].items())
@@ -132,12 +140,14 @@ void flag_lines(const json& schema, const std::string& prefix, const json& requi
         std::vector<std::string> limits;
         if (prop.contains("enum")) {
             std::string e;
-            for (const auto& v : prop["enum"]) e += (e.empty() ? "" : ", ") + (v.is_string() ? v.get<std::string>() : v.dump());
+            for (const auto& v : prop["enum"])
+                e += (e.empty() ? "" : ", ") + (v.is_string() ? v.get<std::string>() : v.dump());
             limits.push_back("one of " + e);
         }
         if (prop.contains("minimum")) limits.push_back("min " + prop["minimum"].dump());
         if (prop.contains("maximum")) limits.push_back("max " + prop["maximum"].dump());
-        if (prop.contains("maxLength")) limits.push_back("at most " + prop["maxLength"].dump() + " characters");
+        if (prop.contains("maxLength"))
+            limits.push_back("at most " + prop["maxLength"].dump() + " characters");
         if (prop.contains("default")) limits.push_back("default " + prop["default"].dump());
         if (type == "array") limits.push_back("repeat the flag or separate with commas");
         if (!limits.empty()) {
@@ -155,7 +165,9 @@ std::string usage_args(const json& schema) {
     // additionalProperties is false), and may come without "properties" at all.
     const json props = schema.contains("properties") ? schema["properties"] : json::object();
     for (const auto& r : schema.value("required", json::array()))
-        if (r.is_string()) out += " --" + r.get<std::string>() + " <" + type_of(props.value(r.get<std::string>(), json::object())) + ">";
+        if (r.is_string())
+            out += " --" + r.get<std::string>() + " <" +
+                   type_of(props.value(r.get<std::string>(), json::object())) + ">";
     if (props.size() > schema.value("required", json::array()).size()) out += " [options]";
     return out;
 }
@@ -183,7 +195,8 @@ ServiceInfo service_info(const json& service, const std::string& typed) {
         m.price = md.value("price", "");
         m.schema = e.value("schema", json::object());
         if (e.contains("request"))
-            for (const auto& v : e["request"].value("values", json::array())) m.order.push_back(v.value("name", ""));
+            for (const auto& v : e["request"].value("values", json::array()))
+                m.order.push_back(v.value("name", ""));
         s.methods.push_back(std::move(m));
     }
     return s;
@@ -193,7 +206,8 @@ const MethodInfo* find_method(const ServiceInfo& s, const std::string& word) {
     auto norm = [](std::string x) {
         std::string out;
         for (char c : x)
-            if (c != '_' && c != '-' && c != '.') out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+            if (c != '_' && c != '-' && c != '.')
+                out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
         return out;
     };
     for (const auto& m : s.methods)
@@ -207,7 +221,8 @@ json parse_flags(const MethodInfo& m, const std::vector<std::string>& args) {
     json request = json::object();
     for (size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
-        if (a.size() < 3 || a.compare(0, 2, "--") != 0) throw UsageError("unexpected argument '" + a + "' (arguments are --name value)");
+        if (a.size() < 3 || a.compare(0, 2, "--") != 0)
+            throw UsageError("unexpected argument '" + a + "' (arguments are --name value)");
         std::string name = a.substr(2), value;
         bool has_value = false;
         if (auto eq = name.find('='); eq != std::string::npos) {
@@ -219,14 +234,16 @@ json parse_flags(const MethodInfo& m, const std::vector<std::string>& args) {
         if (!resolve(m.schema, name, t)) throw UsageError("Unknown flag: --" + name);
         const std::string type = type_of(*t.schema);
         if (!has_value) {
-            if (type == "boolean" && (i + 1 >= args.size() || (args[i + 1] != "true" && args[i + 1] != "false")))
+            if (type == "boolean" &&
+                (i + 1 >= args.size() || (args[i + 1] != "true" && args[i + 1] != "false")))
                 value = "true";
             else if (i + 1 < args.size())
                 value = args[++i];
             else
                 throw UsageError("--" + name + ": needs a value");
         }
-        if (!valid_utf8(value)) throw UsageError("--" + name + ": must be UTF-8 text (the value has other bytes)");
+        if (!valid_utf8(value))
+            throw UsageError("--" + name + ": must be UTF-8 text (the value has other bytes)");
         json* node = &request;
         for (size_t k = 0; k + 1 < t.path.size(); ++k) node = &(*node)[t.path[k]];
         const std::string& leaf = t.path.back();
@@ -234,9 +251,11 @@ json parse_flags(const MethodInfo& m, const std::vector<std::string>& args) {
             const json items = t.schema->value("items", json::object());
             json& arr = (*node)[leaf];
             if (!arr.is_array()) arr = json::array();
-            if (json whole = json::parse(value, nullptr, false); value.rfind("[", 0) == 0 && whole.is_array()) {
+            if (json whole = json::parse(value, nullptr, false);
+                value.rfind("[", 0) == 0 && whole.is_array()) {
                 for (const auto& item : whole)
-                    arr.push_back(item.is_string() ? convert(name, items, item.get<std::string>()) : item);
+                    arr.push_back(item.is_string() ? convert(name, items, item.get<std::string>())
+                                                   : item);
                 continue;
             }
             if (type_of(items) == "object") {  // one JSON object per flag: commas belong to it
@@ -244,7 +263,8 @@ json parse_flags(const MethodInfo& m, const std::vector<std::string>& args) {
                 continue;
             }
             std::stringstream ss(value);
-            for (std::string item; std::getline(ss, item, ',');) arr.push_back(convert(name, items, item));
+            for (std::string item; std::getline(ss, item, ',');)
+                arr.push_back(convert(name, items, item));
         } else {
             (*node)[leaf] = convert(name, *t.schema, value);
         }
@@ -253,7 +273,9 @@ json parse_flags(const MethodInfo& m, const std::vector<std::string>& args) {
 }
 
 bool retryable(const MethodInfo& m) {
-    auto has = [&](const std::string& flag) { return ("," + m.flags + ",").find("," + flag + ",") != std::string::npos; };
+    auto has = [&](const std::string& flag) {
+        return ("," + m.flags + ",").find("," + flag + ",") != std::string::npos;
+    };
     return m.verb == "GET" || has("read_only") || has("idempotent");
 }
 
@@ -264,7 +286,8 @@ std::string service_help(const ServiceInfo& s) {
     if (!s.methods.empty()) {
         os << "\nExamples:\n";
         for (size_t i = 0; i < s.methods.size() && i < 2; ++i)
-            os << "  platform " << s.typed << " " << s.methods[i].name << usage_args(s.methods[i].schema) << "\n";
+            os << "  platform " << s.typed << " " << s.methods[i].name
+               << usage_args(s.methods[i].schema) << "\n";
     }
     os << "\nUsage: platform " << s.typed << " <method> [--argument value ...]\n\nMethods:\n";
     size_t width = 0;
@@ -285,7 +308,8 @@ std::string service_help(const ServiceInfo& s) {
 
 std::string method_help(const ServiceInfo& s, const MethodInfo& m) {
     std::ostringstream os;
-    os << "platform " << s.typed << " " << m.name << (m.title.empty() ? "" : " — " + m.title) << "\n";
+    os << "platform " << s.typed << " " << m.name << (m.title.empty() ? "" : " — " + m.title)
+       << "\n";
     os << "\nExample:\n  platform " << s.typed << " " << m.name << usage_args(m.schema) << "\n\n";
     if (!m.description.empty()) os << m.description << "\n\n";
     os << m.verb << " " << m.path << " · " << m.canonical << " · access: " << m.access;
@@ -294,11 +318,13 @@ std::string method_help(const ServiceInfo& s, const MethodInfo& m) {
     if (!m.max_body.empty()) os << "Request body: at most " << m.max_body << " bytes\n";
     if (!m.price.empty()) os << "Price per call: " << m.price << "\n";
     if (!m.since.empty()) os << "Since: " << m.since << "\n";
-    os << (retryable(m) ? "Retried on 500/408 (reads only)\n" : "Never retried automatically (a submission)\n");
+    os << (retryable(m) ? "Retried on 500/408 (reads only)\n"
+                        : "Never retried automatically (a submission)\n");
     std::ostringstream args;
     flag_lines(m.schema, "", m.schema.value("required", json::array()), args, m.order);
     os << "\nArguments:\n" << (args.str().empty() ? "  (none)\n" : args.str());
-    os << "\nGlobal options: -e/--env <name> (before the service), --output json|table|raw, --help\n";
+    os << "\nGlobal options: -e/--env <name> (before the service), --output json|table|raw, "
+          "--help\n";
     return os.str();
 }
 

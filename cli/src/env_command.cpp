@@ -1,9 +1,9 @@
 // env_command.cpp — `platform env`: list, get, add, set, del (environments.hpp, docs/cli.md).
+#include <iostream>
+
 #include "common.hpp"
 #include "credentials.hpp"
 #include "environments.hpp"
-
-#include <iostream>
 
 namespace platform::cli {
 
@@ -12,7 +12,8 @@ using nlohmann::json;
 namespace {
 
 const char* kEnvHelp =
-    "List the environments (servers the CLI talks to) or change them. The selected one is marked *.\n\n"
+    "List the environments (servers the CLI talks to) or change them. The selected one is marked "
+    "*.\n\n"
     "Examples:\n"
     "  platform env                                 list; * marks the selected one\n"
     "  platform env add staging 10.0.0.5:8081       add one (name, RPC proxy host:port)\n"
@@ -20,9 +21,12 @@ const char* kEnvHelp =
     "  platform env get                             print the selected one's name\n"
     "  platform env del staging                     delete one (not the selected one)\n"
     "  platform -e dev services                     use another one for one command\n\n"
-    "Usage: platform env [list | get | add <name> <host:port> [--description text] | set <name> | del <name>]\n\n"
-    "Built in: local (127.0.0.1:8081, selected by default), dev (127.0.0.1:18081, a second server on\n"
-    "this machine), cluster (platform-proxy.platform.svc.cluster.local:8081, from inside a Kubernetes\n"
+    "Usage: platform env [list | get | add <name> <host:port> [--description text] | set <name> | "
+    "del <name>]\n\n"
+    "Built in: local (127.0.0.1:8081, selected by default), dev (127.0.0.1:18081, a second server "
+    "on\n"
+    "this machine), cluster (platform-proxy.platform.svc.cluster.local:8081, from inside a "
+    "Kubernetes\n"
     "cluster). Kept in $PLATFORM_HOME/config.json; each environment has its own login.\n"
     "Selected: -e/--env, else PLATFORM_ENV, else `env set`, else local. PLATFORM_PROXY=host:port\n"
     "overrides the address for one invocation.\n";
@@ -33,8 +37,11 @@ int list(Format format) {
     if (format != Format::table) {
         json out = json::array();
         for (const auto& e : envs)
-            out.push_back({{"name", e.name}, {"address", e.address}, {"description", e.description},
-                           {"selected", e.name == selected}, {"builtin", e.builtin}});
+            out.push_back({{"name", e.name},
+                           {"address", e.address},
+                           {"description", e.description},
+                           {"selected", e.name == selected},
+                           {"builtin", e.builtin}});
         print(std::cout, out, format);
         return 0;
     }
@@ -45,8 +52,9 @@ int list(Format format) {
     }
     for (const auto& e : envs) {
         const bool on = e.name == selected;
-        std::string line = std::string(on ? "* " : "  ") + e.name + std::string(name_w - e.name.size() + 2, ' ') +
-                           e.address + std::string(addr_w - e.address.size() + 2, ' ') + e.description;
+        std::string line = std::string(on ? "* " : "  ") + e.name +
+                           std::string(name_w - e.name.size() + 2, ' ') + e.address +
+                           std::string(addr_w - e.address.size() + 2, ' ') + e.description;
         std::cout << (on ? paint(std::cout, "32", line) : line) << "\n";
     }
     return 0;
@@ -66,7 +74,8 @@ int env_command(const Args& in) {
         for (size_t i = 0; i < args.size(); ++i)
             if (args[i] == "--description" && i + 1 < args.size()) {
                 description = args[i + 1];
-                args.erase(args.begin() + static_cast<long>(i), args.begin() + static_cast<long>(i) + 2);
+                args.erase(args.begin() + static_cast<long>(i),
+                           args.begin() + static_cast<long>(i) + 2);
                 break;
             } else if (args[i].rfind("--description=", 0) == 0) {
                 description = args[i].substr(14);
@@ -74,11 +83,16 @@ int env_command(const Args& in) {
                 break;
             }
         for (const auto& a : args)
-            if (a.rfind("-", 0) == 0) throw UsageError("Unknown flag: " + a + " (see `platform env --help`)");
+            if (a.rfind("-", 0) == 0)
+                throw UsageError("Unknown flag: " + a + " (see `platform env --help`)");
         if (args.empty()) args.push_back("list");
         const std::string sub = args[0];
         auto want = [&](size_t n) {
-            if (args.size() != n + 1) throw UsageError("Usage: platform env " + sub + (n == 2 ? " <name> <host:port>" : n == 1 ? " <name>" : ""));
+            if (args.size() != n + 1)
+                throw UsageError("Usage: platform env " + sub +
+                                 (n == 2   ? " <name> <host:port>"
+                                  : n == 1 ? " <name>"
+                                           : ""));
         };
         try {
             if (sub == "list" || sub == "ls") {
@@ -115,7 +129,8 @@ int env_command(const Args& in) {
             std::cerr << "error: " << e.what() << "\n";
             return 1;
         }
-        throw UsageError("Unrecognized subcommand for platform env: " + sub + " (see `platform env --help`)");
+        throw UsageError("Unrecognized subcommand for platform env: " + sub +
+                         " (see `platform env --help`)");
     });
 }
 

@@ -1,11 +1,11 @@
 #include "environments.hpp"
 
-#include "dynamic.hpp"
-#include "state_files.hpp"
-
 #include <algorithm>
 #include <cstdlib>
 #include <regex>
+
+#include "dynamic.hpp"
+#include "state_files.hpp"
 
 namespace platform::cli {
 
@@ -15,7 +15,8 @@ namespace {
 
 const std::vector<Environment>& builtins() {
     static const std::vector<Environment> envs = {
-        {"cluster", "platform-proxy.platform.svc.cluster.local:8081", "Kubernetes install, from inside the cluster", true},
+        {"cluster", "platform-proxy.platform.svc.cluster.local:8081",
+         "Kubernetes install, from inside the cluster", true},
         {"dev", "127.0.0.1:18081", "Second server on this machine, for development", true},
         {"local", "127.0.0.1:8081", "Local running platform server", true},
     };
@@ -46,11 +47,13 @@ std::vector<Environment> environments() {
         for (const auto& item : config["envs"].items()) {
             const std::string& name = item.key();
             const json& e = item.value();
-            if (!e.is_object() || find_if(out.begin(), out.end(), [&](auto& x) { return x.name == name; }) != out.end())
+            if (!e.is_object() || find_if(out.begin(), out.end(),
+                                          [&](auto& x) { return x.name == name; }) != out.end())
                 continue;
             out.push_back({name, e.value("address", ""), e.value("description", ""), false});
         }
-    std::sort(out.begin(), out.end(), [](const Environment& a, const Environment& b) { return a.name < b.name; });
+    std::sort(out.begin(), out.end(),
+              [](const Environment& a, const Environment& b) { return a.name < b.name; });
     return out;
 }
 
@@ -60,13 +63,16 @@ std::optional<Environment> find_environment(const std::string& name) {
     return std::nullopt;
 }
 
-void set_environment_flag(const std::string& name) { flag_value() = name; }
+void set_environment_flag(const std::string& name) {
+    flag_value() = name;
+}
 
 std::string selected_environment() {
     if (!flag_value().empty()) return flag_value();
     if (std::string v = env_var("PLATFORM_ENV"); !v.empty()) return v;
     json config = read_state(config_path());
-    if (config.contains("env") && config["env"].is_string() && !config["env"].get<std::string>().empty())
+    if (config.contains("env") && config["env"].is_string() &&
+        !config["env"].get<std::string>().empty())
         return config["env"];
     return "local";
 }
@@ -87,10 +93,14 @@ bool valid_address(const std::string& address) {
     return port >= 1 && port <= 65535;
 }
 
-void add_environment(const std::string& name, const std::string& address, const std::string& description) {
+void add_environment(const std::string& name, const std::string& address,
+                     const std::string& description) {
     if (!valid_name(name))
-        throw EnvError{"Invalid environment name '" + name + "': letters, digits, '.', '_' and '-', up to 64", 2};
-    if (!valid_address(address)) throw EnvError{"Invalid address '" + address + "': must be host:port", 2};
+        throw EnvError{
+            "Invalid environment name '" + name + "': letters, digits, '.', '_' and '-', up to 64",
+            2};
+    if (!valid_address(address))
+        throw EnvError{"Invalid address '" + address + "': must be host:port", 2};
     if (find_environment(name)) throw EnvError{"Environment '" + name + "' already exists", 1};
     json config = read_state(config_path());
     if (!config.contains("envs") || !config["envs"].is_object()) config["envs"] = json::object();
@@ -108,9 +118,11 @@ void select_environment(const std::string& name) {
 void delete_environment(const std::string& name) {
     auto e = find_environment(name);
     if (!e) throw EnvError{"Environment '" + name + "' does not exist", 5};
-    if (e->builtin) throw EnvError{"Environment '" + name + "' is built in and cannot be deleted", 1};
+    if (e->builtin)
+        throw EnvError{"Environment '" + name + "' is built in and cannot be deleted", 1};
     if (selected_environment() == name)
-        throw EnvError{"Environment '" + name + "' is the current one: `platform env set` another first", 1};
+        throw EnvError{
+            "Environment '" + name + "' is the current one: `platform env set` another first", 1};
     json config = read_state(config_path());
     config["envs"].erase(name);
     write_state(config_path(), config);

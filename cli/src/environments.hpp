@@ -4,7 +4,8 @@
 //
 //   local    127.0.0.1:8081    the server on this machine (`platform server`), selected by default
 //   dev      127.0.0.1:18081   a second, throw-away server on this machine
-//                              (`PLATFORM_HOME=/tmp/dev platform server --proxy_address 127.0.0.1:18081`)
+//                              (`PLATFORM_HOME=/tmp/dev platform server --proxy_address
+//                              127.0.0.1:18081`)
 //   cluster  platform-proxy.platform.svc.cluster.local:8081
 //                              the proxy Service of a Kubernetes install, from inside the cluster
 //
@@ -45,7 +46,8 @@ struct EnvError {
     std::string message;
     int code;  // 1 refused, 2 bad usage, 5 does not exist
 };
-void add_environment(const std::string& name, const std::string& address, const std::string& description);
+void add_environment(const std::string& name, const std::string& address,
+                     const std::string& description);
 void select_environment(const std::string& name);
 void delete_environment(const std::string& name);  // not the selected one, not a built-in
 

@@ -1,13 +1,14 @@
-// identity_commands.cpp — `platform login`, `logout`, `user`, `signup` (DESIGN §9, docs/identity.md).
-#include "common.hpp"
-#include "credentials.hpp"
+// identity_commands.cpp — `platform login`, `logout`, `user`, `signup` (DESIGN §9,
+// docs/identity.md).
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
-
 #include <algorithm>
 #include <cstdlib>
 #include <iterator>
-#include <unistd.h>
+
+#include "common.hpp"
+#include "credentials.hpp"
 
 namespace platform::cli {
 
@@ -29,7 +30,9 @@ std::string lower(std::string s) {
     return s;
 }
 
-bool stdin_is_terminal() { return isatty(STDIN_FILENO) != 0; }
+bool stdin_is_terminal() {
+    return isatty(STDIN_FILENO) != 0;
+}
 
 void warn_if_env_token() {
     if (const char* v = std::getenv("PLATFORM_TOKEN"); v && *v)
@@ -57,11 +60,13 @@ int login_with_token() {
         token.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
     }
     token = trim(token);
-    if (token.empty()) throw UsageError("login --token: no token on stdin (echo $TOKEN | platform login --token)");
+    if (token.empty())
+        throw UsageError("login --token: no token on stdin (echo $TOKEN | platform login --token)");
     RpcClient anonymous(default_address(), "");
     auto r = anonymous.call("auth", "inspect", {{"token", token}});
     if (!r.ok()) return report(r);
-    const json& identity = r.body.contains("account") && r.body["account"].is_object() ? r.body["account"] : r.body;
+    const json& identity =
+        r.body.contains("account") && r.body["account"].is_object() ? r.body["account"] : r.body;
     StoredToken t;
     t.access_token = token;
     t.account = identity.value("id", "");
@@ -76,8 +81,9 @@ int login_with_token() {
 int login_with_secret(std::string username, std::string password, int expiry) {
     if (username.empty()) {
         if (!stdin_is_terminal())
-            throw UsageError("login: --username and --password are needed when stdin is not a terminal "
-                             "(or --token to read a token from stdin)");
+            throw UsageError(
+                "login: --username and --password are needed when stdin is not a terminal "
+                "(or --token to read a token from stdin)");
         std::cerr << "Enter username: " << std::flush;
         std::getline(std::cin, username);
         username = trim(username);
@@ -87,7 +93,8 @@ int login_with_secret(std::string username, std::string password, int expiry) {
         if (stdin_is_terminal()) {
             password = read_secret_line("Enter password: ");
         } else {
-            std::getline(std::cin, password);  // `printf '%s\n' "$SECRET" | platform login --username x`
+            std::getline(std::cin,
+                         password);  // `printf '%s\n' "$SECRET" | platform login --username x`
             if (!password.empty() && password.back() == '\r') password.pop_back();
         }
     }
@@ -101,7 +108,9 @@ int login_with_secret(std::string username, std::string password, int expiry) {
     auto r = attempt("id");  // an account id first, then the name
     if (!r.ok() && r.http_status >= 400 && r.http_status < 500) {
         auto by_name = attempt("name");
-        if (by_name.ok() || r.http_status == 404 || lower(r.detail()).find("not found") != std::string::npos) r = by_name;
+        if (by_name.ok() || r.http_status == 404 ||
+            lower(r.detail()).find("not found") != std::string::npos)
+            r = by_name;
     }
     if (!r.ok()) return report(r);
     StoredToken t = token_from_response(r.body);
@@ -123,21 +132,30 @@ int login_command(const Args& in) {
     return guarded([&] {
         Args args = in;
         take_common(args, true);
-        CLI::App app{"Log in to the server of the current environment (PLATFORM_ENV, default local) and keep\n"
-                     "the tokens in $PLATFORM_HOME/tokens.json. Without flags it prompts for them.",
-                     "platform login"};
+        CLI::App app{
+            "Log in to the server of the current environment (PLATFORM_ENV, default local) and "
+            "keep\n"
+            "the tokens in $PLATFORM_HOME/tokens.json. Without flags it prompts for them.",
+            "platform login"};
         std::string username, password;
         bool token = false;
         int expiry = 0;
         app.add_option("--username,--email,--id", username, "Account id or name");
-        app.add_option("--password,--secret", password, "Account secret (prompted without echo when omitted)");
-        app.add_flag("--token", token, "Read an access or personal token from stdin instead: echo $T | platform login --token");
-        app.add_option("--expiry", expiry, "Access token lifetime in seconds")->group("");  // hidden, for tests
-        app.footer("Examples:\n  platform login\n  platform login --username admin --password \"$SECRET\"\n"
-                   "  echo \"$TOKEN\" | platform login --token");
+        app.add_option("--password,--secret", password,
+                       "Account secret (prompted without echo when omitted)");
+        app.add_flag("--token", token,
+                     "Read an access or personal token from stdin instead: echo $T | platform "
+                     "login --token");
+        app.add_option("--expiry", expiry, "Access token lifetime in seconds")
+            ->group("");  // hidden, for tests
+        app.footer(
+            "Examples:\n  platform login\n  platform login --username admin --password "
+            "\"$SECRET\"\n"
+            "  echo \"$TOKEN\" | platform login --token");
         if (auto code = parse_cli(app, args)) return *code;
         if (token) {
-            if (!username.empty() || !password.empty()) throw UsageError("login: --token takes no --username or --password");
+            if (!username.empty() || !password.empty())
+                throw UsageError("login: --token takes no --username or --password");
             return login_with_token();
         }
         return login_with_secret(username, password, expiry);
@@ -148,7 +166,9 @@ int logout_command(const Args& in) {
     return guarded([&] {
         Args args = in;
         take_common(args, true);
-        CLI::App app{"Log out: revoke the stored refresh token and forget the tokens of this environment.", "platform logout"};
+        CLI::App app{
+            "Log out: revoke the stored refresh token and forget the tokens of this environment.",
+            "platform logout"};
         if (auto code = parse_cli(app, args)) return *code;
         auto t = load_token();
         if (!t) {
@@ -157,7 +177,8 @@ int logout_command(const Args& in) {
         }
         if (!t->refresh_token.empty()) {
             try {  // best effort: the stored entry goes whatever the server says
-                RpcClient(default_address(), t->access_token).call("auth", "revoke", {{"refresh_token", t->refresh_token}});
+                RpcClient(default_address(), t->access_token)
+                    .call("auth", "revoke", {{"refresh_token", t->refresh_token}});
             } catch (const std::exception&) {
             }
         }
@@ -178,11 +199,13 @@ int user_command(const Args& in) {
         Common c = take_common(args, true);
         CLI::App app{"The account you are logged in as.", "platform user"};
         app.footer(kGlobalFooter);
-        auto* token = app.add_subcommand("token", "Print the bare access token (refreshed first), for scripts");
+        auto* token = app.add_subcommand(
+            "token", "Print the bare access token (refreshed first), for scripts");
         auto* set = app.add_subcommand("set", "Change a setting of your account");
         set->require_subcommand(1);
         std::string timezone;
-        auto* tz = set->add_subcommand("timezone", "Set your timezone (IANA name, e.g. Europe/London)");
+        auto* tz =
+            set->add_subcommand("timezone", "Set your timezone (IANA name, e.g. Europe/London)");
         tz->add_option("timezone", timezone, "IANA timezone name")->required();
         if (auto code = parse_cli(app, args)) return *code;
 
@@ -199,15 +222,19 @@ int user_command(const Args& in) {
         if (*tz) {
             auto r = rpc.call("auth", "setTimezone", {{"timezone", timezone}});
             if (!r.ok()) return report(r);
-            if (c.format) print(std::cout, r.body, *c.format);
-            else std::cout << "Timezone set to " << timezone << "\n";
+            if (c.format)
+                print(std::cout, r.body, *c.format);
+            else
+                std::cout << "Timezone set to " << timezone << "\n";
             return 0;
         }
         auto r = rpc.call("auth", "me", json::object());
         if (!r.ok()) return report(r);
         const json& account = account_of(r.body);
-        if (c.format) print(std::cout, account, *c.format);
-        else std::cout << account.value("id", "") << "\n";
+        if (c.format)
+            print(std::cout, account, *c.format);
+        else
+            std::cout << account.value("id", "") << "\n";
         return 0;
     });
 }
@@ -222,8 +249,9 @@ int signup_command(const Args& in) {
         auto r = rpc.call("registry", "Registry.GetService", {{"service", "signup"}});
         if (r.http_status == 404) {
             if (help) {
-                std::cout << "Usage: platform signup [<method>] [--argument value ...]\n"
-                             "Creates an account through the server's signup service, when one runs.\n";
+                std::cout
+                    << "Usage: platform signup [<method>] [--argument value ...]\n"
+                       "Creates an account through the server's signup service, when one runs.\n";
                 return 0;
             }
             std::cerr << "signup is not available: no signup service runs on this server\n";
@@ -236,7 +264,9 @@ int signup_command(const Args& in) {
         Args forwarded = args;
         if ((forwarded.empty() || forwarded[0].rfind("-", 0) == 0) && find_method(s, "signup"))
             forwarded.insert(forwarded.begin(), "signup");
-        if (c.format) forwarded.insert(forwarded.end(), {"--output", *c.format == Format::json ? "json" : "table"});
+        if (c.format)
+            forwarded.insert(forwarded.end(),
+                             {"--output", *c.format == Format::json ? "json" : "table"});
         return dynamic_command("signup", forwarded);
     });
 }

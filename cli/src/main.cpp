@@ -1,12 +1,12 @@
 // platform — the command-line client and the server entry (DESIGN §9, docs/cli.md).
+#include <iostream>
+#include <map>
+#include <string>
+
 #include "commands.hpp"
 #include "common.hpp"
 #include "credentials.hpp"
 #include "environments.hpp"
-
-#include <iostream>
-#include <map>
-#include <string>
 
 namespace {
 
@@ -18,13 +18,17 @@ using Command = int (*)(const Args&);
 // `registry` hand words they do not know to the service's methods.
 const std::map<std::string, Command>& builtins() {
     static const std::map<std::string, Command> table = {
-        {"login", login_command},       {"logout", logout_command},     {"user", user_command},
-        {"signup", signup_command},     {"services", services_command}, {"call", call_command},
-        {"env", env_command},           {"config", config_command},     {"store", store_command},
-        {"registry", registry_command}, {"tools", tools_command},       {"completion", completion_command},
-        {"run", run_command},           {"update", update_command},     {"kill", kill_command},
-        {"status", status_command},     {"logs", logs_command},         {"ask", ask_command},
-        {"submit", submit_command},     {"work", work_command},         {"inbox", inbox_command},
+        {"login", login_command},       {"logout", logout_command},
+        {"user", user_command},         {"signup", signup_command},
+        {"services", services_command}, {"call", call_command},
+        {"env", env_command},           {"config", config_command},
+        {"store", store_command},       {"registry", registry_command},
+        {"tools", tools_command},       {"completion", completion_command},
+        {"run", run_command},           {"update", update_command},
+        {"kill", kill_command},         {"status", status_command},
+        {"logs", logs_command},         {"ask", ask_command},
+        {"submit", submit_command},     {"work", work_command},
+        {"inbox", inbox_command},
     };
     return table;
 }
@@ -35,9 +39,11 @@ void take_env(Args& args, size_t from, size_t to, bool short_only) {
         const std::string a = args[i];
         if (a == "--") return;
         if (a == "-e" || (!short_only && a == "--env")) {
-            if (i + 1 >= args.size() || args[i + 1].empty()) throw UsageError(a + ": needs an environment name");
+            if (i + 1 >= args.size() || args[i + 1].empty())
+                throw UsageError(a + ": needs an environment name");
             set_environment_flag(args[i + 1]);
-            args.erase(args.begin() + static_cast<long>(i), args.begin() + static_cast<long>(i) + 2);
+            args.erase(args.begin() + static_cast<long>(i),
+                       args.begin() + static_cast<long>(i) + 2);
             to -= 2;
         } else if (!short_only && a.rfind("--env=", 0) == 0) {
             set_environment_flag(a.substr(6));
@@ -84,7 +90,8 @@ int run(Args args) {
     rest.insert(rest.end(), global.begin(), global.end());
     install_token_provider();  // PLATFORM_TOKEN, else the stored login (refreshed before expiry)
     if (cmd == "help") {
-        if (rest.size() == 1 && (builtins().count(rest[0]) || rest[0] == "auth")) return run({rest[0], "--help"});
+        if (rest.size() == 1 && (builtins().count(rest[0]) || rest[0] == "auth"))
+            return run({rest[0], "--help"});
         return help_command(rest);
     }
     if (cmd == "auth" && is_auth_builtin(rest)) return auth_command(rest);

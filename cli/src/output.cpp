@@ -1,12 +1,14 @@
-#include "dynamic.hpp"
 #include "output.hpp"
+
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
-#include <unistd.h>
 #include <vector>
+
+#include "dynamic.hpp"
 
 namespace platform::cli {
 
@@ -31,13 +33,15 @@ void table(std::ostream& os, const json& rows) {
     std::vector<std::vector<std::string>> cells;
     for (const auto& r : rows) {
         cells.emplace_back();
-        for (const auto& c : cols) cells.back().push_back(r.contains(c) ? cell(r[c]) : std::string());
+        for (const auto& c : cols)
+            cells.back().push_back(r.contains(c) ? cell(r[c]) : std::string());
     }
     print_table(os, cols, cells);
 }
 
 bool rows_of_objects(const json& v) {
-    return v.is_array() && std::all_of(v.begin(), v.end(), [](const json& x) { return x.is_object(); });
+    return v.is_array() &&
+           std::all_of(v.begin(), v.end(), [](const json& x) { return x.is_object(); });
 }
 }  // namespace
 
@@ -84,7 +88,9 @@ Format parse_format(const std::string& text) {
 
 void print(std::ostream& os, const json& value, Format format) {
     if (format == Format::raw) {
-        os << (value.is_string() ? value.get<std::string>() : value.dump(-1, ' ', false, json::error_handler_t::replace)) << "\n";
+        os << (value.is_string() ? value.get<std::string>()
+                                 : value.dump(-1, ' ', false, json::error_handler_t::replace))
+           << "\n";
         return;
     }
     if (format == Format::table) {
@@ -94,7 +100,8 @@ void print(std::ostream& os, const json& value, Format format) {
         if (value.is_object()) {
             size_t w = 0;
             for (const auto& [k, _] : value.items()) w = std::max(w, k.size());
-            for (const auto& [k, v] : value.items()) os << k << std::string(w - k.size() + 2, ' ') << cell(v) << "\n";
+            for (const auto& [k, v] : value.items())
+                os << k << std::string(w - k.size() + 2, ' ') << cell(v) << "\n";
             return;
         }
     }

@@ -1,9 +1,9 @@
 // registry_commands.cpp — `platform registry list|get` and `platform tools`, both read from the
 // registry's descriptors (DESIGN §2: one description drives every surface).
-#include "common.hpp"
-
 #include <algorithm>
 #include <iostream>
+
+#include "common.hpp"
 
 namespace platform::cli {
 
@@ -14,18 +14,22 @@ namespace {
 const char* kRegistryHelp =
     "Read the service registry.\n\n"
     "Examples:\n"
-    "  platform registry list                       every service: name, version, endpoints, summary\n"
-    "  platform registry get notes                  one service's descriptor (endpoints, schemas, nodes)\n"
+    "  platform registry list                       every service: name, version, endpoints, "
+    "summary\n"
+    "  platform registry get notes                  one service's descriptor (endpoints, schemas, "
+    "nodes)\n"
     "  platform registry getService --service notes --options_domain d   the method itself\n\n"
     "Usage: platform registry list | get <service> | <method> [--arg value]\n";
 
 const char* kToolsHelp =
-    "List every MCP tool the server offers (one per catalogue method), with a one-line description.\n\n"
+    "List every MCP tool the server offers (one per catalogue method), with a one-line "
+    "description.\n\n"
     "Examples:\n"
     "  platform tools\n"
     "  platform tools -o json | jq -r '.[].name'\n\n"
     "Usage: platform tools [--output table|json|raw]\n\n"
-    "Names are <service>_<method>, as in MCP tools/list; call one with `platform <service> <method>`.\n";
+    "Names are <service>_<method>, as in MCP tools/list; call one with `platform <service> "
+    "<method>`.\n";
 
 json list_services(const RpcClient& rpc, int& code) {
     auto r = rpc.call("registry", "Registry.ListServices", json::object(), CallOptions::reads());
@@ -58,7 +62,8 @@ int registry_command(const Args& in) {
         RpcClient rpc;
         if (sub == "get") {
             if (args.size() != 2) throw UsageError("Usage: platform registry get <service>");
-            auto r = rpc.call("registry", "Registry.GetService", {{"service", args[1]}}, CallOptions::reads());
+            auto r = rpc.call("registry", "Registry.GetService", {{"service", args[1]}},
+                              CallOptions::reads());
             if (!r.ok()) return report(r);
             print(std::cout, r.body, c.format.value_or(Format::json));
             return 0;
@@ -74,7 +79,8 @@ int registry_command(const Args& in) {
         }
         std::vector<std::vector<std::string>> rows;
         for (const auto& s : services)
-            rows.push_back({s.value("name", ""), s.value("version", ""), std::to_string(s.value("endpoints", json::array()).size()),
+            rows.push_back({s.value("name", ""), s.value("version", ""),
+                            std::to_string(s.value("endpoints", json::array()).size()),
                             s.contains("metadata") ? s["metadata"].value("summary", "") : ""});
         std::sort(rows.begin(), rows.end());
         print_table(std::cout, {"name", "version", "endpoints", "summary"}, rows);
@@ -90,7 +96,8 @@ int tools_command(const Args& in) {
             std::cout << kToolsHelp;
             return 0;
         }
-        if (!args.empty()) throw UsageError("unexpected argument '" + args[0] + "' (see `platform tools --help`)");
+        if (!args.empty())
+            throw UsageError("unexpected argument '" + args[0] + "' (see `platform tools --help`)");
         RpcClient rpc;
         int code = 0;
         json services = list_services(rpc, code);
@@ -107,11 +114,13 @@ int tools_command(const Args& in) {
                 if (md.value("mcp", "tool") != "tool") continue;
                 const std::string path = md.value("path", "");
                 const std::string description = first_line(md.value("description", ""));
-                tools.push_back({{"name", short_name + "_" + path.substr(path.rfind('/') + 1)},
-                                 {"description", description.empty() ? md.value("title", "") : description}});
+                tools.push_back(
+                    {{"name", short_name + "_" + path.substr(path.rfind('/') + 1)},
+                     {"description", description.empty() ? md.value("title", "") : description}});
             }
         }
-        std::sort(tools.begin(), tools.end(), [](const json& a, const json& b) { return a["name"] < b["name"]; });
+        std::sort(tools.begin(), tools.end(),
+                  [](const json& a, const json& b) { return a["name"] < b["name"]; });
         const Format format = c.format.value_or(Format::table);
         if (format != Format::table) {
             print(std::cout, tools, format);

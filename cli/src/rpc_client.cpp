@@ -1,13 +1,13 @@
 #include "rpc_client.hpp"
 
-#include "environments.hpp"
-
 #include <curl/curl.h>
 
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <thread>
+
+#include "environments.hpp"
 
 namespace platform::cli {
 
@@ -29,49 +29,62 @@ TokenProvider& installed_provider() {
 }
 }  // namespace
 
-void set_token_provider(TokenProvider provider) { installed_provider() = std::move(provider); }
+void set_token_provider(TokenProvider provider) {
+    installed_provider() = std::move(provider);
+}
 
-std::string default_address() { return selected_address(); }
+std::string default_address() {
+    return selected_address();
+}
 
 std::string RpcResult::detail() const {
-    if (body.is_object() && body.contains("Detail") && body["Detail"].is_string()) return body["Detail"];
+    if (body.is_object() && body.contains("Detail") && body["Detail"].is_string())
+        return body["Detail"];
     return body.is_string() ? body.get<std::string>() : body.dump();
 }
 
 RpcClient::RpcClient() : address_(default_address()), provider_(installed_provider()) {}
 
-RpcClient::RpcClient(std::string address, std::string token) : address_(std::move(address)), token_(std::move(token)) {}
+RpcClient::RpcClient(std::string address, std::string token)
+    : address_(std::move(address)), token_(std::move(token)) {}
 
-RpcResult RpcClient::call(const std::string& service, const std::string& method, const json& request,
-                          const CallOptions& options) const {
+RpcResult RpcClient::call(const std::string& service, const std::string& method,
+                          const json& request, const CallOptions& options) const {
     RpcResult r = once(service, method, request, options);
     bool allowed = false, asked = false;
-    for (int attempt = 0; attempt < kMaxRetries && (r.http_status == 500 || r.http_status == 408); ++attempt) {
+    for (int attempt = 0; attempt < kMaxRetries && (r.http_status == 500 || r.http_status == 408);
+         ++attempt) {
         if (!asked) {
             allowed = options.may_retry && options.may_retry();
             asked = true;
         }
         if (!allowed) break;
-        std::this_thread::sleep_for(std::chrono::milliseconds(100 << attempt));  // backoff, not synchronisation
+        std::this_thread::sleep_for(
+            std::chrono::milliseconds(100 << attempt));  // backoff, not synchronisation
         r = once(service, method, request, options);
     }
     return r;
 }
 
-RpcResult RpcClient::once(const std::string& service, const std::string& method, const json& request,
-                          const CallOptions& options) const {
+RpcResult RpcClient::once(const std::string& service, const std::string& method,
+                          const json& request, const CallOptions& options) const {
     const std::string token = provider_ ? provider_() : token_;
     CURL* curl = curl_easy_init();
     if (!curl) throw Unreachable("cannot initialise the HTTP client");
     std::string url = "http://" + address_ + "/rpc";
-    std::string payload = json{{"service", service}, {"method", method}, {"request", request}}.dump();
+    std::string payload =
+        json{{"service", service}, {"method", method}, {"request", request}}.dump();
     std::string response;
     curl_slist* headers = curl_slist_append(nullptr, "Content-Type: application/json");
-    if (!token.empty()) headers = curl_slist_append(headers, ("Authorization: Bearer " + token).c_str());
-    for (const auto& [k, v] : options.headers) headers = curl_slist_append(headers, (k + ": " + v).c_str());
+    if (!token.empty())
+        headers = curl_slist_append(headers, ("Authorization: Bearer " + token).c_str());
+    for (const auto& [k, v] : options.headers)
+        headers = curl_slist_append(headers, (k + ": " + v).c_str());
     if (options.timeout_seconds > 0) {
-        headers = curl_slist_append(headers, ("Timeout: " + seconds_text(options.timeout_seconds)).c_str());
-        curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(options.timeout_seconds * 1000) + 1000L);
+        headers = curl_slist_append(headers,
+                                    ("Timeout: " + seconds_text(options.timeout_seconds)).c_str());
+        curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS,
+                         static_cast<long>(options.timeout_seconds * 1000) + 1000L);
     }
     curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
     curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
@@ -96,8 +109,10 @@ RpcResult RpcClient::once(const std::string& service, const std::string& method,
         return late;
     }
     if (rc != CURLE_OK)
-        throw Unreachable("cannot reach the platform server at " + address_ + ": " + curl_easy_strerror(rc) +
-                          " (is `platform server` running? -e <env> or PLATFORM_PROXY=host:port picks another address)");
+        throw Unreachable("cannot reach the platform server at " + address_ + ": " +
+                          curl_easy_strerror(rc) +
+                          " (is `platform server` running? -e <env> or PLATFORM_PROXY=host:port "
+                          "picks another address)");
     RpcResult r;
     r.http_status = static_cast<int>(status);
     r.sent_token = !token.empty();
@@ -123,8 +138,10 @@ struct SseReader {
                 size_t j = frame.find('\n', i);
                 if (j == std::string::npos) j = frame.size();
                 std::string line = frame.substr(i, j - i);
-                if (line.rfind("event: ", 0) == 0) event = line.substr(7);
-                else if (line.rfind("data: ", 0) == 0) payload += (payload.empty() ? "" : "\n") + line.substr(6);
+                if (line.rfind("event: ", 0) == 0)
+                    event = line.substr(7);
+                else if (line.rfind("data: ", 0) == 0)
+                    payload += (payload.empty() ? "" : "\n") + line.substr(6);
                 i = j + 1;
             }
             if (!(*r->on_event)(event, payload)) {
@@ -137,18 +154,22 @@ struct SseReader {
 };
 }  // namespace
 
-RpcResult RpcClient::stream(const std::string& service, const std::string& method, const json& request,
-                            const std::function<bool(const std::string&, const std::string&)>& on_event,
-                            double timeout_seconds) const {
+RpcResult RpcClient::stream(
+    const std::string& service, const std::string& method, const json& request,
+    const std::function<bool(const std::string&, const std::string&)>& on_event,
+    double timeout_seconds) const {
     const std::string token = provider_ ? provider_() : token_;
     CURL* curl = curl_easy_init();
     if (!curl) throw Unreachable("cannot initialise the HTTP client");
     std::string url = "http://" + address_ + "/rpc";
-    std::string payload = json{{"service", service}, {"method", method}, {"request", request}}.dump();
+    std::string payload =
+        json{{"service", service}, {"method", method}, {"request", request}}.dump();
     curl_slist* headers = curl_slist_append(nullptr, "Content-Type: application/json");
     headers = curl_slist_append(headers, "Accept: text/event-stream");
-    if (!token.empty()) headers = curl_slist_append(headers, ("Authorization: Bearer " + token).c_str());
-    if (timeout_seconds > 0) headers = curl_slist_append(headers, ("Timeout: " + seconds_text(timeout_seconds)).c_str());
+    if (!token.empty())
+        headers = curl_slist_append(headers, ("Authorization: Bearer " + token).c_str());
+    if (timeout_seconds > 0)
+        headers = curl_slist_append(headers, ("Timeout: " + seconds_text(timeout_seconds)).c_str());
     SseReader reader{&on_event, {}, {}, false};
     curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
     curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
@@ -164,7 +185,8 @@ RpcResult RpcClient::stream(const std::string& service, const std::string& metho
     curl_slist_free_all(headers);
     curl_easy_cleanup(curl);
     if (rc != CURLE_OK && !(rc == CURLE_WRITE_ERROR && reader.stopped))
-        throw Unreachable("cannot reach the platform server at " + address_ + ": " + curl_easy_strerror(rc));
+        throw Unreachable("cannot reach the platform server at " + address_ + ": " +
+                          curl_easy_strerror(rc));
     RpcResult r;
     r.http_status = static_cast<int>(status);
     r.sent_token = !token.empty();

@@ -1,14 +1,13 @@
 // rpc_client.hpp — the CLI's transport: POST /rpc on the server's RPC proxy (DESIGN §9).
 //
 // The address is the selected environment's (environments.hpp; 127.0.0.1:8081 for `local`),
-// overridden for one invocation by PLATFORM_PROXY=host:port. The bearer token comes from a token provider the program
-// installs (credentials.hpp: PLATFORM_TOKEN, else the stored login, refreshed before it expires);
-// this file knows nothing of where tokens are kept.
+// overridden for one invocation by PLATFORM_PROXY=host:port. The bearer token comes from a token
+// provider the program installs (credentials.hpp: PLATFORM_TOKEN, else the stored login, refreshed
+// before it expires); this file knows nothing of where tokens are kept.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -23,7 +22,7 @@ class Unreachable : public std::runtime_error {
 
 struct RpcResult {
     int http_status = 0;
-    nlohmann::json body;  // the result, or the gateway error {Id, Code, Detail, Status}
+    nlohmann::json body;      // the result, or the gateway error {Id, Code, Detail, Status}
     bool sent_token = false;  // a bearer token went with the call
     bool ok() const { return http_status >= 200 && http_status < 300; }
     std::string detail() const;  // the error's Detail, or the raw body
@@ -49,9 +48,10 @@ inline constexpr int kMaxRetries = 2;
 
 struct CallOptions {
     std::vector<std::pair<std::string, std::string>> headers;  // sent as request headers (metadata)
-    double timeout_seconds = 0;  // > 0: `Timeout` header, and the client gives up a second later (408)
+    double timeout_seconds =
+        0;  // > 0: `Timeout` header, and the client gives up a second later (408)
     std::function<bool()> may_retry;  // unset: never retried
-    static CallOptions reads() {  // for calls that only read
+    static CallOptions reads() {      // for calls that only read
         CallOptions o;
         o.may_retry = [] { return true; };
         return o;
@@ -65,19 +65,20 @@ public:
 
     const std::string& address() const { return address_; }
     // Calls service/method with a JSON request. Throws Unreachable.
-    RpcResult call(const std::string& service, const std::string& method, const nlohmann::json& request,
-                   const CallOptions& options = {}) const;
+    RpcResult call(const std::string& service, const std::string& method,
+                   const nlohmann::json& request, const CallOptions& options = {}) const;
 
     // A streaming method as Server-Sent Events (Accept: text/event-stream): on_event gets each
     // event's name ("" for plain data) and data as they arrive; answering false stops. Returns the
     // HTTP status, and the body when the answer was not a stream (an error). Never retried.
-    RpcResult stream(const std::string& service, const std::string& method, const nlohmann::json& request,
-                     const std::function<bool(const std::string& event, const std::string& data)>& on_event,
-                     double timeout_seconds = 0) const;
+    RpcResult stream(
+        const std::string& service, const std::string& method, const nlohmann::json& request,
+        const std::function<bool(const std::string& event, const std::string& data)>& on_event,
+        double timeout_seconds = 0) const;
 
 private:
-    RpcResult once(const std::string& service, const std::string& method, const nlohmann::json& request,
-                   const CallOptions& options) const;
+    RpcResult once(const std::string& service, const std::string& method,
+                   const nlohmann::json& request, const CallOptions& options) const;
     std::string address_, token_;
     TokenProvider provider_;
 };

@@ -1,13 +1,13 @@
 // runtime_commands.cpp — `platform run|update|kill|status|logs` over the `runtime` built-in
 // (host/include/platform/host/runtime_service.hpp; micro.md §5.3). A local folder is uploaded as
 // a base64 .tar.gz (without its build/ and .git/); anything else is a git source the server clones.
-#include "common.hpp"
-#include "runtime_format.hpp"
-
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+
+#include "common.hpp"
+#include "runtime_format.hpp"
 
 namespace platform::cli {
 
@@ -21,26 +21,34 @@ const char* kRunHelp =
     "Examples:\n"
     "  platform run .                             this folder (uploaded), named after it\n"
     "  platform run ./hello --name greeter        another name\n"
-    "  platform run https://example.com/hello.git@v1.2   a repository at a tag (or branch, or commit)\n"
+    "  platform run https://example.com/hello.git@v1.2   a repository at a tag (or branch, or "
+    "commit)\n"
     "  platform run /srv/repos/hello@main         a repository the server can read\n"
-    "  platform run hello                         <git.baseurl>/hello (platform config set git.baseurl URL)\n\n"
+    "  platform run hello                         <git.baseurl>/hello (platform config set "
+    "git.baseurl URL)\n\n"
     "Usage: platform run [--name <name>] <source>[@<ref>]\n\n"
     "Prints nothing: watch `platform status` (pending, building, starting, running or error) and\n"
     "`platform logs <name>`. Needs the admin or the runtime scope.\n";
 const char* kUpdateHelp =
-    "Rebuild a run service and swap it in; the old worker serves until the new one runs, and stays\n"
-    "when the build fails (status shows error=...). A folder is uploaded again; a git service pulls\n"
+    "Rebuild a run service and swap it in; the old worker serves until the new one runs, and "
+    "stays\n"
+    "when the build fails (status shows error=...). A folder is uploaded again; a git service "
+    "pulls\n"
     "its branch; a service at a commit is only restarted.\n\n"
-    "Examples:\n  platform update hello\n  platform update .          this folder, uploaded again\n\n"
+    "Examples:\n  platform update hello\n  platform update .          this folder, uploaded "
+    "again\n\n"
     "Usage: platform update [--name <name>] <name|path>\n";
-const char* kKillHelp = "Stop a run service and remove it.\n\nExamples:\n  platform kill hello\n  platform kill .\n\nUsage: platform kill <name|path>\n";
+const char* kKillHelp =
+    "Stop a run service and remove it.\n\nExamples:\n  platform kill hello\n  platform kill "
+    ".\n\nUsage: platform kill <name|path>\n";
 const char* kStatusHelp =
     "List run services: NAME VERSION SOURCE STATUS BUILD UPDATED METADATA.\n\n"
     "Examples:\n  platform status\n  platform status hello\n  platform status -o json\n\n"
     "Usage: platform status [<name>] [--output table|json|raw]\n";
 const char* kLogsHelp =
     "Print a run service's logs: build output, runtime events and what the plugin logs.\n\n"
-    "Examples:\n  platform logs hello\n  platform logs -n 100 hello\n  platform logs -f hello       keep printing new lines (Ctrl-C stops)\n\n"
+    "Examples:\n  platform logs hello\n  platform logs -n 100 hello\n  platform logs -f hello      "
+    " keep printing new lines (Ctrl-C stops)\n\n"
     "Usage: platform logs [-f] [-n <lines>] <name>\n";
 
 // Flags of these commands: --name (run/update), -f, -n; the rest are words.
@@ -58,9 +66,12 @@ Parsed parse(const Args& args, bool name_flag, bool log_flags) {
             if (i + 1 >= args.size()) throw UsageError(a + ": needs a value");
             return args[++i];
         };
-        if (name_flag && a == "--name") p.name = value();
-        else if (name_flag && a.rfind("--name=", 0) == 0) p.name = a.substr(7);
-        else if (log_flags && (a == "-f" || a == "--follow")) p.follow = true;
+        if (name_flag && a == "--name")
+            p.name = value();
+        else if (name_flag && a.rfind("--name=", 0) == 0)
+            p.name = a.substr(7);
+        else if (log_flags && (a == "-f" || a == "--follow"))
+            p.follow = true;
         else if (log_flags && (a == "-n" || a == "--lines" || a.rfind("--lines=", 0) == 0)) {
             std::string v = a.rfind("--lines=", 0) == 0 ? a.substr(8) : value();
             try {
@@ -69,8 +80,10 @@ Parsed parse(const Args& args, bool name_flag, bool log_flags) {
                 throw UsageError("--lines: must be an integer (got '" + v + "')");
             }
             if (p.lines < 0 || p.lines > 10000) throw UsageError("--lines: must be 0 to 10000");
-        } else if (a.rfind("-", 0) == 0 && a.size() > 1) throw UsageError("Unknown flag: " + a);
-        else p.words.push_back(a);
+        } else if (a.rfind("-", 0) == 0 && a.size() > 1)
+            throw UsageError("Unknown flag: " + a);
+        else
+            p.words.push_back(a);
     }
     return p;
 }
@@ -93,13 +106,15 @@ std::string base64(const std::string& in) {
 
 // The folder as a base64 .tar.gz, without build/ and .git/.
 std::string archive(const fs::path& dir) {
-    std::string cmd = "tar -czf - -C '" + dir.string() + "' --exclude=./build --exclude=./.git . 2>/dev/null";
+    std::string cmd =
+        "tar -czf - -C '" + dir.string() + "' --exclude=./build --exclude=./.git . 2>/dev/null";
     FILE* f = ::popen(cmd.c_str(), "r");
     if (!f) throw UsageError("cannot run tar to pack " + dir.string());
     std::string bytes;
     char buf[65536];
     for (size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) bytes.append(buf, n);
-    if (::pclose(f) != 0 || bytes.empty()) throw UsageError("cannot pack " + dir.string() + " with tar");
+    if (::pclose(f) != 0 || bytes.empty())
+        throw UsageError("cannot pack " + dir.string() + " with tar");
     return base64(bytes);
 }
 
@@ -107,9 +122,12 @@ bool is_folder(const std::string& s) {
     std::error_code ec;
     return fs::is_directory(s, ec);
 }
-std::string folder_name(const std::string& s) { return fs::canonical(s).filename().string(); }
+std::string folder_name(const std::string& s) {
+    return fs::canonical(s).filename().string();
+}
 
-int simple(const Args& in, const char* help, const std::function<int(Parsed&, RpcClient&)>& body, bool name_flag, bool log_flags) {
+int simple(const Args& in, const char* help, const std::function<int(Parsed&, RpcClient&)>& body,
+           bool name_flag, bool log_flags) {
     return guarded([&]() -> int {
         Args args = in;
         Common c = take_common(args);
@@ -123,42 +141,57 @@ int simple(const Args& in, const char* help, const std::function<int(Parsed&, Rp
 }  // namespace
 
 int run_command(const Args& in) {
-    return simple(in, kRunHelp, [](Parsed& p, RpcClient& rpc) {
-        if (p.words.size() != 1) throw UsageError("Usage: platform run [--name <name>] <source>[@<ref>]");
-        const std::string source = p.words[0];
-        json req = {{"source", source}};
-        if (is_folder(source)) {
-            req["archive"] = archive(source);
-            req["name"] = p.name.empty() ? folder_name(source) : p.name;
-        } else {
-            const auto at = source.rfind('@');  // a local repository at a ref: the server clones the path
-            if (at != std::string::npos && at > 0 && is_folder(source.substr(0, at)))
-                req["source"] = fs::absolute(source.substr(0, at)).string() + source.substr(at);
-            if (!p.name.empty()) req["name"] = p.name;
-        }
-        auto r = rpc.call("runtime", "Runtime.Run", req);
-        return r.ok() ? 0 : report(r);
-    }, true, false);
+    return simple(
+        in, kRunHelp,
+        [](Parsed& p, RpcClient& rpc) {
+            if (p.words.size() != 1)
+                throw UsageError("Usage: platform run [--name <name>] <source>[@<ref>]");
+            const std::string source = p.words[0];
+            json req = {{"source", source}};
+            if (is_folder(source)) {
+                req["archive"] = archive(source);
+                req["name"] = p.name.empty() ? folder_name(source) : p.name;
+            } else {
+                const auto at =
+                    source.rfind('@');  // a local repository at a ref: the server clones the path
+                if (at != std::string::npos && at > 0 && is_folder(source.substr(0, at)))
+                    req["source"] = fs::absolute(source.substr(0, at)).string() + source.substr(at);
+                if (!p.name.empty()) req["name"] = p.name;
+            }
+            auto r = rpc.call("runtime", "Runtime.Run", req);
+            return r.ok() ? 0 : report(r);
+        },
+        true, false);
 }
 
 int update_command(const Args& in) {
-    return simple(in, kUpdateHelp, [](Parsed& p, RpcClient& rpc) {
-        if (p.words.size() != 1) throw UsageError("Usage: platform update [--name <name>] <name|path>");
-        json req;
-        if (is_folder(p.words[0])) req = {{"name", p.name.empty() ? folder_name(p.words[0]) : p.name}, {"archive", archive(p.words[0])}};
-        else req = {{"name", p.words[0]}};
-        auto r = rpc.call("runtime", "Runtime.Update", req);
-        return r.ok() ? 0 : report(r);
-    }, true, false);
+    return simple(
+        in, kUpdateHelp,
+        [](Parsed& p, RpcClient& rpc) {
+            if (p.words.size() != 1)
+                throw UsageError("Usage: platform update [--name <name>] <name|path>");
+            json req;
+            if (is_folder(p.words[0]))
+                req = {{"name", p.name.empty() ? folder_name(p.words[0]) : p.name},
+                       {"archive", archive(p.words[0])}};
+            else
+                req = {{"name", p.words[0]}};
+            auto r = rpc.call("runtime", "Runtime.Update", req);
+            return r.ok() ? 0 : report(r);
+        },
+        true, false);
 }
 
 int kill_command(const Args& in) {
-    return simple(in, kKillHelp, [](Parsed& p, RpcClient& rpc) {
-        if (p.words.size() != 1) throw UsageError("Usage: platform kill <name|path>");
-        const std::string name = is_folder(p.words[0]) ? folder_name(p.words[0]) : p.words[0];
-        auto r = rpc.call("runtime", "Runtime.Kill", {{"name", name}});
-        return r.ok() ? 0 : report(r);
-    }, false, false);
+    return simple(
+        in, kKillHelp,
+        [](Parsed& p, RpcClient& rpc) {
+            if (p.words.size() != 1) throw UsageError("Usage: platform kill <name|path>");
+            const std::string name = is_folder(p.words[0]) ? folder_name(p.words[0]) : p.words[0];
+            auto r = rpc.call("runtime", "Runtime.Kill", {{"name", name}});
+            return r.ok() ? 0 : report(r);
+        },
+        false, false);
 }
 
 int status_command(const Args& in) {
@@ -175,42 +208,61 @@ int status_command(const Args& in) {
         const Format format = c.format.value_or(Format::table);
         if (format != Format::table) return print(std::cout, r.body, format), 0;
         using namespace std::chrono;
-        const int64_t now = duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+        const int64_t now =
+            duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
         std::vector<std::vector<std::string>> rows;
-        for (const auto& s : r.body.value("services", json::array())) rows.push_back(status_row(s, now));
-        print_table(std::cout, {"NAME", "VERSION", "SOURCE", "STATUS", "BUILD", "UPDATED", "METADATA"}, rows);
+        for (const auto& s : r.body.value("services", json::array()))
+            rows.push_back(status_row(s, now));
+        print_table(std::cout,
+                    {"NAME", "VERSION", "SOURCE", "STATUS", "BUILD", "UPDATED", "METADATA"}, rows);
         return 0;
     });
 }
 
 int logs_command(const Args& in) {
-    return simple(in, kLogsHelp, [](Parsed& p, RpcClient& rpc) -> int {
-        if (p.words.size() != 1) throw UsageError("Usage: platform logs [-f] [-n <lines>] <name>");
-        json req = {{"name", p.words[0]}, {"lines", p.lines}};
-        if (!p.follow) {
-            auto r = rpc.call("runtime", "Runtime.Logs", req, CallOptions::reads());
-            if (!r.ok()) return r.http_status == 404 ? (std::cerr << "Service not found\n", 5) : report(r);
-            for (const auto& l : r.body.value("lines", json::array())) std::cout << l.get<std::string>() << "\n";
-            return 0;
-        }
-        req["follow"] = true;
-        for (;;) {  // each stream lasts until the server's deadline; then follow on from there
-            bool expired = false;
-            auto r = rpc.stream("runtime", "Runtime.Logs", req, [&](const std::string& event, const std::string& data) {
-                json j = json::parse(data, nullptr, false);
-                if (event == "error") {
-                    expired = j.is_object() && j.value("code", "") == "deadline_exceeded";
-                    if (!expired) std::cerr << "error: " << (j.is_object() ? j.value("message", data) : data) << "\n";
-                    return false;
-                }
-                if (j.is_object() && j.contains("line")) std::cout << j["line"].get<std::string>() << std::endl;
-                return true;
-            }, 300);
-            if (r.http_status != 200) return r.http_status == 404 ? (std::cerr << "Service not found\n", 5) : report(r);
-            if (!expired) return 0;
-            req["lines"] = 0;
-        }
-    }, false, true);
+    return simple(
+        in, kLogsHelp,
+        [](Parsed& p, RpcClient& rpc) -> int {
+            if (p.words.size() != 1)
+                throw UsageError("Usage: platform logs [-f] [-n <lines>] <name>");
+            json req = {{"name", p.words[0]}, {"lines", p.lines}};
+            if (!p.follow) {
+                auto r = rpc.call("runtime", "Runtime.Logs", req, CallOptions::reads());
+                if (!r.ok())
+                    return r.http_status == 404 ? (std::cerr << "Service not found\n", 5)
+                                                : report(r);
+                for (const auto& l : r.body.value("lines", json::array()))
+                    std::cout << l.get<std::string>() << "\n";
+                return 0;
+            }
+            req["follow"] = true;
+            for (;;) {  // each stream lasts until the server's deadline; then follow on from there
+                bool expired = false;
+                auto r = rpc.stream(
+                    "runtime", "Runtime.Logs", req,
+                    [&](const std::string& event, const std::string& data) {
+                        json j = json::parse(data, nullptr, false);
+                        if (event == "error") {
+                            expired = j.is_object() && j.value("code", "") == "deadline_exceeded";
+                            if (!expired)
+                                std::cerr << "error: "
+                                          << (j.is_object() ? j.value("message", data) : data)
+                                          << "\n";
+                            return false;
+                        }
+                        if (j.is_object() && j.contains("line"))
+                            std::cout << j["line"].get<std::string>() << std::endl;
+                        return true;
+                    },
+                    300);
+                if (r.http_status != 200)
+                    return r.http_status == 404 ? (std::cerr << "Service not found\n", 5)
+                                                : report(r);
+                if (!expired) return 0;
+                req["lines"] = 0;
+            }
+        },
+        false, true);
 }
 
 }  // namespace platform::cli

@@ -5,7 +5,9 @@ namespace platform::cli {
 std::string format_duration(int64_t s) {
     if (s < 0) s = 0;
     const int64_t d = s / 86400, h = s / 3600 % 24, m = s / 60 % 60, sec = s % 60;
-    if (d > 0) return std::to_string(d) + "d" + std::to_string(h) + "h" + std::to_string(m) + "m" + std::to_string(sec) + "s";
+    if (d > 0)
+        return std::to_string(d) + "d" + std::to_string(h) + "h" + std::to_string(m) + "m" +
+               std::to_string(sec) + "s";
     if (h > 0) return std::to_string(h) + "h" + std::to_string(m) + "m" + std::to_string(sec) + "s";
     if (m > 0) return std::to_string(m) + "m" + std::to_string(sec) + "s";
     return std::to_string(sec) + "s";
@@ -18,13 +20,21 @@ std::vector<std::string> status_row(const nlohmann::json& r, int64_t now_ms) {
     };
     std::string build = text("build");
     if (build != "n/a" && build.size() > 7) build.resize(7);
-    const int64_t updated = r.contains("updated") && r["updated"].is_number() ? r["updated"].get<int64_t>() : 0;
-    const nlohmann::json md = r.contains("metadata") && r["metadata"].is_object() ? r["metadata"] : nlohmann::json::object();
+    const int64_t updated =
+        r.contains("updated") && r["updated"].is_number() ? r["updated"].get<int64_t>() : 0;
+    const nlohmann::json md = r.contains("metadata") && r["metadata"].is_object()
+                                  ? r["metadata"]
+                                  : nlohmann::json::object();
     std::string metadata = "owner=" + md.value("owner", "") + ", group=" + md.value("group", "");
     if (md.contains("error") && md["error"].is_string() && !md["error"].get<std::string>().empty())
         metadata += ", error=" + md["error"].get<std::string>();
-    return {text("name"), text("version"), text("source"), text("status"), build,
-            updated > 0 ? format_duration((now_ms - updated) / 1000) + " ago" : "unknown", metadata};
+    return {text("name"),
+            text("version"),
+            text("source"),
+            text("status"),
+            build,
+            updated > 0 ? format_duration((now_ms - updated) / 1000) + " ago" : "unknown",
+            metadata};
 }
 
 }  // namespace platform::cli

@@ -1,9 +1,8 @@
 // runtime_format.hpp — how `platform status` prints the runtime's objects (micro.md §5.3).
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 

@@ -1,12 +1,10 @@
-#include "commands.hpp"
-
+#include <CLI/CLI.hpp>
+#include <cstdio>
 #include <platform/host/server.hpp>
 #include <platform/host/settings.hpp>
-
-#include <CLI/CLI.hpp>
-
-#include <cstdio>
 #include <stdexcept>
+
+#include "commands.hpp"
 
 namespace platform::cli {
 
@@ -19,25 +17,46 @@ int server_command(int argc, char** argv) {
         std::fprintf(stderr, "platform server: %s\n", e.what());
         return 2;
     }
-    CLI::App server{"Start the host: HTTP gateway (PLATFORM_API_ADDRESS) and RPC proxy (PLATFORM_PROXY_ADDRESS)",
-                    "platform server"};
-    server.add_option("--profile", s.profile, "Profile name or YAML path (PLATFORM_PROFILE)")->capture_default_str();
-    server.add_option("--api_address", s.api_address, "Gateway address host:port, port 0 = any (PLATFORM_API_ADDRESS)")->capture_default_str();
-    server.add_option("--proxy_address", s.proxy_address, "RPC proxy address (PLATFORM_PROXY_ADDRESS)")->capture_default_str();
-    server.add_option("--namespace", s.ns, "Service namespace, empty disables (PLATFORM_NAMESPACE)")->capture_default_str();
-    server.add_option("--handler", s.handler, "Gateway handler (PLATFORM_API_HANDLER)")->capture_default_str();
+    CLI::App server{
+        "Start the host: HTTP gateway (PLATFORM_API_ADDRESS) and RPC proxy "
+        "(PLATFORM_PROXY_ADDRESS)",
+        "platform server"};
+    server.add_option("--profile", s.profile, "Profile name or YAML path (PLATFORM_PROFILE)")
+        ->capture_default_str();
+    server
+        .add_option("--api_address", s.api_address,
+                    "Gateway address host:port, port 0 = any (PLATFORM_API_ADDRESS)")
+        ->capture_default_str();
+    server
+        .add_option("--proxy_address", s.proxy_address,
+                    "RPC proxy address (PLATFORM_PROXY_ADDRESS)")
+        ->capture_default_str();
+    server
+        .add_option("--namespace", s.ns, "Service namespace, empty disables (PLATFORM_NAMESPACE)")
+        ->capture_default_str();
+    server.add_option("--handler", s.handler, "Gateway handler (PLATFORM_API_HANDLER)")
+        ->capture_default_str();
     server.add_option("--home", s.home, "State directory (PLATFORM_HOME)")->capture_default_str();
-    server.add_option("--config_secret_key", s.config_secret_key, "Config secret key (PLATFORM_CONFIG_SECRET_KEY)");
-    server.add_option("--plugin_path", s.plugin_path, "Extra plugin folders (PLATFORM_PLUGIN_PATH)");
-    server.add_flag("--enable_tls", s.enable_tls, "Serve the gateway port over TLS; the proxy port stays plain HTTP (PLATFORM_ENABLE_TLS)");
-    server.add_option("--tls_cert_file", s.tls_cert_file, "TLS certificate PEM file, chain after the leaf (PLATFORM_TLS_CERT_FILE)");
-    server.add_option("--tls_key_file", s.tls_key_file, "TLS private key PEM file, unencrypted (PLATFORM_TLS_KEY_FILE)");
-    server.add_flag("--enable_acme", s.enable_acme, "Automatic certificates (PLATFORM_ENABLE_ACME)");
+    server.add_option("--config_secret_key", s.config_secret_key,
+                      "Config secret key (PLATFORM_CONFIG_SECRET_KEY)");
+    server.add_option("--plugin_path", s.plugin_path,
+                      "Extra plugin folders (PLATFORM_PLUGIN_PATH)");
+    server.add_flag(
+        "--enable_tls", s.enable_tls,
+        "Serve the gateway port over TLS; the proxy port stays plain HTTP (PLATFORM_ENABLE_TLS)");
+    server.add_option("--tls_cert_file", s.tls_cert_file,
+                      "TLS certificate PEM file, chain after the leaf (PLATFORM_TLS_CERT_FILE)");
+    server.add_option("--tls_key_file", s.tls_key_file,
+                      "TLS private key PEM file, unencrypted (PLATFORM_TLS_KEY_FILE)");
+    server.add_flag("--enable_acme", s.enable_acme,
+                    "Automatic certificates (PLATFORM_ENABLE_ACME)");
     server.add_option("--acme_hosts", s.acme_hosts, "ACME host allow-list (PLATFORM_ACME_HOSTS)");
     server.add_option("--mcp_allowed_hosts", s.mcp_allowed_hosts,
-                      "Host names /mcp accepts besides loopback and the ACME hosts, comma-separated, * = any (PLATFORM_MCP_ALLOWED_HOSTS)");
+                      "Host names /mcp accepts besides loopback and the ACME hosts, "
+                      "comma-separated, * = any (PLATFORM_MCP_ALLOWED_HOSTS)");
     for (auto* opt : server.get_options())  // a later flag wins, like a later environment setting
-        if (opt->get_name() != "--plugin_path") opt->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+        if (opt->get_name() != "--plugin_path")
+            opt->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
     try {
         server.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

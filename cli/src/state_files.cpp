@@ -1,5 +1,8 @@
 #include "state_files.hpp"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -7,8 +10,6 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace platform::cli {
 
@@ -21,8 +22,12 @@ std::string platform_home() {
     return std::string(home && *home ? home : "/tmp") + "/.platform";
 }
 
-std::string config_path() { return (fs::path(platform_home()) / "config.json").string(); }
-std::string tokens_path() { return (fs::path(platform_home()) / "tokens.json").string(); }
+std::string config_path() {
+    return (fs::path(platform_home()) / "config.json").string();
+}
+std::string tokens_path() {
+    return (fs::path(platform_home()) / "tokens.json").string();
+}
 
 json read_state(const std::string& path) {
     std::ifstream in(path);
@@ -35,11 +40,15 @@ json read_state(const std::string& path) {
 
 void write_state(const std::string& file, const json& value) {
     const fs::path path = file;
-    auto fail = [&](int err) { return std::runtime_error("cannot write " + file + ": " + std::strerror(err)); };
+    auto fail = [&](int err) {
+        return std::runtime_error("cannot write " + file + ": " + std::strerror(err));
+    };
     std::error_code ec;
     if (!fs::exists(path.parent_path(), ec)) {
         fs::create_directories(path.parent_path(), ec);
-        if (ec) throw std::runtime_error("cannot create " + path.parent_path().string() + ": " + ec.message());
+        if (ec)
+            throw std::runtime_error("cannot create " + path.parent_path().string() + ": " +
+                                     ec.message());
         ::chmod(path.parent_path().c_str(), 0700);
     }
     std::string tmpl = file + ".XXXXXX";

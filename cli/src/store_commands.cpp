@@ -1,10 +1,10 @@
 // store_commands.cpp — `platform store read|write|delete|list` over the `store` built-in
 // (plugins/store/README.md), printing what micro's CLI prints (micro.md §3.2).
-#include "common.hpp"
-
 #include <cmath>
 #include <iostream>
 #include <map>
+
+#include "common.hpp"
 
 namespace platform::cli {
 
@@ -20,28 +20,35 @@ const char* kStoreHelp =
     "  platform store read --prefix greet -v                KEY, VALUE and EXPIRY columns\n"
     "  platform store list --table notes --order desc --limit 10\n"
     "  platform store delete greeting\n\n"
-    "Usage: platform store read [flags] <key> | write [--expiry d] <key> <value> | delete <key> | list [flags]\n\n"
+    "Usage: platform store read [flags] <key> | write [--expiry d] <key> <value> | delete <key> | "
+    "list [flags]\n\n"
     "Flags:\n"
-    "  --table name            the table (default `default`; each service's own is named after its plugin)\n"
-    "  --prefix, --suffix      read: the key is a prefix / suffix (both: keys with both); list: --prefix p\n"
+    "  --table name            the table (default `default`; each service's own is named after its "
+    "plugin)\n"
+    "  --prefix, --suffix      read: the key is a prefix / suffix (both: keys with both); list: "
+    "--prefix p\n"
     "  --limit n, --offset n   page the matches (limit 1-1000, default 100)\n"
     "  --order asc|desc        key order (default asc)\n"
     "  -v, --verbose           read: a KEY VALUE EXPIRY table instead of the bare values\n"
     "  --expiry 1h30m          write: the record expires after this long\n"
     "  -o json|table|raw       read/list as JSON (records or keys)\n\n"
-    "A missing key prints `Not found` and exits 5; write and delete print nothing. Other words are\n"
+    "A missing key prints `Not found` and exits 5; write and delete print nothing. Other words "
+    "are\n"
     "the store service's methods (platform help store).\n";
 
 struct Flags {
-    std::map<std::string, std::string> values;  // --table, --limit, --offset, --order, --expiry, --prefix=, --suffix=
+    std::map<std::string, std::string>
+        values;  // --table, --limit, --offset, --order, --expiry, --prefix=, --suffix=
     bool prefix = false, suffix = false, verbose = false;
     Args words;
 };
 
 Flags parse(const Args& args) {
-    static const std::map<std::string, bool> known = {  // name -> takes a value
-        {"--table", true}, {"--limit", true}, {"--offset", true}, {"--order", true}, {"--expiry", true},
-        {"--prefix", false}, {"--suffix", false}, {"--verbose", false}, {"-v", false}};
+    static const std::map<std::string, bool> known = {
+        // name -> takes a value
+        {"--table", true},   {"--limit", true},    {"--offset", true},
+        {"--order", true},   {"--expiry", true},   {"--prefix", false},
+        {"--suffix", false}, {"--verbose", false}, {"-v", false}};
     Flags f;
     for (size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
@@ -56,7 +63,8 @@ Flags parse(const Args& args) {
         const auto eq = a.find('=');
         const std::string name = a.substr(0, eq);
         auto it = known.find(name);
-        if (it == known.end()) throw UsageError("Unknown flag: " + name + " (see `platform store --help`)");
+        if (it == known.end())
+            throw UsageError("Unknown flag: " + name + " (see `platform store --help`)");
         if (eq != std::string::npos) {
             f.values[name] = a.substr(eq + 1);
         } else if (it->second) {
@@ -73,7 +81,8 @@ int64_t integer(const Flags& f, const std::string& name) {
     const std::string& text = f.values.at(name);
     char* end = nullptr;
     long long v = std::strtoll(text.c_str(), &end, 10);
-    if (text.empty() || *end || v < 0) throw UsageError(name + ": must be a whole number (got '" + text + "')");
+    if (text.empty() || *end || v < 0)
+        throw UsageError(name + ": must be a whole number (got '" + text + "')");
     return v;
 }
 
@@ -91,7 +100,8 @@ json query(const Flags& f, const std::string& key, bool key_is_text) {
         if (f.values.count(name)) q[name + 2] = integer(f, name);
     if (f.values.count("--order")) {
         const std::string& o = f.values.at("--order");
-        if (o != "asc" && o != "desc") throw UsageError("--order: must be asc or desc (got '" + o + "')");
+        if (o != "asc" && o != "desc")
+            throw UsageError("--order: must be asc or desc (got '" + o + "')");
         q["order"] = o;
     }
     return q;
@@ -117,7 +127,8 @@ int store_command(const Args& in) {
         Args args = in;
         Common c = take_common(args);
         const std::string sub = args.empty() ? "" : args[0];
-        const bool builtin = sub == "read" || sub == "write" || sub == "delete" || sub == "del" || sub == "list";
+        const bool builtin =
+            sub == "read" || sub == "write" || sub == "delete" || sub == "del" || sub == "list";
         if (!builtin && !sub.empty() && sub.rfind("-", 0) != 0) return dynamic_command("store", in);
         if (c.help || sub.empty()) {
             (c.help ? std::cout : std::cerr) << kStoreHelp;
@@ -127,7 +138,8 @@ int store_command(const Args& in) {
         RpcClient rpc;
         if (sub == "read") {
             if (f.words.size() != 1) throw UsageError("Usage: platform store read [flags] <key>");
-            auto r = rpc.call("store", "Store.Read", query(f, f.words[0], true), CallOptions::reads());
+            auto r =
+                rpc.call("store", "Store.Read", query(f, f.words[0], true), CallOptions::reads());
             if (!r.ok()) return fail(r);
             const json records = r.body.value("records", json::array());
             if (c.format && *c.format != Format::table) {
@@ -135,7 +147,8 @@ int store_command(const Args& in) {
             } else if (f.verbose || c.format) {
                 std::vector<std::vector<std::string>> rows;
                 for (const auto& rec : records)
-                    rows.push_back({rec.value("key", ""), rec.value("value", ""), expiry_text(rec.value("expiry", json(0)))});
+                    rows.push_back({rec.value("key", ""), rec.value("value", ""),
+                                    expiry_text(rec.value("expiry", json(0)))});
                 print_table(std::cout, {"key", "value", "expiry"}, rows);
             } else {
                 for (const auto& rec : records) std::cout << rec.value("value", "") << "\n";
@@ -143,12 +156,14 @@ int store_command(const Args& in) {
             return 0;
         }
         if (sub == "write") {
-            if (f.words.size() != 2) throw UsageError("Usage: platform store write [--expiry d] <key> <value>");
+            if (f.words.size() != 2)
+                throw UsageError("Usage: platform store write [--expiry d] <key> <value>");
             json request = query(f, "", false);
             request["key"] = f.words[0];
             request["value"] = f.words[1];
             if (f.values.count("--expiry"))
-                request["ttl"] = static_cast<int64_t>(std::ceil(parse_duration("--expiry", f.values.at("--expiry"))));
+                request["ttl"] = static_cast<int64_t>(
+                    std::ceil(parse_duration("--expiry", f.values.at("--expiry"))));
             auto r = rpc.call("store", "Store.Write", request);  // a submission: never retried
             return r.ok() ? 0 : fail(r);
         }
@@ -165,9 +180,11 @@ int store_command(const Args& in) {
         auto r = rpc.call("store", "Store.List", q, CallOptions::reads());
         if (!r.ok()) return fail(r);
         const json keys = r.body.value("keys", json::array());
-        if (c.format && *c.format != Format::table) print(std::cout, keys, *c.format);
+        if (c.format && *c.format != Format::table)
+            print(std::cout, keys, *c.format);
         else
-            for (const auto& k : keys) std::cout << (k.is_string() ? k.get<std::string>() : k.dump()) << "\n";
+            for (const auto& k : keys)
+                std::cout << (k.is_string() ? k.get<std::string>() : k.dump()) << "\n";
         return 0;
     });
 }

@@ -1,23 +1,22 @@
-#include <platform/host/http_server.hpp>
-#include <platform/host/profile.hpp>
-#include <platform/host/runtime.hpp>
-#include <platform/host/server.hpp>
-#include <platform/host/acme_client.hpp>
-#include <platform/host/tls_listener.hpp>
-
+#include <pthread.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include <chrono>
 #include <csignal>
-#include <ctime>
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <optional>
-#include <thread>
+#include <platform/host/acme_client.hpp>
+#include <platform/host/http_server.hpp>
+#include <platform/host/profile.hpp>
+#include <platform/host/runtime.hpp>
+#include <platform/host/server.hpp>
+#include <platform/host/tls_listener.hpp>
 #include <string>
+#include <thread>
 #include <vector>
-#include <pthread.h>
 
 namespace platform::host {
 
@@ -44,19 +43,24 @@ std::vector<std::string> split_hosts(const std::string& list) {
 // certificate for the first ACME host until ACME delivers a real one.
 TlsCertificate first_certificate(const Settings& s) {
     using Part = TlsCertificateError::Part;
-    auto name = [](Part p) { return p == Part::certificate ? "PLATFORM_TLS_CERT_FILE" : "PLATFORM_TLS_KEY_FILE"; };
+    auto name = [](Part p) {
+        return p == Part::certificate ? "PLATFORM_TLS_CERT_FILE" : "PLATFORM_TLS_KEY_FILE";
+    };
     std::string problem;
     try {
         if (s.tls_cert_file.empty())
-            throw TlsCertificateError(Part::certificate, "not set (a certificate file is needed when TLS is on)");
-        if (s.tls_key_file.empty()) throw TlsCertificateError(Part::key, "not set (a key file is needed when TLS is on)");
+            throw TlsCertificateError(Part::certificate,
+                                      "not set (a certificate file is needed when TLS is on)");
+        if (s.tls_key_file.empty())
+            throw TlsCertificateError(Part::key, "not set (a key file is needed when TLS is on)");
         TlsCertificate c = TlsListener::read_files(s.tls_cert_file, s.tls_key_file);
         TlsListener::check(c);
         return c;
     } catch (const TlsCertificateError& e) {
         // "PLATFORM_TLS_CERT_FILE: cannot read /x: No such file or directory",
         // "PLATFORM_TLS_KEY_FILE: /k: the key does not match the certificate (...)".
-        const std::string what = e.what(), file = e.part == Part::certificate ? s.tls_cert_file : s.tls_key_file;
+        const std::string what = e.what(),
+                          file = e.part == Part::certificate ? s.tls_cert_file : s.tls_key_file;
         const bool names_file = file.empty() || what.rfind("cannot read ", 0) == 0;
         problem = std::string(name(e.part)) + ": " + (names_file ? "" : file + ": ") + what;
         if (!s.enable_acme) throw std::runtime_error(problem);
@@ -64,9 +68,13 @@ TlsCertificate first_certificate(const Settings& s) {
     const auto hosts = split_hosts(s.acme_hosts);
     const std::string host = hosts.empty() ? "localhost" : hosts.front();
     if (s.tls_cert_file.empty() && s.tls_key_file.empty())
-        spdlog::info("tls: serving a temporary self-signed certificate for {} until ACME delivers one", host);
+        spdlog::info(
+            "tls: serving a temporary self-signed certificate for {} until ACME delivers one",
+            host);
     else
-        spdlog::warn("{}; serving a temporary self-signed certificate for {} until ACME delivers one", problem, host);
+        spdlog::warn(
+            "{}; serving a temporary self-signed certificate for {} until ACME delivers one",
+            problem, host);
     return TlsListener::self_signed({host});
 }
 
@@ -92,37 +100,45 @@ int run_server(Settings settings) {
         return 1;
     }
     setenv("PLATFORM_HOME", settings.home.c_str(), 1);
-    setenv("PLATFORM_NAMESPACE", settings.ns.c_str(), 1);  // plugins that need it at start (auth-local)
+    setenv("PLATFORM_NAMESPACE", settings.ns.c_str(),
+           1);  // plugins that need it at start (auth-local)
 
     try {
         // TLS on the gateway port (PLATFORM_ENABLE_TLS): checked before any plugin loads.
         std::optional<TlsCertificate> tls;
         if (settings.enable_tls || settings.enable_acme) tls = first_certificate(settings);
-        Profile profile = load_profile(settings.profile, profile_search_dirs(settings.home, settings.exe_dir));
+        Profile profile =
+            load_profile(settings.profile, profile_search_dirs(settings.home, settings.exe_dir));
         spdlog::info("profile {} ({})", profile.name, profile.file);
         Runtime runtime(settings, profile);
         runtime.start();
         if (Plugin* auth = runtime.provider("auth"))
             if (auth->config.value("anonymous_account", "") != "")
-                spdlog::warn("single-user mode: anonymous callers act as account '{}' (profile {}, provider {})",
-                             auth->config.value("anonymous_account", ""), profile.name, auth->id);
+                spdlog::warn(
+                    "single-user mode: anonymous callers act as account '{}' (profile {}, provider "
+                    "{})",
+                    auth->config.value("anonymous_account", ""), profile.name, auth->id);
         HttpServer http(runtime);
         http.start(settings.api_address, settings.proxy_address, tls);
         auto host_of = [](const std::string& a) { return split_address(a).first; };
-        runtime.set_addresses(host_of(settings.api_address) + ":" + std::to_string(http.api_port()),
-                              host_of(settings.proxy_address) + ":" + std::to_string(http.proxy_port()));
+        runtime.set_addresses(
+            host_of(settings.api_address) + ":" + std::to_string(http.api_port()),
+            host_of(settings.proxy_address) + ":" + std::to_string(http.proxy_port()));
         if (TlsListener* t = http.tls())
-            spdlog::info("tls: api port {} speaks TLS ({}); internal api endpoint 127.0.0.1:{}; proxy port stays plaintext",
-                         http.api_port(), t->certificate_summary(), http.internal_api_port());
-        spdlog::info("listening api={}:{} proxy={}:{}", host_of(settings.api_address), http.api_port(),
-                     host_of(settings.proxy_address), http.proxy_port());
+            spdlog::info(
+                "tls: api port {} speaks TLS ({}); internal api endpoint 127.0.0.1:{}; proxy port "
+                "stays plaintext",
+                http.api_port(), t->certificate_summary(), http.internal_api_port());
+        spdlog::info("listening api={}:{} proxy={}:{}", host_of(settings.api_address),
+                     http.api_port(), host_of(settings.proxy_address), http.proxy_port());
         // ACME (PLATFORM_ENABLE_ACME): certificates for PLATFORM_ACME_HOSTS, renewed off the I/O
         // threads; http-01 answers are served by the gateway on both ports.
         std::shared_ptr<AcmeClient> acme;
         std::thread acme_thread;
         if (settings.enable_acme && http.tls()) {
-            acme = std::make_shared<AcmeClient>(AcmeSettings::from_env(settings.acme_hosts, settings.home),
-                                                runtime.acme_challenges());
+            acme = std::make_shared<AcmeClient>(
+                AcmeSettings::from_env(settings.acme_hosts, settings.home),
+                runtime.acme_challenges());
             TlsListener* listener = http.tls();
             std::string served;
             if (auto stored = acme->stored()) {
@@ -158,17 +174,21 @@ int run_server(Settings settings) {
         // (Pistache takes 1-2 s) and the plugins.
         const auto drain = std::chrono::milliseconds(profile.http.drain_ms);
         http.begin_drain();
-        spdlog::info("signal {}: draining ({} requests in flight, up to {} ms)", sig, http.in_flight(), drain.count());
+        spdlog::info("signal {}: draining ({} requests in flight, up to {} ms)", sig,
+                     http.in_flight(), drain.count());
         const auto deadline = std::chrono::steady_clock::now() + drain;
         while (http.in_flight() > 0 && std::chrono::steady_clock::now() < deadline) {
             const timespec tick{0, 10 * 1000 * 1000};
             if (sigtimedwait(&signals, nullptr, &tick) > 0) {
-                spdlog::warn("second signal: stopping without waiting for {} requests", http.in_flight());
+                spdlog::warn("second signal: stopping without waiting for {} requests",
+                             http.in_flight());
                 break;
             }
         }
-        if (http.in_flight() > 0) spdlog::warn("drain: {} requests still in flight, stopping anyway", http.in_flight());
-        else spdlog::info("drained");
+        if (http.in_flight() > 0)
+            spdlog::warn("drain: {} requests still in flight, stopping anyway", http.in_flight());
+        else
+            spdlog::info("drained");
         stop_acme();
         http.stop();
         runtime.stop();

@@ -7,20 +7,19 @@
 // Loads the plugin with the host's loader (same checks as in process), then serves the protocol
 // of worker_protocol.hpp. Exits when the socket closes (the host is gone) and on SIGTERM/SIGINT,
 // after on_stop and on_destroy. Crashes are the host's business: it restarts the worker.
-#include "worker_state.hpp"
-
-#include <platform/host/loader.hpp>
-#include <platform/host/worker_descriptor.hpp>
-
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
-
-#include <csignal>
-#include <cstring>
-#include <string>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
+
+#include <csignal>
+#include <cstring>
+#include <platform/host/loader.hpp>
+#include <platform/host/worker_descriptor.hpp>
+#include <string>
+
+#include "worker_state.hpp"
 
 using namespace platform::worker;
 using nlohmann::json;
@@ -29,7 +28,9 @@ namespace {
 
 std::string load_error;
 
-uint64_t u64(const json& m, const char* k) { return m.contains(k) && m[k].is_number_unsigned() ? m[k].get<uint64_t>() : 0; }
+uint64_t u64(const json& m, const char* k) {
+    return m.contains(k) && m[k].is_number_unsigned() ? m[k].get<uint64_t>() : 0;
+}
 
 void run_call(const json& m) {
     WorkerState& s = state();
@@ -68,22 +69,30 @@ void on_message(json m) {
     if (op == "ping") {
         s.channel->reply(m, json::object());
     } else if (op == "describe") {
-        if (s.plugin) s.channel->reply(m, {{"desc", platform::host::worker::describe_json(s.plugin->desc)}});
-        else s.channel->reply(m, {{"code", PLATFORM_INTERNAL}, {"error", load_error}});
+        if (s.plugin)
+            s.channel->reply(m, {{"desc", platform::host::worker::describe_json(s.plugin->desc)}});
+        else
+            s.channel->reply(m, {{"code", PLATFORM_INTERNAL}, {"error", load_error}});
     } else if (op == "create") {
         s.handlers.submit([m = std::move(m)] {
             WorkerState& st = state();
             st.privileged = m.value("privileged", false);
             std::string config = m.contains("config") ? m["config"].dump() : "{}";
             char err[512] = {0};
-            st.instance = st.plugin->desc->on_create(&st.api, ctx(), {config.data(), config.size()}, err, sizeof err);
-            if (st.instance) st.channel->reply(m, json::object());
-            else st.channel->reply(m, {{"code", PLATFORM_INTERNAL}, {"error", std::string("on_create failed: ") + (err[0] ? err : "no reason given")}});
+            st.instance = st.plugin->desc->on_create(&st.api, ctx(), {config.data(), config.size()},
+                                                     err, sizeof err);
+            if (st.instance)
+                st.channel->reply(m, json::object());
+            else
+                st.channel->reply(m, {{"code", PLATFORM_INTERNAL},
+                                      {"error", std::string("on_create failed: ") +
+                                                    (err[0] ? err : "no reason given")}});
         });
     } else if (op == "start") {
         s.handlers.submit([m = std::move(m)] {
             WorkerState& st = state();
-            platform_status_t code = st.plugin->desc->on_start ? st.plugin->desc->on_start(st.instance) : PLATFORM_OK;
+            platform_status_t code =
+                st.plugin->desc->on_start ? st.plugin->desc->on_start(st.instance) : PLATFORM_OK;
             st.channel->reply(m, {{"code", code}, {"error", "on_start failed"}});
         });
     } else if (op == "call") {
@@ -92,7 +101,8 @@ void on_message(json m) {
         s.callbacks.submit([id = u64(m, "call")] {
             WorkerState& st = state();
             auto* handle = reinterpret_cast<platform_call_t*>(static_cast<uintptr_t>(id));
-            if (st.plugin->desc->on_cancel && st.find_call(handle)) st.plugin->desc->on_cancel(st.instance, handle);
+            if (st.plugin->desc->on_cancel && st.find_call(handle))
+                st.plugin->desc->on_cancel(st.instance, handle);
             st.answered(id);
         });
     } else if (op == "reply") {
@@ -113,7 +123,8 @@ void on_message(json m) {
         s.deliveries.submit([m = std::move(m)] {
             state().deliver(u64(m, "token"), [&](Listener& l) {
                 if (l.message) {
-                    std::string topic = m.value("topic", ""), body = platform::host::worker::bytes_of(m["body"]),
+                    std::string topic = m.value("topic", ""),
+                                body = platform::host::worker::bytes_of(m["body"]),
                                 headers = m.value("headers", "{}");
                     l.message(l.user, view(topic), view(body), view(headers));
                 } else if (l.sink) {
@@ -143,9 +154,12 @@ int main(int argc, char** argv) {
     std::string so;
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
-        if (a == "--fd" && i + 1 < argc) fd = std::atoi(argv[++i]);
-        else if (a == "--socket" && i + 1 < argc) fd = connect_to(argv[++i]);
-        else so = a;
+        if (a == "--fd" && i + 1 < argc)
+            fd = std::atoi(argv[++i]);
+        else if (a == "--socket" && i + 1 < argc)
+            fd = connect_to(argv[++i]);
+        else
+            so = a;
     }
     if (fd < 0 || so.empty()) {
         std::fprintf(stderr, "usage: platform-worker (--fd N | --socket PATH) <plugin.so>\n");
@@ -159,16 +173,20 @@ int main(int argc, char** argv) {
     pthread_sigmask(SIG_BLOCK, &signals, nullptr);
     std::signal(SIGPIPE, SIG_IGN);
     auto logger = spdlog::stderr_color_mt("worker");
-    logger->set_pattern("[%Y-%m-%d %H:%M:%S.%e] [worker " + std::to_string(::getpid()) + "] [%^%l%$] %v");
+    logger->set_pattern("[%Y-%m-%d %H:%M:%S.%e] [worker " + std::to_string(::getpid()) +
+                        "] [%^%l%$] %v");
     spdlog::set_default_logger(logger);
 
     WorkerState& s = state();
     s.api = make_proxy_api();
     auto loaded = platform::host::load_plugin(so, &s.api);
-    if (auto* why = std::get_if<std::string>(&loaded)) load_error = *why;
-    else s.plugin = std::get<std::unique_ptr<platform::host::Plugin>>(loaded).release();
+    if (auto* why = std::get_if<std::string>(&loaded))
+        load_error = *why;
+    else
+        s.plugin = std::get<std::unique_ptr<platform::host::Plugin>>(loaded).release();
 
-    s.channel = std::make_shared<platform::host::worker::Channel>(fd, on_message, [](const std::string&) { _exit(0); });
+    s.channel = std::make_shared<platform::host::worker::Channel>(
+        fd, on_message, [](const std::string&) { _exit(0); });
     s.channel->start();
 
     int sig = 0;

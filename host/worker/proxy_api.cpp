@@ -1,16 +1,20 @@
 // The host table as a plugin in a worker sees it: each function is a request to the host
 // (worker_host_calls.cpp answers it), except call_info and call_header, answered from the call
 // record the host sent, and log / resource_updated, sent without waiting.
-#include "worker_state.hpp"
-
 #include <cstring>
+
+#include "worker_state.hpp"
 
 namespace platform::worker {
 
 namespace {
 
-uint64_t id_of(platform_call_t* call) { return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(call)); }
-std::string text(const json& v) { return host::worker::bytes_of(v); }
+uint64_t id_of(platform_call_t* call) {
+    return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(call));
+}
+std::string text(const json& v) {
+    return host::worker::bytes_of(v);
+}
 platform_status_t lend(const json& reply, platform_bytes_sink_fn sink, void* user) {
     platform_status_t st = code_of(reply);
     if (st == PLATFORM_OK && sink) {
@@ -21,34 +25,45 @@ platform_status_t lend(const json& reply, platform_bytes_sink_fn sink, void* use
 }
 
 void log(platform_host_ctx_t*, platform_log_level_t level, platform_str_t message) {
-    if (auto ch = state().channel) ch->send({{"op", "log"}, {"level", level}, {"message", bytes(message)}});
+    if (auto ch = state().channel)
+        ch->send({{"op", "log"}, {"level", level}, {"message", bytes(message)}});
 }
-platform_status_t config_get(platform_host_ctx_t*, platform_str_t path, platform_bytes_sink_fn sink, void* user) {
+platform_status_t config_get(platform_host_ctx_t*, platform_str_t path, platform_bytes_sink_fn sink,
+                             void* user) {
     return lend(ask({{"op", "config_get"}, {"path", bytes(path)}}), sink, user);
 }
-platform_status_t store_get(platform_host_ctx_t*, platform_str_t key, platform_bytes_sink_fn sink, void* user) {
+platform_status_t store_get(platform_host_ctx_t*, platform_str_t key, platform_bytes_sink_fn sink,
+                            void* user) {
     return lend(ask({{"op", "store_get"}, {"key", bytes(key)}}), sink, user);
 }
-platform_status_t store_put(platform_host_ctx_t*, platform_str_t key, platform_str_t value, int64_t ttl) {
-    return code_of(ask({{"op", "store_put"}, {"key", bytes(key)}, {"value", bytes(value)}, {"ttl_ms", ttl}}));
+platform_status_t store_put(platform_host_ctx_t*, platform_str_t key, platform_str_t value,
+                            int64_t ttl) {
+    return code_of(
+        ask({{"op", "store_put"}, {"key", bytes(key)}, {"value", bytes(value)}, {"ttl_ms", ttl}}));
 }
 platform_status_t store_delete(platform_host_ctx_t*, platform_str_t key) {
     return code_of(ask({{"op", "store_delete"}, {"key", bytes(key)}}));
 }
-platform_status_t store_scan(platform_host_ctx_t*, const platform_scan_t* scan, platform_record_sink_fn sink, void* user) {
+platform_status_t store_scan(platform_host_ctx_t*, const platform_scan_t* scan,
+                             platform_record_sink_fn sink, void* user) {
     if (!scan) return PLATFORM_INVALID_ARGUMENT;
     return scan_records(ask(scan_request(scan, nullptr)), sink, user);
 }
-platform_status_t broker_publish(platform_host_ctx_t*, platform_str_t topic, platform_str_t body, platform_str_t headers) {
-    return code_of(ask({{"op", "broker_publish"}, {"topic", bytes(topic)}, {"body", bytes(body)}, {"headers", bytes(headers)}}));
+platform_status_t broker_publish(platform_host_ctx_t*, platform_str_t topic, platform_str_t body,
+                                 platform_str_t headers) {
+    return code_of(ask({{"op", "broker_publish"},
+                        {"topic", bytes(topic)},
+                        {"body", bytes(body)},
+                        {"headers", bytes(headers)}}));
 }
-platform_status_t broker_subscribe(platform_host_ctx_t*, platform_str_t topic, platform_str_t queue, platform_message_fn fn,
-                                   void* user, uint64_t* out) {
+platform_status_t broker_subscribe(platform_host_ctx_t*, platform_str_t topic, platform_str_t queue,
+                                   platform_message_fn fn, void* user, uint64_t* out) {
     if (!fn || !out) return PLATFORM_INVALID_ARGUMENT;
     auto l = std::make_shared<Listener>();
     l->message = fn;
     l->user = user;
-    return subscribe_listener({{"op", "broker_subscribe"}, {"topic", bytes(topic)}, {"queue", bytes(queue)}}, l, out);
+    return subscribe_listener(
+        {{"op", "broker_subscribe"}, {"topic", bytes(topic)}, {"queue", bytes(queue)}}, l, out);
 }
 platform_status_t broker_unsubscribe(platform_host_ctx_t*, uint64_t id) {
     platform_status_t st = code_of(ask({{"op", "broker_unsubscribe"}, {"sub", id}}));
@@ -97,22 +112,30 @@ platform_status_t respond(platform_call_t* call, platform_status_t code, platfor
     return answer(call, {{"op", "respond"}, {"code", code}, {"body", bytes(body)}});
 }
 platform_status_t respond_raw(platform_call_t* call, platform_str_t type, platform_str_t body) {
-    return answer(call, {{"op", "respond_raw"}, {"content_type", bytes(type)}, {"body", bytes(body)}});
+    return answer(call,
+                  {{"op", "respond_raw"}, {"content_type", bytes(type)}, {"body", bytes(body)}});
 }
 platform_status_t respond_chunk(platform_call_t* call, platform_str_t body) {
     if (!state().find_call(call)) return PLATFORM_INVALID_ARGUMENT;
     return code_of(ask({{"op", "respond_chunk"}, {"call", id_of(call)}, {"body", bytes(body)}}));
 }
-platform_status_t respond_end(platform_call_t* call, platform_status_t code, platform_str_t message) {
+platform_status_t respond_end(platform_call_t* call, platform_status_t code,
+                              platform_str_t message) {
     return answer(call, {{"op", "respond_end"}, {"code", code}, {"body", bytes(message)}});
 }
 
-platform_status_t call_service(platform_host_ctx_t*, platform_call_t* parent, platform_str_t service, platform_str_t method,
-                               platform_str_t request, uint32_t flags, platform_reply_fn done, void* user) {
+platform_status_t call_service(platform_host_ctx_t*, platform_call_t* parent,
+                               platform_str_t service, platform_str_t method,
+                               platform_str_t request, uint32_t flags, platform_reply_fn done,
+                               void* user) {
     if (!done) return PLATFORM_INVALID_ARGUMENT;
     const uint64_t token = state().add_reply(done, user);
-    platform_status_t st = code_of(ask({{"op", "call_service"}, {"parent", id_of(parent)}, {"service", bytes(service)},
-                                        {"method", bytes(method)}, {"request", bytes(request)}, {"flags", flags},
+    platform_status_t st = code_of(ask({{"op", "call_service"},
+                                        {"parent", id_of(parent)},
+                                        {"service", bytes(service)},
+                                        {"method", bytes(method)},
+                                        {"request", bytes(request)},
+                                        {"flags", flags},
                                         {"token", token}}));
     if (st != PLATFORM_OK) {  // done will not run
         std::lock_guard<std::mutex> g(state().m);
@@ -121,18 +144,24 @@ platform_status_t call_service(platform_host_ctx_t*, platform_call_t* parent, pl
     return st;
 }
 
-platform_status_t http_fetch(platform_host_ctx_t*, const platform_http_request_t* request, platform_http_response_fn done,
-                             void* user) {
+platform_status_t http_fetch(platform_host_ctx_t*, const platform_http_request_t* request,
+                             platform_http_response_fn done, void* user) {
     if (!request) return PLATFORM_INVALID_ARGUMENT;
     platform_http_request_t r{};
     std::memcpy(&r, request, std::min<size_t>(request->struct_size, sizeof r));
-    json reply = ask({{"op", "http_fetch"}, {"method", bytes(r.method)}, {"url", bytes(r.url)},
-                      {"headers", bytes(r.headers_json)}, {"body", bytes(r.body)}, {"provider", bytes(r.provider)},
-                      {"timeout_ms", r.timeout_ms}, {"max_response_bytes", r.max_response_bytes}, {"flags", r.flags}});
+    json reply = ask({{"op", "http_fetch"},
+                      {"method", bytes(r.method)},
+                      {"url", bytes(r.url)},
+                      {"headers", bytes(r.headers_json)},
+                      {"body", bytes(r.body)},
+                      {"provider", bytes(r.provider)},
+                      {"timeout_ms", r.timeout_ms},
+                      {"max_response_bytes", r.max_response_bytes},
+                      {"flags", r.flags}});
     if (done && reply.contains("response") && reply["response"].is_object()) {
         const json& in = reply["response"];
-        std::string headers = text(in["headers"]), body = text(in["body"]), error = text(in["error"]),
-                    final_url = text(in["final_url"]);
+        std::string headers = text(in["headers"]), body = text(in["body"]),
+                    error = text(in["error"]), final_url = text(in["final_url"]);
         platform_http_response_t resp{};
         resp.struct_size = sizeof resp;
         resp.status = in.value("status", 0);
@@ -145,22 +174,29 @@ platform_status_t http_fetch(platform_host_ctx_t*, const platform_http_request_t
     return code_of(reply);
 }
 
-platform_status_t events_publish(platform_host_ctx_t*, const platform_event_t* event, uint64_t* out) {
+platform_status_t events_publish(platform_host_ctx_t*, const platform_event_t* event,
+                                 uint64_t* out) {
     if (!event || !out) return PLATFORM_INVALID_ARGUMENT;
     platform_event_t e{};
     std::memcpy(&e, event, std::min<size_t>(event->struct_size, sizeof e));
-    json reply = ask({{"op", "events_publish"}, {"id", bytes(e.id)}, {"topic", bytes(e.topic)},
-                      {"timestamp_ms", e.timestamp_ms}, {"metadata", bytes(e.metadata_json)}, {"payload", bytes(e.payload)}});
+    json reply = ask({{"op", "events_publish"},
+                      {"id", bytes(e.id)},
+                      {"topic", bytes(e.topic)},
+                      {"timestamp_ms", e.timestamp_ms},
+                      {"metadata", bytes(e.metadata_json)},
+                      {"payload", bytes(e.payload)}});
     *out = reply.value("offset", uint64_t{0});
     return code_of(reply);
 }
-platform_status_t events_read(platform_host_ctx_t*, platform_str_t topic, uint64_t from, uint32_t limit,
-                              platform_event_sink_fn sink, void* user) {
+platform_status_t events_read(platform_host_ctx_t*, platform_str_t topic, uint64_t from,
+                              uint32_t limit, platform_event_sink_fn sink, void* user) {
     if (!sink) return PLATFORM_INVALID_ARGUMENT;
-    json reply = ask({{"op", "events_read"}, {"topic", bytes(topic)}, {"from", from}, {"limit", limit}});
+    json reply =
+        ask({{"op", "events_read"}, {"topic", bytes(topic)}, {"from", from}, {"limit", limit}});
     if (reply.contains("events") && reply["events"].is_array())
         for (const auto& in : reply["events"]) {
-            std::string id = text(in["id"]), t = text(in["topic"]), metadata = text(in["metadata"]), payload = text(in["payload"]);
+            std::string id = text(in["id"]), t = text(in["topic"]), metadata = text(in["metadata"]),
+                        payload = text(in["payload"]);
             platform_event_t e{};
             e.struct_size = sizeof e;
             e.id = view(id);
@@ -173,33 +209,52 @@ platform_status_t events_read(platform_host_ctx_t*, platform_str_t topic, uint64
         }
     return code_of(reply);
 }
-platform_status_t events_wait(platform_host_ctx_t*, platform_str_t topic, uint64_t after, int32_t timeout_ms) {
-    return code_of(ask({{"op", "events_wait"}, {"topic", bytes(topic)}, {"after", after}, {"timeout_ms", timeout_ms}}));
+platform_status_t events_wait(platform_host_ctx_t*, platform_str_t topic, uint64_t after,
+                              int32_t timeout_ms) {
+    return code_of(ask({{"op", "events_wait"},
+                        {"topic", bytes(topic)},
+                        {"after", after},
+                        {"timeout_ms", timeout_ms}}));
 }
 
-platform_status_t store_cas(platform_host_ctx_t*, platform_str_t key, const platform_str_t* expected, const platform_str_t* value,
+platform_status_t store_cas(platform_host_ctx_t*, platform_str_t key,
+                            const platform_str_t* expected, const platform_str_t* value,
                             int64_t expires_at_ms) {
     return code_of(ask(cas_request(nullptr, key, expected, value, expires_at_ms)));
 }
-platform_status_t store_batch(platform_host_ctx_t*, const platform_store_op_t* ops, uint32_t count, uint32_t stride) {
+platform_status_t store_batch(platform_host_ctx_t*, const platform_store_op_t* ops, uint32_t count,
+                              uint32_t stride) {
     json request = batch_request(nullptr, ops, count, stride);
     return request.is_null() ? PLATFORM_INVALID_ARGUMENT : code_of(ask(std::move(request)));
 }
 
-platform_status_t call_progress(platform_call_t* call, double progress, double total, platform_str_t message) {
-    return code_of(ask({{"op", "call_progress"}, {"call", id_of(call)}, {"progress", progress}, {"total", total},
+platform_status_t call_progress(platform_call_t* call, double progress, double total,
+                                platform_str_t message) {
+    return code_of(ask({{"op", "call_progress"},
+                        {"call", id_of(call)},
+                        {"progress", progress},
+                        {"total", total},
                         {"message", bytes(message)}}));
 }
-platform_status_t call_log(platform_call_t* call, platform_str_t level, platform_str_t logger, platform_str_t data) {
-    return code_of(ask({{"op", "call_log"}, {"call", id_of(call)}, {"level", bytes(level)}, {"logger", bytes(logger)},
+platform_status_t call_log(platform_call_t* call, platform_str_t level, platform_str_t logger,
+                           platform_str_t data) {
+    return code_of(ask({{"op", "call_log"},
+                        {"call", id_of(call)},
+                        {"level", bytes(level)},
+                        {"logger", bytes(logger)},
                         {"data", bytes(data)}}));
 }
-platform_status_t call_client_request(platform_call_t* call, platform_str_t method, platform_str_t params, int64_t timeout_ms,
+platform_status_t call_client_request(platform_call_t* call, platform_str_t method,
+                                      platform_str_t params, int64_t timeout_ms,
                                       platform_reply_fn reply, void* user) {
     if (!reply) return PLATFORM_INVALID_ARGUMENT;
     const uint64_t token = state().add_reply(reply, user);
-    platform_status_t st = code_of(ask({{"op", "call_client_request"}, {"parent", id_of(call)}, {"method", bytes(method)},
-                                        {"params", bytes(params)}, {"timeout_ms", timeout_ms}, {"token", token}}));
+    platform_status_t st = code_of(ask({{"op", "call_client_request"},
+                                        {"parent", id_of(call)},
+                                        {"method", bytes(method)},
+                                        {"params", bytes(params)},
+                                        {"timeout_ms", timeout_ms},
+                                        {"token", token}}));
     if (st != PLATFORM_OK) {
         std::lock_guard<std::mutex> g(state().m);
         state().replies.erase(token);
@@ -207,11 +262,13 @@ platform_status_t call_client_request(platform_call_t* call, platform_str_t meth
     return st;
 }
 void resource_updated(platform_host_ctx_t*, platform_str_t uri, platform_str_t account) {
-    if (auto ch = state().channel) ch->send({{"op", "resource_updated"}, {"uri", bytes(uri)}, {"account", bytes(account)}});
+    if (auto ch = state().channel)
+        ch->send({{"op", "resource_updated"}, {"uri", bytes(uri)}, {"account", bytes(account)}});
 }
 
 // 1.5: the model answers in the host (blocking, like http_fetch); call_tools for calls it sent.
-platform_status_t model_complete(platform_host_ctx_t*, platform_str_t request, platform_bytes_sink_fn sink, void* user) {
+platform_status_t model_complete(platform_host_ctx_t*, platform_str_t request,
+                                 platform_bytes_sink_fn sink, void* user) {
     json reply = ask({{"op", "model_complete"}, {"request", bytes(request)}});
     std::string out = reply.contains("out") ? text(reply["out"]) : std::string();
     if (sink) sink(user, view(out));
@@ -227,13 +284,19 @@ platform_status_t grant_create(platform_call_t* call, platform_bytes_sink_fn sin
     if (!state().find_call(call)) return PLATFORM_INVALID_ARGUMENT;
     return lend(ask({{"op", "grant_create"}, {"call", id_of(call)}}), sink, user);
 }
-platform_status_t grant_call_service(platform_host_ctx_t*, platform_str_t grant, platform_str_t service, platform_str_t method,
-                                     platform_str_t request, int64_t timeout_ms, platform_reply_fn done, void* user) {
+platform_status_t grant_call_service(platform_host_ctx_t*, platform_str_t grant,
+                                     platform_str_t service, platform_str_t method,
+                                     platform_str_t request, int64_t timeout_ms,
+                                     platform_reply_fn done, void* user) {
     if (!done) return PLATFORM_INVALID_ARGUMENT;
     const uint64_t token = state().add_reply(done, user);
-    platform_status_t st = code_of(ask({{"op", "grant_call_service"}, {"grant", bytes(grant)}, {"service", bytes(service)},
-                                        {"method", bytes(method)}, {"request", bytes(request)},
-                                        {"timeout_ms", timeout_ms}, {"token", token}}));
+    platform_status_t st = code_of(ask({{"op", "grant_call_service"},
+                                        {"grant", bytes(grant)},
+                                        {"service", bytes(service)},
+                                        {"method", bytes(method)},
+                                        {"request", bytes(request)},
+                                        {"timeout_ms", timeout_ms},
+                                        {"token", token}}));
     if (st != PLATFORM_OK) {  // done will not run
         std::lock_guard<std::mutex> g(state().m);
         state().replies.erase(token);

@@ -1,14 +1,16 @@
 // The privileged sub-tables as a plugin in a worker sees them, and the store request shapes the
 // host table shares with them. get_service asks the host (which knows whether the plugin is
 // privileged and which versions it has) and lends the worker's proxy table.
-#include "worker_state.hpp"
-
 #include <cstring>
+
+#include "worker_state.hpp"
 
 namespace platform::worker {
 
 namespace {
-std::string text(const json& v) { return host::worker::bytes_of(v); }
+std::string text(const json& v) {
+    return host::worker::bytes_of(v);
+}
 platform_status_t lend(const json& reply, platform_bytes_sink_fn sink, void* user) {
     platform_status_t st = code_of(reply);
     if (st == PLATFORM_OK && sink) {
@@ -34,16 +36,21 @@ json with_table(json request, platform_str_t table) {
 platform_status_t reg_list(platform_host_ctx_t*, platform_bytes_sink_fn sink, void* user) {
     return lend(ask({{"op", "registry.list"}}), sink, user);
 }
-platform_status_t reg_get(platform_host_ctx_t*, platform_str_t name, platform_bytes_sink_fn sink, void* user) {
+platform_status_t reg_get(platform_host_ctx_t*, platform_str_t name, platform_bytes_sink_fn sink,
+                          void* user) {
     return lend(ask({{"op", "registry.get"}, {"arg", bytes(name)}}), sink, user);
 }
-platform_status_t reg_register(platform_host_ctx_t*, platform_str_t service, int64_t ttl_s, platform_bytes_sink_fn sink, void* user) {
-    return lend_error(ask({{"op", "registry.register"}, {"arg", bytes(service)}, {"ttl_s", ttl_s}}), sink, user);
+platform_status_t reg_register(platform_host_ctx_t*, platform_str_t service, int64_t ttl_s,
+                               platform_bytes_sink_fn sink, void* user) {
+    return lend_error(ask({{"op", "registry.register"}, {"arg", bytes(service)}, {"ttl_s", ttl_s}}),
+                      sink, user);
 }
-platform_status_t reg_deregister(platform_host_ctx_t*, platform_str_t service, platform_bytes_sink_fn sink, void* user) {
+platform_status_t reg_deregister(platform_host_ctx_t*, platform_str_t service,
+                                 platform_bytes_sink_fn sink, void* user) {
     return lend_error(ask({{"op", "registry.deregister"}, {"arg", bytes(service)}}), sink, user);
 }
-platform_status_t reg_watch(platform_host_ctx_t*, platform_bytes_sink_fn fn, void* user, uint64_t* out) {
+platform_status_t reg_watch(platform_host_ctx_t*, platform_bytes_sink_fn fn, void* user,
+                            uint64_t* out) {
     if (!fn || !out) return PLATFORM_INVALID_ARGUMENT;
     auto l = std::make_shared<Listener>();
     l->sink = fn;
@@ -57,36 +64,44 @@ platform_status_t reg_unwatch(platform_host_ctx_t*, uint64_t id) {
 }
 
 // ---- store (any table) ----
-platform_status_t st_get(platform_host_ctx_t*, platform_str_t t, platform_str_t k, platform_bytes_sink_fn sink, void* user) {
+platform_status_t st_get(platform_host_ctx_t*, platform_str_t t, platform_str_t k,
+                         platform_bytes_sink_fn sink, void* user) {
     return lend(ask(with_table({{"op", "store_get"}, {"key", bytes(k)}}, t)), sink, user);
 }
-platform_status_t st_put(platform_host_ctx_t*, platform_str_t t, platform_str_t k, platform_str_t v, int64_t ttl) {
-    return code_of(ask(with_table({{"op", "store_put"}, {"key", bytes(k)}, {"value", bytes(v)}, {"ttl_ms", ttl}}, t)));
+platform_status_t st_put(platform_host_ctx_t*, platform_str_t t, platform_str_t k, platform_str_t v,
+                         int64_t ttl) {
+    return code_of(ask(with_table(
+        {{"op", "store_put"}, {"key", bytes(k)}, {"value", bytes(v)}, {"ttl_ms", ttl}}, t)));
 }
 platform_status_t st_del(platform_host_ctx_t*, platform_str_t t, platform_str_t k) {
     return code_of(ask(with_table({{"op", "store_delete"}, {"key", bytes(k)}}, t)));
 }
-platform_status_t st_scan(platform_host_ctx_t*, platform_str_t t, const platform_scan_t* scan, platform_record_sink_fn sink, void* user) {
+platform_status_t st_scan(platform_host_ctx_t*, platform_str_t t, const platform_scan_t* scan,
+                          platform_record_sink_fn sink, void* user) {
     if (!scan) return PLATFORM_INVALID_ARGUMENT;
     return scan_records(ask(scan_request(scan, &t)), sink, user);
 }
 platform_status_t st_tables(platform_host_ctx_t*, platform_bytes_sink_fn sink, void* user) {
     return lend(ask({{"op", "store.tables"}}), sink, user);
 }
-platform_status_t st_cas(platform_host_ctx_t*, platform_str_t t, platform_str_t k, const platform_str_t* expected,
-                         const platform_str_t* value, int64_t expires_at_ms) {
+platform_status_t st_cas(platform_host_ctx_t*, platform_str_t t, platform_str_t k,
+                         const platform_str_t* expected, const platform_str_t* value,
+                         int64_t expires_at_ms) {
     return code_of(ask(cas_request(&t, k, expected, value, expires_at_ms)));
 }
-platform_status_t st_batch(platform_host_ctx_t*, platform_str_t t, const platform_store_op_t* ops, uint32_t count, uint32_t stride) {
+platform_status_t st_batch(platform_host_ctx_t*, platform_str_t t, const platform_store_op_t* ops,
+                           uint32_t count, uint32_t stride) {
     json request = batch_request(&t, ops, count, stride);
     return request.is_null() ? PLATFORM_INVALID_ARGUMENT : code_of(ask(std::move(request)));
 }
 
 // ---- secrets, network, clock ----
-platform_status_t seal(platform_host_ctx_t*, platform_str_t plain, platform_bytes_sink_fn sink, void* user) {
+platform_status_t seal(platform_host_ctx_t*, platform_str_t plain, platform_bytes_sink_fn sink,
+                       void* user) {
     return lend(ask({{"op", "secrets.seal"}, {"arg", bytes(plain)}}), sink, user);
 }
-platform_status_t open(platform_host_ctx_t*, platform_str_t sealed, platform_bytes_sink_fn sink, void* user) {
+platform_status_t open(platform_host_ctx_t*, platform_str_t sealed, platform_bytes_sink_fn sink,
+                       void* user) {
     return lend(ask({{"op", "secrets.open"}, {"arg", bytes(sealed)}}), sink, user);
 }
 platform_status_t nodes(platform_host_ctx_t*, platform_bytes_sink_fn sink, void* user) {
@@ -96,21 +111,37 @@ bool is_manual(platform_host_ctx_t*) {
     json r = ask({{"op", "clock.is_manual"}});
     return r.contains("out") && r["out"].is_boolean() && r["out"].get<bool>();
 }
-platform_status_t clock_set(platform_host_ctx_t*, int64_t ms) { return code_of(ask({{"op", "clock.set"}, {"ms", ms}})); }
-platform_status_t clock_advance(platform_host_ctx_t*, int64_t ms) { return code_of(ask({{"op", "clock.advance"}, {"ms", ms}})); }
+platform_status_t clock_set(platform_host_ctx_t*, int64_t ms) {
+    return code_of(ask({{"op", "clock.set"}, {"ms", ms}}));
+}
+platform_status_t clock_advance(platform_host_ctx_t*, int64_t ms) {
+    return code_of(ask({{"op", "clock.advance"}, {"ms", ms}}));
+}
 
-const platform_registry_api_t kRegistry{sizeof(platform_registry_api_t), 2, reg_list, reg_get, reg_register,
-                                        reg_deregister, reg_watch, reg_unwatch};
-const platform_store_api_t kStore{sizeof(platform_store_api_t), 2, st_get, st_put, st_del, st_scan, st_tables, st_cas, st_batch};
+const platform_registry_api_t kRegistry{sizeof(platform_registry_api_t),
+                                        2,
+                                        reg_list,
+                                        reg_get,
+                                        reg_register,
+                                        reg_deregister,
+                                        reg_watch,
+                                        reg_unwatch};
+const platform_store_api_t kStore{
+    sizeof(platform_store_api_t), 2, st_get, st_put, st_del, st_scan, st_tables, st_cas, st_batch};
 const platform_secrets_api_t kSecrets{sizeof(platform_secrets_api_t), 1, seal, open};
 const platform_network_api_t kNetwork{sizeof(platform_network_api_t), 1, nodes};
-const platform_clock_api_t kClock{sizeof(platform_clock_api_t), 1, is_manual, clock_set, clock_advance};
+const platform_clock_api_t kClock{sizeof(platform_clock_api_t), 1, is_manual, clock_set,
+                                  clock_advance};
 }  // namespace
 
 json scan_request(const platform_scan_t* scan, const platform_str_t* table) {
     platform_scan_t s{};
     std::memcpy(&s, scan, std::min<size_t>(scan->struct_size, sizeof s));
-    json r = {{"op", "store_scan"}, {"prefix", bytes(s.prefix)}, {"order", s.order}, {"limit", s.limit}, {"offset", s.offset}};
+    json r = {{"op", "store_scan"},
+              {"prefix", bytes(s.prefix)},
+              {"order", s.order},
+              {"limit", s.limit},
+              {"offset", s.offset}};
     if (table) r["table"] = bytes(*table);
     return r;
 }
@@ -125,8 +156,8 @@ platform_status_t scan_records(const json& reply, platform_record_sink_fn sink, 
     return code_of(reply);
 }
 
-json cas_request(const platform_str_t* table, platform_str_t key, const platform_str_t* expected, const platform_str_t* value,
-                 int64_t expires_at_ms) {
+json cas_request(const platform_str_t* table, platform_str_t key, const platform_str_t* expected,
+                 const platform_str_t* value, int64_t expires_at_ms) {
     json r = {{"op", "store_cas"}, {"key", bytes(key)}, {"expires_at_ms", expires_at_ms}};
     if (expected) r["expected"] = bytes(*expected);
     if (value) r["value"] = bytes(*value);
@@ -134,7 +165,8 @@ json cas_request(const platform_str_t* table, platform_str_t key, const platform
     return r;
 }
 
-json batch_request(const platform_str_t* table, const platform_store_op_t* ops, uint32_t count, uint32_t stride) {
+json batch_request(const platform_str_t* table, const platform_store_op_t* ops, uint32_t count,
+                   uint32_t stride) {
     constexpr size_t kMin = offsetof(platform_store_op_t, key) + sizeof(platform_str_t);
     if (count && (!ops || stride < kMin)) return nullptr;
     json list = json::array();
@@ -146,7 +178,10 @@ json batch_request(const platform_str_t* table, const platform_store_op_t* ops, 
         if (size < kMin || size > stride) return nullptr;
         platform_store_op_t op{};
         std::memcpy(&op, at, std::min<size_t>(size, sizeof op));
-        list.push_back({{"kind", op.kind}, {"key", bytes(op.key)}, {"value", bytes(op.value)}, {"expires_at_ms", op.expires_at_ms}});
+        list.push_back({{"kind", op.kind},
+                        {"key", bytes(op.key)},
+                        {"value", bytes(op.value)},
+                        {"expires_at_ms", op.expires_at_ms}});
     }
     json r = {{"op", "store_batch"}, {"ops", std::move(list)}};
     if (table) r["table"] = bytes(*table);
@@ -170,14 +205,17 @@ platform_status_t subscribe_listener(json request, std::shared_ptr<Listener> l, 
 
 const void* proxy_get_service(platform_host_ctx_t*, platform_str_t name, uint32_t min_version) {
     const std::string n(name.ptr ? name.ptr : "", name.len);
-    const void* table = n == PLATFORM_SERVICE_REGISTRY ? static_cast<const void*>(&kRegistry)
+    const void* table = n == PLATFORM_SERVICE_REGISTRY  ? static_cast<const void*>(&kRegistry)
                         : n == PLATFORM_SERVICE_STORE   ? static_cast<const void*>(&kStore)
                         : n == PLATFORM_SERVICE_SECRETS ? static_cast<const void*>(&kSecrets)
                         : n == PLATFORM_SERVICE_NETWORK ? static_cast<const void*>(&kNetwork)
                         : n == PLATFORM_SERVICE_CLOCK   ? static_cast<const void*>(&kClock)
                                                         : nullptr;
     if (!table || !state().privileged) return nullptr;
-    return code_of(ask({{"op", "get_service"}, {"name", n}, {"min_version", min_version}})) == PLATFORM_OK ? table : nullptr;
+    return code_of(ask({{"op", "get_service"}, {"name", n}, {"min_version", min_version}})) ==
+                   PLATFORM_OK
+               ? table
+               : nullptr;
 }
 
 }  // namespace platform::worker

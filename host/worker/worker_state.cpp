@@ -7,7 +7,9 @@ WorkerState& state() {
     return *s;
 }
 
-platform_host_ctx_t* ctx() { return reinterpret_cast<platform_host_ctx_t*>(&state()); }
+platform_host_ctx_t* ctx() {
+    return reinterpret_cast<platform_host_ctx_t*>(&state());
+}
 
 json ask(json request) {
     auto ch = state().channel;
@@ -18,11 +20,16 @@ json ask(json request) {
 
 platform_status_t code_of(const json& reply) {
     auto it = reply.find("code");
-    return it != reply.end() && it->is_number_integer() ? it->get<platform_status_t>() : PLATFORM_INTERNAL;
+    return it != reply.end() && it->is_number_integer() ? it->get<platform_status_t>()
+                                                        : PLATFORM_INTERNAL;
 }
 
-json bytes(platform_str_t s) { return host::worker::bytes({s.ptr ? s.ptr : "", s.len}); }
-platform_str_t view(const std::string& s) { return {s.data(), s.size()}; }
+json bytes(platform_str_t s) {
+    return host::worker::bytes({s.ptr ? s.ptr : "", s.len});
+}
+platform_str_t view(const std::string& s) {
+    return {s.data(), s.size()};
+}
 
 std::shared_ptr<CallRecord> WorkerState::find_call(platform_call_t* call) {
     std::lock_guard<std::mutex> g(m);

@@ -6,17 +6,16 @@
 #pragma once
 
 #include <platform/abi.h>
-#include <platform/host/plugin.hpp>
-#include <platform/host/worker_channel.hpp>
-#include <platform/host/worker_pool.hpp>
-
-#include <nlohmann/json.hpp>
 
 #include <condition_variable>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <nlohmann/json.hpp>
+#include <platform/host/plugin.hpp>
+#include <platform/host/worker_channel.hpp>
+#include <platform/host/worker_pool.hpp>
 #include <string>
 #include <thread>
 
@@ -91,7 +90,8 @@ json scan_request(const platform_scan_t* scan, const platform_str_t* table);
 platform_status_t scan_records(const json& reply, platform_record_sink_fn sink, void* user);
 json cas_request(const platform_str_t* table, platform_str_t key, const platform_str_t* expected,
                  const platform_str_t* value, int64_t expires_at_ms);
-json batch_request(const platform_str_t* table, const platform_store_op_t* ops, uint32_t count, uint32_t stride);  // null: bad ops
+json batch_request(const platform_str_t* table, const platform_store_op_t* ops, uint32_t count,
+                   uint32_t stride);  // null: bad ops
 // Registers `l` under a new token, sends `request` with it and writes the host's id to *out.
 platform_status_t subscribe_listener(json request, std::shared_ptr<Listener> l, uint64_t* out);
 

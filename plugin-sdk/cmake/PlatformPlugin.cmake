@@ -56,6 +56,10 @@ function(platform_add_plugin name)
   set_target_properties(${name}-objects PROPERTIES
     CXX_VISIBILITY_PRESET hidden C_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON
     POSITION_INDEPENDENT_CODE ON)
+  if(COMMAND platform_reuse_pch)
+    # Inside the Platform build: the plugins' shared precompiled header (cmake/precompiled_headers.cmake).
+    platform_reuse_pch(${name}-objects PLUGIN)
+  endif()
   add_library(${name} MODULE $<TARGET_OBJECTS:${name}-objects>)
   target_link_libraries(${name} PRIVATE Platform::sdk ${P_LIBS})
   set_target_properties(${name} PROPERTIES

@@ -1,13 +1,13 @@
 #include "agent.hpp"
 
+#include <algorithm>
+
 #include "agent_loop.hpp"
 #include "local_time.hpp"
 #include "threads.hpp"
 
-#include <algorithm>
-
-using platform::json;
 using platform::Access;
+using platform::json;
 
 namespace {
 
@@ -43,14 +43,19 @@ Agent::Agent(const platform::Host& host)
       history_(config_int(host, "history", 20, 0, 200)) {}
 
 void Agent::describe(platform::ServiceSpec<Agent>& s) {
-    s.id("agent").version("1.0.0").service("v1.agent").summary("The hosted assistant: ask an agent, list agents");
+    s.id("agent")
+        .version("1.0.0")
+        .service("v1.agent")
+        .summary("The hosted assistant: ask an agent, list agents");
     s.config_schema(kAgentsConfigSchema);
     s.post("ask")
         .title("Ask an agent")
-        .description("Sends a prompt (at most 8000 bytes) to an agent — the default one unless `agent` names "
-                     "another (agent/list) — which may use your tools to act on your data, and answers its "
-                     "reply `text` and the saved conversation's id `thread`. Send `thread` back to continue "
-                     "that conversation; omit it to start a new one. Costs 1 credit (allowance first).")
+        .description(
+            "Sends a prompt (at most 8000 bytes) to an agent — the default one unless `agent` "
+            "names "
+            "another (agent/list) — which may use your tools to act on your data, and answers its "
+            "reply `text` and the saved conversation's id `thread`. Send `thread` back to continue "
+            "that conversation; omit it to start a new one. Costs 1 credit (allowance first).")
         .schema(R"json({
           "type": "object",
           "properties": {
@@ -68,17 +73,20 @@ void Agent::describe(platform::ServiceSpec<Agent>& s) {
         .handler(&Agent::ask);
     s.get("list")
         .title("List agents")
-        .description("The agents you can ask: the default agent, the operator's and your own, each with its "
-                     "name, description, the services it may use (empty: all of yours) and its kind.")
+        .description(
+            "The agents you can ask: the default agent, the operator's and your own, each with its "
+            "name, description, the services it may use (empty: all of yours) and its kind.")
         .access(Access::account)
         .read_only()
         .http_path("/agents")
         .handler(&Agent::list);
     s.post("create")
         .title("Create an agent")
-        .description("Extension: creates an agent of your own — a name (lowercase letters, digits, '-', at most "
-                     "40), instructions (at most 4000 characters) that open its system prompt, and the "
-                     "services whose tools it may use (empty: all of yours). A name in use is 409.")
+        .description(
+            "Extension: creates an agent of your own — a name (lowercase letters, digits, '-', at "
+            "most "
+            "40), instructions (at most 4000 characters) that open its system prompt, and the "
+            "services whose tools it may use (empty: all of yours). A name in use is 409.")
         .schema(R"json({
           "type": "object",
           "properties": {
@@ -133,8 +141,9 @@ void Agent::describe(platform::ServiceSpec<Agent>& s) {
         .handler(&Agent::prompts);
     s.post("prompt")
         .title("Get an agent as an MCP prompt")
-        .description("MCP prompts/get of agent_<name>: its instructions as a user message, followed by "
-                     "`request` when given; 404 for another name.")
+        .description(
+            "MCP prompts/get of agent_<name>: its instructions as a user message, followed by "
+            "`request` when given; 404 for another name.")
         .schema(R"json({"type": "object", "properties": {
           "name": {"type": "string", "description": "agent_<name>"},
           "arguments": {"type": "object", "additionalProperties": {"type": "string"}}},
@@ -163,7 +172,8 @@ json Agent::ask(platform::Request& r) {
 
 Agent::Answer Agent::reply(platform::Request& r, const Turn& turn) {
     const std::string& prompt = turn.prompt;
-    if (prompt.size() > kMaxPromptBytes) throw platform::invalid_argument("prompt: at most 8000 bytes");
+    if (prompt.size() > kMaxPromptBytes)
+        throw platform::invalid_argument("prompt: at most 8000 bytes");
     if (prompt.empty()) throw platform::invalid_argument("prompt: must not be empty");
     if (r.anonymous()) throw platform::unauthenticated("this method needs an account");
     agent::Threads threads(r);
@@ -171,13 +181,15 @@ Agent::Answer Agent::reply(platform::Request& r, const Turn& turn) {
     std::vector<json> history;
     if (!id.empty()) {
         const json header = threads.open(id);
-        const std::string earlier = header.value("agent", "");  // the thread's agent, while it exists
+        const std::string earlier =
+            header.value("agent", "");  // the thread's agent, while it exists
         if (name.empty() && !earlier.empty() && agents_.find(r, earlier)) name = earlier;
         if (history_ > 0) history = threads.messages(id, static_cast<size_t>(history_));
     }
     if (name.empty()) name = agent::kDefaultAgent;
     auto chosen = agents_.find(r, name);
-    if (!chosen) throw platform::not_found("agent: no such agent '" + name + "' (agent/list names them)");
+    if (!chosen)
+        throw platform::not_found("agent: no such agent '" + name + "' (agent/list names them)");
 
     agent::LoopInput in;
     in.agent = *chosen;
@@ -194,7 +206,11 @@ Agent::Answer Agent::reply(platform::Request& r, const Turn& turn) {
     const std::string& via = turn.channel;
     if (id.empty()) id = threads.new_id(prompt, host_.now_ms());
     json user = {{"role", "user"}, {"text", prompt}, {"channel", via}, {"agent", chosen->name}};
-    json said = {{"role", "assistant"}, {"text", out.text}, {"channel", via}, {"agent", chosen->name}, {"steps", out.steps}};
+    json said = {{"role", "assistant"},
+                 {"text", out.text},
+                 {"channel", via},
+                 {"agent", chosen->name},
+                 {"steps", out.steps}};
     if (!out.model.empty()) said["model"] = out.model;
     const std::string title = agent::excerpt(turn.title.empty() ? prompt : turn.title, 80);
     const json fresh = {{"title", title}, {"channel", via}, {"agent", chosen->name}};

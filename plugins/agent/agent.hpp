@@ -24,11 +24,10 @@
 // (default 1024), `history` (messages of the thread sent to the model, default 20).
 #pragma once
 
-#include "agents.hpp"
-
 #include <platform/sdk.hpp>
-
 #include <string>
+
+#include "agents.hpp"
 
 class Agent {
 public:
@@ -51,8 +50,8 @@ public:
 
     static constexpr size_t kMaxPromptBytes = 8000;
     static constexpr size_t kMaxInstructions = 4000;  // characters
-    // Credits per ask (and run). Fixed in the descriptor: the host reads an endpoint's price when it loads
-    // the plugin, before the plugin's config is known (abi.h, platform_plugin_entry_fn).
+    // Credits per ask (and run). Fixed in the descriptor: the host reads an endpoint's price when
+    // it loads the plugin, before the plugin's config is known (abi.h, platform_plugin_entry_fn).
     static constexpr uint64_t kPrice = 1;
 
     // The channel of the call: header X-Platform-Client (web, mail, cli), else web.
@@ -67,7 +66,8 @@ public:
         bool deliver = true;                // false: nothing is saved to any thread
     };
     struct Answer {
-        std::string text, thread, model;  // thread: the saved one; when not delivered, the given one
+        std::string text, thread,
+            model;  // thread: the saved one; when not delivered, the given one
         platform::json steps = platform::json::array();
     };
     // Checks the prompt (400), the thread (404 unless the caller's) and the agent (404), runs

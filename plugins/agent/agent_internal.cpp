@@ -3,7 +3,6 @@
 // prompt with delivery options, post a message, and read and mark the caller's conversations for
 // work, inbox, recall and events. The contract is in agent.hpp and README.md.
 #include "agent.hpp"
-
 #include "threads.hpp"
 
 using platform::Access;
@@ -13,7 +12,6 @@ namespace {
 
 constexpr size_t kMaxPostBytes = 100000;
 constexpr int64_t kMaxOffset = 100000;
-
 
 bool flag(const platform::Request& r, const std::string& name, bool fallback) {
     const auto it = r.args().find(name);
@@ -26,7 +24,8 @@ bool flag(const platform::Request& r, const std::string& name, bool fallback) {
 std::string channel_arg(const platform::Request& r, const std::string& fallback) {
     const std::string c = r.str("channel");
     if (c.empty()) return fallback;
-    if (c != "web" && c != "mail" && c != "cli") throw platform::invalid_argument("channel: one of web, mail, cli");
+    if (c != "web" && c != "mail" && c != "cli")
+        throw platform::invalid_argument("channel: one of web, mail, cli");
     return c;
 }
 
@@ -36,14 +35,17 @@ json shown(json record) {
     return record;
 }
 
-constexpr const char* kChannel = R"("channel": {"type": "string", "enum": ["web", "mail", "cli"], "description": "web, mail or cli"})";
+constexpr const char* kChannel =
+    R"("channel": {"type": "string", "enum": ["web", "mail", "cli"], "description": "web, mail or cli"})";
 
 }  // namespace
 
 void Agent::describe_internal(platform::ServiceSpec<Agent>& s) {
     s.post("run")
         .title("Run an agent (internal)")
-        .description("Internal: ask as the caller with delivery options; answers the reply, the thread and the steps.")
+        .description(
+            "Internal: ask as the caller with delivery options; answers the reply, the thread and "
+            "the steps.")
         .schema(std::string(R"json({"type": "object", "properties": {
           "prompt": {"type": "string", "minLength": 1, "description": "What to ask, at most 8000 bytes"},
           "agent": {"type": "string", "maxLength": 100, "description": "The agent to ask; default: the default agent"},
@@ -51,7 +53,8 @@ void Agent::describe_internal(platform::ServiceSpec<Agent>& s) {
           "title": {"type": "string", "maxLength": 200, "description": "A new thread's title"},
           "read_only": {"type": "boolean", "default": false, "description": "Only read-only tools"},
           "deliver": {"type": "boolean", "default": true, "description": "false: save nothing to any thread"},
-          )json") + kChannel + R"json(},
+          )json") +
+                kChannel + R"json(},
           "required": ["prompt"], "additionalProperties": false})json")
         .access(Access::account)
         .metered(kPrice)
@@ -60,12 +63,15 @@ void Agent::describe_internal(platform::ServiceSpec<Agent>& s) {
         .handler(&Agent::run);
     s.post("post")
         .title("Post to a conversation (internal)")
-        .description("Internal: appends an assistant message (no model) to a thread, or to a new one; unread + 1.")
+        .description(
+            "Internal: appends an assistant message (no model) to a thread, or to a new one; "
+            "unread + 1.")
         .schema(std::string(R"json({"type": "object", "properties": {
           "text": {"type": "string", "minLength": 1, "description": "The message, at most 100000 bytes"},
           "title": {"type": "string", "maxLength": 200, "description": "A new thread's title"},
           "thread": {"type": "string", "maxLength": 100, "description": "An owned conversation"},
-          )json") + kChannel + R"json(},
+          )json") +
+                kChannel + R"json(},
           "required": ["text"], "additionalProperties": false})json")
         .access(Access::account)
         .max_body(256 * 1024)
@@ -77,7 +83,8 @@ void Agent::describe_internal(platform::ServiceSpec<Agent>& s) {
         .schema(std::string(R"json({"type": "object", "properties": {
           "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20, "description": "At most this many"},
           "offset": {"type": "integer", "minimum": 0, "maximum": 100000, "default": 0, "description": "Skip this many"},
-          )json") + kChannel + R"json(}, "additionalProperties": false})json")
+          )json") +
+                kChannel + R"json(}, "additionalProperties": false})json")
         .access(Access::account)
         .read_only()
         .internal()
@@ -95,7 +102,8 @@ void Agent::describe_internal(platform::ServiceSpec<Agent>& s) {
         .handler(&Agent::messages);
     s.post("mark")
         .title("Mark a conversation (internal)")
-        .description("Internal: sets a thread's unread count to 1 (unread) or 0 (read); answers the header.")
+        .description(
+            "Internal: sets a thread's unread count to 1 (unread) or 0 (read); answers the header.")
         .schema(R"json({"type": "object", "properties": {
           "id": {"type": "string", "minLength": 1, "maxLength": 100, "description": "An owned conversation id"},
           "unread": {"type": "boolean", "description": "true: unread; false: read"}},
@@ -129,18 +137,26 @@ json Agent::post(platform::Request& r) {
     if (!id.empty()) name = threads.open(id).value("agent", name);
     const int64_t now = host_.now_ms();
     if (id.empty()) id = threads.new_id(title.empty() ? text : title, now);
-    json said = {{"role", "assistant"}, {"text", text}, {"channel", via}, {"agent", name}, {"steps", json::array()}};
-    const json fresh = {{"title", agent::excerpt(title.empty() ? text : title, 80)}, {"channel", via}, {"agent", name}};
+    json said = {{"role", "assistant"},
+                 {"text", text},
+                 {"channel", via},
+                 {"agent", name},
+                 {"steps", json::array()}};
+    const json fresh = {{"title", agent::excerpt(title.empty() ? text : title, 80)},
+                        {"channel", via},
+                        {"agent", name}};
     threads.append(id, fresh, {said}, 1, now);
     return {{"thread", id}};
 }
 
 json Agent::threads(platform::Request& r) {
-    const int64_t limit = r.integer("limit", 20, 1, 100), offset = r.integer("offset", 0, 0, kMaxOffset);
+    const int64_t limit = r.integer("limit", 20, 1, 100),
+                  offset = r.integer("offset", 0, 0, kMaxOffset);
     const std::string via = channel_arg(r, "");
     auto headers = agent::Threads(r).recent(static_cast<size_t>(limit + offset), via);
     json out = json::array();
-    for (size_t i = static_cast<size_t>(offset); i < headers.size(); ++i) out.push_back(shown(std::move(headers[i])));
+    for (size_t i = static_cast<size_t>(offset); i < headers.size(); ++i)
+        out.push_back(shown(std::move(headers[i])));
     return {{"threads", out}};
 }
 
@@ -150,12 +166,14 @@ json Agent::messages(platform::Request& r) {
     const std::string id = r.str("id");
     json header = threads.open(id);
     json out = json::array();
-    for (auto& m : threads.messages(id, static_cast<size_t>(limit))) out.push_back(shown(std::move(m)));
+    for (auto& m : threads.messages(id, static_cast<size_t>(limit)))
+        out.push_back(shown(std::move(m)));
     return {{"thread", shown(std::move(header))}, {"messages", out}};
 }
 
 json Agent::mark(platform::Request& r) {
     const auto it = r.args().find("unread");
-    if (it == r.args().end() || !it->is_boolean()) throw platform::invalid_argument("unread: required, true or false");
+    if (it == r.args().end() || !it->is_boolean())
+        throw platform::invalid_argument("unread: required, true or false");
     return shown(agent::Threads(r).set_unread(r.str("id"), it->get<bool>() ? 1 : 0));
 }

@@ -19,14 +19,13 @@
 // platform::Error (503 when no model is available, 502 upstream, 408 timeout).
 #pragma once
 
-#include "agents.hpp"
-#include "local_time.hpp"
-
-#include <platform/sdk.hpp>
-
 #include <map>
+#include <platform/sdk.hpp>
 #include <string>
 #include <vector>
+
+#include "agents.hpp"
+#include "local_time.hpp"
 
 namespace agent {
 
@@ -42,8 +41,9 @@ struct LoopInput {
 
 struct LoopResult {
     std::string text;
-    platform::json steps = platform::json::array();  // [{tool, arguments, outcome, seconds, error?}]
-    std::string model;                                // the model that answered last
+    platform::json steps =
+        platform::json::array();  // [{tool, arguments, outcome, seconds, error?}]
+    std::string model;            // the model that answered last
 };
 
 // What a model-facing tool name runs.

@@ -33,21 +33,26 @@ AgentDef Agents::from_record(const json& r, const std::string& kind) {
 Agents::Agents(const platform::Host& host) {
     default_ = {kDefaultAgent,
                 "The general assistant: every service you may use, as tools.",
-                "Help the account holder with their notes, tasks, calendar, contacts and the other services "
-                "you have as tools. Act with the tools rather than describing what you would do; keep answers "
+                "Help the account holder with their notes, tasks, calendar, contacts and the other "
+                "services "
+                "you have as tools. Act with the tools rather than describing what you would do; "
+                "keep answers "
                 "short.",
                 {},
                 "default"};
     const json list = host.config("agents");
     if (!list.is_array()) {
-        if (!list.is_null()) host.warn("agent: config `agents` is not an array; no operator agents");
+        if (!list.is_null())
+            host.warn("agent: config `agents` is not an array; no operator agents");
         return;
     }
     for (const auto& item : list) {
         AgentDef a = item.is_object() ? from_record(item, "operator") : AgentDef{};
         if (!valid_name(a.name) || builtin(a.name)) {
-            host.warn("agent: config `agents`: an entry without a valid, unique name ([a-z0-9-]{1,40}) is left out: " +
-                      item.dump());
+            host.warn(
+                "agent: config `agents`: an entry without a valid, unique name ([a-z0-9-]{1,40}) "
+                "is left out: " +
+                item.dump());
             continue;
         }
         operators_.push_back(std::move(a));

@@ -10,9 +10,8 @@
 //   {"name", "description", "instructions", "services": [...], "created", "updated"}
 #pragma once
 
-#include <platform/sdk.hpp>
-
 #include <optional>
+#include <platform/sdk.hpp>
 #include <string>
 #include <vector>
 

@@ -8,9 +8,8 @@
 // compiled into this plugin too: shared source, no link between plugins).
 #pragma once
 
-#include <platform/sdk.hpp>
-
 #include <cstdint>
+#include <platform/sdk.hpp>
 #include <string>
 
 namespace agent {

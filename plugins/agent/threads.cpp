@@ -31,13 +31,16 @@ Threads::Threads(const platform::Request& r)
 std::string Threads::new_id(const std::string& seed, int64_t now_ms) const {
     for (int attempt = 0;; ++attempt) {
         char buf[24];
-        std::snprintf(buf, sizeof buf, "th-%012llx-", static_cast<unsigned long long>(std::max<int64_t>(now_ms, 0)));
+        std::snprintf(buf, sizeof buf, "th-%012llx-",
+                      static_cast<unsigned long long>(std::max<int64_t>(now_ms, 0)));
         const std::string id = buf + platform::hash_id(seed, attempt).substr(0, 6);
         if (!find(id)) return id;
     }
 }
 
-std::string Threads::message_key(const std::string& id, int64_t seq) { return id + "/" + padded(seq, 10); }
+std::string Threads::message_key(const std::string& id, int64_t seq) {
+    return id + "/" + padded(seq, 10);
+}
 
 std::string Threads::recent_key(int64_t updated_ms, const std::string& id) {
     return padded(std::max<int64_t>(updated_ms, 0), 15) + "-" + id;
@@ -65,8 +68,8 @@ std::vector<json> Threads::messages(const std::string& id, size_t limit) const {
     return out;
 }
 
-json Threads::append(const std::string& id, const json& fresh, std::vector<json> added, int unread_delta,
-                     int64_t now_ms) const {
+json Threads::append(const std::string& id, const json& fresh, std::vector<json> added,
+                     int unread_delta, int64_t now_ms) const {
     const std::string at = platform::rfc3339(now_ms);
     int64_t previous_ms = -1, first_seq = 1;
     auto header = threads_.update(id, [&](const std::optional<json>& cur) -> std::optional<json> {
@@ -103,8 +106,10 @@ json Threads::append(const std::string& id, const json& fresh, std::vector<json>
     }
     messages_.batch(writes);
     std::vector<platform::JsonWrite> index;
-    if (previous_ms >= 0 && previous_ms != now_ms) index.push_back(platform::JsonWrite::erase(recent_key(previous_ms, id)));
-    index.push_back(platform::JsonWrite::put(recent_key(now_ms, id), {{"thread", id}, {"channel", header->value("channel", "")}}));
+    if (previous_ms >= 0 && previous_ms != now_ms)
+        index.push_back(platform::JsonWrite::erase(recent_key(previous_ms, id)));
+    index.push_back(platform::JsonWrite::put(
+        recent_key(now_ms, id), {{"thread", id}, {"channel", header->value("channel", "")}}));
     recent_.batch(index);
     return *header;
 }
@@ -116,7 +121,8 @@ std::vector<json> Threads::recent(size_t limit, const std::string& channel) cons
     for (auto& [key, entry] : recent_.list(o)) {
         if (!channel.empty() && entry.value("channel", "") != channel) continue;
         auto header = threads_.get(entry.value("thread", ""));
-        if (!header || header->value("updated_ms", int64_t(-1)) != std::stoll(key.substr(0, 15))) continue;  // stale
+        if (!header || header->value("updated_ms", int64_t(-1)) != std::stoll(key.substr(0, 15)))
+            continue;  // stale
         out.push_back(std::move(*header));
         if (limit && out.size() == limit) break;
     }

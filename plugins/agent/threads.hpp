@@ -26,9 +26,8 @@
 // sequence numbers); its messages and index entry are then written in one batch.
 #pragma once
 
-#include <platform/sdk.hpp>
-
 #include <optional>
+#include <platform/sdk.hpp>
 #include <string>
 #include <vector>
 
@@ -55,8 +54,9 @@ public:
     // Appends `added` (each {role, text, channel, agent, steps?, model?}; seq and at are set
     // here) to thread `id`, creating it from `fresh` ({title, channel, agent}) when it does not
     // exist, and adds `unread_delta` to its unread count. Returns the new header.
-    platform::json append(const std::string& id, const platform::json& fresh, std::vector<platform::json> added,
-                          int unread_delta, int64_t now_ms) const;
+    platform::json append(const std::string& id, const platform::json& fresh,
+                          std::vector<platform::json> added, int unread_delta,
+                          int64_t now_ms) const;
 
     // Headers of the most recently active threads first, at most `limit` (0 = all), only those
     // that began on `channel` when it is not empty.

@@ -21,8 +21,10 @@ namespace archive {
 json summary(const json& item) {
     json out = item;
     const std::string text = item.value("text", "");
-    size_t cut = std::min<size_t>(text.size(), 200);  // bytes, backed off to a whole UTF-8 character
-    while (cut < text.size() && cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+    size_t cut =
+        std::min<size_t>(text.size(), 200);  // bytes, backed off to a whole UTF-8 character
+    while (cut < text.size() && cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80)
+        --cut;
     out.erase("text");
     out["snippet"] = text.substr(0, cut) + (cut < text.size() ? "…" : "");
     return out;
@@ -45,32 +47,51 @@ bool matches(const json& item, const std::string& query) {
 }  // namespace archive
 
 void Archive::describe(platform::ServiceSpec<Archive>& s) {
-    s.id("archive").version("1.0.0").service("v1.archive").summary("Everything this instance has collected");
-    s.get("list").title("List the archive")
-        .description("With `kind`: the most recent items of that kind. Without: which kinds exist and how many items "
-                     "each has.")
-        .schema(std::string(R"json({"type": "object", "properties": {)json") + kKindProperty + ", " + kLimitProperty +
-                R"json(}, "additionalProperties": false})json")
-        .access(platform::Access::public_).read_only().handler(&Archive::list);
-    s.get("search").title("Search the archive")
-        .description("Items whose title or text contains every word of the query, most recent first.")
+    s.id("archive")
+        .version("1.0.0")
+        .service("v1.archive")
+        .summary("Everything this instance has collected");
+    s.get("list")
+        .title("List the archive")
+        .description(
+            "With `kind`: the most recent items of that kind. Without: which kinds exist and how "
+            "many items "
+            "each has.")
+        .schema(std::string(R"json({"type": "object", "properties": {)json") + kKindProperty +
+                ", " + kLimitProperty + R"json(}, "additionalProperties": false})json")
+        .access(platform::Access::public_)
+        .read_only()
+        .handler(&Archive::list);
+    s.get("search")
+        .title("Search the archive")
+        .description(
+            "Items whose title or text contains every word of the query, most recent first.")
         .schema(std::string(R"json({"type": "object", "properties": {
           "query": {"type": "string", "maxLength": 500, "description": "Words to find (case-insensitive)"}, )json") +
-                kKindProperty + ", " + kLimitProperty + R"json(}, "required": ["query"], "additionalProperties": false})json")
-        .access(platform::Access::public_).read_only().handler(&Archive::search);
-    s.get("get").title("Get an archive item")
-        .description("One item in full by its id (<kind>:<id>, as list and search give it; bookmarks' `ref`).")
+                kKindProperty + ", " + kLimitProperty +
+                R"json(}, "required": ["query"], "additionalProperties": false})json")
+        .access(platform::Access::public_)
+        .read_only()
+        .handler(&Archive::search);
+    s.get("get")
+        .title("Get an archive item")
+        .description(
+            "One item in full by its id (<kind>:<id>, as list and search give it; bookmarks' "
+            "`ref`).")
         .schema(R"json({"type": "object", "properties": {
           "id": {"type": "string", "maxLength": 200, "description": "The item's id, e.g. post:bp-..."}},
           "required": ["id"], "additionalProperties": false})json")
-        .access(platform::Access::public_).read_only().handler(&Archive::get);
+        .access(platform::Access::public_)
+        .read_only()
+        .handler(&Archive::get);
 }
 
 json Archive::list(platform::Request& r) {
     if (!r.args().contains("kind")) {
         json counts = json::array();
         for (const auto& kind : kinds())
-            if (size_t n = collect(r, kind).size()) counts.push_back({{"kind", kind}, {"count", n}});
+            if (size_t n = collect(r, kind).size())
+                counts.push_back({{"kind", kind}, {"count", n}});
         return {{"kinds", counts}};
     }
     const std::string kind = r.str("kind");
@@ -94,7 +115,8 @@ json Archive::search(platform::Request& r) {
     }
     archive::newest_first(found);
     json items = json::array();
-    for (size_t i = 0; i < found.size() && i < limit; ++i) items.push_back(archive::summary(found[i]));
+    for (size_t i = 0; i < found.size() && i < limit; ++i)
+        items.push_back(archive::summary(found[i]));
     return {{"query", query}, {"items", items}};
 }
 

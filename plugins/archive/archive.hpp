@@ -13,9 +13,8 @@
 // list/search/get are in archive.cpp; the sources in sources.cpp.
 #pragma once
 
-#include <platform/sdk.hpp>
-
 #include <optional>
+#include <platform/sdk.hpp>
 #include <string>
 #include <vector>
 

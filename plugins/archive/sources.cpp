@@ -1,17 +1,17 @@
-#include "archive.hpp"
-
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <ctime>
+
+#include "archive.hpp"
 
 using platform::json;
 
 namespace {
 
 // The answer of service/method as the caller; nullopt when the service or method does not exist.
-std::optional<json> ask(const platform::Host& host, platform::Request& r, const char* service, const char* method,
-                        const json& args) {
+std::optional<json> ask(const platform::Host& host, platform::Request& r, const char* service,
+                        const char* method, const json& args) {
     platform::Host::CallResult res;
     try {
         res = host.call(service, method, args, r.call());
@@ -20,13 +20,14 @@ std::optional<json> ask(const platform::Host& host, platform::Request& r, const 
         throw;
     }
     if (res.code == platform::Code::not_found) throw platform::not_found(res.body);
-    if (!res.ok()) throw platform::Error(res.code, std::string(service) + "/" + method + ": " + res.body);
+    if (!res.ok())
+        throw platform::Error(res.code, std::string(service) + "/" + method + ": " + res.body);
     return json::parse(res.body, nullptr, false);
 }
 
 // Every element of `field` in the pages of service/method (offset, limit 100, answer `total`).
-std::vector<json> pages(const platform::Host& host, platform::Request& r, const char* service, const char* method,
-                        const char* field) {
+std::vector<json> pages(const platform::Host& host, platform::Request& r, const char* service,
+                        const char* method, const char* field) {
     std::vector<json> out;
     for (size_t offset = 0;;) {
         auto page = ask(host, r, service, method, {{"offset", offset}, {"limit", 100}});
@@ -46,7 +47,8 @@ int64_t epoch_ms(const std::string& t) {
     const char* rest = strptime(t.c_str(), "%Y-%m-%dT%H:%M:%S", &tm);
     if (!rest) return 0;
     if (*rest == '.')
-        for (int scale = 100; std::isdigit(static_cast<unsigned char>(*++rest)); scale /= 10) frac_ms += (*rest - '0') * scale;
+        for (int scale = 100; std::isdigit(static_cast<unsigned char>(*++rest)); scale /= 10)
+            frac_ms += (*rest - '0') * scale;
     int64_t ms = static_cast<int64_t>(timegm(&tm)) * 1000 + frac_ms;
     int oh = 0, om = 0;
     if ((*rest == '+' || *rest == '-') && std::sscanf(rest + 1, "%2d:%2d", &oh, &om) == 2)
@@ -70,18 +72,16 @@ json social_item(const json& p) {
 
 json reminder_item(const json& e) {
     const std::string id = e.value("id", "");
-    return {{"id", "reminder:" + id},
-            {"kind", "reminder"},
-            {"title", e.value("title", "")},
-            {"url", "/api/v1/events/read?id=" + id},
-            {"text", e.value("note", "")},
-            {"date", e.value("next", e.value("when", ""))}};
+    return {{"id", "reminder:" + id},        {"kind", "reminder"},
+            {"title", e.value("title", "")}, {"url", "/api/v1/events/read?id=" + id},
+            {"text", e.value("note", "")},   {"date", e.value("next", e.value("when", ""))}};
 }
 
 }  // namespace
 
 const std::vector<std::string>& Archive::kinds() {
-    static const std::vector<std::string> k = {"news", "post", "video", "market", "social", "reminder"};
+    static const std::vector<std::string> k = {"news",   "post",   "video",
+                                               "market", "social", "reminder"};
     return k;
 }
 
@@ -93,9 +93,11 @@ std::vector<json> Archive::collect(platform::Request& r, const std::string& kind
     } else if (kind == "social") {
         auto answer = ask(host_, r, "v1.social", "list", json::object());
         if (answer && answer->is_object())
-            for (const auto& p : answer->value("posts", json::array())) out.push_back(social_item(p));
+            for (const auto& p : answer->value("posts", json::array()))
+                out.push_back(social_item(p));
     } else if (kind == "reminder" && !r.anonymous()) {
-        for (const auto& e : pages(host_, r, "v1.events", "list", "events")) out.push_back(reminder_item(e));
+        for (const auto& e : pages(host_, r, "v1.events", "list", "events"))
+            out.push_back(reminder_item(e));
     }
     archive::newest_first(out);
     return out;

@@ -1,16 +1,20 @@
 // auth-local — accounts per namespace (issuer), their argon2id secrets and the `admin` bootstrap.
-#include "auth_local.hpp"
-
 #include <sodium.h>
 
 #include <algorithm>
 #include <regex>
 
+#include "auth_local.hpp"
+
 namespace auth_local {
 
 namespace {
-std::string account_key(const std::string& ns, const std::string& id) { return "account/" + ns + "/" + id; }
-std::string name_key(const std::string& ns, const std::string& name) { return "accountByName/" + ns + "/" + name; }
+std::string account_key(const std::string& ns, const std::string& id) {
+    return "account/" + ns + "/" + id;
+}
+std::string name_key(const std::string& ns, const std::string& name) {
+    return "accountByName/" + ns + "/" + name;
+}
 }  // namespace
 
 // ---- Account -------------------------------------------------------------------------------
@@ -18,8 +22,8 @@ std::string name_key(const std::string& ns, const std::string& name) { return "a
 json Account::public_json() const {
     json md = metadata.is_object() ? metadata : json::object();
     if (!md.contains("timezone")) md["timezone"] = "UTC";
-    return {{"id", id}, {"type", type}, {"issuer", ns}, {"name", name}, {"scopes", scopes}, {"metadata", md},
-            {"created", created}, {"updated", updated}};
+    return {{"id", id},         {"type", type},   {"issuer", ns},       {"name", name},
+            {"scopes", scopes}, {"metadata", md}, {"created", created}, {"updated", updated}};
 }
 
 json Account::stored() const {
@@ -102,13 +106,16 @@ Account Accounts::create(Account a, std::string_view secret) {
     a.secret_hash = hash(secret);  // outside the lock: slow on purpose
     std::lock_guard<std::mutex> g(m_);
     if (store_.get(account_key(a.ns, a.id))) throw platform::invalid_argument("id: already exists");
-    if (store_.get(name_key(a.ns, a.name))) throw platform::invalid_argument("name: already exists");
+    if (store_.get(name_key(a.ns, a.name)))
+        throw platform::invalid_argument("name: already exists");
     store_.put(account_key(a.ns, a.id), a.stored().dump());
     store_.put(name_key(a.ns, a.name), a.id);
     return a;
 }
 
-void Accounts::update(const Account& a) { store_.put(account_key(a.ns, a.id), a.stored().dump()); }
+void Accounts::update(const Account& a) {
+    store_.put(account_key(a.ns, a.id), a.stored().dump());
+}
 
 void Accounts::set_secret(Account& a, std::string_view secret) {
     a.secret_hash = hash(secret);
@@ -128,8 +135,8 @@ bool Accounts::erase(const std::string& ns, const std::string& id) {
     return store_.erase(account_key(ns, id));
 }
 
-std::optional<Account> Accounts::login(const std::string& ns, const std::string& id, const std::string& name,
-                                       std::string_view secret) const {
+std::optional<Account> Accounts::login(const std::string& ns, const std::string& id,
+                                       const std::string& name, std::string_view secret) const {
     std::optional<Account> a = !id.empty() ? get(ns, id) : by_name(ns, name);
     if (!a) {
         // Spend the same effort as for a real account, so timing does not tell which ids exist.

@@ -19,14 +19,13 @@
 //   key/es256                     the signing key's PEM, sealed by the host's secrets sub-table
 #pragma once
 
-#include <platform/sdk.hpp>
-
 #include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <platform/sdk.hpp>
 #include <set>
 #include <string>
 #include <string_view>
@@ -57,10 +56,10 @@ struct Settings {
     std::string ns;            // namespace the admin is created in at start
     std::string admin_secret;  // "" = generated and logged once
     bool disable_admin = false;
-    std::string private_key;   // PEM; "" = generated and kept sealed in the store
-    uint64_t argon2_ops = 0;   // crypto_pwhash opslimit
-    uint64_t argon2_mem = 0;   // crypto_pwhash memlimit, bytes
-    int64_t token_expiry = 900;    // seconds, default of auth/token
+    std::string private_key;     // PEM; "" = generated and kept sealed in the store
+    uint64_t argon2_ops = 0;     // crypto_pwhash opslimit
+    uint64_t argon2_mem = 0;     // crypto_pwhash memlimit, bytes
+    int64_t token_expiry = 900;  // seconds, default of auth/token
     int64_t refresh_days = 30;
     int64_t session_days = 7;
 
@@ -75,7 +74,7 @@ struct Account {
     std::string ns, id, type = "user", name;
     std::vector<std::string> scopes;
     json metadata = json::object();
-    std::string secret_hash;  // argon2id, crypto_pwhash_str format
+    std::string secret_hash;           // argon2id, crypto_pwhash_str format
     int64_t created = 0, updated = 0;  // unix seconds
 
     json public_json() const;  // without the hash; metadata.timezone defaults to UTC
@@ -89,7 +88,8 @@ bool valid_namespace(std::string_view ns);
 
 class Accounts {
 public:
-    Accounts(platform::Store store, uint64_t ops, uint64_t mem) : store_(store), ops_(ops), mem_(mem) {}
+    Accounts(platform::Store store, uint64_t ops, uint64_t mem)
+        : store_(store), ops_(ops), mem_(mem) {}
 
     std::optional<Account> get(const std::string& ns, const std::string& id) const;
     std::optional<Account> by_name(const std::string& ns, const std::string& name) const;
@@ -102,8 +102,8 @@ public:
 
     // The account for {id|name, secret}, or nullopt (unknown account and wrong secret alike, in
     // about the same time).
-    std::optional<Account> login(const std::string& ns, const std::string& id, const std::string& name,
-                                 std::string_view secret) const;
+    std::optional<Account> login(const std::string& ns, const std::string& id,
+                                 const std::string& name, std::string_view secret) const;
     std::string hash(std::string_view secret) const;
     bool verify(const std::string& hash, std::string_view secret) const;
 
@@ -119,8 +119,8 @@ private:
 struct TokenRecord {
     std::string hash;  // sha256 hex of the token text (the store key)
     std::string id, kind, ns, account, name;
-    json services;      // null = absent
-    json capabilities;  // null = absent (every capability)
+    json services;                                    // null = absent
+    json capabilities;                                // null = absent (every capability)
     int64_t created = 0, expires = 0, last_used = 0;  // unix ms; expires 0 = never
 
     json stored() const;
@@ -144,9 +144,11 @@ public:
     void touch(TokenRecord& r, int64_t now_ms);
     // Refresh rotation: the old token is revoked, a new one with the same id issued. nullopt when
     // the token is not a live refresh token.
-    std::optional<Issued> rotate(std::string_view refresh_token, int64_t now_ms, int64_t expires_ms);
+    std::optional<Issued> rotate(std::string_view refresh_token, int64_t now_ms,
+                                 int64_t expires_ms);
     bool live(const std::string& ns, const std::string& account, const std::string& id) const;
-    std::optional<TokenRecord> by_id(const std::string& ns, const std::string& account, const std::string& id) const;
+    std::optional<TokenRecord> by_id(const std::string& ns, const std::string& account,
+                                     const std::string& id) const;
     bool revoke(const TokenRecord& r);
     std::vector<TokenRecord> list(const std::string& ns, const std::string& account) const;
     void revoke_all(const std::string& ns, const std::string& account);
@@ -197,8 +199,10 @@ public:
     explicit Rules(platform::Store store) : store_(store) {}
 
     void ensure_default();
-    std::vector<json> list();  // stored form (scope "" = public), ordered by id; the default when empty
-    json create(const json& rule);  // validated by the caller; INVALID_ARGUMENT "id: already exists"
+    std::vector<json>
+    list();  // stored form (scope "" = public), ordered by id; the default when empty
+    json create(
+        const json& rule);  // validated by the caller; INVALID_ARGUMENT "id: already exists"
     bool erase(const std::string& id);
     uint64_t version();
     std::string lend();  // JSON array for the provider table

@@ -1,13 +1,13 @@
 // auth-local — small crypto helpers: randomness (libsodium), base64url, sha256 and HMAC-SHA256
 // (OpenSSL EVP), constant-time comparison.
-#include "auth_local.hpp"
-
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 #include <sodium.h>
 
 #include <stdexcept>
+
+#include "auth_local.hpp"
 
 namespace auth_local {
 
@@ -30,8 +30,12 @@ std::string random_bytes(size_t n) {
     return out;
 }
 
-std::string random_token() { return base64url(random_bytes(32)); }
-std::string random_id() { return base64url(random_bytes(12)); }
+std::string random_token() {
+    return base64url(random_bytes(32));
+}
+std::string random_id() {
+    return base64url(random_bytes(12));
+}
 
 std::string base64url(std::string_view in) {
     std::string out;
@@ -93,7 +97,9 @@ std::string hex(std::string_view bytes) {
     return out;
 }
 
-std::string sha256_hex(std::string_view data) { return hex(sha256(data)); }
+std::string sha256_hex(std::string_view data) {
+    return hex(sha256(data));
+}
 
 std::string hmac_sha256_hex(std::string_view key, std::string_view data) {
     unsigned char md[EVP_MAX_MD_SIZE];

@@ -6,10 +6,11 @@
 // endpoints act on the request's namespace (Platform-Namespace, else the server's): admins of
 // that namespace, or of the server's own, may. Rules are one set for the server: only admins of
 // the server's namespace change them.
-#include "auth_local.hpp"
+#include <sys/stat.h>
 
 #include <fstream>
-#include <sys/stat.h>
+
+#include "auth_local.hpp"
 
 namespace auth_local {
 
@@ -44,7 +45,8 @@ std::string credential_of(platform::Request& r) {
         if (j == std::string::npos) j = cookies.size();
         std::string part = cookies.substr(i, j - i);
         size_t a = part.find_first_not_of(' ');
-        if (a != std::string::npos && part.compare(a, 17, "platform_session=") == 0) return part.substr(a + 17);
+        if (a != std::string::npos && part.compare(a, 17, "platform_session=") == 0)
+            return part.substr(a + 17);
         i = j + 1;
     }
     return "";
@@ -58,9 +60,12 @@ bool printable(const std::string& s) {
 
 // An IANA name with a TZif file under /usr/share/zoneinfo.
 bool valid_timezone(const std::string& tz) {
-    if (tz.empty() || tz.size() > 64 || tz.front() == '/' || tz.find("..") != std::string::npos) return false;
+    if (tz.empty() || tz.size() > 64 || tz.front() == '/' || tz.find("..") != std::string::npos)
+        return false;
     for (char c : tz)
-        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '/' && c != '_' && c != '+' && c != '-') return false;
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '/' && c != '_' && c != '+' &&
+            c != '-')
+            return false;
     const std::string path = "/usr/share/zoneinfo/" + tz;
     struct stat st {};
     if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
@@ -71,8 +76,10 @@ bool valid_timezone(const std::string& tz) {
 
 std::string secret_arg(platform::Request& r, const char* name) {
     std::string s = r.str(name);
-    if (s.size() < 8) throw platform::invalid_argument(std::string(name) + ": must be at least 8 characters");
-    if (s.size() > 1024) throw platform::invalid_argument(std::string(name) + ": must be at most 1024 characters");
+    if (s.size() < 8)
+        throw platform::invalid_argument(std::string(name) + ": must be at least 8 characters");
+    if (s.size() > 1024)
+        throw platform::invalid_argument(std::string(name) + ": must be at most 1024 characters");
     return s;
 }
 
@@ -86,7 +93,8 @@ std::vector<std::string> string_list(const json& args, const char* name, size_t 
     for (const auto& v : *it) {
         if (!v.is_string() || v.get<std::string>().empty() || v.get<std::string>().size() > 128 ||
             !printable(v.get<std::string>()))
-            throw platform::invalid_argument(std::string(name) + ": every item must be a non-empty string");
+            throw platform::invalid_argument(std::string(name) +
+                                             ": every item must be a non-empty string");
         out.push_back(v.get<std::string>());
     }
     return out;
@@ -102,7 +110,8 @@ std::string AuthLocal::host_namespace(platform::Request& r) const {
     r.host().api()->call_info(r.call(), &info);
     const std::string service = platform::copy(info.service);
     const std::string suffix = ".auth";
-    if (service.size() > suffix.size() && service.compare(service.size() - suffix.size(), suffix.size(), suffix) == 0)
+    if (service.size() > suffix.size() &&
+        service.compare(service.size() - suffix.size(), suffix.size(), suffix) == 0)
         return service.substr(0, service.size() - suffix.size());
     return settings_.ns;
 }
@@ -110,7 +119,8 @@ std::string AuthLocal::host_namespace(platform::Request& r) const {
 std::string AuthLocal::target_namespace(platform::Request& r) const {
     std::string ns = r.header("platform-namespace");
     if (ns.empty()) return host_namespace(r);
-    if (!valid_namespace(ns)) throw platform::invalid_argument("Platform-Namespace: not a valid namespace");
+    if (!valid_namespace(ns))
+        throw platform::invalid_argument("Platform-Namespace: not a valid namespace");
     return ns;
 }
 
@@ -154,8 +164,10 @@ Account AuthLocal::own_account(const Caller& c) {
 
 json AuthLocal::issue_tokens(const Account& a, int64_t expiry_s, const Tokens::Issued& refresh) {
     const int64_t iat = host_.now_ms() / 1000, exp = iat + expiry_s;
-    json claims = {{"sub", a.id},     {"iss", a.ns}, {"type", a.type}, {"scopes", a.scopes},
-                   {"name", a.name},  {"iat", iat},  {"exp", exp},     {"jti", refresh.record.id + "." + random_id()}};
+    json claims = {{"sub", a.id},    {"iss", a.ns},
+                   {"type", a.type}, {"scopes", a.scopes},
+                   {"name", a.name}, {"iat", iat},
+                   {"exp", exp},     {"jti", refresh.record.id + "." + random_id()}};
     return {{"access_token", jwt_.sign(claims)},
             {"refresh_token", refresh.token},
             {"created", iat},
@@ -167,7 +179,8 @@ json AuthLocal::token(platform::Request& r) {
     const std::string ns = target_namespace(r);
     if (ns == host_namespace(r)) ensure_admin(ns);
     const int64_t expiry = r.args().value("token_expiry", settings_.token_expiry);
-    if (expiry < 60 || expiry > 86400) throw platform::invalid_argument("token_expiry: must be from 60 to 86400");
+    if (expiry < 60 || expiry > 86400)
+        throw platform::invalid_argument("token_expiry: must be from 60 to 86400");
     const int64_t now = host_.now_ms();
     const std::string refresh = r.str("refresh_token");
     if (!refresh.empty()) {
@@ -209,7 +222,8 @@ json AuthLocal::create_account(platform::Request& r) {
     a.ns = ns;
     a.id = r.str("id");
     if (!valid_account_id(a.id))
-        throw platform::invalid_argument("id: must be 1 to 128 letters, digits and . _ @ + - (starting with a letter or digit)");
+        throw platform::invalid_argument(
+            "id: must be 1 to 128 letters, digits and . _ @ + - (starting with a letter or digit)");
     if (a.id == "admin" && settings_.disable_admin)
         throw platform::invalid_argument("id: the admin account is disabled (disable_admin)");
     const bool generated = !r.args().contains("secret");
@@ -218,13 +232,16 @@ json AuthLocal::create_account(platform::Request& r) {
     if (a.name.empty() || a.name.size() > 128 || !printable(a.name))
         throw platform::invalid_argument("name: must be 1 to 128 printable characters");
     a.type = r.str("type", "user");
-    if (a.type != "user" && a.type != "service") throw platform::invalid_argument("type: must be user or service");
+    if (a.type != "user" && a.type != "service")
+        throw platform::invalid_argument("type: must be user or service");
     a.scopes = string_list(r.args(), "scopes", 32);
     if (auto md = r.args().find("metadata"); md != r.args().end() && !md->is_null()) {
-        if (!md->is_object() || md->size() > 32) throw platform::invalid_argument("metadata: must be an object of at most 32 strings");
+        if (!md->is_object() || md->size() > 32)
+            throw platform::invalid_argument("metadata: must be an object of at most 32 strings");
         for (auto it = md->begin(); it != md->end(); ++it)
             if (!it->is_string() || it->get<std::string>().size() > 1024)
-                throw platform::invalid_argument("metadata." + it.key() + ": must be a string of at most 1024 characters");
+                throw platform::invalid_argument("metadata." + it.key() +
+                                                 ": must be a string of at most 1024 characters");
         if (md->contains("timezone") && !valid_timezone((*md)["timezone"].get<std::string>()))
             throw platform::invalid_argument("metadata.timezone: not an IANA time zone name");
         a.metadata = *md;
@@ -245,7 +262,8 @@ json AuthLocal::delete_account(platform::Request& r) {
     Caller c = caller(r);
     const std::string ns = admin_namespace(r, c);
     const std::string id = r.str("id");
-    if (id == c.id && ns == c.ns) throw platform::invalid_argument("id: can't delete your own account");
+    if (id == c.id && ns == c.ns)
+        throw platform::invalid_argument("id: can't delete your own account");
     if (!accounts_.get(ns, id)) throw platform::not_found("id: no account " + id);
     tokens_.revoke_all(ns, id);
     accounts_.erase(ns, id);
@@ -260,8 +278,10 @@ json AuthLocal::change_secret(platform::Request& r) {
     if (target == c.id) {
         a = own_account(c);
         const std::string old = r.str("old_secret");
-        if (old.empty()) throw platform::invalid_argument("old_secret: is required to change your own secret");
-        if (!accounts_.verify(a.secret_hash, old)) throw platform::invalid_argument("old_secret: not correct");
+        if (old.empty())
+            throw platform::invalid_argument("old_secret: is required to change your own secret");
+        if (!accounts_.verify(a.secret_hash, old))
+            throw platform::invalid_argument("old_secret: not correct");
     } else {
         if (!c.has_scope("admin") && !c.has_scope("service"))
             throw platform::permission_denied("id: only admins change another account's secret");
@@ -275,13 +295,16 @@ json AuthLocal::change_secret(platform::Request& r) {
     return {{"account", a.public_json()}};
 }
 
-json AuthLocal::me(platform::Request& r) { return {{"account", own_account(require_account(r)).public_json()}}; }
+json AuthLocal::me(platform::Request& r) {
+    return {{"account", own_account(require_account(r)).public_json()}};
+}
 
 json AuthLocal::set_timezone(platform::Request& r) {
     Account a = own_account(require_account(r));
     const std::string tz = r.str("timezone");
     if (!valid_timezone(tz))
-        throw platform::invalid_argument("timezone: '" + tz + "' is not an IANA time zone name (e.g. Europe/London)");
+        throw platform::invalid_argument("timezone: '" + tz +
+                                         "' is not an IANA time zone name (e.g. Europe/London)");
     a.metadata["timezone"] = tz;
     a.updated = host_.now_ms() / 1000;
     accounts_.update(a);

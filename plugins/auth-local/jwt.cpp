@@ -5,8 +5,6 @@
 // signature is the raw 64-byte r||s of RFC 7518 §3.4, converted to and from OpenSSL's DER.
 // The key is an EC P-256 private key: PLATFORM_AUTH_PRIVATE_KEY (PEM) when set, else the one
 // kept in the store under key/es256 sealed by the host's "secrets" sub-table, else a new one.
-#include "auth_local.hpp"
-
 #include <openssl/bio.h>
 #include <openssl/bn.h>
 #include <openssl/core_names.h>
@@ -18,6 +16,8 @@
 #include <memory>
 #include <stdexcept>
 
+#include "auth_local.hpp"
+
 namespace auth_local {
 
 namespace {
@@ -25,7 +25,9 @@ namespace {
 constexpr const char* kKeyRecord = "key/es256";
 constexpr const char* kHeader = R"({"alg":"ES256","typ":"JWT"})";
 
-EVP_PKEY* pkey(void* p) { return static_cast<EVP_PKEY*>(p); }
+EVP_PKEY* pkey(void* p) {
+    return static_cast<EVP_PKEY*>(p);
+}
 
 struct Bio {
     BIO* b;
@@ -67,7 +69,9 @@ std::optional<std::string> raw_to_der(std::string_view raw) {
 }  // namespace
 
 Jwt::Jwt() = default;
-Jwt::~Jwt() { EVP_PKEY_free(pkey(key_)); }
+Jwt::~Jwt() {
+    EVP_PKEY_free(pkey(key_));
+}
 
 bool Jwt::looks_like(std::string_view t) {
     auto a = t.find('.');
@@ -83,10 +87,12 @@ void Jwt::use_pem(const std::string& pem) {
     char group[64] = {0};
     size_t glen = 0;
     if (!EVP_PKEY_is_a(k, "EC") ||
-        EVP_PKEY_get_utf8_string_param(k, OSSL_PKEY_PARAM_GROUP_NAME, group, sizeof group, &glen) != 1 ||
+        EVP_PKEY_get_utf8_string_param(k, OSSL_PKEY_PARAM_GROUP_NAME, group, sizeof group, &glen) !=
+            1 ||
         std::string(group) != "prime256v1") {
         EVP_PKEY_free(k);
-        throw std::runtime_error("auth-local: the private key must be an EC P-256 (prime256v1) key for ES256");
+        throw std::runtime_error(
+            "auth-local: the private key must be an EC P-256 (prime256v1) key for ES256");
     }
     EVP_PKEY_free(pkey(key_));
     key_ = k;
@@ -98,7 +104,8 @@ void Jwt::use_pem(const std::string& pem) {
     unsigned char* der = nullptr;
     int len = i2d_PrivateKey(k, &der);
     if (len <= 0) throw std::runtime_error("auth-local: cannot encode the private key");
-    mac_key_ = sha256("auth-local csrf key\n" + std::string(reinterpret_cast<char*>(der), static_cast<size_t>(len)));
+    mac_key_ = sha256("auth-local csrf key\n" +
+                      std::string(reinterpret_cast<char*>(der), static_cast<size_t>(len)));
     OPENSSL_clear_free(der, static_cast<size_t>(len));
 }
 
@@ -106,7 +113,8 @@ std::string Jwt::generate_pem() {
     EVP_PKEY* k = EVP_PKEY_Q_keygen(nullptr, nullptr, "EC", "P-256");
     if (!k) throw std::runtime_error("auth-local: cannot generate an EC P-256 key");
     Bio bio{BIO_new(BIO_s_mem())};
-    bool ok = bio.b && PEM_write_bio_PrivateKey(bio.b, k, nullptr, nullptr, 0, nullptr, nullptr) == 1;
+    bool ok =
+        bio.b && PEM_write_bio_PrivateKey(bio.b, k, nullptr, nullptr, 0, nullptr, nullptr) == 1;
     EVP_PKEY_free(k);
     if (!ok) throw std::runtime_error("auth-local: cannot encode the new key");
     char* data = nullptr;
@@ -121,20 +129,23 @@ void Jwt::load(const platform::Host& host, const std::string& pem) {
     auto* secrets = host.service<platform_secrets_api_t>(PLATFORM_SERVICE_SECRETS, 1);
     if (!secrets)
         throw std::runtime_error(
-            "auth-local: keeping the signing key needs the privileged \"secrets\" sub-table (list auth-local "
+            "auth-local: keeping the signing key needs the privileged \"secrets\" sub-table (list "
+            "auth-local "
             "under privileged: in the profile) or PLATFORM_AUTH_PRIVATE_KEY");
     platform::Store store = host.store();
     if (auto sealed = store.get(kKeyRecord)) {
         std::string plain;
         auto st = secrets->open(host.ctx(), platform::view(*sealed), platform::append_sink, &plain);
         if (st == PLATFORM_OK) return use_pem(plain);
-        host.warn("auth-local: the stored signing key cannot be opened (was the secret key changed?); "
-                  "generating a new one: earlier access tokens and CSRF tokens stop working");
+        host.warn(
+            "auth-local: the stored signing key cannot be opened (was the secret key changed?); "
+            "generating a new one: earlier access tokens and CSRF tokens stop working");
     }
     std::string fresh = generate_pem();
     std::string sealed;
-    platform::check(secrets->seal(host.ctx(), platform::view(fresh), platform::append_sink, &sealed),
-                    "auth-local: sealing the signing key failed");
+    platform::check(
+        secrets->seal(host.ctx(), platform::view(fresh), platform::append_sink, &sealed),
+        "auth-local: sealing the signing key failed");
     store.put(kKeyRecord, sealed);
 }
 
@@ -144,14 +155,15 @@ std::string Jwt::sign(const json& claims) const {
     std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
     size_t len = 0;
     if (!ctx || EVP_DigestSignInit(ctx.get(), nullptr, EVP_sha256(), nullptr, pkey(key_)) != 1 ||
-        EVP_DigestSign(ctx.get(), nullptr, &len, reinterpret_cast<const unsigned char*>(input.data()),
-                       input.size()) != 1)
+        EVP_DigestSign(ctx.get(), nullptr, &len,
+                       reinterpret_cast<const unsigned char*>(input.data()), input.size()) != 1)
         throw platform::internal("jwt: signing failed");
     std::string der(len, '\0');
     if (EVP_DigestSign(ctx.get(), reinterpret_cast<unsigned char*>(der.data()), &len,
                        reinterpret_cast<const unsigned char*>(input.data()), input.size()) != 1)
         throw platform::internal("jwt: signing failed");
-    return input + "." + base64url(der_to_raw(reinterpret_cast<const unsigned char*>(der.data()), len));
+    return input + "." +
+           base64url(der_to_raw(reinterpret_cast<const unsigned char*>(der.data()), len));
 }
 
 std::optional<json> Jwt::verify(std::string_view token) const {
@@ -184,8 +196,9 @@ std::optional<json> Jwt::verify_signature(std::string_view token) const {
     std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
     const std::string_view input = token.substr(0, b);
     if (!ctx || EVP_DigestVerifyInit(ctx.get(), nullptr, EVP_sha256(), nullptr, pkey(key_)) != 1 ||
-        EVP_DigestVerify(ctx.get(), reinterpret_cast<const unsigned char*>(der->data()), der->size(),
-                         reinterpret_cast<const unsigned char*>(input.data()), input.size()) != 1)
+        EVP_DigestVerify(ctx.get(), reinterpret_cast<const unsigned char*>(der->data()),
+                         der->size(), reinterpret_cast<const unsigned char*>(input.data()),
+                         input.size()) != 1)
         return std::nullopt;
     json claims = json::parse(*payload, nullptr, false);
     if (!claims.is_object()) return std::nullopt;

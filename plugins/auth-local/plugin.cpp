@@ -5,11 +5,10 @@
 // The SDK's PLATFORM_SERVICE and PLATFORM_PROVIDER each build one half; this builds the
 // descriptor from ServiceSpec (endpoints, on_call) and sets kind AUTH and the provider table,
 // with on_create taking the profile config as providers do. Nothing throws across the ABI.
-#include "auth_local.hpp"
-
+#include <memory>
 #include <platform/sdk/auth_provider.hpp>
 
-#include <memory>
+#include "auth_local.hpp"
 
 namespace auth_local {
 
@@ -24,8 +23,8 @@ platform::ServiceSpec<AuthLocal>& spec() {
     return s;
 }
 
-void* on_create(const platform_host_api_t* api, platform_host_ctx_t* ctx, platform_str_t config, char* err,
-                size_t err_size) noexcept {
+void* on_create(const platform_host_api_t* api, platform_host_ctx_t* ctx, platform_str_t config,
+                char* err, size_t err_size) noexcept {
     return platform::guarded_create(err, err_size, [&]() -> void* {
         json cfg = config.len ? json::parse(platform::view(config)) : json::object();
         return new AuthLocal(platform::Host(api, ctx), cfg);
@@ -47,7 +46,9 @@ platform_status_t on_start(void* p) noexcept {
     }
 }
 
-void on_destroy(void* p) noexcept { delete static_cast<AuthLocal*>(p); }
+void on_destroy(void* p) noexcept {
+    delete static_cast<AuthLocal*>(p);
+}
 
 void on_call(void* p, platform_call_t* call, uint32_t index, platform_str_t request) noexcept {
     auto* self = static_cast<AuthLocal*>(p);
@@ -55,10 +56,13 @@ void on_call(void* p, platform_call_t* call, uint32_t index, platform_str_t requ
     try {
         auto& ep = spec().endpoints().at(index);
         json args = request.len ? json::parse(platform::view(request)) : json::object();
-        if (!args.is_object()) throw platform::invalid_argument("the request must be a JSON object");
+        if (!args.is_object())
+            throw platform::invalid_argument("the request must be a JSON object");
         platform::Request req(self->host(), call, std::move(args));
-        if (ep.sync_handler()) out.ok(ep.sync_handler()(*self, req));
-        else out.fail(platform::Code::unsupported, "endpoint has no handler");
+        if (ep.sync_handler())
+            out.ok(ep.sync_handler()(*self, req));
+        else
+            out.fail(platform::Code::unsupported, "endpoint has no handler");
     } catch (const platform::Error& e) {
         out.fail(e);
     } catch (const std::exception& e) {

@@ -5,12 +5,12 @@
 // revoked. Anything else must be an opaque token of 43 base64url characters, found by its sha256:
 // personal, services or session (refresh tokens are not bearer credentials). The identity always
 // carries the account's current scopes.
-#include "auth_local.hpp"
-
 #include <sodium.h>
 
 #include <cstdlib>
 #include <stdexcept>
+
+#include "auth_local.hpp"
 
 namespace auth_local {
 
@@ -24,7 +24,8 @@ std::string env(const char* name) {
 std::string string_setting(const json& c, const char* key, const std::string& fallback) {
     auto it = c.find(key);
     if (it == c.end() || it->is_null()) return fallback;
-    if (!it->is_string()) throw std::runtime_error(std::string("auth-local: config `") + key + "` must be a string");
+    if (!it->is_string())
+        throw std::runtime_error(std::string("auth-local: config `") + key + "` must be a string");
     return it->get<std::string>().empty() ? fallback : it->get<std::string>();
 }
 
@@ -32,8 +33,9 @@ int64_t int_setting(const json& c, const char* key, int64_t fallback, int64_t lo
     auto it = c.find(key);
     if (it == c.end() || it->is_null()) return fallback;
     if (!it->is_number_integer() || it->get<int64_t>() < lo || it->get<int64_t>() > hi)
-        throw std::runtime_error(std::string("auth-local: config `") + key + "` must be an integer from " +
-                                 std::to_string(lo) + " to " + std::to_string(hi));
+        throw std::runtime_error(std::string("auth-local: config `") + key +
+                                 "` must be an integer from " + std::to_string(lo) + " to " +
+                                 std::to_string(hi));
     return it->get<int64_t>();
 }
 
@@ -48,19 +50,25 @@ Settings prepare(const json& config) {
 Settings Settings::from(const json& c) {
     if (!c.is_object()) throw std::runtime_error("auth-local: config must be an object");
     Settings s;
-    s.ns = string_setting(c, "namespace", env("PLATFORM_NAMESPACE").empty() ? "go.core.api" : env("PLATFORM_NAMESPACE"));
-    if (!valid_namespace(s.ns)) throw std::runtime_error("auth-local: config `namespace` is not a valid namespace");
+    s.ns = string_setting(
+        c, "namespace",
+        env("PLATFORM_NAMESPACE").empty() ? "go.core.api" : env("PLATFORM_NAMESPACE"));
+    if (!valid_namespace(s.ns))
+        throw std::runtime_error("auth-local: config `namespace` is not a valid namespace");
     s.admin_secret = string_setting(c, "admin_secret", env("PLATFORM_ADMIN_SECRET"));
     s.private_key = string_setting(c, "private_key", env("PLATFORM_AUTH_PRIVATE_KEY"));
     auto da = c.find("disable_admin");
     if (da != c.end() && !da->is_null()) {
-        if (!da->is_boolean()) throw std::runtime_error("auth-local: config `disable_admin` must be true or false");
+        if (!da->is_boolean())
+            throw std::runtime_error("auth-local: config `disable_admin` must be true or false");
         s.disable_admin = da->get<bool>();
     }
-    s.argon2_ops = static_cast<uint64_t>(int_setting(c, "argon2_ops", crypto_pwhash_OPSLIMIT_INTERACTIVE,
-                                                     crypto_pwhash_OPSLIMIT_MIN, 20));
-    s.argon2_mem = static_cast<uint64_t>(int_setting(c, "argon2_mem_kib", crypto_pwhash_MEMLIMIT_INTERACTIVE / 1024,
-                                                     crypto_pwhash_MEMLIMIT_MIN / 1024, 1024 * 1024)) * 1024;
+    s.argon2_ops = static_cast<uint64_t>(int_setting(
+        c, "argon2_ops", crypto_pwhash_OPSLIMIT_INTERACTIVE, crypto_pwhash_OPSLIMIT_MIN, 20));
+    s.argon2_mem = static_cast<uint64_t>(
+                       int_setting(c, "argon2_mem_kib", crypto_pwhash_MEMLIMIT_INTERACTIVE / 1024,
+                                   crypto_pwhash_MEMLIMIT_MIN / 1024, 1024 * 1024)) *
+                   1024;
     s.token_expiry = int_setting(c, "token_expiry", 900, 60, 86400);
     s.refresh_days = int_setting(c, "refresh_days", 30, 1, 3650);
     s.session_days = int_setting(c, "session_days", 7, 1, 365);
@@ -104,10 +112,12 @@ std::optional<AuthLocal::Resolved> AuthLocal::resolve(std::string_view credentia
         auto claims = jwt_.verify(credential);
         if (!claims) return std::nullopt;
         const json& c = *claims;
-        if (!c.contains("exp") || !c["exp"].is_number() || !c.contains("sub") || !c["sub"].is_string() ||
-            !c.contains("iss") || !c["iss"].is_string() || !c.contains("jti") || !c["jti"].is_string())
+        if (!c.contains("exp") || !c["exp"].is_number() || !c.contains("sub") ||
+            !c["sub"].is_string() || !c.contains("iss") || !c["iss"].is_string() ||
+            !c.contains("jti") || !c["jti"].is_string())
             return std::nullopt;
-        if (c["exp"].get<double>() * 1000.0 <= static_cast<double>(now)) return std::nullopt;  // business clock
+        if (c["exp"].get<double>() * 1000.0 <= static_cast<double>(now))
+            return std::nullopt;  // business clock
         const std::string ns = c["iss"], sub = c["sub"], jti = c["jti"];
         const std::string grant = jti.substr(0, jti.find('.'));
         auto account = accounts_.get(ns, sub);

@@ -5,11 +5,11 @@
 // exists the default one is created: {default, "", *:*:*, GRANTED, 0}. meta/rules_version grows
 // with every change; rules_version() answers from memory and re-reads the stored number at most
 // every 5 s, so a change made by a replica sharing the store is seen within 5 s.
-#include "auth_local.hpp"
-
-#include <chrono>
 #include <cctype>
+#include <chrono>
 #include <cstdlib>
+
+#include "auth_local.hpp"
 
 namespace auth_local {
 
@@ -19,13 +19,18 @@ constexpr const char* kPrefix = "rule/";
 constexpr int64_t kRereadMs = 5000;
 
 int64_t steady_ms() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
         .count();
 }
 }  // namespace
 
 json Rules::default_rule() {
-    return {{"id", "default"}, {"scope", ""}, {"resource", "*:*:*"}, {"access", "GRANTED"}, {"priority", 0}};
+    return {{"id", "default"},
+            {"scope", ""},
+            {"resource", "*:*:*"},
+            {"access", "GRANTED"},
+            {"priority", 0}};
 }
 
 json Rules::shown(json rule) {
@@ -112,15 +117,18 @@ namespace auth_local {
 
 namespace {
 bool valid_rule_id(const std::string& id) {
-    if (id.empty() || id.size() > 64 || !std::isalnum(static_cast<unsigned char>(id[0]))) return false;
+    if (id.empty() || id.size() > 64 || !std::isalnum(static_cast<unsigned char>(id[0])))
+        return false;
     for (char c : id)
-        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '_' && c != '-') return false;
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '_' && c != '-')
+            return false;
     return true;
 }
 
 // type:name:endpoint, three non-empty parts without spaces (the endpoint may hold colons).
 bool valid_resource(const std::string& r) {
-    if (r.empty() || r.size() > 256 || r.find_first_of(" \t\r\n") != std::string::npos) return false;
+    if (r.empty() || r.size() > 256 || r.find_first_of(" \t\r\n") != std::string::npos)
+        return false;
     size_t a = r.find(':');
     if (a == std::string::npos || a == 0) return false;
     size_t b = r.find(':', a + 1);
@@ -131,7 +139,8 @@ bool valid_resource(const std::string& r) {
 void require_server_admin(const Caller& c, const std::string& host_ns) {
     if (c.anonymous()) throw platform::unauthenticated("this method needs an account");
     if (c.ns != host_ns || !(c.has_scope("admin") || c.has_scope("service")))
-        throw platform::permission_denied("rules: only admins of namespace " + host_ns + " manage rules");
+        throw platform::permission_denied("rules: only admins of namespace " + host_ns +
+                                          " manage rules");
 }
 }  // namespace
 
@@ -140,22 +149,26 @@ json AuthLocal::create_rule(platform::Request& r) {
     json rule;
     rule["id"] = r.str("id");
     if (!valid_rule_id(rule["id"]))
-        throw platform::invalid_argument("id: must be 1 to 64 letters, digits and . _ - (starting with a letter or digit)");
+        throw platform::invalid_argument(
+            "id: must be 1 to 64 letters, digits and . _ - (starting with a letter or digit)");
     std::string scope = r.str("scope");
     if (scope == "<public>") scope = "";
     if (scope.size() > 64 || scope.find_first_of(" \t\r\n") != std::string::npos)
-        throw platform::invalid_argument("scope: must be <public>, *, + or a scope name of at most 64 characters");
+        throw platform::invalid_argument(
+            "scope: must be <public>, *, + or a scope name of at most 64 characters");
     rule["scope"] = scope;
     rule["resource"] = r.str("resource");
     if (!valid_resource(rule["resource"]))
-        throw platform::invalid_argument("resource: must be type:name:endpoint, e.g. service:notes:* or *:*:*");
+        throw platform::invalid_argument(
+            "resource: must be type:name:endpoint, e.g. service:notes:* or *:*:*");
     std::string access = r.str("access", "GRANTED");  // micro's CLI spells it `granted`
     for (auto& ch : access) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
     if (access != "GRANTED" && access != "DENIED")
         throw platform::invalid_argument("access: must be GRANTED or DENIED (any case)");
     rule["access"] = access;
     auto p = r.args().find("priority");
-    if (p != r.args().end() && !p->is_null() && (!p->is_number_integer() || std::abs(p->get<int64_t>()) > 1000000))
+    if (p != r.args().end() && !p->is_null() &&
+        (!p->is_number_integer() || std::abs(p->get<int64_t>()) > 1000000))
         throw platform::invalid_argument("priority: must be an integer from -1000000 to 1000000");
     rule["priority"] = p != r.args().end() && p->is_number_integer() ? p->get<int64_t>() : 0;
     return {{"rule", Rules::shown(rules_.create(rule))}};

@@ -133,75 +133,175 @@ constexpr const char* kRevokeSchema = R"json({
 }  // namespace
 
 void AuthLocal::describe(platform::ServiceSpec<AuthLocal>& s) {
-    s.id("auth-local").version("1.0.0").service("auth").summary(
-        "Accounts, rules, tokens and sessions kept in the store (argon2id secrets, ES256 access tokens)");
+    s.id("auth-local")
+        .version("1.0.0")
+        .service("auth")
+        .summary(
+            "Accounts, rules, tokens and sessions kept in the store (argon2id secrets, ES256 "
+            "access tokens)");
     const std::string ns = kNamespaceNote;
-    s.post("token").title("Log in or refresh")
-        .description("Exchanges {id|name, secret} or {refresh_token} for an ES256 access token (token_expiry s) and "
-                     "a refresh token; a refresh token is used up and replaced. 401 `invalid credentials` for an "
-                     "unknown account or a wrong secret, 400 when neither credentials nor a refresh token are given." + ns)
-        .schema(kTokenSchema).access(Access::public_).withheld_from_agent().handler(&AuthLocal::token);
-    s.post("inspect").title("Inspect a token")
-        .description("The identity a token stands for (id, type, issuer, name, scopes, metadata, credential); 400 "
-                     "for a token that is malformed, forged, expired or revoked.")
-        .schema(kInspectSchema).access(Access::public_).read_only().withheld_from_agent().handler(&AuthLocal::inspect);
-    s.post("createAccount").title("Create an account")
-        .description("Adds an account; the secret is answered only here, once. 400 `id: already exists` or `name: "
-                     "already exists`." + ns)
-        .schema(kCreateAccountSchema).access(Access::admin).withheld_from_agent().handler(&AuthLocal::create_account);
-    s.get("listAccounts").title("List accounts")
+    s.post("token")
+        .title("Log in or refresh")
+        .description(
+            "Exchanges {id|name, secret} or {refresh_token} for an ES256 access token "
+            "(token_expiry s) and "
+            "a refresh token; a refresh token is used up and replaced. 401 `invalid credentials` "
+            "for an "
+            "unknown account or a wrong secret, 400 when neither credentials nor a refresh token "
+            "are given." +
+            ns)
+        .schema(kTokenSchema)
+        .access(Access::public_)
+        .withheld_from_agent()
+        .handler(&AuthLocal::token);
+    s.post("inspect")
+        .title("Inspect a token")
+        .description(
+            "The identity a token stands for (id, type, issuer, name, scopes, metadata, "
+            "credential); 400 "
+            "for a token that is malformed, forged, expired or revoked.")
+        .schema(kInspectSchema)
+        .access(Access::public_)
+        .read_only()
+        .withheld_from_agent()
+        .handler(&AuthLocal::inspect);
+    s.post("createAccount")
+        .title("Create an account")
+        .description(
+            "Adds an account; the secret is answered only here, once. 400 `id: already exists` or "
+            "`name: "
+            "already exists`." +
+            ns)
+        .schema(kCreateAccountSchema)
+        .access(Access::admin)
+        .withheld_from_agent()
+        .handler(&AuthLocal::create_account);
+    s.get("listAccounts")
+        .title("List accounts")
         .description("Every account of the namespace, ordered by id, without secrets." + ns)
-        .access(Access::admin).read_only().handler(&AuthLocal::list_accounts);
-    s.post("deleteAccount").title("Delete an account")
-        .description("Deletes an account and revokes its tokens; your own account cannot be deleted." + ns)
-        .schema(kIdSchema).access(Access::admin).destructive().idempotent().withheld_from_agent()
+        .access(Access::admin)
+        .read_only()
+        .handler(&AuthLocal::list_accounts);
+    s.post("deleteAccount")
+        .title("Delete an account")
+        .description(
+            "Deletes an account and revokes its tokens; your own account cannot be deleted." + ns)
+        .schema(kIdSchema)
+        .access(Access::admin)
+        .destructive()
+        .idempotent()
+        .withheld_from_agent()
         .handler(&AuthLocal::delete_account);
-    s.post("changeSecret").title("Change a secret")
+    s.post("changeSecret")
+        .title("Change a secret")
         .description("Changes your secret (old_secret required), or as an admin another account's.")
-        .schema(kChangeSecretSchema).access(Access::account).withheld_from_agent().handler(&AuthLocal::change_secret);
-    s.get("me").title("Your account")
+        .schema(kChangeSecretSchema)
+        .access(Access::account)
+        .withheld_from_agent()
+        .handler(&AuthLocal::change_secret);
+    s.get("me")
+        .title("Your account")
         .description("The caller's account (id, type, issuer, name, scopes, metadata).")
-        .access(Access::account).read_only().handler(&AuthLocal::me);
-    s.post("setTimezone").title("Set your time zone")
-        .description("Sets metadata.timezone of your account to an IANA name (UTC by default); time-of-day "
-                     "features use it.")
-        .schema(kTimezoneSchema).access(Access::account).idempotent().handler(&AuthLocal::set_timezone);
-    s.post("createRule").title("Create an access rule")
-        .description("Adds a rule (micro's model); the highest priority matching rule decides. Takes effect "
-                     "within a second. 400 `id: already exists`.")
-        .schema(kCreateRuleSchema).access(Access::admin).withheld_from_agent().handler(&AuthLocal::create_rule);
-    s.get("listRules").title("List access rules")
-        .description("Every rule, ordered by id; scope <public> is anyone. When no rule exists the default one "
-                     "({default, <public>, *:*:*, GRANTED, 0}) is created.")
-        .access(Access::admin).read_only().handler(&AuthLocal::list_rules);
-    s.post("deleteRule").title("Delete an access rule")
+        .access(Access::account)
+        .read_only()
+        .handler(&AuthLocal::me);
+    s.post("setTimezone")
+        .title("Set your time zone")
+        .description(
+            "Sets metadata.timezone of your account to an IANA name (UTC by default); time-of-day "
+            "features use it.")
+        .schema(kTimezoneSchema)
+        .access(Access::account)
+        .idempotent()
+        .handler(&AuthLocal::set_timezone);
+    s.post("createRule")
+        .title("Create an access rule")
+        .description(
+            "Adds a rule (micro's model); the highest priority matching rule decides. Takes effect "
+            "within a second. 400 `id: already exists`.")
+        .schema(kCreateRuleSchema)
+        .access(Access::admin)
+        .withheld_from_agent()
+        .handler(&AuthLocal::create_rule);
+    s.get("listRules")
+        .title("List access rules")
+        .description(
+            "Every rule, ordered by id; scope <public> is anyone. When no rule exists the default "
+            "one "
+            "({default, <public>, *:*:*, GRANTED, 0}) is created.")
+        .access(Access::admin)
+        .read_only()
+        .handler(&AuthLocal::list_rules);
+    s.post("deleteRule")
+        .title("Delete an access rule")
         .description("Deletes a rule by id; 404 when there is none.")
-        .schema(kIdSchema).access(Access::admin).destructive().idempotent().withheld_from_agent()
+        .schema(kIdSchema)
+        .access(Access::admin)
+        .destructive()
+        .idempotent()
+        .withheld_from_agent()
         .handler(&AuthLocal::delete_rule);
-    s.post("createToken").title("Create a token")
-        .description("A personal or services token for programs, shown once. Restricted tokens cannot create "
-                     "tokens.")
-        .schema(kCreateTokenSchema).access(Access::account).withheld_from_agent().handler(&AuthLocal::create_token);
-    s.get("listTokens").title("List your tokens")
-        .description("Your tokens (logins, sessions, personal and services tokens) with created, expiry and "
-                     "last_used (unix seconds; last_used is recorded at most once a minute); never their text.")
-        .access(Access::account).read_only().handler(&AuthLocal::list_tokens);
-    s.post("deleteToken").title("Revoke a token")
-        .description("Revokes one of your tokens by id; revoking a login also ends its access tokens.")
-        .schema(kTokenIdSchema).access(Access::account).destructive().idempotent().withheld_from_agent()
+    s.post("createToken")
+        .title("Create a token")
+        .description(
+            "A personal or services token for programs, shown once. Restricted tokens cannot "
+            "create "
+            "tokens.")
+        .schema(kCreateTokenSchema)
+        .access(Access::account)
+        .withheld_from_agent()
+        .handler(&AuthLocal::create_token);
+    s.get("listTokens")
+        .title("List your tokens")
+        .description(
+            "Your tokens (logins, sessions, personal and services tokens) with created, expiry and "
+            "last_used (unix seconds; last_used is recorded at most once a minute); never their "
+            "text.")
+        .access(Access::account)
+        .read_only()
+        .handler(&AuthLocal::list_tokens);
+    s.post("deleteToken")
+        .title("Revoke a token")
+        .description(
+            "Revokes one of your tokens by id; revoking a login also ends its access tokens.")
+        .schema(kTokenIdSchema)
+        .access(Access::account)
+        .destructive()
+        .idempotent()
+        .withheld_from_agent()
         .handler(&AuthLocal::delete_token);
-    s.post("createSession").title("Start a browser session")
-        .description("Used by POST /auth/login: {id|name, secret} → {token, id, csrf_token, expiry, account}. The "
-                     "token goes in the platform_session cookie; cookie-authenticated writes need X-CSRF-Token." + ns)
-        .schema(kCreateSessionSchema).access(Access::public_).withheld_from_agent().handler(&AuthLocal::create_session);
-    s.post("deleteSession").title("End a browser session")
+    s.post("createSession")
+        .title("Start a browser session")
+        .description(
+            "Used by POST /auth/login: {id|name, secret} → {token, id, csrf_token, expiry, "
+            "account}. The "
+            "token goes in the platform_session cookie; cookie-authenticated writes need "
+            "X-CSRF-Token." +
+            ns)
+        .schema(kCreateSessionSchema)
+        .access(Access::public_)
+        .withheld_from_agent()
+        .handler(&AuthLocal::create_session);
+    s.post("deleteSession")
+        .title("End a browser session")
         .description("Used by POST /auth/logout: revokes your session given by token or id.")
-        .schema(kDeleteSessionSchema).access(Access::account).destructive().idempotent().withheld_from_agent()
+        .schema(kDeleteSessionSchema)
+        .access(Access::account)
+        .destructive()
+        .idempotent()
+        .withheld_from_agent()
         .handler(&AuthLocal::delete_session);
-    s.post("revoke").title("Log out")
-        .description("Revokes your refresh token and the access tokens of its login; {revoked: false} when it "
-                     "was not live.")
-        .schema(kRevokeSchema).access(Access::account).destructive().idempotent().withheld_from_agent()
+    s.post("revoke")
+        .title("Log out")
+        .description(
+            "Revokes your refresh token and the access tokens of its login; {revoked: false} when "
+            "it "
+            "was not live.")
+        .schema(kRevokeSchema)
+        .access(Access::account)
+        .destructive()
+        .idempotent()
+        .withheld_from_agent()
         .handler(&AuthLocal::revoke);
 }
 

@@ -1,8 +1,8 @@
 // auth-local — the token and session endpoints: personal and services tokens, browser sessions
 // (with their CSRF token), listing and revoking them, and logout by refresh token.
-#include "auth_local.hpp"
-
 #include <algorithm>
+
+#include "auth_local.hpp"
 
 namespace auth_local {
 
@@ -15,20 +15,24 @@ bool restricted(const json& credential) {
     const std::string kind = credential.value("kind", "");
     if (kind == "services") return true;
     if (kind != "personal") return false;
-    return (credential.contains("services") && !credential["services"].empty()) || credential.contains("capabilities");
+    return (credential.contains("services") && !credential["services"].empty()) ||
+           credential.contains("capabilities");
 }
 
-json names(const json& args, const char* key, const std::vector<std::string>* allowed, size_t max_items) {
+json names(const json& args, const char* key, const std::vector<std::string>* allowed,
+           size_t max_items) {
     auto it = args.find(key);
     if (it == args.end() || it->is_null()) return json();
     if (!it->is_array() || it->size() > max_items)
-        throw platform::invalid_argument(std::string(key) + ": must be an array of at most " + std::to_string(max_items) +
-                                         " strings");
+        throw platform::invalid_argument(std::string(key) + ": must be an array of at most " +
+                                         std::to_string(max_items) + " strings");
     for (const auto& v : *it) {
         if (!v.is_string() || v.get<std::string>().empty() || v.get<std::string>().size() > 128 ||
             v.get<std::string>().find_first_of(" \t\r\n/") != std::string::npos)
-            throw platform::invalid_argument(std::string(key) + ": every item must be a name without spaces or '/'");
-        if (allowed && std::find(allowed->begin(), allowed->end(), v.get<std::string>()) == allowed->end())
+            throw platform::invalid_argument(std::string(key) +
+                                             ": every item must be a name without spaces or '/'");
+        if (allowed &&
+            std::find(allowed->begin(), allowed->end(), v.get<std::string>()) == allowed->end())
             throw platform::invalid_argument(std::string(key) + ": '" + v.get<std::string>() +
                                              "' is not one of agent, work, inbox, actions");
     }
@@ -39,8 +43,8 @@ int64_t days_arg(const json& args, const char* key, int64_t lo, int64_t hi) {
     auto it = args.find(key);
     if (it == args.end() || it->is_null()) return 0;
     if (!it->is_number_integer() || it->get<int64_t>() < lo || it->get<int64_t>() > hi)
-        throw platform::invalid_argument(std::string(key) + ": must be an integer from " + std::to_string(lo) + " to " +
-                                         std::to_string(hi));
+        throw platform::invalid_argument(std::string(key) + ": must be an integer from " +
+                                         std::to_string(lo) + " to " + std::to_string(hi));
     return it->get<int64_t>();
 }
 }  // namespace
@@ -48,7 +52,8 @@ int64_t days_arg(const json& args, const char* key, int64_t lo, int64_t hi) {
 json AuthLocal::create_token(platform::Request& r) {
     Caller c = require_account(r);
     if (restricted(c.credential))
-        throw platform::permission_denied("createToken: a token restricted to services or capabilities cannot create tokens");
+        throw platform::permission_denied(
+            "createToken: a token restricted to services or capabilities cannot create tokens");
     const Account a = own_account(c);
     static const std::vector<std::string> kCapabilities = {"agent", "work", "inbox", "actions"};
     TokenRecord rec;
@@ -58,11 +63,13 @@ json AuthLocal::create_token(platform::Request& r) {
     rec.ns = a.ns;
     rec.account = a.id;
     rec.name = r.str("name");
-    if (rec.name.size() > 100) throw platform::invalid_argument("name: must be at most 100 characters");
+    if (rec.name.size() > 100)
+        throw platform::invalid_argument("name: must be at most 100 characters");
     rec.services = names(r.args(), "services", nullptr, 50);
     rec.capabilities = names(r.args(), "capabilities", &kCapabilities, 4);
     const int64_t now = host_.now_ms();
-    if (int64_t days = days_arg(r.args(), "expiry_days", 1, 3650)) rec.expires = now + days * kDayMs;
+    if (int64_t days = days_arg(r.args(), "expiry_days", 1, 3650))
+        rec.expires = now + days * kDayMs;
     auto issued = tokens_.issue(rec, now);
     json out = issued.record.public_json();
     out["token"] = issued.token;
@@ -121,7 +128,8 @@ json AuthLocal::delete_session(platform::Request& r) {
     else if (c.credential.is_object() && c.credential.value("kind", "") == "session")
         rec = tokens_.by_id(c.ns, c.id, c.credential.value("id", ""));
     else
-        throw platform::invalid_argument("token or id: one is required (or call with the session cookie)");
+        throw platform::invalid_argument(
+            "token or id: one is required (or call with the session cookie)");
     const bool mine = rec && rec->kind == "session" && rec->account == c.id && rec->ns == c.ns;
     return {{"deleted", mine && tokens_.revoke(*rec)}};
 }

@@ -6,7 +6,9 @@
 namespace auth_local {
 
 namespace {
-std::string record_key(const std::string& hash) { return "token/" + hash; }
+std::string record_key(const std::string& hash) {
+    return "token/" + hash;
+}
 std::string index_prefix(const std::string& ns, const std::string& account) {
     return "tokens/" + ns + "/" + account + "/";
 }
@@ -14,13 +16,14 @@ std::string index_key(const std::string& ns, const std::string& account, const s
     return index_prefix(ns, account) + id;
 }
 constexpr int64_t kTouchEveryMs = 60 * 1000;
-int64_t seconds(int64_t ms) { return ms / 1000; }
+int64_t seconds(int64_t ms) {
+    return ms / 1000;
+}
 }  // namespace
 
 json TokenRecord::stored() const {
-    json j = {{"id", id},           {"kind", kind},       {"ns", ns},
-              {"account", account}, {"name", name},       {"created", created},
-              {"expires", expires}, {"last_used", last_used}};
+    json j = {{"id", id},     {"kind", kind},       {"ns", ns},           {"account", account},
+              {"name", name}, {"created", created}, {"expires", expires}, {"last_used", last_used}};
     if (!services.is_null()) j["services"] = services;
     if (!capabilities.is_null()) j["capabilities"] = capabilities;
     return j;
@@ -88,7 +91,8 @@ void Tokens::touch(TokenRecord& r, int64_t now_ms) {
         store_.put(record_key(r.hash), r.stored().dump(), ttl);
 }
 
-std::optional<Tokens::Issued> Tokens::rotate(std::string_view refresh_token, int64_t now_ms, int64_t expires_ms) {
+std::optional<Tokens::Issued> Tokens::rotate(std::string_view refresh_token, int64_t now_ms,
+                                             int64_t expires_ms) {
     std::lock_guard<std::mutex> g(rotate_m_);  // one rotation per token wins on this host
     auto old = find(refresh_token, now_ms);
     if (!old || old->kind != "refresh") return std::nullopt;
@@ -102,7 +106,8 @@ bool Tokens::live(const std::string& ns, const std::string& account, const std::
     return store_.get(index_key(ns, account, id)).has_value();
 }
 
-std::optional<TokenRecord> Tokens::by_id(const std::string& ns, const std::string& account, const std::string& id) const {
+std::optional<TokenRecord> Tokens::by_id(const std::string& ns, const std::string& account,
+                                         const std::string& id) const {
     if (id.empty() || id.find('/') != std::string::npos) return std::nullopt;
     auto hash = store_.get(index_key(ns, account, id));
     if (!hash) return std::nullopt;

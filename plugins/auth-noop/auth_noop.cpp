@@ -20,7 +20,8 @@ std::vector<std::string> list_setting(const platform::json& config, const char* 
     std::vector<std::string> out;
     auto it = config.find(key);
     if (it == config.end() || it->is_null()) return out;
-    const std::string what = std::string("auth-noop: config `") + key + "` must be an array of strings";
+    const std::string what =
+        std::string("auth-noop: config `") + key + "` must be an array of strings";
     if (!it->is_array()) throw std::runtime_error(what);
     for (const auto& s : *it) {
         if (!s.is_string()) throw std::runtime_error(what);
@@ -41,12 +42,14 @@ NoopAuth::NoopAuth(const platform::Host& host, const platform::json& config)
         return;
     }
     if (!valid_credential(anon))
-        throw std::runtime_error("auth-noop: config `anonymous_account` must be printable ASCII without "
-                                 "spaces, at most 256 bytes");
+        throw std::runtime_error(
+            "auth-noop: config `anonymous_account` must be printable ASCII without "
+            "spaces, at most 256 bytes");
     auto scopes = scopes_;
     if (std::find(scopes.begin(), scopes.end(), "admin") == scopes.end()) scopes.push_back("admin");
     anonymous_ = account(anon, scopes);
-    host.warn("auth-noop: single-user mode, every anonymous caller is the admin account '" + anon + "'");
+    host.warn("auth-noop: single-user mode, every anonymous caller is the admin account '" + anon +
+              "'");
 }
 
 bool NoopAuth::valid_credential(std::string_view c) {
@@ -55,8 +58,8 @@ bool NoopAuth::valid_credential(std::string_view c) {
 }
 
 std::string NoopAuth::account(std::string_view id, const std::vector<std::string>& scopes) const {
-    platform::json a = {{"id", id},        {"type", "user"}, {"issuer", issuer_},
-                        {"scopes", scopes}, {"name", id}};
+    platform::json a = {
+        {"id", id}, {"type", "user"}, {"issuer", issuer_}, {"scopes", scopes}, {"name", id}};
     return a.dump();
 }
 
@@ -65,7 +68,8 @@ std::optional<std::string> NoopAuth::authenticate(std::string_view credential) c
     if (!valid_credential(credential)) return std::nullopt;
     if (std::find(admins_.begin(), admins_.end(), credential) != admins_.end()) {
         auto scopes = scopes_;
-        if (std::find(scopes.begin(), scopes.end(), "admin") == scopes.end()) scopes.push_back("admin");
+        if (std::find(scopes.begin(), scopes.end(), "admin") == scopes.end())
+            scopes.push_back("admin");
         return account(credential, scopes);
     }
     return account(credential, scopes_);

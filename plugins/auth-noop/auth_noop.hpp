@@ -7,9 +7,8 @@
 // against any secret: never use this provider where the network is not trusted.
 #pragma once
 
-#include <platform/sdk/host.hpp>
-
 #include <optional>
+#include <platform/sdk/host.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,7 +34,7 @@ private:
     std::string issuer_;
     std::vector<std::string> scopes_;
     std::vector<std::string> admins_;  // accounts that also get the `admin` scope
-    std::string anonymous_;  // the answer for an empty credential
+    std::string anonymous_;            // the answer for an empty credential
 };
 
 }  // namespace auth_noop

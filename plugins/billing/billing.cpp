@@ -2,10 +2,10 @@
 // An account has a daily allowance (reset each business day) and prepaid credit; the host's
 // payment gate asks `check` before a metered call and `charge`s after it succeeded (allowance
 // first, then credit). See README.md.
-#include "ledger.hpp"
-
 #include <algorithm>
 #include <memory>
+
+#include "ledger.hpp"
 
 using platform::json;
 
@@ -33,7 +33,8 @@ bool has_scope(const std::string& csv, const std::string& scope) {
 int64_t configured_allowance(const platform::Host& host) {
     json v = host.config("allowance_per_day");
     if (v.is_number_integer() && v.get<int64_t>() >= 0) return v.get<int64_t>();
-    if (!v.is_null()) host.warn("billing: config allowance_per_day must be an integer >= 0; using 0");
+    if (!v.is_null())
+        host.warn("billing: config allowance_per_day must be an integer >= 0; using 0");
     return 0;
 }
 
@@ -42,16 +43,21 @@ int64_t configured_allowance(const platform::Host& host) {
 class Billing {
 public:
     static void describe(platform::ServiceSpec<Billing>& s) {
-        s.id("billing").version("1.0.0").service("billing")
-            .summary("Credits for metered methods: a daily allowance and prepaid credit per account")
+        s.id("billing")
+            .version("1.0.0")
+            .service("billing")
+            .summary(
+                "Credits for metered methods: a daily allowance and prepaid credit per account")
             .config_schema(R"json({"type": "object", "properties": {
                 "allowance_per_day": {"type": "integer", "minimum": 0,
                                       "description": "Credits included each business day, unless set per account"}},
                 "additionalProperties": false})json");
         s.get("balance")
             .title("Credit balance")
-            .description("Your allowance left today, your prepaid credit and your daily allowance. Admins may "
-                         "name another account.")
+            .description(
+                "Your allowance left today, your prepaid credit and your daily allowance. Admins "
+                "may "
+                "name another account.")
             .schema(R"json({"type": "object", "properties": {
                 "account": {"type": "string", "minLength": 1, "maxLength": 256,
                             "description": "Another account (admins only); default: yours"}},
@@ -80,8 +86,10 @@ public:
             .handler(&Billing::set_allowance);
         s.post("check")
             .title("Check a balance (host)")
-            .description("Whether an account can pay `amount` credits now: {enough, needed, available, allowance, "
-                         "credit}. Used by the host's payment gate before a metered call.")
+            .description(
+                "Whether an account can pay `amount` credits now: {enough, needed, available, "
+                "allowance, "
+                "credit}. Used by the host's payment gate before a metered call.")
             .schema(kAccountAmount)
             .access(platform::Access::admin)
             .read_only()
@@ -89,33 +97,40 @@ public:
             .handler(&Billing::check);
         s.post("charge")
             .title("Charge credits (host)")
-            .description("Takes `amount` credits, allowance first, then credit (which may go below zero when the "
-                         "balance fell after the check). Used by the host after a metered call succeeded.")
+            .description(
+                "Takes `amount` credits, allowance first, then credit (which may go below zero "
+                "when the "
+                "balance fell after the check). Used by the host after a metered call succeeded.")
             .schema(kAccountAmount)
             .access(platform::Access::admin)
             .withheld_from_agent()
             .handler(&Billing::charge);
     }
 
-    explicit Billing(const platform::Host& host) : ledger_(std::make_unique<billing::Ledger>(host, configured_allowance(host))) {}
+    explicit Billing(const platform::Host& host)
+        : ledger_(std::make_unique<billing::Ledger>(host, configured_allowance(host))) {}
 
     json balance(platform::Request& r) {
         std::string account = r.str("account", r.account());
-        if (account != r.account() && !has_scope(r.scopes(), "admin") && !has_scope(r.scopes(), "service"))
-            throw platform::permission_denied("account: only admins may read another account's balance");
+        if (account != r.account() && !has_scope(r.scopes(), "admin") &&
+            !has_scope(r.scopes(), "service"))
+            throw platform::permission_denied(
+                "account: only admins may read another account's balance");
         return view(account, ledger_->read(account));
     }
 
     json add_credit(platform::Request& r) {
         const int64_t amount = r["amount"].get<int64_t>();
         const std::string account = r.str("account");
-        return view(account, ledger_->update(account, [&](billing::Balance& b) { b.credit += amount; }));
+        return view(account,
+                    ledger_->update(account, [&](billing::Balance& b) { b.credit += amount; }));
     }
 
     json set_allowance(platform::Request& r) {
         const int64_t per_day = r["allowance_per_day"].get<int64_t>();
         const std::string account = r.str("account");
-        return view(account, ledger_->update(account, [&](billing::Balance& b) { b.per_day = per_day; }));
+        return view(account,
+                    ledger_->update(account, [&](billing::Balance& b) { b.per_day = per_day; }));
     }
 
     json check(platform::Request& r) {

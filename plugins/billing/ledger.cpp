@@ -17,7 +17,8 @@ Balance Ledger::decode(const std::optional<std::string>& raw) const {
     json j = json::parse(*raw, nullptr, false);
     if (!j.is_object()) throw platform::internal("billing: a balance record is not JSON");
     b.credit = j.value("credit", int64_t{0});
-    if (j.contains("per_day") && j["per_day"].is_number_integer()) b.per_day = j["per_day"].get<int64_t>();
+    if (j.contains("per_day") && j["per_day"].is_number_integer())
+        b.per_day = j["per_day"].get<int64_t>();
     // A record from an earlier business day has used none of today's allowance.
     if (j.value("day", int64_t{0}) == today) b.used = j.value("used", int64_t{0});
     return b;
@@ -29,7 +30,9 @@ std::string Ledger::encode(const Balance& b) {
     return j.dump();
 }
 
-Balance Ledger::read(const std::string& account) const { return decode(host_.store().get(key(account))); }
+Balance Ledger::read(const std::string& account) const {
+    return decode(host_.store().get(key(account)));
+}
 
 Balance Ledger::update(const std::string& account, const std::function<void(Balance&)>& change) {
     std::lock_guard<std::mutex> g(stripe(account));
@@ -42,12 +45,16 @@ Balance Ledger::update(const std::string& account, const std::function<void(Bala
         const std::string next = encode(b);
         if (cas_.load()) {
             try {
-                if (store.compare_and_set(k, raw ? std::optional<std::string_view>(*raw) : std::nullopt, next)) return b;
+                if (store.compare_and_set(
+                        k, raw ? std::optional<std::string_view>(*raw) : std::nullopt, next))
+                    return b;
                 continue;  // another host sharing the store wrote it: read again
             } catch (const platform::Error& e) {
                 if (e.code() != platform::Code::unsupported) throw;
                 cas_.store(false);
-                host_.info("billing: the store has no compare-and-set; balances are atomic on this host only");
+                host_.info(
+                    "billing: the store has no compare-and-set; balances are atomic on this host "
+                    "only");
             }
         }
         store.put(k, next);

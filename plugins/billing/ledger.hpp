@@ -10,13 +10,12 @@
 // changed the record meanwhile); without CAS the lock makes it atomic on this host only.
 #pragma once
 
-#include <platform/sdk.hpp>
-
 #include <array>
 #include <atomic>
 #include <functional>
 #include <mutex>
 #include <optional>
+#include <platform/sdk.hpp>
 #include <string>
 
 namespace billing {
@@ -32,7 +31,9 @@ struct Balance {
         int64_t left = allowance_per_day(fallback) - used;
         return left > 0 ? left : 0;
     }
-    int64_t available(int64_t fallback) const { return allowance(fallback) + (credit > 0 ? credit : 0); }
+    int64_t available(int64_t fallback) const {
+        return allowance(fallback) + (credit > 0 ? credit : 0);
+    }
 };
 
 // The business day of a Unix-ms time (UTC).
@@ -40,7 +41,8 @@ int64_t business_day(int64_t unix_ms);
 
 class Ledger {
 public:
-    Ledger(const platform::Host& host, int64_t default_per_day) : host_(host), default_per_day_(default_per_day) {}
+    Ledger(const platform::Host& host, int64_t default_per_day)
+        : host_(host), default_per_day_(default_per_day) {}
 
     int64_t default_per_day() const { return default_per_day_; }
     // The account's balance as of today (absent: a fresh one).
@@ -53,7 +55,9 @@ private:
     static std::string key(const std::string& account) { return "balance/" + account; }
     Balance decode(const std::optional<std::string>& raw) const;
     static std::string encode(const Balance& b);
-    std::mutex& stripe(const std::string& account) { return stripes_[std::hash<std::string>{}(account) % stripes_.size()]; }
+    std::mutex& stripe(const std::string& account) {
+        return stripes_[std::hash<std::string>{}(account) % stripes_.size()];
+    }
 
     platform::Host host_;
     int64_t default_per_day_;

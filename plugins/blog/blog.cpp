@@ -7,7 +7,9 @@ using platform::json;
 
 namespace {
 
-std::string make_id(const std::string& seed, int attempt) { return platform::hash_id(seed, attempt, "bp-"); }
+std::string make_id(const std::string& seed, int attempt) {
+    return platform::hash_id(seed, attempt, "bp-");
+}
 
 constexpr const char* kLookupSchema = R"json({
   "type": "object",
@@ -22,8 +24,11 @@ constexpr const char* kLookupSchema = R"json({
 
 void Blog::describe(platform::ServiceSpec<Blog>& s) {
     s.id("blog").version("1.0.0").service("v1.blog").summary("Blog posts, public unless private");
-    s.post("create").title("Write a blog post")
-        .description("Publishes a post (public unless `private`); the title is generated from the body when omitted.")
+    s.post("create")
+        .title("Write a blog post")
+        .description(
+            "Publishes a post (public unless `private`); the title is generated from the body when "
+            "omitted.")
         .schema(R"json({
           "type": "object",
           "properties": {
@@ -34,9 +39,13 @@ void Blog::describe(platform::ServiceSpec<Blog>& s) {
           },
           "required": ["content"], "additionalProperties": false
         })json")
-        .access(platform::Access::owner).handler(&Blog::create);
-    s.post("update").title("Edit your blog post")
-        .description("Changes your post; omitted fields keep their value. Another account's post: 403 when public, else 404.")
+        .access(platform::Access::owner)
+        .handler(&Blog::create);
+    s.post("update")
+        .title("Edit your blog post")
+        .description(
+            "Changes your post; omitted fields keep their value. Another account's post: 403 when "
+            "public, else 404.")
         .schema(R"json({
           "type": "object",
           "properties": {
@@ -48,28 +57,50 @@ void Blog::describe(platform::ServiceSpec<Blog>& s) {
           },
           "required": ["id"], "additionalProperties": false
         })json")
-        .access(platform::Access::owner).idempotent().handler(&Blog::update);
-    s.post("delete").title("Delete your blog post")
-        .description("Deletes your post by id or exact title, irreversibly. An ambiguous title is refused (400); "
-                     "another account's post is 403 when public, else 404.")
-        .schema(kLookupSchema).access(platform::Access::owner).destructive().action().handler(&Blog::remove);
-    s.get("read").title("Read a blog post")
-        .description("One post in full, by id or exact title: public posts, and your own private ones.")
-        .schema(kLookupSchema).access(platform::Access::public_).read_only().handler(&Blog::read);
-    s.get("list").title("List blog posts")
-        .description("Recent posts, newest first, as titles, snippets and ids: every public post and your private "
-                     "ones; all of them unless `limit`.")
+        .access(platform::Access::owner)
+        .idempotent()
+        .handler(&Blog::update);
+    s.post("delete")
+        .title("Delete your blog post")
+        .description(
+            "Deletes your post by id or exact title, irreversibly. An ambiguous title is refused "
+            "(400); "
+            "another account's post is 403 when public, else 404.")
+        .schema(kLookupSchema)
+        .access(platform::Access::owner)
+        .destructive()
+        .action()
+        .handler(&Blog::remove);
+    s.get("read")
+        .title("Read a blog post")
+        .description(
+            "One post in full, by id or exact title: public posts, and your own private ones.")
+        .schema(kLookupSchema)
+        .access(platform::Access::public_)
+        .read_only()
+        .handler(&Blog::read);
+    s.get("list")
+        .title("List blog posts")
+        .description(
+            "Recent posts, newest first, as titles, snippets and ids: every public post and your "
+            "private "
+            "ones; all of them unless `limit`.")
         .schema(R"json({"type": "object", "properties": {
           "limit": {"type": "integer", "minimum": 1, "maximum": 100, "description": "At most this many (default: all)"}},
           "additionalProperties": false})json")
-        .access(platform::Access::public_).read_only().handler(&Blog::list);
-    s.get("feed").title("The public feed")
+        .access(platform::Access::public_)
+        .read_only()
+        .handler(&Blog::list);
+    s.get("feed")
+        .title("The public feed")
         .description("Every public post in full, newest first, a page at a time.")
         .schema(R"json({"type": "object", "properties": {
           "offset": {"type": "integer", "minimum": 0, "default": 0, "description": "Posts to skip"},
           "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 100, "description": "Page size"}},
           "additionalProperties": false})json")
-        .access(platform::Access::public_).read_only().handler(&Blog::feed);
+        .access(platform::Access::public_)
+        .read_only()
+        .handler(&Blog::feed);
 }
 
 std::string Blog::index_key(const std::string& id, const std::string& author) {
@@ -96,8 +127,9 @@ json Blog::create(platform::Request& r) {
                  {"created", blog::rfc3339(now)},
                  {"updated", blog::rfc3339(now)},
                  {"seq", platform::next_sequence(now)}};
-    const std::string seed = std::to_string(now) + "\n" + post.value("title", "") + "\n" + content + "\n" +
-                             post.value("tags", "") + (post.value("private", false) ? "\nprivate" : "");
+    const std::string seed = std::to_string(now) + "\n" + post.value("title", "") + "\n" + content +
+                             "\n" + post.value("tags", "") +
+                             (post.value("private", false) ? "\nprivate" : "");
     for (int attempt = 0;; ++attempt) {  // the first of the seed's ids this author does not have
         const std::string id = make_id(seed, attempt);
         post["id"] = id;

@@ -12,9 +12,8 @@
 // tags in text.cpp.
 #pragma once
 
-#include <platform/sdk.hpp>
-
 #include <optional>
+#include <platform/sdk.hpp>
 #include <string>
 #include <vector>
 
@@ -33,7 +32,7 @@ public:
     platform::json feed(platform::Request& r);
 
 private:
-    static constexpr const char* kPosts = "posts";    // owner-scoped: the author's posts by id
+    static constexpr const char* kPosts = "posts";  // owner-scoped: the author's posts by id
     // Shared (owner ""): the card of each public post under "<id>/<escaped author>" (ids are
     // unique per author).
     static constexpr const char* kPublic = "public";

@@ -1,12 +1,14 @@
-#include "blog.hpp"
-
 #include <algorithm>
+
+#include "blog.hpp"
 
 using platform::json;
 
 namespace {
 
-bool newer(const json& a, const json& b) { return a.value("seq", 0LL) > b.value("seq", 0LL); }
+bool newer(const json& a, const json& b) {
+    return a.value("seq", 0LL) > b.value("seq", 0LL);
+}
 
 }  // namespace
 
@@ -40,7 +42,8 @@ json Blog::find(platform::Request& r, bool own_only) const {
         }
         throw platform::not_found("id: no post '" + id + "'");
     }
-    if (title.empty()) throw platform::invalid_argument("id, title: give the post's id or its exact title");
+    if (title.empty())
+        throw platform::invalid_argument("id, title: give the post's id or its exact title");
     std::vector<json> matches;
     if (!r.anonymous())
         for (auto& [key, post] : r.owned(kPosts).list())
@@ -48,15 +51,18 @@ json Blog::find(platform::Request& r, bool own_only) const {
     if (matches.empty() && !own_only)
         for (auto& [key, card] : index().list())
             if (card.value("title", "") == title)
-                if (auto post = platform::Collection(host_.store(), kPosts, card.value("author", "")).get(card.value("id", ""));
+                if (auto post =
+                        platform::Collection(host_.store(), kPosts, card.value("author", ""))
+                            .get(card.value("id", ""));
                     post && !post->value("private", false))
                     matches.push_back(std::move(*post));
     if (matches.empty()) throw platform::not_found("title: no post titled '" + title + "'");
     if (matches.size() > 1) {
         std::string ids;
         for (const auto& m : matches) ids += (ids.empty() ? "" : ", ") + m.value("id", "");
-        throw platform::invalid_argument("title: " + std::to_string(matches.size()) + " posts are titled '" + title +
-                                         "'; give the id (" + ids + ")");
+        throw platform::invalid_argument("title: " + std::to_string(matches.size()) +
+                                         " posts are titled '" + title + "'; give the id (" + ids +
+                                         ")");
     }
     return matches.front();
 }
@@ -71,11 +77,14 @@ std::vector<json> Blog::readable(platform::Request& r) const {
     return out;
 }
 
-json Blog::read(platform::Request& r) { return blog::visible(find(r, false)); }
+json Blog::read(platform::Request& r) {
+    return blog::visible(find(r, false));
+}
 
 json Blog::list(platform::Request& r) {
     auto cards = readable(r);
-    if (r.args().contains("limit")) cards.resize(std::min<size_t>(cards.size(), r["limit"].get<size_t>()));
+    if (r.args().contains("limit"))
+        cards.resize(std::min<size_t>(cards.size(), r["limit"].get<size_t>()));
     json out = json::array();
     for (auto& c : cards) out.push_back(blog::visible(std::move(c)));
     return {{"posts", out}};
@@ -89,8 +98,10 @@ json Blog::feed(platform::Request& r) {
     json posts = json::array();
     for (size_t i = offset; i < cards.size() && posts.size() < limit; ++i) {
         const json& card = cards[i];
-        auto post = platform::Collection(host_.store(), kPosts, card.value("author", "")).get(card.value("id", ""));
-        if (post && !post->value("private", false)) posts.push_back(blog::visible(std::move(*post)));
+        auto post = platform::Collection(host_.store(), kPosts, card.value("author", ""))
+                        .get(card.value("id", ""));
+        if (post && !post->value("private", false))
+            posts.push_back(blog::visible(std::move(*post)));
     }
     return {{"posts", posts}, {"total", cards.size()}, {"offset", offset}};
 }

@@ -1,13 +1,15 @@
-#include "blog.hpp"
-
 #include <ctime>
 #include <set>
+
+#include "blog.hpp"
 
 using platform::json;
 
 namespace {
 
-bool space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+bool space(char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
 
 std::string collapse(const std::string& text) {
     std::string out;
@@ -58,7 +60,9 @@ std::string title_from(const std::string& content) {
     return "Untitled";
 }
 
-std::string snippet(const std::string& content) { return cut(collapse(content), 200, true); }
+std::string snippet(const std::string& content) {
+    return cut(collapse(content), 200, true);
+}
 
 std::string tags(const std::string& text) {
     std::string out;

@@ -1,6 +1,6 @@
-#include "bookmarks.hpp"
-
 #include <cctype>
+
+#include "bookmarks.hpp"
 
 using platform::json;
 
@@ -9,7 +9,8 @@ namespace {
 // The first string among an entry's usual text fields.
 std::string first_of(const json& item, std::initializer_list<const char*> names) {
     for (const char* n : names)
-        if (item.contains(n) && item[n].is_string() && !item[n].get<std::string>().empty()) return item[n];
+        if (item.contains(n) && item[n].is_string() && !item[n].get<std::string>().empty())
+            return item[n];
     return "";
 }
 
@@ -41,7 +42,8 @@ std::string Bookmarks::kind_of_url(const std::string& url) {
     host = host.substr(0, host.find_first_of("/?#:"));
     for (auto& c : host) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     if (host.rfind("www.", 0) == 0) host = host.substr(4);
-    for (const char* v : {"youtube.com", "m.youtube.com", "youtu.be", "vimeo.com", "dailymotion.com", "twitch.tv"})
+    for (const char* v :
+         {"youtube.com", "m.youtube.com", "youtu.be", "vimeo.com", "dailymotion.com", "twitch.tv"})
         if (host == v) return "video";
     return "link";
 }

@@ -27,12 +27,14 @@ std::string cut(const std::string& s, size_t n) {
 
 void check_url(const std::string& url) {
     const bool scheme = url.rfind("http://", 0) == 0 || url.rfind("https://", 0) == 0;
-    if (!scheme || url.find_first_of(" \t\r\n") != std::string::npos || url.size() <= url.find("://") + 3)
+    if (!scheme || url.find_first_of(" \t\r\n") != std::string::npos ||
+        url.size() <= url.find("://") + 3)
         throw platform::invalid_argument("url: must be an http or https URL without spaces");
 }
 
 // The title given, else the one the bookmark had, else the item's, else its URL.
-std::string title_for(const std::string& given, const std::optional<json>& old, const Bookmarks::ArchiveItem& item) {
+std::string title_for(const std::string& given, const std::optional<json>& old,
+                      const Bookmarks::ArchiveItem& item) {
     if (!given.empty()) return given;
     if (old && !old->value("title", "").empty()) return old->value("title", "");
     return item.title.empty() ? item.url : item.title;
@@ -41,11 +43,17 @@ std::string title_for(const std::string& given, const std::optional<json>& old, 
 }  // namespace
 
 void Bookmarks::describe(platform::ServiceSpec<Bookmarks>& s) {
-    s.id("bookmarks").version("1.0.0").service("v1.bookmarks").summary("Saved items with private notes");
+    s.id("bookmarks")
+        .version("1.0.0")
+        .service("v1.bookmarks")
+        .summary("Saved items with private notes");
     s.post("add")
         .title("Save a bookmark")
-        .description("Saves an archive item by its id (`ref`), or a `url` when the item has no archive id. Saving "
-                     "the same item again updates its bookmark and keeps its note and title unless new ones are given.")
+        .description(
+            "Saves an archive item by its id (`ref`), or a `url` when the item has no archive id. "
+            "Saving "
+            "the same item again updates its bookmark and keeps its note and title unless new ones "
+            "are given.")
         .schema(R"json({
           "type": "object",
           "properties": {
@@ -84,17 +92,22 @@ void Bookmarks::describe(platform::ServiceSpec<Bookmarks>& s) {
         .handler(&Bookmarks::remove);
     s.get("get")
         .title("Read a bookmark")
-        .description("The item, its private note and, for an archive item, the archived text (`archived`; videos "
-                     "have descriptions, not transcripts; null for plain links).")
+        .description(
+            "The item, its private note and, for an archive item, the archived text (`archived`; "
+            "videos "
+            "have descriptions, not transcripts; null for plain links).")
         .schema(kIdSchema)
         .access(platform::Access::owner)
         .read_only()
         .handler(&Bookmarks::get);
     s.post("list")
         .title("List bookmarks")
-        .description("Your bookmarks, newest saved first. `query` keeps those whose title, URL, note or archived "
-                     "text contains each of its words (ignoring case); `kind` keeps one kind (empty for all). "
-                     "`total` counts the matches before paging.")
+        .description(
+            "Your bookmarks, newest saved first. `query` keeps those whose title, URL, note or "
+            "archived "
+            "text contains each of its words (ignoring case); `kind` keeps one kind (empty for "
+            "all). "
+            "`total` counts the matches before paging.")
         .schema(R"json({
           "type": "object",
           "properties": {
@@ -118,7 +131,8 @@ json Bookmarks::summary(json bookmark) {
 
 json Bookmarks::add(platform::Request& r) {
     const std::string ref = r.str("ref"), url = r.str("url");
-    if (ref.empty() && url.empty()) throw platform::invalid_argument("ref or url: give one of them");
+    if (ref.empty() && url.empty())
+        throw platform::invalid_argument("ref or url: give one of them");
     ArchiveItem item;
     if (!ref.empty()) {
         item = resolve(r, ref);
@@ -128,31 +142,34 @@ json Bookmarks::add(platform::Request& r) {
         item.url = url;
         item.kind = kind_of_url(url);
     }
-    const std::string id = platform::hash_id(ref.empty() ? "url:" + url : "ref:" + ref), note = r.str("note");
+    const std::string id = platform::hash_id(ref.empty() ? "url:" + url : "ref:" + ref),
+                      note = r.str("note");
     const int64_t now = host_.now_ms();
-    auto saved = r.owned(kCollection).update(id, [&](const std::optional<json>& old) -> std::optional<json> {
-        return json{{"id", id},
-                    {"ref", ref},
-                    {"url", item.url},
-                    {"title", title_for(r.str("title"), old, item)},
-                    {"note", !note.empty() || !old ? note : old->value("note", "")},
-                    {"kind", item.kind},
-                    {"created", old ? old->value("created", rfc3339(now)) : rfc3339(now)},
-                    {"saved", rfc3339(now)},
-                    {"text", cut(item.text, kMaxText)},
-                    {"seq", platform::next_sequence(now)}};
-    });
+    auto saved =
+        r.owned(kCollection).update(id, [&](const std::optional<json>& old) -> std::optional<json> {
+            return json{{"id", id},
+                        {"ref", ref},
+                        {"url", item.url},
+                        {"title", title_for(r.str("title"), old, item)},
+                        {"note", !note.empty() || !old ? note : old->value("note", "")},
+                        {"kind", item.kind},
+                        {"created", old ? old->value("created", rfc3339(now)) : rfc3339(now)},
+                        {"saved", rfc3339(now)},
+                        {"text", cut(item.text, kMaxText)},
+                        {"seq", platform::next_sequence(now)}};
+        });
     return summary(*saved);
 }
 
 json Bookmarks::annotate(platform::Request& r) {
     const std::string id = r.str("id"), note = r.str("note");
-    auto written = r.owned(kCollection).update(id, [&](const std::optional<json>& old) -> std::optional<json> {
-        if (!old) throw platform::not_found("id: no bookmark " + id);
-        json b = *old;
-        b["note"] = note;
-        return b;
-    });
+    auto written =
+        r.owned(kCollection).update(id, [&](const std::optional<json>& old) -> std::optional<json> {
+            if (!old) throw platform::not_found("id: no bookmark " + id);
+            json b = *old;
+            b["note"] = note;
+            return b;
+        });
     return summary(*written);
 }
 

@@ -1,8 +1,8 @@
-#include "bookmarks.hpp"
-
 #include <algorithm>
 #include <cctype>
 #include <vector>
+
+#include "bookmarks.hpp"
 
 using platform::json;
 
@@ -29,14 +29,15 @@ json Bookmarks::list(platform::Request& r) {
     const size_t offset = r.args().value("offset", int64_t{0}), limit = r.args().value("limit", 20);
     std::vector<json> all;
     for (auto& [id, b] : r.owned(kCollection).list()) all.push_back(std::move(b));
-    std::sort(all.begin(), all.end(),
-              [](const json& a, const json& b) { return a.value("seq", int64_t{0}) > b.value("seq", int64_t{0}); });
+    std::sort(all.begin(), all.end(), [](const json& a, const json& b) {
+        return a.value("seq", int64_t{0}) > b.value("seq", int64_t{0});
+    });
     json out = json::array();
     size_t total = 0;
     for (auto& b : all) {
         if (!kind.empty() && b.value("kind", "") != kind) continue;
-        const std::string hay = b.value("title", "") + "\n" + b.value("url", "") + "\n" + b.value("note", "") +
-                                "\n" + b.value("text", "");
+        const std::string hay = b.value("title", "") + "\n" + b.value("url", "") + "\n" +
+                                b.value("note", "") + "\n" + b.value("text", "");
         if (!matches(query, hay)) continue;
         if (total++ >= offset && out.size() < limit) out.push_back(summary(std::move(b)));
     }

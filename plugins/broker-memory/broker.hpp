@@ -11,8 +11,6 @@
 // A callback may unsubscribe itself (or another subscription) without deadlock.
 #pragma once
 
-#include <platform/sdk/host.hpp>
-
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
@@ -20,6 +18,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <platform/sdk/host.hpp>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -53,7 +52,8 @@ public:
     static const platform_broker_provider_t table;
 
     void publish(std::string_view topic, std::string_view body, std::string_view headers);
-    uint64_t subscribe(std::string_view topic, std::string_view queue, platform_message_fn fn, void* user);
+    uint64_t subscribe(std::string_view topic, std::string_view queue, platform_message_fn fn,
+                       void* user);
     bool unsubscribe(uint64_t id);  // false when there is no such subscription
 
 private:
@@ -68,7 +68,8 @@ private:
 
     // routing.cpp
     bool has_subscribers(const std::string& topic);
-    std::vector<SubscriptionPtr> plain_of(const std::string& topic, std::vector<std::string>& groups);
+    std::vector<SubscriptionPtr> plain_of(const std::string& topic,
+                                          std::vector<std::string>& groups);
     SubscriptionPtr pick(const std::string& topic, const std::string& group);
     // dispatch.cpp
     void run();

@@ -1,7 +1,7 @@
 // broker-memory — the publish queue and the dispatcher thread.
-#include "broker.hpp"
-
 #include <platform/sdk/error.hpp>
+
+#include "broker.hpp"
 
 namespace broker_memory {
 
@@ -9,7 +9,8 @@ MemoryBroker::MemoryBroker(const platform::Host& host, const platform::json& con
     : host_(host), max_pending_(65536) {
     if (auto it = config.find("max_pending"); it != config.end()) {
         if (!it->is_number_integer() || it->get<int64_t>() < 1)
-            throw std::runtime_error("broker-memory: config `max_pending` must be a positive integer");
+            throw std::runtime_error(
+                "broker-memory: config `max_pending` must be a positive integer");
         max_pending_ = it->get<size_t>();
     }
     thread_ = std::thread([this] { run(); });
@@ -21,11 +22,14 @@ MemoryBroker::~MemoryBroker() {
         stopping_ = true;
     }
     queue_cv_.notify_all();
-    if (thread_.get_id() == std::this_thread::get_id()) thread_.detach();  // destroyed from a callback
-    else if (thread_.joinable()) thread_.join();
+    if (thread_.get_id() == std::this_thread::get_id())
+        thread_.detach();  // destroyed from a callback
+    else if (thread_.joinable())
+        thread_.join();
 }
 
-void MemoryBroker::publish(std::string_view topic, std::string_view body, std::string_view headers) {
+void MemoryBroker::publish(std::string_view topic, std::string_view body,
+                           std::string_view headers) {
     if (topic.empty()) throw platform::invalid_argument("topic: must not be empty");
     Message m{std::string(topic), std::string(body), headers.empty() ? "{}" : std::string(headers)};
     if (!has_subscribers(m.topic)) return;  // nobody listens: fire-and-forget

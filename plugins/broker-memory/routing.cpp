@@ -1,9 +1,8 @@
 // broker-memory — the subscription table: subscribe, unsubscribe, and who gets a message.
-#include "broker.hpp"
-
+#include <algorithm>
 #include <platform/sdk/error.hpp>
 
-#include <algorithm>
+#include "broker.hpp"
 
 namespace broker_memory {
 
@@ -13,14 +12,15 @@ namespace {
 thread_local const Subscription* tl_running = nullptr;
 
 void erase_from(std::vector<SubscriptionPtr>& v, const Subscription* s) {
-    v.erase(std::remove_if(v.begin(), v.end(), [&](const SubscriptionPtr& p) { return p.get() == s; }),
-            v.end());
+    v.erase(
+        std::remove_if(v.begin(), v.end(), [&](const SubscriptionPtr& p) { return p.get() == s; }),
+        v.end());
 }
 
 }  // namespace
 
-uint64_t MemoryBroker::subscribe(std::string_view topic, std::string_view queue, platform_message_fn fn,
-                                 void* user) {
+uint64_t MemoryBroker::subscribe(std::string_view topic, std::string_view queue,
+                                 platform_message_fn fn, void* user) {
     if (topic.empty()) throw platform::invalid_argument("topic: must not be empty");
     if (!fn) throw platform::invalid_argument("fn: must not be NULL");
     auto s = std::make_shared<Subscription>();
@@ -31,8 +31,10 @@ uint64_t MemoryBroker::subscribe(std::string_view topic, std::string_view queue,
     s->user = user;
     std::lock_guard<std::mutex> lock(mutex_);
     Topic& t = topics_[s->topic];
-    if (s->queue.empty()) t.plain.push_back(s);
-    else t.groups[s->queue].members.push_back(s);
+    if (s->queue.empty())
+        t.plain.push_back(s);
+    else
+        t.groups[s->queue].members.push_back(s);
     subs_.emplace(s->id, s);
     return s->id;
 }
@@ -70,7 +72,8 @@ bool MemoryBroker::has_subscribers(const std::string& topic) {
     return topics_.count(topic) != 0;
 }
 
-std::vector<SubscriptionPtr> MemoryBroker::plain_of(const std::string& topic, std::vector<std::string>& groups) {
+std::vector<SubscriptionPtr> MemoryBroker::plain_of(const std::string& topic,
+                                                    std::vector<std::string>& groups) {
     std::lock_guard<std::mutex> lock(mutex_);
     auto t = topics_.find(topic);
     if (t == topics_.end()) return {};

@@ -1,14 +1,14 @@
 // broker — the platform's broker service (spec gateway §4.2 "broker", §6.1; micro §3.4): publish a
 // message on a topic, or subscribe and receive messages as a stream. Fire-and-forget through the
 // profile's broker provider (host table broker_*): no persistence, no ordering guarantee.
-#include <platform/sdk.hpp>
+#include <strings.h>
 
 #include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <mutex>
+#include <platform/sdk.hpp>
 #include <set>
-#include <strings.h>
 
 using platform::json;
 
@@ -16,7 +16,8 @@ namespace {
 
 constexpr size_t kMaxPending = 1000;  // messages queued for one slow subscriber; later ones dropped
 
-constexpr const char* kTopic = R"json("topic": {"type": "string", "minLength": 1, "maxLength": 200, "pattern": "^\\S+$",
+constexpr const char* kTopic =
+    R"json("topic": {"type": "string", "minLength": 1, "maxLength": 200, "pattern": "^\\S+$",
   "description": "Topic name (1-200 characters, no spaces)"})json";
 
 struct Message {
@@ -58,13 +59,18 @@ void set_default(json& headers, const std::string& name, const std::string& valu
 class Broker {
 public:
     static void describe(platform::ServiceSpec<Broker>& s) {
-        s.id("broker").version("1.0.0").service("broker").summary("Fire-and-forget publish/subscribe on topics");
+        s.id("broker").version("1.0.0").service("broker").summary(
+            "Fire-and-forget publish/subscribe on topics");
         s.post("publish")
             .title("Publish a message")
-            .description("Sends a message to every current subscriber of the topic (one member per queue group). "
-                         "The call's metadata (Content-Type, X-Request-Id, Platform-Namespace) is copied into the "
-                         "message headers not already given, and Platform-Account names the publisher. Nothing is "
-                         "kept: a message with no subscriber is dropped.")
+            .description(
+                "Sends a message to every current subscriber of the topic (one member per queue "
+                "group). "
+                "The call's metadata (Content-Type, X-Request-Id, Platform-Namespace) is copied "
+                "into the "
+                "message headers not already given, and Platform-Account names the publisher. "
+                "Nothing is "
+                "kept: a message with no subscriber is dropped.")
             .schema(std::string(R"json({"type": "object", "properties": {)json") + kTopic + R"json(,
                 "body": {"type": "string", "maxLength": 1048576, "description": "The message body"},
                 "headers": {"type": "object", "maxProperties": 64, "additionalProperties": {"type": "string", "maxLength": 4096},
@@ -73,15 +79,20 @@ public:
               "required": ["topic", "body"],
               "additionalProperties": false
             })json")
-            .output(R"json({"type": "object", "properties": {"published": {"type": "boolean"}}, "required": ["published"]})json")
+            .output(
+                R"json({"type": "object", "properties": {"published": {"type": "boolean"}}, "required": ["published"]})json")
             .access(platform::Access::account)
             .max_body(2u * 1024u * 1024u)
             .handler(&Broker::publish);
         s.get("subscribe")
             .title("Subscribe to a topic")
-            .description("Streams each message published on the topic as one chunk {topic, body, headers}. Ends after "
-                         "`limit` messages, after `wait_ms` without a message, at the call's deadline, or when the "
-                         "client goes away. Members of one queue group share the messages (each goes to one).")
+            .description(
+                "Streams each message published on the topic as one chunk {topic, body, headers}. "
+                "Ends after "
+                "`limit` messages, after `wait_ms` without a message, at the call's deadline, or "
+                "when the "
+                "client goes away. Members of one queue group share the messages (each goes to "
+                "one).")
             .schema(std::string(R"json({"type": "object", "properties": {)json") + kTopic + R"json(,
                 "queue": {"type": "string", "minLength": 1, "maxLength": 200, "description": "Queue group: each message goes to one member of the group"},
                 "limit": {"type": "integer", "minimum": 1, "maximum": 100000, "description": "Stop after this many messages (default: no limit)"},
@@ -91,7 +102,8 @@ public:
               "required": ["topic"],
               "additionalProperties": false
             })json")
-            .output(R"json({"type": "object", "description": "Each chunk", "properties": {"topic": {"type": "string"}, "body": {"type": "string"},
+            .output(
+                R"json({"type": "object", "description": "Each chunk", "properties": {"topic": {"type": "string"}, "body": {"type": "string"},
                     "headers": {"type": "object", "additionalProperties": {"type": "string"}}}, "required": ["topic", "body", "headers"]})json")
             .access(platform::Access::account)
             .read_only()
@@ -105,11 +117,14 @@ public:
     json publish(platform::Request& r) {
         const std::string topic = r.str("topic");
         if (topic.empty()) throw platform::invalid_argument("topic: must not be empty");
-        if (!r.args().contains("body") || !r.args()["body"].is_string()) throw platform::invalid_argument("body: must be a string");
+        if (!r.args().contains("body") || !r.args()["body"].is_string())
+            throw platform::invalid_argument("body: must be a string");
         json headers = r.args().value("headers", json::object());
-        if (!headers.is_object()) throw platform::invalid_argument("headers: must be an object of strings");
+        if (!headers.is_object())
+            throw platform::invalid_argument("headers: must be an object of strings");
         for (auto& [k, v] : headers.items())
-            if (!v.is_string()) throw platform::invalid_argument("headers." + k + ": must be a string");
+            if (!v.is_string())
+                throw platform::invalid_argument("headers." + k + ": must be a string");
 
         platform_call_info_t info{};
         info.struct_size = sizeof info;
@@ -119,12 +134,16 @@ public:
         set_default(headers, "Content-Type", r.header("content-type"));
         set_default(headers, "X-Request-Id", request_id);
         set_default(headers, "Platform-Namespace", r.header("platform-namespace"));
-        for (auto it = headers.begin(); it != headers.end();)  // the publisher is the caller, always
-            it = strcasecmp(it.key().c_str(), "Platform-Account") == 0 ? headers.erase(it) : std::next(it);
+        for (auto it = headers.begin();
+             it != headers.end();)  // the publisher is the caller, always
+            it = strcasecmp(it.key().c_str(), "Platform-Account") == 0 ? headers.erase(it)
+                                                                       : std::next(it);
         if (!r.account().empty()) headers["Platform-Account"] = r.account();
 
-        const std::string body = r.str("body"), text = headers.dump(-1, ' ', false, json::error_handler_t::replace);
-        platform::check(host_.api()->broker_publish(host_.ctx(), platform::view(topic), platform::view(body), platform::view(text)),
+        const std::string body = r.str("body"),
+                          text = headers.dump(-1, ' ', false, json::error_handler_t::replace);
+        platform::check(host_.api()->broker_publish(host_.ctx(), platform::view(topic),
+                                                    platform::view(body), platform::view(text)),
                         "broker: publishing on '" + topic + "' failed");
         return {{"published", true}};
     }
@@ -132,20 +151,28 @@ public:
     void subscribe(platform::Request& r, platform::Responder out) {
         using clock = std::chrono::steady_clock;
         const std::string topic = r.str("topic"), queue = r.str("queue");
-        if (topic.empty()) return out.fail(platform::Code::invalid_argument, "topic: must not be empty");
+        if (topic.empty())
+            return out.fail(platform::Code::invalid_argument, "topic: must not be empty");
         const json& a = r.args();
-        const int64_t limit = a.contains("limit") && a["limit"].is_number_integer() ? a["limit"].get<int64_t>() : 0;
-        const int64_t wait_ms = a.contains("wait_ms") && a["wait_ms"].is_number_integer() ? a["wait_ms"].get<int64_t>() : 30000;
-        if (limit < 0) return out.fail(platform::Code::invalid_argument, "limit: must be at least 1");
-        if (wait_ms < 100 || wait_ms > 300000) return out.fail(platform::Code::invalid_argument, "wait_ms: must be between 100 and 300000");
+        const int64_t limit =
+            a.contains("limit") && a["limit"].is_number_integer() ? a["limit"].get<int64_t>() : 0;
+        const int64_t wait_ms = a.contains("wait_ms") && a["wait_ms"].is_number_integer()
+                                    ? a["wait_ms"].get<int64_t>()
+                                    : 30000;
+        if (limit < 0)
+            return out.fail(platform::Code::invalid_argument, "limit: must be at least 1");
+        if (wait_ms < 100 || wait_ms > 300000)
+            return out.fail(platform::Code::invalid_argument,
+                            "wait_ms: must be between 100 and 300000");
 
         platform_call_info_t info{};
         info.struct_size = sizeof info;
         host_.api()->call_info(r.call(), &info);
         // End cleanly just before the host's deadline (monotonic ms, the steady clock's epoch).
-        const auto call_deadline = info.deadline_ms > 0
-                                       ? clock::time_point(std::chrono::milliseconds(info.deadline_ms - 50))
-                                       : clock::time_point::max();
+        const auto call_deadline =
+            info.deadline_ms > 0
+                ? clock::time_point(std::chrono::milliseconds(info.deadline_ms - 50))
+                : clock::time_point::max();
 
         auto sub = std::make_shared<Subscription>();
         {
@@ -154,10 +181,12 @@ public:
             active_.insert(sub);
         }
         uint64_t id = 0;
-        auto st = host_.api()->broker_subscribe(host_.ctx(), platform::view(topic), platform::view(queue), on_message, sub.get(), &id);
+        auto st = host_.api()->broker_subscribe(host_.ctx(), platform::view(topic),
+                                                platform::view(queue), on_message, sub.get(), &id);
         if (st != PLATFORM_OK) {
             forget(sub);
-            return out.fail(static_cast<platform::Code>(st), "broker: subscribing to '" + topic + "' failed");
+            return out.fail(static_cast<platform::Code>(st),
+                            "broker: subscribing to '" + topic + "' failed");
         }
 
         int64_t sent = 0;
@@ -165,25 +194,34 @@ public:
             Message m;
             {
                 std::unique_lock<std::mutex> lock(sub->m);
-                auto until = std::min(clock::now() + std::chrono::milliseconds(wait_ms), call_deadline);
-                if (!sub->cv.wait_until(lock, until, [&] { return sub->stop || !sub->queue.empty(); }) || sub->stop) break;
+                auto until =
+                    std::min(clock::now() + std::chrono::milliseconds(wait_ms), call_deadline);
+                if (!sub->cv.wait_until(lock, until,
+                                        [&] { return sub->stop || !sub->queue.empty(); }) ||
+                    sub->stop)
+                    break;
                 m = std::move(sub->queue.front());
                 sub->queue.pop_front();
             }
             json headers = json::parse(m.headers, nullptr, false);
             if (!headers.is_object()) headers = json::object();
-            const std::string chunk = json{{"topic", m.topic}, {"body", m.body}, {"headers", headers}}.dump(
-                -1, ' ', false, json::error_handler_t::replace);
-            if (host_.api()->respond_chunk(r.call(), platform::view(chunk)) != PLATFORM_OK) break;  // client gone
+            const std::string chunk =
+                json{{"topic", m.topic}, {"body", m.body}, {"headers", headers}}.dump(
+                    -1, ' ', false, json::error_handler_t::replace);
+            if (host_.api()->respond_chunk(r.call(), platform::view(chunk)) != PLATFORM_OK)
+                break;  // client gone
             if (limit && ++sent >= limit) break;
         }
-        host_.api()->broker_unsubscribe(host_.ctx(), id);  // after it returns, on_message is done with sub
+        host_.api()->broker_unsubscribe(host_.ctx(),
+                                        id);  // after it returns, on_message is done with sub
         uint64_t dropped = 0;
         {
             std::lock_guard<std::mutex> g(sub->m);
             dropped = sub->dropped;
         }
-        if (dropped) host_.warn("subscription to '" + topic + "' dropped " + std::to_string(dropped) + " messages (slow reader)");
+        if (dropped)
+            host_.warn("subscription to '" + topic + "' dropped " + std::to_string(dropped) +
+                       " messages (slow reader)");
         out.end();
         forget(sub);  // last: stop() may let the instance go once this returns
     }

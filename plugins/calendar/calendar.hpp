@@ -4,13 +4,12 @@
 // arithmetic in tz/rfc3339/schedule, firing in due/firing/scheduler.
 #pragma once
 
+#include <memory>
+#include <platform/sdk.hpp>
+#include <string>
+
 #include "scheduler.hpp"
 #include "tz.hpp"
-
-#include <platform/sdk.hpp>
-
-#include <memory>
-#include <string>
 
 class Calendar {
 public:

@@ -1,9 +1,9 @@
 #include "due.hpp"
 
-#include "rfc3339.hpp"
-
 #include <algorithm>
 #include <cstdio>
+
+#include "rfc3339.hpp"
 
 using platform::json;
 

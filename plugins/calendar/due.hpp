@@ -24,14 +24,13 @@
 // it (left by a crash between the writes, or superseded) is stale and is dropped when it comes due.
 #pragma once
 
-#include "schedule.hpp"
-#include "tz.hpp"
-
-#include <platform/sdk.hpp>
-
 #include <functional>
 #include <optional>
+#include <platform/sdk.hpp>
 #include <string>
+
+#include "schedule.hpp"
+#include "tz.hpp"
 
 namespace calendar {
 

@@ -1,9 +1,9 @@
 #include "firing.hpp"
 
-#include "rfc3339.hpp"
-
 #include <array>
 #include <cstdio>
+
+#include "rfc3339.hpp"
 
 using platform::json;
 

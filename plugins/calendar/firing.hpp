@@ -23,12 +23,11 @@
 // event; no text is ever made up in place of an answer.
 #pragma once
 
-#include "tz.hpp"
-
-#include <platform/sdk.hpp>
-
 #include <memory>
+#include <platform/sdk.hpp>
 #include <string>
+
+#include "tz.hpp"
 
 namespace calendar {
 

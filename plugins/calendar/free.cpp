@@ -1,11 +1,10 @@
-#include "calendar.hpp"
+#include <algorithm>
 
+#include "calendar.hpp"
 #include "due.hpp"
 #include "firing.hpp"
 #include "rfc3339.hpp"
 #include "schedule.hpp"
-
-#include <algorithm>
 
 using platform::json;
 using namespace calendar;
@@ -17,11 +16,15 @@ constexpr int64_t kMaxSpanDays = 92;
 int64_t instant_arg(platform::Request& r, const char* name, int64_t fallback) {
     if (!r.args().contains(name)) return fallback;
     auto at = parse_rfc3339(r.str(name));
-    if (!at) throw platform::invalid_argument(std::string(name) + ": must be RFC 3339 with a time-zone offset");
+    if (!at)
+        throw platform::invalid_argument(std::string(name) +
+                                         ": must be RFC 3339 with a time-zone offset");
     return at->utc_s;
 }
 
-int64_t floor_day(int64_t s) { return s / 86400 - (s % 86400 < 0); }
+int64_t floor_day(int64_t s) {
+    return s / 86400 - (s % 86400 < 0);
+}
 
 }  // namespace
 
@@ -37,11 +40,14 @@ json Calendar::free(platform::Request& r) {
     const auto& a = r.args();
     const int64_t from = instant_arg(r, "from", host_.now_ms() / 1000);
     const int64_t to = instant_arg(r, "to", from + 7 * 86400);
-    const int64_t minutes = a.value("minutes", 30), day_start = a.value("day_start", 9), day_end = a.value("day_end", 18);
+    const int64_t minutes = a.value("minutes", 30), day_start = a.value("day_start", 9),
+                  day_end = a.value("day_end", 18);
     if (to <= from) throw platform::invalid_argument("to: must be after from");
     if (to - from > kMaxSpanDays * 86400)
-        throw platform::invalid_argument("to: must be at most " + std::to_string(kMaxSpanDays) + " days after from");
-    if (day_end <= day_start) throw platform::invalid_argument("day_end: must be later than day_start");
+        throw platform::invalid_argument("to: must be at most " + std::to_string(kMaxSpanDays) +
+                                         " days after from");
+    if (day_end <= day_start)
+        throw platform::invalid_argument("day_end: must be later than day_start");
     const auto zone = owner_zone(r);
 
     // Busy intervals: every occurrence of every event overlapping [from, to), merged.
@@ -64,7 +70,8 @@ json Calendar::free(platform::Request& r) {
                          {"end", format_rfc3339(e, zone->offset_at(e))},
                          {"minutes", (e - s) / 60}});
     };
-    const int64_t first = floor_day(from + zone->offset_at(from)), last = floor_day(to + zone->offset_at(to));
+    const int64_t first = floor_day(from + zone->offset_at(from)),
+                  last = floor_day(to + zone->offset_at(to));
     size_t b = 0;
     for (int64_t day = first; day <= last; ++day) {
         int64_t s = std::max(from, zone->to_utc(day * 86400 + day_start * 3600));

@@ -25,9 +25,12 @@ int64_t first_index(const Timing& t, int64_t from_s) {
     const int64_t span = from_s - t.start_s - t.minutes * 60;
     if (t.repeat.empty() || span <= 0) return 0;
     int64_t period = 3600;
-    if (t.repeat == "daily") period = 86400;
-    else if (t.repeat == "weekly") period = 7 * 86400;
-    else if (t.repeat == "monthly") period = 31 * 86400;
+    if (t.repeat == "daily")
+        period = 86400;
+    else if (t.repeat == "weekly")
+        period = 7 * 86400;
+    else if (t.repeat == "monthly")
+        period = 31 * 86400;
     return std::max<int64_t>(0, span / period - 2);  // two periods of slack for DST shifts
 }
 
@@ -54,7 +57,8 @@ std::optional<int64_t> next_occurrence(const Timing& t, const TimeZone& zone, in
 }
 
 std::optional<int64_t> start_after(const Timing& t, const TimeZone& zone, int64_t after_s) {
-    if (t.repeat.empty()) return t.start_s > after_s ? std::optional<int64_t>(t.start_s) : std::nullopt;
+    if (t.repeat.empty())
+        return t.start_s > after_s ? std::optional<int64_t>(t.start_s) : std::nullopt;
     // start > after_s exactly when the occurrence overlaps from after_s + its length.
     const int64_t from = std::max(after_s, t.start_s - 1) + t.minutes * 60;
     std::optional<int64_t> out;

@@ -4,12 +4,12 @@
 // monthly event on the 31st falls on the last day of shorter months.
 #pragma once
 
-#include "tz.hpp"
-
 #include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
+
+#include "tz.hpp"
 
 namespace calendar {
 

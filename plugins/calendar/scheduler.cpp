@@ -1,8 +1,8 @@
 #include "scheduler.hpp"
 
-#include "rfc3339.hpp"
-
 #include <algorithm>
+
+#include "rfc3339.hpp"
 
 using platform::json;
 

@@ -23,16 +23,15 @@
 // twice. A deleted event is simply gone when its step finishes.
 #pragma once
 
-#include "due.hpp"
-#include "firing.hpp"
-
-#include <platform/sdk.hpp>
-
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
+#include <platform/sdk.hpp>
 #include <thread>
+
+#include "due.hpp"
+#include "firing.hpp"
 
 namespace calendar {
 

@@ -38,7 +38,9 @@ int days_in_month(int y, int m) {
 
 namespace {
 
-int64_t floor_div(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
+int64_t floor_div(int64_t a, int64_t b) {
+    return a / b - ((a % b != 0) && ((a < 0) != (b < 0)));
+}
 
 // Reads a POSIX TZ string left to right; each reader returns false on malformed input.
 struct Cursor {
@@ -115,7 +117,8 @@ PosixRule::PosixRule(const std::string& text) {
             ++c.i;
             if (!c.number(w.b, 1) || c.peek() != '.') return false;
             ++c.i;
-            if (!c.number(w.c, 1) || w.a < 1 || w.a > 12 || w.b < 1 || w.b > 5 || w.c > 6) return false;
+            if (!c.number(w.c, 1) || w.a < 1 || w.a > 12 || w.b < 1 || w.b > 5 || w.c > 6)
+                return false;
         } else {
             w.kind = 'D';
             if (!c.number(w.a) || w.a > 365) return false;
@@ -144,7 +147,8 @@ int64_t PosixRule::local_seconds(const When& w, int year) {
         day = w.a;
     } else {
         const int64_t first = days_from_civil(year, w.a, 1);
-        const int weekday = static_cast<int>(((first % 7) + 7 + 4) % 7);  // 1970-01-01 was a Thursday
+        const int weekday =
+            static_cast<int>(((first % 7) + 7 + 4) % 7);  // 1970-01-01 was a Thursday
         int dom = 1 + (w.c - weekday + 7) % 7 + (w.b - 1) * 7;
         while (dom > days_in_month(year, w.a)) dom -= 7;
         day = first + dom - 1 - days_from_civil(year, 1, 1);
@@ -223,9 +227,12 @@ std::shared_ptr<const TimeZone> TimeZone::utc() {
 
 std::shared_ptr<const TimeZone> TimeZone::load(const std::string& name) {
     if (name == "UTC") return utc();
-    if (name.empty() || name.size() > 64 || name.front() == '/' || name.find("..") != std::string::npos) return nullptr;
+    if (name.empty() || name.size() > 64 || name.front() == '/' ||
+        name.find("..") != std::string::npos)
+        return nullptr;
     for (char ch : name)
-        if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '/' && ch != '_' && ch != '+' && ch != '-')
+        if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '/' && ch != '_' && ch != '+' &&
+            ch != '-')
             return nullptr;
     static std::mutex m;
     static std::map<std::string, std::shared_ptr<const TimeZone>> cache;

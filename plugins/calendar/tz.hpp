@@ -69,8 +69,8 @@ private:
     static std::shared_ptr<TimeZone> parse(const std::string& name, const std::string& bytes);
 
     std::string name_;
-    std::vector<int64_t> times_;     // transitions, ascending
-    std::vector<uint8_t> indices_;   // type after each transition
+    std::vector<int64_t> times_;    // transitions, ascending
+    std::vector<uint8_t> indices_;  // type after each transition
     std::vector<Type> types_;
     std::unique_ptr<PosixRule> footer_;
 };

@@ -1,12 +1,11 @@
 // config — the platform's configuration service (spec gateway §4.2 "config", micro §3.1).
 // A privileged built-in: values live in its own store table, one record per top-level segment
 // (README.md), and secrets are sealed through the "secrets" sub-table.
-#include "tree.hpp"
-
-#include <platform/sdk.hpp>
-
 #include <mutex>
 #include <optional>
+#include <platform/sdk.hpp>
+
+#include "tree.hpp"
 
 using platform::json;
 
@@ -16,29 +15,37 @@ namespace {
 constexpr const char* kPathPattern = R"(^[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$)";
 constexpr const char* kOptionalPathPattern = R"(^([A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*)?$)";
 
-std::string dump(const json& v) { return v.dump(-1, ' ', false, json::error_handler_t::replace); }
+std::string dump(const json& v) {
+    return v.dump(-1, ' ', false, json::error_handler_t::replace);
+}
 
 }  // namespace
 
 class ConfigService {
 public:
     static void describe(platform::ServiceSpec<ConfigService>& s) {
-        s.id("config").version("1.0.0").service("config").summary("Configuration values by dotted path, with secrets");
+        s.id("config").version("1.0.0").service("config").summary(
+            "Configuration values by dotted path, with secrets");
         s.get("get")
             .title("Read config")
-            .description("The value at a dotted path; a prefix returns the nested map and an empty path everything. "
-                         "Secrets read as the string \"[secret]\" unless decrypt is true. 404 naming the path when "
-                         "nothing is set there.")
+            .description(
+                "The value at a dotted path; a prefix returns the nested map and an empty path "
+                "everything. "
+                "Secrets read as the string \"[secret]\" unless decrypt is true. 404 naming the "
+                "path when "
+                "nothing is set there.")
             .schema(std::string(R"json({
               "type": "object",
               "properties": {
-                "path": {"type": "string", "maxLength": 512, "default": "", "pattern": ")json") + kOptionalPathPattern + R"json(",
+                "path": {"type": "string", "maxLength": 512, "default": "", "pattern": ")json") +
+                    kOptionalPathPattern + R"json(",
                          "description": "Dotted path (a.b.c; segments of letters, digits, _ and -); empty = every value"},
                 "decrypt": {"type": "boolean", "default": false, "description": "Show secrets in clear instead of \"[secret]\""}
               },
               "additionalProperties": false
             })json")
-            .output(R"json({"type": "object", "properties": {"value": {"description": "The value (any JSON type)"}}, "required": ["value"]})json")
+            .output(
+                R"json({"type": "object", "properties": {"value": {"description": "The value (any JSON type)"}}, "required": ["value"]})json")
             .access(platform::Access::admin)
             .read_only()
             .idempotent()
@@ -46,13 +53,17 @@ public:
             .handler(&ConfigService::get);
         s.post("set")
             .title("Set config")
-            .description("Stores a value at a dotted path. A string holding a JSON object is stored as that object; "
-                         "an object merges into an object already there (recursively); any other value replaces "
-                         "the subtree. secret=true seals the value at rest (any JSON type).")
+            .description(
+                "Stores a value at a dotted path. A string holding a JSON object is stored as that "
+                "object; "
+                "an object merges into an object already there (recursively); any other value "
+                "replaces "
+                "the subtree. secret=true seals the value at rest (any JSON type).")
             .schema(std::string(R"json({
               "type": "object",
               "properties": {
-                "path": {"type": "string", "minLength": 1, "maxLength": 512, "pattern": ")json") + kPathPattern + R"json(",
+                "path": {"type": "string", "minLength": 1, "maxLength": 512, "pattern": ")json") +
+                    kPathPattern + R"json(",
                          "description": "Dotted path (a.b.c; segments of letters, digits, _ and -)"},
                 "value": {"description": "The value: any JSON type; a string holding a JSON object is stored as the object"},
                 "secret": {"type": "boolean", "default": false, "description": "Seal the value at rest; reads show \"[secret]\" unless decrypted"}
@@ -67,11 +78,14 @@ public:
             .handler(&ConfigService::set);
         s.post("delete")
             .title("Delete config")
-            .description("Removes the value at a dotted path and everything under it; 404 naming the path when nothing is set there.")
+            .description(
+                "Removes the value at a dotted path and everything under it; 404 naming the path "
+                "when nothing is set there.")
             .schema(std::string(R"json({
               "type": "object",
               "properties": {
-                "path": {"type": "string", "minLength": 1, "maxLength": 512, "pattern": ")json") + kPathPattern + R"json(",
+                "path": {"type": "string", "minLength": 1, "maxLength": 512, "pattern": ")json") +
+                    kPathPattern + R"json(",
                          "description": "Dotted path (a.b.c) of the key to remove with its subtree"}
               },
               "required": ["path"],
@@ -84,17 +98,21 @@ public:
             .handler(&ConfigService::remove);
         s.get("list")
             .title("List config paths")
-            .description("The dotted paths of the values under a path (every value when empty), in key order; "
-                         "a secret is listed by its path only.")
+            .description(
+                "The dotted paths of the values under a path (every value when empty), in key "
+                "order; "
+                "a secret is listed by its path only.")
             .schema(std::string(R"json({
               "type": "object",
               "properties": {
-                "path": {"type": "string", "maxLength": 512, "default": "", "pattern": ")json") + kOptionalPathPattern + R"json(",
+                "path": {"type": "string", "maxLength": 512, "default": "", "pattern": ")json") +
+                    kOptionalPathPattern + R"json(",
                          "description": "Dotted path whose leaves to list; empty = all"}
               },
               "additionalProperties": false
             })json")
-            .output(R"json({"type": "object", "properties": {"paths": {"type": "array", "items": {"type": "string"}}}, "required": ["paths"]})json")
+            .output(
+                R"json({"type": "object", "properties": {"paths": {"type": "array", "items": {"type": "string"}}}, "required": ["paths"]})json")
             .access(platform::Access::admin)
             .read_only()
             .idempotent()
@@ -103,7 +121,8 @@ public:
     }
 
     explicit ConfigService(const platform::Host& host)
-        : host_(host), secrets_(host.service<platform_secrets_api_t>(PLATFORM_SERVICE_SECRETS, 1)) {}
+        : host_(host),
+          secrets_(host.service<platform_secrets_api_t>(PLATFORM_SERVICE_SECRETS, 1)) {}
 
     json get(platform::Request& r) {
         const std::string path = r.str("path");
@@ -113,7 +132,8 @@ public:
         if (decrypt) open = [this](const std::string& sealed) { return unseal(sealed); };
         if (segs.empty()) {
             json all = json::object();
-            for (auto& rec : host_.store().scan({})) all[rec.key] = config_tree::reveal(parse(rec.value), open);
+            for (auto& rec : host_.store().scan({}))
+                all[rec.key] = config_tree::reveal(parse(rec.value), open);
             return {{"value", all}};
         }
         auto doc = load(segs[0]);
@@ -145,7 +165,9 @@ public:
         const auto segs = config_tree::split(path);
         if (segs.empty()) throw platform::invalid_argument("path: must not be empty");
         std::lock_guard<std::mutex> g(mu_);
-        auto missing = [&] { return platform::not_found("path: nothing is set at '" + path + "'"); };
+        auto missing = [&] {
+            return platform::not_found("path: nothing is set at '" + path + "'");
+        };
         if (segs.size() == 1) {
             if (!host_.store().erase(segs[0])) throw missing();
             return json::object();
@@ -161,11 +183,13 @@ public:
         const auto segs = config_tree::split(path);
         std::vector<std::string> out;
         if (segs.empty()) {
-            for (auto& rec : host_.store().scan({})) config_tree::leaves(parse(rec.value), rec.key, out);
+            for (auto& rec : host_.store().scan({}))
+                config_tree::leaves(parse(rec.value), rec.key, out);
         } else if (auto doc = load(segs[0])) {
             const json* node = &*doc;
             for (size_t i = 1; node && i < segs.size(); ++i) {
-                auto it = node->is_object() && !config_tree::is_secret(*node) ? node->find(segs[i]) : node->end();
+                auto it = node->is_object() && !config_tree::is_secret(*node) ? node->find(segs[i])
+                                                                              : node->end();
                 node = node->is_object() && it != node->end() ? &*it : nullptr;
             }
             if (node) config_tree::leaves(*node, path, out);
@@ -191,18 +215,26 @@ private:
     }
 
     std::string seal(const std::string& plain) const {
-        if (!secrets_) throw platform::unavailable("secret: sealing needs the privileged \"secrets\" sub-table (list config under privileged in the profile)");
+        if (!secrets_)
+            throw platform::unavailable(
+                "secret: sealing needs the privileged \"secrets\" sub-table (list config under "
+                "privileged in the profile)");
         std::string out;
-        platform::check(secrets_->seal(host_.ctx(), platform::view(plain), platform::append_sink, &out), "secret: sealing failed");
+        platform::check(
+            secrets_->seal(host_.ctx(), platform::view(plain), platform::append_sink, &out),
+            "secret: sealing failed");
         return out;
     }
 
     json unseal(const std::string& sealed) const {
-        if (!secrets_) throw platform::unavailable("decrypt: opening secrets needs the privileged \"secrets\" sub-table");
+        if (!secrets_)
+            throw platform::unavailable(
+                "decrypt: opening secrets needs the privileged \"secrets\" sub-table");
         std::string out;
         auto st = secrets_->open(host_.ctx(), platform::view(sealed), platform::append_sink, &out);
         if (st == PLATFORM_PERMISSION_DENIED)
-            throw platform::permission_denied("decrypt: a secret was sealed with another key or altered");
+            throw platform::permission_denied(
+                "decrypt: a secret was sealed with another key or altered");
         platform::check(st, "decrypt: opening a secret failed");
         return parse(out);
     }

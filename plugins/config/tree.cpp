@@ -7,9 +7,12 @@ namespace config_tree {
 
 namespace {
 bool segment_char(char c) {
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '-';
 }
-bool plain_object(const json& n) { return n.is_object() && !is_secret(n); }
+bool plain_object(const json& n) {
+    return n.is_object() && !is_secret(n);
+}
 }  // namespace
 
 std::vector<std::string> split(std::string_view path, const char* arg) {
@@ -18,13 +21,16 @@ std::vector<std::string> split(std::string_view path, const char* arg) {
     size_t start = 0;
     for (;;) {
         size_t dot = path.find('.', start);
-        std::string_view seg = path.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
+        std::string_view seg = path.substr(
+            start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
         if (seg.empty())
-            throw platform::invalid_argument(std::string(arg) + ": '" + std::string(path) +
-                                             "' has an empty segment (write dotted paths like a.b.c)");
+            throw platform::invalid_argument(
+                std::string(arg) + ": '" + std::string(path) +
+                "' has an empty segment (write dotted paths like a.b.c)");
         for (char c : seg)
             if (!segment_char(c))
-                throw platform::invalid_argument(std::string(arg) + ": segment '" + std::string(seg) +
+                throw platform::invalid_argument(std::string(arg) + ": segment '" +
+                                                 std::string(seg) +
                                                  "' may hold only letters, digits, '_' and '-'");
         out.emplace_back(seg);
         if (dot == std::string_view::npos) break;
@@ -41,12 +47,15 @@ bool is_secret(const json& node) {
 
 void check_no_marker(const json& value, const std::string& arg) {
     if (is_secret(value))
-        throw platform::invalid_argument(arg + ": an object whose only member is \"$secret\" is reserved for sealed "
-                                               "secrets (set it with secret=true instead)");
+        throw platform::invalid_argument(
+            arg +
+            ": an object whose only member is \"$secret\" is reserved for sealed "
+            "secrets (set it with secret=true instead)");
     if (value.is_object())
         for (auto& [k, v] : value.items()) check_no_marker(v, arg + "." + k);
     else if (value.is_array())
-        for (size_t i = 0; i < value.size(); ++i) check_no_marker(value[i], arg + "[" + std::to_string(i) + "]");
+        for (size_t i = 0; i < value.size(); ++i)
+            check_no_marker(value[i], arg + "[" + std::to_string(i) + "]");
 }
 
 json normalise(const json& value) {
@@ -65,8 +74,10 @@ void merge(json& into, const json& from) {
     }
     for (auto& [k, v] : from.items()) {
         auto it = into.find(k);
-        if (it != into.end() && plain_object(*it) && plain_object(v)) merge(*it, v);
-        else into[k] = v;
+        if (it != into.end() && plain_object(*it) && plain_object(v))
+            merge(*it, v);
+        else
+            into[k] = v;
     }
 }
 
@@ -76,8 +87,10 @@ void set(json& doc, const std::vector<std::string>& rest, const json& value, boo
         if (!plain_object(*node)) *node = json::object();
         node = &(*node)[seg];
     }
-    if (merge_objects && plain_object(value) && plain_object(*node)) merge(*node, value);
-    else *node = value;
+    if (merge_objects && plain_object(value) && plain_object(*node))
+        merge(*node, value);
+    else
+        *node = value;
 }
 
 bool erase(json& doc, const std::vector<std::string>& rest) {
@@ -93,7 +106,9 @@ bool erase(json& doc, const std::vector<std::string>& rest) {
 }
 
 json reveal(const json& node, const Opener& open) {
-    if (is_secret(node)) return open ? reveal(open(node[kSecretKey].get<std::string>()), nullptr) : json(kSecretShown);
+    if (is_secret(node))
+        return open ? reveal(open(node[kSecretKey].get<std::string>()), nullptr)
+                    : json(kSecretShown);
     if (!node.is_object()) return node;
     json out = json::object();
     for (auto& [k, v] : node.items()) out[k] = reveal(v, open);

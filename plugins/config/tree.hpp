@@ -5,9 +5,8 @@
 // they never touch the store or the secret key.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -42,7 +41,8 @@ void merge(json& into, const json& from);
 // Sets `value` at `rest` (segments below the document root) in `doc`. An object merges into an
 // existing object there; anything else replaces the subtree. Missing or non-object intermediate
 // nodes become objects.
-void set(json& doc, const std::vector<std::string>& rest, const json& value, bool merge_objects = true);
+void set(json& doc, const std::vector<std::string>& rest, const json& value,
+         bool merge_objects = true);
 
 // Removes the node at `rest`; false when absent. `rest` must not be empty (delete the record).
 bool erase(json& doc, const std::vector<std::string>& rest);

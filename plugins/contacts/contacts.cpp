@@ -34,8 +34,10 @@ void Contacts::describe(platform::ServiceSpec<Contacts>& s) {
     s.id("contacts").version("1.0.0").service("v1.contacts").summary("Your address book");
     s.post("add")
         .title("Add a contact")
-        .description("Adds a card. Adding a name that already has a card (ignoring case) updates that card: the "
-                     "fields given replace its values, omitted ones are kept.")
+        .description(
+            "Adds a card. Adding a name that already has a card (ignoring case) updates that card: "
+            "the "
+            "fields given replace its values, omitted ones are kept.")
         .schema(R"json({
           "type": "object",
           "properties": {
@@ -65,7 +67,8 @@ void Contacts::describe(platform::ServiceSpec<Contacts>& s) {
         .handler(&Contacts::remove);
     s.post("find")
         .title("Find contacts")
-        .description("Cards whose name or email address contains `query` (ignoring case), ordered by name.")
+        .description(
+            "Cards whose name or email address contains `query` (ignoring case), ordered by name.")
         .schema(R"json({
           "type": "object",
           "properties": {"query": {"type": "string", "minLength": 1, "maxLength": 200, "description": "A name, part of a name, or an address"}},
@@ -83,20 +86,26 @@ void Contacts::describe(platform::ServiceSpec<Contacts>& s) {
         .handler(&Contacts::list);
 }
 
-std::string Contacts::id_of(const std::string& name) { return platform::hash_id(lower(trim(name))); }
+std::string Contacts::id_of(const std::string& name) {
+    return platform::hash_id(lower(trim(name)));
+}
 
 json Contacts::add(platform::Request& r) {
     const std::string name = trim(r.str("name"));
     if (name.empty()) throw platform::invalid_argument("name: must not be blank");
     const std::string id = id_of(name), now = rfc3339(host_.now_ms());
-    auto written = r.owned(kCollection).update(id, [&](const std::optional<json>& old) -> std::optional<json> {
-        json card = old ? *old : json{{"id", id}, {"email", ""}, {"phone", ""}, {"note", ""}, {"created", now}};
-        card["name"] = name;
-        for (const char* field : {"email", "phone", "note"})
-            if (r.args().contains(field)) card[field] = trim(r.str(field));
-        card["updated"] = now;
-        return card;
-    });
+    auto written =
+        r.owned(kCollection).update(id, [&](const std::optional<json>& old) -> std::optional<json> {
+            json card =
+                old ? *old
+                    : json{
+                          {"id", id}, {"email", ""}, {"phone", ""}, {"note", ""}, {"created", now}};
+            card["name"] = name;
+            for (const char* field : {"email", "phone", "note"})
+                if (r.args().contains(field)) card[field] = trim(r.str(field));
+            card["updated"] = now;
+            return card;
+        });
     return *written;
 }
 
@@ -110,7 +119,9 @@ json Contacts::find(platform::Request& r) {
     return {{"contacts", out}};
 }
 
-json Contacts::list(platform::Request& r) { return {{"contacts", by_name(r.owned(kCollection))}}; }
+json Contacts::list(platform::Request& r) {
+    return {{"contacts", by_name(r.owned(kCollection))}};
+}
 
 json Contacts::remove(platform::Request& r) {
     const std::string id = r.str("id");

@@ -9,7 +9,6 @@
 #pragma once
 
 #include <platform/sdk.hpp>
-
 #include <string>
 
 class Contacts {

@@ -37,20 +37,27 @@ bool matches(const std::string& query, const std::string& text) {
 std::string prefix_chars(const std::string& s, size_t n) {
     size_t chars = 0;
     for (size_t i = 0; i < s.size(); ++i)
-        if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80 && chars++ == n) return s.substr(0, i);
+        if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80 && chars++ == n)
+            return s.substr(0, i);
     return s;
 }
 
-[[noreturn]] void missing_id(const std::string& id) { throw platform::not_found("id: no document " + id); }
+[[noreturn]] void missing_id(const std::string& id) {
+    throw platform::not_found("id: no document " + id);
+}
 
 }  // namespace
 
 void Docs::describe(platform::ServiceSpec<Docs>& s) {
-    s.id("docs").version("1.0.0").service("v1.docs").summary("Markdown documents, private to their owner unless public");
+    s.id("docs").version("1.0.0").service("v1.docs").summary(
+        "Markdown documents, private to their owner unless public");
     s.post("write")
         .title("Write a document")
-        .description("Creates a markdown document, or replaces the one named by `id` (404 when you have none). "
-                     "Private unless `public` is true; a replace without `public` keeps the document's setting.")
+        .description(
+            "Creates a markdown document, or replaces the one named by `id` (404 when you have "
+            "none). "
+            "Private unless `public` is true; a replace without `public` keeps the document's "
+            "setting.")
         .schema(R"json({
           "type": "object",
           "properties": {
@@ -66,8 +73,9 @@ void Docs::describe(platform::ServiceSpec<Docs>& s) {
         .handler(&Docs::write);
     s.get("read")
         .title("Read a document")
-        .description("One document in full, by `id` or by exact `title` (the most recently changed one with "
-                     "that title). Give one of them; 404 when there is none.")
+        .description(
+            "One document in full, by `id` or by exact `title` (the most recently changed one with "
+            "that title). Give one of them; 404 when there is none.")
         .schema(R"json({
           "type": "object",
           "properties": {
@@ -81,8 +89,11 @@ void Docs::describe(platform::ServiceSpec<Docs>& s) {
         .handler(&Docs::read);
     s.post("list")
         .title("List documents")
-        .description("Your documents, most recently changed first, without their content (a snippet instead); "
-                     "`query` keeps those whose title or content contains each of its words (case-insensitive).")
+        .description(
+            "Your documents, most recently changed first, without their content (a snippet "
+            "instead); "
+            "`query` keeps those whose title or content contains each of its words "
+            "(case-insensitive).")
         .schema(R"json({
           "type": "object",
           "properties": {
@@ -104,7 +115,9 @@ void Docs::describe(platform::ServiceSpec<Docs>& s) {
         .handler(&Docs::remove);
     s.get("resources")
         .title("List documents as MCP resources")
-        .description("MCP resources/list: your 100 most recently changed documents as docs://<id> resources.")
+        .description(
+            "MCP resources/list: your 100 most recently changed documents as docs://<id> "
+            "resources.")
         .schema(R"json({"type": "object", "properties": {
           "cursor": {"type": "string", "description": "Pagination cursor (one page: ignored)"}}})json")
         .access(platform::Access::owner)
@@ -130,8 +143,9 @@ json Docs::visible(json doc) {
 std::vector<json> Docs::by_recency(const platform::Collection& docs) {
     std::vector<json> out;
     for (auto& [id, doc] : docs.list()) out.push_back(std::move(doc));
-    std::sort(out.begin(), out.end(),
-              [](const json& a, const json& b) { return a.value("seq", int64_t{0}) > b.value("seq", int64_t{0}); });
+    std::sort(out.begin(), out.end(), [](const json& a, const json& b) {
+        return a.value("seq", int64_t{0}) > b.value("seq", int64_t{0});
+    });
     return out;
 }
 
@@ -164,15 +178,18 @@ json Docs::write(platform::Request& r) {
     if (replacing) {
         docs.put(id, doc);
     } else {  // a fresh id: the first of the seed's ids this owner does not have
-        const std::string seed = std::to_string(now) + "\n" + r.str("title") + "\n" + r.str("content");
+        const std::string seed =
+            std::to_string(now) + "\n" + r.str("title") + "\n" + r.str("content");
         for (int attempt = 0;; ++attempt) {
             doc["id"] = id = platform::hash_id(seed, attempt);
             if (docs.insert_if_absent(id, doc)) break;
         }
     }
     const std::string index = kPublicPrefix + id + "/" + platform::Collection::escape(r.account());
-    if (is_public) host_.store().put(index, json{{"owner", r.account()}}.dump());
-    else if (old && old->value("public", false)) host_.store().erase(index);
+    if (is_public)
+        host_.store().put(index, json{{"owner", r.account()}}.dump());
+    else if (old && old->value("public", false))
+        host_.store().erase(index);
     host_.resource_updated(uri(id), r.account());
     return visible(doc);
 }
@@ -185,7 +202,8 @@ json Docs::read(platform::Request& r) {
         if (auto doc = find_public(id)) return visible(*doc);
         missing_id(id);
     }
-    if (!r.args().contains("title")) throw platform::invalid_argument("id or title: give one of them");
+    if (!r.args().contains("title"))
+        throw platform::invalid_argument("id or title: give one of them");
     const std::string title = r.str("title");
     for (auto& doc : by_recency(docs))
         if (doc.value("title", "") == title) return visible(doc);

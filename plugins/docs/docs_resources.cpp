@@ -39,6 +39,7 @@ json Docs::read_resource(platform::Request& r) {
         throw platform::not_found("uri: not a docs:// URI: " + requested);
     auto doc = r.owned(kCollection).get(requested.substr(kScheme.size()));
     if (!doc) throw platform::not_found("uri: no document " + requested);
-    return {{"contents",
-             json::array({{{"uri", requested}, {"mimeType", kMime}, {"text", doc->value("content", "")}}})}};
+    return {{"contents", json::array({{{"uri", requested},
+                                       {"mimeType", kMime},
+                                       {"text", doc->value("content", "")}}})}};
 }

@@ -1,16 +1,19 @@
 // events-memory — append, read, wait and the topic list over per-topic vectors.
 #include "memory_events.hpp"
 
-#include <platform/sdk/error.hpp>
-
 #include <chrono>
+#include <platform/sdk/error.hpp>
 
 namespace events_memory {
 
 namespace {
 
-std::string_view sv(platform_str_t s) { return platform::view(s); }
-platform_str_t bytes(std::string_view s) { return platform_str_t{s.empty() ? "" : s.data(), s.size()}; }
+std::string_view sv(platform_str_t s) {
+    return platform::view(s);
+}
+platform_str_t bytes(std::string_view s) {
+    return platform_str_t{s.empty() ? "" : s.data(), s.size()};
+}
 
 }  // namespace
 
@@ -35,7 +38,8 @@ uint64_t MemoryEvents::append(const platform_event_t& e) {
     return offset;
 }
 
-void MemoryEvents::read(std::string_view topic, uint64_t from_offset, uint32_t limit, const EventFn& fn) const {
+void MemoryEvents::read(std::string_view topic, uint64_t from_offset, uint32_t limit,
+                        const EventFn& fn) const {
     if (from_offset == 0) from_offset = 1;
     std::vector<std::shared_ptr<const Stored>> batch;
     {

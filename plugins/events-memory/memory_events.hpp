@@ -7,7 +7,6 @@
 #pragma once
 
 #include <platform/abi.h>
-#include <platform/sdk/host.hpp>
 
 #include <condition_variable>
 #include <cstdint>
@@ -15,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <platform/sdk/host.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,7 +39,8 @@ public:
     // Appends a copy of the event (id, timestamp, metadata and payload) and returns its offset.
     uint64_t append(const platform_event_t& e);
     // Events of `topic` with offset >= from_offset (0 is read as 1), at most `limit` (0 = all).
-    void read(std::string_view topic, uint64_t from_offset, uint32_t limit, const EventFn& fn) const;
+    void read(std::string_view topic, uint64_t from_offset, uint32_t limit,
+              const EventFn& fn) const;
     // True once the topic holds an event after `after_offset`; false when timeout_ms passes.
     // Throws UNAVAILABLE once the provider is stopping.
     bool wait(std::string_view topic, uint64_t after_offset, int32_t timeout_ms) const;
@@ -47,7 +48,6 @@ public:
     std::string topics() const;
     // Wakes every waiter; waits then fail with UNAVAILABLE at once (a waiting consumer ends).
     void stop();
-
 
 private:
     using Topic = std::vector<std::shared_ptr<const Stored>>;

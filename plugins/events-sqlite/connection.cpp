@@ -22,10 +22,14 @@ Connection::Connection(const std::string& path)
     db.exec("PRAGMA synchronous=FULL");
     db.exec(kSchema);
     last.emplace(db, "SELECT MAX(\"offset\") FROM events WHERE topic = ?1");
-    insert.emplace(db, "INSERT INTO events(topic, \"offset\", id, ts, metadata, payload) VALUES(?1, ?2, ?3, ?4, ?5, ?6)");
-    read.emplace(db, "SELECT \"offset\", id, ts, metadata, payload FROM events"
-                     " WHERE topic = ?1 AND \"offset\" >= ?2 ORDER BY \"offset\" LIMIT ?3");
-    topics.emplace(db, "SELECT topic, COUNT(*), MAX(\"offset\") FROM events GROUP BY topic ORDER BY topic");
+    insert.emplace(db,
+                   "INSERT INTO events(topic, \"offset\", id, ts, metadata, payload) VALUES(?1, "
+                   "?2, ?3, ?4, ?5, ?6)");
+    read.emplace(db,
+                 "SELECT \"offset\", id, ts, metadata, payload FROM events"
+                 " WHERE topic = ?1 AND \"offset\" >= ?2 ORDER BY \"offset\" LIMIT ?3");
+    topics.emplace(
+        db, "SELECT topic, COUNT(*), MAX(\"offset\") FROM events GROUP BY topic ORDER BY topic");
 }
 
 void bind_blob(SQLite::Statement& s, int index, std::string_view bytes) {
@@ -41,7 +45,8 @@ void bind_text(SQLite::Statement& s, int index, std::string_view text) {
 std::string_view column_bytes(const SQLite::Column& c) {
     const void* p = c.getBlob();
     int n = c.getBytes();
-    return p ? std::string_view(static_cast<const char*>(p), static_cast<size_t>(n)) : std::string_view();
+    return p ? std::string_view(static_cast<const char*>(p), static_cast<size_t>(n))
+             : std::string_view();
 }
 
 Pool::Pool(std::string path) : path_(std::move(path)) {

@@ -1,14 +1,13 @@
 // events-sqlite — append, read, wait and the topic list over pooled connections.
 #include "sqlite_events.hpp"
 
-#include <platform/sdk/error.hpp>
-
 #include <sqlite3.h>
 
 #include <algorithm>
 #include <chrono>
 #include <climits>
 #include <filesystem>
+#include <platform/sdk/error.hpp>
 
 namespace events_sqlite {
 
@@ -26,7 +25,8 @@ std::string path_of(const platform::json& config) {
     std::error_code ec;
     if (!parent.empty()) std::filesystem::create_directories(parent, ec);
     if (ec)
-        throw std::runtime_error("events-sqlite: cannot create the directory of '" + path + "': " + ec.message());
+        throw std::runtime_error("events-sqlite: cannot create the directory of '" + path +
+                                 "': " + ec.message());
     return path;
 }
 
@@ -52,10 +52,13 @@ Pool open_pool(const platform::json& config) {
 
 void check_size(std::string_view what, std::string_view bytes) {
     if (bytes.size() > static_cast<size_t>(INT_MAX))
-        throw platform::Error(platform::Code::payload_too_large, std::string(what) + ": over 2 GiB");
+        throw platform::Error(platform::Code::payload_too_large,
+                              std::string(what) + ": over 2 GiB");
 }
 
-platform_str_t bytes(std::string_view s) { return platform_str_t{s.empty() ? "" : s.data(), s.size()}; }
+platform_str_t bytes(std::string_view s) {
+    return platform_str_t{s.empty() ? "" : s.data(), s.size()};
+}
 
 // Rolls back an open transaction unless committed.
 struct TxGuard {
@@ -81,7 +84,8 @@ SqliteEvents::SqliteEvents(const platform::Host& host, const platform::json& con
 uint64_t SqliteEvents::append(const platform_event_t& e) {
     const std::string_view topic = platform::view(e.topic);
     if (topic.empty()) throw platform::invalid_argument("topic: must not be empty");
-    const std::string_view metadata = e.metadata_json.len ? platform::view(e.metadata_json) : std::string_view("{}");
+    const std::string_view metadata =
+        e.metadata_json.len ? platform::view(e.metadata_json) : std::string_view("{}");
     check_size("topic", topic);
     check_size("metadata", metadata);
     check_size("payload", platform::view(e.payload));
@@ -95,7 +99,8 @@ uint64_t SqliteEvents::append(const platform_event_t& e) {
             ResetOnExit reset{s};
             s.tryReset();
             bind_blob(s, 1, topic);
-            if (s.executeStep() && !s.getColumn(0).isNull()) offset = static_cast<uint64_t>(s.getColumn(0).getInt64());
+            if (s.executeStep() && !s.getColumn(0).isNull())
+                offset = static_cast<uint64_t>(s.getColumn(0).getInt64());
         }
         ++offset;
         {
@@ -118,14 +123,17 @@ uint64_t SqliteEvents::append(const platform_event_t& e) {
     {
         std::lock_guard<std::mutex> lock(mutex_);
         auto it = known_.find(topic);
-        if (it == known_.end()) known_.emplace(std::string(topic), offset);
-        else it->second = std::max(it->second, offset);
+        if (it == known_.end())
+            known_.emplace(std::string(topic), offset);
+        else
+            it->second = std::max(it->second, offset);
     }
     appended_.notify_all();
     return offset;
 }
 
-void SqliteEvents::read(std::string_view topic, uint64_t from_offset, uint32_t limit, const EventFn& fn) {
+void SqliteEvents::read(std::string_view topic, uint64_t from_offset, uint32_t limit,
+                        const EventFn& fn) {
     if (from_offset == 0) from_offset = 1;
     if (from_offset > static_cast<uint64_t>(INT64_MAX)) return;
     try {
@@ -159,7 +167,8 @@ uint64_t SqliteEvents::last_offset(std::string_view topic) {
         ResetOnExit reset{s};
         s.tryReset();
         bind_blob(s, 1, topic);
-        if (s.executeStep() && !s.getColumn(0).isNull()) return static_cast<uint64_t>(s.getColumn(0).getInt64());
+        if (s.executeStep() && !s.getColumn(0).isNull())
+            return static_cast<uint64_t>(s.getColumn(0).getInt64());
         return 0;
     } catch (const SQLite::Exception& e) {
         fail(host_, "wait", e);
@@ -187,7 +196,8 @@ bool SqliteEvents::wait(std::string_view topic, uint64_t after_offset, int32_t t
         if (now >= end) return false;
         const auto slice = std::min<Clock::duration>(end - now, std::chrono::milliseconds(kPollMs));
         // An append of this process between the check above and here already raised known_.
-        if (appended_.wait_for(lock, slice, [&] { return stopping_ || known_locked(topic) > after_offset; })) {
+        if (appended_.wait_for(lock, slice,
+                               [&] { return stopping_ || known_locked(topic) > after_offset; })) {
             if (stopping_) throw platform::unavailable("events-sqlite: the provider is stopping");
             return true;
         }

@@ -10,18 +10,18 @@
 // on the same file are noticed by re-checking the database every 200 ms until the timeout.
 #pragma once
 
-#include "connection.hpp"
-
 #include <platform/abi.h>
-#include <platform/sdk/host.hpp>
 
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <mutex>
+#include <platform/sdk/host.hpp>
 #include <string>
 #include <string_view>
+
+#include "connection.hpp"
 
 namespace events_sqlite {
 

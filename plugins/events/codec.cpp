@@ -1,13 +1,12 @@
 // events — time, ids, names and the JSON shape of an event.
 #include "codec.hpp"
 
-#include <platform/sdk/error.hpp>
-
 #include <cctype>
 #include <climits>
+#include <cmath>
 #include <cstdio>
 #include <ctime>
-#include <cmath>
+#include <platform/sdk/error.hpp>
 #include <random>
 
 namespace events_service {
@@ -24,7 +23,9 @@ int64_t days_from_civil(int64_t y, unsigned m, unsigned d) {
     return era * 146097 + static_cast<int64_t>(doe) - 719468;
 }
 
-bool leap(int64_t y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
+bool leap(int64_t y) {
+    return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
 
 unsigned days_in_month(int64_t y, unsigned m) {
     static const unsigned days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
@@ -45,7 +46,8 @@ bool digits(std::string_view text, size_t& pos, size_t n, int& out) {
 }
 
 bool expect(std::string_view text, size_t& pos, char c) {
-    if (pos >= text.size() || std::toupper(static_cast<unsigned char>(text[pos])) != c) return false;
+    if (pos >= text.size() || std::toupper(static_cast<unsigned char>(text[pos])) != c)
+        return false;
     ++pos;
     return true;
 }
@@ -60,15 +62,19 @@ std::string rfc3339(int64_t unix_ms) {
     gmtime_r(&t, &tm);
     char buf[48];
     size_t n = std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
-    if (ms) std::snprintf(buf + n, sizeof buf - n, ".%03dZ", static_cast<int>(ms));
-    else std::snprintf(buf + n, sizeof buf - n, "Z");
+    if (ms)
+        std::snprintf(buf + n, sizeof buf - n, ".%03dZ", static_cast<int>(ms));
+    else
+        std::snprintf(buf + n, sizeof buf - n, "Z");
     return buf;
 }
 
 int64_t parse_rfc3339(std::string_view text, const char* arg) {
     auto bad = [&]() -> platform::Error {
-        return platform::invalid_argument(std::string(arg) + ": must be an RFC 3339 date-time such as "
-                                          "2026-01-01T10:00:00Z, got '" + std::string(text.substr(0, 64)) + "'");
+        return platform::invalid_argument(std::string(arg) +
+                                          ": must be an RFC 3339 date-time such as "
+                                          "2026-01-01T10:00:00Z, got '" +
+                                          std::string(text.substr(0, 64)) + "'");
     };
     size_t pos = 0;
     int y, mo, d, h, mi, s;
@@ -77,15 +83,18 @@ int64_t parse_rfc3339(std::string_view text, const char* arg) {
         !digits(text, pos, 2, h) || !expect(text, pos, ':') || !digits(text, pos, 2, mi) ||
         !expect(text, pos, ':') || !digits(text, pos, 2, s))
         throw bad();
-    if (mo < 1 || mo > 12 || d < 1 || static_cast<unsigned>(d) > days_in_month(y, static_cast<unsigned>(mo)) ||
-        h > 23 || mi > 59 || s > 60)
+    if (mo < 1 || mo > 12 || d < 1 ||
+        static_cast<unsigned>(d) > days_in_month(y, static_cast<unsigned>(mo)) || h > 23 ||
+        mi > 59 || s > 60)
         throw bad();
     int64_t ms = 0;
     if (pos < text.size() && text[pos] == '.') {
         ++pos;
         size_t start = pos, scale = 100;
         while (pos < text.size() && text[pos] >= '0' && text[pos] <= '9') {
-            if (scale) ms += (text[pos] - '0') * static_cast<int64_t>(scale), scale /= 10;  // truncated to ms
+            if (scale)
+                ms += (text[pos] - '0') * static_cast<int64_t>(scale),
+                    scale /= 10;  // truncated to ms
             ++pos;
         }
         if (pos == start) throw bad();
@@ -96,7 +105,8 @@ int64_t parse_rfc3339(std::string_view text, const char* arg) {
     } else if (pos < text.size() && (text[pos] == '+' || text[pos] == '-')) {
         int sign = text[pos] == '-' ? -1 : 1, oh, om;
         ++pos;
-        if (!digits(text, pos, 2, oh) || !expect(text, pos, ':') || !digits(text, pos, 2, om) || oh > 23 || om > 59)
+        if (!digits(text, pos, 2, oh) || !expect(text, pos, ':') || !digits(text, pos, 2, om) ||
+            oh > 23 || om > 59)
             throw bad();
         offset_min = sign * (oh * 60 + om);
     } else {
@@ -115,13 +125,17 @@ int64_t timestamp_arg(const json& value) {
         ms = parse_rfc3339(value.get_ref<const std::string&>(), "timestamp");
     } else if (value.is_number_integer()) {
         ms = value.get<int64_t>();
-    } else if (value.is_number_float() && value.get<double>() == static_cast<double>(static_cast<int64_t>(value.get<double>()))) {
+    } else if (value.is_number_float() &&
+               value.get<double>() ==
+                   static_cast<double>(static_cast<int64_t>(value.get<double>()))) {
         ms = static_cast<int64_t>(value.get<double>());
     } else {
-        throw platform::invalid_argument("timestamp: must be an RFC 3339 string or integer Unix milliseconds");
+        throw platform::invalid_argument(
+            "timestamp: must be an RFC 3339 string or integer Unix milliseconds");
     }
     if (ms < 1) throw platform::invalid_argument("timestamp: must be after 1970-01-01T00:00:00Z");
-    if (ms > 253402300799999) throw platform::invalid_argument("timestamp: must be before year 10000 (RFC 3339)");
+    if (ms > 253402300799999)
+        throw platform::invalid_argument("timestamp: must be before year 10000 (RFC 3339)");
     return ms;
 }
 
@@ -139,8 +153,12 @@ std::optional<int64_t> integer_arg(const json& args, const char* name, int64_t m
     } else {
         throw platform::invalid_argument(std::string(name) + ": must be an integer");
     }
-    if (v < min) throw platform::invalid_argument(std::string(name) + ": must be at least " + std::to_string(min));
-    if (v > max) throw platform::invalid_argument(std::string(name) + ": must be at most " + std::to_string(max));
+    if (v < min)
+        throw platform::invalid_argument(std::string(name) + ": must be at least " +
+                                         std::to_string(min));
+    if (v > max)
+        throw platform::invalid_argument(std::string(name) + ": must be at most " +
+                                         std::to_string(max));
     return v;
 }
 
@@ -152,18 +170,22 @@ std::string new_id() {
     char buf[40];
     std::snprintf(buf, sizeof buf, "%08x-%04x-%04x-%04x-%012llx", static_cast<unsigned>(hi >> 32),
                   static_cast<unsigned>((hi >> 16) & 0xffff), static_cast<unsigned>(hi & 0xffff),
-                  static_cast<unsigned>(lo >> 48), static_cast<unsigned long long>(lo & 0xffffffffffffULL));
+                  static_cast<unsigned>(lo >> 48),
+                  static_cast<unsigned long long>(lo & 0xffffffffffffULL));
     return buf;
 }
 
 void check_name(const json& value, const char* arg) {
-    if (!value.is_string()) throw platform::invalid_argument(std::string(arg) + ": must be a string");
+    if (!value.is_string())
+        throw platform::invalid_argument(std::string(arg) + ": must be a string");
     const auto& s = value.get_ref<const std::string&>();
     if (s.empty()) throw platform::invalid_argument(std::string(arg) + ": must not be empty");
-    if (s.size() > 200) throw platform::invalid_argument(std::string(arg) + ": must be at most 200 characters");
+    if (s.size() > 200)
+        throw platform::invalid_argument(std::string(arg) + ": must be at most 200 characters");
     for (char c : s)
         if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '_' && c != '-')
-            throw platform::invalid_argument(std::string(arg) + ": may hold only letters, digits, '.', '_' and '-'");
+            throw platform::invalid_argument(std::string(arg) +
+                                             ": may hold only letters, digits, '.', '_' and '-'");
 }
 
 json event_json(const platform::Event& e) {

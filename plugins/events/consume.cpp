@@ -4,13 +4,12 @@
 // host's events_wait, and ends after wait_ms without a new event, kDeadlineMarginMs before the
 // call's deadline (so what was sent is delivered rather than turned into a 504), when the client
 // goes away (respond_chunk fails), after `limit` events, or when the plugin stops.
-#include "events.hpp"
-
-#include "codec.hpp"
-
 #include <algorithm>
 #include <chrono>
 #include <climits>
+
+#include "codec.hpp"
+#include "events.hpp"
 
 using platform::json;
 using namespace events_service;
@@ -24,12 +23,15 @@ int64_t mono_ms() {
 
 }  // namespace
 
-uint64_t Events::start_group(const std::string& topic, const std::string& group, std::optional<uint64_t> offset) {
+uint64_t Events::start_group(const std::string& topic, const std::string& group,
+                             std::optional<uint64_t> offset) {
     std::lock_guard<std::mutex> lock(groups_mutex_);
     auto g = load_group(topic, group);
     if (offset) {
-        if (g) g->seek(*offset);
-        else g = GroupState::starting_at(*offset);
+        if (g)
+            g->seek(*offset);
+        else
+            g = GroupState::starting_at(*offset);
     } else if (!g) {
         g = GroupState::starting_at(last_offset(topic) + 1);  // a new group sees only new events
     } else {
@@ -50,7 +52,8 @@ Events::Claim Events::claim(const std::string& topic, const std::string& group, 
     // Redeliveries first, oldest offset first.
     while (uint64_t offset = g->due(now)) {
         auto found = host_.read_events(topic, offset, 1);
-        if (found.empty() || found[0].offset != offset) {  // gone from the provider: nothing to redeliver
+        if (found.empty() ||
+            found[0].offset != offset) {  // gone from the provider: nothing to redeliver
             g->ack(offset);
             continue;
         }
@@ -101,7 +104,8 @@ void Events::consume(platform::Request& r, platform::Responder out) {
     platform_call_info_t info{};
     info.struct_size = sizeof info;
     host_.api()->call_info(r.call(), &info);
-    const int64_t hard_end = info.deadline_ms > 0 ? info.deadline_ms - kDeadlineMarginMs : INT64_MAX;
+    const int64_t hard_end =
+        info.deadline_ms > 0 ? info.deadline_ms - kDeadlineMarginMs : INT64_MAX;
 
     // Chunks go through the host table directly: its status tells when the client went away.
     auto send = [&](const json& event) {
@@ -112,8 +116,10 @@ void Events::consume(platform::Request& r, platform::Responder out) {
     // Start positions are computed before the first wait, so "only new events" means those
     // published after this call began.
     uint64_t pos = 0;
-    if (group.empty()) pos = offset ? *offset : last_offset(topic) + 1;
-    else start_group(topic, group, offset);
+    if (group.empty())
+        pos = offset ? *offset : last_offset(topic) + 1;
+    else
+        start_group(topic, group, offset);
 
     try {
         int64_t sent = 0, idle_end = mono_ms() + wait_ms;

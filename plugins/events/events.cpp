@@ -1,9 +1,9 @@
 // events — the descriptor, publish, read, ack/nack and topics. consume is in consume.cpp.
 #include "events.hpp"
 
-#include "codec.hpp"
-
 #include <climits>
+
+#include "codec.hpp"
 
 using platform::json;
 using namespace events_service;
@@ -13,10 +13,10 @@ namespace {
 constexpr const char* kTopicPrefix = "topic/";
 constexpr const char* kGroupPrefix = "group/";
 
-#define EV_TOPIC                                                                                 \
+#define EV_TOPIC                                                                                        \
     R"("topic": {"type": "string", "minLength": 1, "maxLength": 200, "pattern": "^[A-Za-z0-9._-]+$", )" \
     R"("description": "The topic: 1-200 letters, digits, '.', '_' or '-'"})"
-#define EV_GROUP                                                                                 \
+#define EV_GROUP                                                                                        \
     R"("group": {"type": "string", "minLength": 1, "maxLength": 200, "pattern": "^[A-Za-z0-9._-]+$", )" \
     R"("description": "A consumer group: 1-200 letters, digits, '.', '_' or '-'"})"
 
@@ -57,12 +57,16 @@ std::string group_key(const std::string& topic, const std::string& group) {
 
 void Events::describe(platform::ServiceSpec<Events>& s) {
     s.id("events").version("1.0.0").service("events").summary(
-        "Ordered, persistent event streams per topic: publish, read, consume live or from an offset, consumer groups with acks");
+        "Ordered, persistent event streams per topic: publish, read, consume live or from an "
+        "offset, consumer groups with acks");
     s.post("publish")
         .title("Publish an event")
-        .description("Appends an event to a topic and answers its id, offset (its position in the topic, from 1) and "
-                     "timestamp. The payload is any JSON value; metadata is a map of strings; timestamp overrides the "
-                     "event's business time (default: now).")
+        .description(
+            "Appends an event to a topic and answers its id, offset (its position in the topic, "
+            "from 1) and "
+            "timestamp. The payload is any JSON value; metadata is a map of strings; timestamp "
+            "overrides the "
+            "event's business time (default: now).")
         .schema(R"json({
           "type": "object",
           "properties": {
@@ -76,14 +80,17 @@ void Events::describe(platform::ServiceSpec<Events>& s) {
           "required": ["topic", "payload"],
           "additionalProperties": false
         })json")
-        .output(R"json({"type": "object", "properties": {"id": {"type": "string"}, "topic": {"type": "string"},
+        .output(
+            R"json({"type": "object", "properties": {"id": {"type": "string"}, "topic": {"type": "string"},
                    "offset": {"type": "integer"}, "timestamp": {"type": "string", "format": "date-time"}}})json")
         .access(platform::Access::account)
         .handler(&Events::publish);
     s.get("read")
         .title("Read events")
-        .description("Stored events of a topic in offset (publication) order, from `offset`, at most `limit`. "
-                     "`next_offset` is where the next page starts. An unknown topic has no events.")
+        .description(
+            "Stored events of a topic in offset (publication) order, from `offset`, at most "
+            "`limit`. "
+            "`next_offset` is where the next page starts. An unknown topic has no events.")
         .schema(R"json({
           "type": "object",
           "properties": {
@@ -94,8 +101,10 @@ void Events::describe(platform::ServiceSpec<Events>& s) {
           "required": ["topic"],
           "additionalProperties": false
         })json")
-        .output(std::string(R"json({"type": "object", "properties": {"events": {"type": "array", "items": )json") +
-                kEventSchema + R"json(}, "next_offset": {"type": "integer"}}})json")
+        .output(
+            std::string(
+                R"json({"type": "object", "properties": {"events": {"type": "array", "items": )json") +
+            kEventSchema + R"json(}, "next_offset": {"type": "integer"}}})json")
         .access(platform::Access::account)
         .read_only()
         .idempotent()
@@ -103,12 +112,18 @@ void Events::describe(platform::ServiceSpec<Events>& s) {
     s.get("consume")
         .title("Consume a topic")
         .description(
-            "Streams events of a topic, one event per message (Server-Sent Events over HTTP), live or replayed from "
-            "`offset`. Without `offset` only events published after the call starts are sent (for a group: from its "
-            "committed position). The stream ends after `limit` events, after `wait_ms` without a new event, shortly "
-            "before the call's deadline, or when the client goes away. With `group`, the consumers of the group share "
-            "the stream: each event goes to one of them and stays in flight until `ack`; an event nacked, or not "
-            "acked within `ack_ms` of business time, is delivered again (its `delivery` count grows). Giving `offset` "
+            "Streams events of a topic, one event per message (Server-Sent Events over HTTP), live "
+            "or replayed from "
+            "`offset`. Without `offset` only events published after the call starts are sent (for "
+            "a group: from its "
+            "committed position). The stream ends after `limit` events, after `wait_ms` without a "
+            "new event, shortly "
+            "before the call's deadline, or when the client goes away. With `group`, the consumers "
+            "of the group share "
+            "the stream: each event goes to one of them and stays in flight until `ack`; an event "
+            "nacked, or not "
+            "acked within `ack_ms` of business time, is delivered again (its `delivery` count "
+            "grows). Giving `offset` "
             "with a group moves the group there, forgetting its in-flight events.")
         .schema(R"json({
           "type": "object",
@@ -129,17 +144,24 @@ void Events::describe(platform::ServiceSpec<Events>& s) {
         .async(&Events::consume);
     s.post("ack")
         .title("Acknowledge an event")
-        .description("Marks an event delivered to a consumer group as processed. The group's committed offset advances "
-                     "over the acknowledged prefix. 404 for an unknown group or an offset the group was not given.")
+        .description(
+            "Marks an event delivered to a consumer group as processed. The group's committed "
+            "offset advances "
+            "over the acknowledged prefix. 404 for an unknown group or an offset the group was not "
+            "given.")
         .schema(kSettleSchema)
-        .output(R"json({"type": "object", "properties": {"acked": {"type": "integer"}, "committed": {"type": "integer"}}})json")
+        .output(
+            R"json({"type": "object", "properties": {"acked": {"type": "integer"}, "committed": {"type": "integer"}}})json")
         .access(platform::Access::account)
         .idempotent()
         .handler(&Events::ack);
     s.post("nack")
         .title("Reject an event")
-        .description("Hands an event delivered to a consumer group back: it is delivered again to the next consumer of "
-                     "the group. 404 for an unknown group or an offset the group was not given; 409 once acknowledged.")
+        .description(
+            "Hands an event delivered to a consumer group back: it is delivered again to the next "
+            "consumer of "
+            "the group. 404 for an unknown group or an offset the group was not given; 409 once "
+            "acknowledged.")
         .schema(kSettleSchema)
         .output(R"json({"type": "object", "properties": {"nacked": {"type": "integer"}}})json")
         .access(platform::Access::account)
@@ -147,8 +169,10 @@ void Events::describe(platform::ServiceSpec<Events>& s) {
         .handler(&Events::nack);
     s.get("topics")
         .title("List topics")
-        .description("The topics published through this service, with their event count and last offset.")
-        .output(R"json({"type": "object", "properties": {"topics": {"type": "array", "items": {"type": "object",
+        .description(
+            "The topics published through this service, with their event count and last offset.")
+        .output(
+            R"json({"type": "object", "properties": {"topics": {"type": "array", "items": {"type": "object",
                    "properties": {"topic": {"type": "string"}, "events": {"type": "integer"}, "last_offset": {"type": "integer"}}}}}})json")
         .access(platform::Access::account)
         .read_only()
@@ -171,9 +195,11 @@ bool Events::has_event(const std::string& topic, uint64_t offset) const {
         return false;
     };
     if (!PLATFORM_HAS_FIELD(platform_host_api_t, host_.api(), events_read))
-        throw platform::Error(platform::Code::unsupported, "the host does not offer events_read (ABI 1.2)");
-    platform::check(host_.api()->events_read(host_.ctx(), platform::view(topic), offset, 1, sink, &found),
-                    "events read failed");
+        throw platform::Error(platform::Code::unsupported,
+                              "the host does not offer events_read (ABI 1.2)");
+    platform::check(
+        host_.api()->events_read(host_.ctx(), platform::view(topic), offset, 1, sink, &found),
+        "events read failed");
     return found;
 }
 
@@ -186,9 +212,12 @@ uint64_t Events::last_offset(const std::string& topic) {
         if (auto it = last_seen_.find(topic); it != last_seen_.end()) hint = it->second;
     }
     uint64_t lo = 0;  // has_event(lo) or lo == 0
-    if (hint && has_event(topic, hint)) lo = hint;
-    else if (!has_event(topic, 1)) return 0;
-    else lo = 1;
+    if (hint && has_event(topic, hint))
+        lo = hint;
+    else if (!has_event(topic, 1))
+        return 0;
+    else
+        lo = 1;
     uint64_t step = 1, hi = lo + step;  // !has_event(hi) once the loop ends
     while (has_event(topic, hi)) {
         lo = hi;
@@ -212,7 +241,8 @@ void Events::remember_topic(const std::string& topic) {
     }
     auto store = host_.store();
     const std::string key = kTopicPrefix + topic;
-    if (!store.get(key)) store.put(key, json{{"topic", topic}, {"created", rfc3339(host_.now_ms())}}.dump());
+    if (!store.get(key))
+        store.put(key, json{{"topic", topic}, {"created", rfc3339(host_.now_ms())}}.dump());
     std::lock_guard<std::mutex> lock(topics_mutex_);
     topics_seen_.insert(topic);
 }
@@ -223,13 +253,17 @@ json Events::publish(platform::Request& r) {
     const json& a = r.args();
     check_name(required(a, "topic"), "topic");
     const std::string topic = a.at("topic").get<std::string>();
-    const std::string payload = required(a, "payload").dump(-1, ' ', false, json::error_handler_t::replace);
+    const std::string payload =
+        required(a, "payload").dump(-1, ' ', false, json::error_handler_t::replace);
     json metadata = json::object();
     if (auto it = a.find("metadata"); it != a.end() && !it->is_null()) {
-        if (!it->is_object()) throw platform::invalid_argument("metadata: must be an object of strings");
-        if (it->size() > 50) throw platform::invalid_argument("metadata: must have at most 50 keys");
+        if (!it->is_object())
+            throw platform::invalid_argument("metadata: must be an object of strings");
+        if (it->size() > 50)
+            throw platform::invalid_argument("metadata: must have at most 50 keys");
         for (const auto& [k, v] : it->items())
-            if (!v.is_string()) throw platform::invalid_argument("metadata." + k + ": must be a string");
+            if (!v.is_string())
+                throw platform::invalid_argument("metadata." + k + ": must be a string");
         metadata = *it;
     }
     int64_t ts = 0;
@@ -237,7 +271,8 @@ json Events::publish(platform::Request& r) {
     if (ts == 0) ts = host_.now_ms();
 
     if (!PLATFORM_HAS_FIELD(platform_host_api_t, host_.api(), events_publish))
-        throw platform::Error(platform::Code::unsupported, "the host does not offer events_publish (ABI 1.2)");
+        throw platform::Error(platform::Code::unsupported,
+                              "the host does not offer events_publish (ABI 1.2)");
     // The host table directly rather than Host::publish_event, which cannot carry the id we answer.
     const std::string id = new_id();
     const std::string md = metadata.dump(-1, ' ', false, json::error_handler_t::replace);
@@ -285,17 +320,20 @@ json Events::topics(platform::Request&) {
     return {{"topics", std::move(out)}};
 }
 
-std::optional<GroupState> Events::load_group(const std::string& topic, const std::string& group) const {
+std::optional<GroupState> Events::load_group(const std::string& topic,
+                                             const std::string& group) const {
     auto raw = host_.store().get(group_key(topic, group));
     if (!raw) return std::nullopt;
     try {
         return GroupState::from_json(json::parse(*raw));
     } catch (const std::exception& e) {
-        throw platform::internal("group '" + group + "' of topic '" + topic + "': unreadable record: " + e.what());
+        throw platform::internal("group '" + group + "' of topic '" + topic +
+                                 "': unreadable record: " + e.what());
     }
 }
 
-void Events::save_group(const std::string& topic, const std::string& group, const GroupState& g) const {
+void Events::save_group(const std::string& topic, const std::string& group,
+                        const GroupState& g) const {
     host_.store().put(group_key(topic, group), g.to_json().dump());
 }
 
@@ -303,7 +341,8 @@ json Events::settle(platform::Request& r, bool is_ack) {
     const json& a = r.args();
     check_name(required(a, "topic"), "topic");
     check_name(required(a, "group"), "group");
-    const std::string topic = a.at("topic").get<std::string>(), group = a.at("group").get<std::string>();
+    const std::string topic = a.at("topic").get<std::string>(),
+                      group = a.at("group").get<std::string>();
     required(a, "offset");
     const auto offset = static_cast<uint64_t>(*integer_arg(a, "offset", 1, INT64_MAX));
     GroupState::Outcome outcome;
@@ -311,13 +350,16 @@ json Events::settle(platform::Request& r, bool is_ack) {
     {
         std::lock_guard<std::mutex> lock(groups_mutex_);
         auto g = load_group(topic, group);
-        if (!g) throw platform::not_found("group: no consumer group '" + group + "' on topic '" + topic + "'");
+        if (!g)
+            throw platform::not_found("group: no consumer group '" + group + "' on topic '" +
+                                      topic + "'");
         outcome = is_ack ? g->ack(offset) : g->nack(offset);
         if (outcome == GroupState::Outcome::done) save_group(topic, group, *g);
         committed = g->committed;
         groups_changed_.notify_all();
     }
-    const std::string which = "offset: event " + std::to_string(offset) + " of topic '" + topic + "'";
+    const std::string which =
+        "offset: event " + std::to_string(offset) + " of topic '" + topic + "'";
     if (outcome == GroupState::Outcome::unknown)
         throw platform::not_found(which + " was not delivered to group '" + group + "'");
     if (is_ack) return {{"acked", offset}, {"committed", committed}};
@@ -326,7 +368,11 @@ json Events::settle(platform::Request& r, bool is_ack) {
     return {{"nacked", offset}};
 }
 
-json Events::ack(platform::Request& r) { return settle(r, true); }
-json Events::nack(platform::Request& r) { return settle(r, false); }
+json Events::ack(platform::Request& r) {
+    return settle(r, true);
+}
+json Events::nack(platform::Request& r) {
+    return settle(r, false);
+}
 
 PLATFORM_SERVICE(Events)

@@ -63,7 +63,8 @@ GroupState::Outcome GroupState::nack(uint64_t offset) {
 
 nlohmann::json GroupState::to_json() const {
     nlohmann::json f = nlohmann::json::object();
-    for (const auto& [offset, x] : inflight) f[std::to_string(offset)] = {{"due", x.due_ms}, {"n", x.deliveries}};
+    for (const auto& [offset, x] : inflight)
+        f[std::to_string(offset)] = {{"due", x.due_ms}, {"n", x.deliveries}};
     return {{"committed", committed}, {"next", next}, {"inflight", std::move(f)}, {"acked", acked}};
 }
 
@@ -72,7 +73,8 @@ GroupState GroupState::from_json(const nlohmann::json& j) {
     g.committed = j.at("committed").get<uint64_t>();
     g.next = j.at("next").get<uint64_t>();
     for (const auto& [key, x] : j.at("inflight").items())
-        g.inflight[std::stoull(key)] = InFlight{x.at("due").get<int64_t>(), x.at("n").get<uint32_t>()};
+        g.inflight[std::stoull(key)] =
+            InFlight{x.at("due").get<int64_t>(), x.at("n").get<uint32_t>()};
     for (const auto& o : j.at("acked")) g.acked.insert(o.get<uint64_t>());
     return g;
 }

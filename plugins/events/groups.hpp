@@ -11,10 +11,9 @@
 // with a mutex (see events.hpp for what that means across replicas).
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 
 namespace events_service {
@@ -41,8 +40,8 @@ struct GroupState {
     uint64_t due(int64_t now_ms) const;
     // No new offset may be delivered until acks move `committed`.
     bool window_full() const { return next - committed - 1 >= kMaxPending; }
-    // Records a delivery of `offset` (a redelivery, or `next`, which then advances) due back at due_ms.
-    // Returns the delivery count.
+    // Records a delivery of `offset` (a redelivery, or `next`, which then advances) due back at
+    // due_ms. Returns the delivery count.
     uint32_t deliver(uint64_t offset, int64_t due_ms);
     // A delivery that never reached its consumer: due again at once, not counted.
     void release(uint64_t offset);

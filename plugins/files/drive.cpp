@@ -11,15 +11,20 @@ namespace {
 [[noreturn]] void no_drive(const platform::Host& host, const std::string& method) {
     const json drive = host.config("drive");
     if (drive.is_null() || !drive.is_object() || !drive.contains("provider"))
-        throw platform::unavailable("files/" + method +
-                                    " needs a connected cloud drive: set plugin_config.files.drive.provider in the "
-                                    "profile and connect the drive in your account");
-    throw platform::unavailable("files/" + method + ": the cloud drive provider " + drive["provider"].dump() +
-                                " is not available in this build");
+        throw platform::unavailable(
+            "files/" + method +
+            " needs a connected cloud drive: set plugin_config.files.drive.provider in the "
+            "profile and connect the drive in your account");
+    throw platform::unavailable("files/" + method + ": the cloud drive provider " +
+                                drive["provider"].dump() + " is not available in this build");
 }
 
 }  // namespace
 
-json Files::driveread(platform::Request&) { no_drive(host_, "driveread"); }
+json Files::driveread(platform::Request&) {
+    no_drive(host_, "driveread");
+}
 
-json Files::drivesearch(platform::Request&) { no_drive(host_, "drivesearch"); }
+json Files::drivesearch(platform::Request&) {
+    no_drive(host_, "drivesearch");
+}

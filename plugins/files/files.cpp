@@ -7,7 +7,9 @@ using platform::json;
 
 namespace {
 
-std::string make_id(const std::string& seed, int attempt) { return platform::hash_id(seed, attempt, "fl-"); }
+std::string make_id(const std::string& seed, int attempt) {
+    return platform::hash_id(seed, attempt, "fl-");
+}
 
 constexpr const char* kIdSchema = R"json({
   "type": "object",
@@ -28,10 +30,17 @@ json visible(json file) {
 }  // namespace
 
 void Files::describe(platform::ServiceSpec<Files>& s) {
-    s.id("files").version("1.0.0").service("v1.files").summary("Files of their owner, each served at a /ui/ URL");
-    s.post("put").title("Store a file")
-        .description("Stores a private file (text, or binary as base64 with `encoding: base64`; at most 5 MB) and "
-                     "returns it with its URL, /ui/files/<id>, which serves the bytes to you with the file's type.")
+    s.id("files")
+        .version("1.0.0")
+        .service("v1.files")
+        .summary("Files of their owner, each served at a /ui/ URL");
+    s.post("put")
+        .title("Store a file")
+        .description(
+            "Stores a private file (text, or binary as base64 with `encoding: base64`; at most 5 "
+            "MB) and "
+            "returns it with its URL, /ui/files/<id>, which serves the bytes to you with the "
+            "file's type.")
         .schema(R"json({
           "type": "object",
           "properties": {
@@ -45,40 +54,83 @@ void Files::describe(platform::ServiceSpec<Files>& s) {
           },
           "required": ["name", "content"], "additionalProperties": false
         })json")
-        .access(platform::Access::owner).max_body(7400 * 1024).handler(&Files::put);
-    s.get("get").title("Get a file")
-        .description("One of your files with its content (text, or base64 with `encoding: base64`); 404 when absent.")
-        .schema(kIdSchema).access(platform::Access::owner).read_only().handler(&Files::get);
-    s.get("list").title("List files")
+        .access(platform::Access::owner)
+        .max_body(7400 * 1024)
+        .handler(&Files::put);
+    s.get("get")
+        .title("Get a file")
+        .description(
+            "One of your files with its content (text, or base64 with `encoding: base64`); 404 "
+            "when absent.")
+        .schema(kIdSchema)
+        .access(platform::Access::owner)
+        .read_only()
+        .handler(&Files::get);
+    s.get("list")
+        .title("List files")
         .description("Your files without their content, newest first.")
-        .access(platform::Access::owner).read_only().handler(&Files::list);
-    s.post("delete").title("Delete a file").description("Deletes your file and its bytes; 404 when absent.")
-        .schema(kIdSchema).access(platform::Access::owner).destructive().action().idempotent().handler(&Files::remove);
-    s.get("driveread").title("Read a file from your cloud drive")
-        .description("Read-only, from the cloud drive connected to your account (connect one first).")
+        .access(platform::Access::owner)
+        .read_only()
+        .handler(&Files::list);
+    s.post("delete")
+        .title("Delete a file")
+        .description("Deletes your file and its bytes; 404 when absent.")
+        .schema(kIdSchema)
+        .access(platform::Access::owner)
+        .destructive()
+        .action()
+        .idempotent()
+        .handler(&Files::remove);
+    s.get("driveread")
+        .title("Read a file from your cloud drive")
+        .description(
+            "Read-only, from the cloud drive connected to your account (connect one first).")
         .schema(R"json({"type": "object", "properties": {"id": {"type": "string", "maxLength": 512,
           "description": "The drive file's id"}}, "required": ["id"], "additionalProperties": false})json")
-        .access(platform::Access::owner).read_only().open_world().handler(&Files::driveread);
-    s.post("drivesearch").title("Search your cloud drive")
-        .description("Read-only search of the cloud drive connected to your account; up to 20 a page.")
+        .access(platform::Access::owner)
+        .read_only()
+        .open_world()
+        .handler(&Files::driveread);
+    s.post("drivesearch")
+        .title("Search your cloud drive")
+        .description(
+            "Read-only search of the cloud drive connected to your account; up to 20 a page.")
         .schema(R"json({"type": "object", "properties": {
           "query": {"type": "string", "maxLength": 500, "description": "Words to find"},
           "page": {"type": "string", "maxLength": 1024, "description": "The next-page token of the previous answer"},
           "limit": {"type": "integer", "minimum": 1, "maximum": 20, "default": 20, "description": "Page size"}},
           "additionalProperties": false})json")
-        .access(platform::Access::owner).read_only().open_world().handler(&Files::drivesearch);
-    s.get("resources").title("List files as MCP resources")
+        .access(platform::Access::owner)
+        .read_only()
+        .open_world()
+        .handler(&Files::drivesearch);
+    s.get("resources")
+        .title("List files as MCP resources")
         .description("MCP resources/list: your 100 newest files as files://<id> resources.")
         .schema(R"json({"type": "object", "properties": {
           "cursor": {"type": "string", "description": "Pagination cursor (one page: ignored)"}}})json")
-        .access(platform::Access::owner).read_only().mcp_resources().handler(&Files::resources);
-    s.get("read_resource").title("Read a file as an MCP resource")
+        .access(platform::Access::owner)
+        .read_only()
+        .mcp_resources()
+        .handler(&Files::resources);
+    s.get("read_resource")
+        .title("Read a file as an MCP resource")
         .description("MCP resources/read of files://<id>; 404 when absent.")
-        .schema(R"json({"type": "object", "properties": {"uri": {"type": "string", "description": "files://<id>"}},
+        .schema(
+            R"json({"type": "object", "properties": {"uri": {"type": "string", "description": "files://<id>"}},
           "required": ["uri"]})json")
-        .access(platform::Access::owner).read_only().mcp_resource_read(kScheme).handler(&Files::read_resource);
-    s.get("raw").title("A file's bytes").description("GET /ui/files/<id>: the bytes with the file's content type.")
-        .schema(kIdSchema).access(platform::Access::owner).read_only().http_path("/ui/files/{id}").mcp_hidden()
+        .access(platform::Access::owner)
+        .read_only()
+        .mcp_resource_read(kScheme)
+        .handler(&Files::read_resource);
+    s.get("raw")
+        .title("A file's bytes")
+        .description("GET /ui/files/<id>: the bytes with the file's content type.")
+        .schema(kIdSchema)
+        .access(platform::Access::owner)
+        .read_only()
+        .http_path("/ui/files/{id}")
+        .mcp_hidden()
         .async(&Files::serve);
 }
 
@@ -87,17 +139,21 @@ json Files::put(platform::Request& r) {
     std::string bytes = r.str("content");
     if (encoding == "base64") {
         auto decoded = files::base64_decode(bytes);
-        if (!decoded) throw platform::invalid_argument("content: not valid base64 (encoding is base64)");
+        if (!decoded)
+            throw platform::invalid_argument("content: not valid base64 (encoding is base64)");
         bytes = std::move(*decoded);
     }
     if (bytes.size() > kMaxBytes)
-        throw platform::invalid_argument("content: " + std::to_string(bytes.size()) + " bytes is more than 5 MB (" +
-                                         std::to_string(kMaxBytes) + " bytes)");
+        throw platform::invalid_argument("content: " + std::to_string(bytes.size()) +
+                                         " bytes is more than 5 MB (" + std::to_string(kMaxBytes) +
+                                         " bytes)");
     const int64_t now = host_.now_ms();
-    const std::string type = r.str("type", files::guess_type(name)), data = files::base64_encode(bytes);
+    const std::string type = r.str("type", files::guess_type(name)),
+                      data = files::base64_encode(bytes);
     const std::string seed = std::to_string(now) + "\n" + name + "\n" + type + "\n" + data;
     std::string id;
-    for (int attempt = 0;; ++attempt)  // the bytes claim the first of the seed's ids the owner lacks
+    for (int attempt = 0;;
+         ++attempt)  // the bytes claim the first of the seed's ids the owner lacks
         if (r.owned(kData).insert_if_absent(id = make_id(seed, attempt), {{"data", data}})) break;
     json file = {{"id", id},
                  {"name", name},
@@ -112,7 +168,8 @@ json Files::put(platform::Request& r) {
     return visible(file);
 }
 
-std::pair<json, std::string> Files::load(platform::Request& r, const std::string& id, const char* argument) const {
+std::pair<json, std::string> Files::load(platform::Request& r, const std::string& id,
+                                         const char* argument) const {
     auto file = r.owned(kFiles).get(id);
     if (!file) missing(argument, id);
     auto data = r.owned(kData).get(id);
@@ -124,19 +181,23 @@ std::pair<json, std::string> Files::load(platform::Request& r, const std::string
 std::vector<json> Files::newest(platform::Request& r) const {
     std::vector<json> out;
     for (auto& [id, file] : r.owned(kFiles).list()) out.push_back(std::move(file));
-    std::stable_sort(out.begin(), out.end(),
-                     [](const json& a, const json& b) { return a.value("seq", 0LL) > b.value("seq", 0LL); });
+    std::stable_sort(out.begin(), out.end(), [](const json& a, const json& b) {
+        return a.value("seq", 0LL) > b.value("seq", 0LL);
+    });
     for (auto& f : out) f = visible(std::move(f));
     return out;
 }
 
 json Files::get(platform::Request& r) {
     auto [file, bytes] = load(r, r.str("id"), "id");
-    file["content"] = file.value("encoding", "text") == "base64" ? files::base64_encode(bytes) : bytes;
+    file["content"] =
+        file.value("encoding", "text") == "base64" ? files::base64_encode(bytes) : bytes;
     return file;
 }
 
-json Files::list(platform::Request& r) { return {{"files", newest(r)}}; }
+json Files::list(platform::Request& r) {
+    return {{"files", newest(r)}};
+}
 
 json Files::remove(platform::Request& r) {
     const std::string id = r.str("id");
@@ -148,7 +209,8 @@ json Files::remove(platform::Request& r) {
 
 void Files::serve(platform::Request& r, platform::Responder out) {
     auto [file, bytes] = load(r, r.str("id"), "id");
-    out.raw(files::content_type(file.value("type", "application/octet-stream"), file.value("encoding", "") == "text"),
+    out.raw(files::content_type(file.value("type", "application/octet-stream"),
+                                file.value("encoding", "") == "text"),
             bytes);
 }
 

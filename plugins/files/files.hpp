@@ -8,9 +8,8 @@
 // type guessed from a name in codec.cpp.
 #pragma once
 
-#include <platform/sdk.hpp>
-
 #include <optional>
+#include <platform/sdk.hpp>
 #include <string>
 
 class Files {

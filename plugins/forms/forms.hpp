@@ -3,9 +3,8 @@
 // responses.cpp, the browser page /ui/forms/<id> (GET shows the form, POST submits) in page.cpp.
 #pragma once
 
-#include <platform/sdk.hpp>
-
 #include <optional>
+#include <platform/sdk.hpp>
 #include <string>
 #include <utility>
 
@@ -37,7 +36,8 @@ private:
     std::optional<std::pair<std::string, platform::json>> find(const std::string& id) const;
     // Checks visitor values against the form's fields; the cleaned values (strings) or 400.
     static platform::json validate(const platform::json& form, const platform::json& args);
-    platform::json store_response(const std::string& owner, const platform::json& form, const platform::json& values);
+    platform::json store_response(const std::string& owner, const platform::json& form,
+                                  const platform::json& values);
 
     platform::Host host_;
 };

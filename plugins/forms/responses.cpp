@@ -14,7 +14,8 @@ size_t utf8_length(const std::string& s) {
 
 bool is_email(const std::string& s) {
     auto at = s.find('@');
-    if (at == 0 || at == std::string::npos || s.find('@', at + 1) != std::string::npos) return false;
+    if (at == 0 || at == std::string::npos || s.find('@', at + 1) != std::string::npos)
+        return false;
     for (unsigned char c : s)
         if (c <= 0x20 || c == 0x7F || c == '<' || c == '>' || c == '"' || c == ',') return false;
     const std::string dom = s.substr(at + 1);
@@ -40,25 +41,35 @@ json Forms::validate(const json& form, const json& args) {
         for (const auto& f : form.at("fields")) known = known || f.at("name") == it.key();
         if (!known) throw platform::invalid_argument(it.key() + ": not a field of this form");
         const json& v = it.value();
-        if (v.is_string()) values[it.key()] = v;
-        else if (v.is_number() || v.is_boolean()) values[it.key()] = v.dump();  // typed by the query parser
-        else if (!v.is_null()) throw platform::invalid_argument(it.key() + ": must be text");
+        if (v.is_string())
+            values[it.key()] = v;
+        else if (v.is_number() || v.is_boolean())
+            values[it.key()] = v.dump();  // typed by the query parser
+        else if (!v.is_null())
+            throw platform::invalid_argument(it.key() + ": must be text");
     }
     for (const auto& f : form.at("fields")) {
         const std::string name = f.at("name"), type = f.value("type", "text");
         std::string v = values.value(name, "");
-        while (!v.empty() && (v.back() == ' ' || v.back() == '\n' || v.back() == '\r' || v.back() == '\t')) v.pop_back();
+        while (!v.empty() &&
+               (v.back() == ' ' || v.back() == '\n' || v.back() == '\r' || v.back() == '\t'))
+            v.pop_back();
         if (v.empty()) {
-            if (f.value("required", false)) throw platform::invalid_argument(name + ": is required");
+            if (f.value("required", false))
+                throw platform::invalid_argument(name + ": is required");
             values.erase(name);
             continue;
         }
-        const size_t max = type == "textarea" ? kTextareaMax : type == "email" ? kEmailMax : kTextMax;
+        const size_t max = type == "textarea" ? kTextareaMax
+                           : type == "email"  ? kEmailMax
+                                              : kTextMax;
         if (utf8_length(v) > max)
-            throw platform::invalid_argument(name + ": must be at most " + std::to_string(max) + " characters");
+            throw platform::invalid_argument(name + ": must be at most " + std::to_string(max) +
+                                             " characters");
         if (type != "textarea" && v.find_first_of("\r\n") != std::string::npos)
             throw platform::invalid_argument(name + ": must be one line");
-        if (type == "email" && !is_email(v)) throw platform::invalid_argument(name + ": must be an email address");
+        if (type == "email" && !is_email(v))
+            throw platform::invalid_argument(name + ": must be an email address");
         values[name] = v;
     }
     return values;
@@ -67,7 +78,10 @@ json Forms::validate(const json& form, const json& args) {
 json Forms::store_response(const std::string& owner, const json& form, const json& values) {
     const int64_t now = host_.now_ms();
     const std::string id = form.at("id"), rid = forms_util::new_id("rs", now);
-    json response = {{"response_id", rid}, {"form", id}, {"values", values}, {"created", forms_util::rfc3339(now)}};
+    json response = {{"response_id", rid},
+                     {"form", id},
+                     {"values", values},
+                     {"created", forms_util::rfc3339(now)}};
     platform::Collection(host_.store(), kResponses, owner).put(id + "/" + rid, response);
     return response;
 }

@@ -16,7 +16,8 @@ constexpr const char* kBrowserUploadSchema = R"json({
   "required": ["data"], "additionalProperties": false
 })json";
 
-constexpr const char* kNoArgs = R"json({"type": "object", "properties": {}, "additionalProperties": false})json";
+constexpr const char* kNoArgs =
+    R"json({"type": "object", "properties": {}, "additionalProperties": false})json";
 
 constexpr const char* kPage = R"html(<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -69,15 +70,32 @@ document.getElementById('upload').addEventListener('submit', ev => {
 }  // namespace
 
 void Images::describe_browser_upload(platform::ServiceSpec<Images>& s) {
-    s.get("upload_page").title("Image upload page").description("GET /ui/images: the browser's upload form.")
-        .schema(kNoArgs).access(platform::Access::public_).read_only().http_path("/ui/images").mcp_hidden()
+    s.get("upload_page")
+        .title("Image upload page")
+        .description("GET /ui/images: the browser's upload form.")
+        .schema(kNoArgs)
+        .access(platform::Access::public_)
+        .read_only()
+        .http_path("/ui/images")
+        .mcp_hidden()
         .async(&Images::upload_page);
-    s.post("browser_upload").title("Upload an image from the browser")
-        .description("POST /ui/images from the upload page: like upload, with the browser limit of 8 MB decoded.")
-        .schema(kBrowserUploadSchema).access(platform::Access::owner).max_body(11300 * 1024).http_path("/ui/images")
-        .mcp_hidden().handler(&Images::browser_upload);
+    s.post("browser_upload")
+        .title("Upload an image from the browser")
+        .description(
+            "POST /ui/images from the upload page: like upload, with the browser limit of 8 MB "
+            "decoded.")
+        .schema(kBrowserUploadSchema)
+        .access(platform::Access::owner)
+        .max_body(11300 * 1024)
+        .http_path("/ui/images")
+        .mcp_hidden()
+        .handler(&Images::browser_upload);
 }
 
-void Images::upload_page(platform::Request&, platform::Responder out) { out.raw("text/html; charset=utf-8", kPage); }
+void Images::upload_page(platform::Request&, platform::Responder out) {
+    out.raw("text/html; charset=utf-8", kPage);
+}
 
-json Images::browser_upload(platform::Request& r) { return store_upload(r, kMaxBrowserBytes, "8 MB"); }
+json Images::browser_upload(platform::Request& r) {
+    return store_upload(r, kMaxBrowserBytes, "8 MB");
+}

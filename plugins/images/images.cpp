@@ -1,11 +1,11 @@
 #include "images.hpp"
 
-#include "raster.hpp"
-
 #include <atomic>
 #include <cstdio>
 #include <ctime>
 #include <random>
+
+#include "raster.hpp"
 
 using platform::json;
 
@@ -53,70 +53,138 @@ constexpr const char* kGenerateSchema = R"json({
 })json";
 
 // Time-ordered: the listing cursors rely on newer ids sorting after older ones.
-std::string new_id(int64_t now_ms) { return platform::time_ordered_id("im", now_ms); }
+std::string new_id(int64_t now_ms) {
+    return platform::time_ordered_id("im", now_ms);
+}
 
-[[noreturn]] void missing(const std::string& id) { throw platform::not_found("id: no image '" + id + "'"); }
+[[noreturn]] void missing(const std::string& id) {
+    throw platform::not_found("id: no image '" + id + "'");
+}
 
 }  // namespace
 
 void Images::describe(platform::ServiceSpec<Images>& s) {
-    const std::string list_args = R"json("scope": {"type": "string", "enum": ["mine", "public", "all", "daily"], "default": "public", "description": "Whose images"},
+    const std::string list_args =
+        R"json("scope": {"type": "string", "enum": ["mine", "public", "all", "daily"], "default": "public", "description": "Whose images"},
     "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20, "description": "Page size"},
     "cursor": {"type": "string", "maxLength": 200, "description": "From the previous page; keep query and scope unchanged"})json";
-    s.id("images").version("1.0.0").service("v1.images").summary("Images their owner uploads; private until made public");
-    s.post("upload").title("Upload an image")
-        .description("Stores a private PNG, JPEG or GIF (base64; at most 512 KB decoded and 8 megapixels; the type is "
-                     "read from the bytes) and returns it with its URL.")
-        .schema(kUploadSchema).access(platform::Access::owner).max_body(1100 * 1024).handler(&Images::upload);
-    s.get("get").title("Get an image").description("Metadata and URL of your image or of a public one.")
-        .schema(kIdSchema).access(platform::Access::owner).read_only().handler(&Images::get);
-    s.get("list").title("List images")
+    s.id("images")
+        .version("1.0.0")
+        .service("v1.images")
+        .summary("Images their owner uploads; private until made public");
+    s.post("upload")
+        .title("Upload an image")
+        .description(
+            "Stores a private PNG, JPEG or GIF (base64; at most 512 KB decoded and 8 megapixels; "
+            "the type is "
+            "read from the bytes) and returns it with its URL.")
+        .schema(kUploadSchema)
+        .access(platform::Access::owner)
+        .max_body(1100 * 1024)
+        .handler(&Images::upload);
+    s.get("get")
+        .title("Get an image")
+        .description("Metadata and URL of your image or of a public one.")
+        .schema(kIdSchema)
+        .access(platform::Access::owner)
+        .read_only()
+        .handler(&Images::get);
+    s.get("list")
+        .title("List images")
         .description("Newest first, one page; pass `cursor` from the answer for the next.")
-        .schema(R"json({"type": "object", "properties": {)json" + list_args + R"json(}, "additionalProperties": false})json")
-        .access(platform::Access::owner).read_only().handler(&Images::list);
-    s.post("search").title("Search images")
-        .description("Images whose title, description or tags contain every word of the query, newest first.")
-        .schema(R"json({"type": "object", "properties": {"query": {"type": "string", "maxLength": 200, "description": "Words to find"}, )json" +
-                list_args + R"json(}, "required": ["query"], "additionalProperties": false})json")
-        .access(platform::Access::owner).read_only().handler(&Images::search);
-    s.post("update").title("Update an image")
-        .description("Changes the title, description, tags or `public` flag of your image; omitted fields keep their value.")
-        .schema(kUpdateSchema).access(platform::Access::owner).idempotent().handler(&Images::update);
-    s.post("delete").title("Delete an image").description("Deletes your image and its bytes.")
-        .schema(kIdSchema).access(platform::Access::owner).destructive().action().idempotent().handler(&Images::remove);
-    s.get("daily").title("Image of the day")
+        .schema(R"json({"type": "object", "properties": {)json" + list_args +
+                R"json(}, "additionalProperties": false})json")
+        .access(platform::Access::owner)
+        .read_only()
+        .handler(&Images::list);
+    s.post("search")
+        .title("Search images")
+        .description(
+            "Images whose title, description or tags contain every word of the query, newest "
+            "first.")
+        .schema(
+            R"json({"type": "object", "properties": {"query": {"type": "string", "maxLength": 200, "description": "Words to find"}, )json" +
+            list_args + R"json(}, "required": ["query"], "additionalProperties": false})json")
+        .access(platform::Access::owner)
+        .read_only()
+        .handler(&Images::search);
+    s.post("update")
+        .title("Update an image")
+        .description(
+            "Changes the title, description, tags or `public` flag of your image; omitted fields "
+            "keep their value.")
+        .schema(kUpdateSchema)
+        .access(platform::Access::owner)
+        .idempotent()
+        .handler(&Images::update);
+    s.post("delete")
+        .title("Delete an image")
+        .description("Deletes your image and its bytes.")
+        .schema(kIdSchema)
+        .access(platform::Access::owner)
+        .destructive()
+        .action()
+        .idempotent()
+        .handler(&Images::remove);
+    s.get("daily")
+        .title("Image of the day")
         .description("The image of the day; empty until an image-of-the-day provider exists.")
-        .schema(kDailySchema).access(platform::Access::owner).read_only().handler(&Images::daily);
-    s.post("generate").title("Generate an image")
-        .description("Draws an image from a prompt with the configured image model and returns its URL.")
-        .schema(kGenerateSchema).access(platform::Access::owner).handler(&Images::generate);
-    s.get("raw").title("An image's bytes").description("GET /ui/images/<id>: the bytes with their content type.")
-        .schema(kIdSchema).access(platform::Access::public_).read_only().http_path("/ui/images/{id}").mcp_hidden()
+        .schema(kDailySchema)
+        .access(platform::Access::owner)
+        .read_only()
+        .handler(&Images::daily);
+    s.post("generate")
+        .title("Generate an image")
+        .description(
+            "Draws an image from a prompt with the configured image model and returns its URL.")
+        .schema(kGenerateSchema)
+        .access(platform::Access::owner)
+        .handler(&Images::generate);
+    s.get("raw")
+        .title("An image's bytes")
+        .description("GET /ui/images/<id>: the bytes with their content type.")
+        .schema(kIdSchema)
+        .access(platform::Access::public_)
+        .read_only()
+        .http_path("/ui/images/{id}")
+        .mcp_hidden()
         .async(&Images::serve);
     describe_browser_upload(s);
 }
 
-json Images::upload(platform::Request& r) { return store_upload(r, kMaxBytes, "512 KB"); }
+json Images::upload(platform::Request& r) {
+    return store_upload(r, kMaxBytes, "512 KB");
+}
 
 json Images::store_upload(platform::Request& r, size_t max_bytes, const char* max_text) {
     auto bytes = images::base64_decode(r.str("data"));
     if (!bytes) throw platform::invalid_argument("data: not valid base64");
     if (bytes->size() > max_bytes)
-        throw platform::invalid_argument("data: " + std::to_string(bytes->size()) + " bytes decoded is more than " +
-                                         max_text + " (" + std::to_string(max_bytes) + " bytes)");
+        throw platform::invalid_argument("data: " + std::to_string(bytes->size()) +
+                                         " bytes decoded is more than " + max_text + " (" +
+                                         std::to_string(max_bytes) + " bytes)");
     auto checked = images::inspect(*bytes);
     if (!checked.raster) throw platform::invalid_argument("data: " + checked.error);
     const auto& img = *checked.raster;
     if (uint64_t(img.width) * img.height > kMaxPixels)
-        throw platform::invalid_argument("data: " + std::to_string(img.width) + "x" + std::to_string(img.height) +
-                                         " is more than 8 megapixels");
+        throw platform::invalid_argument("data: " + std::to_string(img.width) + "x" +
+                                         std::to_string(img.height) + " is more than 8 megapixels");
     const int64_t now = host_.now_ms();
     const std::string id = new_id(now);
-    json image = {{"id", id},           {"owner", r.account()},        {"title", ""},
-                  {"description", r.str("description")},                {"tags", json::array()},
-                  {"prompt", ""},       {"type", img.type},            {"width", img.width},
-                  {"height", img.height}, {"bytes", bytes->size()},    {"public", false},
-                  {"url", "/ui/images/" + id}, {"created", rfc3339(now)}, {"updated", rfc3339(now)}};
+    json image = {{"id", id},
+                  {"owner", r.account()},
+                  {"title", ""},
+                  {"description", r.str("description")},
+                  {"tags", json::array()},
+                  {"prompt", ""},
+                  {"type", img.type},
+                  {"width", img.width},
+                  {"height", img.height},
+                  {"bytes", bytes->size()},
+                  {"public", false},
+                  {"url", "/ui/images/" + id},
+                  {"created", rfc3339(now)},
+                  {"updated", rfc3339(now)}};
     r.owned(kData).put(id, {{"data", images::base64_encode(*bytes)}});
     r.owned(kImages).put(id, image);
     return image;
@@ -149,8 +217,10 @@ json Images::update(platform::Request& r) {
         image["updated"] = rfc3339(host_.now_ms());
         return image;
     });
-    if (written->value("public", false)) host_.store().put("public/" + id, written->dump());
-    else host_.store().erase("public/" + id);
+    if (written->value("public", false))
+        host_.store().put("public/" + id, written->dump());
+    else
+        host_.store().erase("public/" + id);
     return *written;
 }
 
@@ -170,8 +240,10 @@ json Images::daily(platform::Request& r) {
 json Images::generate(platform::Request&) {
     const json provider = host_.config("image_provider");
     if (provider.is_null())
-        throw platform::unavailable("images/generate needs an image model provider: set plugin_config.images.image_provider "
-                                    "in the profile");
+        throw platform::unavailable(
+            "images/generate needs an image model provider: set "
+            "plugin_config.images.image_provider "
+            "in the profile");
     throw platform::unavailable("images/generate: the image model provider '" + provider.dump() +
                                 "' is not available in this build");
 }

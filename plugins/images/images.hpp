@@ -4,9 +4,8 @@
 // reading the bytes in raster.cpp.
 #pragma once
 
-#include <platform/sdk.hpp>
-
 #include <optional>
+#include <platform/sdk.hpp>
 #include <string>
 
 class Images {
@@ -30,9 +29,9 @@ public:
     void upload_page(platform::Request& r, platform::Responder out);
     platform::json browser_upload(platform::Request& r);
 
-    static constexpr size_t kMaxBytes = 512 * 1024;      // decoded
+    static constexpr size_t kMaxBytes = 512 * 1024;              // decoded
     static constexpr size_t kMaxBrowserBytes = 8 * 1024 * 1024;  // decoded, POST /ui/images
-    static constexpr uint64_t kMaxPixels = 8'000'000;    // 8 megapixels
+    static constexpr uint64_t kMaxPixels = 8'000'000;            // 8 megapixels
     // Owner-scoped: metadata by id, and {"data": base64} by id. Plugin-wide: "public/<id>" -> the
     // metadata plus `owner`, for public listing and serving.
     static constexpr const char* kImages = "images";

@@ -1,10 +1,10 @@
-#include "images.hpp"
-
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <map>
 #include <sstream>
+
+#include "images.hpp"
 
 using platform::json;
 
@@ -26,20 +26,24 @@ bool matches(const json& image, const std::vector<std::string>& words) {
     std::string text = lower(image.value("title", "") + "\n" + image.value("description", ""));
     for (const auto& t : image.value("tags", json::array()))
         if (t.is_string()) text += "\n" + lower(t.get<std::string>());
-    return std::all_of(words.begin(), words.end(), [&](const std::string& w) { return text.find(w) != std::string::npos; });
+    return std::all_of(words.begin(), words.end(),
+                       [&](const std::string& w) { return text.find(w) != std::string::npos; });
 }
 
 }  // namespace
 
 json Images::page(platform::Request& r, const std::string& query) {
-    const std::string scope = r.str("scope", "public"), fp = fingerprint(scope, query), cursor = r.str("cursor");
+    const std::string scope = r.str("scope", "public"), fp = fingerprint(scope, query),
+                      cursor = r.str("cursor");
     const size_t limit = r.args().value("limit", 20);
     std::string after;  // ids strictly older than this one
     if (!cursor.empty()) {
         const auto dot = cursor.find('.');
-        if (dot == std::string::npos || dot + 1 == cursor.size()) throw platform::invalid_argument("cursor: not a cursor from images");
+        if (dot == std::string::npos || dot + 1 == cursor.size())
+            throw platform::invalid_argument("cursor: not a cursor from images");
         if (cursor.substr(0, dot) != fp)
-            throw platform::invalid_argument("cursor: it belongs to another query or scope; keep them unchanged while paging");
+            throw platform::invalid_argument(
+                "cursor: it belongs to another query or scope; keep them unchanged while paging");
         after = cursor.substr(dot + 1);
     }
     std::vector<std::string> words;
@@ -52,13 +56,15 @@ json Images::page(platform::Request& r, const std::string& query) {
     if (scope == "public" || scope == "all") {
         platform::ScanOptions o;
         o.prefix = "public/";
-        for (const auto& rec : host_.store().scan(o)) found.emplace(rec.key.substr(o.prefix.size()), json::parse(rec.value));
+        for (const auto& rec : host_.store().scan(o))
+            found.emplace(rec.key.substr(o.prefix.size()), json::parse(rec.value));
     }
     // scope "daily": the images of the day, none until an image-of-the-day provider exists.
     json out = json::array();
     std::string last;
     bool more = false;
-    for (auto it = after.empty() ? found.begin() : found.upper_bound(after); it != found.end(); ++it) {
+    for (auto it = after.empty() ? found.begin() : found.upper_bound(after); it != found.end();
+         ++it) {
         if (!matches(it->second, words)) continue;
         if (out.size() == limit) {
             more = true;
@@ -67,9 +73,15 @@ json Images::page(platform::Request& r, const std::string& query) {
         last = it->first;
         out.push_back(std::move(it->second));
     }
-    return {{"images", out}, {"scope", scope}, {"next_cursor", more ? json(fp + "." + last) : json(nullptr)}};
+    return {{"images", out},
+            {"scope", scope},
+            {"next_cursor", more ? json(fp + "." + last) : json(nullptr)}};
 }
 
-json Images::list(platform::Request& r) { return page(r, ""); }
+json Images::list(platform::Request& r) {
+    return page(r, "");
+}
 
-json Images::search(platform::Request& r) { return page(r, r.str("query")); }
+json Images::search(platform::Request& r) {
+    return page(r, r.str("query"));
+}

@@ -10,10 +10,9 @@
 //        0x3B trailer as the last byte.
 #pragma once
 
-#include <platform/sdk/text.hpp>
-
 #include <cstdint>
 #include <optional>
+#include <platform/sdk/text.hpp>
 #include <string>
 
 namespace images {

@@ -10,12 +10,14 @@ json agent(const platform::Request& r, const std::string& method, const json& ar
         out = r.host().call("agent", method, args, r.call());
     } catch (const platform::Error& e) {
         if (e.code() != platform::Code::not_found) throw;
-        throw platform::unavailable("the agent service (agent/" + method + ") is not available; it keeps the conversations");
+        throw platform::unavailable("the agent service (agent/" + method +
+                                    ") is not available; it keeps the conversations");
     }
-    if (!out.ok()) throw platform::Error(out.code, out.body.empty() ? "agent/" + method + " failed" : out.body);
+    if (!out.ok())
+        throw platform::Error(out.code,
+                              out.body.empty() ? "agent/" + method + " failed" : out.body);
     return out.result();
 }
-
 
 std::string required(const platform::Request& r, const std::string& name) {
     const std::string v = r.str(name.c_str());
@@ -40,6 +42,8 @@ json pick(const json& from, std::initializer_list<const char*> keys) {
     return out;
 }
 
-json message(const json& stored) { return pick(stored, {"seq", "role", "text", "at", "channel", "agent"}); }
+json message(const json& stored) {
+    return pick(stored, {"seq", "role", "text", "at", "channel", "agent"});
+}
 
 }  // namespace conversations

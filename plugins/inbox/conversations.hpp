@@ -6,10 +6,9 @@
 // with. Shared source: compiled into inbox and recall (plugins never link each other).
 #pragma once
 
-#include <platform/sdk.hpp>
-
 #include <cstdint>
 #include <initializer_list>
+#include <platform/sdk.hpp>
 #include <string>
 
 namespace conversations {
@@ -17,7 +16,8 @@ namespace conversations {
 // agent/<method> as the caller of `r`: its result, or its error passed on with the agent's code
 // and message (404 "thread: no such conversation", 400, 401...). A host without the agent
 // service (or an agent without the method) is 503.
-platform::json agent(const platform::Request& r, const std::string& method, const platform::json& args);
+platform::json agent(const platform::Request& r, const std::string& method,
+                     const platform::json& args);
 
 // The required string argument `name` (a conversation id): 400 "<name>: must not be empty".
 std::string required(const platform::Request& r, const std::string& name);

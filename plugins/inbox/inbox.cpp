@@ -20,20 +20,28 @@ std::string schema(const std::string& properties, bool id_required) {
 }  // namespace
 
 void Inbox::describe(platform::ServiceSpec<Inbox>& s) {
-    s.id("inbox").version("1.0.0").service("v1.inbox").summary("The assistant's inbox: your conversations, read and unread");
+    s.id("inbox")
+        .version("1.0.0")
+        .service("v1.inbox")
+        .summary("The assistant's inbox: your conversations, read and unread");
     s.get("list")
         .title("List the inbox")
-        .description("Your recent conversations with the assistant across channels (web, mail, cli), most recently "
-                     "active first: each with its id, title, the channel it began on, its unread count, when it "
-                     "was last updated and its last message. Listing does not mark anything read.")
+        .description(
+            "Your recent conversations with the assistant across channels (web, mail, cli), most "
+            "recently "
+            "active first: each with its id, title, the channel it began on, its unread count, "
+            "when it "
+            "was last updated and its last message. Listing does not mark anything read.")
         .schema(schema(kLimit, false))
         .access(Access::account)
         .read_only()
         .handler(&Inbox::list);
     s.get("read")
         .title("Read a conversation")
-        .description("One of your conversations and its latest messages (at most `limit`, oldest first). Reading "
-                     "does not change its unread count: use inbox/mark_read.")
+        .description(
+            "One of your conversations and its latest messages (at most `limit`, oldest first). "
+            "Reading "
+            "does not change its unread count: use inbox/mark_read.")
         .schema(schema(std::string(kId) + ", " + kLimit, true))
         .access(Access::account)
         .read_only()
@@ -73,7 +81,8 @@ json Inbox::read(platform::Request& r) {
     const json answer = conversations::agent(r, "messages", {{"id", id}, {"limit", limit}});
     json out = item(answer.value("thread", json::object()));
     out["messages"] = json::array();
-    for (const auto& m : answer.value("messages", json::array())) out["messages"].push_back(conversations::message(m));
+    for (const auto& m : answer.value("messages", json::array()))
+        out["messages"].push_back(conversations::message(m));
     return out;
 }
 
@@ -82,7 +91,11 @@ json Inbox::mark(platform::Request& r, bool unread) {
     return item(conversations::agent(r, "mark", {{"id", id}, {"unread", unread}}));
 }
 
-json Inbox::mark_read(platform::Request& r) { return mark(r, false); }
-json Inbox::mark_unread(platform::Request& r) { return mark(r, true); }
+json Inbox::mark_read(platform::Request& r) {
+    return mark(r, false);
+}
+json Inbox::mark_unread(platform::Request& r) {
+    return mark(r, true);
+}
 
 PLATFORM_SERVICE(Inbox)

@@ -1,10 +1,9 @@
 #include "anthropic_format.hpp"
 
-#include "../model-common/neutral.hpp"
-
 #include <platform/sdk/error.hpp>
-
 #include <utility>
+
+#include "../model-common/neutral.hpp"
 
 namespace model_anthropic {
 
@@ -13,7 +12,9 @@ using namespace model_common;
 
 namespace {
 
-std::string dump(const json& v) { return v.dump(-1, ' ', false, json::error_handler_t::replace); }
+std::string dump(const json& v) {
+    return v.dump(-1, ' ', false, json::error_handler_t::replace);
+}
 
 // The upstream role and content blocks of one neutral message (role "system" gives none).
 std::pair<std::string, json> blocks_of(const json& m) {
@@ -31,14 +32,21 @@ std::pair<std::string, json> blocks_of(const json& m) {
     if (role == "assistant" && m.contains("tool_calls") && m["tool_calls"].is_array())
         for (size_t i = 0; i < m["tool_calls"].size(); ++i) {
             const json& c = m["tool_calls"][i];
-            const std::string id = c.contains("id") && c["id"].is_string() ? c["id"].get<std::string>() : "toolu_" + std::to_string(i);
-            blocks.push_back({{"type", "tool_use"}, {"id", id}, {"name", c["name"]}, {"input", arguments_object(c.value("arguments", json()), nullptr)}});
+            const std::string id = c.contains("id") && c["id"].is_string()
+                                       ? c["id"].get<std::string>()
+                                       : "toolu_" + std::to_string(i);
+            blocks.push_back({{"type", "tool_use"},
+                              {"id", id},
+                              {"name", c["name"]},
+                              {"input", arguments_object(c.value("arguments", json()), nullptr)}});
         }
     return {role, blocks};
 }
 
 int64_t count(const json& usage, const char* key) {
-    return usage.is_object() && usage.contains(key) && usage[key].is_number_integer() ? usage[key].get<int64_t>() : 0;
+    return usage.is_object() && usage.contains(key) && usage[key].is_number_integer()
+               ? usage[key].get<int64_t>()
+               : 0;
 }
 
 }  // namespace
@@ -63,7 +71,9 @@ json to_upstream(const json& request, const std::string& model) {
     if (!tools.empty()) {
         json defs = json::array();
         for (const json& t : tools)
-            defs.push_back({{"name", t["name"]}, {"description", t.value("description", "")}, {"input_schema", input_schema_of(t)}});
+            defs.push_back({{"name", t["name"]},
+                            {"description", t.value("description", "")},
+                            {"input_schema", input_schema_of(t)}});
         out["tools"] = std::move(defs);
     }
     return out;
@@ -71,7 +81,9 @@ json to_upstream(const json& request, const std::string& model) {
 
 json from_upstream(const json& body, const std::string& model) {
     if (!body.is_object() || !body.contains("content") || !body["content"].is_array())
-        throw platform::Error(platform::Code::bad_gateway, "anthropic answered without a content array: " + dump(body).substr(0, 200));
+        throw platform::Error(
+            platform::Code::bad_gateway,
+            "anthropic answered without a content array: " + dump(body).substr(0, 200));
     std::string text;
     json calls = json::array();
     for (const json& block : body["content"]) {
@@ -81,24 +93,37 @@ json from_upstream(const json& body, const std::string& model) {
             text += (text.empty() ? "" : "\n") + block["text"].get<std::string>();
         } else if (type == "tool_use") {
             json call;
-            call["id"] = block.contains("id") && block["id"].is_string() ? block["id"].get<std::string>() : "toolu_" + std::to_string(calls.size());
-            call["name"] = block.contains("name") && block["name"].is_string() ? block["name"].get<std::string>() : "";
+            call["id"] = block.contains("id") && block["id"].is_string()
+                             ? block["id"].get<std::string>()
+                             : "toolu_" + std::to_string(calls.size());
+            call["name"] = block.contains("name") && block["name"].is_string()
+                               ? block["name"].get<std::string>()
+                               : "";
             std::string problem;
-            call["arguments"] = arguments_object(block.contains("input") ? block["input"] : json(), &problem);
+            call["arguments"] =
+                arguments_object(block.contains("input") ? block["input"] : json(), &problem);
             if (!problem.empty()) call["arguments_error"] = problem;
             calls.push_back(std::move(call));
         }
     }
-    const std::string reason = body.contains("stop_reason") && body["stop_reason"].is_string() ? body["stop_reason"].get<std::string>() : "";
+    const std::string reason = body.contains("stop_reason") && body["stop_reason"].is_string()
+                                   ? body["stop_reason"].get<std::string>()
+                                   : "";
     std::string stop = "end";
-    if (!calls.empty()) stop = "tool_calls";
-    else if (reason == "max_tokens") stop = "max_tokens";
+    if (!calls.empty())
+        stop = "tool_calls";
+    else if (reason == "max_tokens")
+        stop = "max_tokens";
     const json usage = body.contains("usage") ? body["usage"] : json();
     return {{"text", text},
             {"tool_calls", calls},
             {"stop", stop},
-            {"model", body.contains("model") && body["model"].is_string() ? body["model"].get<std::string>() : model},
-            {"usage", {{"input_tokens", count(usage, "input_tokens")}, {"output_tokens", count(usage, "output_tokens")}}}};
+            {"model", body.contains("model") && body["model"].is_string()
+                          ? body["model"].get<std::string>()
+                          : model},
+            {"usage",
+             {{"input_tokens", count(usage, "input_tokens")},
+              {"output_tokens", count(usage, "output_tokens")}}}};
 }
 
 std::string messages_url(const std::string& base_url) {

@@ -2,19 +2,19 @@
 // use (DESIGN §7, README.md). Settings are read at each completion
 // (model-common/model_settings.hpp); the request and answer are translated by
 // anthropic_format.hpp; the POST, its retry and its errors are upstream_call.hpp's.
-#include "anthropic_format.hpp"
+#include <platform/sdk.hpp>
+#include <platform/sdk/model_provider.hpp>
 
 #include "../model-common/model_settings.hpp"
 #include "../model-common/upstream_call.hpp"
-
-#include <platform/sdk.hpp>
-#include <platform/sdk/model_provider.hpp>
+#include "anthropic_format.hpp"
 
 using platform::json;
 
 namespace {
 
-const model_common::SettingNames kNames{"anthropic", "ANTHROPIC", "https://api.anthropic.com", "claude-sonnet-4-5"};
+const model_common::SettingNames kNames{"anthropic", "ANTHROPIC", "https://api.anthropic.com",
+                                        "claude-sonnet-4-5"};
 constexpr const char* kApiVersion = "2023-06-01";
 
 }  // namespace
@@ -34,7 +34,8 @@ public:
         post.key_setting = s.key_setting;
         post.base_setting = s.base_setting;
         post.headers["anthropic-version"] = kApiVersion;
-        if (!s.api_key.empty()) post.headers["x-api-key"] = s.api_key;
+        if (!s.api_key.empty())
+            post.headers["x-api-key"] = s.api_key;
         else if (model_common::url_host(s.base_url) == "api.anthropic.com")
             throw platform::unavailable(s.key_setting + " is not set");
         post.body = std::move(body);
@@ -47,4 +48,5 @@ private:
 };
 
 PLATFORM_PROVIDER(AnthropicModel, PLATFORM_KIND_MODEL, "model-anthropic", "1.0.0",
-                  "Anthropic Messages API with tool use", &platform::ModelProviderTable<AnthropicModel>::table)
+                  "Anthropic Messages API with tool use",
+                  &platform::ModelProviderTable<AnthropicModel>::table)

@@ -1,35 +1,42 @@
 #include "clock.hpp"
 
-#include "../calendar/rfc3339.hpp"
-
 #include <cstdio>
+
+#include "../calendar/rfc3339.hpp"
 
 namespace builtin {
 
 using nlohmann::json;
 
-const char* const kWeekdays[7] = {"Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"};
-const char* const kMonths[12] = {"January", "February", "March",     "April",   "May",      "June",
-                                 "July",    "August",   "September", "October", "November", "December"};
+const char* const kWeekdays[7] = {"Sunday",   "Monday", "Tuesday", "Wednesday",
+                                  "Thursday", "Friday", "Saturday"};
+const char* const kMonths[12] = {"January",   "February", "March",    "April",
+                                 "May",       "June",     "July",     "August",
+                                 "September", "October",  "November", "December"};
 
 namespace {
 
-int64_t floor_div(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
+int64_t floor_div(int64_t a, int64_t b) {
+    return a / b - ((a % b != 0) && ((a < 0) != (b < 0)));
+}
 
 std::string text_of(const json& context, const char* key) {
-    return context.is_object() && context.contains(key) && context[key].is_string() ? context[key].get<std::string>()
-                                                                                      : "";
+    return context.is_object() && context.contains(key) && context[key].is_string()
+               ? context[key].get<std::string>()
+               : "";
 }
 
 }  // namespace
 
-LocalClock::LocalClock(int64_t now_s, std::shared_ptr<const calendar::TimeZone> zone, int fixed_offset_s)
+LocalClock::LocalClock(int64_t now_s, std::shared_ptr<const calendar::TimeZone> zone,
+                       int fixed_offset_s)
     : now_s_(now_s), zone_(std::move(zone)), fixed_offset_s_(fixed_offset_s) {}
 
 LocalClock LocalClock::from_context(const json& context, int64_t fallback_now_s) {
     int64_t now = fallback_now_s;
     int offset = 0;
-    if (auto at = calendar::parse_rfc3339(text_of(context, "now"))) now = at->utc_s, offset = at->offset_s;
+    if (auto at = calendar::parse_rfc3339(text_of(context, "now")))
+        now = at->utc_s, offset = at->offset_s;
     const std::string name = text_of(context, "timezone");
     auto zone = name.empty() ? nullptr : calendar::TimeZone::load(name);
     return LocalClock(now, std::move(zone), offset);
@@ -39,23 +46,36 @@ std::string LocalClock::zone_name() const {
     if (zone_) return zone_->name();
     const int a = fixed_offset_s_ < 0 ? -fixed_offset_s_ : fixed_offset_s_;
     char buf[16];
-    std::snprintf(buf, sizeof buf, "UTC%c%02d:%02d", fixed_offset_s_ < 0 ? '-' : '+', a / 3600, a / 60 % 60);
+    std::snprintf(buf, sizeof buf, "UTC%c%02d:%02d", fixed_offset_s_ < 0 ? '-' : '+', a / 3600,
+                  a / 60 % 60);
     return fixed_offset_s_ == 0 ? "UTC" : buf;
 }
 
-int LocalClock::offset_at(int64_t utc_s) const { return zone_ ? zone_->offset_at(utc_s) : fixed_offset_s_; }
+int LocalClock::offset_at(int64_t utc_s) const {
+    return zone_ ? zone_->offset_at(utc_s) : fixed_offset_s_;
+}
 
-int64_t LocalClock::to_utc(int64_t local_s) const { return zone_ ? zone_->to_utc(local_s) : local_s - fixed_offset_s_; }
+int64_t LocalClock::to_utc(int64_t local_s) const {
+    return zone_ ? zone_->to_utc(local_s) : local_s - fixed_offset_s_;
+}
 
-int64_t LocalClock::day_of(int64_t utc_s) const { return floor_div(utc_s + offset_at(utc_s), 86400); }
+int64_t LocalClock::day_of(int64_t utc_s) const {
+    return floor_div(utc_s + offset_at(utc_s), 86400);
+}
 
-int LocalClock::weekday_of(int64_t day) { return static_cast<int>(((day % 7) + 7 + 4) % 7); }  // 1970-01-01: Thursday
+int LocalClock::weekday_of(int64_t day) {
+    return static_cast<int>(((day % 7) + 7 + 4) % 7);
+}  // 1970-01-01: Thursday
 
-std::string LocalClock::rfc3339(int64_t utc_s) const { return calendar::format_rfc3339(utc_s, offset_at(utc_s)); }
+std::string LocalClock::rfc3339(int64_t utc_s) const {
+    return calendar::format_rfc3339(utc_s, offset_at(utc_s));
+}
 
 std::string LocalClock::day_text(int64_t day) const {
-    const calendar::CivilDate d = calendar::civil_from_days(day), now = calendar::civil_from_days(today());
-    std::string out = std::string(kWeekdays[weekday_of(day)]) + " " + std::to_string(d.day) + " " + kMonths[d.month - 1];
+    const calendar::CivilDate d = calendar::civil_from_days(day),
+                              now = calendar::civil_from_days(today());
+    std::string out = std::string(kWeekdays[weekday_of(day)]) + " " + std::to_string(d.day) + " " +
+                      kMonths[d.month - 1];
     if (d.year != now.year) out += " " + std::to_string(d.year);
     return out;
 }
@@ -64,7 +84,8 @@ std::string LocalClock::time_text(int64_t utc_s) const {
     const int64_t local = utc_s + offset_at(utc_s);
     const int64_t in_day = local - floor_div(local, 86400) * 86400;
     char buf[8];
-    std::snprintf(buf, sizeof buf, "%02d:%02d", static_cast<int>(in_day / 3600), static_cast<int>(in_day / 60 % 60));
+    std::snprintf(buf, sizeof buf, "%02d:%02d", static_cast<int>(in_day / 3600),
+                  static_cast<int>(in_day / 60 % 60));
     return buf;
 }
 

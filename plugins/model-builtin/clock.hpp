@@ -1,6 +1,7 @@
 // clock — "now" and the account's time zone for model-builtin, read from the request's context
 // (abi.h, platform_model_provider_t: context.now, context.timezone), and the ways an instant is
-// written back: RFC 3339 with the zone's offset for tools, "Friday 27 November at 09:00" for people.
+// written back: RFC 3339 with the zone's offset for tools, "Friday 27 November at 09:00" for
+// people.
 //
 // Zones come from the system tz database through the calendar plugin's TZif reader
 // (plugins/calendar/tz.cpp, compiled into this plugin too: shared source, no link between
@@ -9,20 +10,20 @@
 // provider's fallback clock (the host's business clock) and UTC.
 #pragma once
 
-#include "../calendar/tz.hpp"
-
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
+
+#include "../calendar/tz.hpp"
 
 namespace builtin {
 
 class LocalClock {
 public:
     // `zone` nullptr = a fixed offset of `fixed_offset_s` seconds east of UTC.
-    LocalClock(int64_t now_s, std::shared_ptr<const calendar::TimeZone> zone, int fixed_offset_s = 0);
+    LocalClock(int64_t now_s, std::shared_ptr<const calendar::TimeZone> zone,
+               int fixed_offset_s = 0);
 
     // From the request's `context` object (see above); `fallback_now_s` when context.now is
     // missing or not RFC 3339.
@@ -49,7 +50,9 @@ public:
     // "09:00", 24-hour wall clock.
     std::string time_text(int64_t utc_s) const;
     // "Sunday 29 March at 09:00".
-    std::string moment_text(int64_t utc_s) const { return day_text(day_of(utc_s)) + " at " + time_text(utc_s); }
+    std::string moment_text(int64_t utc_s) const {
+        return day_text(day_of(utc_s)) + " at " + time_text(utc_s);
+    }
 
 private:
     int64_t now_s_;

@@ -1,11 +1,11 @@
 #include "conversation.hpp"
 
+#include <platform/sdk/error.hpp>
+
 #include "../model-common/neutral.hpp"
 #include "clock.hpp"
 #include "reply.hpp"
 #include "router.hpp"
-
-#include <platform/sdk/error.hpp>
 
 namespace builtin {
 
@@ -33,17 +33,22 @@ size_t calls_so_far(const json& messages) {
 
 std::string help_text(const std::set<std::string>& tools) {
     const auto samples = examples(tools);
-    std::string out = "I'm the built-in assistant: I work offline and understand only a few fixed phrasings";
+    std::string out =
+        "I'm the built-in assistant: I work offline and understand only a few fixed phrasings";
     if (samples.empty()) {
-        out += ", and with your current permissions this agent may not use any of the services I know.";
+        out +=
+            ", and with your current permissions this agent may not use any of the services I "
+            "know.";
     } else {
         out += ", such as:";
         for (const auto& s : samples) out += "\n- “" + s + "”";
     }
-    out += "\nFor anything else, configure a real model: `platform config set model.provider openai` with "
-           "`model.openai.api_key` (or OPENAI_API_KEY) and, for another OpenAI-compatible server, "
-           "`model.openai.base_url`; or `platform config set model.provider anthropic` with "
-           "`model.anthropic.api_key` (or ANTHROPIC_API_KEY).";
+    out +=
+        "\nFor anything else, configure a real model: `platform config set model.provider openai` "
+        "with "
+        "`model.openai.api_key` (or OPENAI_API_KEY) and, for another OpenAI-compatible server, "
+        "`model.openai.base_url`; or `platform config set model.provider anthropic` with "
+        "`model.anthropic.api_key` (or ANTHROPIC_API_KEY).";
     return out;
 }
 
@@ -51,15 +56,17 @@ json respond(const json& request, int64_t fallback_now_ms) {
     const json& messages = model_common::checked_messages(request);
     if (messages.empty()) throw platform::invalid_argument("messages: must not be empty");
     std::set<std::string> tools;
-    for (const auto& t : model_common::checked_tools(request)) tools.insert(t["name"].get<std::string>());
-    const LocalClock clock = LocalClock::from_context(request.value("context", json::object()),
-                                                      fallback_now_ms / 1000);
+    for (const auto& t : model_common::checked_tools(request))
+        tools.insert(t["name"].get<std::string>());
+    const LocalClock clock =
+        LocalClock::from_context(request.value("context", json::object()), fallback_now_ms / 1000);
     const json& last = messages.back();
     const std::string role = last.value("role", "");
     if (role == "tool") return answer(reply_to_results(messages, clock));
     if (role != "user") return answer(help_text(tools));
 
-    const std::string said = model_common::content_text(last.contains("content") ? last["content"] : json());
+    const std::string said =
+        model_common::content_text(last.contains("content") ? last["content"] : json());
     const Routed routed = route(said, tools, clock);
     if (!routed.refused.empty())
         return answer("I can't do that: this agent may not use " + routed.refused +
@@ -68,7 +75,8 @@ json respond(const json& request, int64_t fallback_now_ms) {
     json calls = json::array();
     size_t n = calls_so_far(messages);
     for (const auto& c : routed.calls)
-        calls.push_back({{"id", "call_" + std::to_string(++n)}, {"name", c.name}, {"arguments", c.arguments}});
+        calls.push_back(
+            {{"id", "call_" + std::to_string(++n)}, {"name", c.name}, {"arguments", c.arguments}});
     return answer("", std::move(calls));
 }
 

@@ -16,9 +16,8 @@
 // model-common's (neutral.hpp), as in the HTTP providers.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 

@@ -7,7 +7,9 @@ namespace builtin {
 
 namespace {
 
-bool space(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
+bool space(char c) {
+    return std::isspace(static_cast<unsigned char>(c)) != 0;
+}
 
 std::string trim(const std::string& s) {
     size_t b = 0, e = s.size();
@@ -22,7 +24,8 @@ bool starts_with_word(const std::string& text, const std::string& phrase) {
 }
 
 bool ends_with_word(const std::string& text, const std::string& phrase) {
-    if (text.size() <= phrase.size() || lower(text.substr(text.size() - phrase.size())) != phrase) return false;
+    if (text.size() <= phrase.size() || lower(text.substr(text.size() - phrase.size())) != phrase)
+        return false;
     const char before = text[text.size() - phrase.size() - 1];
     return space(before) || before == ',';
 }
@@ -57,14 +60,17 @@ std::string strip_leading(std::string text, std::initializer_list<const char*> w
 
 std::string unquoted(std::string text) {
     text = trim(text);
-    while (text.size() >= 2 && ((text.front() == '"' && text.back() == '"') || (text.front() == '\'' && text.back() == '\'')))
+    while (text.size() >= 2 && ((text.front() == '"' && text.back() == '"') ||
+                                (text.front() == '\'' && text.back() == '\'')))
         text = trim(text.substr(1, text.size() - 2));
     return text;
 }
 
 std::string normalise(const std::string& text) {
-    static const std::vector<std::pair<std::string, std::string>> quotes = {
-        {"\xE2\x80\x99", "'"}, {"\xE2\x80\x98", "'"}, {"\xE2\x80\x9C", "\""}, {"\xE2\x80\x9D", "\""}};
+    static const std::vector<std::pair<std::string, std::string>> quotes = {{"\xE2\x80\x99", "'"},
+                                                                            {"\xE2\x80\x98", "'"},
+                                                                            {"\xE2\x80\x9C", "\""},
+                                                                            {"\xE2\x80\x9D", "\""}};
     std::string s = text;
     for (const auto& [from, to] : quotes)
         for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
@@ -77,15 +83,36 @@ std::string normalise(const std::string& text) {
             out += c;
         }
     }
-    static const char* const leading[] = {"please", "pls", "could you please", "could you", "can you please", "can you",
-                                          "would you please", "would you kindly", "would you", "will you", "kindly",
-                                          "hey", "hi", "hello", "ok", "okay", "so", "now", "just", "i'd like you to",
-                                          "i would like you to", "i want you to", "go ahead and", "assistant"};
+    static const char* const leading[] = {"please",
+                                          "pls",
+                                          "could you please",
+                                          "could you",
+                                          "can you please",
+                                          "can you",
+                                          "would you please",
+                                          "would you kindly",
+                                          "would you",
+                                          "will you",
+                                          "kindly",
+                                          "hey",
+                                          "hi",
+                                          "hello",
+                                          "ok",
+                                          "okay",
+                                          "so",
+                                          "now",
+                                          "just",
+                                          "i'd like you to",
+                                          "i would like you to",
+                                          "i want you to",
+                                          "go ahead and",
+                                          "assistant"};
     static const char* const trailing[] = {"please", "for me", "thanks", "thank you", "thx"};
     for (bool again = true; again;) {
         again = false;
         out = trim(out);
-        while (!out.empty() && (out.back() == '.' || out.back() == '!' || out.back() == '?' || out.back() == ','))
+        while (!out.empty() &&
+               (out.back() == '.' || out.back() == '!' || out.back() == '?' || out.back() == ','))
             out.pop_back(), again = true;
         while (!out.empty() && out.front() == ',') out.erase(0, 1), again = true;
         for (const char* w : leading)
@@ -120,7 +147,8 @@ std::string short_title(const std::string& text) {
         ++words;
         i = e + 1;
     }
-    while (!out.empty() && (out.back() == ',' || out.back() == ':' || out.back() == '.')) out.pop_back();
+    while (!out.empty() && (out.back() == ',' || out.back() == ':' || out.back() == '.'))
+        out.pop_back();
     return cut_utf8(out, 80);
 }
 

@@ -1,9 +1,9 @@
 #include "reply.hpp"
 
-#include "../model-common/neutral.hpp"
-
 #include <map>
 #include <vector>
+
+#include "../model-common/neutral.hpp"
 
 namespace builtin {
 
@@ -25,7 +25,9 @@ std::string one_line(std::string s, size_t max = 200) {
     return s.substr(0, n) + "…";
 }
 
-std::string quoted(const std::string& s) { return "“" + one_line(s) + "”"; }
+std::string quoted(const std::string& s) {
+    return "“" + one_line(s) + "”";
+}
 
 std::string with_stop(std::string s) {
     if (!s.empty() && s.back() != '.' && s.back() != '!' && s.back() != '?') s += '.';
@@ -39,10 +41,12 @@ std::string moment(const std::string& rfc3339, const LocalClock& clock) {
 }
 
 json array_at(const json& data, const char* key) {
-    return data.is_object() && data.contains(key) && data[key].is_array() ? data[key] : json::array();
+    return data.is_object() && data.contains(key) && data[key].is_array() ? data[key]
+                                                                          : json::array();
 }
 
-std::string list(const std::string& header, const std::vector<std::string>& lines, const std::string& none) {
+std::string list(const std::string& header, const std::vector<std::string>& lines,
+                 const std::string& none) {
     if (lines.empty()) return none;
     std::string out = header;
     for (const auto& l : lines) out += "\n- " + l;
@@ -51,15 +55,20 @@ std::string list(const std::string& header, const std::vector<std::string>& line
 
 using Format = std::string (*)(const json& data, const json& args, const LocalClock& clock);
 
-std::string note_line(const json& n) { return one_line(str(n, "title")) + ": " + one_line(str(n, "text")); }
+std::string note_line(const json& n) {
+    return one_line(str(n, "title")) + ": " + one_line(str(n, "text"));
+}
 
 std::string notes_add(const json& d, const json& a, const LocalClock&) {
     const std::string title = str(d, "title").empty() ? str(a, "title") : str(d, "title");
     return "Noted: " + with_stop(one_line(title));
 }
-std::string notes_get(const json& d, const json&, const LocalClock&) { return note_line(d); }
+std::string notes_get(const json& d, const json&, const LocalClock&) {
+    return note_line(d);
+}
 std::string notes_delete(const json& d, const json& a, const LocalClock&) {
-    return "Deleted the note " + quoted(str(d, "deleted").empty() ? str(a, "title") : str(d, "deleted")) + ".";
+    return "Deleted the note " +
+           quoted(str(d, "deleted").empty() ? str(a, "title") : str(d, "deleted")) + ".";
 }
 std::string notes_list(const json& d, const json&, const LocalClock&) {
     std::vector<std::string> lines;
@@ -68,7 +77,8 @@ std::string notes_list(const json& d, const json&, const LocalClock&) {
 }
 
 std::string task_line(const json& t, const LocalClock& clock) {
-    std::string out = one_line(str(t, "title")) + " (" + (str(t, "status").empty() ? "todo" : str(t, "status"));
+    std::string out =
+        one_line(str(t, "title")) + " (" + (str(t, "status").empty() ? "todo" : str(t, "status"));
     if (!str(t, "due").empty()) out += ", due " + moment(str(t, "due"), clock);
     return out + ")";
 }
@@ -83,8 +93,9 @@ std::string tasks_list(const json& d, const json&, const LocalClock& clock) {
     return list("Your tasks:", lines, "You have no tasks.");
 }
 std::string task_one(const json& d, const json&, const LocalClock& clock) {
-    return d.contains("task") && d["task"].is_null() ? "There is no task for the agent." :
-           "Task: " + task_line(d.contains("task") ? d["task"] : d, clock) + ".";
+    return d.contains("task") && d["task"].is_null()
+               ? "There is no task for the agent."
+               : "Task: " + task_line(d.contains("task") ? d["task"] : d, clock) + ".";
 }
 
 std::string event_line(const json& e, const LocalClock& clock) {
@@ -94,7 +105,8 @@ std::string event_line(const json& e, const LocalClock& clock) {
     return out;
 }
 std::string events_create(const json& d, const json&, const LocalClock& clock) {
-    return "I'll remind you on " + moment(str(d, "when"), clock) + ": " + with_stop(one_line(str(d, "title")));
+    return "I'll remind you on " + moment(str(d, "when"), clock) + ": " +
+           with_stop(one_line(str(d, "title")));
 }
 std::string events_list(const json& d, const json&, const LocalClock& clock) {
     std::vector<std::string> lines;
@@ -108,18 +120,25 @@ std::string events_free(const json& d, const json&, const LocalClock& clock) {
         if (!parse_instant(str(s, "start"), from) || !parse_instant(str(s, "end"), to)) continue;
         const int64_t day = clock.day_of(from);
         std::string range = clock.time_text(from) + "–" + clock.time_text(to);
-        if (clock.day_of(to) != day && clock.time_text(to) != "00:00") range += " " + clock.day_text(clock.day_of(to));
-        if (days.empty() || days.back().first != day) days.emplace_back(day, range);
-        else days.back().second += ", " + range;
+        if (clock.day_of(to) != day && clock.time_text(to) != "00:00")
+            range += " " + clock.day_text(clock.day_of(to));
+        if (days.empty() || days.back().first != day)
+            days.emplace_back(day, range);
+        else
+            days.back().second += ", " + range;
     }
     if (days.empty()) {
-        const auto minutes = d.is_object() && d.contains("minutes") && d["minutes"].is_number() ? d["minutes"].dump() : "30";
+        const auto minutes = d.is_object() && d.contains("minutes") && d["minutes"].is_number()
+                                 ? d["minutes"].dump()
+                                 : "30";
         std::string out = "You have no free time of at least " + minutes + " minutes";
         if (!str(d, "from").empty() && !str(d, "to").empty())
-            out += " between " + moment(str(d, "from"), clock) + " and " + moment(str(d, "to"), clock);
+            out +=
+                " between " + moment(str(d, "from"), clock) + " and " + moment(str(d, "to"), clock);
         return out + ".";
     }
-    if (days.size() == 1) return "You are free on " + clock.day_text(days[0].first) + ": " + days[0].second + ".";
+    if (days.size() == 1)
+        return "You are free on " + clock.day_text(days[0].first) + ": " + days[0].second + ".";
     std::vector<std::string> lines;
     for (const auto& [day, ranges] : days) lines.push_back(clock.day_text(day) + ": " + ranges);
     return list("You are free:", lines, "");
@@ -138,7 +157,9 @@ std::string contacts_find(const json& d, const json& a, const LocalClock&) {
     std::vector<std::string> lines;
     for (const auto& c : array_at(d, "contacts")) lines.push_back(contact_line(c));
     if (lines.size() == 1) return lines[0];
-    const std::string none = str(a, "query").empty() ? "You have no contacts." : "No contact matches " + quoted(str(a, "query")) + ".";
+    const std::string none = str(a, "query").empty()
+                                 ? "You have no contacts."
+                                 : "No contact matches " + quoted(str(a, "query")) + ".";
     return list("Contacts:", lines, none);
 }
 
@@ -148,13 +169,20 @@ struct Tool {
 };
 const std::map<std::string, Tool>& tools() {
     static const std::map<std::string, Tool> all = {
-        {"notes_add", {"save the note", notes_add}},          {"notes_get", {"read the note", notes_get}},
-        {"notes_delete", {"delete the note", notes_delete}},  {"notes_list", {"list your notes", notes_list}},
-        {"tasks_create", {"add the task", tasks_create}},     {"tasks_list", {"list your tasks", tasks_list}},
-        {"tasks_read", {"read the task", task_one}},          {"tasks_update", {"update the task", task_one}},
-        {"tasks_next", {"find the next task", task_one}},     {"events_create", {"create the reminder", events_create}},
-        {"events_list", {"list your events", events_list}},   {"events_free", {"find free time", events_free}},
-        {"contacts_find", {"find the contact", contacts_find}}, {"contacts_list", {"list your contacts", contacts_find}},
+        {"notes_add", {"save the note", notes_add}},
+        {"notes_get", {"read the note", notes_get}},
+        {"notes_delete", {"delete the note", notes_delete}},
+        {"notes_list", {"list your notes", notes_list}},
+        {"tasks_create", {"add the task", tasks_create}},
+        {"tasks_list", {"list your tasks", tasks_list}},
+        {"tasks_read", {"read the task", task_one}},
+        {"tasks_update", {"update the task", task_one}},
+        {"tasks_next", {"find the next task", task_one}},
+        {"events_create", {"create the reminder", events_create}},
+        {"events_list", {"list your events", events_list}},
+        {"events_free", {"find free time", events_free}},
+        {"contacts_find", {"find the contact", contacts_find}},
+        {"contacts_list", {"list your contacts", contacts_find}},
     };
     return all;
 }
@@ -174,8 +202,8 @@ std::string error_message(const std::string& content) {
 
 }  // namespace
 
-std::string reply_to_result(const std::string& tool, const json& arguments, const std::string& content, bool is_error,
-                            const LocalClock& clock) {
+std::string reply_to_result(const std::string& tool, const json& arguments,
+                            const std::string& content, bool is_error, const LocalClock& clock) {
     const auto& known = tools();
     const auto it = known.find(tool);
     if (is_error) {
@@ -191,9 +219,11 @@ std::string reply_to_results(const json& messages, const LocalClock& clock) {
     size_t first = messages.size();
     while (first > 0 && messages[first - 1].value("role", "") == "tool") --first;
     std::map<std::string, json> calls;  // tool_call_id -> the call
-    if (first > 0 && messages[first - 1].contains("tool_calls") && messages[first - 1]["tool_calls"].is_array())
+    if (first > 0 && messages[first - 1].contains("tool_calls") &&
+        messages[first - 1]["tool_calls"].is_array())
         for (const auto& c : messages[first - 1]["tool_calls"])
-            if (c.is_object() && c.contains("id") && c["id"].is_string()) calls[c["id"].get<std::string>()] = c;
+            if (c.is_object() && c.contains("id") && c["id"].is_string())
+                calls[c["id"].get<std::string>()] = c;
     std::string out;
     for (size_t i = first; i < messages.size(); ++i) {
         const json& m = messages[i];
@@ -203,9 +233,12 @@ std::string reply_to_results(const json& messages, const LocalClock& clock) {
         const json args = call != calls.end() && call->second.contains("arguments")
                               ? model_common::arguments_object(call->second["arguments"], nullptr)
                               : json::object();
-        const bool is_error = m.contains("is_error") && m["is_error"].is_boolean() && m["is_error"].get<bool>();
-        const std::string text = model_common::content_text(m.contains("content") ? m["content"] : json());
-        out += (out.empty() ? "" : "\n\n") + reply_to_result(tool.empty() ? "a tool" : tool, args, text, is_error, clock);
+        const bool is_error =
+            m.contains("is_error") && m["is_error"].is_boolean() && m["is_error"].get<bool>();
+        const std::string text =
+            model_common::content_text(m.contains("content") ? m["content"] : json());
+        out += (out.empty() ? "" : "\n\n") +
+               reply_to_result(tool.empty() ? "a tool" : tool, args, text, is_error, clock);
     }
     return out;
 }

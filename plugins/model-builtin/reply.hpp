@@ -17,11 +17,10 @@
 // title: ..."); several results give one paragraph each, in order.
 #pragma once
 
-#include "clock.hpp"
-
 #include <nlohmann/json.hpp>
-
 #include <string>
+
+#include "clock.hpp"
 
 namespace builtin {
 
@@ -30,7 +29,7 @@ namespace builtin {
 std::string reply_to_results(const nlohmann::json& messages, const LocalClock& clock);
 
 // One result: the tool's name, the arguments it was called with, its content text and is_error.
-std::string reply_to_result(const std::string& tool, const nlohmann::json& arguments, const std::string& content,
-                            bool is_error, const LocalClock& clock);
+std::string reply_to_result(const std::string& tool, const nlohmann::json& arguments,
+                            const std::string& content, bool is_error, const LocalClock& clock);
 
 }  // namespace builtin

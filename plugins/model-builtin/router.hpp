@@ -14,13 +14,12 @@
 // match no rule (commands are short; it also bounds the regular expressions' backtracking).
 #pragma once
 
-#include "clock.hpp"
-
 #include <nlohmann/json.hpp>
-
 #include <set>
 #include <string>
 #include <vector>
+
+#include "clock.hpp"
 
 namespace builtin {
 
@@ -36,7 +35,8 @@ struct Routed {
 };
 
 // What `request` (the user's words) means, given the tools the request lists.
-Routed route(const std::string& request, const std::set<std::string>& tools, const LocalClock& clock);
+Routed route(const std::string& request, const std::set<std::string>& tools,
+             const LocalClock& clock);
 
 // A sample phrasing per tool that is listed, in the rules' order ("note that the boiler code is
 // 4512"), for the answer that says what this model understands.

@@ -1,9 +1,9 @@
 #include "when.hpp"
 
-#include "../calendar/tz.hpp"
-
 #include <cctype>
 #include <vector>
+
+#include "../calendar/tz.hpp"
 
 namespace builtin {
 
@@ -22,9 +22,13 @@ std::vector<Token> tokens_of(const std::string& text) {
         while (i < text.size() && !std::isspace(static_cast<unsigned char>(text[i]))) ++i;
         if (b == i) break;
         std::string w;
-        for (size_t k = b; k < i; ++k) w += static_cast<char>(std::tolower(static_cast<unsigned char>(text[k])));
-        while (!w.empty() && (w.back() == ',' || w.back() == ';' || w.back() == '!' || w.back() == '?')) w.pop_back();
-        if (w.size() > 1 && w.back() == '.' && w.find('.') == w.size() - 1) w.pop_back();  // "9am." but not "p.m."
+        for (size_t k = b; k < i; ++k)
+            w += static_cast<char>(std::tolower(static_cast<unsigned char>(text[k])));
+        while (!w.empty() &&
+               (w.back() == ',' || w.back() == ';' || w.back() == '!' || w.back() == '?'))
+            w.pop_back();
+        if (w.size() > 1 && w.back() == '.' && w.find('.') == w.size() - 1)
+            w.pop_back();  // "9am." but not "p.m."
         out.push_back({b, i, w});
     }
     return out;
@@ -36,13 +40,18 @@ int index_of(const std::string& w, const char* const* names, int count, size_t m
         const std::string name = names[k];
         std::string lower;
         for (char c : name) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        if (lower == w || (w.size() <= lower.size() && lower.compare(0, w.size(), w) == 0 && (w.size() == 3 || w.size() == 4)))
+        if (lower == w || (w.size() <= lower.size() && lower.compare(0, w.size(), w) == 0 &&
+                           (w.size() == 3 || w.size() == 4)))
             return k;
     }
     return -1;
 }
-int weekday_index(const std::string& w) { return index_of(w, kWeekdays, 7, 3); }
-int month_index(const std::string& w) { return w == "may" ? 4 : index_of(w, kMonths, 12, 3); }
+int weekday_index(const std::string& w) {
+    return index_of(w, kWeekdays, 7, 3);
+}
+int month_index(const std::string& w) {
+    return w == "may" ? 4 : index_of(w, kMonths, 12, 3);
+}
 
 bool all_digits(const std::string& s, size_t b, size_t e) {
     if (b >= e) return false;
@@ -62,8 +71,8 @@ int ordinal(const std::string& w) {
 }
 
 int number_word(const std::string& w) {
-    static const char* const words[] = {"zero", "one", "two", "three", "four", "five", "six",
-                                        "seven", "eight", "nine", "ten", "eleven", "twelve"};
+    static const char* const words[] = {"zero",  "one",   "two",  "three", "four",   "five",  "six",
+                                        "seven", "eight", "nine", "ten",   "eleven", "twelve"};
     if (w == "a" || w == "an") return 1;
     for (int k = 0; k < 13; ++k)
         if (w == words[k]) return k;
@@ -84,8 +93,10 @@ struct Scanner {
     // A calendar date at i ("2026-12-03", "3rd of December", "December 3"): tokens used, or 0.
     size_t date(size_t i, int64_t& day) const {
         const std::string& w = at(i);
-        if (w.size() == 10 && w[4] == '-' && w[7] == '-' && all_digits(w, 0, 4) && all_digits(w, 5, 7) && all_digits(w, 8, 10)) {
-            const int y = std::stoi(w.substr(0, 4)), m = std::stoi(w.substr(5, 2)), d = std::stoi(w.substr(8, 2));
+        if (w.size() == 10 && w[4] == '-' && w[7] == '-' && all_digits(w, 0, 4) &&
+            all_digits(w, 5, 7) && all_digits(w, 8, 10)) {
+            const int y = std::stoi(w.substr(0, 4)), m = std::stoi(w.substr(5, 2)),
+                      d = std::stoi(w.substr(8, 2));
             if (m < 1 || m > 12 || d < 1 || d > calendar::days_in_month(y, m)) return 0;
             day = calendar::days_from_civil(y, m, d);
             return 1;
@@ -130,7 +141,8 @@ struct Scanner {
             f.days = wd == 0 ? 1 : 2;
             return 2;
         }
-        const bool prep = w == "on" || w == "next" || w == "this" || w == "coming" || w == "by" || w == "until";
+        const bool prep =
+            w == "on" || w == "next" || w == "this" || w == "coming" || w == "by" || w == "until";
         const size_t j = prep ? i + 1 : i;
         int64_t date_day = 0;
         if (const size_t used = date(j + (prep && at(j) == "the" ? 1 : 0), date_day)) {
@@ -155,15 +167,18 @@ struct Scanner {
         int minute = -1;
         bool am = false, pm = false, colon = false, zero = false;
         size_t used = 0;
-        if (w == "noon" || w == "midday") minute = 720, used = j - i + 1, am = true;
-        else if (w == "midnight") minute = 1440, used = j - i + 1, am = true;
+        if (w == "noon" || w == "midday")
+            minute = 720, used = j - i + 1, am = true;
+        else if (w == "midnight")
+            minute = 1440, used = j - i + 1, am = true;
         else {
             size_t k = 0;
             while (k < w.size() && std::isdigit(static_cast<unsigned char>(w[k]))) ++k;
             if (k == 0 || k > 2) return 0;
             int h = std::stoi(w.substr(0, k)), m = 0;
             zero = w[0] == '0' && k == 2;
-            if (k < w.size() && (w[k] == ':' || w[k] == '.') && k + 3 <= w.size() && all_digits(w, k + 1, k + 3)) {
+            if (k < w.size() && (w[k] == ':' || w[k] == '.') && k + 3 <= w.size() &&
+                all_digits(w, k + 1, k + 3)) {
                 m = std::stoi(w.substr(k + 1, 2));
                 colon = true;
                 k += 3;
@@ -172,12 +187,16 @@ struct Scanner {
             size_t extra = 0;
             if (suffix.empty()) {
                 const std::string& next = at(j + 1);
-                if (next == "am" || next == "a.m." || next == "pm" || next == "p.m." || next == "o'clock")
+                if (next == "am" || next == "a.m." || next == "pm" || next == "p.m." ||
+                    next == "o'clock")
                     suffix = next, extra = 1;
             }
-            if (suffix == "am" || suffix == "a.m.") am = true;
-            else if (suffix == "pm" || suffix == "p.m.") pm = true;
-            else if (!suffix.empty() && suffix != "o'clock") return 0;
+            if (suffix == "am" || suffix == "a.m.")
+                am = true;
+            else if (suffix == "pm" || suffix == "p.m.")
+                pm = true;
+            else if (!suffix.empty() && suffix != "o'clock")
+                return 0;
             if (!prep && !am && !pm && !colon) return 0;
             if (h > 23 || m > 59 || ((am || pm) && (h < 1 || h > 12))) return 0;
             if (pm && h < 12) h += 12;
@@ -188,8 +207,10 @@ struct Scanner {
         const size_t p = i + used;  // "in the morning / afternoon / evening"
         if (!am && !pm && at(p) == "in" && at(p + 1) == "the") {
             const std::string& part = at(p + 2);
-            if (part == "morning") am = true, used += 3;
-            else if (part == "afternoon" || part == "evening") pm = true, used += 3, minute += minute < 720 ? 720 : 0;
+            if (part == "morning")
+                am = true, used += 3;
+            else if (part == "afternoon" || part == "evening")
+                pm = true, used += 3, minute += minute < 720 ? 720 : 0;
         }
         if (f) {
             const int h = minute / 60;
@@ -203,19 +224,27 @@ struct Scanner {
     // "in 2 hours", "in half an hour": tokens used, or 0.
     size_t relative(size_t i, WhenFound& f) const {
         if (at(i) != "in") return 0;
-        if (at(i + 1) == "half" && at(i + 2) == "an" && at(i + 3) == "hour") return f.instant = clock.now() + 1800, 4;
+        if (at(i + 1) == "half" && at(i + 2) == "an" && at(i + 3) == "hour")
+            return f.instant = clock.now() + 1800, 4;
         size_t j = i + 1;
         int n = -1;
-        if (at(j) == "a" && at(j + 1) == "couple" && at(j + 2) == "of") n = 2, j += 3;
-        else if (at(j) == "a" && at(j + 1) == "few") n = 3, j += 2;
-        else if ((n = number_word(at(j))) >= 0) ++j;
+        if (at(j) == "a" && at(j + 1) == "couple" && at(j + 2) == "of")
+            n = 2, j += 3;
+        else if (at(j) == "a" && at(j + 1) == "few")
+            n = 3, j += 2;
+        else if ((n = number_word(at(j))) >= 0)
+            ++j;
         if (n < 0) return 0;
         const std::string& u = at(j);
         int64_t unit = 0;
-        if (u == "minute" || u == "minutes" || u == "min" || u == "mins") unit = 60;
-        else if (u == "hour" || u == "hours" || u == "hr" || u == "hrs") unit = 3600;
-        else if (u == "day" || u == "days") unit = 86400;
-        else if (u == "week" || u == "weeks") unit = 7 * 86400;
+        if (u == "minute" || u == "minutes" || u == "min" || u == "mins")
+            unit = 60;
+        else if (u == "hour" || u == "hours" || u == "hr" || u == "hrs")
+            unit = 3600;
+        else if (u == "day" || u == "days")
+            unit = 86400;
+        else if (u == "week" || u == "weeks")
+            unit = 7 * 86400;
         if (!unit) return 0;
         f.instant = clock.now() + n * unit;
         return j - i + 1;
@@ -223,7 +252,8 @@ struct Scanner {
 };
 
 std::string trimmed(std::string s) {
-    while (!s.empty() && (std::isspace(static_cast<unsigned char>(s.back())) || s.back() == ',')) s.pop_back();
+    while (!s.empty() && (std::isspace(static_cast<unsigned char>(s.back())) || s.back() == ','))
+        s.pop_back();
     size_t b = 0;
     while (b < s.size() && (std::isspace(static_cast<unsigned char>(s[b])) || s[b] == ',')) ++b;
     return s.substr(b);
@@ -257,7 +287,8 @@ WhenFound find_when(const std::string& text, const LocalClock& clock) {
     if (s.evening && !f.minute) f.minute = 20 * 60;
     std::string rest;
     for (size_t k = 0; k < t.size(); ++k)
-        if (!cut[k]) rest += (rest.empty() ? "" : " ") + text.substr(t[k].begin, t[k].end - t[k].begin);
+        if (!cut[k])
+            rest += (rest.empty() ? "" : " ") + text.substr(t[k].begin, t[k].end - t[k].begin);
     f.rest = trimmed(rest);
     return f;
 }
@@ -269,8 +300,10 @@ std::optional<int64_t> reminder_instant(const WhenFound& f, const LocalClock& cl
     const int minute = f.minute.value_or(9 * 60);
     auto on = [&](int64_t d) { return clock.to_utc(d * 86400 + int64_t{minute} * 60); };
     int64_t at = on(day);
-    if (at <= clock.now() && !f.day) at = on(day + 1);
-    else if (at <= clock.now() && f.weekday) at = on(day + 7);
+    if (at <= clock.now() && !f.day)
+        at = on(day + 1);
+    else if (at <= clock.now() && f.weekday)
+        at = on(day + 7);
     return at;
 }
 

@@ -16,21 +16,21 @@
 // (reminder_instant moves a past time on a named weekday to the next week).
 #pragma once
 
-#include "clock.hpp"
-
 #include <cstdint>
 #include <optional>
 #include <string>
 
+#include "clock.hpp"
+
 namespace builtin {
 
 struct WhenFound {
-    std::optional<int64_t> day;         // local day number named
-    bool weekday = false;               // the day was named by its weekday
-    int days = 1;                       // how many days from `day` (a span: this week = 7)
-    std::optional<int> minute;          // minute of the day named (9:30 = 570)
-    std::optional<int64_t> instant;     // an instant named relatively ("in 2 hours"), Unix seconds
-    std::string rest;                   // the text without the expressions, original case, trimmed
+    std::optional<int64_t> day;      // local day number named
+    bool weekday = false;            // the day was named by its weekday
+    int days = 1;                    // how many days from `day` (a span: this week = 7)
+    std::optional<int> minute;       // minute of the day named (9:30 = 570)
+    std::optional<int64_t> instant;  // an instant named relatively ("in 2 hours"), Unix seconds
+    std::string rest;                // the text without the expressions, original case, trimmed
 
     bool any() const { return day || minute || instant; }
 };

@@ -1,9 +1,8 @@
 #include "model_settings.hpp"
 
-#include <platform/sdk/config.hpp>
-
 #include <cctype>
 #include <cstdlib>
+#include <platform/sdk/config.hpp>
 
 namespace model_common {
 
@@ -32,7 +31,8 @@ int64_t positive_of(const json& layer, const char* key) {
 
 }  // namespace
 
-UpstreamSettings merge_settings(const SettingNames& names, const json& config_service, const json& profile_config,
+UpstreamSettings merge_settings(const SettingNames& names, const json& config_service,
+                                const json& profile_config,
                                 const std::function<std::string(const std::string&)>& env) {
     auto pick = [&](const char* key, const std::string& var, const std::string& def) {
         std::string v = text_of(config_service, key);
@@ -53,9 +53,12 @@ UpstreamSettings merge_settings(const SettingNames& names, const json& config_se
     return s;
 }
 
-UpstreamSettings resolve_settings(const platform::Host& host, const SettingNames& names, const json& profile_config) {
-    const platform::ConfigValue stored = platform::Config(host).decrypt().get("model." + names.name);
-    const json service_layer = stored.exists() && stored.raw().is_object() ? stored.raw() : json::object();
+UpstreamSettings resolve_settings(const platform::Host& host, const SettingNames& names,
+                                  const json& profile_config) {
+    const platform::ConfigValue stored =
+        platform::Config(host).decrypt().get("model." + names.name);
+    const json service_layer =
+        stored.exists() && stored.raw().is_object() ? stored.raw() : json::object();
     return merge_settings(names, service_layer, profile_config, [](const std::string& var) {
         const char* v = std::getenv(var.c_str());
         return std::string(v ? v : "");
@@ -66,7 +69,8 @@ std::string url_host(const std::string& url) {
     size_t start = url.find("://");
     start = start == std::string::npos ? 0 : start + 3;
     size_t end = url.find_first_of("/?#", start);
-    std::string authority = url.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    std::string authority =
+        url.substr(start, end == std::string::npos ? std::string::npos : end - start);
     if (const size_t at = authority.rfind('@'); at != std::string::npos) authority.erase(0, at + 1);
     if (!authority.empty() && authority[0] == '[') {
         authority = authority.substr(1, authority.find(']') - 1);

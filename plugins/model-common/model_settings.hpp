@@ -13,20 +13,18 @@
 // Empty strings count as unset. Trailing slashes of the base URL are removed.
 #pragma once
 
-#include <platform/sdk/host.hpp>
-
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
 #include <functional>
+#include <nlohmann/json.hpp>
+#include <platform/sdk/host.hpp>
 #include <string>
 
 namespace model_common {
 
 // What a provider calls its settings and what it uses when none is set.
 struct SettingNames {
-    std::string name;           // "openai": config model.openai.*, errors "openai answered ..."
-    std::string env_prefix;     // "OPENAI": OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_MODEL
+    std::string name;        // "openai": config model.openai.*, errors "openai answered ..."
+    std::string env_prefix;  // "OPENAI": OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_MODEL
     std::string default_base_url;
     std::string default_model;
     int64_t default_timeout_ms = 60000;

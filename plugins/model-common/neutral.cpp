@@ -9,7 +9,9 @@ using platform::invalid_argument;
 
 namespace {
 
-std::string at(size_t i) { return "[" + std::to_string(i) + "]"; }
+std::string at(size_t i) {
+    return "[" + std::to_string(i) + "]";
+}
 
 }  // namespace
 
@@ -27,7 +29,8 @@ const json& checked_messages(const json& request) {
         if (role == "tool" && (!m.contains("tool_call_id") || !m["tool_call_id"].is_string()))
             throw invalid_argument(where + ".tool_call_id: is required for a tool result");
         if (!m.contains("tool_calls") || m["tool_calls"].is_null()) continue;
-        if (!m["tool_calls"].is_array()) throw invalid_argument(where + ".tool_calls: must be an array");
+        if (!m["tool_calls"].is_array())
+            throw invalid_argument(where + ".tool_calls: must be an array");
         for (size_t k = 0; k < m["tool_calls"].size(); ++k) {
             const json& c = m["tool_calls"][k];
             if (!c.is_object() || !c.contains("name") || !c["name"].is_string())
@@ -42,7 +45,8 @@ json checked_tools(const json& request) {
     if (!request["tools"].is_array()) throw invalid_argument("tools: must be an array");
     for (size_t i = 0; i < request["tools"].size(); ++i) {
         const json& t = request["tools"][i];
-        if (!t.is_object() || !t.contains("name") || !t["name"].is_string() || t["name"].get<std::string>().empty())
+        if (!t.is_object() || !t.contains("name") || !t["name"].is_string() ||
+            t["name"].get<std::string>().empty())
             throw invalid_argument("tools" + at(i) + ".name: is required");
     }
     return request["tools"];
@@ -51,7 +55,8 @@ json checked_tools(const json& request) {
 int64_t max_tokens_of(const json& request, int64_t def) {
     if (!request.contains("max_tokens") || request["max_tokens"].is_null()) return def;
     const json& v = request["max_tokens"];
-    if (!v.is_number_integer() || v.get<int64_t>() <= 0) throw invalid_argument("max_tokens: must be a positive integer");
+    if (!v.is_number_integer() || v.get<int64_t>() <= 0)
+        throw invalid_argument("max_tokens: must be a positive integer");
     return v.get<int64_t>();
 }
 
@@ -61,7 +66,8 @@ std::string content_text(const json& content) {
     if (content.is_array()) {
         std::string out;
         for (const json& part : content)
-            if (part.is_object() && part.value("type", "") == "text" && part.contains("text") && part["text"].is_string())
+            if (part.is_object() && part.value("type", "") == "text" && part.contains("text") &&
+                part["text"].is_string())
                 out += part["text"].get<std::string>();
         return out;
     }
@@ -81,7 +87,8 @@ std::string system_text(const json& request) {
 }
 
 json input_schema_of(const json& tool) {
-    if (tool.contains("input_schema") && tool["input_schema"].is_object()) return tool["input_schema"];
+    if (tool.contains("input_schema") && tool["input_schema"].is_object())
+        return tool["input_schema"];
     return {{"type", "object"}, {"properties", json::object()}};
 }
 
@@ -89,12 +96,14 @@ json arguments_object(const json& arguments, std::string* problem) {
     if (arguments.is_object()) return arguments;
     if (arguments.is_string()) {
         const std::string text = arguments.get<std::string>();
-        if (text.find_first_not_of(" \t\r\n") == std::string::npos) return json::object();  // "" = no arguments
+        if (text.find_first_not_of(" \t\r\n") == std::string::npos)
+            return json::object();  // "" = no arguments
         json parsed = json::parse(text, nullptr, false);
         if (parsed.is_object()) return parsed;
         if (problem)
-            *problem = parsed.is_discarded() ? "arguments are not valid JSON: " + text.substr(0, 200)
-                                             : "arguments are not a JSON object: " + text.substr(0, 200);
+            *problem = parsed.is_discarded()
+                           ? "arguments are not valid JSON: " + text.substr(0, 200)
+                           : "arguments are not a JSON object: " + text.substr(0, 200);
         return json::object();
     }
     if (arguments.is_null()) return json::object();

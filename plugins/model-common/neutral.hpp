@@ -10,9 +10,8 @@
 //   max_tokens               a positive integer when present
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 
 namespace model_common {
@@ -34,7 +33,8 @@ std::string content_text(const nlohmann::json& content);
 // separated.
 std::string system_text(const nlohmann::json& request);
 
-// A tool's input schema: input_schema when it is an object, else {"type": "object", "properties": {}}.
+// A tool's input schema: input_schema when it is an object, else {"type": "object", "properties":
+// {}}.
 nlohmann::json input_schema_of(const nlohmann::json& tool);
 
 // A tool call's arguments as an object: an object as it is; a string holding a JSON object parsed;

@@ -1,10 +1,9 @@
 #include "upstream_call.hpp"
 
-#include <platform/sdk/error.hpp>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <platform/sdk/error.hpp>
 #include <thread>
 
 namespace model_common {
@@ -15,9 +14,13 @@ using platform::Error;
 
 namespace {
 
-std::string dump(const json& v) { return v.dump(-1, ' ', false, json::error_handler_t::replace); }
+std::string dump(const json& v) {
+    return v.dump(-1, ' ', false, json::error_handler_t::replace);
+}
 
-std::string clip(const std::string& text, size_t n = 200) { return text.size() <= n ? text : text.substr(0, n) + "..."; }
+std::string clip(const std::string& text, size_t n = 200) {
+    return text.size() <= n ? text : text.substr(0, n) + "...";
+}
 
 // One attempt: the response, or the host's refusal/failure as an Error.
 platform::HttpResponse attempt(const platform::Host& host, const UpstreamPost& post) {
@@ -33,7 +36,9 @@ platform::HttpResponse attempt(const platform::Host& host, const UpstreamPost& p
     return host.fetch(req);
 }
 
-bool retryable_status(int status) { return status == 429 || status == 503; }
+bool retryable_status(int status) {
+    return status == 429 || status == 503;
+}
 
 }  // namespace
 
@@ -42,7 +47,8 @@ std::string upstream_error_message(const std::string& body) {
     if (j.is_object()) {
         if (j.contains("error")) {
             const json& e = j["error"];
-            if (e.is_object() && e.contains("message") && e["message"].is_string()) return e["message"];
+            if (e.is_object() && e.contains("message") && e["message"].is_string())
+                return e["message"];
             if (e.is_string()) return e;
         }
         if (j.contains("message") && j["message"].is_string()) return j["message"];
@@ -52,17 +58,20 @@ std::string upstream_error_message(const std::string& body) {
 }
 
 int64_t retry_wait_ms(const json& headers) {
-    if (headers.is_object() && headers.contains("retry-after") && headers["retry-after"].is_string()) {
+    if (headers.is_object() && headers.contains("retry-after") &&
+        headers["retry-after"].is_string()) {
         const std::string v = headers["retry-after"];
         char* end = nullptr;
         const double seconds = std::strtod(v.c_str(), &end);
-        if (end != v.c_str() && seconds >= 0) return std::min<int64_t>(2000, static_cast<int64_t>(seconds * 1000));
+        if (end != v.c_str() && seconds >= 0)
+            return std::min<int64_t>(2000, static_cast<int64_t>(seconds * 1000));
     }
     return 250;
 }
 
 bool connection_refused(const std::string& error) {
-    for (const char* s : {"Connection refused", "Couldn't connect", "Could not connect", "Failed to connect"})
+    for (const char* s :
+         {"Connection refused", "Couldn't connect", "Could not connect", "Failed to connect"})
         if (error.find(s) != std::string::npos) return true;
     return false;
 }
@@ -76,10 +85,12 @@ json post_json(const platform::Host& host, const UpstreamPost& post) {
             retry = retryable_status(resp.status);
         } catch (const Error& e) {
             if (e.code() == Code::timeout || e.code() == Code::deadline_exceeded)
-                throw Error(Code::timeout, post.name + " did not answer within " + std::to_string(post.timeout_ms) +
-                                               " ms (model." + post.name + ".timeout_ms): " + e.what());
+                throw Error(Code::timeout, post.name + " did not answer within " +
+                                               std::to_string(post.timeout_ms) + " ms (model." +
+                                               post.name + ".timeout_ms): " + e.what());
             if (e.code() == Code::permission_denied || e.code() == Code::invalid_argument)
-                throw Error(Code::unavailable, post.name + ": " + post.base_setting + " is refused: " + e.what());
+                throw Error(Code::unavailable,
+                            post.name + ": " + post.base_setting + " is refused: " + e.what());
             if (round == 0 && connection_refused(e.what())) {
                 std::this_thread::sleep_for(std::chrono::milliseconds(250));
                 continue;
@@ -91,13 +102,16 @@ json post_json(const platform::Host& host, const UpstreamPost& post) {
     }
     const std::string status = std::to_string(resp.status);
     if (resp.status < 200 || resp.status > 299) {
-        std::string message = post.name + " answered " + status + ": " + upstream_error_message(resp.body);
-        if (resp.status == 401 || resp.status == 403) message += " (check " + post.key_setting + ")";
+        std::string message =
+            post.name + " answered " + status + ": " + upstream_error_message(resp.body);
+        if (resp.status == 401 || resp.status == 403)
+            message += " (check " + post.key_setting + ")";
         throw Error(Code::bad_gateway, message);
     }
     json body = json::parse(resp.body, nullptr, false);
     if (!body.is_object())
-        throw Error(Code::bad_gateway, post.name + " answered malformed JSON (status " + status + "): " + clip(resp.body));
+        throw Error(Code::bad_gateway, post.name + " answered malformed JSON (status " + status +
+                                           "): " + clip(resp.body));
     return body;
 }
 

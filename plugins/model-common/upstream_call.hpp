@@ -18,11 +18,9 @@
 //                 connection failed.
 #pragma once
 
-#include <platform/sdk/host.hpp>
-
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
+#include <nlohmann/json.hpp>
+#include <platform/sdk/host.hpp>
 #include <string>
 
 namespace model_common {

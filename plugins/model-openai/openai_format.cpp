@@ -1,8 +1,8 @@
 #include "openai_format.hpp"
 
-#include "../model-common/neutral.hpp"
-
 #include <platform/sdk/error.hpp>
+
+#include "../model-common/neutral.hpp"
 
 namespace model_openai {
 
@@ -11,7 +11,9 @@ using namespace model_common;
 
 namespace {
 
-std::string dump(const json& v) { return v.dump(-1, ' ', false, json::error_handler_t::replace); }
+std::string dump(const json& v) {
+    return v.dump(-1, ' ', false, json::error_handler_t::replace);
+}
 
 json assistant_message(const json& m) {
     json out = {{"role", "assistant"}};
@@ -20,10 +22,15 @@ json assistant_message(const json& m) {
     if (m.contains("tool_calls") && m["tool_calls"].is_array())
         for (size_t i = 0; i < m["tool_calls"].size(); ++i) {
             const json& c = m["tool_calls"][i];
-            const std::string id = c.contains("id") && c["id"].is_string() ? c["id"].get<std::string>() : "call_" + std::to_string(i);
-            calls.push_back({{"id", id},
-                             {"type", "function"},
-                             {"function", {{"name", c["name"]}, {"arguments", dump(arguments_object(c.value("arguments", json()), nullptr))}}}});
+            const std::string id = c.contains("id") && c["id"].is_string()
+                                       ? c["id"].get<std::string>()
+                                       : "call_" + std::to_string(i);
+            calls.push_back(
+                {{"id", id},
+                 {"type", "function"},
+                 {"function",
+                  {{"name", c["name"]},
+                   {"arguments", dump(arguments_object(c.value("arguments", json()), nullptr))}}}});
         }
     out["content"] = text.empty() && !calls.empty() ? json() : json(text);
     if (!calls.empty()) out["tool_calls"] = calls;
@@ -37,19 +44,25 @@ json tool_message(const json& m) {
 }
 
 json tool_call_of(const json& c, size_t i) {
-    const json fn = c.contains("function") && c["function"].is_object() ? c["function"] : json::object();
+    const json fn =
+        c.contains("function") && c["function"].is_object() ? c["function"] : json::object();
     json out;
-    out["id"] = c.contains("id") && c["id"].is_string() && !c["id"].get<std::string>().empty() ? c["id"].get<std::string>()
-                                                                                                : "call_" + std::to_string(i);
-    out["name"] = fn.contains("name") && fn["name"].is_string() ? fn["name"].get<std::string>() : "";
+    out["id"] = c.contains("id") && c["id"].is_string() && !c["id"].get<std::string>().empty()
+                    ? c["id"].get<std::string>()
+                    : "call_" + std::to_string(i);
+    out["name"] =
+        fn.contains("name") && fn["name"].is_string() ? fn["name"].get<std::string>() : "";
     std::string problem;
-    out["arguments"] = arguments_object(fn.contains("arguments") ? fn["arguments"] : json(), &problem);
+    out["arguments"] =
+        arguments_object(fn.contains("arguments") ? fn["arguments"] : json(), &problem);
     if (!problem.empty()) out["arguments_error"] = problem;
     return out;
 }
 
 int64_t count(const json& usage, const char* key) {
-    return usage.is_object() && usage.contains(key) && usage[key].is_number_integer() ? usage[key].get<int64_t>() : 0;
+    return usage.is_object() && usage.contains(key) && usage[key].is_number_integer()
+               ? usage[key].get<int64_t>()
+               : 0;
 }
 
 }  // namespace
@@ -63,41 +76,62 @@ json to_upstream(const json& request, const std::string& model) {
     for (const json& m : messages) {
         const std::string role = m["role"];
         if (role == "system") continue;  // folded into the system message
-        if (role == "user") out["messages"].push_back({{"role", "user"}, {"content", content_text(m.value("content", json()))}});
-        else if (role == "assistant") out["messages"].push_back(assistant_message(m));
-        else out["messages"].push_back(tool_message(m));
+        if (role == "user")
+            out["messages"].push_back(
+                {{"role", "user"}, {"content", content_text(m.value("content", json()))}});
+        else if (role == "assistant")
+            out["messages"].push_back(assistant_message(m));
+        else
+            out["messages"].push_back(tool_message(m));
     }
     if (!tools.empty()) {
         json list = json::array();
         for (const json& t : tools)
             list.push_back({{"type", "function"},
-                            {"function", {{"name", t["name"]}, {"description", t.value("description", "")}, {"parameters", input_schema_of(t)}}}});
+                            {"function",
+                             {{"name", t["name"]},
+                              {"description", t.value("description", "")},
+                              {"parameters", input_schema_of(t)}}}});
         out["tools"] = list;
     }
-    if (request.contains("max_tokens") && !request["max_tokens"].is_null()) out["max_tokens"] = max_tokens_of(request, 0);
+    if (request.contains("max_tokens") && !request["max_tokens"].is_null())
+        out["max_tokens"] = max_tokens_of(request, 0);
     return out;
 }
 
 json from_upstream(const json& body, const std::string& model) {
-    if (!body.is_object() || !body.contains("choices") || !body["choices"].is_array() || body["choices"].empty() ||
-        !body["choices"][0].is_object() || !body["choices"][0].contains("message") || !body["choices"][0]["message"].is_object())
-        throw platform::Error(platform::Code::bad_gateway, "openai answered without choices[0].message: " + dump(body).substr(0, 200));
+    if (!body.is_object() || !body.contains("choices") || !body["choices"].is_array() ||
+        body["choices"].empty() || !body["choices"][0].is_object() ||
+        !body["choices"][0].contains("message") || !body["choices"][0]["message"].is_object())
+        throw platform::Error(
+            platform::Code::bad_gateway,
+            "openai answered without choices[0].message: " + dump(body).substr(0, 200));
     const json& choice = body["choices"][0];
     const json& message = choice["message"];
     json calls = json::array();
     if (message.contains("tool_calls") && message["tool_calls"].is_array())
         for (size_t i = 0; i < message["tool_calls"].size(); ++i)
-            if (message["tool_calls"][i].is_object()) calls.push_back(tool_call_of(message["tool_calls"][i], i));
-    const std::string finish = choice.contains("finish_reason") && choice["finish_reason"].is_string() ? choice["finish_reason"].get<std::string>() : "";
+            if (message["tool_calls"][i].is_object())
+                calls.push_back(tool_call_of(message["tool_calls"][i], i));
+    const std::string finish =
+        choice.contains("finish_reason") && choice["finish_reason"].is_string()
+            ? choice["finish_reason"].get<std::string>()
+            : "";
     std::string stop = "end";
-    if (!calls.empty()) stop = "tool_calls";
-    else if (finish == "length") stop = "max_tokens";
+    if (!calls.empty())
+        stop = "tool_calls";
+    else if (finish == "length")
+        stop = "max_tokens";
     const json usage = body.contains("usage") ? body["usage"] : json();
     return {{"text", content_text(message.value("content", json()))},
             {"tool_calls", calls},
             {"stop", stop},
-            {"model", body.contains("model") && body["model"].is_string() ? body["model"].get<std::string>() : model},
-            {"usage", {{"input_tokens", count(usage, "prompt_tokens")}, {"output_tokens", count(usage, "completion_tokens")}}}};
+            {"model", body.contains("model") && body["model"].is_string()
+                          ? body["model"].get<std::string>()
+                          : model},
+            {"usage",
+             {{"input_tokens", count(usage, "prompt_tokens")},
+              {"output_tokens", count(usage, "completion_tokens")}}}};
 }
 
 }  // namespace model_openai

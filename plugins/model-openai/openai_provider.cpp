@@ -2,19 +2,19 @@
 // endpoint with tool calling: OpenAI, Ollama, llama.cpp server, vLLM (DESIGN §7, README.md).
 // Settings are read at each completion (model-common/model_settings.hpp); the request and answer
 // are translated by openai_format.hpp; the POST, its retry and its errors are upstream_call.hpp's.
-#include "openai_format.hpp"
+#include <platform/sdk.hpp>
+#include <platform/sdk/model_provider.hpp>
 
 #include "../model-common/model_settings.hpp"
 #include "../model-common/upstream_call.hpp"
-
-#include <platform/sdk.hpp>
-#include <platform/sdk/model_provider.hpp>
+#include "openai_format.hpp"
 
 using platform::json;
 
 namespace {
 
-const model_common::SettingNames kNames{"openai", "OPENAI", "https://api.openai.com/v1", "gpt-4o-mini"};
+const model_common::SettingNames kNames{"openai", "OPENAI", "https://api.openai.com/v1",
+                                        "gpt-4o-mini"};
 
 }  // namespace
 
@@ -32,7 +32,8 @@ public:
         post.timeout_ms = s.timeout_ms;
         post.key_setting = s.key_setting;
         post.base_setting = s.base_setting;
-        if (!s.api_key.empty()) post.headers["Authorization"] = "Bearer " + s.api_key;
+        if (!s.api_key.empty())
+            post.headers["Authorization"] = "Bearer " + s.api_key;
         else if (model_common::url_host(s.base_url) == "api.openai.com")
             throw platform::unavailable(s.key_setting + " is not set");
         post.body = std::move(body);
@@ -44,6 +45,7 @@ private:
     json config_;
 };
 
-PLATFORM_PROVIDER(OpenAiModel, PLATFORM_KIND_MODEL, "model-openai", "1.0.0",
-                  "OpenAI-compatible Chat Completions with tool calling (OpenAI, Ollama, llama.cpp, vLLM)",
-                  &platform::ModelProviderTable<OpenAiModel>::table)
+PLATFORM_PROVIDER(
+    OpenAiModel, PLATFORM_KIND_MODEL, "model-openai", "1.0.0",
+    "OpenAI-compatible Chat Completions with tool calling (OpenAI, Ollama, llama.cpp, vLLM)",
+    &platform::ModelProviderTable<OpenAiModel>::table)

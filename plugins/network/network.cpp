@@ -7,7 +7,8 @@ using platform::json;
 class Network {
 public:
     static void describe(platform::ServiceSpec<Network>& s) {
-        s.id("network").version("1.0.0").service("network").summary("Nodes of this platform and the services each serves");
+        s.id("network").version("1.0.0").service("network").summary(
+            "Nodes of this platform and the services each serves");
         s.get("nodes")
             .title("List nodes")
             .description("Every node with its id, address, metadata and the services it serves.")
@@ -27,7 +28,9 @@ public:
 
     explicit Network(const platform::Host& host)
         : host_(host), table_(host.service<platform_network_api_t>(PLATFORM_SERVICE_NETWORK, 1)) {
-        if (!table_) throw platform::unavailable("network needs the privileged network sub-table (mark it privileged)");
+        if (!table_)
+            throw platform::unavailable(
+                "network needs the privileged network sub-table (mark it privileged)");
     }
 
     json nodes(platform::Request&) { return {{"nodes", all()}}; }
@@ -36,14 +39,16 @@ public:
         json nodes = all();
         const std::string id = r.str("node");
         for (const auto& n : nodes)
-            if (id.empty() || n["id"] == id) return {{"node", n["id"]}, {"services", n["services"]}};
+            if (id.empty() || n["id"] == id)
+                return {{"node", n["id"]}, {"services", n["services"]}};
         throw platform::not_found("node: no node with id '" + id + "'");
     }
 
 private:
     json all() const {
         std::string out;
-        platform::check(table_->nodes(host_.ctx(), platform::append_sink, &out), "network nodes failed");
+        platform::check(table_->nodes(host_.ctx(), platform::append_sink, &out),
+                        "network nodes failed");
         return json::parse(out);
     }
     platform::Host host_;

@@ -15,12 +15,17 @@ constexpr const char* kTitleSchema = R"json({
   "additionalProperties": false
 })json";
 
-json missing(const std::string& title) { throw platform::not_found("title: no note titled '" + title + "'"); }
+json missing(const std::string& title) {
+    throw platform::not_found("title: no note titled '" + title + "'");
+}
 
 }  // namespace
 
 void Notes::describe(platform::ServiceSpec<Notes>& s) {
-    s.id("notes").version("1.0.0").service("v1.notes").summary("Short notes kept by title, private to their owner");
+    s.id("notes")
+        .version("1.0.0")
+        .service("v1.notes")
+        .summary("Short notes kept by title, private to their owner");
     s.post("add")
         .title("Add a note")
         .description("Saves a note under its title. Writing an existing title rewrites that note.")
@@ -60,8 +65,9 @@ void Notes::describe(platform::ServiceSpec<Notes>& s) {
         .handler(&Notes::list);
     s.get("resources")
         .title("List notes as MCP resources")
-        .description("MCP resources/list: the caller's 100 most recently updated notes as "
-                     "notes://<title> resources.")
+        .description(
+            "MCP resources/list: the caller's 100 most recently updated notes as "
+            "notes://<title> resources.")
         .schema(R"json({"type": "object", "properties": {
           "cursor": {"type": "string", "description": "Pagination cursor (one page: ignored)"}}})json")
         .access(platform::Access::owner)
@@ -70,7 +76,8 @@ void Notes::describe(platform::ServiceSpec<Notes>& s) {
         .handler(&Notes::resources);
     s.get("read_resource")
         .title("Read a note as an MCP resource")
-        .description("MCP resources/read of notes://<percent-encoded title>; 404 when there is none.")
+        .description(
+            "MCP resources/read of notes://<percent-encoded title>; 404 when there is none.")
         .schema(R"json({"type": "object", "properties": {
           "uri": {"type": "string", "description": "notes://<percent-encoded title>"}},
           "required": ["uri"]})json")

@@ -4,7 +4,6 @@
 #pragma once
 
 #include <platform/sdk.hpp>
-
 #include <string>
 #include <string_view>
 

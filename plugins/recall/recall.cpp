@@ -6,11 +6,16 @@ using platform::Access;
 using platform::json;
 
 void Recall::describe(platform::ServiceSpec<Recall>& s) {
-    s.id("recall").version("1.0.0").service("v1.recall").summary("Look back at your conversations with the assistant");
+    s.id("recall")
+        .version("1.0.0")
+        .service("v1.recall")
+        .summary("Look back at your conversations with the assistant");
     s.get("conversation")
         .title("Recall a conversation")
-        .description("One of your conversations with the assistant: its summary and its messages, oldest first. "
-                     "A long one keeps the most recent `limit` messages (default 50, at most 1000).")
+        .description(
+            "One of your conversations with the assistant: its summary and its messages, oldest "
+            "first. "
+            "A long one keeps the most recent `limit` messages (default 50, at most 1000).")
         .schema(R"json({"type": "object", "properties": {
           "id": {"type": "string", "minLength": 1, "maxLength": 100, "description": "A conversation id of yours"},
           "limit": {"type": "integer", "minimum": 1, "maximum": 1000, "default": 50, "description": "The most recent this many messages, 1-1000 (default 50)"}},
@@ -20,9 +25,12 @@ void Recall::describe(platform::ServiceSpec<Recall>& s) {
         .handler(&Recall::conversation);
     s.get("list")
         .title("List conversations")
-        .description("Your conversations with the assistant, most recently active first, optionally only those "
-                     "begun on one client (web, mail or cli); each with its id, title, channel, agent, times, "
-                     "number of messages and last message.")
+        .description(
+            "Your conversations with the assistant, most recently active first, optionally only "
+            "those "
+            "begun on one client (web, mail or cli); each with its id, title, channel, agent, "
+            "times, "
+            "number of messages and last message.")
         .schema(R"json({"type": "object", "properties": {
           "client": {"type": "string", "enum": ["web", "mail", "cli"], "description": "Only conversations begun on this client"},
           "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20, "description": "At most this many, 1-100 (default 20)"}},
@@ -33,7 +41,8 @@ void Recall::describe(platform::ServiceSpec<Recall>& s) {
 }
 
 json Recall::summary(const json& header) {
-    return conversations::pick(header, {"id", "title", "channel", "agent", "created", "updated", "messages", "last"});
+    return conversations::pick(
+        header, {"id", "title", "channel", "agent", "created", "updated", "messages", "last"});
 }
 
 json Recall::conversation(platform::Request& r) {
@@ -41,8 +50,10 @@ json Recall::conversation(platform::Request& r) {
     const int64_t limit = r.integer("limit", 50, 1, 1000);
     const json answer = conversations::agent(r, "messages", {{"id", id}, {"limit", limit}});
     json messages = json::array();
-    for (const auto& m : answer.value("messages", json::array())) messages.push_back(conversations::message(m));
-    return {{"conversation", summary(answer.value("thread", json::object()))}, {"messages", messages}};
+    for (const auto& m : answer.value("messages", json::array()))
+        messages.push_back(conversations::message(m));
+    return {{"conversation", summary(answer.value("thread", json::object()))},
+            {"messages", messages}};
 }
 
 json Recall::list(platform::Request& r) {
@@ -52,7 +63,8 @@ json Recall::list(platform::Request& r) {
     if (!client.empty()) args["channel"] = client;
     const json answer = conversations::agent(r, "threads", args);
     json out = json::array();
-    for (const auto& header : answer.value("threads", json::array())) out.push_back(summary(header));
+    for (const auto& header : answer.value("threads", json::array()))
+        out.push_back(summary(header));
     return {{"conversations", out}};
 }
 

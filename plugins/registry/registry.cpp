@@ -1,27 +1,32 @@
 // registry — the platform's service registry, read side (spec gateway §4.2 "registry").
 // A privileged built-in: it reads the host's registry through the "registry" sub-table.
-#include <platform/sdk.hpp>
-
 #include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <mutex>
+#include <platform/sdk.hpp>
 
 using platform::json;
 
 class Registry {
 public:
     static void describe(platform::ServiceSpec<Registry>& s) {
-        s.id("registry").version("1.0.0").service("registry").summary("Services, their endpoints and nodes");
+        s.id("registry")
+            .version("1.0.0")
+            .service("registry")
+            .summary("Services, their endpoints and nodes");
         s.get("listServices")
             .title("List services")
-            .description("Every registered service with its version, endpoints (with their argument schemas) and nodes.")
+            .description(
+                "Every registered service with its version, endpoints (with their argument "
+                "schemas) and nodes.")
             .read_only()
             .idempotent()
             .handler(&Registry::list_services);
         s.get("getService")
             .title("Get a service")
-            .description("One service by full or short name, as a list of its versions; 404 when unknown.")
+            .description(
+                "One service by full or short name, as a list of its versions; 404 when unknown.")
             .schema(R"json({
               "type": "object",
               "properties": {
@@ -43,8 +48,10 @@ public:
             .handler(&Registry::get_service);
         s.post("register")
             .title("Register a service")
-            .description("Registers or refreshes (a heartbeat) an external service with its nodes; nodes expire "
-                         "without a heartbeat within the TTL (90 s by default).")
+            .description(
+                "Registers or refreshes (a heartbeat) an external service with its nodes; nodes "
+                "expire "
+                "without a heartbeat within the TTL (90 s by default).")
             .schema(R"json({
               "type": "object",
               "properties": {
@@ -61,7 +68,9 @@ public:
             .handler(&Registry::register_service);
         s.post("deregister")
             .title("Deregister a service")
-            .description("Removes the listed nodes of a registered service, or the whole service when none are listed.")
+            .description(
+                "Removes the listed nodes of a registered service, or the whole service when none "
+                "are listed.")
             .schema(R"json({
               "type": "object",
               "properties": {
@@ -77,8 +86,10 @@ public:
             .handler(&Registry::deregister_service);
         s.get("watch")
             .title("Watch the registry")
-            .description("Streams {action: create|update|delete, service} for every change of registered services, "
-                         "until `limit` changes or `wait_ms` without one.")
+            .description(
+                "Streams {action: create|update|delete, service} for every change of registered "
+                "services, "
+                "until `limit` changes or `wait_ms` without one.")
             .schema(R"json({
               "type": "object",
               "properties": {
@@ -96,20 +107,26 @@ public:
 
     explicit Registry(const platform::Host& host)
         : table_(host.service<platform_registry_api_t>(PLATFORM_SERVICE_REGISTRY, 1)), host_(host) {
-        if (!table_) throw platform::unavailable("registry needs the privileged registry sub-table (mark it privileged in the profile)");
+        if (!table_)
+            throw platform::unavailable(
+                "registry needs the privileged registry sub-table (mark it privileged in the "
+                "profile)");
     }
 
     json list_services(platform::Request&) {
         std::string out;
-        platform::check(table_->list_services(host_.ctx(), platform::append_sink, &out), "registry list failed");
+        platform::check(table_->list_services(host_.ctx(), platform::append_sink, &out),
+                        "registry list failed");
         return {{"services", json::parse(out)}};
     }
 
     json get_service(platform::Request& r) {
         std::string out;
         const std::string name = r.str("service");
-        auto st = table_->get_service(host_.ctx(), platform::view(name), platform::append_sink, &out);
-        if (st == PLATFORM_NOT_FOUND) throw platform::not_found("service: no service named '" + name + "'");
+        auto st =
+            table_->get_service(host_.ctx(), platform::view(name), platform::append_sink, &out);
+        if (st == PLATFORM_NOT_FOUND)
+            throw platform::not_found("service: no service named '" + name + "'");
         platform::check(st, "registry get failed");
         return {{"services", json::parse(out)}};
     }
@@ -118,7 +135,8 @@ public:
         need_writes();
         std::string record = r["service"].dump(), error;
         int64_t ttl = r.args().contains("options") ? r["options"].value("ttl", 0) : 0;
-        auto st = table_->register_service(host_.ctx(), platform::view(record), ttl, platform::append_sink, &error);
+        auto st = table_->register_service(host_.ctx(), platform::view(record), ttl,
+                                           platform::append_sink, &error);
         if (st != PLATFORM_OK) throw platform::Error(static_cast<platform::Code>(st), error);
         return {{"registered", r["service"]["name"]}};
     }
@@ -126,7 +144,8 @@ public:
     json deregister_service(platform::Request& r) {
         need_writes();
         std::string record = r["service"].dump(), error;
-        auto st = table_->deregister_service(host_.ctx(), platform::view(record), platform::append_sink, &error);
+        auto st = table_->deregister_service(host_.ctx(), platform::view(record),
+                                             platform::append_sink, &error);
         if (st != PLATFORM_OK) throw platform::Error(static_cast<platform::Code>(st), error);
         return {{"deregistered", r["service"].value("name", "")}};
     }
@@ -153,7 +172,9 @@ public:
         int64_t sent = 0;
         for (;;) {
             std::unique_lock<std::mutex> lock(q.m);
-            if (!q.cv.wait_for(lock, std::chrono::milliseconds(wait_ms), [&] { return !q.events.empty(); })) break;
+            if (!q.cv.wait_for(lock, std::chrono::milliseconds(wait_ms),
+                               [&] { return !q.events.empty(); }))
+                break;
             std::string event = std::move(q.events.front());
             q.events.pop_front();
             lock.unlock();
@@ -168,7 +189,9 @@ public:
 
 private:
     void need_writes() const {
-        if (table_->version < 2) throw platform::Error(platform::Code::unsupported, "the host's registry is read-only (needs ABI 1.2)");
+        if (table_->version < 2)
+            throw platform::Error(platform::Code::unsupported,
+                                  "the host's registry is read-only (needs ABI 1.2)");
     }
 
     const platform_registry_api_t* table_;

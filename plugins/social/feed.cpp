@@ -1,7 +1,7 @@
-#include "social.hpp"
-
 #include <algorithm>
 #include <cctype>
+
+#include "social.hpp"
 
 using platform::json;
 
@@ -34,20 +34,28 @@ std::vector<json> public_posts(const platform::Host& host, platform::Request& r)
 
 json announcement(const json& post) {
     const std::string title = post.value("title", ""), content = post.value("content", "");
-    size_t cut = std::min<size_t>(content.size(), 200);  // bytes, backed off to a whole UTF-8 character
-    while (cut < content.size() && cut > 0 && (static_cast<unsigned char>(content[cut]) & 0xC0) == 0x80) --cut;
+    size_t cut =
+        std::min<size_t>(content.size(), 200);  // bytes, backed off to a whole UTF-8 character
+    while (cut < content.size() && cut > 0 &&
+           (static_cast<unsigned char>(content[cut]) & 0xC0) == 0x80)
+        --cut;
     const std::string snippet = content.substr(0, cut);
-    return {{"id", post.value("id", "")},       {"title", title},
+    return {{"id", post.value("id", "")},
+            {"title", title},
             {"text", title + " — " + snippet + (content.size() > snippet.size() ? "…" : "")},
-            {"author", post.value("author", "")}, {"url", post.value("url", "")},
-            {"tags", post.value("tags", "")},     {"post", post.value("id", "")},
+            {"author", post.value("author", "")},
+            {"url", post.value("url", "")},
+            {"tags", post.value("tags", "")},
+            {"post", post.value("id", "")},
             {"created", post.value("created", "")}};
 }
 
-bool matches(const json& item, const std::string& query, std::initializer_list<const char*> fields) {
+bool matches(const json& item, const std::string& query,
+             std::initializer_list<const char*> fields) {
     std::string hay;
     for (const char* f : fields)
-        if (item.contains(f) && item[f].is_string()) hay += lower(item[f].get<std::string>()) + "\n";
+        if (item.contains(f) && item[f].is_string())
+            hay += lower(item[f].get<std::string>()) + "\n";
     const std::string q = lower(query);
     size_t i = 0, found = 0;
     while (i < q.size()) {

@@ -5,21 +5,33 @@
 using platform::json;
 
 void Social::describe(platform::ServiceSpec<Social>& s) {
-    s.id("social").version("1.0.0").service("v1.social").summary("This instance's own social posts");
-    s.get("list").title("List social posts")
-        .description("This instance's social posts (announcements of its public blog posts), newest first; all of "
-                     "them unless `limit`.")
+    s.id("social")
+        .version("1.0.0")
+        .service("v1.social")
+        .summary("This instance's own social posts");
+    s.get("list")
+        .title("List social posts")
+        .description(
+            "This instance's social posts (announcements of its public blog posts), newest first; "
+            "all of "
+            "them unless `limit`.")
         .schema(R"json({"type": "object", "properties": {
           "limit": {"type": "integer", "minimum": 1, "maximum": 100, "description": "At most this many (default: all)"}},
           "additionalProperties": false})json")
-        .access(platform::Access::public_).read_only().handler(&Social::list);
-    s.get("search").title("Search social posts")
-        .description("This instance's own social posts containing every word of the query, newest first.")
+        .access(platform::Access::public_)
+        .read_only()
+        .handler(&Social::list);
+    s.get("search")
+        .title("Search social posts")
+        .description(
+            "This instance's own social posts containing every word of the query, newest first.")
         .schema(R"json({"type": "object", "properties": {
           "query": {"type": "string", "maxLength": 500, "description": "Words to find (case-insensitive)"},
           "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20, "description": "At most this many"}},
           "required": ["query"], "additionalProperties": false})json")
-        .access(platform::Access::public_).read_only().handler(&Social::search);
+        .access(platform::Access::public_)
+        .read_only()
+        .handler(&Social::search);
 }
 
 json Social::list(platform::Request& r) {
@@ -38,7 +50,8 @@ json Social::search(platform::Request& r) {
     json out = json::array();
     for (const auto& post : social::public_posts(host_, r)) {
         if (out.size() == limit) break;
-        if (social::matches(post, query, {"title", "content", "tags"})) out.push_back(social::announcement(post));
+        if (social::matches(post, query, {"title", "content", "tags"}))
+            out.push_back(social::announcement(post));
     }
     return {{"posts", out}, {"query", query}};
 }

@@ -9,7 +9,6 @@
 #pragma once
 
 #include <platform/sdk.hpp>
-
 #include <string>
 #include <vector>
 
@@ -33,6 +32,7 @@ std::vector<platform::json> public_posts(const platform::Host& host, platform::R
 // The announcement of a blog post.
 platform::json announcement(const platform::json& post);
 // True when every word of `query` (case-insensitive) occurs in one of `fields` of `item`.
-bool matches(const platform::json& item, const std::string& query, std::initializer_list<const char*> fields);
+bool matches(const platform::json& item, const std::string& query,
+             std::initializer_list<const char*> fields);
 
 }  // namespace social

@@ -9,7 +9,9 @@ MemoryStore::MemoryStore(const platform::Host& host, const platform::json&) : ho
 
 // The clock of the most recent call, not the largest ever seen: a business clock set back (the
 // manual clock) must not purge records that are live at the new time.
-void MemoryStore::seen(int64_t now_ms) const { latest_now_.store(now_ms, std::memory_order_relaxed); }
+void MemoryStore::seen(int64_t now_ms) const {
+    latest_now_.store(now_ms, std::memory_order_relaxed);
+}
 
 void MemoryStore::purge(Table& t, int64_t now_ms) {
     while (!t.expiries.empty() && t.expiries.begin()->first <= now_ms) {
@@ -38,7 +40,8 @@ MemoryStore::Table& MemoryStore::table_for_write(std::string_view table) {
 void MemoryStore::set(Table& tab, std::string k, std::string value, int64_t expires_at_ms) {
     if (expires_at_ms < 0) expires_at_ms = 0;
     auto [it, inserted] = tab.records.try_emplace(k);
-    if (!inserted && it->second.expires_at_ms > 0) tab.expiries.erase({it->second.expires_at_ms, k});
+    if (!inserted && it->second.expires_at_ms > 0)
+        tab.expiries.erase({it->second.expires_at_ms, k});
     it->second.value = std::move(value);
     it->second.expires_at_ms = expires_at_ms;
     if (expires_at_ms > 0) tab.expiries.emplace(expires_at_ms, std::move(k));
@@ -53,8 +56,10 @@ void MemoryStore::put(std::string_view table, std::string_view key, std::string 
     purge(tab, latest_now_.load(std::memory_order_relaxed));
 }
 
-bool MemoryStore::cas(std::string_view table, std::string_view key, std::optional<std::string_view> expected,
-                      std::optional<std::string_view> value, int64_t expires_at_ms, int64_t now_ms) {
+bool MemoryStore::cas(std::string_view table, std::string_view key,
+                      std::optional<std::string_view> expected,
+                      std::optional<std::string_view> value, int64_t expires_at_ms,
+                      int64_t now_ms) {
     seen(now_ms);
     std::string k(key), v(value.value_or(std::string_view()));  // allocate before locking
     std::unique_lock lock(mutex_);
@@ -81,11 +86,13 @@ void MemoryStore::batch(std::string_view table, const std::vector<platform::Batc
     std::unique_lock lock(mutex_);
     for (size_t i = 0; i < ops.size(); ++i) {
         if (ops[i].kind == platform::BatchOp::put)
-            set(table_for_write(table), std::move(copies[i].first), std::move(copies[i].second), ops[i].expires_at_ms);
+            set(table_for_write(table), std::move(copies[i].first), std::move(copies[i].second),
+                ops[i].expires_at_ms);
         else
             erase(table, ops[i].key);
     }
-    if (auto t = tables_.find(table); t != tables_.end()) purge(t->second, latest_now_.load(std::memory_order_relaxed));
+    if (auto t = tables_.find(table); t != tables_.end())
+        purge(t->second, latest_now_.load(std::memory_order_relaxed));
 }
 
 bool MemoryStore::del(std::string_view table, std::string_view key) {
@@ -105,7 +112,8 @@ bool MemoryStore::erase(std::string_view table, std::string_view key) {
     return true;
 }
 
-std::vector<Row> MemoryStore::scan(std::string_view table, const ScanQuery& q, int64_t now_ms) const {
+std::vector<Row> MemoryStore::scan(std::string_view table, const ScanQuery& q,
+                                   int64_t now_ms) const {
     seen(now_ms);
     std::vector<Row> out;
     std::shared_lock lock(mutex_);

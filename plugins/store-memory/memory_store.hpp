@@ -14,13 +14,12 @@
 // the process is then in trouble anyway.)
 #pragma once
 
-#include <platform/sdk/host.hpp>
-#include <platform/sdk/store_provider.hpp>
-
 #include <atomic>
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <platform/sdk/host.hpp>
+#include <platform/sdk/store_provider.hpp>
 #include <set>
 #include <shared_mutex>
 #include <string>
@@ -38,8 +37,10 @@ class MemoryStore {
 public:
     MemoryStore(const platform::Host& host, const platform::json& config);
 
-    std::optional<std::string> get(std::string_view table, std::string_view key, int64_t now_ms) const;
-    void put(std::string_view table, std::string_view key, std::string value, int64_t expires_at_ms);
+    std::optional<std::string> get(std::string_view table, std::string_view key,
+                                   int64_t now_ms) const;
+    void put(std::string_view table, std::string_view key, std::string value,
+             int64_t expires_at_ms);
     bool del(std::string_view table, std::string_view key);  // false when there was no record
     std::vector<Row> scan(std::string_view table, const ScanQuery& q, int64_t now_ms) const;
     // True when the live value matched `expected` (nullopt: absent) and the write happened.
@@ -48,16 +49,19 @@ public:
     void batch(std::string_view table, const std::vector<platform::BatchOp>& ops);
 
     // The shape platform::StoreProviderTable adapts. Sinks run after the lock is released.
-    bool get(std::string_view table, std::string_view key, int64_t now_ms, const platform::ValueFn& fn) const {
+    bool get(std::string_view table, std::string_view key, int64_t now_ms,
+             const platform::ValueFn& fn) const {
         auto v = get(table, key, now_ms);
         if (v) fn(*v);
         return v.has_value();
     }
-    void put(std::string_view table, std::string_view key, std::string_view value, int64_t expires_at_ms) {
+    void put(std::string_view table, std::string_view key, std::string_view value,
+             int64_t expires_at_ms) {
         put(table, key, std::string(value), expires_at_ms);
     }
     std::vector<std::string> tables() const;
-    void scan(std::string_view table, const ScanQuery& q, int64_t now_ms, const platform::RowFn& fn) const {
+    void scan(std::string_view table, const ScanQuery& q, int64_t now_ms,
+              const platform::RowFn& fn) const {
         for (const auto& [k, v] : scan(table, q, now_ms))
             if (!fn(k, v)) break;
     }

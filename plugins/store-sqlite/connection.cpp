@@ -31,8 +31,10 @@ Connection::Connection(const std::string& path)
     db.exec("PRAGMA journal_mode=WAL");
     db.exec("PRAGMA synchronous=FULL");
     db.exec(kSchema);
-    get.emplace(db, std::string("SELECT value FROM records WHERE tbl = ?1 AND key = ?2 AND ") + kLive);
-    put.emplace(db, "INSERT OR REPLACE INTO records(tbl, key, value, expires_at) VALUES(?1, ?2, ?3, ?4)");
+    get.emplace(db,
+                std::string("SELECT value FROM records WHERE tbl = ?1 AND key = ?2 AND ") + kLive);
+    put.emplace(
+        db, "INSERT OR REPLACE INTO records(tbl, key, value, expires_at) VALUES(?1, ?2, ?3, ?4)");
     del.emplace(db, "DELETE FROM records WHERE tbl = ?1 AND key = ?2");
     purge.emplace(db, "DELETE FROM records WHERE expires_at > 0 AND expires_at <= ?1");
     for (int b = 0; b < 2; ++b)

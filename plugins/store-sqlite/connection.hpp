@@ -49,7 +49,9 @@ public:
     public:
         Lease(Pool* pool, std::unique_ptr<Connection> c) : pool_(pool), c_(std::move(c)) {}
         Lease(Lease&&) = default;
-        ~Lease() { if (c_) pool_->release(std::move(c_)); }
+        ~Lease() {
+            if (c_) pool_->release(std::move(c_));
+        }
         Connection* operator->() const { return c_.get(); }
         Connection& operator*() const { return *c_; }
 

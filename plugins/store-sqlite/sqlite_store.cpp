@@ -1,14 +1,13 @@
 // store-sqlite — table operations over the pooled connections.
 #include "sqlite_store.hpp"
 
-#include <platform/sdk/error.hpp>
-
 #include <SQLiteCpp/Transaction.h>
 #include <sqlite3.h>
 
 #include <climits>
 #include <filesystem>
 #include <optional>
+#include <platform/sdk/error.hpp>
 
 namespace store_sqlite {
 
@@ -53,13 +52,15 @@ Pool open_pool(const platform::json& config) {
 
 void check_size(std::string_view what, std::string_view bytes) {
     if (bytes.size() > static_cast<size_t>(INT_MAX))
-        throw platform::Error(platform::Code::payload_too_large, std::string(what) + ": over 2 GiB");
+        throw platform::Error(platform::Code::payload_too_large,
+                              std::string(what) + ": over 2 GiB");
 }
 
 std::string_view column_bytes(const SQLite::Column& c) {
     const void* p = c.getBlob();
     int n = c.getBytes();
-    return p ? std::string_view(static_cast<const char*>(p), static_cast<size_t>(n)) : std::string_view();
+    return p ? std::string_view(static_cast<const char*>(p), static_cast<size_t>(n))
+             : std::string_view();
 }
 
 }  // namespace
@@ -71,11 +72,13 @@ SqliteStore::SqliteStore(const platform::Host& host, const platform::json& confi
 
 void SqliteStore::seen(int64_t now_ms) {
     int64_t cur = latest_now_.load(std::memory_order_relaxed);
-    while (now_ms > cur && !latest_now_.compare_exchange_weak(cur, now_ms, std::memory_order_relaxed)) {
+    while (now_ms > cur &&
+           !latest_now_.compare_exchange_weak(cur, now_ms, std::memory_order_relaxed)) {
     }
 }
 
-bool SqliteStore::get(std::string_view table, std::string_view key, int64_t now_ms, const ValueFn& fn) {
+bool SqliteStore::get(std::string_view table, std::string_view key, int64_t now_ms,
+                      const ValueFn& fn) {
     seen(now_ms);
     try {
         auto c = pool_.acquire();
@@ -98,7 +101,8 @@ void SqliteStore::put(std::string_view table, std::string_view key, std::string_
     check_size("key", key);
     check_size("value", value);
     try {
-        std::lock_guard<std::mutex> writing(writes_);  // before the lease: queued writers hold no connection
+        std::lock_guard<std::mutex> writing(
+            writes_);  // before the lease: queued writers hold no connection
         auto c = pool_.acquire();
         {
             auto& s = *c->put;
@@ -118,7 +122,8 @@ void SqliteStore::put(std::string_view table, std::string_view key, std::string_
 
 void SqliteStore::maybe_purge(Connection& c) {
     int64_t now = latest_now_.load(std::memory_order_relaxed);
-    if (now <= 0 || puts_.fetch_add(1, std::memory_order_relaxed) % kPurgeEvery != kPurgeEvery - 1) return;
+    if (now <= 0 || puts_.fetch_add(1, std::memory_order_relaxed) % kPurgeEvery != kPurgeEvery - 1)
+        return;
     auto& s = *c.purge;
     try {
         ResetOnExit reset{s};
@@ -132,7 +137,8 @@ void SqliteStore::maybe_purge(Connection& c) {
 
 bool SqliteStore::del(std::string_view table, std::string_view key) {
     try {
-        std::lock_guard<std::mutex> writing(writes_);  // before the lease: queued writers hold no connection
+        std::lock_guard<std::mutex> writing(
+            writes_);  // before the lease: queued writers hold no connection
         auto c = pool_.acquire();
         auto& s = *c->del;
         ResetOnExit reset{s};
@@ -170,13 +176,16 @@ void delete_row(Connection& c, std::string_view table, std::string_view key) {
 
 }  // namespace
 
-bool SqliteStore::cas(std::string_view table, std::string_view key, std::optional<std::string_view> expected,
-                      std::optional<std::string_view> value, int64_t expires_at_ms, int64_t now_ms) {
+bool SqliteStore::cas(std::string_view table, std::string_view key,
+                      std::optional<std::string_view> expected,
+                      std::optional<std::string_view> value, int64_t expires_at_ms,
+                      int64_t now_ms) {
     seen(now_ms);
     check_size("key", key);
     if (value) check_size("value", *value);
     try {
-        std::lock_guard<std::mutex> writing(writes_);  // before the lease: queued writers hold no connection
+        std::lock_guard<std::mutex> writing(
+            writes_);  // before the lease: queued writers hold no connection
         auto c = pool_.acquire();
         {
             // IMMEDIATE: the write lock is ours before we read, so the compare still holds at the
@@ -191,11 +200,14 @@ bool SqliteStore::cas(std::string_view table, std::string_view key, std::optiona
                 bind_blob(s, 2, key);
                 s.bind(3, static_cast<int64_t>(now_ms));
                 bool present = s.executeStep();
-                matches = expected ? present && column_bytes(s.getColumn(0)) == *expected : !present;
+                matches =
+                    expected ? present && column_bytes(s.getColumn(0)) == *expected : !present;
             }
             if (!matches) return false;
-            if (value) write_row(*c, table, key, *value, expires_at_ms);
-            else delete_row(*c, table, key);  // also drops an expired, unpurged row
+            if (value)
+                write_row(*c, table, key, *value, expires_at_ms);
+            else
+                delete_row(*c, table, key);  // also drops an expired, unpurged row
             tx.commit();
         }
         if (value) maybe_purge(*c);
@@ -211,13 +223,16 @@ void SqliteStore::batch(std::string_view table, const std::vector<platform::Batc
         check_size("value", op.value);
     }
     try {
-        std::lock_guard<std::mutex> writing(writes_);  // before the lease: queued writers hold no connection
+        std::lock_guard<std::mutex> writing(
+            writes_);  // before the lease: queued writers hold no connection
         auto c = pool_.acquire();
         {
             SQLite::Transaction tx(c->db, SQLite::TransactionBehavior::IMMEDIATE);
             for (const auto& op : ops) {
-                if (op.kind == platform::BatchOp::put) write_row(*c, table, op.key, op.value, op.expires_at_ms);
-                else delete_row(*c, table, op.key);
+                if (op.kind == platform::BatchOp::put)
+                    write_row(*c, table, op.key, op.value, op.expires_at_ms);
+                else
+                    delete_row(*c, table, op.key);
             }
             tx.commit();  // a throw before this rolls every op back
         }
@@ -239,7 +254,8 @@ std::vector<std::string> SqliteStore::tables() {
     return out;
 }
 
-void SqliteStore::scan(std::string_view table, const ScanQuery& q, int64_t now_ms, const RowFn& fn) {
+void SqliteStore::scan(std::string_view table, const ScanQuery& q, int64_t now_ms,
+                       const RowFn& fn) {
     seen(now_ms);
     auto upper = platform::prefix_successor(q.prefix);
     try {

@@ -9,19 +9,18 @@
 // so no other write slips in between, and a batch commits whole or rolls back.
 #pragma once
 
-#include "connection.hpp"
-
-#include <platform/sdk/host.hpp>
-#include <platform/sdk/store_provider.hpp>
-
 #include <atomic>
 #include <cstdint>
 #include <functional>
 #include <mutex>
 #include <optional>
+#include <platform/sdk/host.hpp>
+#include <platform/sdk/store_provider.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "connection.hpp"
 
 namespace store_sqlite {
 
@@ -35,7 +34,8 @@ public:
     SqliteStore(const platform::Host& host, const platform::json& config);
 
     bool get(std::string_view table, std::string_view key, int64_t now_ms, const ValueFn& fn);
-    void put(std::string_view table, std::string_view key, std::string_view value, int64_t expires_at_ms);
+    void put(std::string_view table, std::string_view key, std::string_view value,
+             int64_t expires_at_ms);
     bool del(std::string_view table, std::string_view key);  // false when there was no record
     void scan(std::string_view table, const ScanQuery& q, int64_t now_ms, const RowFn& fn);
     std::vector<std::string> tables();  // tables holding records, sorted

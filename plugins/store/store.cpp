@@ -1,7 +1,6 @@
 // store — the platform's store service (spec gateway §4.2 "store", micro §3.2) over the privileged
 // "store" sub-table: read, write, delete and list the records of any table of the profile's store.
 #include <platform/sdk.hpp>
-
 #include <string>
 #include <vector>
 
@@ -10,7 +9,8 @@ using platform::json;
 namespace {
 
 // Schema fragments shared by the endpoints (JSON text).
-constexpr const char* kTable = R"json("table": {"type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[A-Za-z0-9_.:-]+$",
+constexpr const char* kTable =
+    R"json("table": {"type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[A-Za-z0-9_.:-]+$",
   "description": "Table name: each service's records live in the table named after its plugin id (notes, config...)"})json";
 constexpr const char* kScan = R"json(
   "prefix": {"type": "string", "maxLength": 4096, "description": "Only keys starting with this text"},
@@ -18,7 +18,8 @@ constexpr const char* kScan = R"json(
   "limit": {"type": "integer", "minimum": 1, "maximum": 1000, "default": 100, "description": "At most this many results (1-1000)"},
   "offset": {"type": "integer", "minimum": 0, "maximum": 1000000, "default": 0, "description": "Results skipped first, after filtering"},
   "order": {"type": "string", "enum": ["asc", "desc"], "default": "asc", "description": "Key order: asc (bytewise) or desc"})json";
-constexpr const char* kRecordOutput = R"json({"type": "object", "properties": {"records": {"type": "array", "items": {"type": "object",
+constexpr const char* kRecordOutput =
+    R"json({"type": "object", "properties": {"records": {"type": "array", "items": {"type": "object",
   "properties": {"key": {"type": "string"}, "value": {"type": "string"},
                  "expiry": {"type": "integer", "description": "Seconds left before the record expires; 0 = none or not reported by the store"}}}}},
   "required": ["records"]})json";
@@ -52,14 +53,15 @@ Query query_of(const platform::Request& r) {
             throw platform::invalid_argument(std::string(name) + ": must be an integer");
         int64_t v = it->get<int64_t>();
         if (v < lo || v > hi)
-            throw platform::invalid_argument(std::string(name) + ": must be between " + std::to_string(lo) + " and " +
-                                             std::to_string(hi));
+            throw platform::invalid_argument(std::string(name) + ": must be between " +
+                                             std::to_string(lo) + " and " + std::to_string(hi));
         return v;
     };
     q.limit = static_cast<uint32_t>(int_arg("limit", 100, 1, 1000));
     q.offset = static_cast<uint32_t>(int_arg("offset", 0, 0, 1000000));
     const std::string order = r.str("order", "asc");
-    if (order != "asc" && order != "desc") throw platform::invalid_argument("order: must be asc or desc");
+    if (order != "asc" && order != "desc")
+        throw platform::invalid_argument("order: must be asc or desc");
     q.desc = order == "desc";
     return q;
 }
@@ -73,13 +75,21 @@ bool ends_with(const std::string& s, const std::string& tail) {
 class StoreService {
 public:
     static void describe(platform::ServiceSpec<StoreService>& s) {
-        s.id("store").version("1.0.0").service("store").summary("Records of any table of the platform's store");
+        s.id("store").version("1.0.0").service("store").summary(
+            "Records of any table of the platform's store");
         s.get("read")
             .title("Read records")
-            .description("One record by exact key (404 when absent), or the records whose key has the prefix and/or "
-                         "suffix, in key order with limit and offset applied after filtering. Without key, prefix and "
-                         "suffix: every record of the table, paged.")
-            .schema(schema({kTable, R"json("key": {"type": "string", "minLength": 1, "maxLength": 4096, "description": "Exact key to read (not with prefix or suffix)"})json", kScan}, R"(["table"])"))
+            .description(
+                "One record by exact key (404 when absent), or the records whose key has the "
+                "prefix and/or "
+                "suffix, in key order with limit and offset applied after filtering. Without key, "
+                "prefix and "
+                "suffix: every record of the table, paged.")
+            .schema(schema(
+                {kTable,
+                 R"json("key": {"type": "string", "minLength": 1, "maxLength": 4096, "description": "Exact key to read (not with prefix or suffix)"})json",
+                 kScan},
+                R"(["table"])"))
             .output(kRecordOutput)
             .access(platform::Access::admin)
             .read_only()
@@ -88,12 +98,14 @@ public:
             .handler(&StoreService::read);
         s.post("write")
             .title("Write a record")
-            .description("Writes (or overwrites) one record; ttl makes it expire after that many seconds.")
-            .schema(schema({kTable,
-                            R"json("key": {"type": "string", "minLength": 1, "maxLength": 4096, "description": "Record key"},
+            .description(
+                "Writes (or overwrites) one record; ttl makes it expire after that many seconds.")
+            .schema(schema(
+                {kTable,
+                 R"json("key": {"type": "string", "minLength": 1, "maxLength": 4096, "description": "Record key"},
                                    "value": {"type": "string", "maxLength": 1048576, "description": "Record value (text)"},
                                    "ttl": {"type": "integer", "minimum": 0, "maximum": 315360000, "default": 0, "description": "Seconds until the record expires; 0 = never"})json"},
-                           R"(["table", "key", "value"])"))
+                R"(["table", "key", "value"])"))
             .output(R"json({"type": "object", "properties": {}})json")
             .access(platform::Access::admin)
             .idempotent()
@@ -102,10 +114,15 @@ public:
             .handler(&StoreService::write);
         s.post("delete")
             .title("Delete a record")
-            .description("Deletes one record by key. Deleting a missing key succeeds with deleted=false, as in micro.")
-            .schema(schema({kTable, R"json("key": {"type": "string", "minLength": 1, "maxLength": 4096, "description": "Record key"})json"},
-                           R"(["table", "key"])"))
-            .output(R"json({"type": "object", "properties": {"deleted": {"type": "boolean"}}, "required": ["deleted"]})json")
+            .description(
+                "Deletes one record by key. Deleting a missing key succeeds with deleted=false, as "
+                "in micro.")
+            .schema(schema(
+                {kTable,
+                 R"json("key": {"type": "string", "minLength": 1, "maxLength": 4096, "description": "Record key"})json"},
+                R"(["table", "key"])"))
+            .output(
+                R"json({"type": "object", "properties": {"deleted": {"type": "boolean"}}, "required": ["deleted"]})json")
             .access(platform::Access::admin)
             .destructive()
             .idempotent()
@@ -113,9 +130,12 @@ public:
             .handler(&StoreService::remove);
         s.get("list")
             .title("List keys")
-            .description("The keys of a table, with the same prefix, suffix, order, limit and offset rules as read.")
+            .description(
+                "The keys of a table, with the same prefix, suffix, order, limit and offset rules "
+                "as read.")
             .schema(schema({kTable, kScan}, R"(["table"])"))
-            .output(R"json({"type": "object", "properties": {"keys": {"type": "array", "items": {"type": "string"}}}, "required": ["keys"]})json")
+            .output(
+                R"json({"type": "object", "properties": {"keys": {"type": "array", "items": {"type": "string"}}}, "required": ["keys"]})json")
             .access(platform::Access::admin)
             .read_only()
             .idempotent()
@@ -123,8 +143,10 @@ public:
             .handler(&StoreService::list);
         s.get("tables")
             .title("List tables")
-            .description("The tables that hold records; 501 when the store provider cannot list them.")
-            .output(R"json({"type": "object", "properties": {"tables": {"type": "array", "items": {"type": "string"}}}, "required": ["tables"]})json")
+            .description(
+                "The tables that hold records; 501 when the store provider cannot list them.")
+            .output(
+                R"json({"type": "object", "properties": {"tables": {"type": "array", "items": {"type": "string"}}}, "required": ["tables"]})json")
             .access(platform::Access::admin)
             .read_only()
             .idempotent()
@@ -134,7 +156,10 @@ public:
 
     explicit StoreService(const platform::Host& host)
         : host_(host), store_(host.service<platform_store_api_t>(PLATFORM_SERVICE_STORE, 1)) {
-        if (!store_) throw platform::unavailable("store needs the privileged \"store\" sub-table (list store under privileged in the profile)");
+        if (!store_)
+            throw platform::unavailable(
+                "store needs the privileged \"store\" sub-table (list store under privileged in "
+                "the profile)");
     }
 
     json read(platform::Request& r) {
@@ -142,14 +167,18 @@ public:
         json records = json::array();
         if (!key.empty()) {
             if (r.args().contains("prefix") || r.args().contains("suffix"))
-                throw platform::invalid_argument("key: read either one key or by prefix/suffix, not both");
+                throw platform::invalid_argument(
+                    "key: read either one key or by prefix/suffix, not both");
             std::string value;
-            auto st = store_->get(host_.ctx(), platform::view(table), platform::view(key), platform::append_sink, &value);
-            if (st == PLATFORM_NOT_FOUND) throw platform::not_found("key: no record '" + key + "' in table '" + table + "'");
+            auto st = store_->get(host_.ctx(), platform::view(table), platform::view(key),
+                                  platform::append_sink, &value);
+            if (st == PLATFORM_NOT_FOUND)
+                throw platform::not_found("key: no record '" + key + "' in table '" + table + "'");
             platform::check(st, "store: read failed");
             records.push_back(record(key, value));
         } else {
-            scan(table, query_of(r), [&](std::string k, std::string v) { records.push_back(record(k, v)); });
+            scan(table, query_of(r),
+                 [&](std::string k, std::string v) { records.push_back(record(k, v)); });
         }
         return {{"records", records}};
     }
@@ -157,10 +186,13 @@ public:
     json write(platform::Request& r) {
         const std::string table = table_of(r), key = r.str("key"), value = r.str("value");
         if (key.empty()) throw platform::invalid_argument("key: must not be empty");
-        if (!r.args().contains("value") || !r.args()["value"].is_string()) throw platform::invalid_argument("value: must be a string");
+        if (!r.args().contains("value") || !r.args()["value"].is_string())
+            throw platform::invalid_argument("value: must be a string");
         int64_t ttl = r.args().value("ttl", int64_t{0});
-        if (ttl < 0 || ttl > 315360000) throw platform::invalid_argument("ttl: must be between 0 and 315360000 seconds");
-        platform::check(store_->put(host_.ctx(), platform::view(table), platform::view(key), platform::view(value), ttl * 1000),
+        if (ttl < 0 || ttl > 315360000)
+            throw platform::invalid_argument("ttl: must be between 0 and 315360000 seconds");
+        platform::check(store_->put(host_.ctx(), platform::view(table), platform::view(key),
+                                    platform::view(value), ttl * 1000),
                         "store: write failed");
         return json::object();
     }
@@ -184,10 +216,14 @@ public:
     json tables(platform::Request&) {
         std::string out;
         auto st = store_->tables(host_.ctx(), platform::append_sink, &out);
-        if (st == PLATFORM_UNSUPPORTED) throw platform::Error(platform::Code::unsupported, "tables: this store provider cannot list its tables");
+        if (st == PLATFORM_UNSUPPORTED)
+            throw platform::Error(platform::Code::unsupported,
+                                  "tables: this store provider cannot list its tables");
         platform::check(st, "store: listing tables failed");
         json names = json::parse(out, nullptr, false);
-        if (!names.is_array()) throw platform::internal("store: the provider listed tables as something other than a JSON array");
+        if (!names.is_array())
+            throw platform::internal(
+                "store: the provider listed tables as something other than a JSON array");
         return {{"tables", names}};
     }
 
@@ -229,7 +265,8 @@ private:
             (*st->emit)(std::move(key), platform::copy(v));
             return ++st->sent < st->q->limit;
         };
-        platform::check(store_->scan(host_.ctx(), platform::view(table), &s, sink, &st), "store: scan failed");
+        platform::check(store_->scan(host_.ctx(), platform::view(table), &s, sink, &st),
+                        "store: scan failed");
     }
 
     platform::Host host_;

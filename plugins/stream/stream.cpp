@@ -29,19 +29,28 @@ std::vector<json> public_posts(const platform::Host& host, platform::Request& r)
 }  // namespace
 
 void Stream::describe(platform::ServiceSpec<Stream>& s) {
-    s.id("stream").version("1.0.0").service("v1.stream").summary("What has happened recently on this instance");
-    s.get("list").title("Recent activity")
-        .description("Public events of this instance (blog posts published or updated), newest first.")
+    s.id("stream")
+        .version("1.0.0")
+        .service("v1.stream")
+        .summary("What has happened recently on this instance");
+    s.get("list")
+        .title("Recent activity")
+        .description(
+            "Public events of this instance (blog posts published or updated), newest first.")
         .schema(R"json({"type": "object", "properties": {
           "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20, "description": "At most this many"}},
           "additionalProperties": false})json")
-        .access(platform::Access::public_).read_only().handler(&Stream::list);
+        .access(platform::Access::public_)
+        .read_only()
+        .handler(&Stream::list);
 }
 
 std::vector<json> Stream::activities(const json& post) {
     const std::string id = post.value("id", ""), created = post.value("created", ""),
                       updated = post.value("updated", created);
-    json base = {{"title", post.value("title", "")}, {"url", post.value("url", "")}, {"actor", post.value("author", "")}};
+    json base = {{"title", post.value("title", "")},
+                 {"url", post.value("url", "")},
+                 {"actor", post.value("author", "")}};
     std::vector<json> out;
     if (!updated.empty() && updated != created) {
         json a = base;

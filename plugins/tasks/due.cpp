@@ -32,7 +32,9 @@ int digits(const std::string& s, size_t pos, size_t n) {
     return v;
 }
 
-bool leap(int y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
+bool leap(int y) {
+    return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
 
 // Seconds of a calendar date and time read as UTC; nullopt when a field is out of range.
 std::optional<int64_t> civil(int y, int mo, int d, int h, int mi, int s) {
@@ -44,16 +46,18 @@ std::optional<int64_t> civil(int y, int mo, int d, int h, int mi, int s) {
 
 // Date "YYYY-MM-DD", a separator, "HH:MM" at s[0..16): seconds as UTC.
 std::optional<int64_t> date_hour_minute(const std::string& s, int sec) {
-    int y = digits(s, 0, 4), mo = digits(s, 5, 2), d = digits(s, 8, 2), h = digits(s, 11, 2), mi = digits(s, 14, 2);
-    if (s.size() < 16 || s[4] != '-' || s[7] != '-' || s[13] != ':' || y < 0 || mo < 0 || d < 0 || h < 0 || mi < 0)
+    int y = digits(s, 0, 4), mo = digits(s, 5, 2), d = digits(s, 8, 2), h = digits(s, 11, 2),
+        mi = digits(s, 14, 2);
+    if (s.size() < 16 || s[4] != '-' || s[7] != '-' || s[13] != ':' || y < 0 || mo < 0 || d < 0 ||
+        h < 0 || mi < 0)
         return std::nullopt;
     return civil(y, mo, d, h, mi, sec);
 }
 
 struct Zone {
-    std::vector<int64_t> when;      // transition times, ascending
-    std::vector<uint8_t> type;      // the type each starts
-    std::vector<int32_t> offsets;   // utoff of each type
+    std::vector<int64_t> when;     // transition times, ascending
+    std::vector<uint8_t> type;     // the type each starts
+    std::vector<int32_t> offsets;  // utoff of each type
 };
 
 int64_t be(const unsigned char* p, size_t n) {
@@ -64,14 +68,20 @@ int64_t be(const unsigned char* p, size_t n) {
 }
 
 std::optional<Zone> load(const std::string& name) {
-    if (name.empty() || name.size() > 64 || name[0] == '/' || name.find("..") != std::string::npos) return std::nullopt;
+    if (name.empty() || name.size() > 64 || name[0] == '/' || name.find("..") != std::string::npos)
+        return std::nullopt;
     for (char c : name)
-        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '/' && c != '_' && c != '-' && c != '+') return std::nullopt;
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '/' && c != '_' && c != '-' &&
+            c != '+')
+            return std::nullopt;
     std::ifstream in("/usr/share/zoneinfo/" + name, std::ios::binary);
     if (!in) return std::nullopt;
-    std::vector<unsigned char> b((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::vector<unsigned char> b((std::istreambuf_iterator<char>(in)),
+                                 std::istreambuf_iterator<char>());
     auto header = [&](size_t at, int64_t* counts) {
-        if (at + 44 > b.size() || b[at] != 'T' || b[at + 1] != 'Z' || b[at + 2] != 'i' || b[at + 3] != 'f') return false;
+        if (at + 44 > b.size() || b[at] != 'T' || b[at + 1] != 'Z' || b[at + 2] != 'i' ||
+            b[at + 3] != 'f')
+            return false;
         for (int i = 0; i < 6; ++i) counts[i] = be(&b[at + 20 + 4 * i], 4);
         return true;
     };
@@ -88,16 +98,19 @@ std::optional<Zone> load(const std::string& name) {
     Zone z;
     for (int64_t i = 0; i < c[3]; ++i) z.when.push_back(be(&b[at + i * tsize], tsize));
     at += c[3] * tsize;
-    for (int64_t i = 0; i < c[3]; ++i) z.type.push_back(std::min<uint8_t>(b[at + i], static_cast<uint8_t>(c[4] - 1)));
+    for (int64_t i = 0; i < c[3]; ++i)
+        z.type.push_back(std::min<uint8_t>(b[at + i], static_cast<uint8_t>(c[4] - 1)));
     at += c[3];
-    for (int64_t i = 0; i < c[4]; ++i) z.offsets.push_back(static_cast<int32_t>(be(&b[at + i * 6], 4)));
+    for (int64_t i = 0; i < c[4]; ++i)
+        z.offsets.push_back(static_cast<int32_t>(be(&b[at + i * 6], 4)));
     return z;
 }
 
 }  // namespace
 
 std::optional<int64_t> parse_rfc3339(const std::string& s) {
-    if (s.size() < 20 || (s[10] != 'T' && s[10] != 't' && s[10] != ' ') || s[16] != ':') return std::nullopt;
+    if (s.size() < 20 || (s[10] != 'T' && s[10] != 't' && s[10] != ' ') || s[16] != ':')
+        return std::nullopt;
     int sec = digits(s, 17, 2);
     if (sec < 0) return std::nullopt;
     auto base = date_hour_minute(s, sec);

@@ -5,10 +5,9 @@
 // list transitions up to 2037; the POSIX TZ footer for later years is not read).
 #pragma once
 
-#include <platform/sdk/text.hpp>
-
 #include <cstdint>
 #include <optional>
+#include <platform/sdk/text.hpp>
 #include <string>
 
 namespace tasks {

@@ -1,8 +1,8 @@
 #include "tasks.hpp"
 
-#include "due.hpp"
-
 #include <atomic>
+
+#include "due.hpp"
 
 using platform::json;
 
@@ -18,11 +18,16 @@ constexpr const char* kIdSchema = R"json({
 }  // namespace
 
 void Tasks::describe(platform::ServiceSpec<Tasks>& s) {
-    s.id("tasks").version("1.0.0").service("v1.tasks").summary("To-do items for yourself or for the agent");
+    s.id("tasks")
+        .version("1.0.0")
+        .service("v1.tasks")
+        .summary("To-do items for yourself or for the agent");
     s.post("create")
         .title("Create a task")
-        .description("A new task (status todo). Assigned to the agent, it can pick the task up (tasks/next). `due` is "
-                     "RFC 3339 or `YYYY-MM-DD HH:MM` in your account's time zone (UTC when none is set).")
+        .description(
+            "A new task (status todo). Assigned to the agent, it can pick the task up "
+            "(tasks/next). `due` is "
+            "RFC 3339 or `YYYY-MM-DD HH:MM` in your account's time zone (UTC when none is set).")
         .schema(R"json({
           "type": "object",
           "properties": {
@@ -46,8 +51,10 @@ void Tasks::describe(platform::ServiceSpec<Tasks>& s) {
         .handler(&Tasks::remove);
     s.get("list")
         .title("List tasks")
-        .description("Your tasks, open ones first (by due, then oldest), then done and failed ones (most recently "
-                     "updated first); `status` keeps one state. `total` counts the matches before paging.")
+        .description(
+            "Your tasks, open ones first (by due, then oldest), then done and failed ones (most "
+            "recently "
+            "updated first); `status` keeps one state. `total` counts the matches before paging.")
         .schema(R"json({
           "type": "object",
           "properties": {
@@ -62,8 +69,10 @@ void Tasks::describe(platform::ServiceSpec<Tasks>& s) {
         .handler(&Tasks::list);
     s.get("next")
         .title("Next task for the agent")
-        .description("The open task (not done or failed) assigned to the agent with the earliest due, then the "
-                     "oldest: {\"task\": ...}, or {\"task\": null} when there is none.")
+        .description(
+            "The open task (not done or failed) assigned to the agent with the earliest due, then "
+            "the "
+            "oldest: {\"task\": ...}, or {\"task\": null} when there is none.")
         .access(platform::Access::owner)
         .read_only()
         .handler(&Tasks::next);
@@ -76,8 +85,10 @@ void Tasks::describe(platform::ServiceSpec<Tasks>& s) {
         .handler(&Tasks::read);
     s.post("update")
         .title("Update a task")
-        .description("Changes the given fields of a task; `status` may be set to any of todo, doing, done, failed, "
-                     "blocked, with its `result` in the same call. Omitted fields keep their value.")
+        .description(
+            "Changes the given fields of a task; `status` may be set to any of todo, doing, done, "
+            "failed, "
+            "blocked, with its `result` in the same call. Omitted fields keep their value.")
         .schema(R"json({
           "type": "object",
           "properties": {
@@ -112,8 +123,10 @@ std::string Tasks::time_zone(platform::Request& r) const {
         if (!me.ok()) return "UTC";
         const json body = json::parse(me.body, nullptr, false);
         const json* md = nullptr;
-        if (body.contains("account") && body["account"].is_object()) md = &body["account"];
-        else md = &body;
+        if (body.contains("account") && body["account"].is_object())
+            md = &body["account"];
+        else
+            md = &body;
         if (md->contains("metadata") && (*md)["metadata"].is_object())
             return (*md)["metadata"].value("timezone", "UTC");
     } catch (const std::exception&) {
@@ -125,11 +138,13 @@ int64_t Tasks::due_ms(platform::Request& r, const std::string& due) const {
     if (auto ms = tasks::parse_rfc3339(due)) return *ms;
     auto local = tasks::parse_local_layout(due);
     if (!local)
-        throw platform::invalid_argument("due: '" + due + "' is neither RFC 3339 (2026-03-01T09:30:00Z) nor "
+        throw platform::invalid_argument("due: '" + due +
+                                         "' is neither RFC 3339 (2026-03-01T09:30:00Z) nor "
                                          "YYYY-MM-DD HH:MM");
     const std::string zone = time_zone(r);
     auto utc = tasks::local_to_utc(zone, *local);
-    if (!utc) utc = tasks::local_to_utc("UTC", *local);  // an account zone this system does not know
+    if (!utc)
+        utc = tasks::local_to_utc("UTC", *local);  // an account zone this system does not know
     return *utc * 1000;
 }
 
@@ -142,8 +157,10 @@ void Tasks::hand_to_agent(platform::Request& r, const json& task) const {
         prompt.resize(end);
     }
     try {
-        auto res = host_.call("work", "from_task", {{"task", task["id"]}, {"prompt", prompt}}, r.call());
-        if (!res.ok()) host_.warn("task " + task.value("id", "") + " not handed to the agent: " + res.body);
+        auto res =
+            host_.call("work", "from_task", {{"task", task["id"]}, {"prompt", prompt}}, r.call());
+        if (!res.ok())
+            host_.warn("task " + task.value("id", "") + " not handed to the agent: " + res.body);
     } catch (const platform::Error& e) {
         if (e.code() != platform::Code::not_found)  // NOT_FOUND: no work service loaded
             host_.warn("task " + task.value("id", "") + " not handed to the agent: " + e.what());
@@ -187,22 +204,27 @@ json Tasks::create(platform::Request& r) {
     return visible(task);
 }
 
-json Tasks::read(platform::Request& r) { return visible(find(r, r.str("id"))); }
+json Tasks::read(platform::Request& r) {
+    return visible(find(r, r.str("id")));
+}
 
 json Tasks::update(platform::Request& r) {
     const std::string id = r.str("id"), now = tasks::rfc3339(host_.now_ms());
     std::string before;
-    auto written = r.owned(kCollection).update(id, [&](const std::optional<json>& old) -> std::optional<json> {
-        if (!old) throw platform::not_found("id: no task " + id);
-        json task = *old;
-        before = task.value("status", "todo");
-        for (const char* field : {"title", "detail", "status", "result"})
-            if (r.args().contains(field)) task[field] = r.str(field);
-        task["updated"] = now;
-        return task;
-    });
-    // Set back to todo while assigned to the agent: its work is queued again (never by other edits).
-    if (before != "todo" && written->value("status", "") == "todo" && written->value("assignee", "") == "agent")
+    auto written =
+        r.owned(kCollection).update(id, [&](const std::optional<json>& old) -> std::optional<json> {
+            if (!old) throw platform::not_found("id: no task " + id);
+            json task = *old;
+            before = task.value("status", "todo");
+            for (const char* field : {"title", "detail", "status", "result"})
+                if (r.args().contains(field)) task[field] = r.str(field);
+            task["updated"] = now;
+            return task;
+        });
+    // Set back to todo while assigned to the agent: its work is queued again (never by other
+    // edits).
+    if (before != "todo" && written->value("status", "") == "todo" &&
+        written->value("assignee", "") == "agent")
         hand_to_agent(r, *written);
     return visible(*written);
 }

@@ -1,7 +1,7 @@
-#include "tasks.hpp"
-
 #include <algorithm>
 #include <limits>
+
+#include "tasks.hpp"
 
 using platform::json;
 
@@ -48,6 +48,7 @@ json Tasks::list(platform::Request& r) {
 
 json Tasks::next(platform::Request& r) {
     for (auto& task : ordered(r.owned(kCollection)))
-        if (Tasks::open(task) && task.value("assignee", "") == "agent") return {{"task", visible(std::move(task))}};
+        if (Tasks::open(task) && task.value("assignee", "") == "agent")
+            return {{"task", visible(std::move(task))}};
     return {{"task", nullptr}};
 }

@@ -63,8 +63,10 @@ void Work::describe(platform::ServiceSpec<Work>& s) {
     s.post("submit")
         .title("Submit work")
         .description(
-            "Queues a prompt (at most 8000 bytes) as durable background work that an agent — the default "
-            "one unless `agent` names another — runs for you later with your tools; `thread` (an owned "
+            "Queues a prompt (at most 8000 bytes) as durable background work that an agent — the "
+            "default "
+            "one unless `agent` names another — runs for you later with your tools; `thread` (an "
+            "owned "
             "conversation) gives it context and receives the result, else a new conversation does. "
             "Answers the work's `id` at once: poll work/get until done, failed or blocked. Do not "
             "resubmit after a lost answer: the work could run twice.")
@@ -86,7 +88,8 @@ void Work::describe(platform::ServiceSpec<Work>& s) {
     s.get("list")
         .title("List work")
         .description(
-            "Your work: open jobs first (todo and doing, oldest first), then finished ones (done, failed, "
+            "Your work: open jobs first (todo and doing, oldest first), then finished ones (done, "
+            "failed, "
             "blocked; most recently finished first). `status` keeps one state; `total` counts the "
             "matches before offset and limit. Steps are left out (work/get has them).")
         .schema(R"json({
@@ -105,7 +108,8 @@ void Work::describe(platform::ServiceSpec<Work>& s) {
     s.get("get")
         .title("Get work")
         .description(
-            "One of your jobs: status (todo, doing, done, failed, blocked), result, error, execution "
+            "One of your jobs: status (todo, doing, done, failed, blocked), result, error, "
+            "execution "
             "steps, times, attempts and progress. Poll it until done, failed or blocked; `wait` "
             "(extension, 0-60 seconds) answers as soon as it is, or when the wait ends.")
         .schema(kGetSchema)
@@ -124,7 +128,8 @@ void Work::describe(platform::ServiceSpec<Work>& s) {
     s.post("retry")
         .title("Retry work")
         .description(
-            "Queues failed or blocked work again, after you reviewed it (earlier side effects may be "
+            "Queues failed or blocked work again, after you reviewed it (earlier side effects may "
+            "be "
             "repeated); it runs once more. Other states answer 409.")
         .schema(kIdSchema)
         .access(Access::account)
@@ -133,7 +138,8 @@ void Work::describe(platform::ServiceSpec<Work>& s) {
     s.post("from_task")
         .title("Work from a task")
         .description(
-            "Internal (the tasks service): queues the prompt of a task assigned to the agent; the outcome "
+            "Internal (the tasks service): queues the prompt of a task assigned to the agent; the "
+            "outcome "
             "is written back to the task. A task with open work gets that work's id again.")
         .schema(R"json({
           "type": "object",

@@ -4,14 +4,14 @@
  * abi_c_layout_ok(), which the gtest in abi_header_cpp.cpp calls.
  */
 #include <platform/abi.h>
-
 #include <stdio.h>
 #include <string.h>
 
 #define ABI_CAT_(a, b) a##b
 #define ABI_CAT(a, b) ABI_CAT_(a, b)
 /* C99 has no _Static_assert: a negative array size fails the build. */
-#define ABI_STATIC_ASSERT(cond) typedef char ABI_CAT(abi_static_assert_line_, __LINE__)[(cond) ? 1 : -1]
+#define ABI_STATIC_ASSERT(cond) \
+    typedef char ABI_CAT(abi_static_assert_line_, __LINE__)[(cond) ? 1 : -1]
 
 /* ---- portable facts: hold on every platform ----------------------------------------------- */
 
@@ -22,9 +22,9 @@ ABI_STATIC_ASSERT(PLATFORM_ABI_MAJOR_OF(PLATFORM_ABI_PACK(7, 9)) == 7u);
 ABI_STATIC_ASSERT(PLATFORM_ABI_MINOR_OF(PLATFORM_ABI_PACK(7, 9)) == 9u);
 ABI_STATIC_ASSERT(PLATFORM_ABI_MINOR_OF(PLATFORM_ABI_PACK(1, 0x1ffff)) == 0xffffu);
 
-ABI_STATIC_ASSERT(sizeof(platform_str_t) == 2 * sizeof(void *));
+ABI_STATIC_ASSERT(sizeof(platform_str_t) == 2 * sizeof(void*));
 ABI_STATIC_ASSERT(offsetof(platform_str_t, ptr) == 0);
-ABI_STATIC_ASSERT(offsetof(platform_str_t, len) == sizeof(void *));
+ABI_STATIC_ASSERT(offsetof(platform_str_t, len) == sizeof(void*));
 
 /* Every struct starts with uint32_t struct_size. */
 ABI_STATIC_ASSERT(offsetof(platform_endpoint_t, struct_size) == 0);
@@ -41,8 +41,8 @@ ABI_STATIC_ASSERT(offsetof(platform_auth_provider_t, struct_size) == 0);
 ABI_STATIC_ASSERT(offsetof(platform_model_provider_t, struct_size) == 0);
 ABI_STATIC_ASSERT(offsetof(platform_plugin_desc_t, struct_size) == 0);
 ABI_STATIC_ASSERT(offsetof(platform_entry_args_t, struct_size) == 0);
-ABI_STATIC_ASSERT(sizeof(((platform_host_api_t *)0)->struct_size) == 4);
-ABI_STATIC_ASSERT(sizeof(((platform_plugin_desc_t *)0)->struct_size) == 4);
+ABI_STATIC_ASSERT(sizeof(((platform_host_api_t*)0)->struct_size) == 4);
+ABI_STATIC_ASSERT(sizeof(((platform_plugin_desc_t*)0)->struct_size) == 4);
 
 /* The head of the host table: what any plugin reads before knowing anything else. */
 ABI_STATIC_ASSERT(offsetof(platform_host_api_t, struct_size) == 0);
@@ -53,15 +53,21 @@ ABI_STATIC_ASSERT(offsetof(platform_entry_args_t, host_abi_version) == 4);
 
 /* Enumerations are append-only with explicit values. */
 ABI_STATIC_ASSERT(sizeof(platform_status_t) == 4 && sizeof(platform_kind_t) == 4);
-ABI_STATIC_ASSERT(PLATFORM_OK == 0 && PLATFORM_INVALID_ARGUMENT == 1 && PLATFORM_UNAUTHENTICATED == 2);
+ABI_STATIC_ASSERT(PLATFORM_OK == 0 && PLATFORM_INVALID_ARGUMENT == 1 &&
+                  PLATFORM_UNAUTHENTICATED == 2);
 ABI_STATIC_ASSERT(PLATFORM_PAYMENT_REQUIRED == 3 && PLATFORM_PERMISSION_DENIED == 4);
-ABI_STATIC_ASSERT(PLATFORM_NOT_FOUND == 5 && PLATFORM_METHOD_NOT_ALLOWED == 6 && PLATFORM_TIMEOUT == 7);
-ABI_STATIC_ASSERT(PLATFORM_CONFLICT == 8 && PLATFORM_PAYLOAD_TOO_LARGE == 9 && PLATFORM_RATE_LIMITED == 10);
-ABI_STATIC_ASSERT(PLATFORM_INTERNAL == 11 && PLATFORM_UNSUPPORTED == 12 && PLATFORM_BAD_GATEWAY == 13);
+ABI_STATIC_ASSERT(PLATFORM_NOT_FOUND == 5 && PLATFORM_METHOD_NOT_ALLOWED == 6 &&
+                  PLATFORM_TIMEOUT == 7);
+ABI_STATIC_ASSERT(PLATFORM_CONFLICT == 8 && PLATFORM_PAYLOAD_TOO_LARGE == 9 &&
+                  PLATFORM_RATE_LIMITED == 10);
+ABI_STATIC_ASSERT(PLATFORM_INTERNAL == 11 && PLATFORM_UNSUPPORTED == 12 &&
+                  PLATFORM_BAD_GATEWAY == 13);
 ABI_STATIC_ASSERT(PLATFORM_UNAVAILABLE == 14 && PLATFORM_DEADLINE_EXCEEDED == 15);
-ABI_STATIC_ASSERT(PLATFORM_KIND_SERVICE == 1 && PLATFORM_KIND_STORE == 2 && PLATFORM_KIND_BROKER == 3);
+ABI_STATIC_ASSERT(PLATFORM_KIND_SERVICE == 1 && PLATFORM_KIND_STORE == 2 &&
+                  PLATFORM_KIND_BROKER == 3);
 ABI_STATIC_ASSERT(PLATFORM_KIND_EVENTS == 4 && PLATFORM_KIND_AUTH == 5 && PLATFORM_KIND_MODEL == 6);
-ABI_STATIC_ASSERT(PLATFORM_LOG_DEBUG == 0 && PLATFORM_LOG_INFO == 1 && PLATFORM_LOG_WARN == 2 && PLATFORM_LOG_ERROR == 3);
+ABI_STATIC_ASSERT(PLATFORM_LOG_DEBUG == 0 && PLATFORM_LOG_INFO == 1 && PLATFORM_LOG_WARN == 2 &&
+                  PLATFORM_LOG_ERROR == 3);
 ABI_STATIC_ASSERT(PLATFORM_VERB_GET == 1 && PLATFORM_VERB_POST == 2);
 ABI_STATIC_ASSERT(PLATFORM_ACCESS_PUBLIC == 0 && PLATFORM_ACCESS_ACCOUNT == 1);
 ABI_STATIC_ASSERT(PLATFORM_ACCESS_OWNER == 2 && PLATFORM_ACCESS_ADMIN == 3);
@@ -91,12 +97,12 @@ ABI_STATIC_ASSERT(PLATFORM_DEFAULT_MAX_BODY == 1048576u);
 
 int abi_c_layout_ok(void);
 
-#define ABI_CHECK(cond)                                                                   \
-    do {                                                                                  \
-        if (!(cond)) {                                                                    \
+#define ABI_CHECK(cond)                                                                  \
+    do {                                                                                 \
+        if (!(cond)) {                                                                   \
             fprintf(stderr, "%s:%d: abi check failed: %s\n", __FILE__, __LINE__, #cond); \
-            ok = 0;                                                                       \
-        }                                                                                 \
+            ok = 0;                                                                      \
+        }                                                                                \
     } while (0)
 
 int abi_c_layout_ok(void) {
@@ -119,7 +125,7 @@ int abi_c_layout_ok(void) {
     ABI_CHECK(!PLATFORM_HAS_FIELD(platform_host_api_t, &api, get_service));
 
     /* One byte short of a field is not enough. */
-    api.struct_size = (uint32_t)(offsetof(platform_host_api_t, get_service) + sizeof(void *) - 1);
+    api.struct_size = (uint32_t)(offsetof(platform_host_api_t, get_service) + sizeof(void*) - 1);
     ABI_CHECK(!PLATFORM_HAS_FIELD(platform_host_api_t, &api, get_service));
 
     /* struct_size 0 (or just the size field) has nothing after it. */

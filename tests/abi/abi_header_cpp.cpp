@@ -2,9 +2,8 @@
 // compile (abi_layout_x86_64.inc) asserted with static_assert, plus the gtest that runs the C
 // object's checks (abi_c_layout_ok in abi_header_c.c). Together: the header compiles as C and as
 // C++, and both languages agree on every size and offset.
-#include <platform/abi.h>
-
 #include <gtest/gtest.h>
+#include <platform/abi.h>
 
 #include <cstddef>
 #include <cstring>
@@ -36,9 +35,9 @@ static_assert(offsetof(platform_entry_args_t, host_abi_version) == 4);
 // Every struct: starts with uint32_t struct_size, is plain data (no C++ semantics can sneak in).
 template <class T>
 constexpr bool abi_struct() {
-    return offsetof(T, struct_size) == 0 &&
-           std::is_same_v<decltype(T::struct_size), uint32_t> && std::is_standard_layout_v<T> &&
-           std::is_trivially_copyable_v<T> && std::is_trivially_default_constructible_v<T>;
+    return offsetof(T, struct_size) == 0 && std::is_same_v<decltype(T::struct_size), uint32_t> &&
+           std::is_standard_layout_v<T> && std::is_trivially_copyable_v<T> &&
+           std::is_trivially_default_constructible_v<T>;
 }
 static_assert(abi_struct<platform_endpoint_t>());
 static_assert(abi_struct<platform_call_info_t>());
@@ -54,19 +53,23 @@ static_assert(abi_struct<platform_auth_provider_t>());
 static_assert(abi_struct<platform_model_provider_t>());
 static_assert(abi_struct<platform_plugin_desc_t>());
 static_assert(abi_struct<platform_entry_args_t>());
-static_assert(std::is_standard_layout_v<platform_str_t> && std::is_trivially_copyable_v<platform_str_t>);
+static_assert(std::is_standard_layout_v<platform_str_t> &&
+              std::is_trivially_copyable_v<platform_str_t>);
 
 // Enumerations are int32_t with explicit, append-only values.
-static_assert(std::is_same_v<platform_status_t, int32_t> && std::is_same_v<platform_kind_t, int32_t>);
+static_assert(std::is_same_v<platform_status_t, int32_t> &&
+              std::is_same_v<platform_kind_t, int32_t>);
 static_assert(PLATFORM_OK == 0 && PLATFORM_INVALID_ARGUMENT == 1 && PLATFORM_INTERNAL == 11);
-static_assert(PLATFORM_DEADLINE_EXCEEDED == 15 && PLATFORM_UNAVAILABLE == 14 && PLATFORM_CONFLICT == 8);
+static_assert(PLATFORM_DEADLINE_EXCEEDED == 15 && PLATFORM_UNAVAILABLE == 14 &&
+              PLATFORM_CONFLICT == 8);
 static_assert(PLATFORM_KIND_SERVICE == 1 && PLATFORM_KIND_MODEL == 6);
 static_assert(PLATFORM_VERB_GET == 1 && PLATFORM_VERB_POST == 2);
 static_assert(PLATFORM_ACCESS_PUBLIC == 0 && PLATFORM_ACCESS_ADMIN == 3);
 static_assert(PLATFORM_FLAG_READ_ONLY == 1u && PLATFORM_FLAG_OPEN_WORLD == 128u);
 static_assert(PLATFORM_STORE_CAS == 16u && PLATFORM_STORE_TRANSACTIONS == 32u);
 static_assert(PLATFORM_STORE_OP_PUT == 1 && PLATFORM_STORE_OP_DEL == 2);
-static_assert(PLATFORM_FLAG_MCP_CONTENT == 256u && PLATFORM_MCP_TOOL == 0 && PLATFORM_MCP_HIDDEN == 7);
+static_assert(PLATFORM_FLAG_MCP_CONTENT == 256u && PLATFORM_MCP_TOOL == 0 &&
+              PLATFORM_MCP_HIDDEN == 7);
 static_assert(PLATFORM_FLAG_INTERNAL == 512u);
 static_assert(std::string_view(PLATFORM_ENTRY_SYMBOL) == "platform_plugin_entry");
 
@@ -86,7 +89,8 @@ constexpr platform_host_api_t kHost10 =
     host_table(offsetof(platform_host_api_t, get_service), PLATFORM_ABI_PACK(1, 0));
 static_assert(PLATFORM_HAS_FIELD(platform_host_api_t, &kHost10, respond_end));
 static_assert(!PLATFORM_HAS_FIELD(platform_host_api_t, &kHost10, get_service));
-constexpr platform_host_api_t kHost11 = host_table(sizeof(platform_host_api_t), PLATFORM_ABI_VERSION);
+constexpr platform_host_api_t kHost11 =
+    host_table(sizeof(platform_host_api_t), PLATFORM_ABI_VERSION);
 static_assert(PLATFORM_HAS_FIELD(platform_host_api_t, &kHost11, get_service));
 // A 1.2 host table ends after events_wait; 1.3 added store_cas and store_batch.
 constexpr platform_host_api_t kHost12 =

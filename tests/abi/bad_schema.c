@@ -8,20 +8,23 @@
 #include <platform/abi.h>
 
 #define ABI_EXPORT __attribute__((visibility("default")))
-#define STR(lit) { lit, sizeof(lit) - 1 }
+#define STR(lit) \
+    { lit, sizeof(lit) - 1 }
 
-static const platform_host_api_t *g_api;
+static const platform_host_api_t* g_api;
 
-static void *bad_create(const platform_host_api_t *api, platform_host_ctx_t *ctx,
-                        platform_str_t config_json, char *err, size_t err_size) {
+static void* bad_create(const platform_host_api_t* api, platform_host_ctx_t* ctx,
+                        platform_str_t config_json, char* err, size_t err_size) {
     (void)ctx, (void)config_json, (void)err, (void)err_size;
     g_api = api;
     return &g_api;
 }
 
-static void bad_destroy(void *inst) { (void)inst; }
+static void bad_destroy(void* inst) {
+    (void)inst;
+}
 
-static void bad_call(void *inst, platform_call_t *call, uint32_t endpoint_index,
+static void bad_call(void* inst, platform_call_t* call, uint32_t endpoint_index,
                      platform_str_t request_json) {
     static const platform_str_t ok = STR("{\"ok\":true}");
     (void)inst, (void)endpoint_index, (void)request_json;
@@ -58,9 +61,9 @@ static const platform_plugin_desc_t bad_desc = {
     .on_call = bad_call,
 };
 
-ABI_EXPORT const platform_plugin_desc_t *platform_plugin_entry(const platform_entry_args_t *args);
+ABI_EXPORT const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t* args);
 
-ABI_EXPORT const platform_plugin_desc_t *platform_plugin_entry(const platform_entry_args_t *args) {
+ABI_EXPORT const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t* args) {
     (void)args;
     return &bad_desc;
 }

@@ -10,36 +10,39 @@
  * touches it at all.
  */
 #include <platform/abi.h>
-
 #include <stdio.h>
 
 #define ABI_EXPORT __attribute__((visibility("default")))
-#define STR(lit) { lit, sizeof(lit) - 1 }
-#define EMPTY_OBJECT_SCHEMA STR("{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}")
+#define STR(lit) \
+    { lit, sizeof(lit) - 1 }
+#define EMPTY_OBJECT_SCHEMA \
+    STR("{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}")
 
 enum { SILENT_WAIT = 0, SILENT_CANCELLED = 1 };
 
 typedef struct silent {
-    const platform_host_api_t *api;
-    platform_host_ctx_t *ctx;
+    const platform_host_api_t* api;
+    platform_host_ctx_t* ctx;
 } silent_t;
 
 static silent_t g_silent;
 static unsigned long g_cancel_count; /* only touched through __atomic builtins */
 
-static void *silent_create(const platform_host_api_t *api, platform_host_ctx_t *ctx,
-                           platform_str_t config_json, char *err, size_t err_size) {
+static void* silent_create(const platform_host_api_t* api, platform_host_ctx_t* ctx,
+                           platform_str_t config_json, char* err, size_t err_size) {
     (void)config_json, (void)err, (void)err_size;
     g_silent.api = api;
     g_silent.ctx = ctx;
     return &g_silent;
 }
 
-static void silent_destroy(void *inst) { (void)inst; }
+static void silent_destroy(void* inst) {
+    (void)inst;
+}
 
-static void silent_call(void *inst, platform_call_t *call, uint32_t endpoint_index,
+static void silent_call(void* inst, platform_call_t* call, uint32_t endpoint_index,
                         platform_str_t request_json) {
-    silent_t *self = (silent_t *)inst;
+    silent_t* self = (silent_t*)inst;
     (void)request_json;
     if (endpoint_index == SILENT_WAIT) return; /* never answers */
     if (endpoint_index == SILENT_CANCELLED) {
@@ -58,9 +61,9 @@ static void silent_call(void *inst, platform_call_t *call, uint32_t endpoint_ind
     }
 }
 
-static void silent_cancel(void *inst, platform_call_t *call) {
+static void silent_cancel(void* inst, platform_call_t* call) {
     static const platform_str_t cancelled = STR("cancelled");
-    silent_t *self = (silent_t *)inst;
+    silent_t* self = (silent_t*)inst;
     (void)call;
     __atomic_add_fetch(&g_cancel_count, 1, __ATOMIC_SEQ_CST);
     if (self->api->log) self->api->log(self->ctx, PLATFORM_LOG_INFO, cancelled);
@@ -71,7 +74,8 @@ static const platform_endpoint_t silent_endpoints[] = {
         .struct_size = sizeof(platform_endpoint_t),
         .name = STR("wait"),
         .title = STR("Wait forever"),
-        .description = STR("Never answers: the host must give 504 at the deadline and call on_cancel."),
+        .description =
+            STR("Never answers: the host must give 504 at the deadline and call on_cancel."),
         .verb = PLATFORM_VERB_GET,
         .access = PLATFORM_ACCESS_PUBLIC,
         .flags = PLATFORM_FLAG_READ_ONLY,
@@ -87,7 +91,8 @@ static const platform_endpoint_t silent_endpoints[] = {
         .access = PLATFORM_ACCESS_PUBLIC,
         .flags = PLATFORM_FLAG_READ_ONLY,
         .input_schema = EMPTY_OBJECT_SCHEMA,
-        .output_schema = STR("{\"type\":\"object\",\"properties\":{\"count\":{\"type\":\"integer\"}}}"),
+        .output_schema =
+            STR("{\"type\":\"object\",\"properties\":{\"count\":{\"type\":\"integer\"}}}"),
         .since = STR("1.0.0"),
     },
 };
@@ -109,9 +114,9 @@ static const platform_plugin_desc_t silent_desc = {
     .on_cancel = silent_cancel,
 };
 
-ABI_EXPORT const platform_plugin_desc_t *platform_plugin_entry(const platform_entry_args_t *args);
+ABI_EXPORT const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t* args);
 
-ABI_EXPORT const platform_plugin_desc_t *platform_plugin_entry(const platform_entry_args_t *args) {
+ABI_EXPORT const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t* args) {
     if (args && PLATFORM_ABI_MAJOR_OF(args->host_abi_version) != PLATFORM_ABI_MAJOR) {
         if (args->error && args->error_size)
             snprintf(args->error, args->error_size, "abi-never-responds needs ABI major %u",

@@ -9,28 +9,31 @@
 #include <platform/abi.h>
 
 #define ABI_EXPORT __attribute__((visibility("default")))
-#define STR(lit) { lit, sizeof(lit) - 1 }
+#define STR(lit) \
+    { lit, sizeof(lit) - 1 }
 
 typedef struct newer {
-    const platform_host_api_t *api;
+    const platform_host_api_t* api;
 } newer_t;
 
 static newer_t g_newer;
 
-static void *newer_create(const platform_host_api_t *api, platform_host_ctx_t *ctx,
-                          platform_str_t config_json, char *err, size_t err_size) {
+static void* newer_create(const platform_host_api_t* api, platform_host_ctx_t* ctx,
+                          platform_str_t config_json, char* err, size_t err_size) {
     (void)ctx, (void)config_json, (void)err, (void)err_size;
     g_newer.api = api;
     return &g_newer;
 }
 
-static void newer_destroy(void *inst) { (void)inst; }
+static void newer_destroy(void* inst) {
+    (void)inst;
+}
 
-static void newer_call(void *inst, platform_call_t *call, uint32_t endpoint_index,
+static void newer_call(void* inst, platform_call_t* call, uint32_t endpoint_index,
                        platform_str_t request_json) {
     static const platform_str_t pong = STR("{\"pong\":true}");
     (void)endpoint_index, (void)request_json;
-    ((newer_t *)inst)->api->respond(call, PLATFORM_OK, pong);
+    ((newer_t*)inst)->api->respond(call, PLATFORM_OK, pong);
 }
 
 static const platform_endpoint_t newer_endpoints[] = {
@@ -42,7 +45,8 @@ static const platform_endpoint_t newer_endpoints[] = {
         .verb = PLATFORM_VERB_GET,
         .access = PLATFORM_ACCESS_PUBLIC,
         .flags = PLATFORM_FLAG_READ_ONLY,
-        .input_schema = STR("{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}"),
+        .input_schema =
+            STR("{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}"),
         .since = STR("1.0.0"),
     },
 };
@@ -63,9 +67,9 @@ static const platform_plugin_desc_t newer_desc = {
     .on_call = newer_call,
 };
 
-ABI_EXPORT const platform_plugin_desc_t *platform_plugin_entry(const platform_entry_args_t *args);
+ABI_EXPORT const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t* args);
 
-ABI_EXPORT const platform_plugin_desc_t *platform_plugin_entry(const platform_entry_args_t *args) {
+ABI_EXPORT const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t* args) {
     (void)args; /* no self-check on purpose: the host must refuse */
     return &newer_desc;
 }

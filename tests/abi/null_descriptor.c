@@ -5,14 +5,13 @@
  * load"), never dereference the NULL, and keep serving the other plugins.
  */
 #include <platform/abi.h>
-
 #include <stdio.h>
 
 #define ABI_EXPORT __attribute__((visibility("default")))
 
-ABI_EXPORT const platform_plugin_desc_t *platform_plugin_entry(const platform_entry_args_t *args);
+ABI_EXPORT const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t* args);
 
-ABI_EXPORT const platform_plugin_desc_t *platform_plugin_entry(const platform_entry_args_t *args) {
+ABI_EXPORT const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t* args) {
     if (args && args->error && args->error_size)
         snprintf(args->error, args->error_size, "%s", "null-descriptor plugin refuses to load");
     return NULL;

@@ -6,21 +6,21 @@
  * respond); never get_service, which 1.1 added.
  */
 #include <platform/abi.h>
-
 #include <stdio.h>
 
 #define ABI_EXPORT __attribute__((visibility("default")))
-#define STR(lit) { lit, sizeof(lit) - 1 }
+#define STR(lit) \
+    { lit, sizeof(lit) - 1 }
 
 typedef struct older {
-    const platform_host_api_t *api;
-    platform_host_ctx_t *ctx;
+    const platform_host_api_t* api;
+    platform_host_ctx_t* ctx;
 } older_t;
 
 static older_t g_older; /* the host creates each in-process plugin once */
 
-static void *older_create(const platform_host_api_t *api, platform_host_ctx_t *ctx,
-                          platform_str_t config_json, char *err, size_t err_size) {
+static void* older_create(const platform_host_api_t* api, platform_host_ctx_t* ctx,
+                          platform_str_t config_json, char* err, size_t err_size) {
     static const platform_str_t hello = STR("older-minor plugin created (built against ABI 1.0)");
     (void)config_json;
     /* A 1.0 plugin only relies on 1.0 entries, and checks they are within the given size. */
@@ -34,13 +34,15 @@ static void *older_create(const platform_host_api_t *api, platform_host_ctx_t *c
     return &g_older;
 }
 
-static void older_destroy(void *inst) { (void)inst; }
+static void older_destroy(void* inst) {
+    (void)inst;
+}
 
-static void older_call(void *inst, platform_call_t *call, uint32_t endpoint_index,
+static void older_call(void* inst, platform_call_t* call, uint32_t endpoint_index,
                        platform_str_t request_json) {
     static const platform_str_t pong = STR("{\"pong\":true}");
     static const platform_str_t unknown = STR("unknown endpoint index");
-    older_t *self = (older_t *)inst;
+    older_t* self = (older_t*)inst;
     (void)request_json;
     if (endpoint_index == 0)
         self->api->respond(call, PLATFORM_OK, pong);
@@ -58,8 +60,10 @@ static const platform_endpoint_t older_endpoints[] = {
         .verb = PLATFORM_VERB_GET,
         .access = PLATFORM_ACCESS_PUBLIC,
         .flags = PLATFORM_FLAG_READ_ONLY | PLATFORM_FLAG_IDEMPOTENT,
-        .input_schema = STR("{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}"),
-        .output_schema = STR("{\"type\":\"object\",\"properties\":{\"pong\":{\"type\":\"boolean\"}}}"),
+        .input_schema =
+            STR("{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}"),
+        .output_schema =
+            STR("{\"type\":\"object\",\"properties\":{\"pong\":{\"type\":\"boolean\"}}}"),
         .since = STR("1.0.0"),
     },
 };
@@ -80,13 +84,14 @@ static const platform_plugin_desc_t older_desc = {
     .on_call = older_call,
 };
 
-ABI_EXPORT const platform_plugin_desc_t *platform_plugin_entry(const platform_entry_args_t *args);
+ABI_EXPORT const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t* args);
 
-ABI_EXPORT const platform_plugin_desc_t *platform_plugin_entry(const platform_entry_args_t *args) {
+ABI_EXPORT const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t* args) {
     /* What a 1.0 plugin checks: same major (any minor >= 0 will do). */
     if (args && PLATFORM_ABI_MAJOR_OF(args->host_abi_version) != 1) {
         if (args->error && args->error_size)
-            snprintf(args->error, args->error_size, "abi-older-minor needs ABI major 1, host speaks %u.%u",
+            snprintf(args->error, args->error_size,
+                     "abi-older-minor needs ABI major 1, host speaks %u.%u",
                      (unsigned)PLATFORM_ABI_MAJOR_OF(args->host_abi_version),
                      (unsigned)PLATFORM_ABI_MINOR_OF(args->host_abi_version));
         return NULL;

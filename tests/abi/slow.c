@@ -11,47 +11,49 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <platform/abi.h>
-
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
 #define ABI_EXPORT __attribute__((visibility("default")))
-#define STR(lit) { lit, sizeof(lit) - 1 }
+#define STR(lit) \
+    { lit, sizeof(lit) - 1 }
 
 #define SLOW_MAX_MS 60000L
 #define SLOW_MAX_CALLS 256 /* concurrent sleeps; more are answered UNAVAILABLE */
 #define SLOW_SLICE_MS 10L  /* how often a sleeper looks for its cancellation */
 
 typedef struct slow_slot {
-    platform_call_t *call; /* NULL = free */
+    platform_call_t* call; /* NULL = free */
     int cancelled;
 } slow_slot_t;
 
 typedef struct slow {
-    const platform_host_api_t *api;
-    platform_host_ctx_t *ctx;
+    const platform_host_api_t* api;
+    platform_host_ctx_t* ctx;
 } slow_t;
 
 static slow_t g_slow;
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 static slow_slot_t g_slots[SLOW_MAX_CALLS]; /* guarded by g_lock */
 
-static void respond_text(platform_call_t *call, platform_status_t code, const char *text) {
+static void respond_text(platform_call_t* call, platform_status_t code, const char* text) {
     platform_str_t body;
     body.ptr = text;
     body.len = strlen(text);
     g_slow.api->respond(call, code, body);
 }
 
-static int is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+static int is_space(char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
 
 /* The value of "ms" in the (already validated) request object, or -1. The view is not
  * NUL-terminated, so it is scanned by hand. Fractions ("250.0") are truncated. */
 static long parse_ms(platform_str_t req) {
-    const char *p = req.ptr;
-    const char *end = req.ptr ? req.ptr + req.len : NULL;
+    const char* p = req.ptr;
+    const char* end = req.ptr ? req.ptr + req.len : NULL;
     for (; p && end - p >= 4; ++p) {
         long value = 0;
         int digits = 0;
@@ -72,30 +74,32 @@ static long parse_ms(platform_str_t req) {
 }
 
 /* Nanoseconds from now until *deadline (monotonic), <= 0 once it has passed. */
-static long long ns_until(const struct timespec *deadline) {
+static long long ns_until(const struct timespec* deadline) {
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
     return (long long)(deadline->tv_sec - now.tv_sec) * 1000000000LL +
            (long long)(deadline->tv_nsec - now.tv_nsec);
 }
 
-static void *slow_create(const platform_host_api_t *api, platform_host_ctx_t *ctx,
-                         platform_str_t config_json, char *err, size_t err_size) {
+static void* slow_create(const platform_host_api_t* api, platform_host_ctx_t* ctx,
+                         platform_str_t config_json, char* err, size_t err_size) {
     (void)config_json, (void)err, (void)err_size;
     g_slow.api = api;
     g_slow.ctx = ctx;
     return &g_slow;
 }
 
-static void slow_destroy(void *inst) { (void)inst; }
+static void slow_destroy(void* inst) {
+    (void)inst;
+}
 
-static void slow_call(void *inst, platform_call_t *call, uint32_t endpoint_index,
+static void slow_call(void* inst, platform_call_t* call, uint32_t endpoint_index,
                       platform_str_t request_json) {
     struct timespec deadline;
-    slow_slot_t *slot = NULL;
+    slow_slot_t* slot = NULL;
     long ms = parse_ms(request_json);
     int i, cancelled = 0;
-    slow_t *self = (slow_t *)inst;
+    slow_t* self = (slow_t*)inst;
 
     if (endpoint_index != 0) {
         respond_text(call, PLATFORM_NOT_FOUND, "unknown endpoint index");
@@ -155,9 +159,9 @@ static void slow_call(void *inst, platform_call_t *call, uint32_t endpoint_index
     pthread_mutex_unlock(&g_lock);
 }
 
-static void slow_cancel(void *inst, platform_call_t *call) {
+static void slow_cancel(void* inst, platform_call_t* call) {
     static const platform_str_t cancelled = STR("sleep cancelled");
-    slow_t *self = (slow_t *)inst;
+    slow_t* self = (slow_t*)inst;
     int i, found = 0;
     pthread_mutex_lock(&g_lock);
     for (i = 0; i < SLOW_MAX_CALLS; ++i) {
@@ -183,7 +187,8 @@ static const platform_endpoint_t slow_endpoints[] = {
         .input_schema = STR("{\"type\":\"object\",\"properties\":{\"ms\":{\"type\":\"integer\","
                             "\"minimum\":0,\"maximum\":60000}},\"required\":[\"ms\"],"
                             "\"additionalProperties\":false}"),
-        .output_schema = STR("{\"type\":\"object\",\"properties\":{\"slept\":{\"type\":\"integer\"}}}"),
+        .output_schema =
+            STR("{\"type\":\"object\",\"properties\":{\"slept\":{\"type\":\"integer\"}}}"),
         .since = STR("1.0.0"),
     },
 };
@@ -205,9 +210,9 @@ static const platform_plugin_desc_t slow_desc = {
     .on_cancel = slow_cancel,
 };
 
-ABI_EXPORT const platform_plugin_desc_t *platform_plugin_entry(const platform_entry_args_t *args);
+ABI_EXPORT const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t* args);
 
-ABI_EXPORT const platform_plugin_desc_t *platform_plugin_entry(const platform_entry_args_t *args) {
+ABI_EXPORT const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t* args) {
     if (args && PLATFORM_ABI_MAJOR_OF(args->host_abi_version) != PLATFORM_ABI_MAJOR) {
         if (args->error && args->error_size)
             snprintf(args->error, args->error_size, "abi-slow needs ABI major %u",

@@ -6,7 +6,6 @@
 //   other  throws an int (`throw 42;`)                         -> INTERNAL (500)
 //   typed  throws platform::Error(Code::conflict, "typed conflict") -> CONFLICT (409)
 #include <platform/sdk.hpp>
-
 #include <stdexcept>
 
 namespace {
@@ -28,7 +27,8 @@ public:
             .handler(&Throwing::throw_other);
         s.get("typed")
             .title("Throw platform::Error")
-            .description("Throws platform::Error(conflict, \"typed conflict\"); answered CONFLICT (409).")
+            .description(
+                "Throws platform::Error(conflict, \"typed conflict\"); answered CONFLICT (409).")
             .handler(&Throwing::throw_typed);
     }
 

@@ -10,28 +10,31 @@
 #include <platform/abi.h>
 
 #define ABI_EXPORT __attribute__((visibility("default")))
-#define STR(lit) { lit, sizeof(lit) - 1 }
+#define STR(lit) \
+    { lit, sizeof(lit) - 1 }
 
 typedef struct wrong {
-    const platform_host_api_t *api;
+    const platform_host_api_t* api;
 } wrong_t;
 
 static wrong_t g_wrong;
 
-static void *wrong_create(const platform_host_api_t *api, platform_host_ctx_t *ctx,
-                          platform_str_t config_json, char *err, size_t err_size) {
+static void* wrong_create(const platform_host_api_t* api, platform_host_ctx_t* ctx,
+                          platform_str_t config_json, char* err, size_t err_size) {
     (void)ctx, (void)config_json, (void)err, (void)err_size;
     g_wrong.api = api;
     return &g_wrong;
 }
 
-static void wrong_destroy(void *inst) { (void)inst; }
+static void wrong_destroy(void* inst) {
+    (void)inst;
+}
 
-static void wrong_call(void *inst, platform_call_t *call, uint32_t endpoint_index,
+static void wrong_call(void* inst, platform_call_t* call, uint32_t endpoint_index,
                        platform_str_t request_json) {
     static const platform_str_t pong = STR("{\"pong\":true}");
     (void)endpoint_index, (void)request_json;
-    ((wrong_t *)inst)->api->respond(call, PLATFORM_OK, pong);
+    ((wrong_t*)inst)->api->respond(call, PLATFORM_OK, pong);
 }
 
 static const platform_endpoint_t wrong_endpoints[] = {
@@ -43,7 +46,8 @@ static const platform_endpoint_t wrong_endpoints[] = {
         .verb = PLATFORM_VERB_GET,
         .access = PLATFORM_ACCESS_PUBLIC,
         .flags = PLATFORM_FLAG_READ_ONLY,
-        .input_schema = STR("{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}"),
+        .input_schema =
+            STR("{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}"),
         .since = STR("1.0.0"),
     },
 };
@@ -64,9 +68,9 @@ static const platform_plugin_desc_t wrong_desc = {
     .on_call = wrong_call,
 };
 
-ABI_EXPORT const platform_plugin_desc_t *platform_plugin_entry(const platform_entry_args_t *args);
+ABI_EXPORT const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t* args);
 
-ABI_EXPORT const platform_plugin_desc_t *platform_plugin_entry(const platform_entry_args_t *args) {
+ABI_EXPORT const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t* args) {
     (void)args; /* no self-check on purpose: the host must refuse */
     return &wrong_desc;
 }

@@ -9,14 +9,8 @@
 #include <map>
 #include <platform/host/loader.hpp>
 
+#include "build_tree.hpp"
 #include "fuzz_support.hpp"
-
-#ifndef PLUGIN_DIR
-#error "PLUGIN_DIR must name the folder holding the built plugins"
-#endif
-#ifndef TEST_PLUGIN_DIR
-#error "TEST_PLUGIN_DIR must name the folder holding the built test-only plugins"
-#endif
 
 namespace fuzz {
 
@@ -28,12 +22,13 @@ const std::vector<std::string> kMirrored = {"notes", "tasks",  "forms",
                                             "files", "config", "conformance"};
 
 std::string plugin_file(const std::string& id) {
-    for (const char* dir : {PLUGIN_DIR, TEST_PLUGIN_DIR}) {
-        std::string path = std::string(dir) + "/" + id + ".so";
+    const std::string dirs[] = {platform::test::plugin_dir(), platform::test::test_plugin_dir()};
+    for (const std::string& dir : dirs) {
+        std::string path = dir + "/" + id + ".so";
         if (fs::exists(path)) return path;
     }
     std::fprintf(stderr, "fuzz: plugin %s.so not built (looked in %s and %s)\n", id.c_str(),
-                 PLUGIN_DIR, TEST_PLUGIN_DIR);
+                 dirs[0].c_str(), dirs[1].c_str());
     std::abort();
 }
 

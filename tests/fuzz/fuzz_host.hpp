@@ -11,8 +11,8 @@
 // with an MCP role a minimal well-formed answer of that role (resources, contents, prompts,
 // messages, completion).
 //
-// The plugin files come from the build tree (PLUGIN_DIR, TEST_PLUGIN_DIR); a missing one aborts
-// with its path (build the targets' dependencies first: tests/fuzz/CMakeLists.txt).
+// The plugin files come from the build tree (<build>/plugins, <build>/tests/plugins); a missing
+// one aborts with its path (build the targets' dependencies first: tests/fuzz/CMakeLists.txt).
 #pragma once
 
 #include <condition_variable>
@@ -37,7 +37,8 @@ using platform::host::Runtime;
 // Plugin ids whose endpoints the mirror services serve.
 extern const std::vector<std::string> kMirrored;
 
-// The path of a built plugin (PLUGIN_DIR, else TEST_PLUGIN_DIR); aborts when there is none.
+// The path of a built plugin (<build>/plugins, else <build>/tests/plugins); aborts when there is
+// none.
 std::string plugin_file(const std::string& id);
 
 // The descriptors of the kMirrored plugins, loaded (not created) once per process.

@@ -1,19 +1,20 @@
 // The ABI failure modes of tests/abi/ against the real host: broken plugins are refused with one
 // clear log line each, the host keeps serving notes, a throwing handler is a 500, a handler that
 // never answers is a 504 followed by on_cancel, and a slow plugin does not stall other calls.
-#include "host_process.hpp"
-#include "http_client.hpp"
-
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 #include <future>
 
+#include "build_tree.hpp"
+#include "host_process.hpp"
+#include "http_client.hpp"
+
+using nlohmann::json;
 using platform::test::HostProcess;
 using platform::test::HttpClient;
 using platform::test::TempDir;
-using nlohmann::json;
 
 namespace {
 
@@ -22,11 +23,13 @@ protected:
     static void SetUpTestSuite() {
         broken = new TempDir();
         namespace fs = std::filesystem;
-        fs::copy_file(std::string(PLATFORM_PLUGIN_DIR) + "/notes.so", broken->path() + "/truncated.so");
+        fs::copy_file(platform::test::plugin_dir() + "/notes.so", broken->path() + "/truncated.so");
         fs::resize_file(broken->path() + "/truncated.so", 2048);  // headers intact, segments cut
-        std::ofstream(broken->path() + "/garbage.so") << std::string(200, '#') << " not a shared object\n";
+        std::ofstream(broken->path() + "/garbage.so")
+            << std::string(200, '#') << " not a shared object\n";
         HostProcess::Options o;
-        o.env["PLATFORM_PLUGIN_PATH"] = std::string(PLATFORM_TEST_PLUGIN_DIR) + "/abi:" + broken->path();
+        o.env["PLATFORM_PLUGIN_PATH"] =
+            platform::test::test_plugin_dir() + "/abi:" + broken->path();
         host = new HostProcess(o);
         host->start();
     }
@@ -35,10 +38,12 @@ protected:
         delete host;
         delete broken;
     }
-    json rpc(const std::string& service, const std::string& method, const json& req = json::object(),
-             int* status = nullptr, std::map<std::string, std::string> headers = {}) {
+    json rpc(const std::string& service, const std::string& method,
+             const json& req = json::object(), int* status = nullptr,
+             std::map<std::string, std::string> headers = {}) {
         HttpClient c("127.0.0.1", host->proxy_port());
-        auto r = c.post_json("/rpc", {{"service", service}, {"method", method}, {"request", req}}, headers);
+        auto r = c.post_json("/rpc", {{"service", service}, {"method", method}, {"request", req}},
+                             headers);
         if (status) *status = r.status;
         return r.json();
     }
@@ -67,7 +72,8 @@ TEST_F(AbiLoading, BrokenPluginsAreRefusedWithOneClearLine) {
     };
     for (const auto& [file, reason] : cases) {
         std::string line = refusal(file);
-        EXPECT_NE(line.find(reason), std::string::npos) << file << ": '" << line << "'\n" << host->log();
+        EXPECT_NE(line.find(reason), std::string::npos) << file << ": '" << line << "'\n"
+                                                        << host->log();
     }
 }
 
@@ -77,7 +83,10 @@ TEST_F(AbiLoading, OlderMinorLoadsAndNotesStillServe) {
     EXPECT_EQ(status, 200);
     EXPECT_EQ(pong, json({{"pong", true}}));
     HttpClient c("127.0.0.1", host->api_port());
-    EXPECT_EQ(c.post_json("/api/v1/notes/add", {{"title", "t"}, {"text", "x"}}, {{"Authorization", "Bearer a"}}).status, 200);
+    EXPECT_EQ(c.post_json("/api/v1/notes/add", {{"title", "t"}, {"text", "x"}},
+                          {{"Authorization", "Bearer a"}})
+                  .status,
+              200);
 }
 
 TEST_F(AbiLoading, ThrowingHandlersAre500AndTheHostLives) {
@@ -98,7 +107,8 @@ TEST_F(AbiLoading, AHandlerThatNeverAnswersIs504AndIsCancelled) {
     int status = 0;
     auto r = rpc("abi.silent", "Silent.Wait", json::object(), &status, {{"Timeout", "1"}});
     EXPECT_EQ(status, 504);
-    EXPECT_NE(r["Detail"].get<std::string>().find("did not answer within 1000 ms"), std::string::npos);
+    EXPECT_NE(r["Detail"].get<std::string>().find("did not answer within 1000 ms"),
+              std::string::npos);
     EXPECT_TRUE(host->wait_for_log("[abi-never-responds] cancelled")) << host->log();
     auto count = rpc("abi.silent", "Silent.Cancelled", json::object(), &status);
     EXPECT_EQ(status, 200);

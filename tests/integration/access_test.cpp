@@ -1,32 +1,35 @@
 // Admission through the real host (docs/identity.md): micro's lockdown, cookie sessions and CSRF,
 // token restrictions swept over every endpoint of the OpenAPI document, expired, forged and
 // revoked tokens, and ownership swept over every owner endpoint.
-#include "host_process.hpp"
-#include "http_client.hpp"
-#include "owned_fixtures.hpp"
-
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <set>
 
+#include "build_tree.hpp"
+#include "host_process.hpp"
+#include "http_client.hpp"
+#include "owned_fixtures.hpp"
+
+using nlohmann::json;
+using platform::test::Expect;
 using platform::test::HostProcess;
 using platform::test::HttpClient;
 using platform::test::HttpResult;
-using platform::test::TempDir;
-using platform::test::Expect;
 using platform::test::kMarker;
-using platform::test::OwnedFixture;
 using platform::test::owned_fixtures;
+using platform::test::OwnedFixture;
+using platform::test::TempDir;
 using platform::test::with_id;
-using nlohmann::json;
 
 namespace {
 
 const std::string kAdminSecret = "admin-secret-for-tests";
 using Headers = std::map<std::string, std::string>;
 
-Headers bearer(const std::string& token) { return {{"Authorization", "Bearer " + token}}; }
+Headers bearer(const std::string& token) {
+    return {{"Authorization", "Bearer " + token}};
+}
 
 HostProcess::Options local(const std::string& profile = "local") {
     HostProcess::Options o;
@@ -43,7 +46,8 @@ std::string login(HttpClient& c, const std::string& id, const std::string& secre
 
 // Creates an account as admin and returns its access token.
 std::string account(HttpClient& c, const std::string& admin, const std::string& id) {
-    auto r = c.post_json("/auth/createAccount", {{"id", id}, {"secret", id + "-secret-1"}}, bearer(admin));
+    auto r = c.post_json("/auth/createAccount", {{"id", id}, {"secret", id + "-secret-1"}},
+                         bearer(admin));
     EXPECT_EQ(r.status, 200) << r.body;
     return login(c, id, id + "-secret-1");
 }
@@ -71,9 +75,11 @@ std::vector<Operation> operations(HttpClient& c) {
     std::vector<Operation> out;
     for (const auto& [path, item] : doc["paths"].items()) {
         const json& op = item["post"];
-        Operation o{path, path.rfind("/api/v1/", 0) == 0 ? path.substr(8, path.find('/', 8) - 8)
-                                                          : path.substr(1, path.find('/', 1) - 1),
-                    op.value("x-platform-access", ""), {}};
+        Operation o{path,
+                    path.rfind("/api/v1/", 0) == 0 ? path.substr(8, path.find('/', 8) - 8)
+                                                   : path.substr(1, path.find('/', 1) - 1),
+                    op.value("x-platform-access", ""),
+                    {}};
         std::string flags = op.value("x-platform-flags", "");  // "destructive,action"
         for (size_t i = 0; i < flags.size();) {
             size_t end = flags.find(',', i);
@@ -96,8 +102,11 @@ TEST(Access, LockdownLikeMicro) {
     // The default rule is public: anonymous callers reach public endpoints.
     EXPECT_EQ(c.post_json("/registry/listServices", json::object()).status, 200);
 
-    create_rule(c, admin, {{"id", "onlyloggedin"}, {"scope", "*"}, {"resource", "*:*:*"}, {"access", "granted"}});
-    create_rule(c, admin, {{"id", "auth-public"}, {"scope", "<public>"}, {"resource", "service:auth:*"}});
+    create_rule(
+        c, admin,
+        {{"id", "onlyloggedin"}, {"scope", "*"}, {"resource", "*:*:*"}, {"access", "granted"}});
+    create_rule(c, admin,
+                {{"id", "auth-public"}, {"scope", "<public>"}, {"resource", "service:auth:*"}});
     ASSERT_EQ(c.post_json("/auth/deleteRule", {{"id", "default"}}, bearer(admin)).status, 200);
 
     // At once on this host: anonymous gets micro's 401 body, a signed-in account gets through.
@@ -105,9 +114,11 @@ TEST(Access, LockdownLikeMicro) {
     EXPECT_EQ(anon.status, 401);
     EXPECT_EQ(anon.json()["Code"], 401);
     EXPECT_EQ(anon.json()["Status"], "Unauthorized");
-    EXPECT_NE(anon.json()["Detail"].get<std::string>().find("Unauthorized call made to"), std::string::npos);
+    EXPECT_NE(anon.json()["Detail"].get<std::string>().find("Unauthorized call made to"),
+              std::string::npos);
     EXPECT_EQ(anon.header("www-authenticate"), "Bearer");
-    EXPECT_EQ(c.get("/api/v1/registry/listServices").status, 404);  // built-ins are not in the catalogue
+    EXPECT_EQ(c.get("/api/v1/registry/listServices").status,
+              404);  // built-ins are not in the catalogue
     EXPECT_EQ(c.post_json("/registry/listServices", json::object(), bearer(bob)).status, 200);
     // The auth service stays public, so one can still log in.
     EXPECT_FALSE(login(c, "bob", "bob-secret-1").empty());
@@ -123,8 +134,12 @@ TEST(Access, DeniedRuleWithHigherPriorityWinsAndNamesTheAccount) {
     HttpClient c("127.0.0.1", host.api_port());
     const std::string admin = login(c, "admin", kAdminSecret);
     const std::string bob = account(c, admin, "bob");
-    create_rule(c, admin, {{"id", "no-registry"}, {"scope", "*"}, {"resource", "service:registry:*"},
-                           {"access", "denied"}, {"priority", 10}});
+    create_rule(c, admin,
+                {{"id", "no-registry"},
+                 {"scope", "*"},
+                 {"resource", "service:registry:*"},
+                 {"access", "denied"},
+                 {"priority", 10}});
     auto r = c.post_json("/registry/listServices", json::object(), bearer(bob));
     EXPECT_EQ(r.status, 403);
     EXPECT_NE(r.json()["Detail"].get<std::string>().find("by bob"), std::string::npos);
@@ -218,7 +233,9 @@ TEST(Access, TokenScopedToNotesIsRefusedEverywhereElse) {
     EXPECT_GT(refused, 10);
     EXPECT_GE(allowed, 4);
     // And it works where it is scoped.
-    EXPECT_EQ(c.post_json("/api/v1/notes/add", {{"title", "a"}, {"text", "b"}}, bearer(notes_only)).status, 200);
+    EXPECT_EQ(c.post_json("/api/v1/notes/add", {{"title", "a"}, {"text", "b"}}, bearer(notes_only))
+                  .status,
+              200);
 }
 
 TEST(Access, TokenWithoutActionsIsRefusedOnEveryActionEndpoint) {
@@ -227,9 +244,11 @@ TEST(Access, TokenWithoutActionsIsRefusedOnEveryActionEndpoint) {
     HttpClient c("127.0.0.1", host.api_port());
     const std::string admin = login(c, "admin", kAdminSecret);
     const std::string erin = account(c, admin, "erin");
-    const std::string no_actions = personal_token(c, erin, {{"capabilities", {"agent", "work", "inbox"}}});
+    const std::string no_actions =
+        personal_token(c, erin, {{"capabilities", {"agent", "work", "inbox"}}});
     // The assistant services need their own capability besides `actions` (decision 30).
-    const std::string with_actions = personal_token(c, erin, {{"capabilities", {"actions", "agent", "work", "inbox"}}});
+    const std::string with_actions =
+        personal_token(c, erin, {{"capabilities", {"actions", "agent", "work", "inbox"}}});
 
     int actions = 0;
     for (const auto& op : operations(c)) {
@@ -238,7 +257,8 @@ TEST(Access, TokenWithoutActionsIsRefusedOnEveryActionEndpoint) {
         auto r = c.post_json(op.path, json::object(), bearer(no_actions));
         EXPECT_EQ(r.status, 403) << op.path << " " << r.body;
         EXPECT_NE(r.body.find("actions"), std::string::npos) << r.body;
-        EXPECT_NE(c.post_json(op.path, json::object(), bearer(with_actions)).status, 403) << op.path;
+        EXPECT_NE(c.post_json(op.path, json::object(), bearer(with_actions)).status, 403)
+            << op.path;
     }
     EXPECT_GE(actions, 1);
 }
@@ -259,7 +279,7 @@ TEST(Access, ServicesTokenCallsTheCatalogueOnly) {
 TEST(Access, ForgedRevokedAndExpiredTokensAre401) {
     TempDir dir;
     // The local profile on a manual business clock, so expiry can be reached without waiting.
-    std::ifstream in(std::string(SOURCE_PROFILES_DIR) + "/local.yaml");
+    std::ifstream in((platform::test::source_dir() + "/profiles") + "/local.yaml");
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     auto swap = [&](const std::string& from, const std::string& to) {
         auto at = text.find(from);
@@ -286,9 +306,11 @@ TEST(Access, ForgedRevokedAndExpiredTokensAre401) {
 
     // Revoked: a personal token deleted by its owner.
     auto created = c.post_json("/auth/createToken", {{"name", "ci"}}, bearer(gus)).json();
-    ASSERT_EQ(c.post_json("/api/v1/notes/list", json::object(), bearer(created["token"])).status, 200);
+    ASSERT_EQ(c.post_json("/api/v1/notes/list", json::object(), bearer(created["token"])).status,
+              200);
     ASSERT_EQ(c.post_json("/auth/deleteToken", {{"id", created["id"]}}, bearer(gus)).status, 200);
-    EXPECT_EQ(c.post_json("/api/v1/notes/list", json::object(), bearer(created["token"])).status, 401);
+    EXPECT_EQ(c.post_json("/api/v1/notes/list", json::object(), bearer(created["token"])).status,
+              401);
 
     // Expired: the access token's lifetime passes on the business clock.
     ASSERT_EQ(c.post_json("/clock/advance", {{"ms", 3600 * 1000}}, bearer(admin)).status, 200);
@@ -299,7 +321,7 @@ TEST(Access, ForgedRevokedAndExpiredTokensAre401) {
 
 TEST(Access, RateLimitPerAccount) {
     TempDir dir;
-    std::ifstream in(std::string(SOURCE_PROFILES_DIR) + "/test.yaml");
+    std::ifstream in((platform::test::source_dir() + "/profiles") + "/test.yaml");
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     text += "\nhttp:\n  account_rate_limit: {requests_per_second: 0.01, burst: 2}\n";
     const std::string path = dir.path() + "/limited.yaml";
@@ -313,7 +335,8 @@ TEST(Access, RateLimitPerAccount) {
     EXPECT_EQ(c.post_json("/api/v1/notes/list", json::object(), bearer("alice")).status, 200);
     auto limited = c.post_json("/api/v1/notes/list", json::object(), bearer("alice"));
     EXPECT_EQ(limited.status, 429) << limited.body;
-    EXPECT_GE(std::stoi(limited.header("retry-after").empty() ? "0" : limited.header("retry-after")), 1);
+    EXPECT_GE(
+        std::stoi(limited.header("retry-after").empty() ? "0" : limited.header("retry-after")), 1);
     EXPECT_NE(limited.body.find("alice"), std::string::npos);
     // Another account has its own budget; anonymous callers are limited per address, not here.
     EXPECT_EQ(c.post_json("/api/v1/notes/list", json::object(), bearer("bob")).status, 200);
@@ -328,22 +351,34 @@ TEST(Access, EveryOwnerEndpointAnswers404ToAnotherAccount) {
     for (const auto& op : operations(c)) {
         if (op.access != "owner") continue;
         auto it = owned_fixtures().find(op.path);
-        ASSERT_NE(it, owned_fixtures().end()) << op.path << " declares owner access but has no fixture here";
+        ASSERT_NE(it, owned_fixtures().end())
+            << op.path << " declares owner access but has no fixture here";
         const OwnedFixture& f = it->second;
-        const std::string a = "owner-a-" + std::to_string(swept), b = "owner-b-" + std::to_string(swept);
+        const std::string a = "owner-a-" + std::to_string(swept),
+                          b = "owner-b-" + std::to_string(swept);
         auto created = c.post_json(f.create_path, f.create_args, bearer(a));
         ASSERT_EQ(created.status, 200) << op.path << " " << created.body;
         const json data = created.json()["data"];
-        const std::string id = data.is_object() && data.contains("id") ? data["id"].get<std::string>() : "";
+        const std::string id =
+            data.is_object() && data.contains("id") ? data["id"].get<std::string>() : "";
         auto r = c.post_json(op.path, with_id(f.args, id), bearer(b));
         switch (f.expect) {
-        case Expect::Own: EXPECT_EQ(r.status, 200) << op.path << " " << r.body; break;
-        case Expect::List: EXPECT_EQ(r.status, 200) << op.path << " " << r.body; break;
-        case Expect::NotFound: EXPECT_EQ(r.status, 404) << op.path << " " << r.body; break;
-        case Expect::Unavailable: EXPECT_EQ(r.status, 503) << op.path << " " << r.body; break;
+            case Expect::Own:
+                EXPECT_EQ(r.status, 200) << op.path << " " << r.body;
+                break;
+            case Expect::List:
+                EXPECT_EQ(r.status, 200) << op.path << " " << r.body;
+                break;
+            case Expect::NotFound:
+                EXPECT_EQ(r.status, 404) << op.path << " " << r.body;
+                break;
+            case Expect::Unavailable:
+                EXPECT_EQ(r.status, 503) << op.path << " " << r.body;
+                break;
         }
         if (f.expect != Expect::Own) {
-            EXPECT_EQ(r.body.find(kMarker), std::string::npos) << op.path << " leaks A's resource: " << r.body;
+            EXPECT_EQ(r.body.find(kMarker), std::string::npos)
+                << op.path << " leaks A's resource: " << r.body;
         }
         // A's resource is untouched by B's call.
         auto mine = c.post_json(f.read, with_id(f.read_args, id), bearer(a));

@@ -630,15 +630,17 @@ TEST(AcmeHost, ServesThePebbleCertificateOnItsTlsPort) {
     CURL* curl = curl_easy_init();
     std::string body;
     const std::string url = "https://localhost:" + std::to_string(host.api_port()) + "/";
-    curl_slist* resolve = curl_slist_append(nullptr, ("localhost:" + std::to_string(host.api_port()) + ":127.0.0.1").c_str());
+    curl_slist* resolve = curl_slist_append(
+        nullptr, ("localhost:" + std::to_string(host.api_port()) + ":127.0.0.1").c_str());
     curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
     curl_easy_setopt(curl, CURLOPT_RESOLVE, resolve);
     curl_easy_setopt(curl, CURLOPT_CAINFO, root_file.c_str());
     curl_easy_setopt(curl, CURLOPT_TIMEOUT, 10L);
-    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, +[](char* p, size_t s, size_t n, void* u) {
-        static_cast<std::string*>(u)->append(p, s * n);
-        return s * n;
-    });
+    curl_easy_setopt(
+        curl, CURLOPT_WRITEFUNCTION, +[](char* p, size_t s, size_t n, void* u) {
+            static_cast<std::string*>(u)->append(p, s * n);
+            return s * n;
+        });
     curl_easy_setopt(curl, CURLOPT_WRITEDATA, &body);
     CURLcode rc = curl_easy_perform(curl);
     long status = 0;

@@ -3,10 +3,6 @@
 // GET /agents), surface B (/api/v1/agent/ask in its {"data": ...} envelope), MCP tools/call,
 // ownership of threads, the prompt limit and metering (billing: allowance, then credit, then
 // 402). AgentModelServer drives model-openai against the scripted fake model server on loopback.
-#include "catalogue_test.hpp"
-#include "fake_model_server.hpp"
-#include "mcp_client.hpp"
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,19 +10,25 @@
 #include <fstream>
 #include <sstream>
 
+#include "catalogue_test.hpp"
+#include "fake_model_server.hpp"
+#include "mcp_client.hpp"
+
+using nlohmann::json;
 using platform::test::FakeModelServer;
 using platform::test::HostProcess;
 using platform::test::HttpClient;
 using platform::test::HttpResult;
 using platform::test::McpClient;
-using platform::test::TempDir;
 using platform::test::model_server_host;
+using platform::test::TempDir;
 using platform::test::test_profile_text;
-using nlohmann::json;
 
 namespace {
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool has(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
 
 class AgentApi : public platform::test::CatalogueTest {
 protected:
@@ -36,8 +38,10 @@ protected:
     HttpResult surface_a(const json& body, const std::string& who, const std::string& agent = "") {
         return api.post_json(agent.empty() ? "/agent" : "/agent/" + agent, body, as(who));
     }
-    HttpResult rpc(const std::string& service, const std::string& method, const json& request, const std::string& who) {
-        return api.post_json("/rpc", {{"service", service}, {"method", method}, {"request", request}}, as(who));
+    HttpResult rpc(const std::string& service, const std::string& method, const json& request,
+                   const std::string& who) {
+        return api.post_json(
+            "/rpc", {{"service", service}, {"method", method}, {"request", request}}, as(who));
     }
     json balance(const std::string& who) {
         auto r = rpc("billing", "Billing.Balance", json::object(), who);
@@ -65,7 +69,8 @@ TEST_F(AgentApi, NotesThroughSurfaceAAndTheThreadCarriesOn) {
     EXPECT_TRUE(has(second.json()["text"].get<std::string>(), "4512")) << second.body;
     EXPECT_EQ(second.json()["thread"], thread);
 
-    auto named = surface_a({{"prompt", "what are my notes"}, {"thread", thread}}, "ann", "assistant");
+    auto named =
+        surface_a({{"prompt", "what are my notes"}, {"thread", thread}}, "ann", "assistant");
     ASSERT_EQ(named.status, 200) << named.body;
     EXPECT_EQ(named.json()["thread"], thread);
     auto nobody = surface_a({{"prompt", "hi"}}, "ann", "nobody");
@@ -97,7 +102,11 @@ TEST_F(AgentApi, ListsTheAgentsOnBothSurfaces) {
     EXPECT_EQ(post("list", json::object(), "ann").status, 200);  // a read answers POST too
 
     // Extensions: an agent of one's own is listed, and answers.
-    ASSERT_EQ(post("create", {{"name", "keeper"}, {"instructions", "Keep notes."}, {"services", {"notes"}}}, "ann").status, 200);
+    ASSERT_EQ(
+        post("create",
+             {{"name", "keeper"}, {"instructions", "Keep notes."}, {"services", {"notes"}}}, "ann")
+            .status,
+        200);
     EXPECT_EQ(post("create", {{"name", "assistant"}, {"instructions", "x"}}, "ann").status, 409);
     expect_400(post("create", {{"name", "Not Valid"}, {"instructions", "x"}}, "ann"), "name");
     EXPECT_TRUE(has(api.get("/agents", as("ann")).body, "keeper"));
@@ -117,7 +126,8 @@ TEST_F(AgentApi, AnotherAccountsThreadIsNotFound) {
     EXPECT_TRUE(has(theirs.body, "thread: no such conversation")) << theirs.body;
     EXPECT_EQ(theirs.json()["error"]["code"], "not_found");
     EXPECT_EQ(surface_a({{"prompt", "hi"}, {"thread", thread}}, "bob").status, 404);
-    EXPECT_EQ(post("ask", {{"prompt", "hi"}, {"thread", "th-000000000000-000000"}}, "ann").status, 404);
+    EXPECT_EQ(post("ask", {{"prompt", "hi"}, {"thread", "th-000000000000-000000"}}, "ann").status,
+              404);
 }
 
 TEST_F(AgentApi, PromptsOver8000BytesAreRefused) {
@@ -139,9 +149,10 @@ TEST_F(AgentApi, AskIsAnMcpTool) {
     EXPECT_TRUE(listed) << tools;
     const json result = mcp.call_tool("agent_ask", {{"prompt", "note that the gate code is 1234"}});
     EXPECT_FALSE(result.value("isError", false)) << result;
-    const json data = result.contains("structuredContent")
-                          ? result["structuredContent"]
-                          : json::parse(result["content"][0]["text"].get<std::string>(), nullptr, false);
+    const json data =
+        result.contains("structuredContent")
+            ? result["structuredContent"]
+            : json::parse(result["content"][0]["text"].get<std::string>(), nullptr, false);
     EXPECT_TRUE(data["text"].is_string()) << result;
     EXPECT_TRUE(data["thread"].is_string()) << result;
     EXPECT_TRUE(has(api.get("/api/v1/notes/list", as("ann")).body, "1234"));
@@ -157,17 +168,24 @@ TEST_F(AgentApi, AsksAreMeteredAllowanceFirstThenCredit) {
     ASSERT_EQ(post("ask", {{"prompt", "hi"}}, "dave").status, 200);
     EXPECT_EQ(balance("dave")["allowance"], before - 1);
 
-    ASSERT_EQ(rpc("billing", "Billing.SetAllowance", {{"account", "carol"}, {"allowance_per_day", 0}}, "admin").status, 200);
+    ASSERT_EQ(rpc("billing", "Billing.SetAllowance",
+                  {{"account", "carol"}, {"allowance_per_day", 0}}, "admin")
+                  .status,
+              200);
     auto broke = post("ask", {{"prompt", "hi"}}, "carol");
     EXPECT_EQ(broke.status, 402) << broke.body;
     EXPECT_EQ(broke.json()["error"]["code"], "payment_required") << broke.body;
     EXPECT_EQ(surface_a({{"prompt", "hi"}}, "carol").status, 402);
-    ASSERT_EQ(rpc("billing", "Billing.AddCredit", {{"account", "carol"}, {"amount", 1}}, "admin").status, 200);
+    ASSERT_EQ(
+        rpc("billing", "Billing.AddCredit", {{"account", "carol"}, {"amount", 1}}, "admin").status,
+        200);
     ASSERT_EQ(post("ask", {{"prompt", "hi"}}, "carol").status, 200);
     EXPECT_EQ(balance("carol")["credit"], 0);
     EXPECT_EQ(post("ask", {{"prompt", "hi"}}, "carol").status, 402);
     // A refused ask costs nothing.
-    ASSERT_EQ(rpc("billing", "Billing.AddCredit", {{"account", "carol"}, {"amount", 1}}, "admin").status, 200);
+    ASSERT_EQ(
+        rpc("billing", "Billing.AddCredit", {{"account", "carol"}, {"amount", 1}}, "admin").status,
+        200);
     EXPECT_EQ(post("ask", {{"prompt", "hi"}, {"thread", "th-none"}}, "carol").status, 404);
     EXPECT_EQ(balance("carol")["credit"], 1);
 }
@@ -179,14 +197,17 @@ TEST_F(AgentApi, AsksAreMeteredAllowanceFirstThenCredit) {
 class AgentModelServer : public ::testing::Test {
 protected:
     void SetUp() override {
-        HostProcess::Options o = model_server_host(model, dir.path() + "/agent-model-test.yaml", test_profile_text());
+        HostProcess::Options o =
+            model_server_host(model, dir.path() + "/agent-model-test.yaml", test_profile_text());
         host = std::make_unique<HostProcess>(o);
         host->start();
         api = std::make_unique<HttpClient>("127.0.0.1", host->api_port());
     }
     void use(const std::string& provider) {
-        auto r = api->post_json("/rpc", {{"service", "config"}, {"method", "Config.Set"},
-                                         {"request", {{"path", "model.provider"}, {"value", provider}}}},
+        auto r = api->post_json("/rpc",
+                                {{"service", "config"},
+                                 {"method", "Config.Set"},
+                                 {"request", {{"path", "model.provider"}, {"value", provider}}}},
                                 {{"Authorization", "Bearer admin"}});
         ASSERT_EQ(r.status, 200) << r.body;
     }
@@ -195,7 +216,8 @@ protected:
     }
     static std::vector<std::string> tool_names(const json& request) {
         std::vector<std::string> out;
-        for (const auto& t : request.value("tools", json::array())) out.push_back(t["function"]["name"]);
+        for (const auto& t : request.value("tools", json::array()))
+            out.push_back(t["function"]["name"]);
         return out;
     }
 
@@ -208,10 +230,13 @@ protected:
 TEST_F(AgentModelServer, RunsTheModelsToolCallsAsTheCaller) {
     use("openai");
     model.enqueue(FakeModelServer::kOpenAiPath,
-                  FakeModelServer::ok(FakeModelServer::openai_tool_call("call_1", "notes_add", {{"title", "boiler"}, {"text", "4512"}})));
+                  FakeModelServer::ok(FakeModelServer::openai_tool_call(
+                      "call_1", "notes_add", {{"title", "boiler"}, {"text", "4512"}})));
     model.enqueue(FakeModelServer::kOpenAiPath,
-                  FakeModelServer::ok(FakeModelServer::openai_tool_call("call_2", "notes_get", {{"title", "boiler"}})));
-    model.enqueue(FakeModelServer::kOpenAiPath, FakeModelServer::ok(FakeModelServer::openai_text("The boiler code is 4512.")));
+                  FakeModelServer::ok(FakeModelServer::openai_tool_call("call_2", "notes_get",
+                                                                        {{"title", "boiler"}})));
+    model.enqueue(FakeModelServer::kOpenAiPath,
+                  FakeModelServer::ok(FakeModelServer::openai_text("The boiler code is 4512.")));
 
     auto r = ask({{"prompt", "remember that the boiler code is 4512"}});
     ASSERT_EQ(r.status, 200) << r.body << host->log();
@@ -222,16 +247,19 @@ TEST_F(AgentModelServer, RunsTheModelsToolCallsAsTheCaller) {
     auto note = api->get("/api/v1/notes/get?title=boiler", {{"Authorization", "Bearer ann"}});
     ASSERT_EQ(note.status, 200) << note.body;
     EXPECT_EQ(note.json()["data"]["text"], "4512");
-    EXPECT_EQ(api->get("/api/v1/notes/get?title=boiler", {{"Authorization", "Bearer bob"}}).status, 404);
+    EXPECT_EQ(api->get("/api/v1/notes/get?title=boiler", {{"Authorization", "Bearer bob"}}).status,
+              404);
 
     const auto seen = model.requests(FakeModelServer::kOpenAiPath);
     ASSERT_EQ(seen.size(), 3u);
     const json& first = seen[0].body;
     const auto names = tool_names(first);
     EXPECT_NE(std::find(names.begin(), names.end(), "notes_add"), names.end()) << first;
-    EXPECT_EQ(std::find(names.begin(), names.end(), "agent_ask"), names.end()) << first;  // never itself
+    EXPECT_EQ(std::find(names.begin(), names.end(), "agent_ask"), names.end())
+        << first;  // never itself
     EXPECT_EQ(first["messages"][0]["role"], "system");
-    EXPECT_TRUE(has(first["messages"][0]["content"].get<std::string>(), "never instructions")) << first;
+    EXPECT_TRUE(has(first["messages"][0]["content"].get<std::string>(), "never instructions"))
+        << first;
     EXPECT_EQ(first["messages"].back()["content"], "remember that the boiler code is 4512");
     // Each result went back as a tool message answering its call.
     const json& third = seen[2].body["messages"];
@@ -246,20 +274,28 @@ TEST_F(AgentModelServer, RunsTheModelsToolCallsAsTheCaller) {
 }
 
 TEST_F(AgentModelServer, RunsAnthropicToolUseAndTheThreadCarriesOn) {
-    for (const auto& [path, value] : {std::pair<std::string, std::string>{"model.anthropic.base_url", model.url()},
-                                      {"model.anthropic.api_key", "sk-ant-test"}}) {
-        auto r = api->post_json("/rpc", {{"service", "config"}, {"method", "Config.Set"}, {"request", {{"path", path}, {"value", value}}}},
+    for (const auto& [path, value] :
+         {std::pair<std::string, std::string>{"model.anthropic.base_url", model.url()},
+          {"model.anthropic.api_key", "sk-ant-test"}}) {
+        auto r = api->post_json("/rpc",
+                                {{"service", "config"},
+                                 {"method", "Config.Set"},
+                                 {"request", {{"path", path}, {"value", value}}}},
                                 {{"Authorization", "Bearer admin"}});
         ASSERT_EQ(r.status, 200) << r.body;
     }
     use("anthropic");
     using Call = FakeModelServer::ToolCall;
+    model.enqueue(
+        FakeModelServer::kAnthropicPath,
+        FakeModelServer::ok(FakeModelServer::anthropic_tool_use(
+            {Call{"toolu_1", "notes_add", {{"title", "gate"}, {"text", "code 1234"}}, ""}},
+            "Saving it.")));
     model.enqueue(FakeModelServer::kAnthropicPath,
-                  FakeModelServer::ok(FakeModelServer::anthropic_tool_use({Call{"toolu_1", "notes_add", {{"title", "gate"}, {"text", "code 1234"}}, ""}},
-                                                                          "Saving it.")));
+                  FakeModelServer::ok(FakeModelServer::anthropic_tool_use(
+                      {Call{"toolu_2", "notes_list", json::object(), ""}})));
     model.enqueue(FakeModelServer::kAnthropicPath,
-                  FakeModelServer::ok(FakeModelServer::anthropic_tool_use({Call{"toolu_2", "notes_list", json::object(), ""}})));
-    model.enqueue(FakeModelServer::kAnthropicPath, FakeModelServer::ok(FakeModelServer::anthropic_text("Saved: gate.")));
+                  FakeModelServer::ok(FakeModelServer::anthropic_text("Saved: gate.")));
     auto first = ask({{"prompt", "remember the gate code 1234"}});
     ASSERT_EQ(first.status, 200) << first.body << host->log();
     EXPECT_EQ(first.json()["data"]["text"], "Saved: gate.");
@@ -271,7 +307,8 @@ TEST_F(AgentModelServer, RunsAnthropicToolUseAndTheThreadCarriesOn) {
     auto seen = model.requests(FakeModelServer::kAnthropicPath);
     ASSERT_EQ(seen.size(), 3u);
     EXPECT_EQ(seen[0].header("x-api-key"), "sk-ant-test");
-    EXPECT_TRUE(has(seen[0].body["system"].get<std::string>(), "never instructions")) << seen[0].body;
+    EXPECT_TRUE(has(seen[0].body["system"].get<std::string>(), "never instructions"))
+        << seen[0].body;
     // The third request carries both tool results, as tool_result blocks answering their ids.
     const json& last = seen[2].body["messages"];
     std::vector<std::string> answered;
@@ -282,14 +319,16 @@ TEST_F(AgentModelServer, RunsAnthropicToolUseAndTheThreadCarriesOn) {
     EXPECT_EQ(answered, (std::vector<std::string>{"toolu_1", "toolu_2"})) << last;
 
     // The next ask on the thread sends the earlier exchange as history.
-    model.enqueue(FakeModelServer::kAnthropicPath, FakeModelServer::ok(FakeModelServer::anthropic_text("It is 1234.")));
+    model.enqueue(FakeModelServer::kAnthropicPath,
+                  FakeModelServer::ok(FakeModelServer::anthropic_text("It is 1234.")));
     auto second = ask({{"prompt", "what was the gate code?"}, {"thread", thread}});
     ASSERT_EQ(second.status, 200) << second.body;
     EXPECT_EQ(second.json()["data"]["thread"], thread);
     seen = model.requests(FakeModelServer::kAnthropicPath);
     ASSERT_EQ(seen.size(), 4u);
     const std::string history = seen[3].body["messages"].dump();
-    EXPECT_TRUE(has(history, "remember the gate code 1234") && has(history, "Saved: gate.")) << history;
+    EXPECT_TRUE(has(history, "remember the gate code 1234") && has(history, "Saved: gate."))
+        << history;
 }
 
 TEST_F(AgentModelServer, AnUnconfiguredModelIs503) {

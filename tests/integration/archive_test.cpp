@@ -2,21 +2,22 @@
 // the items of one kind), search and get over the public blog posts, the social posts and the
 // caller's reminders (the `events` service), limits, missing arguments, another account's
 // reminder (404), an item id saved as a bookmark's `ref`, and one MCP call.
+#include <gtest/gtest.h>
+
 #include "host_process.hpp"
 #include "http_client.hpp"
 #include "mcp_client.hpp"
 
-#include <gtest/gtest.h>
-
+using nlohmann::json;
 using platform::test::HostProcess;
 using platform::test::HttpClient;
 using platform::test::HttpResult;
 using platform::test::McpClient;
-using nlohmann::json;
 
 namespace {
 
-const std::string kBody = " is the first line; the rest makes this post longer than fifty characters.";
+const std::string kBody =
+    " is the first line; the rest makes this post longer than fifty characters.";
 
 class ArchiveApi : public ::testing::Test {
 protected:
@@ -24,14 +25,22 @@ protected:
         host = new HostProcess();
         host->start();
         HttpClient c("127.0.0.1", host->api_port());
-        ASSERT_EQ(c.post_json("/clock/set", {{"unix_ms", 1803859200000LL}}).status, 200);  // 2027-03-01
+        ASSERT_EQ(c.post_json("/clock/set", {{"unix_ms", 1803859200000LL}}).status,
+                  200);  // 2027-03-01
         const std::map<std::string, std::string> alice = {{"Authorization", "Bearer ar-alice"}};
-        auto p = c.post_json("/api/v1/blog/create", {{"title", "Tomato harvest"}, {"content", "Tomatoes" + kBody}}, alice);
+        auto p = c.post_json("/api/v1/blog/create",
+                             {{"title", "Tomato harvest"}, {"content", "Tomatoes" + kBody}}, alice);
         ASSERT_EQ(p.status, 200) << p.body;
         post = p.json()["data"]["id"];
-        ASSERT_EQ(c.post_json("/api/v1/blog/create", {{"content", "Private tomatoes" + kBody}, {"private", true}}, alice).status, 200);
+        ASSERT_EQ(c.post_json("/api/v1/blog/create",
+                              {{"content", "Private tomatoes" + kBody}, {"private", true}}, alice)
+                      .status,
+                  200);
         auto e = c.post_json("/api/v1/events/create",
-                             {{"title", "Water the tomatoes"}, {"when", "2027-03-02T09:00:00+01:00"}, {"note", "back garden"}}, alice);
+                             {{"title", "Water the tomatoes"},
+                              {"when", "2027-03-02T09:00:00+01:00"},
+                              {"note", "back garden"}},
+                             alice);
         ASSERT_EQ(e.status, 200) << e.body;
         reminder = e.json()["data"]["id"];
     }
@@ -67,15 +76,18 @@ std::string ArchiveApi::post, ArchiveApi::reminder;
 TEST_F(ArchiveApi, ListCountsKindsOrListsOneKind) {
     auto kinds = get("list", "ar-alice");
     ASSERT_EQ(kinds.status, 200) << kinds.body;
-    EXPECT_EQ(kinds.json()["data"]["kinds"],
-              json::parse(R"([{"kind":"post","count":1},{"kind":"social","count":1},{"kind":"reminder","count":1}])"));
+    EXPECT_EQ(
+        kinds.json()["data"]["kinds"],
+        json::parse(
+            R"([{"kind":"post","count":1},{"kind":"social","count":1},{"kind":"reminder","count":1}])"));
     EXPECT_EQ(get("list").json()["data"]["kinds"],  // anonymous: no reminders
               json::parse(R"([{"kind":"post","count":1},{"kind":"social","count":1}])"));
     EXPECT_EQ(get("list", "ar-bob").json()["data"]["kinds"].size(), 2u);  // not alice's reminder
 
     EXPECT_EQ(ids_of(get("list?kind=post")), std::vector<std::string>{"post:" + post});
     EXPECT_EQ(ids_of(get("list?kind=social")), std::vector<std::string>{"social:" + post});
-    EXPECT_EQ(ids_of(get("list?kind=reminder", "ar-alice")), std::vector<std::string>{"reminder:" + reminder});
+    EXPECT_EQ(ids_of(get("list?kind=reminder", "ar-alice")),
+              std::vector<std::string>{"reminder:" + reminder});
     EXPECT_TRUE(ids_of(get("list?kind=news")).empty());
     expect_400(get("list?kind=weather"), "kind");
     expect_400(get("list?kind=post&limit=0"), "limit");
@@ -85,8 +97,10 @@ TEST_F(ArchiveApi, ListCountsKindsOrListsOneKind) {
 TEST_F(ArchiveApi, SearchEverythingCollected) {
     EXPECT_EQ(ids_of(get("search?query=tomatoes", "ar-alice")),
               (std::vector<std::string>{"reminder:" + reminder, "post:" + post, "social:" + post}));
-    EXPECT_EQ(ids_of(get("search?query=tomatoes")), (std::vector<std::string>{"post:" + post, "social:" + post}));
-    EXPECT_EQ(ids_of(get("search?query=garden&kind=reminder", "ar-alice")), std::vector<std::string>{"reminder:" + reminder});
+    EXPECT_EQ(ids_of(get("search?query=tomatoes")),
+              (std::vector<std::string>{"post:" + post, "social:" + post}));
+    EXPECT_EQ(ids_of(get("search?query=garden&kind=reminder", "ar-alice")),
+              std::vector<std::string>{"reminder:" + reminder});
     EXPECT_EQ(ids_of(get("search?query=tomatoes&limit=1", "ar-alice")).size(), 1u);
     EXPECT_TRUE(ids_of(get("search?query=private")).empty());  // the private post is not collected
     expect_400(get("search"), "query");

@@ -4,9 +4,9 @@
 // (notes, tasks, events, contacts). auth-noop: the bearer token text is the account id, and
 // accounts have no time zone, so the agent's context is UTC. The manual business clock is set to
 // Wednesday 25 November 2026, 08:00 UTC before each test.
-#include "catalogue_test.hpp"
-
 #include <gtest/gtest.h>
+
+#include "catalogue_test.hpp"
 
 using nlohmann::json;
 using platform::test::HttpResult;
@@ -15,7 +15,9 @@ namespace {
 
 constexpr int64_t kWednesday0800 = 1795593600000;  // 2026-11-25T08:00:00Z
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool has(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
 
 class AssistantBuiltin : public platform::test::CatalogueTest {
 protected:
@@ -25,8 +27,10 @@ protected:
         ASSERT_EQ(api.post_json("/clock/set", {{"unix_ms", kWednesday0800}}).status, 200);
     }
 
-    // Asks the default agent (or `agent`) as `who`; the reply's text, after checking the answer is 200.
-    std::string ask(const std::string& prompt, const std::string& who, const std::string& agent = "") {
+    // Asks the default agent (or `agent`) as `who`; the reply's text, after checking the answer is
+    // 200.
+    std::string ask(const std::string& prompt, const std::string& who,
+                    const std::string& agent = "") {
         json body = {{"prompt", prompt}};
         if (!agent.empty()) body["agent"] = agent;
         const HttpResult r = post("ask", body, who);
@@ -42,10 +46,12 @@ protected:
         EXPECT_EQ(r.status, 200) << r.body;
         return r.status == 200 ? r.json()["data"] : json();
     }
-    json get_from(const std::string& service, const std::string& method_and_query, const std::string& who) {
+    json get_from(const std::string& service, const std::string& method_and_query,
+                  const std::string& who) {
         return data_of(api.get("/api/v1/" + service + "/" + method_and_query, as(who)));
     }
-    json post_to(const std::string& service, const std::string& method, const json& body, const std::string& who) {
+    json post_to(const std::string& service, const std::string& method, const json& body,
+                 const std::string& who) {
         return data_of(api.post_json("/api/v1/" + service + "/" + method, body, as(who)));
     }
 };
@@ -62,13 +68,15 @@ TEST_F(AssistantBuiltin, NoteThatTheBoilerCodeIs4512SavesTheNote) {
 TEST_F(AssistantBuiltin, WhatAreMyNotesListsThem) {
     EXPECT_EQ(ask("what are my notes", "ab-list"), "You have no notes.");
     post_to("notes", "add", {{"title", "gate code"}, {"text", "1234"}}, "ab-list");
-    ASSERT_EQ(ask("Please note that the wifi password is hunter2, thanks!", "ab-list"), "Noted: wifi password.");
+    ASSERT_EQ(ask("Please note that the wifi password is hunter2, thanks!", "ab-list"),
+              "Noted: wifi password.");
     EXPECT_EQ(ask("what are my notes?", "ab-list"),
               "Your notes:\n- gate code: 1234\n- wifi password: the wifi password is hunter2");
 }
 
 TEST_F(AssistantBuiltin, AddATaskToRenewThePassportCreatesIt) {
-    EXPECT_EQ(ask("could you add a task to renew the passport", "ab-tasks"), "Added the task “renew the passport”.");
+    EXPECT_EQ(ask("could you add a task to renew the passport", "ab-tasks"),
+              "Added the task “renew the passport”.");
     const json tasks = get_from("tasks", "list", "ab-tasks");
     ASSERT_EQ(tasks["tasks"].size(), 1u) << tasks;
     EXPECT_EQ(tasks["tasks"][0]["title"], "renew the passport");
@@ -89,10 +97,12 @@ TEST_F(AssistantBuiltin, RemindMeTomorrowAt9CreatesAnEventAtNineTheNextDay) {
 }
 
 TEST_F(AssistantBuiltin, RemindMeIsATaskDueThenForAnAgentWithoutEvents) {
-    ASSERT_EQ(post("create", {{"name", "planner"}, {"instructions", "Plan my tasks."}, {"services", {"tasks"}}},
-                   "ab-planner")
-                  .status,
-              200);
+    ASSERT_EQ(
+        post("create",
+             {{"name", "planner"}, {"instructions", "Plan my tasks."}, {"services", {"tasks"}}},
+             "ab-planner")
+            .status,
+        200);
     EXPECT_EQ(ask("remind me tomorrow at 9 to call the dentist", "ab-planner", "planner"),
               "Added the task “call the dentist” (due Thursday 26 November at 09:00).");
     const json tasks = get_from("tasks", "list", "ab-planner");
@@ -108,17 +118,23 @@ TEST_F(AssistantBuiltin, RemindMeIsATaskDueThenForAnAgentWithoutEvents) {
 }
 
 TEST_F(AssistantBuiltin, WhatsFreeOnFridayAnswersWithThatDaysSlots) {
-    EXPECT_EQ(ask("what's free on Friday", "ab-free"), "You are free on Friday 27 November: 09:00–18:00.");
-    post_to("events", "create", {{"title", "haircut"}, {"when", "2026-11-27T10:00:00Z"}, {"minutes", 30}}, "ab-free");
-    EXPECT_EQ(ask("what's free on Friday", "ab-free"), "You are free on Friday 27 November: 09:00–10:00, 10:30–18:00.");
+    EXPECT_EQ(ask("what's free on Friday", "ab-free"),
+              "You are free on Friday 27 November: 09:00–18:00.");
+    post_to("events", "create",
+            {{"title", "haircut"}, {"when", "2026-11-27T10:00:00Z"}, {"minutes", 30}}, "ab-free");
+    EXPECT_EQ(ask("what's free on Friday", "ab-free"),
+              "You are free on Friday 27 November: 09:00–10:00, 10:30–18:00.");
 }
 
 TEST_F(AssistantBuiltin, FindAnnsNumberAnswersHerPhone) {
     EXPECT_EQ(ask("find Ann's number", "ab-contacts"), "No contact matches “Ann”.");
-    post_to("contacts", "add", {{"name", "Ann Smith"}, {"phone", "+44 20 7946 0000"}, {"email", "ann@example.org"}},
+    post_to("contacts", "add",
+            {{"name", "Ann Smith"}, {"phone", "+44 20 7946 0000"}, {"email", "ann@example.org"}},
             "ab-contacts");
-    post_to("contacts", "add", {{"name", "Bob Jones"}, {"phone", "+33 1 23 45 67 89"}}, "ab-contacts");
-    EXPECT_EQ(ask("find Ann's number", "ab-contacts"), "Ann Smith: phone +44 20 7946 0000, email ann@example.org");
+    post_to("contacts", "add", {{"name", "Bob Jones"}, {"phone", "+33 1 23 45 67 89"}},
+            "ab-contacts");
+    EXPECT_EQ(ask("find Ann's number", "ab-contacts"),
+              "Ann Smith: phone +44 20 7946 0000, email ann@example.org");
     // Another account's book is not searched.
     EXPECT_EQ(ask("find Ann's number", "ab-stranger"), "No contact matches “Ann”.");
 }

@@ -2,19 +2,19 @@
 // the admin bootstrap, logins through POST /auth/token, accounts, refresh rotation, revocation,
 // personal tokens, a restart keeping accounts, tokens and the signing key, and a store file that
 // holds no secret or token in clear.
-#include "host_process.hpp"
-#include "http_client.hpp"
-
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "host_process.hpp"
+#include "http_client.hpp"
+
+using nlohmann::json;
 using platform::test::HostProcess;
 using platform::test::HttpClient;
 using platform::test::TempDir;
-using nlohmann::json;
 
 namespace {
 
@@ -47,7 +47,9 @@ TEST(AuthLocal, AccountsAndTokensThroughTheGatewayAndARestart) {
     {
         HostProcess host(local(home.path(), {{"PLATFORM_ADMIN_SECRET", admin_secret}}));
         host.start();
-        EXPECT_TRUE(host.wait_for_log("created account admin with the secret from PLATFORM_ADMIN_SECRET")) << host.log();
+        EXPECT_TRUE(
+            host.wait_for_log("created account admin with the secret from PLATFORM_ADMIN_SECRET"))
+            << host.log();
         HttpClient c("127.0.0.1", host.api_port());
 
         // Log in as admin (the rpc handler's /<service>/<method> path).
@@ -61,10 +63,12 @@ TEST(AuthLocal, AccountsAndTokensThroughTheGatewayAndARestart) {
         never_stored.push_back(t.json()["refresh_token"]);
 
         // An account, its login, /auth/me.
-        auto made = c.post_json("/auth/createAccount", {{"id", "alice"}, {"secret", alice_secret}}, bearer(admin));
+        auto made = c.post_json("/auth/createAccount", {{"id", "alice"}, {"secret", alice_secret}},
+                                bearer(admin));
         ASSERT_EQ(made.status, 200) << made.body;
         EXPECT_EQ(c.post_json("/auth/createAccount", {{"id", "alice"}}, bearer(admin)).status, 400);
-        EXPECT_EQ(c.post_json("/auth/createAccount", {{"id", "mallory"}}).status, 401);  // admin only
+        EXPECT_EQ(c.post_json("/auth/createAccount", {{"id", "mallory"}}).status,
+                  401);  // admin only
         auto login = c.post_json("/auth/token", {{"id", "alice"}, {"secret", alice_secret}});
         ASSERT_EQ(login.status, 200) << login.body;
         const std::string alice = login.json()["access_token"];
@@ -76,16 +80,23 @@ TEST(AuthLocal, AccountsAndTokensThroughTheGatewayAndARestart) {
 
         // Owner endpoints need the account now; the token opens them.
         EXPECT_EQ(c.get("/api/v1/notes/list").status, 401);
-        ASSERT_EQ(c.post_json("/api/v1/notes/add", {{"title", "kept"}, {"text", "across restarts"}}, bearer(alice)).status,
+        ASSERT_EQ(c.post_json("/api/v1/notes/add", {{"title", "kept"}, {"text", "across restarts"}},
+                              bearer(alice))
+                      .status,
                   200);
-        EXPECT_EQ(c.get("/api/v1/notes/list", {{"Authorization", "Bearer forged.token.here"}}).status, 401);
+        EXPECT_EQ(
+            c.get("/api/v1/notes/list", {{"Authorization", "Bearer forged.token.here"}}).status,
+            401);
 
         // Refresh rotates; the old refresh token is used up.
-        auto refreshed = c.post_json("/auth/token", {{"refresh_token", login.json()["refresh_token"]}});
+        auto refreshed =
+            c.post_json("/auth/token", {{"refresh_token", login.json()["refresh_token"]}});
         ASSERT_EQ(refreshed.status, 200) << refreshed.body;
         alice_refresh = refreshed.json()["refresh_token"];
         never_stored.push_back(alice_refresh);
-        EXPECT_EQ(c.post_json("/auth/token", {{"refresh_token", login.json()["refresh_token"]}}).status, 401);
+        EXPECT_EQ(
+            c.post_json("/auth/token", {{"refresh_token", login.json()["refresh_token"]}}).status,
+            401);
         const std::string alice2 = refreshed.json()["access_token"];
         EXPECT_EQ(c.get("/auth/me", bearer(alice2)).status, 200);
 
@@ -96,7 +107,8 @@ TEST(AuthLocal, AccountsAndTokensThroughTheGatewayAndARestart) {
         never_stored.push_back(pat);
 
         // Revoke (logout): the refresh token and the access tokens of that login stop working.
-        auto revoked = c.post_json("/auth/revoke", {{"refresh_token", alice_refresh}}, bearer(alice2));
+        auto revoked =
+            c.post_json("/auth/revoke", {{"refresh_token", alice_refresh}}, bearer(alice2));
         ASSERT_EQ(revoked.status, 200) << revoked.body;
         EXPECT_EQ(revoked.json()["revoked"], true);
         EXPECT_EQ(c.post_json("/auth/token", {{"refresh_token", alice_refresh}}).status, 401);
@@ -124,9 +136,11 @@ TEST(AuthLocal, AccountsAndTokensThroughTheGatewayAndARestart) {
     // The SQLite files hold hashes only.
     std::string bytes;
     for (const auto& entry : std::filesystem::directory_iterator(home.path() + "/data"))
-        if (entry.path().filename().string().rfind("store.db", 0) == 0) bytes += read_file(entry.path().string());
+        if (entry.path().filename().string().rfind("store.db", 0) == 0)
+            bytes += read_file(entry.path().string());
     ASSERT_NE(bytes.find("account/go.core.api/alice"), std::string::npos);  // the right file
-    for (const auto& secret : never_stored) EXPECT_EQ(bytes.find(secret), std::string::npos) << secret;
+    for (const auto& secret : never_stored)
+        EXPECT_EQ(bytes.find(secret), std::string::npos) << secret;
     EXPECT_EQ(bytes.find("PRIVATE KEY"), std::string::npos);  // the signing key is sealed
 }
 

@@ -2,23 +2,24 @@
 // account id): every method over /api/v1/blog, limits, missing arguments, public and private
 // posts (anonymous reads), the author-only update and delete (403 for another's public post,
 // 404 for another's private one), ambiguous titles, and one MCP call.
+#include <gtest/gtest.h>
+
 #include "catalogue_test.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
 #include "mcp_client.hpp"
 
-#include <gtest/gtest.h>
-
+using nlohmann::json;
 using platform::test::CatalogueTest;
 using platform::test::HostProcess;
 using platform::test::HttpClient;
 using platform::test::HttpResult;
 using platform::test::McpClient;
-using nlohmann::json;
 
 namespace {
 
-const std::string kBody = "A post needs a body of at least fifty characters, and this one has them.";
+const std::string kBody =
+    "A post needs a body of at least fifty characters, and this one has them.";
 
 class BlogApi : public CatalogueTest {
 protected:
@@ -45,7 +46,8 @@ TEST_F(BlogApi, CreateReadAndLimits) {
     expect_400(post("create", {{"content", std::string(49, 'x')}}, "bl-alice"), "content");
     EXPECT_EQ(post("create", {{"content", std::string(50, 'x')}}, "bl-alice").status, 200);
     expect_400(post("create", {{"title", "no body"}}, "bl-alice"), "content");
-    expect_400(post("create", {{"content", kBody}, {"title", std::string(201, 't')}}, "bl-alice"), "title");
+    expect_400(post("create", {{"content", kBody}, {"title", std::string(201, 't')}}, "bl-alice"),
+               "title");
     EXPECT_EQ(post("create", {{"content", kBody}}, "").status, 401);
     EXPECT_EQ(get("create?content=x", "bl-alice").status, 405);
     expect_400(get("read", "bl-alice"), "id, title");
@@ -58,7 +60,7 @@ TEST_F(BlogApi, CreateReadAndLimits) {
 TEST_F(BlogApi, PublicPostsForEveryonePrivateForTheAuthor) {
     json pub = create({{"content", kBody}, {"title", "Visible"}}, "bl-pub");
     json priv = create({{"content", kBody}, {"title", "Hidden"}, {"private", true}}, "bl-pub");
-    EXPECT_EQ(get("read?id=" + pub["id"].get<std::string>(), "").json()["data"], pub);        // anonymous
+    EXPECT_EQ(get("read?id=" + pub["id"].get<std::string>(), "").json()["data"], pub);  // anonymous
     EXPECT_EQ(get("read?id=" + pub["id"].get<std::string>(), "bl-other").json()["data"], pub);
     EXPECT_EQ(get("read?id=" + priv["id"].get<std::string>(), "bl-other").status, 404);
     EXPECT_EQ(get("read?id=" + priv["id"].get<std::string>(), "").status, 404);
@@ -109,7 +111,8 @@ TEST_F(BlogApi, AmbiguousTitleIsRefused) {
     json a = create({{"content", kBody}, {"title", "Twice"}}, "bl-twice");
     json b = create({{"content", kBody}, {"title", "Twice"}}, "bl-twice");
     expect_400(post("delete", {{"title", "Twice"}}, "bl-twice"), "title");
-    EXPECT_EQ(get("read?id=" + a["id"].get<std::string>(), "bl-twice").status, 200);  // nothing deleted
+    EXPECT_EQ(get("read?id=" + a["id"].get<std::string>(), "bl-twice").status,
+              200);  // nothing deleted
     EXPECT_EQ(post("delete", {{"id", b["id"]}}, "bl-twice").status, 200);
     EXPECT_EQ(post("delete", {{"title", "Twice"}}, "bl-twice").json()["data"]["deleted"], a["id"]);
 }

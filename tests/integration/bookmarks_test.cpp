@@ -1,19 +1,19 @@
 // The bookmarks catalogue service against the real host (test profile: the bearer token is the
 // account id): every method over /api/v1, limits, ownership, the acceptance (search finds
 // words in private notes; re-adding keeps the note), a ref without an archive item, one tools/call.
+#include <gtest/gtest.h>
+
 #include "catalogue_test.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
 #include "mcp_client.hpp"
 
-#include <gtest/gtest.h>
-
+using nlohmann::json;
 using platform::test::CatalogueTest;
 using platform::test::HostProcess;
 using platform::test::HttpClient;
 using platform::test::HttpResult;
 using platform::test::McpClient;
-using nlohmann::json;
 
 namespace {
 
@@ -30,14 +30,16 @@ protected:
         EXPECT_EQ(r.status, 200) << r.body;
         std::vector<std::string> out;
         json body = r.json();  // alive for the loop: [] returns references into it
-        for (const auto& b : body["data"]["bookmarks"]) out.push_back(b["title"].get<std::string>());
+        for (const auto& b : body["data"]["bookmarks"])
+            out.push_back(b["title"].get<std::string>());
         return out;
     }
 };
 
 TEST_F(BookmarksApi, AddAnnotateGetDelete) {
     const std::string who = "b-alice";
-    json b = add({{"url", "https://example.org/essay"}, {"title", "An essay"}, {"note", "cite this"}}, who);
+    json b = add(
+        {{"url", "https://example.org/essay"}, {"title", "An essay"}, {"note", "cite this"}}, who);
     EXPECT_EQ(b["kind"], "link");
     EXPECT_EQ(b["note"], "cite this");
     const std::string id = b["id"];
@@ -50,7 +52,8 @@ TEST_F(BookmarksApi, AddAnnotateGetDelete) {
     EXPECT_EQ(got.json()["data"]["note"], "cite chapter 2");
     EXPECT_EQ(got.json()["data"]["url"], "https://example.org/essay");
     EXPECT_EQ(got.json()["data"]["archived"], nullptr);  // a plain link has no archived text
-    EXPECT_EQ(post("annotate", {{"id", id}, {"note", ""}}, who).json()["data"]["note"], "");  // empty clears
+    EXPECT_EQ(post("annotate", {{"id", id}, {"note", ""}}, who).json()["data"]["note"],
+              "");  // empty clears
 
     auto del = post("delete", {{"id", id}}, who);
     ASSERT_EQ(del.status, 200) << del.body;
@@ -62,14 +65,19 @@ TEST_F(BookmarksApi, AddAnnotateGetDelete) {
 TEST_F(BookmarksApi, ListSearchFindsWordsInPrivateNotesAndReAddingKeepsTheNote) {
     const std::string who = "b-reader";
     ASSERT_EQ(api.post_json("/clock/advance", {{"ms", 1000}}).status, 200);
-    json first = add({{"url", "https://example.org/a"}, {"title", "Plain title"}, {"note", "remember the zeppelin"}}, who);
+    json first = add({{"url", "https://example.org/a"},
+                      {"title", "Plain title"},
+                      {"note", "remember the zeppelin"}},
+                     who);
     ASSERT_EQ(api.post_json("/clock/advance", {{"ms", 1000}}).status, 200);
     add({{"url", "https://www.youtube.com/watch?v=abc"}, {"title", "A video"}}, who);
     ASSERT_EQ(api.post_json("/clock/advance", {{"ms", 1000}}).status, 200);
     add({{"url", "https://example.org/c"}, {"title", "Third"}}, who);
 
-    EXPECT_EQ(titles(json::object(), who), (std::vector<std::string>{"Third", "A video", "Plain title"}));
-    EXPECT_EQ(titles({{"query", "Zeppelin"}}, who), std::vector<std::string>{"Plain title"});  // only in the note
+    EXPECT_EQ(titles(json::object(), who),
+              (std::vector<std::string>{"Third", "A video", "Plain title"}));
+    EXPECT_EQ(titles({{"query", "Zeppelin"}}, who),
+              std::vector<std::string>{"Plain title"});  // only in the note
     EXPECT_EQ(titles({{"kind", "video"}}, who), std::vector<std::string>{"A video"});
     EXPECT_EQ(titles({{"offset", 1}, {"limit", 1}}, who), std::vector<std::string>{"A video"});
     EXPECT_EQ(post("list", {{"limit", 1}}, who).json()["data"]["total"], 3);
@@ -94,7 +102,8 @@ TEST_F(BookmarksApi, LimitsRequiredArgumentsAndUnresolvableRefs) {
     expect_400(api.get("/api/v1/bookmarks/get", as(who)), "id");
     expect_400(post("add", {{"title", "nothing to save"}}, who), "ref or url");
     expect_400(post("add", {{"url", "file:///etc/passwd"}}, who), "url");
-    EXPECT_EQ(api.get("/api/v1/bookmarks/list", as(who)).status, 405);  // list is a POST (private search)
+    EXPECT_EQ(api.get("/api/v1/bookmarks/list", as(who)).status,
+              405);  // list is a POST (private search)
     EXPECT_EQ(api.post_json("/api/v1/bookmarks/list", json::object()).status, 401);
 
     auto ref = post("add", {{"ref", "no-such-archive-item"}}, who);
@@ -108,13 +117,15 @@ TEST_F(BookmarksApi, AnotherAccountsIdsAre404AndOneToolCallMatches) {
     EXPECT_EQ(api.get("/api/v1/bookmarks/get?id=" + id, as("b-other")).status, 404);
     EXPECT_EQ(post("annotate", {{"id", id}, {"note", "mine now"}}, "b-other").status, 404);
     EXPECT_EQ(post("delete", {{"id", id}}, "b-other").status, 404);
-    EXPECT_EQ(api.get("/api/v1/bookmarks/get?id=" + id, as("b-owner")).json()["data"]["note"], "private");
+    EXPECT_EQ(api.get("/api/v1/bookmarks/get?id=" + id, as("b-owner")).json()["data"]["note"],
+              "private");
 
     McpClient mcp(host->api_port(), "b-owner");
     mcp.initialize();
     const json tool = mcp.call_tool("bookmarks_get", {{"id", id}});
     ASSERT_FALSE(tool.value("isError", false)) << tool;
-    EXPECT_EQ(tool["structuredContent"], api.get("/api/v1/bookmarks/get?id=" + id, as("b-owner")).json()["data"]);
+    EXPECT_EQ(tool["structuredContent"],
+              api.get("/api/v1/bookmarks/get?id=" + id, as("b-owner")).json()["data"]);
 }
 
 }  // namespace

@@ -1,20 +1,17 @@
 // The built-in config, store and broker services in the real host, over HTTP (micro-style routes
 // /config/set, /store/read, /broker/subscribe...). The profile is a copy of `local` (SQLite store
-// under PLATFORM_HOME, in-memory broker) whose auth-noop gives every account the admin scope, written
-// into PLATFORM_HOME/profiles by the test, so `Authorization: Bearer admin` may call admin methods.
-#include "host_process.hpp"
-#include "http_client.hpp"
-
-#include <gtest/gtest.h>
-
+// under PLATFORM_HOME, in-memory broker) whose auth-noop gives every account the admin scope,
+// written into PLATFORM_HOME/profiles by the test, so `Authorization: Bearer admin` may call admin
+// methods.
 #include <arpa/inet.h>
+#include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <future>
@@ -24,38 +21,43 @@
 #include <string>
 #include <vector>
 
+#include "host_process.hpp"
+#include "http_client.hpp"
+
+using nlohmann::json;
 using platform::test::HostProcess;
 using platform::test::HttpClient;
 using platform::test::HttpResult;
 using platform::test::TempDir;
-using nlohmann::json;
 
 namespace {
 
-const std::map<std::string, std::string> kAdmin = {{"Authorization", "Bearer admin"}, {"Content-Type", "application/json"}};
+const std::map<std::string, std::string> kAdmin = {{"Authorization", "Bearer admin"},
+                                                   {"Content-Type", "application/json"}};
 
 void write_profile(const std::string& home) {
     std::filesystem::create_directories(home + "/profiles");
-    std::ofstream(home + "/profiles/builtins-local.yaml") << "name: builtins-local\n"
-                                                            "description: local with admin scopes for every account (builtins test)\n"
-                                                            "clock: real\n"
-                                                            "plugins: [registry, config, store, broker]\n"
-                                                            "privileged: [registry, config, store, broker]\n"
-                                                            "providers:\n"
-                                                            "  store:\n"
-                                                            "    plugin: store-sqlite\n"
-                                                            "    config:\n"
-                                                            "      path: \""
-                                                         << home
-                                                         << "/data/store.db\"\n"
-                                                            "  broker:\n"
-                                                            "    plugin: broker-memory\n"
-                                                            "  auth:\n"
-                                                            "    plugin: auth-noop\n"
-                                                            "    config:\n"
-                                                            "      scopes: [admin]\n"
-                                                            "settings:\n"
-                                                            "  call_timeout_ms: 30000\n";
+    std::ofstream(home + "/profiles/builtins-local.yaml")
+        << "name: builtins-local\n"
+           "description: local with admin scopes for every account (builtins test)\n"
+           "clock: real\n"
+           "plugins: [registry, config, store, broker]\n"
+           "privileged: [registry, config, store, broker]\n"
+           "providers:\n"
+           "  store:\n"
+           "    plugin: store-sqlite\n"
+           "    config:\n"
+           "      path: \""
+        << home
+        << "/data/store.db\"\n"
+           "  broker:\n"
+           "    plugin: broker-memory\n"
+           "  auth:\n"
+           "    plugin: auth-noop\n"
+           "    config:\n"
+           "      scopes: [admin]\n"
+           "settings:\n"
+           "  call_timeout_ms: 30000\n";
 }
 
 // Every byte of every file under `dir` (the SQLite database, its WAL and journal).
@@ -74,7 +76,8 @@ std::string all_bytes(const std::string& dir) {
 // One GET on its own connection (Connection: close), read until the server closes or `timeout`;
 // returns the chunks of a streamed answer whatever its framing: Server-Sent Events (`data:` lines,
 // possibly with chunked transfer encoding) or one buffered JSON array of chunks.
-std::vector<json> stream_get(int port, const std::string& target, std::chrono::milliseconds timeout) {
+std::vector<json> stream_get(int port, const std::string& target,
+                             std::chrono::milliseconds timeout) {
     int fd = ::socket(AF_INET, SOCK_STREAM, 0);
     sockaddr_in addr{};
     addr.sin_family = AF_INET;
@@ -84,14 +87,17 @@ std::vector<json> stream_get(int port, const std::string& target, std::chrono::m
         ::close(fd);
         throw std::runtime_error("connect failed");
     }
-    std::string req = "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer admin\r\n"
+    std::string req = "GET " + target +
+                      " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer admin\r\n"
                       "Accept: text/event-stream\r\nConnection: close\r\n\r\n";
     ::send(fd, req.data(), req.size(), MSG_NOSIGNAL);
     std::string raw;
     const auto until = std::chrono::steady_clock::now() + timeout;
     char buf[4096];
     for (;;) {
-        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - std::chrono::steady_clock::now()).count();
+        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                        until - std::chrono::steady_clock::now())
+                        .count();
         if (left <= 0) break;
         pollfd p{fd, POLLIN, 0};
         if (::poll(&p, 1, static_cast<int>(left)) <= 0) break;
@@ -126,7 +132,8 @@ std::vector<json> stream_get(int port, const std::string& target, std::chrono::m
         for (std::string line; std::getline(lines, line);) {
             if (!line.empty() && line.back() == '\r') line.pop_back();
             if (line.rfind("data:", 0) == 0) {
-                json j = json::parse(line.substr(line.size() > 5 && line[5] == ' ' ? 6 : 5), nullptr, false);
+                json j = json::parse(line.substr(line.size() > 5 && line[5] == ' ' ? 6 : 5),
+                                     nullptr, false);
                 if (!j.is_discarded()) chunks.push_back(j);
             }
         }
@@ -151,7 +158,9 @@ protected:
         host->start();
         api = std::make_unique<HttpClient>("127.0.0.1", host->api_port());
     }
-    HttpResult post(const std::string& target, const json& body) { return api->post(target, body.dump(), kAdmin); }
+    HttpResult post(const std::string& target, const json& body) {
+        return api->post(target, body.dump(), kAdmin);
+    }
     HttpResult get(const std::string& target) { return api->get(target, kAdmin); }
 
     TempDir home;
@@ -160,9 +169,11 @@ protected:
 };
 
 TEST_F(BuiltinsTest, ConfigSetGetMergeDeleteOverHttp) {
-    auto r = post("/config/set", {{"path", "app.db"}, {"value", {{"host", "localhost"}, {"port", 5432}}}});
+    auto r = post("/config/set",
+                  {{"path", "app.db"}, {"value", {{"host", "localhost"}, {"port", 5432}}}});
     ASSERT_EQ(r.status, 200) << r.body;
-    r = post("/config/set", {{"path", "app.db"}, {"value", R"({"user":"svc"})"}});  // a string holding a map: merged
+    r = post("/config/set", {{"path", "app.db"},
+                             {"value", R"({"user":"svc"})"}});  // a string holding a map: merged
     ASSERT_EQ(r.status, 200) << r.body;
     r = get("/config/get?path=app.db");
     ASSERT_EQ(r.status, 200) << r.body;
@@ -195,7 +206,8 @@ TEST_F(BuiltinsTest, SecretsNeverReachTheDatabaseInClear) {
     ASSERT_EQ(r.status, 200) << r.body;
     ASSERT_EQ(post("/config/set", {{"path", "mail.user"}, {"value", "postmaster"}}).status, 200);
 
-    EXPECT_EQ(get("/config/get?path=mail").json(), json::parse(R"({"value":{"password":"[secret]","user":"postmaster"}})"));
+    EXPECT_EQ(get("/config/get?path=mail").json(),
+              json::parse(R"({"value":{"password":"[secret]","user":"postmaster"}})"));
     EXPECT_EQ(get("/config/get?path=mail.password&decrypt=true").json()["value"], clear);
 
     // Through the store service, the config table holds the sealed form only.
@@ -208,7 +220,8 @@ TEST_F(BuiltinsTest, SecretsNeverReachTheDatabaseInClear) {
     // And no file under data/ holds the clear text, before or after a clean stop.
     const std::string data = home.path() + "/data";
     ASSERT_TRUE(std::filesystem::exists(data + "/store.db"));
-    EXPECT_NE(all_bytes(data).find("postmaster"), std::string::npos);  // the grep does see plain values
+    EXPECT_NE(all_bytes(data).find("postmaster"),
+              std::string::npos);  // the grep does see plain values
     EXPECT_EQ(all_bytes(data).find(clear), std::string::npos);
     EXPECT_EQ(host->stop(), 0) << host->log();
     EXPECT_EQ(all_bytes(data).find(clear), std::string::npos);
@@ -216,7 +229,8 @@ TEST_F(BuiltinsTest, SecretsNeverReachTheDatabaseInClear) {
 
 TEST_F(BuiltinsTest, StoreWriteReadListOverHttp) {
     for (const char* k : {"k2", "k1", "other"}) {
-        auto r = post("/store/write", {{"table", "scratch"}, {"key", k}, {"value", std::string("v-") + k}});
+        auto r = post("/store/write",
+                      {{"table", "scratch"}, {"key", k}, {"value", std::string("v-") + k}});
         ASSERT_EQ(r.status, 200) << r.body;
     }
     auto r = get("/store/read?table=scratch&key=k1");
@@ -226,7 +240,8 @@ TEST_F(BuiltinsTest, StoreWriteReadListOverHttp) {
     ASSERT_EQ(r.status, 200) << r.body;
     ASSERT_EQ(r.json()["records"].size(), 2u);
     EXPECT_EQ(r.json()["records"][0]["key"], "k1");
-    EXPECT_EQ(get("/store/list?table=scratch&order=desc&limit=2").json(), json::parse(R"({"keys":["other","k2"]})"));
+    EXPECT_EQ(get("/store/list?table=scratch&order=desc&limit=2").json(),
+              json::parse(R"({"keys":["other","k2"]})"));
     EXPECT_EQ(get("/store/read?table=scratch&key=nope").status, 404);
     EXPECT_EQ(get("/store/list?table=scratch&limit=0").status, 400);
     r = post("/store/delete", {{"table", "scratch"}, {"key", "k1"}});
@@ -239,13 +254,18 @@ TEST_F(BuiltinsTest, StoreWriteReadListOverHttp) {
 
 TEST_F(BuiltinsTest, BrokerPublishReachesASubscriberStream) {
     auto sub = std::async(std::launch::async, [port = host->api_port()] {
-        return stream_get(port, "/broker/subscribe?topic=builtins.test&limit=1&wait_ms=20000", std::chrono::seconds(25));
+        return stream_get(port, "/broker/subscribe?topic=builtins.test&limit=1&wait_ms=20000",
+                          std::chrono::seconds(25));
     });
     // The subscription exists some time after the request: publish until the subscriber answers.
     bool received = false;
     for (int i = 0; i < 150 && !received; ++i) {
-        auto r = api->post("/broker/publish", json{{"topic", "builtins.test"}, {"body", "hello-" + std::to_string(i)}}.dump(),
-                           {{"Authorization", "Bearer admin"}, {"Content-Type", "application/json"}, {"X-Request-Id", "req-builtins-1"}});
+        auto r = api->post(
+            "/broker/publish",
+            json{{"topic", "builtins.test"}, {"body", "hello-" + std::to_string(i)}}.dump(),
+            {{"Authorization", "Bearer admin"},
+             {"Content-Type", "application/json"},
+             {"X-Request-Id", "req-builtins-1"}});
         ASSERT_EQ(r.status, 200) << r.body;
         EXPECT_EQ(r.json(), json({{"published", true}}));
         received = sub.wait_for(std::chrono::milliseconds(100)) == std::future_status::ready;

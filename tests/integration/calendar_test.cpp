@@ -2,24 +2,27 @@
 // /api/v1/events, its limits, ownership, the agent-withheld delete, one MCP call, and free slots
 // around events on the test profile's manual clock — then across the Europe/London DST change on
 // the local profile (auth-local keeps the account's time zone) put on a manual clock.
-#include "host_process.hpp"
-#include "http_client.hpp"
-#include "mcp_client.hpp"
-
 #include <gtest/gtest.h>
 
 #include <fstream>
 
+#include "build_tree.hpp"
+#include "host_process.hpp"
+#include "http_client.hpp"
+#include "mcp_client.hpp"
+
+using nlohmann::json;
 using platform::test::HostProcess;
 using platform::test::HttpClient;
 using platform::test::HttpResult;
 using platform::test::McpClient;
 using platform::test::TempDir;
-using nlohmann::json;
 
 namespace {
 
-std::map<std::string, std::string> as(const std::string& token) { return {{"Authorization", "Bearer " + token}}; }
+std::map<std::string, std::string> as(const std::string& token) {
+    return {{"Authorization", "Bearer " + token}};
+}
 
 // 400 whose message names `arg`.
 void expect_400(const HttpResult& r, const std::string& arg) {
@@ -68,7 +71,9 @@ protected:
 HostProcess* EventsApi::host = nullptr;
 
 TEST_F(EventsApi, CreateReadUpdateDelete) {
-    json e = create({{"title", "Dentist"}, {"when", "2027-03-10T09:30:00+01:00"}, {"note", "card"},
+    json e = create({{"title", "Dentist"},
+                     {"when", "2027-03-10T09:30:00+01:00"},
+                     {"note", "card"},
                      {"advance", {{"minutes", 60}, {"recipient", "user"}}}},
                     "ev-alice");
     ASSERT_TRUE(e["id"].is_string());
@@ -80,18 +85,26 @@ TEST_F(EventsApi, CreateReadUpdateDelete) {
     ASSERT_EQ(read.status, 200) << read.body;
     EXPECT_EQ(read.json()["data"], e);
 
-    auto upd = post("update", {{"id", id}, {"title", "Dentist (moved)"}, {"minutes", 45}, {"repeat", "monthly"}}, "ev-alice");
+    auto upd =
+        post("update",
+             {{"id", id}, {"title", "Dentist (moved)"}, {"minutes", 45}, {"repeat", "monthly"}},
+             "ev-alice");
     ASSERT_EQ(upd.status, 200) << upd.body;
     EXPECT_EQ(upd.json()["data"]["id"], id);
     EXPECT_EQ(upd.json()["data"]["note"], "card");  // omitted: kept
     EXPECT_EQ(upd.json()["data"]["repeat"], "monthly");
-    auto cleared = post("update", {{"id", id}, {"note", ""}, {"repeat", ""}, {"advance", {{"minutes", 0}, {"recipient", ""}}}},
+    auto cleared = post("update",
+                        {{"id", id},
+                         {"note", ""},
+                         {"repeat", ""},
+                         {"advance", {{"minutes", 0}, {"recipient", ""}}}},
                         "ev-alice");
     ASSERT_EQ(cleared.status, 200) << cleared.body;
     EXPECT_EQ(cleared.json()["data"]["note"], "");
     EXPECT_EQ(cleared.json()["data"]["repeat"], "");
     EXPECT_TRUE(cleared.json()["data"]["advance"].is_null());
-    expect_400(post("update", {{"id", id}, {"when", "2027-02-01T09:00:00Z"}}, "ev-alice"), "when");  // past
+    expect_400(post("update", {{"id", id}, {"when", "2027-02-01T09:00:00Z"}}, "ev-alice"),
+               "when");  // past
 
     // Another account: 404 everywhere.
     EXPECT_EQ(get("read?id=" + id, "ev-bob").status, 404);
@@ -109,18 +122,31 @@ TEST_F(EventsApi, CreateReadUpdateDelete) {
 TEST_F(EventsApi, ArgumentsAndLimits) {
     expect_400(post("create", {{"when", "2027-03-10T09:30:00Z"}}, "ev-lim"), "title");
     expect_400(post("create", {{"title", "x"}}, "ev-lim"), "when");
-    expect_400(post("create", {{"title", "x"}, {"when", "2027-03-10T09:30:00"}}, "ev-lim"), "when");  // no offset
-    expect_400(post("create", {{"title", "x"}, {"when", "2027-02-10T09:30:00Z"}}, "ev-lim"), "when");  // past
-    expect_400(post("create", {{"title", "x"}, {"when", "2027-03-10T09:30:00Z"}, {"minutes", 0}}, "ev-lim"), "minutes");
-    expect_400(post("create", {{"title", "x"}, {"when", "2027-03-10T09:30:00Z"}, {"repeat", "yearly"}}, "ev-lim"), "repeat");
-    expect_400(post("create", {{"title", "x"}, {"when", "2027-03-10T09:30:00Z"}, {"advance", {{"minutes", 5}}}}, "ev-lim"),
-               "recipient");
+    expect_400(post("create", {{"title", "x"}, {"when", "2027-03-10T09:30:00"}}, "ev-lim"),
+               "when");  // no offset
+    expect_400(post("create", {{"title", "x"}, {"when", "2027-02-10T09:30:00Z"}}, "ev-lim"),
+               "when");  // past
+    expect_400(post("create", {{"title", "x"}, {"when", "2027-03-10T09:30:00Z"}, {"minutes", 0}},
+                    "ev-lim"),
+               "minutes");
+    expect_400(
+        post("create", {{"title", "x"}, {"when", "2027-03-10T09:30:00Z"}, {"repeat", "yearly"}},
+             "ev-lim"),
+        "repeat");
+    expect_400(
+        post("create",
+             {{"title", "x"}, {"when", "2027-03-10T09:30:00Z"}, {"advance", {{"minutes", 5}}}},
+             "ev-lim"),
+        "recipient");
     json e = create({{"title", "x"}, {"when", "2027-03-10T09:30:00Z"}}, "ev-lim");
     expect_400(post("update", {{"id", e["id"]}, {"minutes", 0}}, "ev-lim"), "minutes");
     expect_400(post("update", {{"id", e["id"]}, {"minutes", 10081}}, "ev-lim"), "minutes");
     EXPECT_EQ(post("update", {{"id", e["id"]}, {"minutes", 10080}}, "ev-lim").status, 200);
     expect_400(post("update", {{"title", "x"}}, "ev-lim"), "id");
-    expect_400(post("update", {{"id", e["id"]}, {"advance", {{"minutes", 0}, {"recipient", "user"}}}}, "ev-lim"), "advance");
+    expect_400(
+        post("update", {{"id", e["id"]}, {"advance", {{"minutes", 0}, {"recipient", "user"}}}},
+             "ev-lim"),
+        "advance");
     expect_400(get("list?limit=0", "ev-lim"), "limit");
     expect_400(get("list?limit=101", "ev-lim"), "limit");
     expect_400(get("list?offset=-1", "ev-lim"), "offset");
@@ -131,7 +157,10 @@ TEST_F(EventsApi, ArgumentsAndLimits) {
     expect_400(get("free?day_start=18&day_end=9", "ev-lim"), "day_end");
     expect_400(get("free?from=2027-03-10T00:00:00Z&to=2027-03-09T00:00:00Z", "ev-lim"), "to");
     expect_400(get("free?minutes=0", "ev-lim"), "minutes");
-    EXPECT_EQ(api.post_json("/api/v1/events/create", {{"title", "x"}, {"when", "2027-03-10T09:30:00Z"}}).status, 401);
+    EXPECT_EQ(
+        api.post_json("/api/v1/events/create", {{"title", "x"}, {"when", "2027-03-10T09:30:00Z"}})
+            .status,
+        401);
     EXPECT_EQ(api.get("/api/v1/events/free").status, 401);
     EXPECT_EQ(api.get("/api/v1/events/create?title=x").status, 405);  // changes need a POST
 }
@@ -150,22 +179,27 @@ TEST_F(EventsApi, ListIsUpcomingAndPaged) {
     };
     EXPECT_EQ(titles(""), (std::vector<std::string>{"first", "second", "third"}));
     EXPECT_EQ(titles("?offset=1&limit=1"), (std::vector<std::string>{"second"}));
-    ASSERT_EQ(api.post_json("/clock/advance", {{"ms", 3LL * 86400 * 1000}}).status, 200);  // 2027-03-04
+    ASSERT_EQ(api.post_json("/clock/advance", {{"ms", 3LL * 86400 * 1000}}).status,
+              200);                                                        // 2027-03-04
     EXPECT_EQ(titles(""), (std::vector<std::string>{"second", "third"}));  // "first" is over
     EXPECT_TRUE(get("list", "ev-list-other").json()["data"]["events"].empty());
 }
 
 TEST_F(EventsApi, FreeAroundEventsFromTheClock) {
     // now = 2027-03-01T00:00:00Z (Monday); UTC: auth-noop keeps no time zone.
-    create({{"title", "standup"}, {"when", "2027-03-01T09:00:00Z"}, {"minutes", 15}, {"repeat", "daily"}}, "ev-free");
+    create({{"title", "standup"},
+            {"when", "2027-03-01T09:00:00Z"},
+            {"minutes", 15},
+            {"repeat", "daily"}},
+           "ev-free");
     create({{"title", "review"}, {"when", "2027-03-02T14:00:00Z"}, {"minutes", 90}}, "ev-free");
     create({{"title", "elsewhere"}, {"when", "2027-03-01T12:00:00Z"}}, "ev-free-other");
     auto r = get("free?to=2027-03-03T00:00:00Z&minutes=60", "ev-free");
     EXPECT_EQ(r.json()["data"]["timezone"], "UTC");
     EXPECT_EQ(r.json()["data"]["from"], "2027-03-01T00:00:00Z");  // now
     EXPECT_EQ(slots(r), (std::vector<std::string>{"2027-03-01T09:15:00Z 2027-03-01T18:00:00Z",
-                                                   "2027-03-02T09:15:00Z 2027-03-02T14:00:00Z",
-                                                   "2027-03-02T15:30:00Z 2027-03-02T18:00:00Z"}));
+                                                  "2027-03-02T09:15:00Z 2027-03-02T14:00:00Z",
+                                                  "2027-03-02T15:30:00Z 2027-03-02T18:00:00Z"}));
     // Defaults: a week from now, 30 minutes, 9 to 18: seven days of 09:15-18:00 but one split.
     EXPECT_EQ(slots(get("free", "ev-free")).size(), 8u);
 }
@@ -189,7 +223,8 @@ TEST(EventsMcp, ToolsAnswerAsHttp) {
     HostProcess host;
     host.start();
     HttpClient api("127.0.0.1", host.api_port());
-    auto made = api.post_json("/api/v1/events/create", {{"title", "mcp"}, {"when", "2030-03-10T09:30:00Z"}}, as("ev-mcp"));
+    auto made = api.post_json("/api/v1/events/create",
+                              {{"title", "mcp"}, {"when", "2030-03-10T09:30:00Z"}}, as("ev-mcp"));
     ASSERT_EQ(made.status, 200) << made.body;
     const json e = made.json()["data"];
     McpClient mcp(host.api_port(), "ev-mcp");
@@ -197,15 +232,18 @@ TEST(EventsMcp, ToolsAnswerAsHttp) {
     const json tool = mcp.call_tool("events_read", {{"id", e["id"]}});
     ASSERT_FALSE(tool.value("isError", false)) << tool;
     EXPECT_EQ(tool["structuredContent"], e);
-    const json free_tool = mcp.call_tool("events_free", {{"from", "2030-03-10T00:00:00Z"}, {"to", "2030-03-11T00:00:00Z"}});
+    const json free_tool = mcp.call_tool(
+        "events_free", {{"from", "2030-03-10T00:00:00Z"}, {"to", "2030-03-11T00:00:00Z"}});
     EXPECT_EQ(free_tool["structuredContent"],
-              api.get("/api/v1/events/free?from=2030-03-10T00:00:00Z&to=2030-03-11T00:00:00Z", as("ev-mcp")).json()["data"]);
+              api.get("/api/v1/events/free?from=2030-03-10T00:00:00Z&to=2030-03-11T00:00:00Z",
+                      as("ev-mcp"))
+                  .json()["data"]);
 }
 
 // The local profile (auth-local: accounts keep metadata.timezone) on a manual business clock.
 TEST(EventsTimeZone, FreeAcrossTheLondonDstChange) {
     TempDir dir;
-    std::ifstream in(std::string(SOURCE_PROFILES_DIR) + "/local.yaml");
+    std::ifstream in((platform::test::source_dir() + "/profiles") + "/local.yaml");
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     auto swap = [&](const std::string& from, const std::string& to) {
         auto at = text.find(from);
@@ -224,27 +262,38 @@ TEST(EventsTimeZone, FreeAcrossTheLondonDstChange) {
     HttpClient c("127.0.0.1", host.api_port());
     // The business time first: tokens are issued (and expire) on it.
     ASSERT_EQ(c.post_json("/clock/set", {{"unix_ms", 1803859200000LL}}).status, 200);  // 2027-03-01
-    auto login = c.post_json("/auth/token", {{"id", "admin"}, {"secret", "admin-secret-for-events"}});
+    auto login =
+        c.post_json("/auth/token", {{"id", "admin"}, {"secret", "admin-secret-for-events"}});
     ASSERT_EQ(login.status, 200) << login.body;
     const std::string admin = login.json()["access_token"];
 
     // Lunch at 12:00 London time every day, from Friday 26 March (GMT); BST starts Sunday 28th.
-    ASSERT_EQ(c.post_json("/api/v1/events/create", {{"title", "lunch"}, {"when", "2027-03-26T12:00:00Z"},
-                                                   {"minutes", 60}, {"repeat", "daily"}}, as(admin)).status, 200);
-    const std::string query = "/api/v1/events/free?from=2027-03-27T00:00:00Z&to=2027-03-29T00:00:00%2B01:00";
-    EXPECT_EQ(slots(c.get(query, as(admin))),
-              (std::vector<std::string>{"2027-03-27T09:00:00Z 2027-03-27T12:00:00Z",
-                                        "2027-03-27T13:00:00Z 2027-03-27T18:00:00Z",
-                                        "2027-03-28T09:00:00Z 2027-03-28T12:00:00Z",
-                                        "2027-03-28T13:00:00Z 2027-03-28T18:00:00Z"}));  // UTC: no change
+    ASSERT_EQ(c.post_json("/api/v1/events/create",
+                          {{"title", "lunch"},
+                           {"when", "2027-03-26T12:00:00Z"},
+                           {"minutes", 60},
+                           {"repeat", "daily"}},
+                          as(admin))
+                  .status,
+              200);
+    const std::string query =
+        "/api/v1/events/free?from=2027-03-27T00:00:00Z&to=2027-03-29T00:00:00%2B01:00";
+    EXPECT_EQ(
+        slots(c.get(query, as(admin))),
+        (std::vector<std::string>{"2027-03-27T09:00:00Z 2027-03-27T12:00:00Z",
+                                  "2027-03-27T13:00:00Z 2027-03-27T18:00:00Z",
+                                  "2027-03-28T09:00:00Z 2027-03-28T12:00:00Z",
+                                  "2027-03-28T13:00:00Z 2027-03-28T18:00:00Z"}));  // UTC: no change
 
-    ASSERT_EQ(c.post_json("/auth/setTimezone", {{"timezone", "Europe/London"}}, as(admin)).status, 200);
+    ASSERT_EQ(c.post_json("/auth/setTimezone", {{"timezone", "Europe/London"}}, as(admin)).status,
+              200);
     auto london = c.get(query, as(admin));
     EXPECT_EQ(london.json()["data"]["timezone"], "Europe/London");
-    EXPECT_EQ(slots(london), (std::vector<std::string>{"2027-03-27T09:00:00Z 2027-03-27T12:00:00Z",
-                                                        "2027-03-27T13:00:00Z 2027-03-27T18:00:00Z",
-                                                        "2027-03-28T09:00:00+01:00 2027-03-28T12:00:00+01:00",
-                                                        "2027-03-28T13:00:00+01:00 2027-03-28T18:00:00+01:00"}));
+    EXPECT_EQ(slots(london),
+              (std::vector<std::string>{"2027-03-27T09:00:00Z 2027-03-27T12:00:00Z",
+                                        "2027-03-27T13:00:00Z 2027-03-27T18:00:00Z",
+                                        "2027-03-28T09:00:00+01:00 2027-03-28T12:00:00+01:00",
+                                        "2027-03-28T13:00:00+01:00 2027-03-28T18:00:00+01:00"}));
 }
 
 }  // namespace

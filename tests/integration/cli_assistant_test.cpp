@@ -1,15 +1,15 @@
 // `platform ask` against a real server (test profile: the offline model-builtin answers, the agent
 // calls notes as the caller). The conversation carries on with --continue / --thread.
+#include <regex>
+
 #include "catalogue_test.hpp"
 #include "command.hpp"
 
-#include <regex>
-
+using nlohmann::json;
 using platform::test::CommandResult;
 using platform::test::HostProcess;
 using platform::test::run_command;
 using platform::test::TempDir;
-using nlohmann::json;
 
 namespace {
 
@@ -18,10 +18,11 @@ protected:
     CliAssistant() : CatalogueTest("agent") {}
     CommandResult platform(std::vector<std::string> args, const std::string& token = "ann") {
         args.insert(args.begin(), HostProcess::binary());
-        return run_command(args, {{"PLATFORM_HOME", home_.path()},
-                                  {"PLATFORM_PROXY", "127.0.0.1:" + std::to_string(host->proxy_port())},
-                                  {"PLATFORM_TOKEN", token},
-                                  {"PLATFORM_ENV", ""}},
+        return run_command(args,
+                           {{"PLATFORM_HOME", home_.path()},
+                            {"PLATFORM_PROXY", "127.0.0.1:" + std::to_string(host->proxy_port())},
+                            {"PLATFORM_TOKEN", token},
+                            {"PLATFORM_ENV", ""}},
                            120);
     }
     static std::string thread_of(const CommandResult& r) {
@@ -63,12 +64,14 @@ TEST_F(CliAssistant, BadUseExitsWithTheRightCode) {
     EXPECT_EQ(both.code, 2);
     auto nothing_yet = platform({"ask", "--continue", "hi"});
     EXPECT_EQ(nothing_yet.code, 2);
-    EXPECT_NE(nothing_yet.err.find("no earlier conversation"), std::string::npos) << nothing_yet.err;
+    EXPECT_NE(nothing_yet.err.find("no earlier conversation"), std::string::npos)
+        << nothing_yet.err;
     auto unknown = platform({"ask", "--thread", "no-such-thread", "hi"});
     EXPECT_EQ(unknown.code, 5) << unknown.err;
     auto someone_elses = platform({"ask", "hello"}, "bob");
     ASSERT_EQ(someone_elses.code, 0) << someone_elses.err;
-    EXPECT_EQ(platform({"ask", "--thread", thread_of(someone_elses), "hi"}).code, 5);  // ann asks in bob's
+    EXPECT_EQ(platform({"ask", "--thread", thread_of(someone_elses), "hi"}).code,
+              5);  // ann asks in bob's
     auto anonymous = platform({"ask", "hi"}, "");
     EXPECT_EQ(anonymous.code, 3) << anonymous.err;
     auto help = platform({"ask", "--help"});

@@ -2,18 +2,17 @@
 // (auth-local, PLATFORM_ADMIN_SECRET): login/logout/user/signup, `auth create|list|delete
 // account|rule|token` in micro's spellings, the token file (mode 0600, one entry per environment)
 // and the automatic refresh of an access token about to expire.
-#include "command.hpp"
-#include "host_process.hpp"
-
 #include <gtest/gtest.h>
-
-#include <nlohmann/json.hpp>
+#include <sys/stat.h>
 
 #include <chrono>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
-#include <sys/stat.h>
+
+#include "command.hpp"
+#include "host_process.hpp"
 
 using nlohmann::json;
 using platform::test::CommandResult;
@@ -26,7 +25,9 @@ namespace {
 const std::string kAdminSecret = "admin-secret-for-cli-tests";
 
 int64_t now_s() {
-    return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+    return std::chrono::duration_cast<std::chrono::seconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
 }
 
 // The value after "<label>: " on a line of out ("" when absent).
@@ -38,7 +39,9 @@ std::string field(const std::string& out, const std::string& label) {
 
 size_t count(const std::string& text, const std::string& needle) {
     size_t n = 0;
-    for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + needle.size())) ++n;
+    for (size_t at = text.find(needle); at != std::string::npos;
+         at = text.find(needle, at + needle.size()))
+        ++n;
     return n;
 }
 
@@ -67,21 +70,25 @@ protected:
     }
 
     // Runs the CLI with its own PLATFORM_HOME (`home`, this test's by default).
-    CommandResult platform(std::vector<std::string> args, std::map<std::string, std::string> env = {},
+    CommandResult platform(std::vector<std::string> args,
+                           std::map<std::string, std::string> env = {},
                            const std::string& home = "") {
         args.insert(args.begin(), HostProcess::binary());
         return run_command(args, with_defaults(std::move(env), home));
     }
     // Runs the CLI with `input` on its stdin (through sh: the support runner gives /dev/null).
     CommandResult platform_stdin(const std::string& input, std::vector<std::string> args,
-                                 std::map<std::string, std::string> env = {}, const std::string& home = "") {
-        std::vector<std::string> argv{"/bin/sh", "-c", "printf '%s\\n' \"$CLI_INPUT\" | exec \"$0\" \"$@\"",
+                                 std::map<std::string, std::string> env = {},
+                                 const std::string& home = "") {
+        std::vector<std::string> argv{"/bin/sh", "-c",
+                                      "printf '%s\\n' \"$CLI_INPUT\" | exec \"$0\" \"$@\"",
                                       HostProcess::binary()};
         argv.insert(argv.end(), args.begin(), args.end());
         env["CLI_INPUT"] = input;
         return run_command(argv, with_defaults(std::move(env), home));
     }
-    std::map<std::string, std::string> with_defaults(std::map<std::string, std::string> env, const std::string& home) {
+    std::map<std::string, std::string> with_defaults(std::map<std::string, std::string> env,
+                                                     const std::string& home) {
         env.emplace("PLATFORM_PROXY", "127.0.0.1:" + std::to_string(host->proxy_port()));
         env.emplace("PLATFORM_HOME", home.empty() ? home_.path() : home);
         env.emplace("PLATFORM_TOKEN", "");  // never the runner's
@@ -104,7 +111,8 @@ protected:
         std::ofstream(home_.path() + "/tokens.json") << j.dump();
     }
     // A fresh account with a known secret, created by the admin logged in at `home_`.
-    std::string new_account(const std::string& id, const std::string& secret, const std::string& extra = "") {
+    std::string new_account(const std::string& id, const std::string& secret,
+                            const std::string& extra = "") {
         std::vector<std::string> args{"auth", "create", "account", id, "--secret", secret};
         if (!extra.empty()) args.insert(args.end(), {"--scopes", extra});
         auto r = platform(args);
@@ -129,7 +137,9 @@ TEST_F(CliIdentity, LoginThenUserAndUserToken) {
 
     auto token = platform({"user", "token"});
     ASSERT_EQ(token.code, 0) << token.err;
-    EXPECT_TRUE(std::regex_match(token.out, std::regex("[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\n"))) << token.out;
+    EXPECT_TRUE(std::regex_match(token.out,
+                                 std::regex("[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\n")))
+        << token.out;
 
     json file = tokens_file();
     ASSERT_TRUE(file.is_object()) << file;
@@ -166,7 +176,8 @@ TEST_F(CliIdentity, CreateAccountPrintsTheSecretOnceAndTheAccountCanLogIn) {
     auto list = platform({"auth", "list", "accounts"});
     ASSERT_EQ(list.code, 0) << list.err;
     EXPECT_EQ(list.out.rfind("ID", 0), 0u) << list.out;
-    EXPECT_NE(list.out.substr(0, list.out.find('\n')).find("SCOPES"), std::string::npos) << list.out;
+    EXPECT_NE(list.out.substr(0, list.out.find('\n')).find("SCOPES"), std::string::npos)
+        << list.out;
     EXPECT_NE(row(list.out, "bob"), "") << list.out;
     EXPECT_NE(row(list.out, "admin"), "") << list.out;
     EXPECT_EQ(list.out.find(secret), std::string::npos);
@@ -185,10 +196,12 @@ TEST_F(CliIdentity, CreateAccountPrintsTheSecretOnceAndTheAccountCanLogIn) {
     EXPECT_EQ(platform({"user"}).out, "admin\n");  // admin's home is untouched
 
     // A given secret is not printed back; scopes show in the table.
-    auto given = platform({"auth", "create", "account", "carol", "--secret", "carol-secret-1", "--scopes", "ops,dev"});
+    auto given = platform({"auth", "create", "account", "carol", "--secret", "carol-secret-1",
+                           "--scopes", "ops,dev"});
     ASSERT_EQ(given.code, 0) << given.err;
     EXPECT_EQ(given.out, "Account created: carol\n");
-    EXPECT_NE(row(platform({"auth", "list", "accounts"}).out, "carol").find("ops,dev"), std::string::npos);
+    EXPECT_NE(row(platform({"auth", "list", "accounts"}).out, "carol").find("ops,dev"),
+              std::string::npos);
 
     auto dup = platform({"auth", "create", "account", "carol"});
     EXPECT_EQ(dup.code, 1) << dup.err;
@@ -205,30 +218,39 @@ TEST_F(CliIdentity, CreateAccountPrintsTheSecretOnceAndTheAccountCanLogIn) {
 
 TEST_F(CliIdentity, CreateListAndDeleteRules) {
     login_admin();
-    auto created = platform({"auth", "create", "rule", "cli-r1", "--scope", "*", "--resource", "service:nosuch:*",
-                             "--priority", "5"});
+    auto created = platform({"auth", "create", "rule", "cli-r1", "--scope", "*", "--resource",
+                             "service:nosuch:*", "--priority", "5"});
     ASSERT_EQ(created.code, 0) << created.err;
     EXPECT_EQ(created.out, "Rule created\n");
-    auto pub = platform({"auth", "create", "rule", "cli-r2", "--scope", "<public>", "--resource", "service:nosuch:Nosuch.Read",
-                         "--access", "denied"});
+    auto pub = platform({"auth", "create", "rule", "cli-r2", "--scope", "<public>", "--resource",
+                         "service:nosuch:Nosuch.Read", "--access", "denied"});
     ASSERT_EQ(pub.code, 0) << pub.err;
 
     auto list = platform({"auth", "list", "rules"});
     ASSERT_EQ(list.code, 0) << list.err;
-    EXPECT_TRUE(std::regex_search(list.out, std::regex("^ID +SCOPE +ACCESS +RESOURCE +PRIORITY\n"))) << list.out;
-    EXPECT_TRUE(std::regex_search(row(list.out, "cli-r1"), std::regex("^cli-r1 +\\* +GRANTED +service:nosuch:\\* +5$")))
+    EXPECT_TRUE(std::regex_search(list.out, std::regex("^ID +SCOPE +ACCESS +RESOURCE +PRIORITY\n")))
         << list.out;
-    EXPECT_TRUE(std::regex_search(row(list.out, "cli-r2"),
-                                  std::regex("^cli-r2 +<public> +DENIED +service:nosuch:Nosuch.Read +0$")))
+    EXPECT_TRUE(std::regex_search(row(list.out, "cli-r1"),
+                                  std::regex("^cli-r1 +\\* +GRANTED +service:nosuch:\\* +5$")))
+        << list.out;
+    EXPECT_TRUE(
+        std::regex_search(row(list.out, "cli-r2"),
+                          std::regex("^cli-r2 +<public> +DENIED +service:nosuch:Nosuch.Read +0$")))
         << list.out;
 
-    auto bad_access = platform({"auth", "create", "rule", "x", "--scope", "*", "--resource", "*:*:*", "--access", "maybe"});
+    auto bad_access = platform({"auth", "create", "rule", "x", "--scope", "*", "--resource",
+                                "*:*:*", "--access", "maybe"});
     EXPECT_EQ(bad_access.code, 2);
-    EXPECT_NE(bad_access.err.find("Invalid access: maybe, must be granted or denied"), std::string::npos) << bad_access.err;
-    auto bad_resource = platform({"auth", "create", "rule", "x", "--scope", "*", "--resource", "notes"});
+    EXPECT_NE(bad_access.err.find("Invalid access: maybe, must be granted or denied"),
+              std::string::npos)
+        << bad_access.err;
+    auto bad_resource =
+        platform({"auth", "create", "rule", "x", "--scope", "*", "--resource", "notes"});
     EXPECT_EQ(bad_resource.code, 2);
-    EXPECT_NE(bad_resource.err.find("Invalid resource, must be in the format type:name:endpoint"), std::string::npos);
-    auto missing = platform({"auth", "create", "rule", "x", "--resource", "*:*:*"});  // --scope is required
+    EXPECT_NE(bad_resource.err.find("Invalid resource, must be in the format type:name:endpoint"),
+              std::string::npos);
+    auto missing =
+        platform({"auth", "create", "rule", "x", "--resource", "*:*:*"});  // --scope is required
     EXPECT_EQ(missing.code, 2);
 
     for (const char* id : {"cli-r1", "cli-r2"}) {
@@ -244,7 +266,8 @@ TEST_F(CliIdentity, CreateListAndDeleteRules) {
 
 TEST_F(CliIdentity, CreateTokenPrintsItOnceAndListHidesIt) {
     login_admin();
-    auto created = platform({"auth", "create", "token", "--name", "ci", "--services", "notes", "--capabilities", "agent,work"});
+    auto created = platform({"auth", "create", "token", "--name", "ci", "--services", "notes",
+                             "--capabilities", "agent,work"});
     ASSERT_EQ(created.code, 0) << created.err;
     const std::string id = field(created.out, "Token created"), token = field(created.out, "Token");
     ASSERT_FALSE(id.empty()) << created.out;
@@ -257,7 +280,8 @@ TEST_F(CliIdentity, CreateTokenPrintsItOnceAndListHidesIt) {
     EXPECT_NE(line.find("ci"), std::string::npos) << list.out;
     EXPECT_NE(line.find("notes"), std::string::npos) << list.out;
     EXPECT_NE(line.find("agent,work"), std::string::npos) << list.out;
-    EXPECT_EQ(platform({"auth", "list", "tokens", "-o", "json"}).out.find(token), std::string::npos);
+    EXPECT_EQ(platform({"auth", "list", "tokens", "-o", "json"}).out.find(token),
+              std::string::npos);
 
     // The token works for notes, sent as PLATFORM_TOKEN (which comes before the stored login),
     // and for nothing else; the dynamic command reads the notes descriptor anonymously.
@@ -279,10 +303,14 @@ TEST_F(CliIdentity, PlatformTokenComesBeforeTheStoredLogin) {
     login_admin();
     new_account("dora", "dora-secret-1");
     TempDir dora_home;
-    ASSERT_EQ(platform({"login", "--username", "dora", "--password", "dora-secret-1"}, {}, dora_home.path()).code, 0);
+    ASSERT_EQ(platform({"login", "--username", "dora", "--password", "dora-secret-1"}, {},
+                       dora_home.path())
+                  .code,
+              0);
     const std::string dora_token = platform({"user", "token"}, {}, dora_home.path()).out;
     ASSERT_FALSE(dora_token.empty());
-    auto user = platform({"user"}, {{"PLATFORM_TOKEN", dora_token.substr(0, dora_token.size() - 1)}});
+    auto user =
+        platform({"user"}, {{"PLATFORM_TOKEN", dora_token.substr(0, dora_token.size() - 1)}});
     ASSERT_EQ(user.code, 0) << user.err;
     EXPECT_EQ(user.out, "dora\n");
     EXPECT_EQ(platform({"user"}).out, "admin\n");
@@ -349,7 +377,8 @@ TEST_F(CliIdentity, AnExpiringAccessTokenIsRefreshedBeforeTheCall) {
     EXPECT_EQ(st.st_mode & 0777, 0600u);
 
     // A login with the shortest lifetime (60 s) is renewed by the next command.
-    auto short_login = platform({"login", "--username", "admin", "--password", kAdminSecret, "--expiry", "60"});
+    auto short_login =
+        platform({"login", "--username", "admin", "--password", kAdminSecret, "--expiry", "60"});
     ASSERT_EQ(short_login.code, 0) << short_login.err;
     const std::string short_token = tokens_file()["local"]["access_token"];
     auto token = platform({"user", "token"});
@@ -366,7 +395,8 @@ TEST_F(CliIdentity, ARefusedRefreshEndsTheSession) {
     write_tokens_file(file);
     auto user = platform({"user"});
     EXPECT_EQ(user.code, 3) << user.out;
-    EXPECT_NE(user.err.find("session expired, run `platform login`"), std::string::npos) << user.err;
+    EXPECT_NE(user.err.find("session expired, run `platform login`"), std::string::npos)
+        << user.err;
     EXPECT_FALSE(tokens_file().contains("local"));
 }
 
@@ -375,7 +405,8 @@ TEST_F(CliIdentity, SetTimezone) {
     auto set = platform({"user", "set", "timezone", "Europe/London"});
     ASSERT_EQ(set.code, 0) << set.err;
     EXPECT_EQ(set.out, "Timezone set to Europe/London\n");
-    EXPECT_EQ(json::parse(platform({"user", "-o", "json"}).out)["metadata"]["timezone"], "Europe/London");
+    EXPECT_EQ(json::parse(platform({"user", "-o", "json"}).out)["metadata"]["timezone"],
+              "Europe/London");
     auto bad = platform({"user", "set", "timezone", "Mars/Olympus"});
     EXPECT_EQ(bad.code, 1);
     EXPECT_NE(bad.err.find("IANA"), std::string::npos) << bad.err;
@@ -385,21 +416,32 @@ TEST_F(CliIdentity, SetTimezone) {
 TEST_F(CliIdentity, SignupWithoutASignupServiceIsExitFive) {
     auto r = platform({"signup"});
     EXPECT_EQ(r.code, 5);
-    EXPECT_NE(r.err.find("signup is not available: no signup service runs on this server"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("signup is not available: no signup service runs on this server"),
+              std::string::npos)
+        << r.err;
 }
 
 TEST_F(CliIdentity, HelpOnEveryCommandAndTheDynamicAuthCallsStayReachable) {
-    for (std::vector<std::string> args : std::vector<std::vector<std::string>>{
-             {"login", "--help"}, {"logout", "--help"}, {"user", "--help"}, {"user", "token", "--help"},
-             {"user", "set", "timezone", "--help"}, {"auth", "--help"}, {"auth", "create", "--help"},
-             {"auth", "create", "account", "--help"}, {"auth", "create", "rule", "--help"},
-             {"auth", "create", "token", "--help"}, {"auth", "list", "rules", "--help"},
-             {"auth", "delete", "token", "--help"}, {"signup", "--help"}}) {
+    for (std::vector<std::string> args :
+         std::vector<std::vector<std::string>>{{"login", "--help"},
+                                               {"logout", "--help"},
+                                               {"user", "--help"},
+                                               {"user", "token", "--help"},
+                                               {"user", "set", "timezone", "--help"},
+                                               {"auth", "--help"},
+                                               {"auth", "create", "--help"},
+                                               {"auth", "create", "account", "--help"},
+                                               {"auth", "create", "rule", "--help"},
+                                               {"auth", "create", "token", "--help"},
+                                               {"auth", "list", "rules", "--help"},
+                                               {"auth", "delete", "token", "--help"},
+                                               {"signup", "--help"}}) {
         auto r = platform(args);
         EXPECT_EQ(r.code, 0) << args[0] << " " << args[1] << "\n" << r.err;
         EXPECT_NE(r.out.find("Usage"), std::string::npos) << r.out;
     }
-    EXPECT_NE(platform({"auth", "create", "rule", "--help"}).out.find("--resource"), std::string::npos);
+    EXPECT_NE(platform({"auth", "create", "rule", "--help"}).out.find("--resource"),
+              std::string::npos);
     EXPECT_EQ(platform({"auth", "create"}).code, 2);
     EXPECT_EQ(platform({"auth", "list", "things"}).code, 2);
 

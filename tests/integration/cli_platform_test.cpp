@@ -1,24 +1,23 @@
 // The `platform` CLI's shared machinery against a real server (issue 7, docs/cli.md): micro's
 // config and store CLI expectations (micro.md §3.1, §3.2), environments (add/set/list/del, -e,
 // PLATFORM_PROXY, mode 0600), dynamic flags through the real binary, completion, NO_COLOR, -o raw.
-#include "command.hpp"
-#include "host_process.hpp"
-
 #include <gtest/gtest.h>
-
-#include <nlohmann/json.hpp>
-
-#include <fstream>
 #include <pty.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "command.hpp"
+#include "host_process.hpp"
+
+using nlohmann::json;
 using platform::test::CommandResult;
 using platform::test::HostProcess;
 using platform::test::run_command;
 using platform::test::TempDir;
-using nlohmann::json;
 
 namespace {
 
@@ -34,7 +33,8 @@ protected:
     }
     static std::string proxy() { return "127.0.0.1:" + std::to_string(host->proxy_port()); }
     // The CLI with its own PLATFORM_HOME, admin's token, and the server's address unless env says.
-    CommandResult platform(std::vector<std::string> args, std::map<std::string, std::string> env = {}) {
+    CommandResult platform(std::vector<std::string> args,
+                           std::map<std::string, std::string> env = {}) {
         args.insert(args.begin(), HostProcess::binary());
         env.emplace("PLATFORM_HOME", home_.path());
         env.emplace("PLATFORM_PROXY", proxy());
@@ -75,7 +75,8 @@ TEST_F(CliPlatform, ConfigMatchesMicrosCli) {
 
     platform({"config", "set", "complexmerge", R"({"a":1,"b":{"b1":2},"c":3})"});
     platform({"config", "set", "complexmerge", R"({"d":4,"b":{"b2":2.2}})"});
-    EXPECT_EQ(platform({"config", "get", "complexmerge"}).out, "{\"a\":1,\"b\":{\"b1\":2,\"b2\":2.2},\"c\":3,\"d\":4}\n");
+    EXPECT_EQ(platform({"config", "get", "complexmerge"}).out,
+              "{\"a\":1,\"b\":{\"b1\":2,\"b2\":2.2},\"c\":3,\"d\":4}\n");
 
     platform({"config", "set", "pod", "hi"});
     platform({"config", "set", "pod", R"({"a":1})"});
@@ -89,7 +90,8 @@ TEST_F(CliPlatform, ConfigMatchesMicrosCli) {
     EXPECT_EQ(secret.code, 0) << secret.err;
     EXPECT_EQ(secret.out, "");
     EXPECT_EQ(platform({"config", "get", "key.subkey1"}).out, "[secret]\n");
-    EXPECT_EQ(platform({"config", "get", "key"}).out, "{\"subkey\":\"val1\",\"subkey1\":\"[secret]\"}\n");
+    EXPECT_EQ(platform({"config", "get", "key"}).out,
+              "{\"subkey\":\"val1\",\"subkey1\":\"[secret]\"}\n");
     EXPECT_EQ(platform({"config", "get", "--secret", "key.subkey1"}).out, "42\n");
     EXPECT_EQ(platform({"config", "get", "key.subkey", "-o", "json"}).out, "\"val1\"\n");
 }
@@ -129,7 +131,8 @@ TEST_F(CliPlatform, EnvironmentsRoundTripInModeSixHundredFiles) {
     auto list = platform({"env"});
     ASSERT_EQ(list.code, 0) << list.err;
     EXPECT_NE(list.out.find("* local"), std::string::npos) << list.out;
-    for (const char* builtin : {"  dev", "  cluster"}) EXPECT_NE(list.out.find(builtin), std::string::npos) << list.out;
+    for (const char* builtin : {"  dev", "  cluster"})
+        EXPECT_NE(list.out.find(builtin), std::string::npos) << list.out;
     EXPECT_EQ(platform({"env", "add", "mine", proxy()}).code, 0);
     EXPECT_NE(platform({"env"}).out.find("  mine"), std::string::npos);
     EXPECT_EQ(platform({"env", "set", "mine"}).code, 0);
@@ -161,7 +164,8 @@ TEST_F(CliPlatform, EnvironmentsRoundTripInModeSixHundredFiles) {
     EXPECT_EQ(platform({"services"}).code, 0);  // PLATFORM_PROXY overrides "gone"
     auto unknown_flag = platform({"services", "--env", "nowhere"}, no_proxy);
     EXPECT_EQ(unknown_flag.code, 2);
-    EXPECT_NE(unknown_flag.err.find("Environment 'nowhere' does not exist"), std::string::npos) << unknown_flag.err;
+    EXPECT_NE(unknown_flag.err.find("Environment 'nowhere' does not exist"), std::string::npos)
+        << unknown_flag.err;
 
     EXPECT_EQ(platform({"env", "set", "local"}).code, 0);
     EXPECT_EQ(platform({"env", "del", "mine"}).code, 0);
@@ -182,7 +186,8 @@ TEST_F(CliPlatform, TokensAreKeptPerEnvironmentInModeSixHundred) {
     const std::string address = "127.0.0.1:" + std::to_string(local.proxy_port());
     EXPECT_EQ(platform({"env", "add", "other", address}).code, 0);
     const std::map<std::string, std::string> env = {{"PLATFORM_PROXY", ""}, {"PLATFORM_TOKEN", ""}};
-    auto login = platform({"-e", "other", "login", "--username", "admin", "--password", "env-admin-secret"}, env);
+    auto login = platform(
+        {"-e", "other", "login", "--username", "admin", "--password", "env-admin-secret"}, env);
     ASSERT_EQ(login.code, 0) << login.err;
     std::ifstream in(home_.path() + "/tokens.json");
     json tokens = json::parse(in);
@@ -192,7 +197,8 @@ TEST_F(CliPlatform, TokensAreKeptPerEnvironmentInModeSixHundred) {
     ASSERT_EQ(stat((home_.path() + "/tokens.json").c_str(), &st), 0);
     EXPECT_EQ(st.st_mode & 0777, 0600u);
     EXPECT_EQ(platform({"-e", "other", "user"}, env).code, 0);  // the stored login of `other`
-    EXPECT_EQ(platform({"user"}, {{"PLATFORM_PROXY", address}, {"PLATFORM_TOKEN", ""}}).code, 3);  // `local` has none
+    EXPECT_EQ(platform({"user"}, {{"PLATFORM_PROXY", address}, {"PLATFORM_TOKEN", ""}}).code,
+              3);                                          // `local` has none
     EXPECT_EQ(platform({"env", "del", "other"}).code, 0);  // its login goes with it
     std::ifstream again(home_.path() + "/tokens.json");
     EXPECT_FALSE(json::parse(again).contains("other"));
@@ -209,10 +215,12 @@ TEST_F(CliPlatform, UnreachableIsExitFourInOneLineNamingTheAddress) {
 
 TEST_F(CliPlatform, DynamicFlagsThroughTheRealBinary) {
     // registry getService: a nested field (options.domain) and an integer (options.ttl).
-    auto r = platform({"registry", "getService", "--service=notes", "--options_ttl", "5", "--options_domain", "d"});
+    auto r = platform({"registry", "getService", "--service=notes", "--options_ttl", "5",
+                       "--options_domain", "d"});
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_EQ(json::parse(r.out)["services"][0]["name"], "go.core.api.v1.notes");
-    // store list: a boolean-free array-free method with integers and an enum, as `--k=v` and `--k v`.
+    // store list: a boolean-free array-free method with integers and an enum, as `--k=v` and `--k
+    // v`.
     platform({"store", "write", "dyn1", "a", "--table", "dyn"});
     platform({"store", "write", "dyn2", "b", "--table", "dyn"});
     auto list = platform({"store", "Store.List", "--table=dyn", "--limit", "1", "--order=desc"});
@@ -230,10 +238,12 @@ TEST_F(CliPlatform, ToolsHelpAndCall) {
     EXPECT_EQ(tools.out.find("notes_resources"), std::string::npos) << tools.out;
     EXPECT_EQ(tools.out.find("notes_read_resource"), std::string::npos) << tools.out;
     auto tools_json = json::parse(platform({"tools", "-o", "json"}).out);
-    for (const auto& t : tools_json) EXPECT_FALSE(t["description"].get<std::string>().empty()) << t.dump();
+    for (const auto& t : tools_json)
+        EXPECT_FALSE(t["description"].get<std::string>().empty()) << t.dump();
     auto help = platform({"help", "notes", "add"});
     ASSERT_EQ(help.code, 0);
-    for (const char* s : {"Example:", "--title string", "required", "POST /api/v1/notes/add", "access: owner", "at most"})
+    for (const char* s : {"Example:", "--title string", "required", "POST /api/v1/notes/add",
+                          "access: owner", "at most"})
         EXPECT_NE(help.out.find(s), std::string::npos) << s << "\n" << help.out;
     EXPECT_LT(help.out.find("Example:"), help.out.find("Arguments:"));
     // A short name is the catalogue's service first: `events` is the reminders, not the stream.
@@ -241,13 +251,14 @@ TEST_F(CliPlatform, ToolsHelpAndCall) {
     ASSERT_EQ(events.code, 0) << events.err;
     EXPECT_NE(events.out.find("GET /api/v1/events/free"), std::string::npos) << events.out;
     EXPECT_NE(platform({"events", "--help"}).out.find("free"), std::string::npos);
-    for (const char* cmd : {"env", "config", "store", "registry", "tools", "call", "completion", "services"}) {
+    for (const char* cmd :
+         {"env", "config", "store", "registry", "tools", "call", "completion", "services"}) {
         auto h = platform({cmd, "--help"});
         EXPECT_EQ(h.code, 0) << cmd;
         EXPECT_NE(h.out.find("Example"), std::string::npos) << cmd << "\n" << h.out;
     }
-    auto call = platform({"call", "--metadata", "X-Request-Id=cli-7", "--request_timeout", "5s", "notes", "Notes.Add",
-                          R"({"title":"t","text":"x"})", "-o", "raw"});
+    auto call = platform({"call", "--metadata", "X-Request-Id=cli-7", "--request_timeout", "5s",
+                          "notes", "Notes.Add", R"({"title":"t","text":"x"})", "-o", "raw"});
     ASSERT_EQ(call.code, 0) << call.err;
     EXPECT_EQ(json::parse(call.out)["title"], "t");
     EXPECT_EQ(std::count(call.out.begin(), call.out.end(), '\n'), 1);
@@ -277,7 +288,8 @@ TEST_F(CliPlatform, CompletionScriptsParse) {
 }
 
 // Runs the CLI on a pseudo-terminal and returns what it wrote there.
-std::string on_terminal(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env) {
+std::string on_terminal(const std::vector<std::string>& argv,
+                        const std::map<std::string, std::string>& env) {
     int master = -1;
     pid_t pid = forkpty(&master, nullptr, nullptr, nullptr);
     if (pid == 0) {
@@ -290,14 +302,16 @@ std::string on_terminal(const std::vector<std::string>& argv, const std::map<std
     }
     std::string out;
     char buf[4096];
-    for (ssize_t n; (n = read(master, buf, sizeof buf)) > 0;) out.append(buf, static_cast<size_t>(n));  // EIO at exit
+    for (ssize_t n; (n = read(master, buf, sizeof buf)) > 0;)
+        out.append(buf, static_cast<size_t>(n));  // EIO at exit
     close(master);
     waitpid(pid, nullptr, 0);
     return out;
 }
 
 TEST_F(CliPlatform, ColourOnlyOnATerminalAndNeverWithNoColor) {
-    std::map<std::string, std::string> env = {{"PLATFORM_HOME", home_.path()}, {"PLATFORM_ENV", ""}, {"TERM", "xterm"}};
+    std::map<std::string, std::string> env = {
+        {"PLATFORM_HOME", home_.path()}, {"PLATFORM_ENV", ""}, {"TERM", "xterm"}};
     env["NO_COLOR"] = "";
     const std::string tty = on_terminal({HostProcess::binary(), "env"}, env);
     EXPECT_NE(tty.find("\033["), std::string::npos) << tty;

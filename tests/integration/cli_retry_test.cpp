@@ -2,40 +2,47 @@
 // sent again (twice at most) only for calls that are not submissions — verb GET, or flagged
 // read_only/idempotent — and never for anything else. A tiny loopback HTTP server in the test
 // plays the RPC proxy: it answers scripted statuses and counts the requests per method.
-#include "command.hpp"
-#include "host_process.hpp"
-
-#include <gtest/gtest.h>
-
-#include <nlohmann/json.hpp>
-
 #include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <deque>
 #include <map>
 #include <mutex>
-#include <netinet/in.h>
-#include <sys/socket.h>
+#include <nlohmann/json.hpp>
 #include <thread>
-#include <unistd.h>
 
+#include "command.hpp"
+#include "host_process.hpp"
+
+using nlohmann::json;
 using platform::test::CommandResult;
 using platform::test::HostProcess;
 using platform::test::run_command;
 using platform::test::TempDir;
-using nlohmann::json;
 
 namespace {
 
 json descriptor() {
-    auto endpoint = [](const std::string& method, const std::string& verb, const std::string& flags) {
-        return json{{"name", "Things." + method},
-                    {"metadata", {{"path", "/things/" + std::string(1, static_cast<char>(std::tolower(method[0]))) + method.substr(1)},
-                                  {"verb", verb}, {"flags", flags}, {"access", "public"}}},
-                    {"schema", {{"type", "object"}, {"properties", {{"name", {{"type", "string"}}}}}}}};
+    auto endpoint = [](const std::string& method, const std::string& verb,
+                       const std::string& flags) {
+        return json{
+            {"name", "Things." + method},
+            {"metadata",
+             {{"path", "/things/" + std::string(1, static_cast<char>(std::tolower(method[0]))) +
+                           method.substr(1)},
+              {"verb", verb},
+              {"flags", flags},
+              {"access", "public"}}},
+            {"schema", {{"type", "object"}, {"properties", {{"name", {{"type", "string"}}}}}}}};
     };
-    return {{"services", json::array({{{"name", "go.core.api.things"},
-                                        {"endpoints", json::array({endpoint("Get", "GET", ""), endpoint("Add", "POST", ""),
-                                                                   endpoint("Put", "POST", "idempotent")})}}})}};
+    return {{"services",
+             json::array({{{"name", "go.core.api.things"},
+                           {"endpoints",
+                            json::array({endpoint("Get", "GET", ""), endpoint("Add", "POST", ""),
+                                         endpoint("Put", "POST", "idempotent")})}}})}};
 }
 
 // Answers POST /rpc: registry descriptors always, anything else with the next scripted status.
@@ -91,9 +98,11 @@ private:
             ssize_t n = read(c, buf, sizeof buf);
             if (n <= 0) return;
             in.append(buf, static_cast<size_t>(n));
-            if (head_end == std::string::npos && (head_end = in.find("\r\n\r\n")) != std::string::npos) {
+            if (head_end == std::string::npos &&
+                (head_end = in.find("\r\n\r\n")) != std::string::npos) {
                 std::string lower = in.substr(0, head_end);
-                for (auto& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+                for (auto& ch : lower)
+                    ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
                 auto cl = lower.find("content-length:");
                 need = cl == std::string::npos ? 0 : std::stoul(lower.substr(cl + 15));
             }
@@ -114,12 +123,18 @@ private:
                     status = statuses_.front();
                     statuses_.pop_front();
                 }
-                reply = status == 200 ? ok_ : json{{"Id", "things"}, {"Code", status}, {"Detail", "flaky"}, {"Status", "error"}};
+                reply = status == 200 ? ok_
+                                      : json{{"Id", "things"},
+                                             {"Code", status},
+                                             {"Detail", "flaky"},
+                                             {"Status", "error"}};
             }
         }
         const std::string text = reply.dump();
-        const std::string out = "HTTP/1.1 " + std::to_string(status) + " X\r\nContent-Type: application/json\r\nContent-Length: " +
-                                std::to_string(text.size()) + "\r\nConnection: close\r\n\r\n" + text;
+        const std::string out = "HTTP/1.1 " + std::to_string(status) +
+                                " X\r\nContent-Type: application/json\r\nContent-Length: " +
+                                std::to_string(text.size()) + "\r\nConnection: close\r\n\r\n" +
+                                text;
         for (size_t off = 0; off < out.size();) {
             ssize_t n = write(c, out.data() + off, out.size() - off);
             if (n <= 0) return;
@@ -139,8 +154,10 @@ class CliRetry : public ::testing::Test {
 protected:
     CommandResult platform(std::vector<std::string> args) {
         args.insert(args.begin(), HostProcess::binary());
-        return run_command(args, {{"PLATFORM_HOME", home_.path()}, {"PLATFORM_PROXY", proxy_.address()},
-                                  {"PLATFORM_TOKEN", "t"}, {"PLATFORM_ENV", ""}});
+        return run_command(args, {{"PLATFORM_HOME", home_.path()},
+                                  {"PLATFORM_PROXY", proxy_.address()},
+                                  {"PLATFORM_TOKEN", "t"},
+                                  {"PLATFORM_ENV", ""}});
     }
     FlakyProxy proxy_;
     TempDir home_;
@@ -205,7 +222,8 @@ TEST_F(CliRetry, PlatformReadsAreRetried) {
 
 TEST_F(CliRetry, CallSendsMetadataAndTimeoutHeaders) {
     proxy_.script({200});
-    auto r = platform({"call", "--metadata", "X-Trace=abc", "--request_timeout=1m30s", "things", "Things.Get", "{}"});
+    auto r = platform({"call", "--metadata", "X-Trace=abc", "--request_timeout=1m30s", "things",
+                       "Things.Get", "{}"});
     ASSERT_EQ(r.code, 0) << r.err;
     const std::string h = proxy_.last_headers();
     EXPECT_NE(h.find("X-Trace: abc"), std::string::npos) << h;

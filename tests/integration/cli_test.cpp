@@ -1,18 +1,18 @@
 // The `platform` CLI against a real server: services, call, dynamic commands built from the
 // registry's descriptors, generated help, exit codes (2 usage, 4 unreachable, 5 not found, 3 401).
-#include "command.hpp"
-#include "host_process.hpp"
-#include "http_client.hpp"
-
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
+#include "command.hpp"
+#include "host_process.hpp"
+#include "http_client.hpp"
+
+using nlohmann::json;
 using platform::test::CommandResult;
 using platform::test::HostProcess;
 using platform::test::HttpClient;
 using platform::test::run_command;
-using nlohmann::json;
 
 namespace {
 
@@ -27,8 +27,9 @@ protected:
         HttpClient c("127.0.0.1", host->api_port());
         auto login = c.post_json("/auth/token", {{"id", "admin"}, {"secret", "cli-admin-secret"}});
         ASSERT_EQ(login.status, 200) << login.body;
-        auto pat = c.post_json("/auth/createToken", {{"name", "cli-test"}},
-                               {{"Authorization", "Bearer " + login.json()["access_token"].get<std::string>()}});
+        auto pat = c.post_json(
+            "/auth/createToken", {{"name", "cli-test"}},
+            {{"Authorization", "Bearer " + login.json()["access_token"].get<std::string>()}});
         ASSERT_EQ(pat.status, 200) << pat.body;
         token = pat.json()["token"];
     }
@@ -36,9 +37,11 @@ protected:
         EXPECT_EQ(host->stop(), 0);
         delete host;
     }
-    CommandResult platform(std::vector<std::string> args, std::map<std::string, std::string> env = {}) {
+    CommandResult platform(std::vector<std::string> args,
+                           std::map<std::string, std::string> env = {}) {
         args.insert(args.begin(), HostProcess::binary());
-        if (!env.count("PLATFORM_PROXY")) env["PLATFORM_PROXY"] = "127.0.0.1:" + std::to_string(host->proxy_port());
+        if (!env.count("PLATFORM_PROXY"))
+            env["PLATFORM_PROXY"] = "127.0.0.1:" + std::to_string(host->proxy_port());
         if (!env.count("PLATFORM_TOKEN")) env["PLATFORM_TOKEN"] = token;
         return run_command(args, env);
     }
@@ -67,7 +70,8 @@ TEST_F(Cli, NotesAddThenGetPrintsTheNote) {
 TEST_F(Cli, ServiceHelpListsTheFourMethodsWithArgumentsAndTypes) {
     auto help = platform({"notes", "--help"});
     ASSERT_EQ(help.code, 0) << help.err;
-    for (const char* needle : {"add", "delete", "get", "list", "--title string", "--text string", "required"})
+    for (const char* needle :
+         {"add", "delete", "get", "list", "--title string", "--text string", "required"})
         EXPECT_NE(help.out.find(needle), std::string::npos) << needle << "\n" << help.out;
     auto method = platform({"notes", "add", "--help"});
     ASSERT_EQ(method.code, 0);
@@ -94,12 +98,15 @@ TEST_F(Cli, UsageErrorsAreExitTwo) {
 }
 
 TEST_F(Cli, TypedFlagsAndNestedFields) {
-    auto nested = platform({"registry", "getService", "--service", "notes", "--options_ttl", "5", "--options_domain", "d"});
+    auto nested = platform({"registry", "getService", "--service", "notes", "--options_ttl", "5",
+                            "--options_domain", "d"});
     ASSERT_EQ(nested.code, 0) << nested.err;
     EXPECT_EQ(json::parse(nested.out)["services"][0]["name"], "go.core.api.v1.notes");
-    auto bad_int = platform({"registry", "getService", "--service", "notes", "--options_ttl", "soon"});
+    auto bad_int =
+        platform({"registry", "getService", "--service", "notes", "--options_ttl", "soon"});
     EXPECT_EQ(bad_int.code, 2);
-    EXPECT_NE(bad_int.err.find("--options_ttl: must be an integer"), std::string::npos) << bad_int.err;
+    EXPECT_NE(bad_int.err.find("--options_ttl: must be an integer"), std::string::npos)
+        << bad_int.err;
 }
 
 TEST_F(Cli, ServerErrorsMapToExitCodes) {
@@ -133,7 +140,8 @@ TEST_F(Cli, UnreachableServerIsExitFourNamingTheAddress) {
 TEST(CliAuth, AnonymousOnAnOwnerMethodIsExitThree) {
     HostProcess host;  // test profile: no token is anonymous
     host.start();
-    std::map<std::string, std::string> env{{"PLATFORM_PROXY", "127.0.0.1:" + std::to_string(host.proxy_port())}};
+    std::map<std::string, std::string> env{
+        {"PLATFORM_PROXY", "127.0.0.1:" + std::to_string(host.proxy_port())}};
     auto anon = run_command({HostProcess::binary(), "notes", "list"}, env);
     EXPECT_EQ(anon.code, 3) << anon.err;
     env["PLATFORM_TOKEN"] = "alice";

@@ -1,34 +1,36 @@
 // `platform submit` and `platform work get <id> --wait` against a real server, the latter in a
-// real terminal: tmux runs it in a pane while the job sits inside the model (the scripted fake model
-// server holds the request), and the test reads the pane — the progress line first, then the
+// real terminal: tmux runs it in a pane while the job sits inside the model (the scripted fake
+// model server holds the request), and the test reads the pane — the progress line first, then the
 // result. Also `work list`, `work retry` and `inbox` through the CLI.
-#include "command.hpp"
-#include "fake_model_server.hpp"
-#include "host_process.hpp"
-#include "http_client.hpp"
-
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <unistd.h>
+
+#include "command.hpp"
+#include "fake_model_server.hpp"
+#include "host_process.hpp"
+#include "http_client.hpp"
 
 using nlohmann::json;
 using platform::test::CommandResult;
 using platform::test::FakeModelServer;
 using platform::test::HostProcess;
 using platform::test::HttpClient;
+using platform::test::model_server_host;
 using platform::test::run_command;
 using platform::test::TempDir;
-using platform::test::model_server_host;
 using platform::test::test_profile_text;
 
 namespace {
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool has(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
 
 // Polls `probe` every 50 ms until it is true or `seconds` pass.
 template <class F>
@@ -36,7 +38,9 @@ bool eventually(F&& probe, int seconds = 30) {
     const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
     while (std::chrono::steady_clock::now() < until) {
         if (probe()) return true;
-        struct timespec pause{0, 50 * 1000 * 1000};
+        struct timespec pause {
+            0, 50 * 1000 * 1000
+        };
         nanosleep(&pause, nullptr);  // polling interval of a condition, not a synchronisation
     }
     return probe();
@@ -46,12 +50,15 @@ bool eventually(F&& probe, int seconds = 30) {
 class CliWork : public ::testing::Test {
 protected:
     void SetUp() override {
-        HostProcess::Options o = model_server_host(model, dir.path() + "/cli-work-test.yaml", test_profile_text());
+        HostProcess::Options o =
+            model_server_host(model, dir.path() + "/cli-work-test.yaml", test_profile_text());
         host = std::make_unique<HostProcess>(o);
         host->start();
         api = std::make_unique<HttpClient>("127.0.0.1", host->api_port());
-        auto r = api->post_json("/rpc", {{"service", "config"}, {"method", "Config.Set"},
-                                         {"request", {{"path", "model.provider"}, {"value", "openai"}}}},
+        auto r = api->post_json("/rpc",
+                                {{"service", "config"},
+                                 {"method", "Config.Set"},
+                                 {"request", {{"path", "model.provider"}, {"value", "openai"}}}},
                                 {{"Authorization", "Bearer admin"}});
         ASSERT_EQ(r.status, 200) << r.body;
     }
@@ -91,14 +98,16 @@ protected:
 
 TEST_F(CliWork, WorkGetWaitShowsProgressInATerminalThenTheResult) {
     model.hold(FakeModelServer::kOpenAiPath);
-    model.enqueue(FakeModelServer::kOpenAiPath, FakeModelServer::ok(FakeModelServer::openai_text("The boiler code is 4512.")));
+    model.enqueue(FakeModelServer::kOpenAiPath,
+                  FakeModelServer::ok(FakeModelServer::openai_text("The boiler code is 4512.")));
     auto submitted = platform({"submit", "what is the boiler code"});
     ASSERT_EQ(submitted.code, 0) << submitted.err;
     std::string id = submitted.out;
     while (!id.empty() && (id.back() == '\n' || id.back() == ' ')) id.pop_back();
     ASSERT_FALSE(id.empty());
     EXPECT_TRUE(has(submitted.err, "platform work get " + id + " --wait")) << submitted.err;
-    ASSERT_TRUE(eventually([&] { return !model.requests(FakeModelServer::kOpenAiPath).empty(); })) << host->log();
+    ASSERT_TRUE(eventually([&] { return !model.requests(FakeModelServer::kOpenAiPath).empty(); }))
+        << host->log();
 
     // The command in a tmux pane (a real terminal); `exec cat` keeps the pane once it ends.
     ASSERT_FALSE(tmux_binary().empty()) << "tmux is not on PATH: run scripts/deps.sh";
@@ -127,7 +136,8 @@ TEST_F(CliWork, WorkGetWaitShowsProgressInATerminalThenTheResult) {
 }
 
 TEST_F(CliWork, ListRetryAndInbox) {
-    model.enqueue(FakeModelServer::kOpenAiPath, FakeModelServer::status(500, {{"error", {{"message", "upstream broke"}}}}));
+    model.enqueue(FakeModelServer::kOpenAiPath,
+                  FakeModelServer::status(500, {{"error", {{"message", "upstream broke"}}}}));
     auto submitted = platform({"submit", "--wait", "hello"});
     EXPECT_EQ(submitted.code, 1) << submitted.out << submitted.err;  // failed
     EXPECT_TRUE(has(submitted.err, "error:")) << submitted.err;
@@ -138,7 +148,8 @@ TEST_F(CliWork, ListRetryAndInbox) {
     ASSERT_EQ(jobs.size(), 1u) << listed.out;
     const std::string id = jobs[0]["id"];
 
-    model.enqueue(FakeModelServer::kOpenAiPath, FakeModelServer::ok(FakeModelServer::openai_text("Hello, Ann.")));
+    model.enqueue(FakeModelServer::kOpenAiPath,
+                  FakeModelServer::ok(FakeModelServer::openai_text("Hello, Ann.")));
     auto retried = platform({"work", "retry", id});
     ASSERT_EQ(retried.code, 0) << retried.err;
     auto followed = platform({"work", "get", id, "--wait"});

@@ -1,9 +1,9 @@
 // Connection handling on Pistache 0.0.5: HTTP/1.1 clients that send no Connection header keep
 // their connection (Pistache would close it); Connection: close and HTTP/1.0 are honoured.
+#include <gtest/gtest.h>
+
 #include "host_process.hpp"
 #include "http_client.hpp"
-
-#include <gtest/gtest.h>
 
 using platform::test::HostProcess;
 using platform::test::HttpClient;
@@ -34,8 +34,10 @@ TEST_F(Connections, ThreeRequestsWithoutConnectionHeaderShareOneConnection) {
         EXPECT_NE(r.header("connection"), "Close");
     }
     const std::string body = R"({"title":"k","text":"alive"})";
-    c.send_raw("POST /api/v1/notes/add HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer kc\r\n"
-               "Content-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body);
+    c.send_raw(
+        "POST /api/v1/notes/add HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer kc\r\n"
+        "Content-Type: application/json\r\nContent-Length: " +
+        std::to_string(body.size()) + "\r\n\r\n" + body);
     EXPECT_EQ(c.read_response().status, 200);
     EXPECT_EQ(c.connects(), 1);
     EXPECT_FALSE(c.connection_closed());
@@ -62,8 +64,10 @@ TEST_F(Connections, ProxyPortKeepsConnectionsToo) {
     HttpClient c("127.0.0.1", host->proxy_port());
     c.set_reconnect(false);
     for (int i = 0; i < 3; ++i) {
-        c.send_raw("POST /rpc HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: 55\r\n\r\n"
-                   "{\"service\":\"registry\",\"method\":\"Registry.ListServices\"}");
+        c.send_raw(
+            "POST /rpc HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: "
+            "55\r\n\r\n"
+            "{\"service\":\"registry\",\"method\":\"Registry.ListServices\"}");
         EXPECT_EQ(c.read_response().status, 200);
     }
     EXPECT_EQ(c.connects(), 1);

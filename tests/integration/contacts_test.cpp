@@ -1,18 +1,18 @@
 // The contacts catalogue service against the real host (test profile: the bearer token is the
 // account id): every method over /api/v1, required arguments, ownership, one tools/call.
+#include <gtest/gtest.h>
+
 #include "catalogue_test.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
 #include "mcp_client.hpp"
 
-#include <gtest/gtest.h>
-
+using nlohmann::json;
 using platform::test::CatalogueTest;
 using platform::test::HostProcess;
 using platform::test::HttpClient;
 using platform::test::HttpResult;
 using platform::test::McpClient;
-using nlohmann::json;
 
 namespace {
 
@@ -42,16 +42,20 @@ TEST_F(ContactsApi, AddUpdatesByNameFindListDelete) {
     EXPECT_EQ(again["email"], "ada@example.org");
     EXPECT_EQ(again["note"], "analyst");
 
-    EXPECT_EQ(names(api.get("/api/v1/contacts/list", as(who))), (std::vector<std::string>{"ada lovelace", "Charles Babbage"}));
-    EXPECT_EQ(names(post("find", {{"query", "babb"}}, who)), std::vector<std::string>{"Charles Babbage"});
-    EXPECT_EQ(names(post("find", {{"query", "ADA@EXAMPLE.ORG"}}, who)), std::vector<std::string>{"ada lovelace"});
+    EXPECT_EQ(names(api.get("/api/v1/contacts/list", as(who))),
+              (std::vector<std::string>{"ada lovelace", "Charles Babbage"}));
+    EXPECT_EQ(names(post("find", {{"query", "babb"}}, who)),
+              std::vector<std::string>{"Charles Babbage"});
+    EXPECT_EQ(names(post("find", {{"query", "ADA@EXAMPLE.ORG"}}, who)),
+              std::vector<std::string>{"ada lovelace"});
     EXPECT_TRUE(names(post("find", {{"query", "turing"}}, who)).empty());
 
     auto del = post("delete", {{"id", ada["id"]}}, who);
     ASSERT_EQ(del.status, 200) << del.body;
     EXPECT_EQ(del.json()["data"]["deleted"], ada["id"]);
     EXPECT_EQ(post("delete", {{"id", ada["id"]}}, who).status, 404);
-    EXPECT_EQ(names(api.get("/api/v1/contacts/list", as(who))), std::vector<std::string>{"Charles Babbage"});
+    EXPECT_EQ(names(api.get("/api/v1/contacts/list", as(who))),
+              std::vector<std::string>{"Charles Babbage"});
 }
 
 TEST_F(ContactsApi, RequiredArgumentsAndLimits) {
@@ -60,7 +64,8 @@ TEST_F(ContactsApi, RequiredArgumentsAndLimits) {
     expect_400(post("find", json::object(), "c-limits"), "query");
     expect_400(post("delete", json::object(), "c-limits"), "id");
     expect_400(post("add", {{"name", "x"}, {"fax", "1"}}, "c-limits"), "fax");
-    EXPECT_EQ(api.get("/api/v1/contacts/find?query=x", as("c-limits")).status, 405);  // a private search
+    EXPECT_EQ(api.get("/api/v1/contacts/find?query=x", as("c-limits")).status,
+              405);  // a private search
     EXPECT_EQ(api.get("/api/v1/contacts/list").status, 401);
 }
 
@@ -69,13 +74,15 @@ TEST_F(ContactsApi, AnotherAccountsIdsAre404AndOneToolCallMatches) {
     EXPECT_EQ(post("delete", {{"id", card["id"]}}, "c-other").status, 404);
     EXPECT_TRUE(names(post("find", {{"query", "friend"}}, "c-other")).empty());
     EXPECT_TRUE(names(api.get("/api/v1/contacts/list", as("c-other"))).empty());
-    EXPECT_EQ(names(post("find", {{"query", "friend"}}, "c-owner")), std::vector<std::string>{"Secret Friend"});
+    EXPECT_EQ(names(post("find", {{"query", "friend"}}, "c-owner")),
+              std::vector<std::string>{"Secret Friend"});
 
     McpClient mcp(host->api_port(), "c-owner");
     mcp.initialize();
     const json tool = mcp.call_tool("contacts_find", {{"query", "friend"}});
     ASSERT_FALSE(tool.value("isError", false)) << tool;
-    EXPECT_EQ(tool["structuredContent"], post("find", {{"query", "friend"}}, "c-owner").json()["data"]);
+    EXPECT_EQ(tool["structuredContent"],
+              post("find", {{"query", "friend"}}, "c-owner").json()["data"]);
 }
 
 }  // namespace

@@ -1,20 +1,20 @@
 // The docs catalogue service against the real host (test profile: the bearer token is the
 // account id; manual business clock): every method over /api/v1, its limits, ownership, and the
 // documents as MCP resources.
+#include <gtest/gtest.h>
+
 #include "catalogue_test.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
 #include "mcp_client.hpp"
 
-#include <gtest/gtest.h>
-
-using platform::test::EventStream;
+using nlohmann::json;
 using platform::test::CatalogueTest;
+using platform::test::EventStream;
 using platform::test::HostProcess;
 using platform::test::HttpClient;
 using platform::test::HttpResult;
 using platform::test::McpClient;
-using nlohmann::json;
 
 namespace {
 
@@ -32,7 +32,8 @@ protected:
         EXPECT_EQ(r.status, 200) << r.body;
         std::vector<std::string> out;
         json body = r.json();  // alive for the loop: [] returns references into it
-        for (const auto& d : body["data"]["documents"]) out.push_back(d["title"].get<std::string>());
+        for (const auto& d : body["data"]["documents"])
+            out.push_back(d["title"].get<std::string>());
         return out;
     }
 };
@@ -59,9 +60,11 @@ TEST_F(DocsApi, WriteReadReplaceDelete) {
     EXPECT_EQ(replaced["content"], "new");
     EXPECT_EQ(replaced["created"], doc["created"]);
     EXPECT_NE(replaced["updated"], doc["updated"]);
-    EXPECT_EQ(titles(json::object(), "d-alice"), std::vector<std::string>{"Plan v2"});  // replaced, not added
+    EXPECT_EQ(titles(json::object(), "d-alice"),
+              std::vector<std::string>{"Plan v2"});  // replaced, not added
 
-    EXPECT_EQ(post("write", {{"id", "nope"}, {"title", "x"}, {"content", "y"}}, "d-alice").status, 404);
+    EXPECT_EQ(post("write", {{"id", "nope"}, {"title", "x"}, {"content", "y"}}, "d-alice").status,
+              404);
     auto del = post("delete", {{"id", id}}, "d-alice");
     ASSERT_EQ(del.status, 200) << del.body;
     EXPECT_EQ(del.json()["data"]["deleted"], id);
@@ -97,7 +100,8 @@ TEST_F(DocsApi, LimitsAndRequiredArguments) {
     EXPECT_EQ(post("list", {{"limit", 100}}, "d-limits").status, 200);
     expect_400(post("write", {{"content", "no title"}}, "d-limits"), "title");
     expect_400(post("write", {{"title", "no content"}}, "d-limits"), "content");
-    expect_400(post("write", {{"title", std::string(201, 'x')}, {"content", "c"}}, "d-limits"), "title");
+    expect_400(post("write", {{"title", std::string(201, 'x')}, {"content", "c"}}, "d-limits"),
+               "title");
     expect_400(post("delete", json::object(), "d-limits"), "id");
     expect_400(api.get("/api/v1/docs/read", as("d-limits")), "id or title");
     // Changes and private searches need a POST.
@@ -112,18 +116,21 @@ TEST_F(DocsApi, AnotherAccountGets404UnlessTheDocumentIsPublic) {
     EXPECT_EQ(api.get("/api/v1/docs/read?id=" + id, as("d-other")).status, 404);
     EXPECT_EQ(api.get("/api/v1/docs/read?title=diary", as("d-other")).status, 404);
     EXPECT_EQ(post("delete", {{"id", id}}, "d-other").status, 404);
-    EXPECT_EQ(post("write", {{"id", id}, {"title", "hijack"}, {"content", "x"}}, "d-other").status, 404);
+    EXPECT_EQ(post("write", {{"id", id}, {"title", "hijack"}, {"content", "x"}}, "d-other").status,
+              404);
     EXPECT_TRUE(titles(json::object(), "d-other").empty());
 
     // Made public: readable by id by another account, still not changeable by it.
-    json shared = write({{"id", id}, {"title", "diary"}, {"content", "now shared"}, {"public", true}}, "d-owner");
+    json shared = write(
+        {{"id", id}, {"title", "diary"}, {"content", "now shared"}, {"public", true}}, "d-owner");
     EXPECT_EQ(shared["public"], true);
     auto read = api.get("/api/v1/docs/read?id=" + id, as("d-other"));
     ASSERT_EQ(read.status, 200) << read.body;
     EXPECT_EQ(read.json()["data"]["content"], "now shared");
     EXPECT_EQ(post("delete", {{"id", id}}, "d-other").status, 404);
     // A replace without `public` keeps it; public false withdraws it.
-    EXPECT_EQ(write({{"id", id}, {"title", "diary"}, {"content", "v3"}}, "d-owner")["public"], true);
+    EXPECT_EQ(write({{"id", id}, {"title", "diary"}, {"content", "v3"}}, "d-owner")["public"],
+              true);
     write({{"id", id}, {"title", "diary"}, {"content", "v4"}, {"public", false}}, "d-owner");
     EXPECT_EQ(api.get("/api/v1/docs/read?id=" + id, as("d-other")).status, 404);
 }
@@ -131,7 +138,8 @@ TEST_F(DocsApi, AnotherAccountGets404UnlessTheDocumentIsPublic) {
 TEST_F(DocsApi, DocumentsAreMcpResourcesAndToolsAnswerAsHttp) {
     McpClient mcp(host->api_port(), "d-mcp");
     mcp.initialize();
-    const json tool = mcp.call_tool("docs_write", {{"title", "Notes"}, {"content", "first line\nsecond"}});
+    const json tool =
+        mcp.call_tool("docs_write", {{"title", "Notes"}, {"content", "first line\nsecond"}});
     ASSERT_FALSE(tool.value("isError", false)) << tool;
     const std::string id = tool["structuredContent"]["id"];
     auto http = api.get("/api/v1/docs/read?id=" + id, as("d-mcp"));
@@ -155,7 +163,8 @@ TEST_F(DocsApi, DocumentsAreMcpResourcesAndToolsAnswerAsHttp) {
     EXPECT_TRUE(other.request("resources/read", {{"uri", "docs://" + id}}).contains("error"));
 
     // A subscriber hears of a write and of a delete.
-    EXPECT_EQ(mcp.request("resources/subscribe", {{"uri", "docs://" + id}})["result"], json::object());
+    EXPECT_EQ(mcp.request("resources/subscribe", {{"uri", "docs://" + id}})["result"],
+              json::object());
     EventStream events(host->api_port(), mcp.headers());
     ASSERT_EQ(events.status(), 200) << events.received();
     const std::string updated =

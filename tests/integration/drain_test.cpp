@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "build_tree.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
 
@@ -67,7 +68,7 @@ std::string expect_refused(HttpClient& c, const std::string& what) {
 
 TEST(Drain, SigtermWithTwoHundredSlowRequestsInFlightAnswersThemAllAndExitsZero) {
     HostProcess::Options o;
-    o.env["PLATFORM_PLUGIN_PATH"] = std::string(PLATFORM_TEST_PLUGIN_DIR) + "/abi";
+    o.env["PLATFORM_PLUGIN_PATH"] = platform::test::test_plugin_dir() + "/abi";
     HostProcess host(o);
     host.start();
     const int port = host.api_port();

@@ -5,15 +5,15 @@
 // lists the owner's notes, so the conversation the event left must quote the note. A daily
 // repeat fires again one day later; an event without a prompt leaves a reminder; another account
 // sees none of it.
-#include "host_process.hpp"
-#include "http_client.hpp"
-
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <ctime>
 #include <functional>
 #include <thread>
+
+#include "host_process.hpp"
+#include "http_client.hpp"
 
 using nlohmann::json;
 using platform::test::HostProcess;

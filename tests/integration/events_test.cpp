@@ -2,12 +2,8 @@
 // stream (Server-Sent Events, parsed leniently: `data:` frames, or JSON values one after another
 // or in one array while a surface cannot stream), consumer groups with ack, access and argument
 // errors on the test profile (events-memory), and durability on the local profile (events-sqlite).
-#include "host_process.hpp"
-#include "http_client.hpp"
-
-#include <gtest/gtest.h>
-
 #include <arpa/inet.h>
+#include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -17,6 +13,9 @@
 #include <filesystem>
 #include <sstream>
 #include <thread>
+
+#include "host_process.hpp"
+#include "http_client.hpp"
 
 using nlohmann::json;
 using platform::test::HostProcess;
@@ -32,7 +31,8 @@ struct Raw {
 
 // One GET on its own connection (Connection: close), read to the end whatever the framing:
 // Content-Length, chunked (a streamed response) or close-delimited.
-Raw get_to_end(int port, const std::string& target, const std::string& account, int timeout_ms = 60000) {
+Raw get_to_end(int port, const std::string& target, const std::string& account,
+               int timeout_ms = 60000) {
     int fd = socket(AF_INET, SOCK_STREAM, 0);
     sockaddr_in addr{};
     addr.sin_family = AF_INET;
@@ -50,21 +50,27 @@ Raw get_to_end(int port, const std::string& target, const std::string& account, 
     const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
     char buf[65536];
     for (;;) {
-        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - std::chrono::steady_clock::now()).count();
+        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                        end - std::chrono::steady_clock::now())
+                        .count();
         if (left <= 0) break;
         pollfd p{fd, POLLIN, 0};
         if (poll(&p, 1, static_cast<int>(left)) <= 0) break;
         ssize_t n = ::recv(fd, buf, sizeof buf, 0);
         if (n <= 0) break;
         in.append(buf, static_cast<size_t>(n));
-        // A Content-Length response is complete once its body is in (the server may keep the socket).
+        // A Content-Length response is complete once its body is in (the server may keep the
+        // socket).
         size_t head_end = in.find("\r\n\r\n");
         if (head_end != std::string::npos) {
             std::string head = in.substr(0, head_end);
             std::string lower = head;
-            for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+            for (auto& c : lower)
+                c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
             size_t cl = lower.find("content-length:");
-            if (cl != std::string::npos && in.size() - head_end - 4 >= std::stoul(head.substr(cl + 15))) break;
+            if (cl != std::string::npos &&
+                in.size() - head_end - 4 >= std::stoul(head.substr(cl + 15)))
+                break;
             // A chunked response is complete at its last (empty) chunk.
             if (lower.find("transfer-encoding: chunked") != std::string::npos &&
                 (in.compare(head_end + 4, std::string::npos, "0\r\n\r\n") == 0 ||
@@ -144,7 +150,9 @@ std::vector<json> stream_events(const std::string& body) {
     return out;
 }
 
-std::map<std::string, std::string> as(const std::string& account) { return {{"Authorization", "Bearer " + account}}; }
+std::map<std::string, std::string> as(const std::string& account) {
+    return {{"Authorization", "Bearer " + account}};
+}
 
 class Events : public ::testing::Test {
 protected:
@@ -157,7 +165,8 @@ protected:
         delete host;
     }
     json publish(const std::string& topic, const json& payload) {
-        auto r = api.post_json("/events/publish", {{"topic", topic}, {"payload", payload}}, as("ev-alice"));
+        auto r = api.post_json("/events/publish", {{"topic", topic}, {"payload", payload}},
+                               as("ev-alice"));
         EXPECT_EQ(r.status, 200) << r.body;
         return r.status == 200 ? r.json() : json();
     }
@@ -189,7 +198,8 @@ TEST_F(Events, PublishThenReadInOrder) {
 
 TEST_F(Events, ConsumeStreamsTheEventsInOrder) {
     for (int i = 1; i <= 3; ++i) publish("it.stream", "event " + std::to_string(i));
-    Raw r = get_to_end(host->api_port(), "/events/consume?topic=it.stream&offset=1&limit=3", "ev-alice");
+    Raw r = get_to_end(host->api_port(), "/events/consume?topic=it.stream&offset=1&limit=3",
+                       "ev-alice");
     ASSERT_EQ(r.status, 200) << r.headers << "\n" << r.body;
     auto events = stream_events(r.body);
     ASSERT_EQ(events.size(), 3u) << r.body;
@@ -204,7 +214,8 @@ TEST_F(Events, ConsumeDeliversALiveEvent) {
     publish("it.live", 1);
     Raw r;
     std::thread consumer([&] {
-        r = get_to_end(host->api_port(), "/events/consume?topic=it.live&offset=2&limit=1&wait_ms=20000", "ev-alice");
+        r = get_to_end(host->api_port(),
+                       "/events/consume?topic=it.live&offset=2&limit=1&wait_ms=20000", "ev-alice");
     });
     publish("it.live", 2);  // before or while the consumer waits: delivered either way
     consumer.join();
@@ -218,30 +229,38 @@ TEST_F(Events, ConsumeDeliversALiveEvent) {
 TEST_F(Events, GroupConsumeAndAck) {
     publish("it.group", "a");
     publish("it.group", "b");
-    Raw r = get_to_end(host->api_port(), "/events/consume?topic=it.group&group=workers&offset=1&limit=1&wait_ms=0",
+    Raw r = get_to_end(host->api_port(),
+                       "/events/consume?topic=it.group&group=workers&offset=1&limit=1&wait_ms=0",
                        "ev-alice");
     ASSERT_EQ(r.status, 200) << r.body;
     auto first = stream_events(r.body);
     ASSERT_EQ(first.size(), 1u) << r.body;
     EXPECT_EQ(first[0].at("offset"), 1);
-    r = get_to_end(host->api_port(), "/events/consume?topic=it.group&group=workers&limit=1&wait_ms=0", "ev-alice");
+    r = get_to_end(host->api_port(),
+                   "/events/consume?topic=it.group&group=workers&limit=1&wait_ms=0", "ev-alice");
     auto second = stream_events(r.body);
     ASSERT_EQ(second.size(), 1u) << r.body;
     EXPECT_EQ(second[0].at("offset"), 2);  // the other member's event is in flight
 
-    auto ack = api.post_json("/events/ack", {{"topic", "it.group"}, {"group", "workers"}, {"offset", 1}}, as("ev-alice"));
+    auto ack =
+        api.post_json("/events/ack", {{"topic", "it.group"}, {"group", "workers"}, {"offset", 1}},
+                      as("ev-alice"));
     ASSERT_EQ(ack.status, 200) << ack.body;
     EXPECT_EQ(ack.json().at("acked"), 1);
     EXPECT_EQ(ack.json().at("committed"), 1);
-    auto nack = api.post_json("/events/nack", {{"topic", "it.group"}, {"group", "workers"}, {"offset", 2}}, as("ev-alice"));
+    auto nack =
+        api.post_json("/events/nack", {{"topic", "it.group"}, {"group", "workers"}, {"offset", 2}},
+                      as("ev-alice"));
     ASSERT_EQ(nack.status, 200) << nack.body;
-    r = get_to_end(host->api_port(), "/events/consume?topic=it.group&group=workers&limit=1&wait_ms=0", "ev-alice");
+    r = get_to_end(host->api_port(),
+                   "/events/consume?topic=it.group&group=workers&limit=1&wait_ms=0", "ev-alice");
     auto again = stream_events(r.body);
     ASSERT_EQ(again.size(), 1u) << r.body;
     EXPECT_EQ(again[0].at("offset"), 2);
     EXPECT_EQ(again[0].at("delivery"), 2);
 
-    auto unknown = api.post_json("/events/ack", {{"topic", "it.group"}, {"group", "nobody"}, {"offset", 1}}, as("ev-alice"));
+    auto unknown = api.post_json(
+        "/events/ack", {{"topic", "it.group"}, {"group", "nobody"}, {"offset", 1}}, as("ev-alice"));
     EXPECT_EQ(unknown.status, 404) << unknown.body;
 }
 
@@ -270,7 +289,8 @@ TEST_F(Events, NeedsAnAccountAndNamesBadArguments) {
     r = api.post_json("/events/publish", {{"topic", "t"}}, as("ev-alice"));
     EXPECT_EQ(r.status, 400) << r.body;
     EXPECT_NE(r.body.find("payload"), std::string::npos) << r.body;
-    r = api.post_json("/events/publish", {{"topic", "t"}, {"payload", 1}, {"timestamp", "soon"}}, as("ev-alice"));
+    r = api.post_json("/events/publish", {{"topic", "t"}, {"payload", 1}, {"timestamp", "soon"}},
+                      as("ev-alice"));
     EXPECT_EQ(r.status, 400) << r.body;
     EXPECT_NE(r.body.find("timestamp"), std::string::npos) << r.body;
     r = api.get("/events/read?topic=t&limit=5000", as("ev-alice"));
@@ -284,15 +304,18 @@ TEST(EventsStream, ClientLeavingMidStreamLeavesTheHostServing) {
     HostProcess host;
     host.start();
     HttpClient c("127.0.0.1", host.api_port());
-    ASSERT_EQ(c.post_json("/events/publish", {{"topic", "gone"}, {"payload", 1}}, as("ev-bob")).status, 200);
+    ASSERT_EQ(
+        c.post_json("/events/publish", {{"topic", "gone"}, {"payload", 1}}, as("ev-bob")).status,
+        200);
     int fd = socket(AF_INET, SOCK_STREAM, 0);
     sockaddr_in addr{};
     addr.sin_family = AF_INET;
     addr.sin_port = htons(static_cast<uint16_t>(host.api_port()));
     inet_pton(AF_INET, "127.0.0.1", &addr.sin_addr);
     ASSERT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
-    const std::string req = "GET /events/consume?topic=gone&offset=1&wait_ms=20000 HTTP/1.1\r\nHost: x\r\n"
-                            "Authorization: Bearer ev-bob\r\n\r\n";
+    const std::string req =
+        "GET /events/consume?topic=gone&offset=1&wait_ms=20000 HTTP/1.1\r\nHost: x\r\n"
+        "Authorization: Bearer ev-bob\r\n\r\n";
     ::send(fd, req.data(), req.size(), MSG_NOSIGNAL);
     std::string got;
     char buf[4096];
@@ -323,7 +346,8 @@ TEST(EventsLocal, EventsSurviveARestart) {
     HostProcess::Options opts;
     opts.profile = "local";
     opts.home = home.path();
-    opts.env["PLATFORM_ADMIN_SECRET"] = "events-admin-secret";  // local has real accounts (auth-local)
+    opts.env["PLATFORM_ADMIN_SECRET"] =
+        "events-admin-secret";  // local has real accounts (auth-local)
     // An access token for admin through POST /auth/token.
     auto admin = [](HttpClient& c) {
         auto t = c.post_json("/auth/token", {{"id", "admin"}, {"secret", "events-admin-secret"}});
@@ -336,7 +360,8 @@ TEST(EventsLocal, EventsSurviveARestart) {
         HttpClient c("127.0.0.1", host.api_port());
         const auto bearer = admin(c);
         for (const char* text : {"first", "second"}) {
-            auto r = c.post_json("/events/publish", {{"topic", "durable"}, {"payload", {{"text", text}}}}, bearer);
+            auto r = c.post_json("/events/publish",
+                                 {{"topic", "durable"}, {"payload", {{"text", text}}}}, bearer);
             ASSERT_EQ(r.status, 200) << r.body << host.log();
         }
         EXPECT_EQ(host.stop(), 0) << host.log();

@@ -2,19 +2,19 @@
 // account id): every method over /api/v1/files, its limits and ownership, the bytes at
 // /ui/files/<id> (a file put as base64 comes back byte-identical with its content type; another
 // account gets 404), the drive's 503, one MCP call and the files:// resources.
+#include <gtest/gtest.h>
+
 #include "catalogue_test.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
 #include "mcp_client.hpp"
 
-#include <gtest/gtest.h>
-
+using nlohmann::json;
 using platform::test::CatalogueTest;
 using platform::test::HostProcess;
 using platform::test::HttpClient;
 using platform::test::HttpResult;
 using platform::test::McpClient;
-using nlohmann::json;
 
 namespace {
 
@@ -53,7 +53,8 @@ protected:
 
 TEST_F(FilesApi, Base64PutComesBackByteIdenticalFromItsUrl) {
     const std::string bytes = binary();
-    json file = put({{"name", "pixel.png"}, {"content", b64(bytes)}, {"encoding", "base64"}}, "fl-alice");
+    json file =
+        put({{"name", "pixel.png"}, {"content", b64(bytes)}, {"encoding", "base64"}}, "fl-alice");
     const std::string id = file["id"];
     EXPECT_EQ(file["type"], "image/png");
     EXPECT_EQ(file["size"], bytes.size());
@@ -85,15 +86,24 @@ TEST_F(FilesApi, PutLimitsAndMissingArguments) {
     expect_400(post("put", {{"content", "x"}}, "fl-lim"), "name");
     expect_400(post("put", {{"name", "a.txt"}}, "fl-lim"), "content");
     expect_400(post("put", {{"name", "noextension"}, {"content", "x"}}, "fl-lim"), "name");
-    expect_400(post("put", {{"name", "a.bin"}, {"content", "not base64!"}, {"encoding", "base64"}}, "fl-lim"),
+    expect_400(post("put", {{"name", "a.bin"}, {"content", "not base64!"}, {"encoding", "base64"}},
+                    "fl-lim"),
                "base64");
-    expect_400(post("put", {{"name", "a.txt"}, {"content", "x"}, {"encoding", "hex"}}, "fl-lim"), "encoding");
-    expect_400(post("put", {{"name", "a.txt"}, {"content", "x"}, {"type", "text/plain\r\nX-Evil: 1"}}, "fl-lim"),
-               "type");
-    expect_400(post("put", {{"name", "a.txt"}, {"content", std::string(5 * 1024 * 1024 + 1, 'x')}}, "fl-lim"),
+    expect_400(post("put", {{"name", "a.txt"}, {"content", "x"}, {"encoding", "hex"}}, "fl-lim"),
+               "encoding");
+    expect_400(
+        post("put", {{"name", "a.txt"}, {"content", "x"}, {"type", "text/plain\r\nX-Evil: 1"}},
+             "fl-lim"),
+        "type");
+    expect_400(post("put", {{"name", "a.txt"}, {"content", std::string(5 * 1024 * 1024 + 1, 'x')}},
+                    "fl-lim"),
                "5 MB");
-    EXPECT_EQ(post("put", {{"name", "a.txt"}, {"content", std::string(5 * 1024 * 1024, 'x')}}, "fl-lim").status, 200);
-    EXPECT_EQ(api.post_json("/api/v1/files/put", {{"name", "a.txt"}, {"content", "x"}}).status, 401);
+    EXPECT_EQ(
+        post("put", {{"name", "a.txt"}, {"content", std::string(5 * 1024 * 1024, 'x')}}, "fl-lim")
+            .status,
+        200);
+    EXPECT_EQ(api.post_json("/api/v1/files/put", {{"name", "a.txt"}, {"content", "x"}}).status,
+              401);
     EXPECT_EQ(api.get("/api/v1/files/put?name=a.txt&content=x", as("fl-lim")).status, 405);
 }
 
@@ -140,19 +150,23 @@ TEST_F(FilesApi, DriveIs503UntilConnected) {
 }
 
 TEST_F(FilesApi, McpToolAndResources) {
-    json file = put({{"name", "m.bin"}, {"content", b64(binary())}, {"encoding", "base64"}}, "fl-mcp");
+    json file =
+        put({{"name", "m.bin"}, {"content", b64(binary())}, {"encoding", "base64"}}, "fl-mcp");
     McpClient mcp(host->api_port(), "fl-mcp");
     mcp.initialize();
     const json tool = mcp.call_tool("files_get", {{"id", file["id"]}});
     ASSERT_FALSE(tool.value("isError", false)) << tool;
-    EXPECT_EQ(tool["structuredContent"], get("get?id=" + file["id"].get<std::string>(), "fl-mcp").json()["data"]);
+    EXPECT_EQ(tool["structuredContent"],
+              get("get?id=" + file["id"].get<std::string>(), "fl-mcp").json()["data"]);
 
     const json listed = mcp.request("resources/list");
     ASSERT_TRUE(listed.contains("result")) << listed;
     bool found = false;
-    for (const auto& r : listed["result"]["resources"]) found |= r["uri"] == "files://" + file["id"].get<std::string>();
+    for (const auto& r : listed["result"]["resources"])
+        found |= r["uri"] == "files://" + file["id"].get<std::string>();
     EXPECT_TRUE(found) << listed;
-    const json read = mcp.request("resources/read", {{"uri", "files://" + file["id"].get<std::string>()}});
+    const json read =
+        mcp.request("resources/read", {{"uri", "files://" + file["id"].get<std::string>()}});
     ASSERT_TRUE(read.contains("result")) << read;
     EXPECT_EQ(read["result"]["contents"][0]["blob"], b64(binary()));
 }

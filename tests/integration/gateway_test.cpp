@@ -1,14 +1,14 @@
 // The gateway's surfaces against the real host (test profile): version, catalogue (GET and POST
 // forms, envelopes, validation, 405/404/413/415), the rpc handler, /rpc on the proxy port, and the
 // registry listing.
+#include <gtest/gtest.h>
+
 #include "host_process.hpp"
 #include "http_client.hpp"
 
-#include <gtest/gtest.h>
-
+using nlohmann::json;
 using platform::test::HostProcess;
 using platform::test::HttpClient;
-using nlohmann::json;
 
 namespace {
 
@@ -63,7 +63,8 @@ TEST_F(Gateway, CatalogueNotesInPostAndGetForms) {
     ASSERT_EQ(result.status, 200) << result.body;
     EXPECT_EQ(result.json()["result"], get.json()["data"]);
 
-    auto rewrite = api.post_json("/api/v1/notes/add", {{"title", "shopping"}, {"text", "eggs"}}, who);
+    auto rewrite =
+        api.post_json("/api/v1/notes/add", {{"title", "shopping"}, {"text", "eggs"}}, who);
     ASSERT_EQ(rewrite.status, 200);
     EXPECT_EQ(api.get("/api/v1/notes/get?title=shopping", who).json()["data"]["text"], "eggs");
 
@@ -76,7 +77,8 @@ TEST_F(Gateway, CatalogueNotesInPostAndGetForms) {
 
 TEST_F(Gateway, QueryValuesAreTypedByTheSchema) {
     auto who = as("gw-typed");
-    ASSERT_EQ(api.post_json("/api/v1/notes/add", {{"title", "2024"}, {"text", "year"}}, who).status, 200);
+    ASSERT_EQ(api.post_json("/api/v1/notes/add", {{"title", "2024"}, {"text", "year"}}, who).status,
+              200);
     auto r = api.get("/api/v1/notes/get?title=2024", who);
     ASSERT_EQ(r.status, 200) << r.body;
     EXPECT_EQ(r.json()["data"]["title"], "2024");  // stays a string
@@ -96,9 +98,13 @@ TEST_F(Gateway, BadArgumentsAre400NamingTheArgument) {
         {"missing title", {{"text", "x"}}, "title: is required"},
         {"empty title", {{"title", ""}, {"text", "x"}}, "title: must not be empty"},
         {"missing text", {{"title", "t"}}, "text: is required"},
-        {"unknown argument", {{"title", "t"}, {"text", "x"}, {"colour", "red"}}, "colour: unknown argument"},
+        {"unknown argument",
+         {{"title", "t"}, {"text", "x"}, {"colour", "red"}},
+         "colour: unknown argument"},
         {"wrong type", {{"title", 5}, {"text", "x"}}, "title: must be a string"},
-        {"too long", {{"title", std::string(201, 'a')}, {"text", "x"}}, "title: must be at most 200"},
+        {"too long",
+         {{"title", std::string(201, 'a')}, {"text", "x"}},
+         "title: must be at most 200"},
     };
     for (const auto& c : cases) {
         auto r = api.post_json("/api/v1/notes/add", c.body, as("gw-bad"));
@@ -117,14 +123,21 @@ TEST_F(Gateway, BadArgumentsAre400NamingTheArgument) {
 }
 
 TEST_F(Gateway, MalformedBodiesAre4xxJson) {
-    auto bad_json = api.post("/api/v1/notes/add", "{\"title\": ", {{"Content-Type", "application/json"}, {"Authorization", "Bearer gw"}});
+    auto bad_json = api.post(
+        "/api/v1/notes/add",
+        "{\"title\": ", {{"Content-Type", "application/json"}, {"Authorization", "Bearer gw"}});
     EXPECT_EQ(bad_json.status, 400);
-    EXPECT_NE(bad_json.json()["error"]["message"].get<std::string>().find("invalid JSON"), std::string::npos);
-    auto array = api.post("/api/v1/notes/add", "[1,2]", {{"Content-Type", "application/json"}, {"Authorization", "Bearer gw"}});
+    EXPECT_NE(bad_json.json()["error"]["message"].get<std::string>().find("invalid JSON"),
+              std::string::npos);
+    auto array = api.post("/api/v1/notes/add", "[1,2]",
+                          {{"Content-Type", "application/json"}, {"Authorization", "Bearer gw"}});
     EXPECT_EQ(array.status, 400);
-    auto proto = api.post("/api/v1/notes/add", "\x0a\x01x", {{"Content-Type", "application/protobuf"}, {"Authorization", "Bearer gw"}});
+    auto proto =
+        api.post("/api/v1/notes/add", "\x0a\x01x",
+                 {{"Content-Type", "application/protobuf"}, {"Authorization", "Bearer gw"}});
     EXPECT_EQ(proto.status, 415);
-    EXPECT_NE(proto.json()["error"]["message"].get<std::string>().find("only JSON"), std::string::npos);
+    EXPECT_NE(proto.json()["error"]["message"].get<std::string>().find("only JSON"),
+              std::string::npos);
     auto big = api.post("/api/v1/notes/add",
                         json{{"title", "big"}, {"text", std::string(1024 * 1024 + 10, 'x')}}.dump(),
                         {{"Content-Type", "application/json"}, {"Authorization", "Bearer gw"}});
@@ -165,28 +178,38 @@ TEST_F(Gateway, RpcHandlerAndProxyGiveTheSamePayloadAsTheCatalogue) {
     ASSERT_EQ(rpc_get.status, 200);
     EXPECT_EQ(rpc_get.json(), catalogue);
 
-    auto rpc = proxy.post_json("/rpc", {{"service", "notes"}, {"method", "Notes.Get"}, {"request", {{"title", "r"}}}}, who);
+    auto rpc = proxy.post_json(
+        "/rpc", {{"service", "notes"}, {"method", "Notes.Get"}, {"request", {{"title", "r"}}}},
+        who);
     ASSERT_EQ(rpc.status, 200) << rpc.body;
     EXPECT_EQ(rpc.json(), catalogue);
 
-    auto full = proxy.post_json("/rpc", {{"service", "go.core.api.v1.notes"}, {"endpoint", "Notes.Get"},
-                                         {"request", json{{"title", "r"}}.dump()}}, who);
+    auto full = proxy.post_json("/rpc",
+                                {{"service", "go.core.api.v1.notes"},
+                                 {"endpoint", "Notes.Get"},
+                                 {"request", json{{"title", "r"}}.dump()}},
+                                who);
     ASSERT_EQ(full.status, 200) << full.body;
     EXPECT_EQ(full.json(), catalogue);
 
     auto missing = proxy.post_json("/rpc", {{"method", "Notes.Get"}}, who);
     EXPECT_EQ(missing.status, 400);
     EXPECT_NE(missing.json()["Detail"].get<std::string>().find("service"), std::string::npos);
-    auto bad_args = proxy.post_json("/rpc", {{"service", "notes"}, {"method", "Notes.Get"}, {"request", json::object()}}, who);
+    auto bad_args = proxy.post_json(
+        "/rpc", {{"service", "notes"}, {"method", "Notes.Get"}, {"request", json::object()}}, who);
     EXPECT_EQ(bad_args.status, 400);
-    EXPECT_NE(bad_args.json()["Detail"].get<std::string>().find("title: is required"), std::string::npos);
+    EXPECT_NE(bad_args.json()["Detail"].get<std::string>().find("title: is required"),
+              std::string::npos);
     EXPECT_EQ(proxy.get("/rpc").status, 405);
 }
 
 TEST_F(Gateway, NamespaceHeaderChoosesTheNamespace) {
-    auto other = api.post_json("/v1/notes/list", json::object(), {{"Authorization", "Bearer gw"}, {"Platform-Namespace", "other.ns"}});
+    auto other =
+        api.post_json("/v1/notes/list", json::object(),
+                      {{"Authorization", "Bearer gw"}, {"Platform-Namespace", "other.ns"}});
     EXPECT_EQ(other.status, 404);
-    EXPECT_NE(other.json()["Detail"].get<std::string>().find("other.ns.v1.notes"), std::string::npos);
+    EXPECT_NE(other.json()["Detail"].get<std::string>().find("other.ns.v1.notes"),
+              std::string::npos);
 }
 
 TEST_F(Gateway, RegistryListsNotesWithItsEndpointsAndSchemas) {
@@ -199,12 +222,13 @@ TEST_F(Gateway, RegistryListsNotesWithItsEndpointsAndSchemas) {
     ASSERT_NE(notes, nullptr) << r.body;
     std::map<std::string, std::string> verbs;
     for (const auto& e : (*notes)["endpoints"]) verbs[e["name"]] = e["metadata"]["verb"];
-    EXPECT_EQ(verbs, (std::map<std::string, std::string>{{"Notes.Add", "POST"},
-                                                         {"Notes.Delete", "POST"},
-                                                         {"Notes.Get", "GET"},
-                                                         {"Notes.List", "GET"},
-                                                         {"Notes.Resources", "GET"},  // MCP resources/list
-                                                         {"Notes.ReadResource", "GET"}}));
+    EXPECT_EQ(verbs,
+              (std::map<std::string, std::string>{{"Notes.Add", "POST"},
+                                                  {"Notes.Delete", "POST"},
+                                                  {"Notes.Get", "GET"},
+                                                  {"Notes.List", "GET"},
+                                                  {"Notes.Resources", "GET"},  // MCP resources/list
+                                                  {"Notes.ReadResource", "GET"}}));
     for (const auto& e : (*notes)["endpoints"])
         if (e["name"] == "Notes.Add") {
             EXPECT_EQ(e["schema"]["required"], json::array({"title", "text"}));
@@ -216,11 +240,13 @@ TEST_F(Gateway, RegistryListsNotesWithItsEndpointsAndSchemas) {
     auto one = api.get("/registry/getService?service=notes");
     ASSERT_EQ(one.status, 200) << one.body;
     EXPECT_EQ(one.json()["services"][0]["name"], "go.core.api.v1.notes");
-    auto nested = api.get("/registry/getService?service=notes&options.ttl=5&options.domain=go.core.api");
+    auto nested =
+        api.get("/registry/getService?service=notes&options.ttl=5&options.domain=go.core.api");
     EXPECT_EQ(nested.status, 200) << nested.body;
     auto unknown = api.get("/registry/getService?service=nosuch");
     EXPECT_EQ(unknown.status, 404);
-    auto via_rpc = proxy.post_json("/rpc", {{"service", "registry"}, {"method", "Registry.ListServices"}});
+    auto via_rpc =
+        proxy.post_json("/rpc", {{"service", "registry"}, {"method", "Registry.ListServices"}});
     EXPECT_EQ(via_rpc.status, 200);
 }
 
@@ -238,7 +264,8 @@ TEST_F(Gateway, ManualClockMovesOnlyWhenTold) {
     EXPECT_EQ(adv.json()["unix_ms"], 1767225690000);
     EXPECT_EQ(api.post_json("/clock/advance", {{"ms", -1}}).status, 400);
     // Business time drives stored timestamps.
-    auto note = api.post_json("/api/v1/notes/add", {{"title", "dated"}, {"text", "x"}}, as("gw-clock"));
+    auto note =
+        api.post_json("/api/v1/notes/add", {{"title", "dated"}, {"text", "x"}}, as("gw-clock"));
     EXPECT_EQ(note.json()["data"]["created"], "2026-01-01T00:01:30Z");
 }
 }  // namespace

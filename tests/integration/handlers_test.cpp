@@ -4,12 +4,8 @@
 // back through /broker/subscribe), the start-up check of --handler, POST /rpc with form fields,
 // `address` and Platform-Namespace, and the routes endpoints declare (http_path of in-process
 // plugins, `path` metadata of registered services).
-#include "host_process.hpp"
-#include "http_client.hpp"
-
-#include <gtest/gtest.h>
-
 #include <arpa/inet.h>
+#include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -24,16 +20,20 @@
 #include <thread>
 #include <vector>
 
+#include "host_process.hpp"
+#include "http_client.hpp"
+
+using nlohmann::json;
 using platform::test::HostProcess;
 using platform::test::HttpClient;
 using platform::test::HttpResult;
-using nlohmann::json;
 
 namespace {
 
 const std::map<std::string, std::string> kAdmin{{"Authorization", "Bearer admin"}};
 
-std::map<std::string, std::string> with(std::map<std::string, std::string> a, const std::map<std::string, std::string>& b) {
+std::map<std::string, std::string> with(std::map<std::string, std::string> a,
+                                        const std::map<std::string, std::string>& b) {
     a.insert(b.begin(), b.end());
     return a;
 }
@@ -103,11 +103,14 @@ private:
             ssize_t n = ::recv(c, buf, sizeof buf, 0);
             if (n <= 0) return;
             raw.append(buf, static_cast<size_t>(n));
-            if (head_end == std::string::npos && (head_end = raw.find("\r\n\r\n")) != std::string::npos) {
+            if (head_end == std::string::npos &&
+                (head_end = raw.find("\r\n\r\n")) != std::string::npos) {
                 std::string lower = raw.substr(0, head_end);
-                for (auto& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+                for (auto& ch : lower)
+                    ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
                 auto cl = lower.find("\r\ncontent-length:");
-                need = head_end + 4 + (cl == std::string::npos ? 0 : std::stoul(lower.substr(cl + 17)));
+                need = head_end + 4 +
+                       (cl == std::string::npos ? 0 : std::stoul(lower.substr(cl + 17)));
             }
             if (head_end != std::string::npos && raw.size() >= need) break;
         }
@@ -123,7 +126,8 @@ private:
             auto colon = line.find(':');
             if (colon == std::string::npos) continue;
             std::string name = line.substr(0, colon), value = line.substr(colon + 1);
-            for (auto& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+            for (auto& ch : name)
+                ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
             value.erase(0, value.find_first_not_of(' '));
             s.headers[name] = value;
         }
@@ -133,9 +137,11 @@ private:
             std::lock_guard<std::mutex> g(m_);
             seen_.push_back(std::move(s));
         }
-        std::string answer = "HTTP/1.1 " + std::to_string(status_) +
-                             " Whatever\r\nContent-Type: text/plain; charset=utf-8\r\nX-Upstream: yes\r\n"
-                             "Connection: close\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+        std::string answer =
+            "HTTP/1.1 " + std::to_string(status_) +
+            " Whatever\r\nContent-Type: text/plain; charset=utf-8\r\nX-Upstream: yes\r\n"
+            "Connection: close\r\nContent-Length: " +
+            std::to_string(body.size()) + "\r\n\r\n" + body;
         ::send(c, answer.data(), answer.size(), MSG_NOSIGNAL);
     }
 
@@ -153,8 +159,11 @@ int closed_port() {
     return port;
 }
 
-json service_record(const std::string& name, const std::string& address, json endpoints = json::array()) {
-    return {{"name", name}, {"endpoints", endpoints}, {"nodes", {{{"id", name + "-1"}, {"address", address}}}}};
+json service_record(const std::string& name, const std::string& address,
+                    json endpoints = json::array()) {
+    return {{"name", name},
+            {"endpoints", endpoints},
+            {"nodes", {{{"id", name + "-1"}, {"address", address}}}}};
 }
 
 void register_service(HttpClient& c, const json& record) {
@@ -164,7 +173,8 @@ void register_service(HttpClient& c, const json& record) {
 
 // One GET on its own connection, read until the server closes or `timeout`; the JSON of each
 // Server-Sent Events `data:` line (chunked transfer decoded).
-std::vector<json> stream_get(int port, const std::string& target, std::chrono::milliseconds timeout) {
+std::vector<json> stream_get(int port, const std::string& target,
+                             std::chrono::milliseconds timeout) {
     int fd = ::socket(AF_INET, SOCK_STREAM, 0);
     sockaddr_in addr{};
     addr.sin_family = AF_INET;
@@ -174,14 +184,17 @@ std::vector<json> stream_get(int port, const std::string& target, std::chrono::m
         ::close(fd);
         throw std::runtime_error("connect failed");
     }
-    std::string req = "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer admin\r\n"
+    std::string req = "GET " + target +
+                      " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer admin\r\n"
                       "Accept: text/event-stream\r\nConnection: close\r\n\r\n";
     ::send(fd, req.data(), req.size(), MSG_NOSIGNAL);
     std::string raw;
     const auto until = std::chrono::steady_clock::now() + timeout;
     char buf[4096];
     for (;;) {
-        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - std::chrono::steady_clock::now()).count();
+        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                        until - std::chrono::steady_clock::now())
+                        .count();
         if (left <= 0) break;
         pollfd p{fd, POLLIN, 0};
         if (::poll(&p, 1, static_cast<int>(left)) <= 0) break;
@@ -213,14 +226,17 @@ std::vector<json> stream_get(int port, const std::string& target, std::chrono::m
     for (std::string line; std::getline(lines, line);) {
         if (!line.empty() && line.back() == '\r') line.pop_back();
         if (line.rfind("data:", 0) == 0) {
-            json j = json::parse(line.substr(line.size() > 5 && line[5] == ' ' ? 6 : 5), nullptr, false);
+            json j =
+                json::parse(line.substr(line.size() > 5 && line[5] == ' ' ? 6 : 5), nullptr, false);
             if (!j.is_discarded()) chunks.push_back(j);
         }
     }
     return chunks;
 }
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
 
 HostProcess::Options handler(const std::string& name) {
     HostProcess::Options o;
@@ -247,7 +263,8 @@ protected:
 HostProcess* RpcHandler::host = nullptr;
 
 TEST_F(RpcHandler, IsTheDefaultAndUnchanged) {
-    auto add = api.post_json("/v1/notes/add", {{"title", "h"}, {"text", "one"}}, {{"Authorization", "Bearer rpc-h"}});
+    auto add = api.post_json("/v1/notes/add", {{"title", "h"}, {"text", "one"}},
+                             {{"Authorization", "Bearer rpc-h"}});
     ASSERT_EQ(add.status, 200) << add.body;
     EXPECT_EQ(add.json()["title"], "h");
     auto item = api.get("/apiecho/item?id=7");
@@ -274,12 +291,19 @@ TEST_F(RpcHandler, HttpPathRoutesBindSegmentsTypedByTheSchema) {
 }
 
 TEST_F(RpcHandler, RpcTakesFormFieldsAddressAndNamespace) {
-    const std::map<std::string, std::string> form{{"Content-Type", "application/x-www-form-urlencoded"},
-                                                  {"Authorization", "Bearer rpc-form"}};
-    auto add = proxy.post("/rpc", "service=notes&method=Notes.Add&request=%7B%22title%22%3A%22f%22%2C%22text%22%3A%22x%22%7D", form);
+    const std::map<std::string, std::string> form{
+        {"Content-Type", "application/x-www-form-urlencoded"},
+        {"Authorization", "Bearer rpc-form"}};
+    auto add = proxy.post(
+        "/rpc",
+        "service=notes&method=Notes.Add&request=%7B%22title%22%3A%22f%22%2C%22text%22%3A%22x%22%7D",
+        form);
     ASSERT_EQ(add.status, 200) << add.body;
     EXPECT_EQ(add.json()["title"], "f");
-    auto get = proxy.post("/rpc", "service=go.core.api.v1.notes&endpoint=Notes.Get&request=%7B%22title%22%3A%22f%22%7D", form);
+    auto get = proxy.post(
+        "/rpc",
+        "service=go.core.api.v1.notes&endpoint=Notes.Get&request=%7B%22title%22%3A%22f%22%7D",
+        form);
     ASSERT_EQ(get.status, 200) << get.body;
     EXPECT_EQ(get.json()["text"], "x");
     auto bad_request = proxy.post("/rpc", "service=notes&method=Notes.Get&request=not-json", form);
@@ -288,26 +312,41 @@ TEST_F(RpcHandler, RpcTakesFormFieldsAddressAndNamespace) {
 
     const std::string here = "127.0.0.1:" + std::to_string(host->api_port());
     auto who = std::map<std::string, std::string>{{"Authorization", "Bearer rpc-form"}};
-    auto pinned = proxy.post_json("/rpc", {{"service", "notes"}, {"method", "Notes.Get"}, {"request", "{\"title\":\"f\"}"}, {"address", here}}, who);
+    auto pinned = proxy.post_json("/rpc",
+                                  {{"service", "notes"},
+                                   {"method", "Notes.Get"},
+                                   {"request", "{\"title\":\"f\"}"},
+                                   {"address", here}},
+                                  who);
     EXPECT_EQ(pinned.status, 200) << pinned.body;
-    auto elsewhere = proxy.post_json("/rpc", {{"service", "notes"}, {"method", "Notes.Get"}, {"request", {{"title", "f"}}}, {"address", "10.1.2.3:8080"}}, who);
+    auto elsewhere = proxy.post_json("/rpc",
+                                     {{"service", "notes"},
+                                      {"method", "Notes.Get"},
+                                      {"request", {{"title", "f"}}},
+                                      {"address", "10.1.2.3:8080"}},
+                                     who);
     EXPECT_EQ(elsewhere.status, 404);
     EXPECT_TRUE(contains(elsewhere.json()["Detail"], "no node at 10.1.2.3:8080")) << elsewhere.body;
 
-    auto other = proxy.post_json("/rpc", {{"service", "v1.notes"}, {"method", "Notes.Get"}, {"request", {{"title", "f"}}}},
-                                 with(who, {{"Platform-Namespace", "other.ns"}}));
+    auto other = proxy.post_json(
+        "/rpc", {{"service", "v1.notes"}, {"method", "Notes.Get"}, {"request", {{"title", "f"}}}},
+        with(who, {{"Platform-Namespace", "other.ns"}}));
     EXPECT_EQ(other.status, 404);
     EXPECT_TRUE(contains(other.json()["Detail"], "other.ns.v1.notes")) << other.body;
-    auto same = proxy.post_json("/rpc", {{"service", "v1.notes"}, {"method", "Notes.Get"}, {"request", {{"title", "f"}}}},
-                                with(who, {{"Platform-Namespace", "go.core.api"}}));
+    auto same = proxy.post_json(
+        "/rpc", {{"service", "v1.notes"}, {"method", "Notes.Get"}, {"request", {{"title", "f"}}}},
+        with(who, {{"Platform-Namespace", "go.core.api"}}));
     EXPECT_EQ(same.status, 200) << same.body;
 }
 
 TEST_F(RpcHandler, RegisteredPathMetadataIsProxiedToANode) {
     Upstream up(200);
-    register_service(api, service_record("go.core.api.things", up.address(),
-                                         {{{"name", "Things.Get"}, {"metadata", {{"path", "/things/{id}"}, {"method", "GET"}}}},
-                                          {{"name", "Things.Pcre"}, {"metadata", {{"path", "^/pcre/[0-9]+$"}}}}}));
+    register_service(
+        api,
+        service_record(
+            "go.core.api.things", up.address(),
+            {{{"name", "Things.Get"}, {"metadata", {{"path", "/things/{id}"}, {"method", "GET"}}}},
+             {{"name", "Things.Pcre"}, {"metadata", {{"path", "^/pcre/[0-9]+$"}}}}}));
     auto r = api.get("/things/9?full=1", {{"X-Custom", "yes"}});
     ASSERT_EQ(r.status, 200) << r.body;
     EXPECT_EQ(r.body, "upstream saw GET /things/9?full=1");
@@ -323,7 +362,10 @@ TEST_F(RpcHandler, RegisteredPathMetadataIsProxiedToANode) {
     EXPECT_EQ(api.post_json("/things/9", json::object()).status, 404);
     EXPECT_EQ(api.get("/pcre/ab").status, 404);
     EXPECT_EQ(up.seen().size(), 2u);
-    ASSERT_EQ(api.post_json("/registry/deregister", {{"service", {{"name", "go.core.api.things"}}}}, kAdmin).status, 200);
+    ASSERT_EQ(api.post_json("/registry/deregister", {{"service", {{"name", "go.core.api.things"}}}},
+                            kAdmin)
+                  .status,
+              200);
     EXPECT_EQ(api.get("/things/9").status, 404);
 }
 
@@ -338,13 +380,16 @@ TEST(ApiHandler, CallsWithApiRequestAndWritesApiResponse) {
     EXPECT_EQ(r.body, "GET /apiecho/call");
     EXPECT_EQ(r.header("x-echo"), "1");
     EXPECT_EQ(r.header("content-type"), "application/json");
-    EXPECT_EQ(json::parse(r.header("x-echo-get")), json::parse(R"({"x":{"key":"x","values":["1"]}})"));
+    EXPECT_EQ(json::parse(r.header("x-echo-get")),
+              json::parse(R"({"x":{"key":"x","values":["1"]}})"));
 
-    auto form = api.post("/apiecho/call", "a=1&b=two+words", {{"Content-Type", "application/x-www-form-urlencoded"}});
+    auto form = api.post("/apiecho/call", "a=1&b=two+words",
+                         {{"Content-Type", "application/x-www-form-urlencoded"}});
     ASSERT_EQ(form.status, 201) << form.body;
     EXPECT_EQ(form.body, "POST /apiecho/call");
-    EXPECT_EQ(json::parse(form.header("x-echo-post")),
-              json::parse(R"({"a":{"key":"a","values":["1"]},"b":{"key":"b","values":["two words"]}})"));
+    EXPECT_EQ(
+        json::parse(form.header("x-echo-post")),
+        json::parse(R"({"a":{"key":"a","values":["1"]},"b":{"key":"b","values":["two words"]}})"));
 
     // A plugin whose schema does not take api.Request answers 400 (its strict schema).
     auto strict = api.get("/v1/notes/list", {{"Authorization", "Bearer api-user"}});
@@ -364,7 +409,8 @@ TEST(ProxyHandler, ForwardsToARegisteredNodeAndFallsBackToRpc) {
     Upstream up;
     register_service(api, service_record("go.core.api.upstream", up.address()));
 
-    auto r = api.get("/upstream/anything?x=1", {{"X-Custom", "c"}, {"Connection", "keep-alive, X-Drop"}, {"X-Drop", "d"}});
+    auto r = api.get("/upstream/anything?x=1",
+                     {{"X-Custom", "c"}, {"Connection", "keep-alive, X-Drop"}, {"X-Drop", "d"}});
     ASSERT_EQ(r.status, 207) << r.body;
     EXPECT_EQ(r.body, "upstream saw GET /upstream/anything?x=1");
     EXPECT_EQ(r.header("x-upstream"), "yes");
@@ -394,7 +440,8 @@ TEST(ProxyHandler, ForwardsToARegisteredNodeAndFallsBackToRpc) {
     EXPECT_EQ(api.get("/nosuch/x").status, 404);
 
     // A node that does not answer: 502.
-    register_service(api, service_record("go.core.api.down", "127.0.0.1:" + std::to_string(closed_port())));
+    register_service(
+        api, service_record("go.core.api.down", "127.0.0.1:" + std::to_string(closed_port())));
     auto down = api.get("/down/x");
     EXPECT_EQ(down.status, 502) << down.body;
     EXPECT_EQ(down.json()["Id"], "go.core.api.down");
@@ -411,8 +458,10 @@ TEST(WebHandler, ProxiesByFirstSegmentAndRefusesWebSockets) {
     ASSERT_EQ(page.status, 200) << page.body;
     EXPECT_EQ(page.body, "upstream saw GET /site/index.html?q=1");
 
-    auto ws = api.get("/site/socket", {{"Connection", "Upgrade"}, {"Upgrade", "websocket"},
-                                        {"Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ=="}, {"Sec-WebSocket-Version", "13"}});
+    auto ws = api.get("/site/socket", {{"Connection", "Upgrade"},
+                                       {"Upgrade", "websocket"},
+                                       {"Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ=="},
+                                       {"Sec-WebSocket-Version", "13"}});
     EXPECT_EQ(ws.status, 501) << ws.body;
     EXPECT_TRUE(contains(ws.json()["Detail"], "WebSocket")) << ws.body;
     EXPECT_EQ(up.seen().size(), 1u);
@@ -425,15 +474,18 @@ TEST(EventHandler, PublishesTheRequestAsAnEvent) {
     HostProcess host(handler("event"));
     host.start();
     HttpClient api("127.0.0.1", host.api_port());
-    ASSERT_EQ(api.post_json("/clock/set", {{"unix_ms", 1767225600000}}).status, 200);  // in-process: rpc
+    ASSERT_EQ(api.post_json("/clock/set", {{"unix_ms", 1767225600000}}).status,
+              200);  // in-process: rpc
 
     auto sub = std::async(std::launch::async, [port = host.api_port()] {
-        return stream_get(port, "/broker/subscribe?topic=go.core.api.foo&limit=1&wait_ms=20000", std::chrono::seconds(25));
+        return stream_get(port, "/broker/subscribe?topic=go.core.api.foo&limit=1&wait_ms=20000",
+                          std::chrono::seconds(25));
     });
     // The subscription exists some time after the request: publish until the subscriber has one.
     bool received = false;
     for (int i = 0; i < 150 && !received; ++i) {
-        auto r = api.get("/foo/bar?x=1", with(kAdmin, {{"X-Custom", "c"}, {"X-Request-Id", "ev-1"}}));
+        auto r =
+            api.get("/foo/bar?x=1", with(kAdmin, {{"X-Custom", "c"}, {"X-Request-Id", "ev-1"}}));
         ASSERT_EQ(r.status, 200) << r.body;
         EXPECT_TRUE(r.body.empty()) << r.body;
         received = sub.wait_for(std::chrono::milliseconds(100)) == std::future_status::ready;
@@ -454,11 +506,14 @@ TEST(EventHandler, PublishesTheRequestAsAnEvent) {
 
     // A POST body is the data as it is; the namespace header names the topic's namespace.
     auto sub2 = std::async(std::launch::async, [port = host.api_port()] {
-        return stream_get(port, "/broker/subscribe?topic=other.ns.v1.orders&limit=1&wait_ms=20000", std::chrono::seconds(25));
+        return stream_get(port, "/broker/subscribe?topic=other.ns.v1.orders&limit=1&wait_ms=20000",
+                          std::chrono::seconds(25));
     });
     received = false;
     for (int i = 0; i < 150 && !received; ++i) {
-        auto r = api.post("/v1/orders/created/now", "raw body", with(kAdmin, {{"Platform-Namespace", "other.ns"}, {"Content-Type", "text/plain"}}));
+        auto r = api.post(
+            "/v1/orders/created/now", "raw body",
+            with(kAdmin, {{"Platform-Namespace", "other.ns"}, {"Content-Type", "text/plain"}}));
         ASSERT_EQ(r.status, 200) << r.body;
         received = sub2.wait_for(std::chrono::milliseconds(100)) == std::future_status::ready;
     }

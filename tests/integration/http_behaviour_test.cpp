@@ -2,9 +2,6 @@
 // order, header limits (431), early 413, CORS preflight before auth, request ids and W3C
 // traceparent, the JSON access log, Prometheus /metrics, /health readiness, the per-address rate
 // limit (429 + Retry-After) and the graceful drain on SIGTERM.
-#include "host_process.hpp"
-#include "http_client.hpp"
-
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -14,23 +11,31 @@
 #include <sstream>
 #include <thread>
 
+#include "build_tree.hpp"
+#include "host_process.hpp"
+#include "http_client.hpp"
+
+using nlohmann::json;
 using platform::test::HostProcess;
 using platform::test::HttpClient;
 using platform::test::HttpResult;
 using platform::test::TempDir;
-using nlohmann::json;
 
 namespace {
 
-std::string abi_plugins() { return std::string(PLATFORM_TEST_PLUGIN_DIR) + "/abi"; }
+std::string abi_plugins() {
+    return platform::test::test_plugin_dir() + "/abi";
+}
 
-std::string post_request(const std::string& target, const std::string& body, const std::string& extra = "") {
+std::string post_request(const std::string& target, const std::string& body,
+                         const std::string& extra = "") {
     return "POST " + target + " HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n" + extra +
            "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
 }
 
 std::string slow_rpc(int ms) {
-    return json{{"service", "abi.slow"}, {"method", "Slow.Sleep"}, {"request", {{"ms", ms}}}}.dump();
+    return json{{"service", "abi.slow"}, {"method", "Slow.Sleep"}, {"request", {{"ms", ms}}}}
+        .dump();
 }
 
 size_t count_of(const std::string& text, const std::string& what) {
@@ -70,9 +75,12 @@ TEST_F(HttpBehaviour, ThreePipelinedRequestsInOnePacketAreAnsweredInOrder) {
     HttpClient c("127.0.0.1", host->api_port());
     c.set_reconnect(false);
     const std::string note = R"({"title":"pipelined","text":"third"})";
-    c.send_raw("GET / HTTP/1.1\r\nHost: t\r\nX-Request-Id: pipe-1\r\n\r\n"
-               "GET /api/v1/notes/list HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer piper\r\nX-Request-Id: pipe-2\r\n\r\n" +
-               post_request("/api/v1/notes/add", note, "Authorization: Bearer piper\r\nX-Request-Id: pipe-3\r\n"));
+    c.send_raw(
+        "GET / HTTP/1.1\r\nHost: t\r\nX-Request-Id: pipe-1\r\n\r\n"
+        "GET /api/v1/notes/list HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer "
+        "piper\r\nX-Request-Id: pipe-2\r\n\r\n" +
+        post_request("/api/v1/notes/add", note,
+                     "Authorization: Bearer piper\r\nX-Request-Id: pipe-3\r\n"));
     auto first = c.read_response();
     auto second = c.read_response();
     auto third = c.read_response();
@@ -86,7 +94,9 @@ TEST_F(HttpBehaviour, ThreePipelinedRequestsInOnePacketAreAnsweredInOrder) {
     EXPECT_EQ(third.header("x-request-id"), "pipe-3");
     EXPECT_TRUE(third.json().contains("data")) << third.body;
     // The connection stays usable, and the note exists.
-    c.send_raw("GET /api/v1/notes/get?title=pipelined HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer piper\r\n\r\n");
+    c.send_raw(
+        "GET /api/v1/notes/get?title=pipelined HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer "
+        "piper\r\n\r\n");
     auto got = c.read_response();
     EXPECT_EQ(got.status, 200) << got.body;
     EXPECT_EQ(got.json()["data"]["text"], "third");
@@ -98,7 +108,8 @@ TEST_F(HttpBehaviour, ASlowFirstRequestStillAnswersFirst) {
     c.set_reconnect(false);
     c.send_raw(post_request("/rpc", slow_rpc(300), "X-Request-Id: slow-1\r\n") +
                "GET / HTTP/1.1\r\nHost: t\r\nX-Request-Id: fast-2\r\n\r\n" +
-               "POST /rpc HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n"
+               "POST /rpc HTTP/1.1\r\nHost: t\r\nContent-Type: "
+               "application/json\r\nTransfer-Encoding: chunked\r\n"
                "X-Request-Id: chunked-3\r\n\r\n" +
                [] {
                    std::string body = slow_rpc(10), out;
@@ -122,7 +133,8 @@ TEST_F(HttpBehaviour, ASlowFirstRequestStillAnswersFirst) {
 TEST_F(HttpBehaviour, RequestsSplitAcrossPacketsAreReassembled) {
     HttpClient c("127.0.0.1", host->proxy_port());
     c.set_reconnect(false);
-    const std::string req = post_request("/rpc", R"({"service":"registry","method":"Registry.ListServices"})");
+    const std::string req =
+        post_request("/rpc", R"({"service":"registry","method":"Registry.ListServices"})");
     for (size_t at = 0; at < req.size(); at += 7) {
         c.send_raw(req.substr(at, 7));
         std::this_thread::sleep_for(std::chrono::milliseconds(2));
@@ -135,7 +147,8 @@ TEST_F(HttpBehaviour, RequestsSplitAcrossPacketsAreReassembled) {
 TEST_F(HttpBehaviour, RequestsAfterConnectionCloseAreNotAnswered) {
     HttpClient c("127.0.0.1", host->api_port());
     c.set_reconnect(false);
-    c.send_raw("GET / HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\nGET / HTTP/1.1\r\nHost: t\r\n\r\n");
+    c.send_raw(
+        "GET / HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\nGET / HTTP/1.1\r\nHost: t\r\n\r\n");
     auto r = c.read_response();
     EXPECT_EQ(r.status, 200);
     EXPECT_EQ(r.header("connection"), "Close");
@@ -146,13 +159,15 @@ TEST_F(HttpBehaviour, TooManyHeadersIs431AndCloses) {
     HttpClient c("127.0.0.1", host->api_port());
     c.set_reconnect(false);
     std::string req = "GET / HTTP/1.1\r\nHost: t\r\n";
-    for (int i = 0; i < 100; ++i) req += "X-Header-" + std::to_string(i) + ": v\r\n";  // 101 with Host
+    for (int i = 0; i < 100; ++i)
+        req += "X-Header-" + std::to_string(i) + ": v\r\n";  // 101 with Host
     c.send_raw(req + "\r\n");
     auto r = c.read_response();
     EXPECT_EQ(r.status, 431);
     EXPECT_EQ(r.json()["Code"], 431) << r.body;
     EXPECT_EQ(r.json()["Status"], "Request Header Fields Too Large");
-    EXPECT_NE(r.json()["Detail"].get<std::string>().find("more than 100 request header fields"), std::string::npos);
+    EXPECT_NE(r.json()["Detail"].get<std::string>().find("more than 100 request header fields"),
+              std::string::npos);
     EXPECT_EQ(r.header("connection"), "Close");
     EXPECT_TRUE(c.connection_closed());
     // 100 fields are fine.
@@ -169,14 +184,18 @@ TEST_F(HttpBehaviour, AnOversizedHeaderIs431) {
     auto r = c.read_response();
     EXPECT_EQ(r.status, 431);
     EXPECT_EQ(r.json()["Code"], 431) << r.body;
-    EXPECT_NE(r.json()["Detail"].get<std::string>().find("longer than 16384 bytes"), std::string::npos) << r.body;
+    EXPECT_NE(r.json()["Detail"].get<std::string>().find("longer than 16384 bytes"),
+              std::string::npos)
+        << r.body;
     EXPECT_TRUE(c.connection_closed());
 }
 
 TEST_F(HttpBehaviour, AnOversizedBodyIs413BeforeItIsSent) {
     HttpClient c("127.0.0.1", host->proxy_port());
     c.set_reconnect(false);
-    c.send_raw("POST /rpc HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: 500000000\r\n\r\n{");
+    c.send_raw(
+        "POST /rpc HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: "
+        "500000000\r\n\r\n{");
     auto r = c.read_response();
     EXPECT_EQ(r.status, 413);
     EXPECT_EQ(r.json()["Code"], 413) << r.body;
@@ -186,7 +205,9 @@ TEST_F(HttpBehaviour, AnOversizedBodyIs413BeforeItIsSent) {
 TEST_F(HttpBehaviour, MalformedRequestIs400) {
     HttpClient c("127.0.0.1", host->api_port());
     c.set_reconnect(false);
-    c.send_raw("POST /rpc HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n");
+    c.send_raw(
+        "POST /rpc HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\nTransfer-Encoding: "
+        "chunked\r\n\r\n0\r\n\r\n");
     auto r = c.read_response();
     EXPECT_EQ(r.status, 400);
     EXPECT_EQ(r.json()["Code"], 400) << r.body;
@@ -200,15 +221,17 @@ TEST_F(HttpBehaviour, OptionsIsAnsweredBeforeAuthWithCorsHeaders) {
     EXPECT_EQ(anon.status, 401);
     EXPECT_EQ(anon.header("access-control-allow-origin"), "https://app.example");
     // ...but the preflight is 200, empty, with micro's CORS headers.
-    auto pre = c.request("OPTIONS", "/api/v1/notes/list", "",
-                         {{"Origin", "https://app.example"}, {"Access-Control-Request-Method", "GET"}});
+    auto pre =
+        c.request("OPTIONS", "/api/v1/notes/list", "",
+                  {{"Origin", "https://app.example"}, {"Access-Control-Request-Method", "GET"}});
     EXPECT_EQ(pre.status, 200);
     EXPECT_EQ(pre.body, "");
     EXPECT_EQ(pre.header("access-control-allow-origin"), "https://app.example");
     EXPECT_EQ(pre.header("access-control-allow-credentials"), "true");
     EXPECT_EQ(pre.header("access-control-allow-methods"), "POST, PATCH, GET, OPTIONS, PUT, DELETE");
     EXPECT_EQ(pre.header("access-control-allow-headers"),
-              "Accept, Content-Type, Content-Length, Accept-Encoding, X-CSRF-Token, Authorization, Platform-Namespace, "
+              "Accept, Content-Type, Content-Length, Accept-Encoding, X-CSRF-Token, Authorization, "
+              "Platform-Namespace, "
               "Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID");
     // No Origin: *. The proxy port does the same.
     HttpClient proxy("127.0.0.1", host->proxy_port());
@@ -234,7 +257,8 @@ TEST_F(HttpBehaviour, RequestIdAndTraceparent) {
     }
     EXPECT_NE(a.header("traceparent"), b.header("traceparent"));
     // Through a plugin call too (the traceparent is call metadata there).
-    auto call = c.post_json("/rpc", {{"service", "registry"}, {"method", "Registry.ListServices"}}, {{"traceparent", tp}});
+    auto call = c.post_json("/rpc", {{"service", "registry"}, {"method", "Registry.ListServices"}},
+                            {{"traceparent", tp}});
     EXPECT_EQ(call.status, 200);
     EXPECT_EQ(call.header("traceparent"), tp);
 }
@@ -243,9 +267,10 @@ TEST_F(HttpBehaviour, OneJsonAccessLogLinePerRequest) {
     HttpClient c("127.0.0.1", host->api_port());
     const std::string tp = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
     ASSERT_EQ(c.get("/nowhere?secret=not-logged", {{"X-Request-Id", "log-line-0"}}).status, 404);
-    auto r = c.get("/api/v1/notes/list",
-                   {{"X-Request-Id", "log-line-1"}, {"User-Agent", "behaviour-test/1"}, {"Authorization", "Bearer logger"},
-                    {"traceparent", tp}});
+    auto r = c.get("/api/v1/notes/list", {{"X-Request-Id", "log-line-1"},
+                                          {"User-Agent", "behaviour-test/1"},
+                                          {"Authorization", "Bearer logger"},
+                                          {"traceparent", tp}});
     ASSERT_EQ(r.status, 200) << r.body;
     ASSERT_TRUE(host->wait_for_log("\"request_id\":\"log-line-1\"")) << host->log();
     json line = access_line(host->log(), "log-line-1");
@@ -271,24 +296,36 @@ TEST_F(HttpBehaviour, OneJsonAccessLogLinePerRequest) {
 
 TEST_F(HttpBehaviour, MetricsCountRequestsAndCalls) {
     HttpClient c("127.0.0.1", host->api_port());
-    ASSERT_EQ(c.post_json("/api/v1/notes/add", {{"title", "m"}, {"text", "x"}}, {{"Authorization", "Bearer metric"}}).status, 200);
+    ASSERT_EQ(c.post_json("/api/v1/notes/add", {{"title", "m"}, {"text", "x"}},
+                          {{"Authorization", "Bearer metric"}})
+                  .status,
+              200);
     ASSERT_EQ(c.get("/no/such/route/at/all").status, 404);
     auto m = c.get("/metrics");
     ASSERT_EQ(m.status, 200);
     EXPECT_EQ(m.header("content-type"), "text/plain; version=0.0.4; charset=utf-8");
     const std::string& t = m.body;
     EXPECT_NE(t.find("# TYPE platform_http_requests_total counter"), std::string::npos) << t;
-    EXPECT_NE(t.find("platform_http_requests_total{method=\"POST\",status=\"200\"} "), std::string::npos) << t;
-    EXPECT_NE(t.find("platform_http_requests_total{method=\"GET\",status=\"404\"} "), std::string::npos) << t;
-    EXPECT_NE(t.find("platform_http_request_duration_seconds_bucket{le=\"+Inf\"} "), std::string::npos);
+    EXPECT_NE(t.find("platform_http_requests_total{method=\"POST\",status=\"200\"} "),
+              std::string::npos)
+        << t;
+    EXPECT_NE(t.find("platform_http_requests_total{method=\"GET\",status=\"404\"} "),
+              std::string::npos)
+        << t;
+    EXPECT_NE(t.find("platform_http_request_duration_seconds_bucket{le=\"+Inf\"} "),
+              std::string::npos);
     EXPECT_NE(t.find("platform_http_request_duration_seconds_count "), std::string::npos);
     const size_t gauge = t.find("\nplatform_http_in_flight ");
     ASSERT_NE(gauge, std::string::npos) << t;
     EXPECT_GE(std::stoi(t.substr(gauge + 25)), 1) << t;  // this request, at least
-    EXPECT_NE(t.find("platform_calls_total{service=\"go.core.api.v1.notes\",endpoint=\"Notes.Add\",code=\"ok\"} "),
-              std::string::npos) << t;
-    EXPECT_NE(t.find("platform_call_duration_seconds_bucket{service=\"go.core.api.v1.notes\",le=\"0.005\"} "),
-              std::string::npos) << t;
+    EXPECT_NE(t.find("platform_calls_total{service=\"go.core.api.v1.notes\",endpoint=\"Notes.Add\","
+                     "code=\"ok\"} "),
+              std::string::npos)
+        << t;
+    EXPECT_NE(t.find("platform_call_duration_seconds_bucket{service=\"go.core.api.v1.notes\",le="
+                     "\"0.005\"} "),
+              std::string::npos)
+        << t;
     // Not on the proxy port.
     HttpClient proxy("127.0.0.1", host->proxy_port());
     EXPECT_EQ(proxy.get("/metrics").status, 404);
@@ -307,7 +344,7 @@ TEST_F(HttpBehaviour, HealthIsReadiness) {
 
 // A profile: the test profile plus an `http:` section.
 std::string profile_with(const TempDir& dir, const std::string& http) {
-    std::ifstream in(std::string(PLATFORM_SOURCE_DIR) + "/profiles/test.yaml");
+    std::ifstream in(platform::test::source_dir() + "/profiles/test.yaml");
     std::stringstream text;
     text << in.rdbuf();
     std::string path = dir.path() + "/http-test.yaml";
@@ -332,7 +369,10 @@ TEST(HttpRateLimit, TheThirdRequestInABurstIs429WithRetryAfter) {
     EXPECT_GE(std::stoi(third.header("retry-after")), 1);
     // The proxy port shares the address's bucket; /health and /metrics are exempt.
     HttpClient proxy("127.0.0.1", host.proxy_port());
-    EXPECT_EQ(proxy.post_json("/rpc", {{"service", "registry"}, {"method", "Registry.ListServices"}}).status, 429);
+    EXPECT_EQ(
+        proxy.post_json("/rpc", {{"service", "registry"}, {"method", "Registry.ListServices"}})
+            .status,
+        429);
     EXPECT_EQ(c.get("/health").status, 200);
     auto m = c.get("/metrics");
     EXPECT_NE(m.body.find("platform_http_rate_limited_total 2"), std::string::npos) << m.body;
@@ -345,7 +385,8 @@ TEST(HttpRateLimit, TheThirdRequestInABurstIs429WithRetryAfter) {
 TEST(HttpLimits, ProfileLimitsApply) {
     TempDir dir;
     HostProcess::Options o;
-    o.profile = profile_with(dir, "{max_header_count: 5, max_request_bytes: 2048, cors: false, access_log: false}");
+    o.profile = profile_with(
+        dir, "{max_header_count: 5, max_request_bytes: 2048, cors: false, access_log: false}");
     HostProcess host(o);
     host.start();
     HttpClient c("127.0.0.1", host.api_port());
@@ -375,7 +416,8 @@ TEST(HttpLimits, ConnectionsBeyondTheCapGet503AndTimeoutsClose) {
         over.send_raw("GET / HTTP/1.1\r\nHost: t\r\n\r\n");
         auto r = over.read_response();
         EXPECT_EQ(r.status, 503);
-        EXPECT_NE(r.json()["Detail"].get<std::string>().find("max_connections"), std::string::npos) << r.body;
+        EXPECT_NE(r.json()["Detail"].get<std::string>().find("max_connections"), std::string::npos)
+            << r.body;
         EXPECT_EQ(r.header("connection"), "Close");
         EXPECT_TRUE(over.connection_closed());
     }

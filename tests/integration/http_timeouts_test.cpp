@@ -12,6 +12,7 @@
 #include <sstream>
 #include <thread>
 
+#include "build_tree.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
 
@@ -30,7 +31,7 @@ class HttpTimeouts : public ::testing::Test {
 protected:
     static void SetUpTestSuite() {
         dir = new TempDir();
-        std::ifstream in(std::string(PLATFORM_SOURCE_DIR) + "/profiles/test.yaml");
+        std::ifstream in(platform::test::source_dir() + "/profiles/test.yaml");
         std::stringstream text;
         text << in.rdbuf();
         HostProcess::Options o;
@@ -105,7 +106,8 @@ TEST_F(HttpTimeouts, AStreamLongerThanTheIdleTimeoutArrivesWholeAndAlone) {
         other.set_reconnect(false);
         other.send_raw("GET /health HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n");
         std::string bytes;
-        for (std::string more = other.read_some(); !more.empty(); more = other.read_some()) bytes += more;
+        for (std::string more = other.read_some(); !more.empty(); more = other.read_some())
+            bytes += more;
         ++asked;
         EXPECT_EQ(bytes.rfind("HTTP/1.1 200 ", 0), 0u) << bytes;
         EXPECT_EQ(bytes.find("data:"), std::string::npos) << bytes;

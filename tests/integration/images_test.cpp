@@ -2,25 +2,27 @@
 // account id): every method over /api/v1/images, its limits and ownership, the bytes at
 // /ui/images/<id>, publishing, cursors, one MCP call — and uploads refused with 400: bytes that
 // are not an image, a truncated PNG, a 9-megapixel image and 513 KB of data.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
 #include "catalogue_test.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
 #include "mcp_client.hpp"
 
-#include <gtest/gtest.h>
-
-#include <algorithm>
-
+using nlohmann::json;
 using platform::test::CatalogueTest;
 using platform::test::HostProcess;
 using platform::test::HttpClient;
 using platform::test::HttpResult;
 using platform::test::McpClient;
-using nlohmann::json;
 
 namespace {
 
-const std::string kPng1x1 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+const std::string kPng1x1 =
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+"
+    "M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
 
 std::string b64(const std::string& b) {
     static const char* abc = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -44,13 +46,16 @@ uint32_t crc(const std::string& s) {
     }
     return c ^ 0xFFFFFFFFu;
 }
-std::string be32(uint32_t v) { return {char(v >> 24), char(v >> 16), char(v >> 8), char(v)}; }
+std::string be32(uint32_t v) {
+    return {char(v >> 24), char(v >> 16), char(v >> 8), char(v)};
+}
 std::string chunk(const std::string& type, const std::string& data) {
     return be32(uint32_t(data.size())) + type + data + be32(crc(type + data));
 }
 // A structurally valid PNG header and chunks for any size (the IDAT is filler, not pixels).
 std::string png(uint32_t w, uint32_t h, size_t idat = 16) {
-    return std::string("\x89PNG\r\n\x1a\n", 8) + chunk("IHDR", be32(w) + be32(h) + std::string("\x08\x00\x00\x00\x00", 5)) +
+    return std::string("\x89PNG\r\n\x1a\n", 8) +
+           chunk("IHDR", be32(w) + be32(h) + std::string("\x08\x00\x00\x00\x00", 5)) +
            chunk("IDAT", std::string(idat, 'x')) + chunk("IEND", "");
 }
 
@@ -72,17 +77,24 @@ protected:
 };
 
 TEST_F(ImagesApi, UploadsThatAreNotAcceptableImagesAre400) {
-    expect_400(post("upload", {{"data", b64("plain text, not an image at all")}}, "im-lim"), "not a PNG, JPEG or GIF");
+    expect_400(post("upload", {{"data", b64("plain text, not an image at all")}}, "im-lim"),
+               "not a PNG, JPEG or GIF");
     const std::string good = png(2, 2);
-    expect_400(post("upload", {{"data", b64(good.substr(0, good.size() - 12))}}, "im-lim"), "truncated PNG");
+    expect_400(post("upload", {{"data", b64(good.substr(0, good.size() - 12))}}, "im-lim"),
+               "truncated PNG");
     expect_400(post("upload", {{"data", b64(png(3000, 3000))}}, "im-lim"), "8 megapixels");
-    expect_400(post("upload", {{"data", b64(png(10, 10, 513 * 1024 - 57))}}, "im-lim"), "512 KB");  // 513 KB
+    expect_400(post("upload", {{"data", b64(png(10, 10, 513 * 1024 - 57))}}, "im-lim"),
+               "512 KB");  // 513 KB
     expect_400(post("upload", {{"data", b64(std::string(513 * 1024, '\0'))}}, "im-lim"), "512 KB");
     expect_400(post("upload", {{"data", "not base64!"}}, "im-lim"), "base64");
-    expect_400(post("upload", {{"data", kPng1x1}, {"description", std::string(1001, 'd')}}, "im-lim"), "description");
+    expect_400(
+        post("upload", {{"data", kPng1x1}, {"description", std::string(1001, 'd')}}, "im-lim"),
+        "description");
     expect_400(post("upload", json::object(), "im-lim"), "data");
-    EXPECT_EQ(post("upload", {{"data", b64(png(10, 10, 512 * 1024 - 57))}}, "im-lim").status, 200);  // exactly 512 KB
-    EXPECT_EQ(post("upload", {{"data", b64(png(2000, 4000))}}, "im-lim").status, 200);               // exactly 8 MP
+    EXPECT_EQ(post("upload", {{"data", b64(png(10, 10, 512 * 1024 - 57))}}, "im-lim").status,
+              200);  // exactly 512 KB
+    EXPECT_EQ(post("upload", {{"data", b64(png(2000, 4000))}}, "im-lim").status,
+              200);  // exactly 8 MP
     EXPECT_EQ(api.post_json("/api/v1/images/upload", {{"data", kPng1x1}}).status, 401);
 }
 
@@ -96,15 +108,18 @@ TEST_F(ImagesApi, BrowserUploadPageAndItsEightMegabyteLimit) {
 
     const std::string big = png(100, 100, 600 * 1024);  // more than 512 KB, less than 8 MB
     EXPECT_EQ(post("upload", {{"data", b64(big)}}, "browser").status, 400);
-    auto r = api.post_json("/ui/images", {{"data", b64(big)}, {"description", "large"}}, as("browser"));
+    auto r =
+        api.post_json("/ui/images", {{"data", b64(big)}, {"description", "large"}}, as("browser"));
     ASSERT_EQ(r.status, 200) << r.body;
-    const json image = r.json();  // an http_path route answers the result itself, without the envelope
+    const json image =
+        r.json();  // an http_path route answers the result itself, without the envelope
     EXPECT_EQ(image["bytes"], big.size()) << r.body.substr(0, 300);
     auto served = api.get(image["url"].get<std::string>(), as("browser"));
     EXPECT_EQ(served.status, 200);
     EXPECT_EQ(served.body, big);
 
-    auto over = api.post_json("/ui/images", {{"data", b64(png(100, 100, 8 * 1024 * 1024))}}, as("browser"));
+    auto over =
+        api.post_json("/ui/images", {{"data", b64(png(100, 100, 8 * 1024 * 1024))}}, as("browser"));
     EXPECT_EQ(over.status, 400);
     EXPECT_NE(over.body.find("data"), std::string::npos) << over.body;
     EXPECT_NE(over.body.find("8 MB"), std::string::npos) << over.body;
@@ -128,20 +143,23 @@ TEST_F(ImagesApi, UploadGetServeUpdateDelete) {
     ASSERT_EQ(bytes.status, 200) << bytes.body;
     EXPECT_EQ(bytes.header("content-type"), "image/png");
     EXPECT_EQ(b64(bytes.body), kPng1x1);
-    EXPECT_EQ(api.get("/ui/images/" + id).status, 404);                    // private: anonymous
-    EXPECT_EQ(api.get("/ui/images/" + id, as("im-bob")).status, 404);      // private: another account
+    EXPECT_EQ(api.get("/ui/images/" + id).status, 404);                // private: anonymous
+    EXPECT_EQ(api.get("/ui/images/" + id, as("im-bob")).status, 404);  // private: another account
     EXPECT_EQ(get("get?id=" + id, "im-bob").status, 404);
     EXPECT_EQ(post("update", {{"id", id}, {"title", "x"}}, "im-bob").status, 404);
     EXPECT_EQ(post("delete", {{"id", id}}, "im-bob").status, 404);
 
-    auto upd = post("update", {{"id", id}, {"title", "Pixel"}, {"tags", {"tiny", "test"}}, {"public", true}}, "im-alice");
+    auto upd = post("update",
+                    {{"id", id}, {"title", "Pixel"}, {"tags", {"tiny", "test"}}, {"public", true}},
+                    "im-alice");
     ASSERT_EQ(upd.status, 200) << upd.body;
     EXPECT_EQ(upd.json()["data"]["description"], "one pixel");  // kept
     EXPECT_EQ(upd.json()["data"]["public"], true);
     EXPECT_EQ(api.get("/ui/images/" + id).status, 200);  // public: anyone
     EXPECT_EQ(get("get?id=" + id, "im-bob").json()["data"]["title"], "Pixel");
     EXPECT_EQ(post("update", {{"id", id}, {"public", false}}, "im-bob").status, 404);
-    expect_400(post("update", {{"id", id}, {"description", std::string(1001, 'd')}}, "im-alice"), "description");
+    expect_400(post("update", {{"id", id}, {"description", std::string(1001, 'd')}}, "im-alice"),
+               "description");
     expect_400(post("update", {{"title", "x"}}, "im-alice"), "id");
 
     ASSERT_EQ(post("delete", {{"id", id}}, "im-alice").status, 200);
@@ -157,8 +175,14 @@ TEST_F(ImagesApi, ListAndSearchPageWithStableCursors) {
         ASSERT_EQ(api.post_json("/clock/advance", {{"ms", 1000}}).status, 200);
         mine.push_back(upload(png(4, 4), "im-pager")["id"]);
     }
-    ASSERT_EQ(post("update", {{"id", mine[0]}, {"title", "Harbour at dawn"}, {"public", true}}, "im-pager").status, 200);
-    ASSERT_EQ(post("update", {{"id", mine[2]}, {"description", "dawn over the harbour"}, {"public", true}}, "im-pager").status,
+    ASSERT_EQ(post("update", {{"id", mine[0]}, {"title", "Harbour at dawn"}, {"public", true}},
+                   "im-pager")
+                  .status,
+              200);
+    ASSERT_EQ(post("update",
+                   {{"id", mine[2]}, {"description", "dawn over the harbour"}, {"public", true}},
+                   "im-pager")
+                  .status,
               200);
 
     auto p1 = get("list?scope=mine&limit=2", "im-pager");
@@ -178,13 +202,21 @@ TEST_F(ImagesApi, ListAndSearchPageWithStableCursors) {
     expect_400(get("list?limit=101", "im-viewer"), "limit");
     expect_400(get("list?scope=friends", "im-viewer"), "scope");
 
-    auto s1 = post("search", {{"query", "harbour DAWN"}, {"scope", "public"}, {"limit", 1}}, "im-viewer");
+    auto s1 =
+        post("search", {{"query", "harbour DAWN"}, {"scope", "public"}, {"limit", 1}}, "im-viewer");
     EXPECT_EQ(ids(s1), (std::vector<std::string>{mine[2]}));
-    auto s2 = post("search", {{"query", "harbour DAWN"}, {"scope", "public"}, {"limit", 1},
-                              {"cursor", s1.json()["data"]["next_cursor"]}}, "im-viewer");
+    auto s2 = post("search",
+                   {{"query", "harbour DAWN"},
+                    {"scope", "public"},
+                    {"limit", 1},
+                    {"cursor", s1.json()["data"]["next_cursor"]}},
+                   "im-viewer");
     EXPECT_EQ(ids(s2), (std::vector<std::string>{mine[0]}));
-    expect_400(post("search", {{"query", "harbour"}, {"limit", 1}, {"cursor", s1.json()["data"]["next_cursor"]}}, "im-viewer"),
-               "cursor");
+    expect_400(
+        post("search",
+             {{"query", "harbour"}, {"limit", 1}, {"cursor", s1.json()["data"]["next_cursor"]}},
+             "im-viewer"),
+        "cursor");
     expect_400(post("search", {{"scope", "public"}}, "im-viewer"), "query");
     expect_400(post("search", {{"query", "x"}, {"limit", 0}}, "im-viewer"), "limit");
     expect_400(post("search", {{"query", "x"}, {"limit", 101}}, "im-viewer"), "limit");

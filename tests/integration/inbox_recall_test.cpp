@@ -5,18 +5,18 @@
 // 400 naming `limit`, recall lists by client and keeps the most recent messages. Both read the
 // agent's conversations through its internal endpoints, which are 404 from outside and never
 // listed (MCP tools/list, OpenAPI).
-#include "catalogue_test.hpp"
-#include "mcp_client.hpp"
-
 #include <gtest/gtest.h>
 
 #include <set>
 #include <string>
 #include <vector>
 
+#include "catalogue_test.hpp"
+#include "mcp_client.hpp"
+
+using nlohmann::json;
 using platform::test::HttpResult;
 using platform::test::McpClient;
-using nlohmann::json;
 
 namespace {
 
@@ -27,8 +27,8 @@ protected:
     InboxRecall() : CatalogueTest("inbox") {}
 
     // agent/ask as `who` (from `client` when given: X-Platform-Client); answers the thread.
-    std::string ask(const std::string& prompt, const std::string& who, const std::string& client = "",
-                    const std::string& thread = "") {
+    std::string ask(const std::string& prompt, const std::string& who,
+                    const std::string& client = "", const std::string& thread = "") {
         auto headers = as(who);
         if (!client.empty()) headers["X-Platform-Client"] = client;
         json body = {{"prompt", prompt}};
@@ -37,10 +37,12 @@ protected:
         EXPECT_EQ(r.status, 200) << r.body;
         return r.status == 200 ? r.json()["data"]["thread"].get<std::string>() : "";
     }
-    HttpResult call(const std::string& service, const std::string& method, const json& body, const std::string& who) {
+    HttpResult call(const std::string& service, const std::string& method, const json& body,
+                    const std::string& who) {
         return api.post_json("/api/v1/" + service + "/" + method, body, as(who));
     }
-    HttpResult read(const std::string& service, const std::string& method_and_query, const std::string& who) {
+    HttpResult read(const std::string& service, const std::string& method_and_query,
+                    const std::string& who) {
         return api.get("/api/v1/" + service + "/" + method_and_query, as(who));
     }
     // inbox/list's items as `who`.
@@ -115,9 +117,10 @@ TEST_F(InboxRecall, TheInboxListsReadsAndMarksConversations) {
 TEST_F(InboxRecall, AnotherAccountGets404ForEveryId) {
     const std::string mine = ask("a private matter", "erin");
     ASSERT_FALSE(mine.empty());
-    for (const auto& r : {get("read?id=" + mine, "bob"), post("mark_read", {{"id", mine}}, "bob"),
-                          post("mark_unread", {{"id", mine}}, "bob"), api.get("/inbox/" + mine, as("bob")),
-                          read("recall", "conversation?id=" + mine, "bob")}) {
+    for (const auto& r :
+         {get("read?id=" + mine, "bob"), post("mark_read", {{"id", mine}}, "bob"),
+          post("mark_unread", {{"id", mine}}, "bob"), api.get("/inbox/" + mine, as("bob")),
+          read("recall", "conversation?id=" + mine, "bob")}) {
         EXPECT_EQ(r.status, 404) << r.body;
         EXPECT_NE(r.body.find("no such conversation"), std::string::npos) << r.body;
     }
@@ -131,10 +134,12 @@ TEST_F(InboxRecall, AnotherAccountGets404ForEveryId) {
 
 TEST_F(InboxRecall, LimitsAreCheckedAndNamed) {
     const std::string id = ask("hello", "fay");
-    for (const std::string& q : std::vector<std::string>{"list?limit=0", "list?limit=101", "read?id=" + id + "&limit=0",
-                                                         "read?id=" + id + "&limit=101"})
+    for (const std::string& q :
+         std::vector<std::string>{"list?limit=0", "list?limit=101", "read?id=" + id + "&limit=0",
+                                  "read?id=" + id + "&limit=101"})
         expect_400(get(q, "fay"), "limit");
-    for (const std::string& q : std::vector<std::string>{"list?limit=0", "list?limit=101", "conversation?id=" + id + "&limit=0",
+    for (const std::string& q : std::vector<std::string>{"list?limit=0", "list?limit=101",
+                                                         "conversation?id=" + id + "&limit=0",
                                                          "conversation?id=" + id + "&limit=1001"})
         expect_400(read("recall", q, "fay"), "limit");
     expect_400(read("recall", "list?client=fax", "fay"), "client");
@@ -184,11 +189,14 @@ TEST_F(InboxRecall, RecallListsByClientAndKeepsTheMostRecentMessages) {
 // tell an outsider the method exists).
 TEST_F(InboxRecall, TheAgentsInternalEndpointsAre404FromOutside) {
     for (const char* method : kInternal) {
-        auto r = call("agent", method, {{"prompt", "hi"}, {"text", "hi"}, {"id", "x"}, {"unread", true}}, "dan");
+        auto r = call("agent", method,
+                      {{"prompt", "hi"}, {"text", "hi"}, {"id", "x"}, {"unread", true}}, "dan");
         EXPECT_EQ(r.status, 404) << method << ": " << r.body;
         EXPECT_EQ(read("agent", method, "dan").status, 404) << method;
     }
-    auto rpc = api.post_json("/rpc", {{"service", "agent"}, {"method", "Agent.Run"}, {"request", {{"prompt", "hi"}}}}, as("dan"));
+    auto rpc = api.post_json(
+        "/rpc", {{"service", "agent"}, {"method", "Agent.Run"}, {"request", {{"prompt", "hi"}}}},
+        as("dan"));
     EXPECT_EQ(rpc.status, 404) << rpc.body;
 }
 
@@ -203,17 +211,19 @@ TEST_F(InboxRecall, TheAgentsInternalEndpointsAreNeverListed) {
         if (!r["result"].contains("nextCursor")) break;
         params["cursor"] = r["result"]["nextCursor"];
     }
-    for (const char* tool : {"inbox_list", "inbox_read", "inbox_mark_read", "inbox_mark_unread", "recall_conversation",
-                             "recall_list", "agent_ask"})
+    for (const char* tool : {"inbox_list", "inbox_read", "inbox_mark_read", "inbox_mark_unread",
+                             "recall_conversation", "recall_list", "agent_ask"})
         EXPECT_TRUE(names.count(tool)) << tool;
-    for (const char* method : kInternal) EXPECT_FALSE(names.count(std::string("agent_") + method)) << method;
+    for (const char* method : kInternal)
+        EXPECT_FALSE(names.count(std::string("agent_") + method)) << method;
 
     auto doc = api.get("/api/v1/openapi.json");
     ASSERT_EQ(doc.status, 200);
     const json paths = doc.json()["paths"];
     EXPECT_TRUE(paths.contains("/api/v1/inbox/list"));
     EXPECT_TRUE(paths.contains("/api/v1/recall/conversation"));
-    for (const char* method : kInternal) EXPECT_FALSE(paths.contains(std::string("/api/v1/agent/") + method)) << method;
+    for (const char* method : kInternal)
+        EXPECT_FALSE(paths.contains(std::string("/api/v1/agent/") + method)) << method;
 }
 
 }  // namespace

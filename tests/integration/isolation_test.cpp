@@ -2,30 +2,33 @@
 // `crashy` (tests/plugins/crashy) and `notes` in platform-worker processes. A crash, an abort or a
 // hang fails only that plugin's call (503, or 504 by the deadline for a hang), the worker comes
 // back with a new pid, and the host and every other plugin keep answering.
-#include "host_process.hpp"
-#include "http_client.hpp"
-#include "mcp_client.hpp"
-
+#include <dirent.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
 #include <csignal>
-#include <dirent.h>
 #include <fstream>
 #include <thread>
-#include <unistd.h>
 
+#include "build_tree.hpp"
+#include "host_process.hpp"
+#include "http_client.hpp"
+#include "mcp_client.hpp"
+
+using nlohmann::json;
 using platform::test::HostProcess;
 using platform::test::HttpClient;
 using platform::test::HttpResult;
 using platform::test::McpClient;
 using platform::test::TempDir;
-using nlohmann::json;
 
 namespace {
 
-std::map<std::string, std::string> as(const std::string& a) { return {{"Authorization", "Bearer " + a}}; }
+std::map<std::string, std::string> as(const std::string& a) {
+    return {{"Authorization", "Bearer " + a}};
+}
 
 // The `test` profile's providers, with crashy's folder added and two plugins in workers.
 std::string write_profile(const TempDir& dir) {
@@ -34,7 +37,9 @@ std::string write_profile(const TempDir& dir) {
                            "clock: manual\n"
                            "plugins: all\n"
                            "test_plugins: true\n"
-                           "plugin_path: [\"" PLATFORM_TEST_PLUGIN_DIR "/crashy\"]\n"
+                           "plugin_path: [\""
+                        << platform::test::test_plugin_dir()
+                        << "/crashy\"]\n"
                            "privileged: [registry, clock, config, store, broker, network]\n"
                            "isolation: {crashy: process, notes: process}\n"
                            "providers:\n"
@@ -78,12 +83,14 @@ json crashy_pid(HttpClient& c) {
     return r.json()["data"];
 }
 
-// Polls crashy/pid until it answers from a process other than `old` (a bounded wait on a condition).
+// Polls crashy/pid until it answers from a process other than `old` (a bounded wait on a
+// condition).
 int64_t wait_for_new_worker(HttpClient& c, int64_t old) {
     const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(30);
     while (std::chrono::steady_clock::now() < until) {
         HttpResult r = c.get("/api/v1/crashy/pid");
-        if (r.status == 200 && r.json()["data"]["pid"].get<int64_t>() != old) return r.json()["data"]["pid"];
+        if (r.status == 200 && r.json()["data"]["pid"].get<int64_t>() != old)
+            return r.json()["data"]["pid"];
         EXPECT_TRUE(r.status == 200 || r.status == 503) << r.status << " " << r.body;
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
@@ -102,8 +109,11 @@ void crash_while_others_work(const Isolated& iso, const std::function<void(HttpC
             HttpClient c("127.0.0.1", iso.host.api_port());
             const std::string who = "worker-" + std::to_string(t);
             for (int i = 0; i < 5 || !crashed; ++i) {
-                HttpResult r = i % 2 ? c.get("/clock/now")
-                                     : c.post_json("/api/v1/notes/add", {{"title", "n" + std::to_string(i)}, {"text", "x"}}, as(who));
+                HttpResult r =
+                    i % 2
+                        ? c.get("/clock/now")
+                        : c.post_json("/api/v1/notes/add",
+                                      {{"title", "n" + std::to_string(i)}, {"text", "x"}}, as(who));
                 (r.status == 200 ? ok : failed).fetch_add(1);
                 if (r.status != 200) ADD_FAILURE() << r.status << " " << r.body;
             }
@@ -119,13 +129,17 @@ void crash_while_others_work(const Isolated& iso, const std::function<void(HttpC
 void expect_restarting(const HttpResult& r) {
     EXPECT_EQ(r.status, 503) << r.body;
     EXPECT_EQ(r.json()["error"]["code"], "unavailable");
-    EXPECT_NE(r.json()["error"]["message"].get<std::string>().find("restarting"), std::string::npos) << r.body;
+    EXPECT_NE(r.json()["error"]["message"].get<std::string>().find("restarting"), std::string::npos)
+        << r.body;
 }
 
 TEST(Isolation, NotesInAWorkerWorkAsInProcess) {
     Isolated iso;
     HttpClient c("127.0.0.1", iso.host.api_port());
-    ASSERT_EQ(c.post_json("/api/v1/notes/add", {{"title", "secret"}, {"text", "alice's"}}, as("alice")).status, 200);
+    ASSERT_EQ(
+        c.post_json("/api/v1/notes/add", {{"title", "secret"}, {"text", "alice's"}}, as("alice"))
+            .status,
+        200);
     HttpResult got = c.get("/api/v1/notes/get?title=secret", as("alice"));
     ASSERT_EQ(got.status, 200) << got.body;
     EXPECT_EQ(got.json()["data"]["text"], "alice's");
@@ -140,7 +154,8 @@ TEST(Isolation, NotesInAWorkerWorkAsInProcess) {
     McpClient mcp(iso.host.api_port(), "alice");
     mcp.initialize();
     std::set<std::string> tools;
-    for (json page = mcp.request("tools/list");; page = mcp.request("tools/list", {{"cursor", page["result"]["nextCursor"]}})) {
+    for (json page = mcp.request("tools/list");;
+         page = mcp.request("tools/list", {{"cursor", page["result"]["nextCursor"]}})) {
         ASSERT_TRUE(page.contains("result")) << page;
         for (const auto& t : page["result"]["tools"]) tools.insert(t["name"].get<std::string>());
         if (!page["result"].contains("nextCursor")) break;
@@ -164,7 +179,9 @@ TEST(Isolation, SegfaultFailsOnlyItsCallAndTheWorkerRestarts) {
     Isolated iso;
     HttpClient c("127.0.0.1", iso.host.api_port());
     const int64_t before = crashy_pid(c)["pid"];
-    crash_while_others_work(iso, [](HttpClient& me) { expect_restarting(me.post_json("/api/v1/crashy/segfault", json::object())); });
+    crash_while_others_work(iso, [](HttpClient& me) {
+        expect_restarting(me.post_json("/api/v1/crashy/segfault", json::object()));
+    });
     // A call during the restart answers at once: 503, or 200 once the new worker is up.
     const auto t0 = std::chrono::steady_clock::now();
     const int status = c.get("/api/v1/crashy/ok").status;
@@ -182,7 +199,9 @@ TEST(Isolation, AbortFailsOnlyItsCallAndTheWorkerRestarts) {
     Isolated iso;
     HttpClient c("127.0.0.1", iso.host.api_port());
     const int64_t before = crashy_pid(c)["pid"];
-    crash_while_others_work(iso, [](HttpClient& me) { expect_restarting(me.post_json("/api/v1/crashy/abort", json::object())); });
+    crash_while_others_work(iso, [](HttpClient& me) {
+        expect_restarting(me.post_json("/api/v1/crashy/abort", json::object()));
+    });
     EXPECT_NE(wait_for_new_worker(c, before), before);
     EXPECT_EQ(c.get("/api/v1/crashy/ok").status, 200);
     EXPECT_EQ(c.get("/api/v1/notes/list", as("worker-0")).status, 200);
@@ -193,7 +212,8 @@ TEST(Isolation, HangIsADeadlineAndTheWorkerIsReplaced) {
     Isolated iso;
     HttpClient c("127.0.0.1", iso.host.api_port());
     const int64_t before = crashy_pid(c)["pid"];
-    HttpResult r = c.post("/api/v1/crashy/hang", "{}", {{"Content-Type", "application/json"}, {"Timeout", "1"}});
+    HttpResult r = c.post("/api/v1/crashy/hang", "{}",
+                          {{"Content-Type", "application/json"}, {"Timeout", "1"}});
     EXPECT_EQ(r.status, 504) << r.body;
     EXPECT_EQ(r.json()["error"]["code"], "deadline_exceeded");
     EXPECT_EQ(c.get("/clock/now").status, 200);

@@ -12,6 +12,7 @@
 #include <regex>
 #include <sstream>
 
+#include "build_tree.hpp"
 #include "command.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
@@ -25,7 +26,7 @@ using platform::test::TempDir;
 
 namespace {
 
-const std::string kE2e = std::string(PLATFORM_SOURCE_DIR) + "/tests/e2e";
+const std::string kE2e = platform::test::source_dir() + "/tests/e2e";
 const std::string kNode = kE2e + "/node_modules/.bin/node";
 
 // Runs a Node program of tests/e2e with Node 22 first on PATH and a writable HOME.

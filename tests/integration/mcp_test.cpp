@@ -242,8 +242,9 @@ TEST(McpTransport, ConcurrentEventStreamsOpenExactlyOne) {
     std::vector<std::unique_ptr<EventStream>> streams(6);
     std::vector<std::thread> openers;
     for (auto& s : streams)
-        openers.emplace_back(
-            [&s, &host, &mcp] { s = std::make_unique<EventStream>(host.api_port(), mcp.headers()); });
+        openers.emplace_back([&s, &host, &mcp] {
+            s = std::make_unique<EventStream>(host.api_port(), mcp.headers());
+        });
     for (auto& t : openers) t.join();
     int opened = 0, refused = 0;
     for (auto& s : streams) {

@@ -5,14 +5,14 @@
 // calls made as the caller, and the agent is governed by its capability (decision 30); an
 // isolated plugin uses both. The test-only plugins: model-echo (a provider answering the last
 // user message) and modelprobe (Host::complete, Request::tools(), Host::call as the caller).
-#include "fake_model_server.hpp"
-#include "host_process.hpp"
-#include "http_client.hpp"
-
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <set>
+
+#include "fake_model_server.hpp"
+#include "host_process.hpp"
+#include "http_client.hpp"
 
 using nlohmann::json;
 using platform::test::FakeModelServer;
@@ -24,8 +24,12 @@ using platform::test::TempDir;
 namespace {
 
 using Headers = std::map<std::string, std::string>;
-Headers bearer(const std::string& token) { return {{"Authorization", "Bearer " + token}}; }
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+Headers bearer(const std::string& token) {
+    return {{"Authorization", "Bearer " + token}};
+}
+bool has(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
 bool ends_with(const std::string& s, const std::string& tail) {
     return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
@@ -40,7 +44,7 @@ struct HostSetup {
     std::string auth = "auth: {plugin: auth-noop, config: {admins: [admin]}}";
     std::string model = "model: {plugin: model-echo}";  // "" = no profile choice
     std::string plugins = "all";
-    std::string extra;                                  // more top-level YAML
+    std::string extra;  // more top-level YAML
     std::map<std::string, std::string> env;
 };
 
@@ -48,23 +52,27 @@ class ModelHost : public ::testing::Test {
 protected:
     void start(const HostSetup& s) {
         const std::string path = dir.path() + "/model-host.yaml";
-        std::ofstream(path) << "name: model-host\n"
-                               "clock: real\n"
-                               "plugins: " << s.plugins << "\n"
-                               "test_plugins: true\n"
-                               "privileged: [registry, clock, config, store, broker, network, auth-local]\n"
-                               "providers:\n"
-                               "  store: {plugin: store-memory}\n"
-                               "  broker: {plugin: broker-memory}\n"
-                               "  events: {plugin: events-memory}\n"
-                               "  " << s.auth << "\n"
-                            << (s.model.empty() ? "" : "  " + s.model + "\n")
-                            << "outbound:\n  allow: [\"" << upstream.allow_entry() << "\"]\n"
-                            << s.extra;
+        std::ofstream(path)
+            << "name: model-host\n"
+               "clock: real\n"
+               "plugins: "
+            << s.plugins
+            << "\n"
+               "test_plugins: true\n"
+               "privileged: [registry, clock, config, store, broker, network, auth-local]\n"
+               "providers:\n"
+               "  store: {plugin: store-memory}\n"
+               "  broker: {plugin: broker-memory}\n"
+               "  events: {plugin: events-memory}\n"
+               "  "
+            << s.auth << "\n"
+            << (s.model.empty() ? "" : "  " + s.model + "\n") << "outbound:\n  allow: [\""
+            << upstream.allow_entry() << "\"]\n"
+            << s.extra;
         HostProcess::Options o;
         o.profile = path;
-        for (const char* v : {"OPENAI_BASE_URL", "OPENAI_API_KEY", "OPENAI_MODEL", "ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY",
-                              "ANTHROPIC_MODEL"})
+        for (const char* v : {"OPENAI_BASE_URL", "OPENAI_API_KEY", "OPENAI_MODEL",
+                              "ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_MODEL"})
             o.env[v] = "";  // empty counts as unset: the developer's own keys never leak in
         o.env["PLATFORM_ADMIN_SECRET"] = kAdminSecret;
         for (const auto& [k, v] : s.env) o.env[k] = v;
@@ -74,18 +82,22 @@ protected:
     }
 
     HttpResult complete(const json& request, const std::string& who = "ann") {
-        return api->post_json("/api/v1/modelprobe/complete", {{"request", request}}, who.empty() ? Headers{} : bearer(who));
+        return api->post_json("/api/v1/modelprobe/complete", {{"request", request}},
+                              who.empty() ? Headers{} : bearer(who));
     }
     static json ask(const std::string& text) {
-        return {{"messages", {{{"role", "user"}, {"content", text}}}}, {"context", {{"account", "ann"}, {"timezone", "UTC"}}}};
+        return {{"messages", {{{"role", "user"}, {"content", text}}}},
+                {"context", {{"account", "ann"}, {"timezone", "UTC"}}}};
     }
     void config_set(const std::string& path, const json& value) {
         auto r = api->post_json("/config/set", {{"path", path}, {"value", value}}, bearer("admin"));
         ASSERT_EQ(r.status, 200) << r.body;
     }
-    // modelprobe/tools as `credential` ("" = anonymous): the tool entries, after checking each shape.
+    // modelprobe/tools as `credential` ("" = anonymous): the tool entries, after checking each
+    // shape.
     json tools(const std::string& credential) {
-        auto r = api->post_json("/api/v1/modelprobe/tools", json::object(), credential.empty() ? Headers{} : bearer(credential));
+        auto r = api->post_json("/api/v1/modelprobe/tools", json::object(),
+                                credential.empty() ? Headers{} : bearer(credential));
         EXPECT_EQ(r.status, 200) << r.body;
         if (r.status != 200) return json::array();
         json list = r.json()["data"]["tools"];
@@ -93,7 +105,8 @@ protected:
             for (const char* k : {"name", "title", "description", "service", "method"})
                 EXPECT_TRUE(t.contains(k) && t[k].is_string()) << k << " in " << t.dump();
             EXPECT_TRUE(t["inputSchema"].is_object()) << t.dump();
-            EXPECT_FALSE(has(t.value("service", ""), "modelprobe")) << "its own service: " << t.dump();
+            EXPECT_FALSE(has(t.value("service", ""), "modelprobe"))
+                << "its own service: " << t.dump();
         }
         return list;
     }
@@ -139,13 +152,17 @@ TEST_F(ModelHost, TheProfilesProviderAnswersAndConfigSwitchesItAtRunTime) {
     EXPECT_TRUE(has(detail(failing), "model-echo was told to fail")) << failing.body;
 
     const std::string metrics = api->get("/metrics").body;
-    EXPECT_TRUE(has(metrics, "platform_model_calls_total{provider=\"model-echo\",code=\"ok\"} 2")) << metrics;
-    EXPECT_TRUE(has(metrics, "platform_model_calls_total{provider=\"model-nonesuch\",code=\"unavailable\"} 1")) << metrics;
+    EXPECT_TRUE(has(metrics, "platform_model_calls_total{provider=\"model-echo\",code=\"ok\"} 2"))
+        << metrics;
+    EXPECT_TRUE(has(
+        metrics, "platform_model_calls_total{provider=\"model-nonesuch\",code=\"unavailable\"} 1"))
+        << metrics;
 }
 
 TEST_F(ModelHost, RequestsWithoutMessagesAreRefusedNamingThem) {
     start({});
-    for (const json& bad : {json{{"messages", "hi"}}, json{{"system", "x"}}, json::array(), json("text")}) {
+    for (const json& bad :
+         {json{{"messages", "hi"}}, json{{"system", "x"}}, json::array(), json("text")}) {
         auto r = complete(bad);
         EXPECT_EQ(r.status, 400) << bad.dump() << " " << r.body;
         EXPECT_TRUE(has(detail(r), "messages")) << r.body;
@@ -156,7 +173,8 @@ TEST_F(ModelHost, TheEnvironmentChoosesOpenAiAndConfigStillWins) {
     HostSetup s;
     s.env = {{"OPENAI_BASE_URL", upstream.url("/v1")}, {"OPENAI_API_KEY", "sk-test"}};
     start(s);
-    upstream.enqueue(FakeModelServer::kOpenAiPath, FakeModelServer::ok(FakeModelServer::openai_text("from the upstream")));
+    upstream.enqueue(FakeModelServer::kOpenAiPath,
+                     FakeModelServer::ok(FakeModelServer::openai_text("from the upstream")));
     auto r = complete(ask("hello"));
     ASSERT_EQ(r.status, 200) << r.body << host->log();
     EXPECT_EQ(r.json()["data"]["text"], "from the upstream");
@@ -194,7 +212,8 @@ TEST_F(ModelHost, AnUnloadedProviderChosenByTheEnvironmentIsNamed) {
 TEST_F(ModelHost, ToolsFollowTheCallerAndLeaveOutWithheldAndOwn) {
     start({});
     const json anonymous = tools("");
-    EXPECT_FALSE(names(anonymous).count("notes_add")) << anonymous.dump();  // owner endpoints need an account
+    EXPECT_FALSE(names(anonymous).count("notes_add"))
+        << anonymous.dump();  // owner endpoints need an account
 
     const json ann = tools("ann");
     const auto seen = names(ann);
@@ -211,7 +230,8 @@ TEST_F(ModelHost, ToolsFollowTheCallerAndLeaveOutWithheldAndOwn) {
     EXPECT_TRUE(notes_add["inputSchema"]["properties"].contains("title")) << notes_add.dump();
     // service/method are what call_service takes: calling them as ann works.
     auto called = api->post_json("/api/v1/modelprobe/call",
-                                 {{"service", notes_add["service"]}, {"method", notes_add["method"]},
+                                 {{"service", notes_add["service"]},
+                                  {"method", notes_add["method"]},
                                   {"request", {{"title", "t"}, {"text", "x"}}}},
                                  bearer("ann"));
     ASSERT_EQ(called.status, 200) << called.body;
@@ -243,7 +263,8 @@ protected:
         s.auth = "auth: {plugin: auth-local, config: {admin_secret: \"${PLATFORM_ADMIN_SECRET}\"}}";
         start(s);
         admin = login("admin", kAdminSecret);
-        auto made = api->post_json("/auth/createAccount", {{"id", "dave"}, {"secret", "dave-secret-1"}}, bearer(admin));
+        auto made = api->post_json("/auth/createAccount",
+                                   {{"id", "dave"}, {"secret", "dave-secret-1"}}, bearer(admin));
         ASSERT_EQ(made.status, 200) << made.body;
         dave = login("dave", "dave-secret-1");
     }
@@ -257,8 +278,10 @@ protected:
         EXPECT_EQ(r.status, 200) << r.body;
         return r.json().value("token", "");
     }
-    int call_as(const std::string& credential, const std::string& service, const std::string& method) {
-        auto r = api->post_json("/api/v1/modelprobe/call", {{"service", service}, {"method", method}}, bearer(credential));
+    int call_as(const std::string& credential, const std::string& service,
+                const std::string& method) {
+        auto r = api->post_json("/api/v1/modelprobe/call",
+                                {{"service", service}, {"method", method}}, bearer(credential));
         EXPECT_EQ(r.status, 200) << r.body;
         return r.status == 200 ? r.json()["data"]["code"].get<int>() : -1;
     }
@@ -269,11 +292,13 @@ TEST_F(ScopedTokens, ATokenScopedToNotesSeesOnlyNotesTools) {
     const json full = tools(dave);
     EXPECT_TRUE(names(full).count("events_list")) << full.dump();
 
-    const std::string notes = token({{"services", {"notes", "modelprobe"}}, {"capabilities", {"agent"}}});
+    const std::string notes =
+        token({{"services", {"notes", "modelprobe"}}, {"capabilities", {"agent"}}});
     const json scoped = tools(notes);
     EXPECT_TRUE(names(scoped).count("notes_add")) << scoped.dump();
     EXPECT_FALSE(names(scoped).count("events_list")) << scoped.dump();
-    for (const auto& t : scoped)  // notes, and the agent and recall its capability opens (decision 30)
+    for (const auto& t :
+         scoped)  // notes, and the agent and recall its capability opens (decision 30)
         EXPECT_TRUE(ends_with(t["service"], ".v1.notes") || ends_with(t["service"], ".v1.agent") ||
                     ends_with(t["service"], ".v1.recall"))
             << t.dump();
@@ -297,7 +322,8 @@ TEST_F(ScopedTokens, TheAgentIsGovernedByItsCapabilityNotTheServicesList) {
     EXPECT_EQ(api->post_json("/agent/assistant", {{"prompt", "hi"}}, bearer(without)).status, 403);
     EXPECT_EQ(api->get("/api/v1/inbox/list", bearer(with_agent)).status, 403);
     const std::string inbox_only = token({{"services", {"notes"}}, {"capabilities", {"inbox"}}});
-    EXPECT_EQ(api->get("/api/v1/inbox/list", bearer(inbox_only)).status, 200);  // reads through the agent's internals
+    EXPECT_EQ(api->get("/api/v1/inbox/list", bearer(inbox_only)).status,
+              200);  // reads through the agent's internals
     auto other = api->post_json("/api/v1/modelprobe/tools", json::object(), bearer(with_agent));
     EXPECT_EQ(other.status, 403) << other.body;  // the list still limits the catalogue
     EXPECT_TRUE(has(other.body, "scoped to notes")) << other.body;

@@ -1,19 +1,20 @@
 // GET /api/v1/openapi.json: generated from the descriptors, lists every served endpoint with its
 // verb, arguments, access and errors, and is valid against the official OpenAPI 3.1 schema
 // (checked by a validator nobody here wrote: tests/e2e, installed by scripts/e2e-deps.sh).
-#include "command.hpp"
-#include "host_process.hpp"
-#include "http_client.hpp"
-
 #include <gtest/gtest.h>
 
 #include <fstream>
 
+#include "build_tree.hpp"
+#include "command.hpp"
+#include "host_process.hpp"
+#include "http_client.hpp"
+
+using nlohmann::json;
 using platform::test::HostProcess;
 using platform::test::HttpClient;
 using platform::test::run_command;
 using platform::test::TempDir;
-using nlohmann::json;
 
 namespace {
 
@@ -41,7 +42,8 @@ TEST(OpenApi, DescribesEveryEndpointAndIsValid31) {
     EXPECT_EQ(doc["paths"].size(), endpoints);
 
     const json& add = doc["paths"]["/api/v1/notes/add"]["post"];
-    EXPECT_EQ(add["requestBody"]["content"]["application/json"]["schema"]["required"], json::array({"title", "text"}));
+    EXPECT_EQ(add["requestBody"]["content"]["application/json"]["schema"]["required"],
+              json::array({"title", "text"}));
     EXPECT_EQ(add["security"], json::parse(R"([{"bearerAuth":[]}])"));
     EXPECT_TRUE(add["responses"].contains("401"));
     EXPECT_EQ(add["x-platform-access"], "owner");
@@ -49,12 +51,14 @@ TEST(OpenApi, DescribesEveryEndpointAndIsValid31) {
     EXPECT_EQ(get["parameters"][0]["name"], "title");
     EXPECT_EQ(get["parameters"][0]["in"], "query");
     EXPECT_EQ(get["parameters"][0]["schema"]["type"], "string");
-    EXPECT_EQ(doc["paths"]["/registry/listServices"]["get"]["security"][0], json::object());  // public
+    EXPECT_EQ(doc["paths"]["/registry/listServices"]["get"]["security"][0],
+              json::object());  // public
 
     TempDir dir;
     const std::string file = dir.path() + "/openapi.json";
     std::ofstream(file) << r.body;
-    auto v = run_command({"/usr/bin/env", "node", std::string(PLATFORM_SOURCE_DIR) + "/tests/e2e/openapi_validate.mjs", file});
+    auto v = run_command({"/usr/bin/env", "node",
+                          platform::test::source_dir() + "/tests/e2e/openapi_validate.mjs", file});
     EXPECT_EQ(v.code, 0) << v.out << v.err;
     EXPECT_NE(v.out.find("valid OpenAPI 3.1"), std::string::npos) << v.out << v.err;
     EXPECT_EQ(host.stop(), 0);

@@ -4,16 +4,16 @@
 // loopback is 403 with the guard's reason; the same URL as an operator upstream is fetched; a
 // redirect out of the allow-list is re-checked; providers join their base URL and key, and an
 // unset key is 503 naming the setting.
-#include "host_process.hpp"
-#include "http_client.hpp"
-
-#include "../unit/outbound/loopback_server.hpp"
-
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+
+#include "../unit/outbound/loopback_server.hpp"
+#include "build_tree.hpp"
+#include "host_process.hpp"
+#include "http_client.hpp"
 
 using platform::test::HostProcess;
 using platform::test::HttpClient;
@@ -25,7 +25,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool has(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
 
 std::string detail(const HttpResult& r) {
     auto j = nlohmann::json::parse(r.body, nullptr, false);
@@ -35,10 +37,13 @@ std::string detail(const HttpResult& r) {
 class OutboundHost : public ::testing::Test {
 protected:
     LoopbackServer upstream{[](const LoopbackServer::Request& r) {
-        if (r.target == "/hello") return LoopbackServer::reply(200, "hello from upstream", {{"X-Upstream", "yes"}});
-        if (r.target == "/to-metadata") return LoopbackServer::redirect(302, "http://169.254.169.254/latest/meta-data/");
+        if (r.target == "/hello")
+            return LoopbackServer::reply(200, "hello from upstream", {{"X-Upstream", "yes"}});
+        if (r.target == "/to-metadata")
+            return LoopbackServer::redirect(302, "http://169.254.169.254/latest/meta-data/");
         if (r.target.rfind("/v1/", 0) == 0)
-            return LoopbackServer::reply(200, nlohmann::json{{"target", r.target}, {"key", r.header("x-api-key")}}.dump());
+            return LoopbackServer::reply(
+                200, nlohmann::json{{"target", r.target}, {"key", r.header("x-api-key")}}.dump());
         return LoopbackServer::reply(404, "not here");
     }};
     TempDir dir;
@@ -47,7 +52,7 @@ protected:
 
     void SetUp() override {
         // profiles/test.yaml, relative to this file, plus the outbound section.
-        fs::path test_yaml = fs::path(__FILE__).parent_path() / ".." / ".." / "profiles" / "test.yaml";
+        fs::path test_yaml = fs::path(platform::test::source_dir()) / "profiles" / "test.yaml";
         std::ifstream in(test_yaml);
         ASSERT_TRUE(in) << test_yaml;
         std::stringstream text;
@@ -59,12 +64,14 @@ protected:
                                << "  timeout_ms: 5000\n"
                                << "  providers:\n"
                                << "    fake:\n"
-                               << "      base_url: \"http://127.0.0.1:" << upstream.port() << "/v1\"\n"
+                               << "      base_url: \"http://127.0.0.1:" << upstream.port()
+                               << "/v1\"\n"
                                << "      api_key: \"${OUTBOUND_TEST_FAKE_KEY}\"\n"
                                << "      api_key_header: X-Api-Key\n"
                                << "      key_required: true\n"
                                << "    nokey:\n"
-                               << "      base_url: \"http://127.0.0.1:" << upstream.port() << "/v1\"\n"
+                               << "      base_url: \"http://127.0.0.1:" << upstream.port()
+                               << "/v1\"\n"
                                << "      api_key: \"${OUTBOUND_TEST_UNSET_KEY}\"\n"
                                << "      key_required: true\n";
         HostProcess::Options o;
@@ -82,7 +89,8 @@ TEST_F(OutboundHost, UserUrlToLoopbackIsRefusedWithTheReason) {
     auto r = get({{"url", upstream.url("/hello")}});
     EXPECT_EQ(r.status, 403) << r.body;
     EXPECT_TRUE(has(detail(r), "refused: 127.0.0.1 is a loopback address (127.0.0.0/8)")) << r.body;
-    auto encoded = get({{"url", "http://2130706433:" + std::to_string(upstream.port()) + "/hello"}});
+    auto encoded =
+        get({{"url", "http://2130706433:" + std::to_string(upstream.port()) + "/hello"}});
     EXPECT_EQ(encoded.status, 403) << encoded.body;
     auto named = get({{"url", "http://localhost:" + std::to_string(upstream.port()) + "/hello"}});
     EXPECT_EQ(named.status, 403) << named.body;

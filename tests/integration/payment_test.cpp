@@ -3,13 +3,7 @@
 // a profile copied from profiles/test.yaml, which also sets payment.pay_to; the facilitator URL
 // comes from PLATFORM_X402_FACILITATOR_URL), and credits from the `billing` service (test
 // profile: the bearer text is the account id, `admin` is an admin).
-#include "host_process.hpp"
-#include "http_client.hpp"
-
-#include "../unit/outbound/loopback_server.hpp"
-
 #include <gtest/gtest.h>
-
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -20,12 +14,17 @@
 #include <optional>
 #include <sstream>
 
+#include "../unit/outbound/loopback_server.hpp"
+#include "build_tree.hpp"
+#include "host_process.hpp"
+#include "http_client.hpp"
+
+using nlohmann::json;
 using platform::test::HostProcess;
 using platform::test::HttpClient;
 using platform::test::HttpResult;
 using platform::test::LoopbackServer;
 using platform::test::TempDir;
-using nlohmann::json;
 
 namespace {
 
@@ -36,7 +35,9 @@ constexpr const char* kUsdc = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
 constexpr const char* kPayer = "0xAbC0000000000000000000000000000000000001";
 constexpr const char* kBadSignature = "0xbad";
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool has(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
 
 std::string b64(const std::string& in) {
     static const char* d = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -62,8 +63,12 @@ std::string unb64(const std::string& in) {
     uint32_t acc = 0;
     int bits = 0;
     for (char c : in) {
-        int v = c >= 'A' && c <= 'Z' ? c - 'A' : c >= 'a' && c <= 'z' ? c - 'a' + 26 : c >= '0' && c <= '9' ? c - '0' + 52
-              : c == '+' || c == '-' ? 62 : c == '/' || c == '_' ? 63 : -1;
+        int v = c >= 'A' && c <= 'Z'   ? c - 'A'
+                : c >= 'a' && c <= 'z' ? c - 'a' + 26
+                : c >= '0' && c <= '9' ? c - '0' + 52
+                : c == '+' || c == '-' ? 62
+                : c == '/' || c == '_' ? 63
+                                       : -1;
         if (v < 0) continue;
         acc = (acc << 6) | uint32_t(v);
         bits += 6;
@@ -82,8 +87,10 @@ json decode_header(const HttpResult& r, const std::string& name) {
 // The detail of an error in either surface's form ({"error":{"message"}} or {"Detail"}).
 std::string message(const HttpResult& r) {
     auto j = json::parse(r.body, nullptr, false);
-    if (j.is_object() && j.contains("error") && j["error"].is_object()) return j["error"].value("message", r.body);
-    if (j.is_object() && j.contains("error") && j["error"].is_string()) return j["error"].get<std::string>();
+    if (j.is_object() && j.contains("error") && j["error"].is_object())
+        return j["error"].value("message", r.body);
+    if (j.is_object() && j.contains("error") && j["error"].is_string())
+        return j["error"].get<std::string>();
     if (j.is_object() && j.contains("Detail")) return j["Detail"].get<std::string>();
     return r.body;
 }
@@ -104,20 +111,27 @@ int closed_port() {
 // is invalid; everything else is valid and settles.
 std::string facilitate(const LoopbackServer::Request& r) {
     json body = json::parse(r.body, nullptr, false);
-    if (!body.is_object() || !body.contains("paymentPayload")) return LoopbackServer::reply(400, R"({"error":"bad request"})");
+    if (!body.is_object() || !body.contains("paymentPayload"))
+        return LoopbackServer::reply(400, R"({"error":"bad request"})");
     const json& p = body["paymentPayload"]["payload"];
     std::string payer = p.contains("authorization") ? p["authorization"].value("from", "") : "";
     if (r.target == "/verify") {
         if (p.value("signature", "") == kBadSignature)
-            return LoopbackServer::reply(200, json{{"isValid", false}, {"invalidReason", "invalid_exact_evm_payload_signature"},
-                                                   {"payer", payer}}.dump());
+            return LoopbackServer::reply(
+                200, json{{"isValid", false},
+                          {"invalidReason", "invalid_exact_evm_payload_signature"},
+                          {"payer", payer}}
+                         .dump());
         return LoopbackServer::reply(200, json{{"isValid", true}, {"payer", payer}}.dump());
     }
     if (r.target == "/settle") {
         static std::atomic<int> n{0};
-        return LoopbackServer::reply(200, json{{"success", true}, {"payer", payer},
-                                               {"transaction", "0xtx" + std::to_string(++n)},
-                                               {"network", body["paymentRequirements"].value("network", "")}}.dump());
+        return LoopbackServer::reply(
+            200, json{{"success", true},
+                      {"payer", payer},
+                      {"transaction", "0xtx" + std::to_string(++n)},
+                      {"network", body["paymentRequirements"].value("network", "")}}
+                     .dump());
     }
     return LoopbackServer::reply(404, "not here");
 }
@@ -132,7 +146,7 @@ protected:
 
     // profiles/test.yaml + the outbound allow-list for loopback and, when `x402`, payment.pay_to.
     void start(bool x402 = true, std::optional<int> facilitator_port = std::nullopt) {
-        fs::path test_yaml = fs::path(__FILE__).parent_path() / ".." / ".." / "profiles" / "test.yaml";
+        fs::path test_yaml = fs::path(platform::test::source_dir()) / "profiles" / "test.yaml";
         std::ifstream in(test_yaml);
         ASSERT_TRUE(in) << test_yaml;
         std::stringstream text;
@@ -155,27 +169,40 @@ protected:
 
     // A v2 PaymentPayload for the challenge's first requirement, with a fresh nonce.
     json payment(const std::string& signature = "0xsig") {
-        json a = {{"scheme", "exact"}, {"network", "eip155:8453"}, {"amount", "20000"}, {"asset", kUsdc}, {"payTo", kPayTo},
-                  {"maxTimeoutSeconds", 60}, {"extra", {{"name", "USD Coin"}, {"version", "2"}}}};
+        json a = {{"scheme", "exact"},
+                  {"network", "eip155:8453"},
+                  {"amount", "20000"},
+                  {"asset", kUsdc},
+                  {"payTo", kPayTo},
+                  {"maxTimeoutSeconds", 60},
+                  {"extra", {{"name", "USD Coin"}, {"version", "2"}}}};
         return {{"x402Version", 2},
                 {"accepted", a},
                 {"payload",
                  {{"signature", signature},
-                  {"authorization", {{"from", kPayer}, {"to", kPayTo}, {"value", "20000"}, {"validAfter", "0"},
-                                     {"validBefore", "99999999999"}, {"nonce", "0x" + std::to_string(1000 + ++nonce)}}}}}};
+                  {"authorization",
+                   {{"from", kPayer},
+                    {"to", kPayTo},
+                    {"value", "20000"},
+                    {"validAfter", "0"},
+                    {"validBefore", "99999999999"},
+                    {"nonce", "0x" + std::to_string(1000 + ++nonce)}}}}}};
     }
-    std::map<std::string, std::string> paid(const json& payload, const char* header = "PAYMENT-SIGNATURE") {
+    std::map<std::string, std::string> paid(const json& payload,
+                                            const char* header = "PAYMENT-SIGNATURE") {
         return {{"Content-Type", "application/json"}, {header, b64(payload.dump())}};
     }
     static std::map<std::string, std::string> as(const std::string& account) {
         return {{"Content-Type", "application/json"}, {"Authorization", "Bearer " + account}};
     }
-    HttpResult quote(const std::map<std::string, std::string>& headers, const std::string& method = "quote") {
+    HttpResult quote(const std::map<std::string, std::string>& headers,
+                     const std::string& method = "quote") {
         return api->post("/api/v1/metered/" + method, R"({"text":"hi"})", headers);
     }
-    HttpResult rpc(const std::string& method, const json& request, std::map<std::string, std::string> headers,
-                   bool via_proxy = true) {
-        json env = {{"service", method.rfind("Billing.", 0) == 0 ? "billing" : "metered"}, {"method", method},
+    HttpResult rpc(const std::string& method, const json& request,
+                   std::map<std::string, std::string> headers, bool via_proxy = true) {
+        json env = {{"service", method.rfind("Billing.", 0) == 0 ? "billing" : "metered"},
+                    {"method", method},
                     {"request", request}};
         return (via_proxy ? proxy : api)->post("/rpc", env.dump(), headers);
     }
@@ -392,8 +419,10 @@ TEST_F(PaymentHost, AccountsPayWithCreditsOnlyForSuccessfulCalls) {
     auto broke = quote(as("alice"));
     EXPECT_EQ(broke.status, 402) << broke.body;
     EXPECT_EQ(message(broke), "needs 2 credits; you have 1 (allowance 0, credit 1)") << broke.body;
-    EXPECT_EQ(broke.json()["error"]["code"], "payment_required") << broke.body;  // the surface's error form
-    EXPECT_FALSE(broke.header("payment-required").empty());  // x402 is on: paying per call is offered
+    EXPECT_EQ(broke.json()["error"]["code"], "payment_required")
+        << broke.body;  // the surface's error form
+    EXPECT_FALSE(
+        broke.header("payment-required").empty());  // x402 is on: paying per call is offered
     auto broke_rpc = rpc("Metered.Quote", json::object(), as("alice"));
     EXPECT_EQ(broke_rpc.status, 402) << broke_rpc.body;
     EXPECT_TRUE(has(message(broke_rpc), "needs 2 credits; you have 1")) << broke_rpc.body;
@@ -435,7 +464,8 @@ TEST_F(PaymentHost, BillingAdminMethodsNeedTheAdminScope) {
     EXPECT_EQ(r.status, 403) << r.body;
     r = rpc("Billing.Balance", {{"account", "alice"}}, as("eve"));
     EXPECT_EQ(r.status, 403) << r.body;
-    EXPECT_EQ(rpc("Billing.Balance", json::object(), {{"Content-Type", "application/json"}}).status, 401);
+    EXPECT_EQ(rpc("Billing.Balance", json::object(), {{"Content-Type", "application/json"}}).status,
+              401);
     EXPECT_EQ(balance("eve")["allowance"], 1000000);  // the test profile's default
 }
 

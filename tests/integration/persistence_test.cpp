@@ -1,11 +1,11 @@
 // The local profile persists notes in SQLite under PLATFORM_HOME: written, host restarted, read.
 // Notes are owner-only and `local` has real accounts (auth-local): the test logs in as admin.
-#include "host_process.hpp"
-#include "http_client.hpp"
-
 #include <gtest/gtest.h>
 
 #include <filesystem>
+
+#include "host_process.hpp"
+#include "http_client.hpp"
 
 using platform::test::HostProcess;
 using platform::test::HttpClient;

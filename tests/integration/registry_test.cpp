@@ -1,16 +1,16 @@
 // The registry's write side over HTTP: register an external service with nodes, heartbeat,
 // expiry after the TTL (moved by the manual clock), deregister, watch as a stream; and the
 // network service listing this node.
-#include "host_process.hpp"
-#include "http_client.hpp"
-
 #include <gtest/gtest.h>
 
 #include <future>
 
+#include "host_process.hpp"
+#include "http_client.hpp"
+
+using nlohmann::json;
 using platform::test::HostProcess;
 using platform::test::HttpClient;
-using nlohmann::json;
 
 namespace {
 
@@ -19,8 +19,11 @@ const std::map<std::string, std::string> kAdmin{{"Authorization", "Bearer admin"
 json external(const std::string& node = "n1", const std::string& name = "go.core.api.greeter") {
     return {{"name", name},
             {"version", "1.2.0"},
-            {"endpoints", {{{"name", "Greeter.Hello"}, {"metadata", {{"path", "/greeter/{name}"}, {"method", "GET"}}}}}},
-            {"nodes", {{{"id", node}, {"address", "127.0.0.1:9"}, {"metadata", {{"transport", "http"}}}}}}};
+            {"endpoints",
+             {{{"name", "Greeter.Hello"},
+               {"metadata", {{"path", "/greeter/{name}"}, {"method", "GET"}}}}}},
+            {"nodes",
+             {{{"id", node}, {"address", "127.0.0.1:9"}, {"metadata", {{"transport", "http"}}}}}}};
 }
 
 bool listed(HttpClient& c, const std::string& name) {
@@ -37,7 +40,8 @@ TEST(Registry, RegisterHeartbeatExpireDeregister) {
 
     auto anon = c.post_json("/registry/register", {{"service", external()}});
     EXPECT_EQ(anon.status, 401);
-    auto r = c.post_json("/registry/register", {{"service", external()}, {"options", {{"ttl", 90}}}}, kAdmin);
+    auto r = c.post_json("/registry/register",
+                         {{"service", external()}, {"options", {{"ttl", 90}}}}, kAdmin);
     ASSERT_EQ(r.status, 200) << r.body;
     EXPECT_TRUE(listed(c, "go.core.api.greeter"));
     auto one = c.get("/registry/getService?service=go.core.api.greeter");
@@ -45,7 +49,8 @@ TEST(Registry, RegisterHeartbeatExpireDeregister) {
     EXPECT_EQ(one.json()["services"][0]["nodes"][0]["address"], "127.0.0.1:9");
     EXPECT_EQ(one.json()["services"][0]["version"], "1.2.0");
 
-    // 60 s later a heartbeat refreshes it; 60 s after that it is still there (TTL 90 from the beat).
+    // 60 s later a heartbeat refreshes it; 60 s after that it is still there (TTL 90 from the
+    // beat).
     ASSERT_EQ(c.post_json("/clock/advance", {{"ms", 60000}}).status, 200);
     ASSERT_EQ(c.post_json("/registry/register", {{"service", external()}}, kAdmin).status, 200);
     ASSERT_EQ(c.post_json("/clock/advance", {{"ms", 60000}}).status, 200);
@@ -56,10 +61,14 @@ TEST(Registry, RegisterHeartbeatExpireDeregister) {
     EXPECT_EQ(c.get("/registry/getService?service=go.core.api.greeter").status, 404);
 
     ASSERT_EQ(c.post_json("/registry/register", {{"service", external("n2")}}, kAdmin).status, 200);
-    auto dereg = c.post_json("/registry/deregister", {{"service", {{"name", "go.core.api.greeter"}}}}, kAdmin);
+    auto dereg = c.post_json("/registry/deregister",
+                             {{"service", {{"name", "go.core.api.greeter"}}}}, kAdmin);
     EXPECT_EQ(dereg.status, 200) << dereg.body;
     EXPECT_FALSE(listed(c, "go.core.api.greeter"));
-    EXPECT_EQ(c.post_json("/registry/deregister", {{"service", {{"name", "go.core.api.greeter"}}}}, kAdmin).status, 404);
+    EXPECT_EQ(c.post_json("/registry/deregister", {{"service", {{"name", "go.core.api.greeter"}}}},
+                          kAdmin)
+                  .status,
+              404);
     EXPECT_EQ(host.stop(), 0);
 }
 
@@ -70,11 +79,14 @@ TEST(Registry, BadRecordsAre400NamingTheField) {
     auto no_nodes = c.post_json("/registry/register", {{"service", {{"name", "x"}}}}, kAdmin);
     EXPECT_EQ(no_nodes.status, 400);
     EXPECT_NE(no_nodes.body.find("service.nodes"), std::string::npos) << no_nodes.body;
-    auto bad_name = c.post_json("/registry/register", {{"service", {{"name", "bad name!"}, {"nodes", {{{"id", "1"}}}}}}}, kAdmin);
+    auto bad_name =
+        c.post_json("/registry/register",
+                    {{"service", {{"name", "bad name!"}, {"nodes", {{{"id", "1"}}}}}}}, kAdmin);
     EXPECT_EQ(bad_name.status, 400);
     EXPECT_NE(bad_name.body.find("service.name"), std::string::npos);
-    auto plugin_name = c.post_json("/registry/register",
-                                   {{"service", {{"name", "go.core.api.v1.notes"}, {"nodes", {{{"id", "1"}}}}}}}, kAdmin);
+    auto plugin_name = c.post_json(
+        "/registry/register",
+        {{"service", {{"name", "go.core.api.v1.notes"}, {"nodes", {{{"id", "1"}}}}}}}, kAdmin);
     EXPECT_EQ(plugin_name.status, 409);
     EXPECT_EQ(host.stop(), 0);
 }
@@ -88,9 +100,13 @@ TEST(Registry, WatchStreamsChanges) {
     });
     HttpClient c("127.0.0.1", host.api_port());
     // The watch subscribes when its call starts; register until it has seen two changes.
-    for (int i = 0; i < 1000 && watcher.wait_for(std::chrono::milliseconds(0)) != std::future_status::ready; ++i) {
+    for (int i = 0;
+         i < 1000 && watcher.wait_for(std::chrono::milliseconds(0)) != std::future_status::ready;
+         ++i) {
         // a new service each time, so every change the watcher sees is a "create"
-        c.post_json("/registry/register", {{"service", external("n", "go.core.api.greeter" + std::to_string(i))}}, kAdmin);
+        c.post_json("/registry/register",
+                    {{"service", external("n", "go.core.api.greeter" + std::to_string(i))}},
+                    kAdmin);
         host.wait_for_log("never-printed-marker", 20);
     }
     auto r = watcher.get();

@@ -2,10 +2,6 @@
 // real host. Sources are the SDK's hello example copied to a temp folder (uploaded by the CLI), a
 // git repository made here with `git init`, crashy (tests/plugins/crashy) as an out-of-tree
 // folder, and a folder that does not compile. Every wait polls a condition under a deadline.
-#include "command.hpp"
-#include "host_process.hpp"
-#include "http_client.hpp"
-
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -17,12 +13,17 @@
 #include <sstream>
 #include <thread>
 
+#include "build_tree.hpp"
+#include "command.hpp"
+#include "host_process.hpp"
+#include "http_client.hpp"
+
+using nlohmann::json;
 using platform::test::CommandResult;
 using platform::test::HostProcess;
 using platform::test::HttpClient;
 using platform::test::run_command;
 using platform::test::TempDir;
-using nlohmann::json;
 namespace fs = std::filesystem;
 
 namespace {
@@ -35,7 +36,9 @@ std::string read(const std::string& path) {
     s << in.rdbuf();
     return s.str();
 }
-void write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+void write(const std::string& path, const std::string& text) {
+    std::ofstream(path) << text;
+}
 void replace_in(const std::string& path, const std::string& from, const std::string& to) {
     std::string text = read(path);
     auto at = text.find(from);
@@ -48,7 +51,8 @@ std::string hello_folder(const std::string& parent, const std::string& name) {
     const std::string dir = parent + "/" + name;
     fs::create_directories(dir);
     for (const char* f : {"hello.cpp", "CMakeLists.txt"})
-        fs::copy_file(std::string(PLATFORM_SOURCE_DIR) + "/plugin-sdk/examples/hello/" + f, dir + "/" + f);
+        fs::copy_file(platform::test::source_dir() + "/plugin-sdk/examples/hello/" + f,
+                      dir + "/" + f);
     return dir;
 }
 
@@ -56,7 +60,8 @@ bool eventually(const std::function<bool()>& condition, int seconds) {
     const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
     while (std::chrono::steady_clock::now() < until) {
         if (condition()) return true;
-        std::this_thread::sleep_for(std::chrono::milliseconds(200));  // polling interval, not synchronisation
+        std::this_thread::sleep_for(
+            std::chrono::milliseconds(200));  // polling interval, not synchronisation
     }
     return condition();
 }
@@ -73,17 +78,19 @@ protected:
     }
     CommandResult platform(std::vector<std::string> args, const std::string& token = "admin") {
         args.insert(args.begin(), HostProcess::binary());
-        return run_command(args, {{"PLATFORM_HOME", home_.path()},
-                                  {"PLATFORM_PROXY", "127.0.0.1:" + std::to_string(host->proxy_port())},
-                                  {"PLATFORM_TOKEN", token},
-                                  {"PLATFORM_ENV", ""}},
+        return run_command(args,
+                           {{"PLATFORM_HOME", home_.path()},
+                            {"PLATFORM_PROXY", "127.0.0.1:" + std::to_string(host->proxy_port())},
+                            {"PLATFORM_TOKEN", token},
+                            {"PLATFORM_ENV", ""}},
                            120);
     }
     static json rpc(const std::string& method, const json& request, int* status = nullptr,
                     const std::string& token = "admin") {
         HttpClient c("127.0.0.1", host->proxy_port());
-        auto r = c.post_json("/rpc", {{"service", "runtime"}, {"method", method}, {"request", request}},
-                             {{"Authorization", "Bearer " + token}});
+        auto r =
+            c.post_json("/rpc", {{"service", "runtime"}, {"method", method}, {"request", request}},
+                        {{"Authorization", "Bearer " + token}});
         if (status) *status = r.status;
         return r.json();
     }
@@ -95,12 +102,15 @@ protected:
     // Waits until the service's status is `want` (or error, which fails unless wanted).
     static json wait_status(const std::string& name, const std::string& want) {
         json rec;
-        eventually([&] {
-            rec = record(name);
-            const std::string s = rec.is_object() ? rec.value("status", "") : "";
-            return s == want || s == "error";
-        }, kBuildSeconds);
-        EXPECT_EQ(rec.is_object() ? rec.value("status", "") : "", want) << rec.dump() << "\n" << logs(name);
+        eventually(
+            [&] {
+                rec = record(name);
+                const std::string s = rec.is_object() ? rec.value("status", "") : "";
+                return s == want || s == "error";
+            },
+            kBuildSeconds);
+        EXPECT_EQ(rec.is_object() ? rec.value("status", "") : "", want) << rec.dump() << "\n"
+                                                                        << logs(name);
         return rec;
     }
     static std::string logs(const std::string& name) {
@@ -134,27 +144,34 @@ TEST_F(Runtime, FolderRunUpdateKill) {
     auto status = platform({"status"});
     EXPECT_EQ(status.code, 0) << status.err;
     EXPECT_NE(status.out.find("NAME"), std::string::npos);
-    EXPECT_TRUE(std::regex_search(status.out, std::regex("hello\\s+1\\.0\\.0\\s+\\S+\\s+running\\s+[0-9a-f]{7}\\s+\\d+s ago\\s+"
-                                                         "owner=admin, group=go\\.core\\.api")))
+    EXPECT_TRUE(std::regex_search(
+        status.out,
+        std::regex("hello\\s+1\\.0\\.0\\s+\\S+\\s+running\\s+[0-9a-f]{7}\\s+\\d+s ago\\s+"
+                   "owner=admin, group=go\\.core\\.api")))
         << status.out;
     auto logs = platform({"logs", "hello"});
     EXPECT_EQ(logs.code, 0) << logs.err;
-    EXPECT_NE(logs.out.find("runtime: running go.core.api.v1.hello"), std::string::npos) << logs.out;
+    EXPECT_NE(logs.out.find("runtime: running go.core.api.v1.hello"), std::string::npos)
+        << logs.out;
     EXPECT_LE(std::count(logs.out.begin(), logs.out.end(), '\n'), 15);
 
     // Edit and update: the new answer replaces the old one.
     replace_in(dir + "/hello.cpp", "\"Hello, \"", "\"Howdy, \"");
     auto update = platform({"update", dir});
     ASSERT_EQ(update.code, 0) << update.err;
-    EXPECT_TRUE(eventually([] { return greet("hello") == "Howdy, Ada!"; }, kBuildSeconds)) << Runtime::logs("hello");
+    EXPECT_TRUE(eventually([] { return greet("hello") == "Howdy, Ada!"; }, kBuildSeconds))
+        << Runtime::logs("hello");
     EXPECT_NE(record("hello")["build"], rec["build"]);
 
     // A failed build keeps the old worker serving and records the error.
     replace_in(dir + "/hello.cpp", "return {{\"message\"", "return {{undeclared_thing");
     ASSERT_EQ(platform({"update", dir}).code, 0);
-    ASSERT_TRUE(eventually([] { return record("hello")["metadata"].contains("error"); }, kBuildSeconds)) << Runtime::logs("hello");
+    ASSERT_TRUE(
+        eventually([] { return record("hello")["metadata"].contains("error"); }, kBuildSeconds))
+        << Runtime::logs("hello");
     EXPECT_EQ(record("hello")["status"], "running");
-    EXPECT_NE(record("hello")["metadata"]["error"].get<std::string>().find("undeclared_thing"), std::string::npos);
+    EXPECT_NE(record("hello")["metadata"]["error"].get<std::string>().find("undeclared_thing"),
+              std::string::npos);
     EXPECT_EQ(greet("hello"), "Howdy, Ada!");
 
     auto kill = platform({"kill", "hello"});
@@ -185,7 +202,8 @@ TEST_F(Runtime, CompileErrorIsStatusError) {
 TEST_F(Runtime, GitRepositoryAtBranchAndCommit) {
     const std::string repo = hello_folder(src_.path(), "repo");
     auto git = [&](std::vector<std::string> args) {
-        args.insert(args.begin(), {"/usr/bin/env", "git", "-C", repo, "-c", "user.name=t", "-c", "user.email=t@example.com"});
+        args.insert(args.begin(), {"/usr/bin/env", "git", "-C", repo, "-c", "user.name=t", "-c",
+                                   "user.email=t@example.com"});
         auto r = run_command(args, {}, 30);
         EXPECT_EQ(r.code, 0) << r.err;
         return r.out.substr(0, r.out.find('\n'));
@@ -199,7 +217,9 @@ TEST_F(Runtime, GitRepositoryAtBranchAndCommit) {
     git({"commit", "-q", "-am", "hi"});
 
     ASSERT_EQ(platform({"run", "--name", "atbranch", repo + "@feature"}).code, 0);
-    ASSERT_EQ(platform({"run", "--name", "atcommit", "file://" + repo + "@" + first.substr(0, 10)}).code, 0);
+    ASSERT_EQ(
+        platform({"run", "--name", "atcommit", "file://" + repo + "@" + first.substr(0, 10)}).code,
+        0);
     json branch = wait_status("atbranch", "running");
     json commit = wait_status("atcommit", "running");
     EXPECT_EQ(greet("atbranch"), "Hi, Ada!");
@@ -211,10 +231,15 @@ TEST_F(Runtime, GitRepositoryAtBranchAndCommit) {
     replace_in(repo + "/hello.cpp", "\"Hi, \"", "\"Hey, \"");
     git({"commit", "-q", "-am", "hey"});
     ASSERT_EQ(platform({"update", "atbranch"}).code, 0);
-    EXPECT_TRUE(eventually([] { return greet("atbranch") == "Hey, Ada!"; }, kBuildSeconds)) << logs("atbranch");
+    EXPECT_TRUE(eventually([] { return greet("atbranch") == "Hey, Ada!"; }, kBuildSeconds))
+        << logs("atbranch");
     EXPECT_EQ(record("atbranch")["build"], git({"rev-parse", "--short=7", "HEAD"}));
     ASSERT_EQ(platform({"update", "atcommit"}).code, 0);
-    EXPECT_TRUE(eventually([] { return logs("atcommit").find("restarting (the ref is a commit)") != std::string::npos; }, 60));
+    EXPECT_TRUE(eventually(
+        [] {
+            return logs("atcommit").find("restarting (the ref is a commit)") != std::string::npos;
+        },
+        60));
     EXPECT_TRUE(eventually([] { return greet("atcommit") == "Hello, Ada!"; }, 60));
     EXPECT_EQ(platform({"kill", "atbranch"}).code, 0);
     EXPECT_EQ(platform({"kill", "atcommit"}).code, 0);
@@ -224,10 +249,12 @@ TEST_F(Runtime, GitRepositoryAtBranchAndCommit) {
 TEST_F(Runtime, CrashOfARunPluginIsContained) {
     const std::string dir = src_.path() + "/crashy";
     fs::create_directories(dir);
-    fs::copy_file(std::string(PLATFORM_SOURCE_DIR) + "/tests/plugins/crashy/crashy.cpp", dir + "/crashy.cpp");
-    write(dir + "/CMakeLists.txt",
-          "cmake_minimum_required(VERSION 3.22)\nproject(crashy CXX)\nset(CMAKE_CXX_STANDARD 17)\n"
-          "find_package(PlatformSDK 0.1 REQUIRED)\nplatform_add_plugin(crashy SOURCES crashy.cpp)\n");
+    fs::copy_file(platform::test::source_dir() + "/tests/plugins/crashy/crashy.cpp",
+                  dir + "/crashy.cpp");
+    write(
+        dir + "/CMakeLists.txt",
+        "cmake_minimum_required(VERSION 3.22)\nproject(crashy CXX)\nset(CMAKE_CXX_STANDARD 17)\n"
+        "find_package(PlatformSDK 0.1 REQUIRED)\nplatform_add_plugin(crashy SOURCES crashy.cpp)\n");
     hello_folder(src_.path(), "calm");
     ASSERT_EQ(platform({"run", dir}).code, 0);
     ASSERT_EQ(platform({"run", src_.path() + "/calm"}).code, 0);
@@ -247,7 +274,8 @@ TEST_F(Runtime, CrashOfARunPluginIsContained) {
         others.emplace_back([&, t] {
             HttpClient c("127.0.0.1", host->api_port());
             for (int i = 0; i < 20; ++i) {
-                auto r = t % 2 ? c.get("/api/v1/calm/greet?name=Ada") : c.get("/registry/listServices");
+                auto r =
+                    t % 2 ? c.get("/api/v1/calm/greet?name=Ada") : c.get("/registry/listServices");
                 (r.status == 200 ? others_ok : others_failed)++;
             }
         });
@@ -287,12 +315,16 @@ TEST_F(Runtime, BadInputNamesTheArgument) {
 
 // A short name is cloned from <config git.baseurl>/<name>.
 TEST_F(Runtime, ShortNameResolvesUnderGitBaseurl) {
-    ASSERT_EQ(platform({"config", "set", "git.baseurl", "file://" + src_.path() + "/repos/"}).code, 0);
+    ASSERT_EQ(platform({"config", "set", "git.baseurl", "file://" + src_.path() + "/repos/"}).code,
+              0);
     ASSERT_EQ(platform({"run", "nosuchrepo"}).code, 0);
     json rec = wait_status("nosuchrepo", "error");
     EXPECT_EQ(rec["url"], "file://" + src_.path() + "/repos/nosuchrepo");
-    EXPECT_NE(rec["metadata"].value("error", "").find("git clone file://" + src_.path() + "/repos/nosuchrepo failed"),
-              std::string::npos) << rec;
+    EXPECT_NE(rec["metadata"]
+                  .value("error", "")
+                  .find("git clone file://" + src_.path() + "/repos/nosuchrepo failed"),
+              std::string::npos)
+        << rec;
     EXPECT_EQ(platform({"kill", "nosuchrepo"}).code, 0);
     EXPECT_EQ(platform({"config", "del", "git.baseurl"}).code, 0);
 }
@@ -302,29 +334,41 @@ TEST_F(Runtime, LogsFollowStreamsServerSentEvents) {
     ASSERT_EQ(platform({"run", src_.path() + "/follow"}).code, 0);
     wait_status("follow", "running");
     HttpClient c("127.0.0.1", host->proxy_port());
-    auto r = c.post_json("/rpc", {{"service", "runtime"}, {"method", "Runtime.Logs"},
-                                  {"request", {{"name", "follow"}, {"lines", 2}, {"follow", true}}}},
-                         {{"Authorization", "Bearer admin"}, {"Accept", "text/event-stream"}, {"Timeout", "2"}});
+    auto r = c.post_json(
+        "/rpc",
+        {{"service", "runtime"},
+         {"method", "Runtime.Logs"},
+         {"request", {{"name", "follow"}, {"lines", 2}, {"follow", true}}}},
+        {{"Authorization", "Bearer admin"}, {"Accept", "text/event-stream"}, {"Timeout", "2"}});
     EXPECT_EQ(r.status, 200);
     EXPECT_EQ(r.header("content-type"), "text/event-stream");
-    EXPECT_NE(r.body.find("data: {\"line\":\"runtime: running go.core.api.v1.follow"), std::string::npos) << r.body;
+    EXPECT_NE(r.body.find("data: {\"line\":\"runtime: running go.core.api.v1.follow"),
+              std::string::npos)
+        << r.body;
     EXPECT_NE(r.body.find("event: error"), std::string::npos) << r.body;  // the deadline ends it
 
     // The CLI: `logs -f` prints the last line, then the lines of an update as they come (it runs
     // until killed; run_command ends it after 30 s without output).
     CommandResult follow;
     std::thread tail([&] {
-        follow = run_command({HostProcess::binary(), "logs", "-f", "-n", "1", "follow"},
-                             {{"PLATFORM_HOME", home_.path()}, {"PLATFORM_ENV", ""}, {"PLATFORM_TOKEN", "admin"},
-                              {"PLATFORM_PROXY", "127.0.0.1:" + std::to_string(host->proxy_port())}},
-                             30);
+        follow =
+            run_command({HostProcess::binary(), "logs", "-f", "-n", "1", "follow"},
+                        {{"PLATFORM_HOME", home_.path()},
+                         {"PLATFORM_ENV", ""},
+                         {"PLATFORM_TOKEN", "admin"},
+                         {"PLATFORM_PROXY", "127.0.0.1:" + std::to_string(host->proxy_port())}},
+                        30);
     });
     ASSERT_EQ(platform({"update", "follow"}).code, 0);
     tail.join();
     // The update's compile takes seconds, the CLI connects in milliseconds: it sees the link step.
-    EXPECT_NE(follow.out.find("Linking CXX shared module plugins/hello.so"), std::string::npos) << follow.out;
-    EXPECT_NE(follow.out.rfind("runtime: running go.core.api.v1.follow"), std::string::npos) << follow.out;
-    EXPECT_GT(follow.out.rfind("runtime: running go.core.api.v1.follow"), follow.out.find("Linking CXX")) << follow.out;
+    EXPECT_NE(follow.out.find("Linking CXX shared module plugins/hello.so"), std::string::npos)
+        << follow.out;
+    EXPECT_NE(follow.out.rfind("runtime: running go.core.api.v1.follow"), std::string::npos)
+        << follow.out;
+    EXPECT_GT(follow.out.rfind("runtime: running go.core.api.v1.follow"),
+              follow.out.find("Linking CXX"))
+        << follow.out;
     EXPECT_EQ(platform({"kill", "follow"}).code, 0);
 }
 
@@ -332,15 +376,22 @@ TEST_F(Runtime, LogsFollowStreamsServerSentEvents) {
 TEST(RuntimeRestart, RunningServicesComeBack) {
     TempDir home, src, cli_home;
     const std::string profile = home.path() + "/persist.yaml";
-    write(profile, "name: persist\nclock: manual\nplugins: all\nprivileged: [registry, config, store]\n"
-                   "providers:\n  store: {plugin: store-sqlite, config: {path: \"" + home.path() + "/store.db\"}}\n"
-                   "  broker: {plugin: broker-memory}\n  events: {plugin: events-memory}\n"
-                   "  auth: {plugin: auth-noop, config: {admins: [admin]}}\n");
+    write(profile,
+          "name: persist\nclock: manual\nplugins: all\nprivileged: [registry, config, store]\n"
+          "providers:\n  store: {plugin: store-sqlite, config: {path: \"" +
+              home.path() +
+              "/store.db\"}}\n"
+              "  broker: {plugin: broker-memory}\n  events: {plugin: events-memory}\n"
+              "  auth: {plugin: auth-noop, config: {admins: [admin]}}\n");
     const std::string dir = hello_folder(src.path(), "again");
     auto cli = [&](HostProcess& h, std::vector<std::string> args) {
         args.insert(args.begin(), HostProcess::binary());
-        return run_command(args, {{"PLATFORM_HOME", cli_home.path()}, {"PLATFORM_ENV", ""}, {"PLATFORM_TOKEN", "admin"},
-                                  {"PLATFORM_PROXY", "127.0.0.1:" + std::to_string(h.proxy_port())}}, 120);
+        return run_command(args,
+                           {{"PLATFORM_HOME", cli_home.path()},
+                            {"PLATFORM_ENV", ""},
+                            {"PLATFORM_TOKEN", "admin"},
+                            {"PLATFORM_PROXY", "127.0.0.1:" + std::to_string(h.proxy_port())}},
+                           120);
     };
     auto answer = [](HostProcess& h) {
         HttpClient c("127.0.0.1", h.api_port());
@@ -357,8 +408,10 @@ TEST(RuntimeRestart, RunningServicesComeBack) {
     HostProcess second(HostProcess::Options{profile, home.path(), {}, {}});
     second.start();
     EXPECT_NE(cli(second, {"status"}).out.find("again"), std::string::npos);
-    EXPECT_TRUE(eventually([&] { return answer(second) == "Hello, Ada!"; }, kBuildSeconds)) << second.log();
-    EXPECT_TRUE(std::regex_search(cli(second, {"status"}).out, std::regex("again\\s+1\\.0\\.0\\s+\\S+\\s+running")));
+    EXPECT_TRUE(eventually([&] { return answer(second) == "Hello, Ada!"; }, kBuildSeconds))
+        << second.log();
+    EXPECT_TRUE(std::regex_search(cli(second, {"status"}).out,
+                                  std::regex("again\\s+1\\.0\\.0\\s+\\S+\\s+running")));
     EXPECT_EQ(cli(second, {"kill", "again"}).code, 0);
 }
 

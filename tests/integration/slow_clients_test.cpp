@@ -30,6 +30,7 @@
 #include <sstream>
 #include <thread>
 
+#include "build_tree.hpp"
 #include "command.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
@@ -135,7 +136,7 @@ protected:
         tool_ = find_in_path("slowhttptest");
         if (tool_.empty())
             GTEST_SKIP() << "slowhttptest not found in PATH: install it (scripts/deps.sh)";
-        std::ifstream in(std::string(PLATFORM_SOURCE_DIR) + "/profiles/test.yaml");
+        std::ifstream in(platform::test::source_dir() + "/profiles/test.yaml");
         std::stringstream text;
         text << in.rdbuf();
         const std::string profile = dir_.path() + "/slow-clients.yaml";

@@ -1,17 +1,17 @@
 // The social catalogue service against the real host (test profile): list and search of this
 // instance's own posts — the announcements of its public blog posts — anonymous and with an
 // account, limits, the missing query, private posts left out, and one MCP call.
+#include <gtest/gtest.h>
+
 #include "host_process.hpp"
 #include "http_client.hpp"
 #include "mcp_client.hpp"
 
-#include <gtest/gtest.h>
-
+using nlohmann::json;
 using platform::test::HostProcess;
 using platform::test::HttpClient;
 using platform::test::HttpResult;
 using platform::test::McpClient;
-using nlohmann::json;
 
 namespace {
 
@@ -25,9 +25,12 @@ protected:
         HttpClient c("127.0.0.1", host->api_port());
         // Oldest first: "Garden tomatoes", "Rust notes" (private), "Kernel news".
         for (const auto& [title, priv] : {std::pair<const char*, bool>{"Garden tomatoes", false},
-                                          {"Rust notes", true}, {"Kernel news", false}}) {
-            auto r = c.post_json("/api/v1/blog/create", {{"title", title}, {"content", std::string(title) + kBody}, {"private", priv}},
-                                 {{"Authorization", "Bearer so-author"}});
+                                          {"Rust notes", true},
+                                          {"Kernel news", false}}) {
+            auto r = c.post_json(
+                "/api/v1/blog/create",
+                {{"title", title}, {"content", std::string(title) + kBody}, {"private", priv}},
+                {{"Authorization", "Bearer so-author"}});
             ASSERT_EQ(r.status, 200) << r.body;
             ids.push_back(r.json()["data"]["id"]);
             ASSERT_EQ(c.post_json("/clock/advance", {{"ms", 1000}}).status, 200);
@@ -64,7 +67,8 @@ std::vector<std::string> SocialApi::ids;
 
 TEST_F(SocialApi, ListAnnouncesPublicPostsNewestFirst) {
     EXPECT_EQ(ids_of(get("list")), (std::vector<std::string>{ids[2], ids[0]}));
-    EXPECT_EQ(ids_of(get("list", "so-author")), (std::vector<std::string>{ids[2], ids[0]}));  // private never
+    EXPECT_EQ(ids_of(get("list", "so-author")),
+              (std::vector<std::string>{ids[2], ids[0]}));  // private never
     EXPECT_EQ(ids_of(get("list?limit=1")), std::vector<std::string>{ids[2]});
     const json first = get("list?limit=1").json()["data"]["posts"][0];
     EXPECT_EQ(first["title"], "Kernel news");

@@ -1,12 +1,12 @@
 // Start-up failures name their cause: unknown profile, YAML error with file and line, unknown
 // provider plugin with file, line and key, values of the wrong type or shape, plugins that do not
 // exist or cannot start, a port already in use. Each exits 1, never a crash. SIGTERM exits 0.
-#include "host_process.hpp"
-#include "http_client.hpp"
-
 #include <gtest/gtest.h>
 
 #include <fstream>
+
+#include "host_process.hpp"
+#include "http_client.hpp"
 
 using platform::test::HostProcess;
 using platform::test::TempDir;
@@ -42,7 +42,8 @@ TEST(Startup, UnknownKeyAndUnknownProviderNameFileLineAndKey) {
                            "  broker:\n    plugin: broker-memory\n  auth:\n    plugin: auth-noop\n";
     HostProcess host(with_profile(file));
     EXPECT_EQ(host.run_to_exit(), 1);
-    EXPECT_NE(host.log().find(file + ":5: providers.store.plugin: unknown plugin 'store-nosuch'"), std::string::npos)
+    EXPECT_NE(host.log().find(file + ":5: providers.store.plugin: unknown plugin 'store-nosuch'"),
+              std::string::npos)
         << host.log();
 
     std::ofstream(file) << "name: p\nclokc: real\n";

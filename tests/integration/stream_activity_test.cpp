@@ -1,20 +1,20 @@
 // The stream catalogue service (plugins/stream) against the real host: stream/list — the public
 // activity of the instance (blog posts published and updated), newest first — its limit, private
 // posts left out, and one MCP call. It runs with an explicit plugin list (blog, stream, clock).
-#include "host_process.hpp"
-#include "http_client.hpp"
-#include "mcp_client.hpp"
-
 #include <gtest/gtest.h>
 
 #include <fstream>
 
+#include "host_process.hpp"
+#include "http_client.hpp"
+#include "mcp_client.hpp"
+
+using nlohmann::json;
 using platform::test::HostProcess;
 using platform::test::HttpClient;
 using platform::test::HttpResult;
 using platform::test::McpClient;
 using platform::test::TempDir;
-using nlohmann::json;
 
 namespace {
 
@@ -25,10 +25,11 @@ protected:
     static void SetUpTestSuite() {
         dir = new TempDir();
         const std::string path = dir->path() + "/activity.yaml";
-        std::ofstream(path) << "name: activity\nclock: manual\ntest_plugins: true\n"
-                               "plugins: [blog, stream, clock]\nprivileged: [clock]\n"
-                               "providers:\n  store: {plugin: store-memory}\n  broker: {plugin: broker-memory}\n"
-                               "  events: {plugin: events-memory}\n  auth: {plugin: auth-noop}\n";
+        std::ofstream(path)
+            << "name: activity\nclock: manual\ntest_plugins: true\n"
+               "plugins: [blog, stream, clock]\nprivileged: [clock]\n"
+               "providers:\n  store: {plugin: store-memory}\n  broker: {plugin: broker-memory}\n"
+               "  events: {plugin: events-memory}\n  auth: {plugin: auth-noop}\n";
         HostProcess::Options o;
         o.profile = path;
         host = new HostProcess(o);
@@ -40,7 +41,8 @@ protected:
         delete dir;
     }
     json create(const json& body) {
-        auto r = api.post_json("/api/v1/blog/create", body, {{"Authorization", "Bearer st-author"}});
+        auto r =
+            api.post_json("/api/v1/blog/create", body, {{"Authorization", "Bearer st-author"}});
         EXPECT_EQ(r.status, 200) << r.body;
         EXPECT_EQ(api.post_json("/clock/advance", {{"ms", 60000}}).status, 200);
         return r.json()["data"];
@@ -72,8 +74,11 @@ TEST_F(StreamApi, RecentPublicActivityNewestFirst) {
     create({{"title", "Secret"}, {"content", "Secret" + kBody}, {"private", true}});
     const std::string b = create({{"title", "Second"}, {"content", "Second" + kBody}})["id"];
     ASSERT_EQ(api.post_json("/api/v1/blog/update", {{"id", a}, {"title", "First, edited"}},
-                            {{"Authorization", "Bearer st-author"}}).status, 200);
-    EXPECT_EQ(ids_of(list()), (std::vector<std::string>{a + "/updated", b + "/published", a + "/published"}));
+                            {{"Authorization", "Bearer st-author"}})
+                  .status,
+              200);
+    EXPECT_EQ(ids_of(list()),
+              (std::vector<std::string>{a + "/updated", b + "/published", a + "/published"}));
     EXPECT_EQ(ids_of(list("", "st-author")).size(), 3u);  // private posts never appear
     EXPECT_EQ(ids_of(list("?limit=1")), std::vector<std::string>{a + "/updated"});
     const json top = list("?limit=1").json()["data"]["activities"][0];

@@ -2,14 +2,14 @@
 // comes; an error after the stream began is a final `event: error`; a client that goes away stops
 // the plugin's producer (respond_chunk fails, on_cancel runs). Surfaces that cannot stream (/rpc)
 // get the chunks as one JSON array.
+#include <gtest/gtest.h>
+
 #include "host_process.hpp"
 #include "http_client.hpp"
 
-#include <gtest/gtest.h>
-
+using nlohmann::json;
 using platform::test::HostProcess;
 using platform::test::HttpClient;
-using nlohmann::json;
 
 namespace {
 
@@ -63,8 +63,11 @@ TEST_F(Streaming, AnErrorAfterTheStreamBeganIsAnErrorEvent) {
     HttpClient c("127.0.0.1", host->api_port());
     auto r = c.get("/api/v1/sse/count?n=2&fail=true");
     ASSERT_EQ(r.status, 200);
-    EXPECT_NE(r.body.find("event: error\ndata: {\"code\":\"conflict\",\"message\":\"stream failed on purpose\"}"),
-              std::string::npos) << r.body;
+    EXPECT_NE(
+        r.body.find(
+            "event: error\ndata: {\"code\":\"conflict\",\"message\":\"stream failed on purpose\"}"),
+        std::string::npos)
+        << r.body;
     auto before = c.get("/api/v1/sse/count?n=0&fail=true");  // no chunk yet: a plain error
     EXPECT_EQ(before.status, 409);
     EXPECT_EQ(before.json()["error"]["code"], "conflict");
@@ -72,7 +75,8 @@ TEST_F(Streaming, AnErrorAfterTheStreamBeganIsAnErrorEvent) {
 
 TEST_F(Streaming, RpcGetsTheChunksAsOneArray) {
     HttpClient proxy("127.0.0.1", host->proxy_port());
-    auto r = proxy.post_json("/rpc", {{"service", "sse"}, {"method", "Sse.Count"}, {"request", {{"n", 3}}}});
+    auto r = proxy.post_json(
+        "/rpc", {{"service", "sse"}, {"method", "Sse.Count"}, {"request", {{"n", 3}}}});
     ASSERT_EQ(r.status, 200) << r.body;
     EXPECT_EQ(r.json(), json::parse(R"([{"i":1},{"i":2},{"i":3}])"));
 }
@@ -84,9 +88,10 @@ TEST_F(Streaming, AClientThatLeavesStopsTheProducer) {
         HttpClient leaver("127.0.0.1", host->api_port());
         leaver.send_raw("GET /api/v1/sse/count?n=100000&gap_ms=1 HTTP/1.1\r\nHost: t\r\n\r\n");
         EXPECT_EQ(leaver.read_some().rfind("HTTP/1.1 200", 0), 0u);  // the stream began
-    }  // the socket closes here
+    }                                                                // the socket closes here
     int stopped = before;
-    for (int i = 0; i < 200 && stopped == before; ++i) {  // bounded: the producer notices within a few writes
+    for (int i = 0; i < 200 && stopped == before;
+         ++i) {  // bounded: the producer notices within a few writes
         auto r = c.get("/api/v1/sse/stopped");
         stopped = r.json()["data"]["stopped"].get<int>();
         if (stopped == before) host->wait_for_log("never-printed-marker", 25);

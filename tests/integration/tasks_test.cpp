@@ -2,11 +2,6 @@
 // account id; manual business clock): every method over /api/v1, limits, ownership, the orders
 // of list and next, and one tools/call answering as /api/v1 does; then `due` read in the owner's
 // time zone on the local profile (auth-local keeps the account's zone) put on a manual clock.
-#include "catalogue_test.hpp"
-#include "host_process.hpp"
-#include "http_client.hpp"
-#include "mcp_client.hpp"
-
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -14,13 +9,19 @@
 #include <iterator>
 #include <thread>
 
+#include "build_tree.hpp"
+#include "catalogue_test.hpp"
+#include "host_process.hpp"
+#include "http_client.hpp"
+#include "mcp_client.hpp"
+
+using nlohmann::json;
 using platform::test::CatalogueTest;
 using platform::test::HostProcess;
 using platform::test::HttpClient;
 using platform::test::HttpResult;
 using platform::test::McpClient;
 using platform::test::TempDir;
-using nlohmann::json;
 
 namespace {
 
@@ -44,7 +45,8 @@ protected:
 
 TEST_F(TasksApi, CreateReadUpdateDelete) {
     ASSERT_EQ(api.post_json("/clock/set", {{"unix_ms", 1767225600000}}).status, 200);  // 2026-01-01
-    json t = create({{"title", "water plants"}, {"detail", "balcony"}, {"due", "2026-01-02 18:30"}}, "t-alice");
+    json t = create({{"title", "water plants"}, {"detail", "balcony"}, {"due", "2026-01-02 18:30"}},
+                    "t-alice");
     EXPECT_EQ(t["status"], "todo");
     EXPECT_EQ(t["assignee"], "me");
     EXPECT_EQ(t["due"], "2026-01-02T18:30:00Z");  // the account has no time zone: UTC
@@ -96,15 +98,21 @@ TEST_F(TasksApi, AnotherAccountsIdsAre404) {
     EXPECT_EQ(post("delete", {{"id", id}}, "t-other").status, 404);
     EXPECT_TRUE(titles("", "t-other").empty());
     EXPECT_EQ(get("next", "t-other").json()["data"]["task"], nullptr);
-    EXPECT_EQ(get("read?id=" + id, "t-owner").json()["data"]["title"], "private");  // (the agent may be on it)
+    EXPECT_EQ(get("read?id=" + id, "t-owner").json()["data"]["title"],
+              "private");  // (the agent may be on it)
 }
 
 TEST_F(TasksApi, ListOpenFirstWithStatusFilterAndPagingAndNextForTheAgent) {
     const std::string who = "t-lister";
     // Tasks for the agent become work (plugins/work); without allowance or credit that work is
     // blocked, so they stay open — status blocked once the work has written back.
-    ASSERT_EQ(api.post_json("/rpc", {{"service", "billing"}, {"method", "Billing.SetAllowance"},
-                                     {"request", {{"account", who}, {"allowance_per_day", 0}}}}, as("admin")).status, 200);
+    ASSERT_EQ(api.post_json("/rpc",
+                            {{"service", "billing"},
+                             {"method", "Billing.SetAllowance"},
+                             {"request", {{"account", who}, {"allowance_per_day", 0}}}},
+                            as("admin"))
+                  .status,
+              200);
     create({{"title", "later"}, {"due", "2026-06-01T09:00:00+02:00"}}, who);
     json done = create({{"title", "finished"}}, who);
     create({{"title", "sooner"}, {"due", "2026-05-01T09:00:00Z"}, {"assignee", "agent"}}, who);
@@ -113,7 +121,8 @@ TEST_F(TasksApi, ListOpenFirstWithStatusFilterAndPagingAndNextForTheAgent) {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
     while (titles("?status=blocked", who).size() < 2 && std::chrono::steady_clock::now() < deadline)
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    EXPECT_EQ(titles("", who), (std::vector<std::string>{"sooner", "later", "someday", "finished"}));
+    EXPECT_EQ(titles("", who),
+              (std::vector<std::string>{"sooner", "later", "someday", "finished"}));
     EXPECT_EQ(titles("?status=done", who), std::vector<std::string>{"finished"});
     EXPECT_EQ(titles("?status=blocked&offset=1&limit=1", who), std::vector<std::string>{"someday"});
     EXPECT_EQ(titles("?status=todo", who), std::vector<std::string>{"later"});
@@ -138,7 +147,7 @@ TEST_F(TasksApi, ListOpenFirstWithStatusFilterAndPagingAndNextForTheAgent) {
 
 TEST(TasksTimeZone, LocalDueIsReadInTheAccountsZone) {
     TempDir dir;
-    std::ifstream in(std::string(SOURCE_PROFILES_DIR) + "/local.yaml");
+    std::ifstream in((platform::test::source_dir() + "/profiles") + "/local.yaml");
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     auto swap = [&](const std::string& from, const std::string& to) {
         auto at = text.find(from);
@@ -156,7 +165,8 @@ TEST(TasksTimeZone, LocalDueIsReadInTheAccountsZone) {
     host.start();
     HttpClient c("127.0.0.1", host.api_port());
     ASSERT_EQ(c.post_json("/clock/set", {{"unix_ms", 1767225600000LL}}).status, 200);  // 2026-01-01
-    auto login = c.post_json("/auth/token", {{"id", "admin"}, {"secret", "admin-secret-for-tasks"}});
+    auto login =
+        c.post_json("/auth/token", {{"id", "admin"}, {"secret", "admin-secret-for-tasks"}});
     ASSERT_EQ(login.status, 200) << login.body;
     const std::map<std::string, std::string> admin = {
         {"Authorization", "Bearer " + login.json()["access_token"].get<std::string>()}};
@@ -169,7 +179,8 @@ TEST(TasksTimeZone, LocalDueIsReadInTheAccountsZone) {
     ASSERT_EQ(c.post_json("/auth/setTimezone", {{"timezone", "Europe/London"}}, admin).status, 200);
     EXPECT_EQ(due("2026-07-01 09:00"), "2026-07-01T08:00:00Z");  // BST
     EXPECT_EQ(due("2026-01-15 09:00"), "2026-01-15T09:00:00Z");  // GMT
-    EXPECT_EQ(due("2026-07-01T09:00:00+02:00"), "2026-07-01T07:00:00Z");  // RFC 3339: its own offset
+    EXPECT_EQ(due("2026-07-01T09:00:00+02:00"),
+              "2026-07-01T07:00:00Z");  // RFC 3339: its own offset
     EXPECT_EQ(host.stop(), 0) << host.log();
 }
 

@@ -4,24 +4,24 @@
 // stream (and a client leaving it), the real client address in the access log and the rate
 // limiter, a plain HTTP request to the TLS port, the internal api endpoint refusing connections
 // without the terminator's preface, and start-up failures naming the setting.
-#include "host_process.hpp"
-#include "http_client.hpp"
-
-#include <platform/host/tls_listener.hpp>
-
 #include <curl/curl.h>
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <platform/host/tls_listener.hpp>
 #include <regex>
 #include <sstream>
 
+#include "build_tree.hpp"
+#include "host_process.hpp"
+#include "http_client.hpp"
+
+using nlohmann::json;
 using platform::host::TlsCertificate;
 using platform::host::TlsListener;
 using platform::test::HostProcess;
 using platform::test::HttpClient;
 using platform::test::TempDir;
-using nlohmann::json;
 
 namespace {
 
@@ -48,21 +48,24 @@ public:
         curl_easy_cleanup(h_);
     }
     // `stop_after`: abort the transfer once the body contains it (for endless streams).
-    Response request(const std::string& method, const std::string& target, const std::string& body = "",
-                     std::vector<std::string> headers = {}, const std::string& stop_after = "") {
+    Response request(const std::string& method, const std::string& target,
+                     const std::string& body = "", std::vector<std::string> headers = {},
+                     const std::string& stop_after = "") {
         Response r;
         struct Sink {
             std::string* body;
             const std::string* stop;
         } sink{&r.body, &stop_after};
-        curl_easy_setopt(h_, CURLOPT_URL, ("https://127.0.0.1:" + std::to_string(port_) + target).c_str());
+        curl_easy_setopt(h_, CURLOPT_URL,
+                         ("https://127.0.0.1:" + std::to_string(port_) + target).c_str());
         curl_easy_setopt(h_, CURLOPT_CAINFO, ca_.c_str());
         curl_easy_setopt(h_, CURLOPT_CAPATH, nullptr);
         curl_easy_setopt(h_, CURLOPT_SSL_VERIFYPEER, 1L);
         curl_easy_setopt(h_, CURLOPT_SSL_VERIFYHOST, 2L);  // the certificate names IP 127.0.0.1
         curl_easy_setopt(h_, CURLOPT_NOPROXY, "*");
         curl_easy_setopt(h_, CURLOPT_TIMEOUT, 30L);
-        curl_easy_setopt(h_, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS);  // offers h2: http/1.1 is chosen
+        curl_easy_setopt(h_, CURLOPT_HTTP_VERSION,
+                         CURL_HTTP_VERSION_2TLS);  // offers h2: http/1.1 is chosen
         if (!source_.empty()) curl_easy_setopt(h_, CURLOPT_INTERFACE, ("host!" + source_).c_str());
         curl_easy_setopt(h_, CURLOPT_CUSTOMREQUEST, method.c_str());
         if (method == "POST") {
@@ -77,12 +80,14 @@ public:
         for (auto& h : headers) headers_ = curl_slist_append(headers_, h.c_str());
         curl_easy_setopt(h_, CURLOPT_HTTPHEADER, headers_);
         curl_easy_setopt(h_, CURLOPT_WRITEDATA, &sink);
-        curl_easy_setopt(h_, CURLOPT_WRITEFUNCTION, +[](char* p, size_t size, size_t n, void* user) -> size_t {
-            auto* s = static_cast<Sink*>(user);
-            s->body->append(p, size * n);
-            if (!s->stop->empty() && s->body->find(*s->stop) != std::string::npos) return 0;  // abort
-            return size * n;
-        });
+        curl_easy_setopt(
+            h_, CURLOPT_WRITEFUNCTION, +[](char* p, size_t size, size_t n, void* user) -> size_t {
+                auto* s = static_cast<Sink*>(user);
+                s->body->append(p, size * n);
+                if (!s->stop->empty() && s->body->find(*s->stop) != std::string::npos)
+                    return 0;  // abort
+                return size * n;
+            });
         char error[CURL_ERROR_SIZE] = "";
         curl_easy_setopt(h_, CURLOPT_ERRORBUFFER, error);
         r.code = curl_easy_perform(h_);
@@ -98,7 +103,8 @@ public:
     Response get(const std::string& target, std::vector<std::string> headers = {}) {
         return request("GET", target, "", std::move(headers));
     }
-    Response post(const std::string& target, const json& body, std::vector<std::string> headers = {}) {
+    Response post(const std::string& target, const json& body,
+                  std::vector<std::string> headers = {}) {
         return request("POST", target, body.dump(), std::move(headers));
     }
 
@@ -125,7 +131,8 @@ json access_line(const std::string& log, const std::string& id) {
 struct CertFiles {
     std::string cert, key;
 };
-CertFiles write_certificate(const TempDir& dir, const std::vector<std::string>& hosts = {"localhost", "127.0.0.1"}) {
+CertFiles write_certificate(const TempDir& dir,
+                            const std::vector<std::string>& hosts = {"localhost", "127.0.0.1"}) {
     TlsCertificate c = TlsListener::self_signed(hosts);
     CertFiles f{dir.path() + "/cert.pem", dir.path() + "/key.pem"};
     std::ofstream(f.cert) << c.cert_pem;
@@ -146,7 +153,7 @@ int internal_port(const std::string& log) {
 
 // The test profile with an `http:` section.
 std::string profile_with(const TempDir& dir, const std::string& http) {
-    std::ifstream in(std::string(PLATFORM_SOURCE_DIR) + "/profiles/test.yaml");
+    std::ifstream in(platform::test::source_dir() + "/profiles/test.yaml");
     std::stringstream text;
     text << in.rdbuf();
     std::string path = dir.path() + "/tls-test.yaml";
@@ -171,7 +178,9 @@ protected:
         delete files;
         delete dir;
     }
-    static Https client(const std::string& source_ip = "") { return Https(files->cert, host->api_port(), source_ip); }
+    static Https client(const std::string& source_ip = "") {
+        return Https(files->cert, host->api_port(), source_ip);
+    }
     static TempDir* dir;
     static CertFiles* files;
     static HostProcess* host;
@@ -186,8 +195,10 @@ TEST_F(Tls, TheListeningLineShowsTheTlsPort) {
     const int internal = internal_port(host->log());
     ASSERT_GT(internal, 0) << host->log();
     EXPECT_NE(internal, host->api_port());
-    EXPECT_NE(host->log().find("tls: api port " + std::to_string(host->api_port()) + " speaks TLS (CN=localhost"),
-              std::string::npos) << host->log();
+    EXPECT_NE(host->log().find("tls: api port " + std::to_string(host->api_port()) +
+                               " speaks TLS (CN=localhost"),
+              std::string::npos)
+        << host->log();
 }
 
 TEST_F(Tls, GetRootAnswersTheVersionOverVerifiedTls) {
@@ -201,7 +212,8 @@ TEST_F(Tls, GetRootAnswersTheVersionOverVerifiedTls) {
 
 TEST_F(Tls, NotesAddAndGet) {
     Https c = client();
-    Response add = c.post("/api/v1/notes/add", {{"title", "tls"}, {"text", "over https"}}, {"Authorization: Bearer alice"});
+    Response add = c.post("/api/v1/notes/add", {{"title", "tls"}, {"text", "over https"}},
+                          {"Authorization: Bearer alice"});
     ASSERT_EQ(add.code, CURLE_OK) << add.error;
     EXPECT_EQ(add.status, 200) << add.body;
     Response get = c.get("/api/v1/notes/get?title=tls", {"Authorization: Bearer alice"});
@@ -234,7 +246,8 @@ TEST_F(Tls, ServerSentEventsStreamOverTls) {
 
 TEST_F(Tls, AClientThatLeavesAStreamStopsTheProducer) {
     Https probe = client();
-    const int before = json::parse(probe.get("/api/v1/sse/stopped").body)["data"]["stopped"].get<int>();
+    const int before =
+        json::parse(probe.get("/api/v1/sse/stopped").body)["data"]["stopped"].get<int>();
     {
         Https leaver = client();
         Response r = leaver.request("GET", "/api/v1/sse/count?n=100000&gap_ms=1", "", {}, "\n\n");
@@ -243,7 +256,8 @@ TEST_F(Tls, AClientThatLeavesAStreamStopsTheProducer) {
         EXPECT_EQ(r.body.rfind("data: {\"i\":1}\n\n", 0), 0u) << r.body;
     }  // the handle, and with it the connection, closes here
     int stopped = before;
-    for (int i = 0; i < 200 && stopped == before; ++i) {  // bounded: the producer notices within a few writes
+    for (int i = 0; i < 200 && stopped == before;
+         ++i) {  // bounded: the producer notices within a few writes
         stopped = json::parse(probe.get("/api/v1/sse/stopped").body)["data"]["stopped"].get<int>();
         if (stopped == before) host->wait_for_log("never-printed-marker", 25);
     }
@@ -280,7 +294,9 @@ TEST_F(Tls, TheInternalPortClosesConnectionsWithoutThePreface) {
     }
     {
         HttpClient forged("127.0.0.1", internal);
-        forged.send_raw("PLATFORM-TLS 00000000000000000000000000000000 10.9.9.9 1234\r\nGET / HTTP/1.1\r\nHost: t\r\n\r\n");
+        forged.send_raw(
+            "PLATFORM-TLS 00000000000000000000000000000000 10.9.9.9 1234\r\nGET / "
+            "HTTP/1.1\r\nHost: t\r\n\r\n");
         EXPECT_EQ(forged.read_some(), "");
     }
     // The server still serves TLS clients.
@@ -301,8 +317,10 @@ TEST(TlsStartup, AMissingCertificateFileStopsStartupNamingTheSetting) {
              {"PLATFORM_TLS_KEY_FILE", dir.path() + "/missing.key"}};
     HostProcess host(o);
     EXPECT_NE(host.run_to_exit(), 0);
-    EXPECT_NE(host.log().find("PLATFORM_TLS_CERT_FILE: cannot read " + dir.path() + "/missing.pem: No such file or directory"),
-              std::string::npos) << host.log();
+    EXPECT_NE(host.log().find("PLATFORM_TLS_CERT_FILE: cannot read " + dir.path() +
+                              "/missing.pem: No such file or directory"),
+              std::string::npos)
+        << host.log();
     EXPECT_EQ(host.log().find("listening"), std::string::npos);
 }
 
@@ -313,8 +331,10 @@ TEST(TlsStartup, AKeyOfAnotherCertificateStopsStartupNamingTheKeySetting) {
     o.args = {"--enable_tls", "--tls_cert_file", f.cert, "--tls_key_file", g.key};
     HostProcess host(o);
     EXPECT_NE(host.run_to_exit(), 0);
-    EXPECT_NE(host.log().find("PLATFORM_TLS_KEY_FILE: " + g.key + ": the key does not match the certificate"),
-              std::string::npos) << host.log();
+    EXPECT_NE(host.log().find("PLATFORM_TLS_KEY_FILE: " + g.key +
+                              ": the key does not match the certificate"),
+              std::string::npos)
+        << host.log();
 }
 
 TEST(TlsStartup, WithAcmeAMissingCertificateGivesATemporarySelfSignedOne) {
@@ -326,7 +346,9 @@ TEST(TlsStartup, WithAcmeAMissingCertificateGivesATemporarySelfSignedOne) {
              {"PLATFORM_ACME_DIRECTORY_URL", "https://127.0.0.1:1/directory"}};
     HostProcess host(o);
     host.start();
-    EXPECT_NE(host.log().find("temporary self-signed certificate for tls-test.invalid"), std::string::npos) << host.log();
+    EXPECT_NE(host.log().find("temporary self-signed certificate for tls-test.invalid"),
+              std::string::npos)
+        << host.log();
     EXPECT_NE(host.log().find("speaks TLS (CN=tls-test.invalid"), std::string::npos) << host.log();
     EXPECT_EQ(host.stop(), 0) << host.log();
 }
@@ -344,7 +366,8 @@ TEST(TlsRateLimit, EachRealClientHasItsOwnBucket) {
     EXPECT_EQ(a.get("/").status, 200);
     Response third = a.get("/");
     EXPECT_EQ(third.status, 429);
-    EXPECT_NE(third.body.find("rate limit exceeded for 127.0.0.2"), std::string::npos) << third.body;
+    EXPECT_NE(third.body.find("rate limit exceeded for 127.0.0.2"), std::string::npos)
+        << third.body;
     // Another client, through the same terminator, is not limited by the first one's requests.
     Https b(f.cert, host.api_port(), "127.0.0.3");
     EXPECT_EQ(b.get("/").status, 200);

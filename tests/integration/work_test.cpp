@@ -27,8 +27,8 @@ using platform::test::HostProcess;
 using platform::test::HttpClient;
 using platform::test::HttpResult;
 using platform::test::McpClient;
-using platform::test::TempDir;
 using platform::test::model_server_host;
+using platform::test::TempDir;
 using platform::test::test_profile_text;
 
 namespace {
@@ -247,7 +247,8 @@ protected:
         const auto at = text.find(memory);
         ASSERT_NE(at, std::string::npos) << "profiles/test.yaml changed its store";
         text.replace(at, memory.size(),
-                     "  store:\n    plugin: store-sqlite\n    config:\n      path: \"" + home.path() + "/store.db\"\n");
+                     "  store:\n    plugin: store-sqlite\n    config:\n      path: \"" +
+                         home.path() + "/store.db\"\n");
         const auto pc = text.find("plugin_config:\n");
         ASSERT_NE(pc, std::string::npos);
         text.insert(pc + 15, "  work:\n    workers: 1\n");

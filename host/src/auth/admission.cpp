@@ -1,11 +1,10 @@
 // Admission: rules, token restrictions, CSRF, per-account rate limit (admission.hpp).
-#include <platform/host/admission.hpp>
-#include <platform/host/runtime.hpp>
-
 #include <openssl/crypto.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <platform/host/admission.hpp>
+#include <platform/host/runtime.hpp>
 
 namespace platform::host {
 
@@ -13,11 +12,17 @@ using nlohmann::json;
 
 namespace {
 
-void sink_string(void* user, platform_str_t b) { static_cast<std::string*>(user)->append(b.ptr ? b.ptr : "", b.len); }
+void sink_string(void* user, platform_str_t b) {
+    static_cast<std::string*>(user)->append(b.ptr ? b.ptr : "", b.len);
+}
 
-Outcome refuse(platform_status_t code, std::string message) { return Outcome{code, std::move(message)}; }
+Outcome refuse(platform_status_t code, std::string message) {
+    return Outcome{code, std::move(message)};
+}
 
-std::string call_name(const ServiceEntry& svc, const Endpoint& ep) { return svc.name + ":" + ep.method; }
+std::string call_name(const ServiceEntry& svc, const Endpoint& ep) {
+    return svc.name + ":" + ep.method;
+}
 
 bool listed(const std::vector<std::string>& list, const std::vector<std::string>& names) {
     for (const auto& entry : list) {
@@ -42,8 +47,9 @@ const char* capability_of(const std::string& short_name) {
 Admission::Admission(Runtime& runtime) : runtime_(runtime) {
     const auto& limit = runtime.profile().http.account_rate_limit;
     if (limit.enabled())
-        per_account_ = std::make_unique<RateLimiter>(limit.requests_per_second,
-                                                     limit.burst > 0 ? limit.burst : std::max(1.0, limit.requests_per_second));
+        per_account_ = std::make_unique<RateLimiter>(
+            limit.requests_per_second,
+            limit.burst > 0 ? limit.burst : std::max(1.0, limit.requests_per_second));
 }
 
 Admission::~Admission() = default;
@@ -57,16 +63,20 @@ std::vector<std::string> Admission::service_names(const ServiceEntry& svc) {
 
 std::vector<AccessRule> Admission::rules() {
     Plugin* auth = runtime_.provider("auth");
-    const auto* table = auth ? static_cast<const platform_auth_provider_t*>(auth->desc->provider) : nullptr;
-    const bool has_rules = table && table->struct_size >= offsetof(platform_auth_provider_t, rules) + sizeof(table->rules) &&
-                           table->rules_version && table->rules;
+    const auto* table =
+        auth ? static_cast<const platform_auth_provider_t*>(auth->desc->provider) : nullptr;
+    const bool has_rules =
+        table &&
+        table->struct_size >= offsetof(platform_auth_provider_t, rules) + sizeof(table->rules) &&
+        table->rules_version && table->rules;
     if (!has_rules) return default_rules();
     const uint64_t version = table->rules_version(auth->instance);
     std::lock_guard<std::mutex> g(m_);
     if (fetched_ && version == version_) return rules_;
     std::string text;
     if (table->rules(auth->instance, sink_string, &text) != PLATFORM_OK) {
-        spdlog::error("auth provider {} could not list its rules; keeping the previous set", auth->id);
+        spdlog::error("auth provider {} could not list its rules; keeping the previous set",
+                      auth->id);
         return fetched_ ? rules_ : default_rules();
     }
     json list = json::parse(text, nullptr, false);
@@ -74,18 +84,21 @@ std::vector<AccessRule> Admission::rules() {
     if (list.is_array())
         for (const auto& j : list) {
             std::string error;
-            if (auto r = parse_rule(j, error)) parsed.push_back(std::move(*r));
-            else spdlog::warn("auth provider {}: rule ignored: {}", auth->id, error);
+            if (auto r = parse_rule(j, error))
+                parsed.push_back(std::move(*r));
+            else
+                spdlog::warn("auth provider {}: rule ignored: {}", auth->id, error);
         }
-    else spdlog::error("auth provider {} lent rules that are not a JSON array", auth->id);
+    else
+        spdlog::error("auth provider {} lent rules that are not a JSON array", auth->id);
     rules_ = std::move(parsed);
     version_ = version;
     fetched_ = true;
     return rules_;
 }
 
-std::optional<Outcome> Admission::check(const Identity& who, const Invocation& inv, const ServiceEntry& svc,
-                                        const Endpoint& ep) {
+std::optional<Outcome> Admission::check(const Identity& who, const Invocation& inv,
+                                        const ServiceEntry& svc, const Endpoint& ep) {
     if (auto r = check_rules(who, inv, svc, ep)) return r;
     // An internal endpoint is reached only through a plugin whose own public method the token
     // already passed (decision 31): its services and capabilities were checked there.
@@ -95,8 +108,9 @@ std::optional<Outcome> Admission::check(const Identity& who, const Invocation& i
     if (per_account_ && !who.anonymous() && who.type != "service") {
         auto d = per_account_->check(who.id);
         if (!d.allowed) {
-            Outcome o = refuse(PLATFORM_RATE_LIMITED, "rate limit for account " + who.id + " exceeded; retry in " +
-                                                          std::to_string(d.retry_after_seconds) + " s");
+            Outcome o = refuse(PLATFORM_RATE_LIMITED,
+                               "rate limit for account " + who.id + " exceeded; retry in " +
+                                   std::to_string(d.retry_after_seconds) + " s");
             o.headers.emplace_back("Retry-After", std::to_string(d.retry_after_seconds));
             return o;
         }
@@ -104,7 +118,8 @@ std::optional<Outcome> Admission::check(const Identity& who, const Invocation& i
     return std::nullopt;
 }
 
-bool Admission::may_call(const Identity& who, const std::string& ns, const ServiceEntry& svc, const Endpoint& ep) {
+bool Admission::may_call(const Identity& who, const std::string& ns, const ServiceEntry& svc,
+                         const Endpoint& ep) {
     if (ep.access != PLATFORM_ACCESS_PUBLIC && who.anonymous()) return false;
     if (ep.access == PLATFORM_ACCESS_ADMIN && !who.has_scope("admin")) return false;
     Invocation inv;
@@ -112,22 +127,27 @@ bool Admission::may_call(const Identity& who, const std::string& ns, const Servi
     return !check_rules(who, inv, svc, ep) && !check_token(who, svc, ep);
 }
 
-std::optional<Outcome> Admission::check_rules(const Identity& who, const Invocation& inv, const ServiceEntry& svc,
-                                              const Endpoint& ep) {
+std::optional<Outcome> Admission::check_rules(const Identity& who, const Invocation& inv,
+                                              const ServiceEntry& svc, const Endpoint& ep) {
     RuleResource res{"service", service_names(svc), {ep.method, ep.name}};
     RuleAccount account{who.id, who.issuer, who.scopes};
     const std::string& ns = inv.ns.empty() ? runtime_.settings().ns : inv.ns;
-    if (verify_access(rules(), who.anonymous() ? nullptr : &account, res, ns) == Verdict::granted) return std::nullopt;
-    if (who.anonymous()) return refuse(PLATFORM_UNAUTHENTICATED, "Unauthorized call made to " + call_name(svc, ep));
-    return refuse(PLATFORM_PERMISSION_DENIED, "Forbidden call made to " + call_name(svc, ep) + " by " + who.id +
-                                                  (who.issuer != ns ? " (account of namespace " + who.issuer + ")" : ""));
+    if (verify_access(rules(), who.anonymous() ? nullptr : &account, res, ns) == Verdict::granted)
+        return std::nullopt;
+    if (who.anonymous())
+        return refuse(PLATFORM_UNAUTHENTICATED, "Unauthorized call made to " + call_name(svc, ep));
+    return refuse(PLATFORM_PERMISSION_DENIED,
+                  "Forbidden call made to " + call_name(svc, ep) + " by " + who.id +
+                      (who.issuer != ns ? " (account of namespace " + who.issuer + ")" : ""));
 }
 
-std::optional<Outcome> Admission::check_token(const Identity& who, const ServiceEntry& svc, const Endpoint& ep) {
+std::optional<Outcome> Admission::check_token(const Identity& who, const ServiceEntry& svc,
+                                              const Endpoint& ep) {
     const auto names = service_names(svc);
     const std::string& short_name = names.size() > 2 ? names[1] : names[0];
     auto forbidden = [&](const std::string& why) {
-        return refuse(PLATFORM_PERMISSION_DENIED, "Forbidden call made to " + call_name(svc, ep) + ": " + why);
+        return refuse(PLATFORM_PERMISSION_DENIED,
+                      "Forbidden call made to " + call_name(svc, ep) + ": " + why);
     };
     if (who.credential_kind == "services" && svc.relative.rfind("v1.", 0) != 0)
         return forbidden("a services token calls catalogue services only");
@@ -144,8 +164,8 @@ std::optional<Outcome> Admission::check_token(const Identity& who, const Service
     return std::nullopt;
 }
 
-std::optional<Outcome> Admission::check_csrf(const Identity& who, const Invocation& inv, const ServiceEntry& svc,
-                                             const Endpoint& ep) {
+std::optional<Outcome> Admission::check_csrf(const Identity& who, const Invocation& inv,
+                                             const ServiceEntry& svc, const Endpoint& ep) {
     if (!inv.via_cookie) return std::nullopt;
     const std::string& m = inv.http_method;
     if (m.empty() || m == "GET" || m == "HEAD" || m == "OPTIONS") return std::nullopt;

@@ -1,7 +1,6 @@
 // Identity from the auth provider's JSON (identity.hpp).
-#include <platform/host/identity.hpp>
-
 #include <algorithm>
+#include <platform/host/identity.hpp>
 
 namespace platform::host {
 
@@ -26,7 +25,8 @@ bool Identity::has_scope(const std::string& s) const {
 }
 
 bool Identity::has_capability(const std::string& c) const {
-    return !capabilities || std::find(capabilities->begin(), capabilities->end(), c) != capabilities->end();
+    return !capabilities ||
+           std::find(capabilities->begin(), capabilities->end(), c) != capabilities->end();
 }
 
 std::string Identity::scopes_csv() const {
@@ -50,7 +50,8 @@ std::optional<Identity> Identity::from_json(const json& j) {
         who.credential_id = text(c, "id");
         who.csrf = text(c, "csrf");
         if (c.contains("services")) who.services = strings(c["services"]);
-        if (c.contains("capabilities") && c["capabilities"].is_array()) who.capabilities = strings(c["capabilities"]);
+        if (c.contains("capabilities") && c["capabilities"].is_array())
+            who.capabilities = strings(c["capabilities"]);
     }
     return who;
 }

@@ -1,12 +1,13 @@
-#include <platform/host/clock.hpp>
-
 #include <chrono>
+#include <platform/host/clock.hpp>
 
 namespace platform::host {
 
 Clock::Clock(bool manual) : manual_(manual), manual_now_(real_now_ms()) {}
 
-int64_t Clock::now_ms() const { return manual_ ? manual_now_.load() : real_now_ms(); }
+int64_t Clock::now_ms() const {
+    return manual_ ? manual_now_.load() : real_now_ms();
+}
 
 bool Clock::set_ms(int64_t unix_ms) {
     if (!manual_) return false;

@@ -1,18 +1,21 @@
 // The call path: authenticate -> access -> validate -> worker pool, under a deadline.
+#include <spdlog/spdlog.h>
+
 #include <platform/host/metrics.hpp>
 #include <platform/host/runtime.hpp>
-
-#include <spdlog/spdlog.h>
 
 namespace platform::host {
 
 using nlohmann::json;
 
 namespace {
-void sink_string(void* user, platform_str_t b) { static_cast<std::string*>(user)->append(b.ptr ? b.ptr : "", b.len); }
+void sink_string(void* user, platform_str_t b) {
+    static_cast<std::string*>(user)->append(b.ptr ? b.ptr : "", b.len);
+}
 }  // namespace
 
-platform_status_t Runtime::authenticate(const std::string& credential, Identity& out, std::string& error) {
+platform_status_t Runtime::authenticate(const std::string& credential, Identity& out,
+                                        std::string& error) {
     Plugin* auth = provider("auth");
     if (!auth) {
         error = "no auth provider configured";
@@ -20,10 +23,11 @@ platform_status_t Runtime::authenticate(const std::string& credential, Identity&
     }
     auto* table = static_cast<const platform_auth_provider_t*>(auth->desc->provider);
     std::string account;
-    platform_status_t st = table->authenticate(auth->instance, {credential.data(), credential.size()},
-                                               sink_string, &account);
+    platform_status_t st = table->authenticate(
+        auth->instance, {credential.data(), credential.size()}, sink_string, &account);
     if (st != PLATFORM_OK) {
-        error = st == PLATFORM_UNAUTHENTICATED ? "invalid, expired or revoked credential" : "authentication failed";
+        error = st == PLATFORM_UNAUTHENTICATED ? "invalid, expired or revoked credential"
+                                               : "authentication failed";
         return st;
     }
     auto who = Identity::from_json(json::parse(account, nullptr, false));
@@ -69,7 +73,9 @@ void Runtime::dispatch_as(const Identity& who, Invocation inv, std::function<voi
     done = track_call(inv.service->name, inv.endpoint->method, std::move(done));  // metrics.hpp
     const Endpoint& ep = *inv.endpoint;
     const ServiceEntry& svc = *inv.service;
-    auto fail = [&](platform_status_t code, std::string message) { done(Outcome{code, std::move(message), "", false}); };
+    auto fail = [&](platform_status_t code, std::string message) {
+        done(Outcome{code, std::move(message), "", false});
+    };
 
     // Internal endpoints are for other plugins: from outside they do not exist.
     if (ep.internal() && !inv.from_plugin)
@@ -80,20 +86,24 @@ void Runtime::dispatch_as(const Identity& who, Invocation inv, std::function<voi
     // Payment (payment.hpp): may answer itself (402/403) or run the call and settle afterwards.
     if (!inv.admitted && payments_->applies(who, inv, ep)) {
         inv.admitted = true;
-        return payments_->admit(who, std::move(inv), svc, ep, std::move(done),
-                                [this](const Identity& as, Invocation next, std::function<void(Outcome)> d) {
-                                    dispatch_as(as, std::move(next), std::move(d));
-                                });
+        return payments_->admit(
+            who, std::move(inv), svc, ep, std::move(done),
+            [this](const Identity& as, Invocation next, std::function<void(Outcome)> d) {
+                dispatch_as(as, std::move(next), std::move(d));
+            });
     }
     if (ep.access != PLATFORM_ACCESS_PUBLIC && who.anonymous())
-        return fail(PLATFORM_UNAUTHENTICATED, "Unauthorized call made to " + svc.name + ":" + ep.method);
+        return fail(PLATFORM_UNAUTHENTICATED,
+                    "Unauthorized call made to " + svc.name + ":" + ep.method);
     // Service accounts (the host's own identities for plugins calling as themselves) may use the
     // platform's built-ins, like micro's service accounts; catalogue admin methods stay admin-only.
     const bool builtin = svc.relative.rfind("v1.", 0) != 0;
-    if (ep.access == PLATFORM_ACCESS_ADMIN && !who.has_scope("admin") && !(builtin && who.type == "service" && who.has_scope("service")))
-        return fail(PLATFORM_PERMISSION_DENIED,
-                    "Forbidden call made to " + svc.name + ":" + ep.method + " (needs the admin scope)");
-    if (auto problem = ep.input.validate(inv.args)) return fail(PLATFORM_INVALID_ARGUMENT, *problem);
+    if (ep.access == PLATFORM_ACCESS_ADMIN && !who.has_scope("admin") &&
+        !(builtin && who.type == "service" && who.has_scope("service")))
+        return fail(PLATFORM_PERMISSION_DENIED, "Forbidden call made to " + svc.name + ":" +
+                                                    ep.method + " (needs the admin scope)");
+    if (auto problem = ep.input.validate(inv.args))
+        return fail(PLATFORM_INVALID_ARGUMENT, *problem);
 
     Plugin* plugin = svc.plugin;
     auto call = calls().create();
@@ -111,7 +121,8 @@ void Runtime::dispatch_as(const Identity& who, Invocation inv, std::function<voi
     if (call->client) call->client->attached(call);
     int64_t timeout = inv.timeout_ms > 0 ? std::min(inv.timeout_ms, profile_.max_call_timeout_ms)
                                          : profile_.call_timeout_ms;
-    if (inv.deadline_ms > 0) timeout = std::max<int64_t>(1, std::min(timeout, inv.deadline_ms - Clock::monotonic_ms()));
+    if (inv.deadline_ms > 0)
+        timeout = std::max<int64_t>(1, std::min(timeout, inv.deadline_ms - Clock::monotonic_ms()));
     call->deadline_ms = Clock::monotonic_ms() + timeout;
 
     std::weak_ptr<Call> weak = call;
@@ -122,16 +133,20 @@ void Runtime::dispatch_as(const Identity& who, Invocation inv, std::function<voi
             std::lock_guard<std::mutex> g(c->m);
             if (c->answered) return;
         }
-        if (!c->chunked) spdlog::warn("call {} {} exceeded its {} ms deadline", c->service, c->endpoint, timeout);
+        if (!c->chunked)
+            spdlog::warn("call {} {} exceeded its {} ms deadline", c->service, c->endpoint,
+                         timeout);
         give_up(c, Outcome{PLATFORM_DEADLINE_EXCEEDED,
-                           c->service + ":" + c->endpoint + " did not answer within " + std::to_string(timeout) + " ms",
+                           c->service + ":" + c->endpoint + " did not answer within " +
+                               std::to_string(timeout) + " ms",
                            "", false, c->chunked});
     });
 
     std::string args = inv.args.dump(-1, ' ', false, json::error_handler_t::replace);
     const uint32_t index = ep.index;
     pool_.submit([this, call, plugin, index, args = std::move(args)] {
-        plugin->desc->on_call(plugin->instance, CallTable::handle(*call), index, {args.data(), args.size()});
+        plugin->desc->on_call(plugin->instance, CallTable::handle(*call), index,
+                              {args.data(), args.size()});
         calls().handler_returned(call);
     });
 }

@@ -2,7 +2,6 @@
 // that expire without a heartbeat within their TTL (spec §3: 90 s).
 #include <platform/host/names.hpp>
 #include <platform/host/service_registry.hpp>
-
 #include <regex>
 
 namespace platform::host {
@@ -13,10 +12,13 @@ namespace {
 std::string check_record(const json& s) {
     static const std::regex name_re("^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$");
     if (!s.is_object()) return "service: must be a JSON object";
-    if (!s.contains("name") || !s["name"].is_string() || !std::regex_match(s["name"].get<std::string>(), name_re))
+    if (!s.contains("name") || !s["name"].is_string() ||
+        !std::regex_match(s["name"].get<std::string>(), name_re))
         return "service.name: must be a name of letters, digits, '.', '_' or '-'";
-    if (s.contains("version") && !s["version"].is_string()) return "service.version: must be a string";
-    if (s.contains("metadata") && !s["metadata"].is_object()) return "service.metadata: must be an object";
+    if (s.contains("version") && !s["version"].is_string())
+        return "service.version: must be a string";
+    if (s.contains("metadata") && !s["metadata"].is_object())
+        return "service.metadata: must be an object";
     if (s.contains("endpoints")) {
         if (!s["endpoints"].is_array()) return "service.endpoints: must be an array";
         for (const auto& e : s["endpoints"])
@@ -26,10 +28,13 @@ std::string check_record(const json& s) {
     if (s.contains("nodes")) {
         if (!s["nodes"].is_array()) return "service.nodes: must be an array";
         for (const auto& n : s["nodes"]) {
-            if (!n.is_object() || !n.contains("id") || !n["id"].is_string() || n["id"].get<std::string>().empty())
+            if (!n.is_object() || !n.contains("id") || !n["id"].is_string() ||
+                n["id"].get<std::string>().empty())
                 return "service.nodes: each needs a non-empty string id";
-            if (n.contains("address") && !n["address"].is_string()) return "service.nodes.address: must be a string";
-            if (n.contains("metadata") && !n["metadata"].is_object()) return "service.nodes.metadata: must be an object";
+            if (n.contains("address") && !n["address"].is_string())
+                return "service.nodes.address: must be a string";
+            if (n.contains("metadata") && !n["metadata"].is_object())
+                return "service.nodes.metadata: must be an object";
         }
     }
     return "";
@@ -44,8 +49,8 @@ json ServiceRegistry::describe_external(const External& e, int64_t now_ms) const
     return out;
 }
 
-platform_status_t ServiceRegistry::register_external(const json& service, int64_t ttl_ms, int64_t now_ms,
-                                                     std::string& error) {
+platform_status_t ServiceRegistry::register_external(const json& service, int64_t ttl_ms,
+                                                     int64_t now_ms, std::string& error) {
     if (error = check_record(service); !error.empty()) return PLATFORM_INVALID_ARGUMENT;
     if (!service.contains("nodes") || service["nodes"].empty()) {
         error = "service.nodes: at least one node is needed to register";
@@ -69,7 +74,9 @@ platform_status_t ServiceRegistry::register_external(const json& service, int64_
                     {"metadata", service.value("metadata", json::object())}};
         bool new_node = false;
         for (const auto& n : service["nodes"]) {
-            json node = {{"id", n["id"]}, {"address", n.value("address", "")}, {"metadata", n.value("metadata", json::object())}};
+            json node = {{"id", n["id"]},
+                         {"address", n.value("address", "")},
+                         {"metadata", n.value("metadata", json::object())}};
             auto [nit, added] = e.nodes.try_emplace(n["id"].get<std::string>());
             new_node |= added || nit->second.record != node;
             nit->second = Node{std::move(node), now_ms + ttl_ms};
@@ -94,7 +101,8 @@ platform_status_t ServiceRegistry::deregister_external(const json& service, std:
             return PLATFORM_NOT_FOUND;
         }
         if (service.contains("nodes") && !service["nodes"].empty())
-            for (const auto& n : service["nodes"]) it->second.nodes.erase(n["id"].get<std::string>());
+            for (const auto& n : service["nodes"])
+                it->second.nodes.erase(n["id"].get<std::string>());
         else
             it->second.nodes.clear();
         snapshot = it->second.record;
@@ -149,13 +157,15 @@ void ServiceRegistry::notify(const std::string& action, const json& service) {
     for (auto& [_, fn] : watchers_) fn(event);
 }
 
-std::vector<std::string> ServiceRegistry::node_addresses(std::string_view full_name, int64_t now_ms) const {
+std::vector<std::string> ServiceRegistry::node_addresses(std::string_view full_name,
+                                                         int64_t now_ms) const {
     std::vector<std::string> out;
     std::shared_lock<std::shared_mutex> g(m_);
     auto it = externals_.find(std::string(full_name));
     if (it == externals_.end()) return out;
     for (const auto& [_, n] : it->second.nodes)
-        if (n.expires_at_ms > now_ms && !n.record.value("address", "").empty()) out.push_back(n.record["address"]);
+        if (n.expires_at_ms > now_ms && !n.record.value("address", "").empty())
+            out.push_back(n.record["address"]);
     return out;
 }
 

@@ -1,16 +1,15 @@
 // The host-services table (abi.h) as plugins see it. Every function finds its runtime and
 // plugin through the HostCtx, or its call through the CallTable.
-#include <platform/host/grants.hpp>
-#include <platform/host/model_choice.hpp>
-#include <platform/host/runtime.hpp>
-
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <cstdio>
-#include <random>
 #include <cstddef>
+#include <cstdio>
 #include <cstring>
+#include <platform/host/grants.hpp>
+#include <platform/host/model_choice.hpp>
+#include <platform/host/runtime.hpp>
+#include <random>
 #include <vector>
 
 namespace platform::host {
@@ -19,10 +18,18 @@ using nlohmann::json;
 
 namespace {
 
-HostCtx& hctx(platform_host_ctx_t* c) { return *reinterpret_cast<HostCtx*>(c); }
-std::string str(platform_str_t s) { return s.ptr ? std::string(s.ptr, s.len) : std::string(); }
-platform_str_t view(const std::string& s) { return {s.data(), s.size()}; }
-std::string_view view_of(platform_str_t s) { return s.ptr ? std::string_view(s.ptr, s.len) : std::string_view(); }
+HostCtx& hctx(platform_host_ctx_t* c) {
+    return *reinterpret_cast<HostCtx*>(c);
+}
+std::string str(platform_str_t s) {
+    return s.ptr ? std::string(s.ptr, s.len) : std::string();
+}
+platform_str_t view(const std::string& s) {
+    return {s.data(), s.size()};
+}
+std::string_view view_of(platform_str_t s) {
+    return s.ptr ? std::string_view(s.ptr, s.len) : std::string_view();
+}
 
 std::string random_id() {
     static thread_local std::mt19937_64 rng{std::random_device{}()};
@@ -32,8 +39,8 @@ std::string random_id() {
     return buf;
 }
 
-platform_status_t http_fetch(platform_host_ctx_t* c, const platform_http_request_t* request, platform_http_response_fn done,
-                             void* user);
+platform_status_t http_fetch(platform_host_ctx_t* c, const platform_http_request_t* request,
+                             platform_http_response_fn done, void* user);
 
 // The store provider and a table: the plugin's own ("one table per service") or a named one.
 struct StoreRef {
@@ -44,17 +51,26 @@ struct StoreRef {
 StoreRef store_of(platform_host_ctx_t* c, std::string table) {
     Plugin* p = hctx(c).runtime->provider("store");
     if (!p) return {};
-    return {static_cast<const platform_store_provider_t*>(p->desc->provider), p->instance, std::move(table)};
+    return {static_cast<const platform_store_provider_t*>(p->desc->provider), p->instance,
+            std::move(table)};
 }
-StoreRef own_store(platform_host_ctx_t* c) { return store_of(c, hctx(c).plugin->id); }
-int64_t now(platform_host_ctx_t* c) { return hctx(c).runtime->clock().now_ms(); }
+StoreRef own_store(platform_host_ctx_t* c) {
+    return store_of(c, hctx(c).plugin->id);
+}
+int64_t now(platform_host_ctx_t* c) {
+    return hctx(c).runtime->clock().now_ms();
+}
 
-platform_status_t get_in(platform_host_ctx_t* c, const StoreRef& s, platform_str_t key, platform_bytes_sink_fn sink, void* user) {
+platform_status_t get_in(platform_host_ctx_t* c, const StoreRef& s, platform_str_t key,
+                         platform_bytes_sink_fn sink, void* user) {
     if (!s.table) return PLATFORM_UNAVAILABLE;
     return s.table->get(s.inst, view(s.name), key, now(c), sink, user);
 }
-bool declares(const StoreRef& s, uint64_t feature) { return (s.table->features & feature) == feature; }
-platform_status_t put_in(platform_host_ctx_t* c, const StoreRef& s, platform_str_t key, platform_str_t value, int64_t ttl) {
+bool declares(const StoreRef& s, uint64_t feature) {
+    return (s.table->features & feature) == feature;
+}
+platform_status_t put_in(platform_host_ctx_t* c, const StoreRef& s, platform_str_t key,
+                         platform_str_t value, int64_t ttl) {
     if (!s.table) return PLATFORM_UNAVAILABLE;
     if (ttl < 0) return PLATFORM_INVALID_ARGUMENT;
     if (ttl > 0 && !declares(s, PLATFORM_STORE_TTL)) return PLATFORM_UNSUPPORTED;
@@ -104,20 +120,23 @@ platform_status_t scan_in(platform_host_ctx_t* c, const StoreRef& s, const platf
 
 // (1.3) Compare-and-set and batches reach the provider only when it declares the feature and its
 // table (by struct_size) has the function; otherwise UNSUPPORTED.
-platform_status_t cas_in(platform_host_ctx_t* c, const StoreRef& s, platform_str_t key, const platform_str_t* expected,
-                         const platform_str_t* value, int64_t expires_at_ms) {
+platform_status_t cas_in(platform_host_ctx_t* c, const StoreRef& s, platform_str_t key,
+                         const platform_str_t* expected, const platform_str_t* value,
+                         int64_t expires_at_ms) {
     if (!s.table) return PLATFORM_UNAVAILABLE;
-    if (!declares(s, PLATFORM_STORE_CAS) || !PLATFORM_HAS_FIELD(platform_store_provider_t, s.table, cas) || !s.table->cas)
+    if (!declares(s, PLATFORM_STORE_CAS) ||
+        !PLATFORM_HAS_FIELD(platform_store_provider_t, s.table, cas) || !s.table->cas)
         return PLATFORM_UNSUPPORTED;
     if (expires_at_ms < 0) return PLATFORM_INVALID_ARGUMENT;
     if (!value) expires_at_ms = 0;
     if (expires_at_ms > 0 && !declares(s, PLATFORM_STORE_TTL)) return PLATFORM_UNSUPPORTED;
     return s.table->cas(s.inst, view(s.name), key, expected, value, expires_at_ms, now(c));
 }
-platform_status_t batch_in(const StoreRef& s, const platform_store_op_t* ops, uint32_t count, uint32_t stride) {
+platform_status_t batch_in(const StoreRef& s, const platform_store_op_t* ops, uint32_t count,
+                           uint32_t stride) {
     if (!s.table) return PLATFORM_UNAVAILABLE;
-    if (!declares(s, PLATFORM_STORE_TRANSACTIONS) || !PLATFORM_HAS_FIELD(platform_store_provider_t, s.table, batch) ||
-        !s.table->batch)
+    if (!declares(s, PLATFORM_STORE_TRANSACTIONS) ||
+        !PLATFORM_HAS_FIELD(platform_store_provider_t, s.table, batch) || !s.table->batch)
         return PLATFORM_UNSUPPORTED;
     if (count == 0) return PLATFORM_OK;
     // Normalise the plugin's ops (walked by its stride, each within its struct_size) into the
@@ -150,14 +169,22 @@ void log(platform_host_ctx_t* c, platform_log_level_t level, platform_str_t m) {
     const std::string& id = hctx(c).plugin->id;
     hctx(c).runtime->plugin_logged(*hctx(c).plugin, level, str(m));
     switch (level) {
-        case PLATFORM_LOG_DEBUG: spdlog::debug("[{}] {}", id, str(m)); break;
-        case PLATFORM_LOG_WARN: spdlog::warn("[{}] {}", id, str(m)); break;
-        case PLATFORM_LOG_ERROR: spdlog::error("[{}] {}", id, str(m)); break;
-        default: spdlog::info("[{}] {}", id, str(m));
+        case PLATFORM_LOG_DEBUG:
+            spdlog::debug("[{}] {}", id, str(m));
+            break;
+        case PLATFORM_LOG_WARN:
+            spdlog::warn("[{}] {}", id, str(m));
+            break;
+        case PLATFORM_LOG_ERROR:
+            spdlog::error("[{}] {}", id, str(m));
+            break;
+        default:
+            spdlog::info("[{}] {}", id, str(m));
     }
 }
 
-platform_status_t config_get(platform_host_ctx_t* c, platform_str_t path, platform_bytes_sink_fn sink, void* user) {
+platform_status_t config_get(platform_host_ctx_t* c, platform_str_t path,
+                             platform_bytes_sink_fn sink, void* user) {
     const json* node = &hctx(c).plugin->config;
     std::string p = str(path);
     for (size_t i = 0, j; !p.empty() && i <= p.size(); i = j + 1) {
@@ -172,21 +199,28 @@ platform_status_t config_get(platform_host_ctx_t* c, platform_str_t path, platfo
     return PLATFORM_OK;
 }
 
-platform_status_t store_get(platform_host_ctx_t* c, platform_str_t key, platform_bytes_sink_fn sink, void* user) {
+platform_status_t store_get(platform_host_ctx_t* c, platform_str_t key, platform_bytes_sink_fn sink,
+                            void* user) {
     return get_in(c, own_store(c), key, sink, user);
 }
-platform_status_t store_put(platform_host_ctx_t* c, platform_str_t key, platform_str_t value, int64_t ttl) {
+platform_status_t store_put(platform_host_ctx_t* c, platform_str_t key, platform_str_t value,
+                            int64_t ttl) {
     return put_in(c, own_store(c), key, value, ttl);
 }
-platform_status_t store_delete(platform_host_ctx_t* c, platform_str_t key) { return delete_in(c, own_store(c), key); }
-platform_status_t store_scan(platform_host_ctx_t* c, const platform_scan_t* scan, platform_record_sink_fn sink, void* user) {
+platform_status_t store_delete(platform_host_ctx_t* c, platform_str_t key) {
+    return delete_in(c, own_store(c), key);
+}
+platform_status_t store_scan(platform_host_ctx_t* c, const platform_scan_t* scan,
+                             platform_record_sink_fn sink, void* user) {
     return scan_in(c, own_store(c), scan, sink, user);
 }
-platform_status_t store_cas(platform_host_ctx_t* c, platform_str_t key, const platform_str_t* expected,
-                           const platform_str_t* value, int64_t expires_at_ms) {
+platform_status_t store_cas(platform_host_ctx_t* c, platform_str_t key,
+                            const platform_str_t* expected, const platform_str_t* value,
+                            int64_t expires_at_ms) {
     return cas_in(c, own_store(c), key, expected, value, expires_at_ms);
 }
-platform_status_t store_batch(platform_host_ctx_t* c, const platform_store_op_t* ops, uint32_t count, uint32_t stride) {
+platform_status_t store_batch(platform_host_ctx_t* c, const platform_store_op_t* ops,
+                              uint32_t count, uint32_t stride) {
     return batch_in(own_store(c), ops, count, stride);
 }
 
@@ -197,7 +231,8 @@ const platform_broker_provider_t* broker_of(platform_host_ctx_t* c, void** inst)
     return static_cast<const platform_broker_provider_t*>(p->desc->provider);
 }
 
-platform_status_t broker_publish(platform_host_ctx_t* c, platform_str_t topic, platform_str_t body, platform_str_t headers) {
+platform_status_t broker_publish(platform_host_ctx_t* c, platform_str_t topic, platform_str_t body,
+                                 platform_str_t headers) {
     void* inst = nullptr;
     auto* b = broker_of(c, &inst);
     if (!b) return PLATFORM_UNAVAILABLE;
@@ -205,8 +240,9 @@ platform_status_t broker_publish(platform_host_ctx_t* c, platform_str_t topic, p
     return b->publish(inst, topic, body, view(h));
 }
 
-platform_status_t broker_subscribe(platform_host_ctx_t* c, platform_str_t topic, platform_str_t queue,
-                                   platform_message_fn fn, void* user, uint64_t* out) {
+platform_status_t broker_subscribe(platform_host_ctx_t* c, platform_str_t topic,
+                                   platform_str_t queue, platform_message_fn fn, void* user,
+                                   uint64_t* out) {
     void* inst = nullptr;
     auto* b = broker_of(c, &inst);
     if (!b) return PLATFORM_UNAVAILABLE;
@@ -221,9 +257,13 @@ platform_status_t broker_unsubscribe(platform_host_ctx_t* c, uint64_t id) {
     return b->unsubscribe(inst, id);
 }
 
-int64_t clock_now_ms(platform_host_ctx_t* c) { return hctx(c).runtime->clock().now_ms(); }
+int64_t clock_now_ms(platform_host_ctx_t* c) {
+    return hctx(c).runtime->clock().now_ms();
+}
 
-std::shared_ptr<Call> find_call(platform_call_t* call) { return CallTable::global().find(call); }
+std::shared_ptr<Call> find_call(platform_call_t* call) {
+    return CallTable::global().find(call);
+}
 
 void call_info(platform_call_t* handle, platform_call_info_t* out) {
     if (!out) return;
@@ -285,7 +325,8 @@ platform_status_t respond_chunk(platform_call_t* handle, platform_str_t bytes) {
     return PLATFORM_INVALID_ARGUMENT;
 }
 
-platform_status_t respond_end(platform_call_t* handle, platform_status_t code, platform_str_t message) {
+platform_status_t respond_end(platform_call_t* handle, platform_status_t code,
+                              platform_str_t message) {
     auto c = find_call(handle);
     if (!c) return PLATFORM_INVALID_ARGUMENT;
     Outcome o{code, str(message), "", false, false};
@@ -305,7 +346,8 @@ platform_status_t registry_list(platform_host_ctx_t* c, platform_bytes_sink_fn s
     return PLATFORM_OK;
 }
 
-platform_status_t registry_get(platform_host_ctx_t* c, platform_str_t name, platform_bytes_sink_fn sink, void* user) {
+platform_status_t registry_get(platform_host_ctx_t* c, platform_str_t name,
+                               platform_bytes_sink_fn sink, void* user) {
     json found = hctx(c).runtime->registry().get(str(name), now(c));
     if (found.is_null()) return PLATFORM_NOT_FOUND;
     std::string out = found.dump();
@@ -313,7 +355,9 @@ platform_status_t registry_get(platform_host_ctx_t* c, platform_str_t name, plat
     return PLATFORM_OK;
 }
 
-bool clock_is_manual(platform_host_ctx_t* c) { return hctx(c).runtime->clock().manual(); }
+bool clock_is_manual(platform_host_ctx_t* c) {
+    return hctx(c).runtime->clock().manual();
+}
 platform_status_t clock_set(platform_host_ctx_t* c, int64_t ms) {
     return hctx(c).runtime->clock().set_ms(ms) ? PLATFORM_OK : PLATFORM_UNSUPPORTED;
 }
@@ -326,24 +370,27 @@ platform_status_t registry_register(platform_host_ctx_t* c, platform_str_t servi
     json record = json::parse(str(service), nullptr, false);
     std::string error;
     auto& rt = *hctx(c).runtime;
-    platform_status_t st = record.is_discarded()
-                               ? (error = "service: invalid JSON", PLATFORM_INVALID_ARGUMENT)
-                               : rt.registry().register_external(record, ttl_s * 1000, rt.clock().now_ms(), error);
+    platform_status_t st =
+        record.is_discarded()
+            ? (error = "service: invalid JSON", PLATFORM_INVALID_ARGUMENT)
+            : rt.registry().register_external(record, ttl_s * 1000, rt.clock().now_ms(), error);
     if (st != PLATFORM_OK && error_sink) error_sink(user, view(error));
     return st;
 }
 
-platform_status_t registry_deregister(platform_host_ctx_t* c, platform_str_t service, platform_bytes_sink_fn error_sink,
-                                      void* user) {
+platform_status_t registry_deregister(platform_host_ctx_t* c, platform_str_t service,
+                                      platform_bytes_sink_fn error_sink, void* user) {
     json record = json::parse(str(service), nullptr, false);
     std::string error;
-    platform_status_t st = record.is_discarded() ? (error = "service: invalid JSON", PLATFORM_INVALID_ARGUMENT)
-                                                 : hctx(c).runtime->registry().deregister_external(record, error);
+    platform_status_t st = record.is_discarded()
+                               ? (error = "service: invalid JSON", PLATFORM_INVALID_ARGUMENT)
+                               : hctx(c).runtime->registry().deregister_external(record, error);
     if (st != PLATFORM_OK && error_sink) error_sink(user, view(error));
     return st;
 }
 
-platform_status_t registry_watch(platform_host_ctx_t* c, platform_bytes_sink_fn fn, void* user, uint64_t* out) {
+platform_status_t registry_watch(platform_host_ctx_t* c, platform_bytes_sink_fn fn, void* user,
+                                 uint64_t* out) {
     if (!fn || !out) return PLATFORM_INVALID_ARGUMENT;
     *out = hctx(c).runtime->registry().watch([fn, user](const json& event) {
         std::string text = event.dump();
@@ -362,51 +409,74 @@ platform_status_t network_nodes(platform_host_ctx_t* c, platform_bytes_sink_fn s
     return PLATFORM_OK;
 }
 
-platform_status_t admin_get(platform_host_ctx_t* c, platform_str_t t, platform_str_t k, platform_bytes_sink_fn sink, void* u) {
+platform_status_t admin_get(platform_host_ctx_t* c, platform_str_t t, platform_str_t k,
+                            platform_bytes_sink_fn sink, void* u) {
     return get_in(c, store_of(c, str(t)), k, sink, u);
 }
-platform_status_t admin_put(platform_host_ctx_t* c, platform_str_t t, platform_str_t k, platform_str_t v, int64_t ttl) {
+platform_status_t admin_put(platform_host_ctx_t* c, platform_str_t t, platform_str_t k,
+                            platform_str_t v, int64_t ttl) {
     return put_in(c, store_of(c, str(t)), k, v, ttl);
 }
-platform_status_t admin_del(platform_host_ctx_t* c, platform_str_t t, platform_str_t k) { return delete_in(c, store_of(c, str(t)), k); }
-platform_status_t admin_scan(platform_host_ctx_t* c, platform_str_t t, const platform_scan_t* scan, platform_record_sink_fn sink,
-                             void* u) {
+platform_status_t admin_del(platform_host_ctx_t* c, platform_str_t t, platform_str_t k) {
+    return delete_in(c, store_of(c, str(t)), k);
+}
+platform_status_t admin_scan(platform_host_ctx_t* c, platform_str_t t, const platform_scan_t* scan,
+                             platform_record_sink_fn sink, void* u) {
     return scan_in(c, store_of(c, str(t)), scan, sink, u);
 }
-platform_status_t admin_cas(platform_host_ctx_t* c, platform_str_t t, platform_str_t k, const platform_str_t* expected,
-                            const platform_str_t* value, int64_t expires_at_ms) {
+platform_status_t admin_cas(platform_host_ctx_t* c, platform_str_t t, platform_str_t k,
+                            const platform_str_t* expected, const platform_str_t* value,
+                            int64_t expires_at_ms) {
     return cas_in(c, store_of(c, str(t)), k, expected, value, expires_at_ms);
 }
-platform_status_t admin_batch(platform_host_ctx_t* c, platform_str_t t, const platform_store_op_t* ops, uint32_t count,
-                              uint32_t stride) {
+platform_status_t admin_batch(platform_host_ctx_t* c, platform_str_t t,
+                              const platform_store_op_t* ops, uint32_t count, uint32_t stride) {
     return batch_in(store_of(c, str(t)), ops, count, stride);
 }
 platform_status_t admin_tables(platform_host_ctx_t* c, platform_bytes_sink_fn sink, void* user) {
     auto s = store_of(c, "");
     if (!s.table) return PLATFORM_UNAVAILABLE;
-    if (!PLATFORM_HAS_FIELD(platform_store_provider_t, s.table, tables) || !s.table->tables) return PLATFORM_UNSUPPORTED;
+    if (!PLATFORM_HAS_FIELD(platform_store_provider_t, s.table, tables) || !s.table->tables)
+        return PLATFORM_UNSUPPORTED;
     return s.table->tables(s.inst, sink, user);
 }
 
-platform_status_t secrets_seal(platform_host_ctx_t* c, platform_str_t plain, platform_bytes_sink_fn sink, void* user) {
+platform_status_t secrets_seal(platform_host_ctx_t* c, platform_str_t plain,
+                               platform_bytes_sink_fn sink, void* user) {
     std::string sealed = hctx(c).runtime->secrets().seal(view_of(plain));
     sink(user, view(sealed));
     return PLATFORM_OK;
 }
-platform_status_t secrets_open(platform_host_ctx_t* c, platform_str_t sealed, platform_bytes_sink_fn sink, void* user) {
+platform_status_t secrets_open(platform_host_ctx_t* c, platform_str_t sealed,
+                               platform_bytes_sink_fn sink, void* user) {
     auto plain = hctx(c).runtime->secrets().open(view_of(sealed));
     if (!plain) return PLATFORM_PERMISSION_DENIED;
     sink(user, view(*plain));
     return PLATFORM_OK;
 }
 
-const platform_registry_api_t kRegistryApi{sizeof(platform_registry_api_t), 2, registry_list, registry_get,
-                                           registry_register, registry_deregister, registry_watch, registry_unwatch};
+const platform_registry_api_t kRegistryApi{sizeof(platform_registry_api_t),
+                                           2,
+                                           registry_list,
+                                           registry_get,
+                                           registry_register,
+                                           registry_deregister,
+                                           registry_watch,
+                                           registry_unwatch};
 const platform_network_api_t kNetworkApi{sizeof(platform_network_api_t), 1, network_nodes};
-const platform_store_api_t kStoreApi{sizeof(platform_store_api_t), 2, admin_get, admin_put, admin_del, admin_scan,
-                                     admin_tables, admin_cas, admin_batch};
-const platform_secrets_api_t kSecretsApi{sizeof(platform_secrets_api_t), 1, secrets_seal, secrets_open};
-const platform_clock_api_t kClockApi{sizeof(platform_clock_api_t), 1, clock_is_manual, clock_set, clock_advance};
+const platform_store_api_t kStoreApi{sizeof(platform_store_api_t),
+                                     2,
+                                     admin_get,
+                                     admin_put,
+                                     admin_del,
+                                     admin_scan,
+                                     admin_tables,
+                                     admin_cas,
+                                     admin_batch};
+const platform_secrets_api_t kSecretsApi{sizeof(platform_secrets_api_t), 1, secrets_seal,
+                                         secrets_open};
+const platform_clock_api_t kClockApi{sizeof(platform_clock_api_t), 1, clock_is_manual, clock_set,
+                                     clock_advance};
 
 const void* get_service(platform_host_ctx_t* c, platform_str_t name, uint32_t min_version) {
     const std::string n = str(name);
@@ -423,8 +493,9 @@ const void* get_service(platform_host_ctx_t* c, platform_str_t name, uint32_t mi
 
 // Finds service/method and dispatches a call from a plugin as `who`; NOT_FOUND (done not
 // called) for an unknown service or method.
-platform_status_t dispatch_from_plugin(Runtime& rt, platform_str_t service, platform_str_t method, platform_str_t request,
-                                       const Identity& who, Invocation inv, platform_reply_fn done, void* user) {
+platform_status_t dispatch_from_plugin(Runtime& rt, platform_str_t service, platform_str_t method,
+                                       platform_str_t request, const Identity& who, Invocation inv,
+                                       platform_reply_fn done, void* user) {
     const ServiceEntry* svc = rt.registry().find(str(service));
     if (!svc || !done) return svc ? PLATFORM_INVALID_ARGUMENT : PLATFORM_NOT_FOUND;
     const Endpoint* ep = svc->plugin->endpoint(str(method));
@@ -438,12 +509,15 @@ platform_status_t dispatch_from_plugin(Runtime& rt, platform_str_t service, plat
         done(user, PLATFORM_INVALID_ARGUMENT, view(m));
         return PLATFORM_OK;
     }
-    rt.dispatch_as(who, std::move(inv), [done, user](Outcome o) { done(user, o.code, view(o.body)); });
+    rt.dispatch_as(who, std::move(inv),
+                   [done, user](Outcome o) { done(user, o.code, view(o.body)); });
     return PLATFORM_OK;
 }
 
-platform_status_t call_service(platform_host_ctx_t* c, platform_call_t* parent, platform_str_t service, platform_str_t method,
-                               platform_str_t request, uint32_t flags, platform_reply_fn done, void* user) {
+platform_status_t call_service(platform_host_ctx_t* c, platform_call_t* parent,
+                               platform_str_t service, platform_str_t method,
+                               platform_str_t request, uint32_t flags, platform_reply_fn done,
+                               void* user) {
     Runtime& rt = *hctx(c).runtime;
     Invocation inv;
     Identity who;
@@ -467,7 +541,8 @@ EventsRef events_of(platform_host_ctx_t* c) {
     return {static_cast<const platform_events_provider_t*>(p->desc->provider), p->instance};
 }
 
-platform_status_t events_publish(platform_host_ctx_t* c, const platform_event_t* event, uint64_t* out) {
+platform_status_t events_publish(platform_host_ctx_t* c, const platform_event_t* event,
+                                 uint64_t* out) {
     auto e = events_of(c);
     if (!e.table) return PLATFORM_UNAVAILABLE;
     if (!event || !out) return PLATFORM_INVALID_ARGUMENT;
@@ -483,23 +558,24 @@ platform_status_t events_publish(platform_host_ctx_t* c, const platform_event_t*
     return e.table->append(e.inst, &ev, out);
 }
 
-platform_status_t events_read(platform_host_ctx_t* c, platform_str_t topic, uint64_t from, uint32_t limit,
-                              platform_event_sink_fn sink, void* user) {
+platform_status_t events_read(platform_host_ctx_t* c, platform_str_t topic, uint64_t from,
+                              uint32_t limit, platform_event_sink_fn sink, void* user) {
     auto e = events_of(c);
     if (!e.table) return PLATFORM_UNAVAILABLE;
     if (!sink || !topic.len) return PLATFORM_INVALID_ARGUMENT;
     return e.table->read(e.inst, topic, from, limit, sink, user);
 }
 
-platform_status_t events_wait(platform_host_ctx_t* c, platform_str_t topic, uint64_t after, int32_t timeout_ms) {
+platform_status_t events_wait(platform_host_ctx_t* c, platform_str_t topic, uint64_t after,
+                              int32_t timeout_ms) {
     auto e = events_of(c);
     if (!e.table) return PLATFORM_UNAVAILABLE;
     if (!topic.len || timeout_ms < 0) return PLATFORM_INVALID_ARGUMENT;
     return e.table->wait(e.inst, topic, after, timeout_ms);
 }
 
-platform_status_t http_fetch(platform_host_ctx_t* c, const platform_http_request_t* request, platform_http_response_fn done,
-                             void* user) {
+platform_status_t http_fetch(platform_host_ctx_t* c, const platform_http_request_t* request,
+                             platform_http_response_fn done, void* user) {
     return hctx(c).runtime->outbound().fetch(request, done, user);
 }
 
@@ -514,27 +590,32 @@ std::shared_ptr<CallClient> live_client(platform_call_t* handle, platform_status
     return c->client;
 }
 
-platform_status_t call_progress(platform_call_t* call, double done, double total, platform_str_t message) {
+platform_status_t call_progress(platform_call_t* call, double done, double total,
+                                platform_str_t message) {
     platform_status_t st;
     auto client = live_client(call, st);
-    return client ? client->progress(done, total, std::string_view(message.ptr ? message.ptr : "", message.len)) : st;
+    return client ? client->progress(done, total,
+                                     std::string_view(message.ptr ? message.ptr : "", message.len))
+                  : st;
 }
 
-platform_status_t call_log(platform_call_t* call, platform_str_t level, platform_str_t logger, platform_str_t data) {
+platform_status_t call_log(platform_call_t* call, platform_str_t level, platform_str_t logger,
+                           platform_str_t data) {
     platform_status_t st;
     auto client = live_client(call, st);
     return client ? client->log(str(level), str(logger), str(data)) : st;
 }
 
-platform_status_t call_client_request(platform_call_t* call, platform_str_t method, platform_str_t params,
-                                      int64_t timeout_ms, platform_reply_fn reply, void* user) {
+platform_status_t call_client_request(platform_call_t* call, platform_str_t method,
+                                      platform_str_t params, int64_t timeout_ms,
+                                      platform_reply_fn reply, void* user) {
     platform_status_t st;
     auto client = live_client(call, st);
     if (!client) return st;
     if (!reply) return PLATFORM_INVALID_ARGUMENT;
-    return client->request(str(method), str(params), timeout_ms, [reply, user](platform_status_t code, std::string body) {
-        reply(user, code, view(body));
-    });
+    return client->request(
+        str(method), str(params), timeout_ms,
+        [reply, user](platform_status_t code, std::string body) { reply(user, code, view(body)); });
 }
 
 void resource_updated(platform_host_ctx_t* c, platform_str_t uri, platform_str_t account) {
@@ -543,7 +624,8 @@ void resource_updated(platform_host_ctx_t* c, platform_str_t uri, platform_str_t
 
 // ---- 1.5: the model and the caller's tools ----
 
-platform_status_t model_complete(platform_host_ctx_t* c, platform_str_t request, platform_bytes_sink_fn sink, void* user) {
+platform_status_t model_complete(platform_host_ctx_t* c, platform_str_t request,
+                                 platform_bytes_sink_fn sink, void* user) {
     std::string out;
     const platform_status_t st = complete_with_model(*hctx(c).runtime, view_of(request), out);
     if (sink) sink(user, view(out));
@@ -577,14 +659,16 @@ platform_status_t grant_create(platform_call_t* handle, platform_bytes_sink_fn s
     }
     auto ns = c->headers.find("platform-namespace");
     std::string id;
-    const platform_status_t st = Grants(*c->plugin->ctx.runtime)
-                                     .create(*c->plugin, c->caller, ns == c->headers.end() ? "" : ns->second, id);
+    const platform_status_t st =
+        Grants(*c->plugin->ctx.runtime)
+            .create(*c->plugin, c->caller, ns == c->headers.end() ? "" : ns->second, id);
     if (st == PLATFORM_OK && sink) sink(user, view(id));
     return st;
 }
 
-platform_status_t grant_call_service(platform_host_ctx_t* c, platform_str_t grant, platform_str_t service,
-                                     platform_str_t method, platform_str_t request, int64_t timeout_ms,
+platform_status_t grant_call_service(platform_host_ctx_t* c, platform_str_t grant,
+                                     platform_str_t service, platform_str_t method,
+                                     platform_str_t request, int64_t timeout_ms,
                                      platform_reply_fn done, void* user) {
     Runtime& rt = *hctx(c).runtime;
     auto found = Grants(rt).find(*hctx(c).plugin, str(grant));
@@ -592,7 +676,8 @@ platform_status_t grant_call_service(platform_host_ctx_t* c, platform_str_t gran
     Invocation inv;
     inv.ns = found->ns;
     inv.timeout_ms = timeout_ms > 0 ? timeout_ms : 0;
-    return dispatch_from_plugin(rt, service, method, request, found->who, std::move(inv), done, user);
+    return dispatch_from_plugin(rt, service, method, request, found->who, std::move(inv), done,
+                                user);
 }
 
 platform_status_t grant_revoke(platform_host_ctx_t* c, platform_str_t grant) {

@@ -1,12 +1,11 @@
 // The model provider of each model_complete, and the call to it (model_choice.hpp).
+#include <cstdlib>
+#include <future>
 #include <platform/host/metrics.hpp>
 #include <platform/host/model_choice.hpp>
 #include <platform/host/names.hpp>
 #include <platform/host/runtime.hpp>
 #include <platform/host/status.hpp>
-
-#include <cstdlib>
-#include <future>
 
 namespace platform::host {
 
@@ -14,7 +13,9 @@ using nlohmann::json;
 
 namespace {
 
-void append(void* user, platform_str_t b) { static_cast<std::string*>(user)->append(b.ptr ? b.ptr : "", b.len); }
+void append(void* user, platform_str_t b) {
+    static_cast<std::string*>(user)->append(b.ptr ? b.ptr : "", b.len);
+}
 
 // config `model.provider` through the config built-in, as the host's own service account; "" when
 // there is no config service or the path is not set.
@@ -57,7 +58,8 @@ ModelPick pick_model(const ModelSources& s, const std::function<bool(const std::
     return {};
 }
 
-platform_status_t complete_with_model(Runtime& rt, std::string_view request_json, std::string& out) {
+platform_status_t complete_with_model(Runtime& rt, std::string_view request_json,
+                                      std::string& out) {
     const json request = json::parse(request_json, nullptr, false);
     if (!request.is_object()) {
         out = "request: must be a JSON object with a `messages` array";
@@ -75,22 +77,28 @@ platform_status_t complete_with_model(Runtime& rt, std::string_view request_json
     };
     if (const auto it = rt.profile().providers.find("model"); it != rt.profile().providers.end())
         sources.profile_choice = it->second.plugin;
-    const ModelPick pick = pick_model(sources, [&](const std::string& id) { return rt.model(id) != nullptr; });
+    const ModelPick pick =
+        pick_model(sources, [&](const std::string& id) { return rt.model(id) != nullptr; });
     auto counted = [&](platform_status_t st) {
-        Metrics::global().model_call(pick.plugin.empty() ? "none" : pick.plugin, status_info(st).name);
+        Metrics::global().model_call(pick.plugin.empty() ? "none" : pick.plugin,
+                                     status_info(st).name);
         return st;
     };
     if (pick.plugin.empty()) {
-        out = "no model provider is loaded: add model-builtin to the profile's plugins or set model.provider";
+        out =
+            "no model provider is loaded: add model-builtin to the profile's plugins or set "
+            "model.provider";
         return counted(PLATFORM_UNAVAILABLE);
     }
     Plugin* p = rt.model(pick.plugin);
     if (!p) {
-        out = "model provider " + pick.plugin + " is not loaded (chosen because " + pick.because + ")";
+        out = "model provider " + pick.plugin + " is not loaded (chosen because " + pick.because +
+              ")";
         return counted(PLATFORM_UNAVAILABLE);
     }
     const auto* table = static_cast<const platform_model_provider_t*>(p->desc->provider);
-    if (!table || !PLATFORM_HAS_FIELD(platform_model_provider_t, table, complete) || !table->complete) {
+    if (!table || !PLATFORM_HAS_FIELD(platform_model_provider_t, table, complete) ||
+        !table->complete) {
         out = "model provider " + pick.plugin + " has no `complete` function";
         return counted(PLATFORM_UNAVAILABLE);
     }

@@ -1,6 +1,5 @@
-#include <platform/host/names.hpp>
-
 #include <cctype>
+#include <platform/host/names.hpp>
 #include <regex>
 
 namespace platform::host {
@@ -50,7 +49,9 @@ std::optional<Route> resolve_rpc_path(std::string_view path) {
     const size_t n = parts.size();
     if (n == 0) return std::nullopt;
     if (n == 1) return Route{parts[0], camel_word(parts[0]) + ".Call"};
-    auto method = [&](size_t a, size_t b) { return camel_word(parts[a]) + "." + camel_word(parts[b]); };
+    auto method = [&](size_t a, size_t b) {
+        return camel_word(parts[a]) + "." + camel_word(parts[b]);
+    };
     if (n == 2) return Route{parts[0], method(0, 1)};
     static const std::regex version("^v[0-9]+$");
     if (n == 3 && std::regex_match(parts[0], version))
@@ -71,7 +72,9 @@ bool is_version(std::string_view s) {
         if (!std::isdigit(static_cast<unsigned char>(s[i]))) return false;
     return true;
 }
-bool alnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
+bool alnum(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0;
+}
 // ^[a-zA-Z0-9]+(-[a-zA-Z0-9]+)*$
 bool proxy_alias(std::string_view s) {
     if (s.empty() || !alnum(s.front()) || !alnum(s.back())) return false;
@@ -157,7 +160,8 @@ EventRoute resolve_event_path(std::string_view ns, std::string_view path) {
     size_t topic_parts = parts.size() >= 2 && is_version(parts[0]) ? 2 : 1;
     std::string topic, action;
     for (size_t i = 0; i < topic_parts; ++i) topic += (i ? "." : "") + parts[i];
-    for (size_t i = topic_parts; i < parts.size(); ++i) action += (i > topic_parts ? "." : "") + parts[i];
+    for (size_t i = topic_parts; i < parts.size(); ++i)
+        action += (i > topic_parts ? "." : "") + parts[i];
     return {qualify(ns, topic), action};
 }
 
@@ -166,7 +170,8 @@ std::string percent_decode_path(std::string_view s) {
     out.reserve(s.size());
     for (size_t i = 0; i < s.size(); ++i) {
         int hi = 0, lo = 0;
-        if (s[i] == '%' && i + 2 < s.size() && (hi = hex(s[i + 1])) >= 0 && (lo = hex(s[i + 2])) >= 0) {
+        if (s[i] == '%' && i + 2 < s.size() && (hi = hex(s[i + 1])) >= 0 &&
+            (lo = hex(s[i + 2])) >= 0) {
             out += static_cast<char>(hi * 16 + lo);
             i += 2;
         } else {
@@ -195,7 +200,8 @@ std::optional<RoutePattern> RoutePattern::compile(std::string_view pattern, std:
         }
         return p;
     }
-    if (pattern.empty() || pattern.front() != '/') return fail("must start with '/' (a template) or '^' (a regular expression)");
+    if (pattern.empty() || pattern.front() != '/')
+        return fail("must start with '/' (a template) or '^' (a regular expression)");
     // Segments between '/', where a '/' inside {...} does not split.
     std::vector<std::string> raw;
     std::string cur;
@@ -214,10 +220,14 @@ std::optional<RoutePattern> RoutePattern::compile(std::string_view pattern, std:
     if (depth != 0) return fail("unbalanced '{'");
     raw.push_back(std::move(cur));
     auto add_plain = [&](std::string_view seg, int var) -> bool {
-        if (seg == "*") p.segments_.push_back({Segment::star, "", var});
-        else if (seg == "**") p.segments_.push_back({Segment::double_star, "", var});
-        else if (seg.find_first_of("{}*") != std::string_view::npos) return false;
-        else p.segments_.push_back({Segment::literal, percent_decode_path(seg), var});
+        if (seg == "*")
+            p.segments_.push_back({Segment::star, "", var});
+        else if (seg == "**")
+            p.segments_.push_back({Segment::double_star, "", var});
+        else if (seg.find_first_of("{}*") != std::string_view::npos)
+            return false;
+        else
+            p.segments_.push_back({Segment::literal, percent_decode_path(seg), var});
         return true;
     };
     for (const auto& seg : raw) {
@@ -241,8 +251,10 @@ std::optional<RoutePattern> RoutePattern::compile(std::string_view pattern, std:
             size_t i = 0;
             for (;;) {
                 size_t j = sub.find('/', i);
-                std::string_view part = std::string_view(sub).substr(i, j == std::string::npos ? std::string::npos : j - i);
-                if (part.empty() || !add_plain(part, var)) return fail("invalid pattern for variable '" + name + "'");
+                std::string_view part = std::string_view(sub).substr(
+                    i, j == std::string::npos ? std::string::npos : j - i);
+                if (part.empty() || !add_plain(part, var))
+                    return fail("invalid pattern for variable '" + name + "'");
                 if (j == std::string::npos) break;
                 i = j + 1;
             }
@@ -251,7 +263,8 @@ std::optional<RoutePattern> RoutePattern::compile(std::string_view pattern, std:
         }
     }
     for (size_t i = 0; i + 1 < p.segments_.size(); ++i)
-        if (p.segments_[i].kind == Segment::double_star) return fail("'**' may only be the last segment");
+        if (p.segments_[i].kind == Segment::double_star)
+            return fail("'**' may only be the last segment");
     return p;
 }
 
@@ -263,7 +276,8 @@ std::optional<RouteVars> RoutePattern::match(std::string_view path) const {
     }
     const auto parts = path_segments(path);
     const bool rest = !segments_.empty() && segments_.back().kind == Segment::double_star;
-    if (rest ? parts.size() + 1 < segments_.size() : parts.size() != segments_.size()) return std::nullopt;
+    if (rest ? parts.size() + 1 < segments_.size() : parts.size() != segments_.size())
+        return std::nullopt;
     std::vector<std::string> values(vars_.size());
     std::vector<bool> bound(vars_.size(), false);
     auto bind = [&](int var, const std::string& text) {

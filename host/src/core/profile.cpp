@@ -1,14 +1,10 @@
-#include <platform/host/profile.hpp>
-
 #include <yaml-cpp/yaml.h>
 
 #include <cstdlib>
 #include <filesystem>
+#include <platform/host/build_tree.hpp>
+#include <platform/host/profile.hpp>
 #include <regex>
-
-#ifndef PLATFORM_SOURCE_PROFILES
-#define PLATFORM_SOURCE_PROFILES ""
-#endif
 
 namespace platform::host {
 
@@ -19,10 +15,14 @@ namespace {
 
 struct Ctx {
     std::string file;
-    [[noreturn]] void fail(const YAML::Node& n, const std::string& key, const std::string& problem) const {
-        throw ProfileError(file + ":" + std::to_string(n.Mark().line + 1) + ": " + key + ": " + problem);
+    [[noreturn]] void fail(const YAML::Node& n, const std::string& key,
+                           const std::string& problem) const {
+        throw ProfileError(file + ":" + std::to_string(n.Mark().line + 1) + ": " + key + ": " +
+                           problem);
     }
-    std::string where(const YAML::Node& n) const { return file + ":" + std::to_string(n.Mark().line + 1); }
+    std::string where(const YAML::Node& n) const {
+        return file + ":" + std::to_string(n.Mark().line + 1);
+    }
 };
 
 std::string expand(const std::string& s) {
@@ -58,12 +58,14 @@ json to_json(const YAML::Node& n) {
             if (s == "null" || s == "~") return nullptr;
             static const std::regex number("^-?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?$");
             if (std::regex_match(s, number)) {
-                json v = json::parse(s, nullptr, false);  // "09", "007": no JSON numbers, so strings
+                json v =
+                    json::parse(s, nullptr, false);  // "09", "007": no JSON numbers, so strings
                 if (!v.is_discarded()) return v;
             }
             return expand(s);
         }
-        default: return nullptr;
+        default:
+            return nullptr;
     }
 }
 
@@ -78,7 +80,8 @@ std::vector<std::string> string_list(const Ctx& c, const YAML::Node& n, const st
 }
 
 bool boolean(const Ctx& c, const YAML::Node& n, const std::string& key) {
-    if (n.IsScalar() && (n.Scalar() == "true" || n.Scalar() == "false")) return n.Scalar() == "true";
+    if (n.IsScalar() && (n.Scalar() == "true" || n.Scalar() == "false"))
+        return n.Scalar() == "true";
     c.fail(n, key, "must be true or false");
 }
 
@@ -98,9 +101,14 @@ OutboundSettings parse_outbound(const Ctx& c, const YAML::Node& v) {
     OutboundSettings o;
     auto integer = [&](const YAML::Node& n, const std::string& key, int64_t min, int64_t max) {
         int64_t out = 0;
-        try { out = n.as<int64_t>(); } catch (...) { c.fail(n, key, "must be an integer"); }
+        try {
+            out = n.as<int64_t>();
+        } catch (...) {
+            c.fail(n, key, "must be an integer");
+        }
         if (out < min || out > max)
-            c.fail(n, key, "must be between " + std::to_string(min) + " and " + std::to_string(max));
+            c.fail(n, key,
+                   "must be between " + std::to_string(min) + " and " + std::to_string(max));
         return out;
     };
     for (const auto& kv : v) {
@@ -113,16 +121,22 @@ OutboundSettings parse_outbound(const Ctx& c, const YAML::Node& v) {
             for (const auto& entry : n) {
                 if (auto problem = allow_entry_problem(o.allow[i++])) c.fail(entry, k, *problem);
             }
-        } else if (sk == "timeout_ms") o.timeout_ms = static_cast<int32_t>(integer(n, k, 1, 3600000));
-        else if (sk == "max_response_bytes") o.max_response_bytes = static_cast<uint64_t>(integer(n, k, 1, int64_t(1) << 40));
-        else if (sk == "max_redirects") o.max_redirects = static_cast<int>(integer(n, k, 0, 20));
-        else if (sk == "user_agent") o.user_agent = scalar(c, n, k);
+        } else if (sk == "timeout_ms")
+            o.timeout_ms = static_cast<int32_t>(integer(n, k, 1, 3600000));
+        else if (sk == "max_response_bytes")
+            o.max_response_bytes = static_cast<uint64_t>(integer(n, k, 1, int64_t(1) << 40));
+        else if (sk == "max_redirects")
+            o.max_redirects = static_cast<int>(integer(n, k, 0, 20));
+        else if (sk == "user_agent")
+            o.user_agent = scalar(c, n, k);
         else if (sk == "providers") {
             if (!n.IsMap()) c.fail(n, k, "must be a mapping of provider name to settings");
             for (const auto& pk : n) {
                 const std::string name = pk.first.as<std::string>();
                 const std::string pkey = k + "." + name;
-                if (!pk.second.IsMap()) c.fail(pk.second, pkey, "must be a mapping (base_url, api_key, api_key_header, key_required)");
+                if (!pk.second.IsMap())
+                    c.fail(pk.second, pkey,
+                           "must be a mapping (base_url, api_key, api_key_header, key_required)");
                 ProviderSettings ps;
                 for (const auto& f : pk.second) {
                     const std::string fk = f.first.as<std::string>();
@@ -132,16 +146,23 @@ OutboundSettings parse_outbound(const Ctx& c, const YAML::Node& v) {
                         std::string error;
                         if (!ps.base_url.empty() && !parse_url(ps.base_url, &error))
                             c.fail(f.second, full, "must be an http(s) URL (" + error + ")");
-                    } else if (fk == "api_key") ps.api_key = scalar(c, f.second, full);
-                    else if (fk == "api_key_header") ps.api_key_header = scalar(c, f.second, full);
-                    else if (fk == "key_required") ps.key_required = boolean(c, f.second, full);
-                    else c.fail(f.first, full, "unknown key (expected base_url, api_key, api_key_header, key_required)");
+                    } else if (fk == "api_key")
+                        ps.api_key = scalar(c, f.second, full);
+                    else if (fk == "api_key_header")
+                        ps.api_key_header = scalar(c, f.second, full);
+                    else if (fk == "key_required")
+                        ps.key_required = boolean(c, f.second, full);
+                    else
+                        c.fail(f.first, full,
+                               "unknown key (expected base_url, api_key, api_key_header, "
+                               "key_required)");
                 }
                 o.providers[name] = ps;
             }
         } else {
-            c.fail(kv.first, k, "unknown key (expected allow, providers, timeout_ms, max_response_bytes, "
-                                "max_redirects, user_agent)");
+            c.fail(kv.first, k,
+                   "unknown key (expected allow, providers, timeout_ms, max_response_bytes, "
+                   "max_redirects, user_agent)");
         }
     }
     return o;
@@ -153,14 +174,23 @@ HttpSettings parse_http(const Ctx& c, const YAML::Node& v) {
     HttpSettings h;
     auto integer = [&](const YAML::Node& n, const std::string& key, int64_t min, int64_t max) {
         int64_t out = 0;
-        try { out = n.as<int64_t>(); } catch (...) { c.fail(n, key, "must be an integer"); }
+        try {
+            out = n.as<int64_t>();
+        } catch (...) {
+            c.fail(n, key, "must be an integer");
+        }
         if (out < min || out > max)
-            c.fail(n, key, "must be between " + std::to_string(min) + " and " + std::to_string(max));
+            c.fail(n, key,
+                   "must be between " + std::to_string(min) + " and " + std::to_string(max));
         return out;
     };
     auto positive = [&](const YAML::Node& n, const std::string& key) {
         double out = 0;
-        try { out = n.as<double>(); } catch (...) { c.fail(n, key, "must be a number"); }
+        try {
+            out = n.as<double>();
+        } catch (...) {
+            c.fail(n, key, "must be a number");
+        }
         if (!(out > 0) || out > 1e9) c.fail(n, key, "must be a number above 0");
         return out;
     };
@@ -168,30 +198,45 @@ HttpSettings parse_http(const Ctx& c, const YAML::Node& v) {
         const std::string sk = kv.first.as<std::string>();
         const std::string k = "http." + sk;
         const YAML::Node& n = kv.second;
-        if (sk == "max_request_bytes") h.max_request_bytes = static_cast<uint64_t>(integer(n, k, 1024, int64_t(1) << 32));
-        else if (sk == "max_header_count") h.max_header_count = static_cast<uint32_t>(integer(n, k, 1, 10000));
-        else if (sk == "max_header_bytes") h.max_header_bytes = static_cast<uint32_t>(integer(n, k, 256, 1 << 20));
-        else if (sk == "header_timeout_ms") h.header_timeout_ms = integer(n, k, 100, 3600000);
-        else if (sk == "idle_timeout_ms") h.idle_timeout_ms = integer(n, k, 100, 86400000);
-        else if (sk == "max_connections") h.max_connections = static_cast<uint32_t>(integer(n, k, 1, 1000000));
-        else if (sk == "drain_ms") h.drain_ms = integer(n, k, 0, 3600000);
-        else if (sk == "cors") h.cors = boolean(c, n, k);
-        else if (sk == "access_log") h.access_log = boolean(c, n, k);
+        if (sk == "max_request_bytes")
+            h.max_request_bytes = static_cast<uint64_t>(integer(n, k, 1024, int64_t(1) << 32));
+        else if (sk == "max_header_count")
+            h.max_header_count = static_cast<uint32_t>(integer(n, k, 1, 10000));
+        else if (sk == "max_header_bytes")
+            h.max_header_bytes = static_cast<uint32_t>(integer(n, k, 256, 1 << 20));
+        else if (sk == "header_timeout_ms")
+            h.header_timeout_ms = integer(n, k, 100, 3600000);
+        else if (sk == "idle_timeout_ms")
+            h.idle_timeout_ms = integer(n, k, 100, 86400000);
+        else if (sk == "max_connections")
+            h.max_connections = static_cast<uint32_t>(integer(n, k, 1, 1000000));
+        else if (sk == "drain_ms")
+            h.drain_ms = integer(n, k, 0, 3600000);
+        else if (sk == "cors")
+            h.cors = boolean(c, n, k);
+        else if (sk == "access_log")
+            h.access_log = boolean(c, n, k);
         else if (sk == "rate_limit" || sk == "account_rate_limit") {
             if (n.IsNull()) continue;  // `rate_limit:` with nothing = off
             RateLimitSettings& limit = sk == "rate_limit" ? h.rate_limit : h.account_rate_limit;
             if (!n.IsMap()) c.fail(n, k, "must be a mapping {requests_per_second, burst}");
             for (const auto& f : n) {
                 const std::string fk = f.first.as<std::string>();
-                if (fk == "requests_per_second") limit.requests_per_second = positive(f.second, k + "." + fk);
-                else if (fk == "burst") limit.burst = positive(f.second, k + "." + fk);
-                else c.fail(f.first, k + "." + fk, "unknown key (expected requests_per_second, burst)");
+                if (fk == "requests_per_second")
+                    limit.requests_per_second = positive(f.second, k + "." + fk);
+                else if (fk == "burst")
+                    limit.burst = positive(f.second, k + "." + fk);
+                else
+                    c.fail(f.first, k + "." + fk,
+                           "unknown key (expected requests_per_second, burst)");
             }
-            if (!limit.enabled()) c.fail(n, k + ".requests_per_second", "missing (the rate limit needs it)");
+            if (!limit.enabled())
+                c.fail(n, k + ".requests_per_second", "missing (the rate limit needs it)");
         } else {
-            c.fail(kv.first, k, "unknown key (expected max_request_bytes, max_header_count, max_header_bytes, "
-                                "header_timeout_ms, idle_timeout_ms, max_connections, cors, access_log, "
-                                "rate_limit, account_rate_limit, drain_ms)");
+            c.fail(kv.first, k,
+                   "unknown key (expected max_request_bytes, max_header_count, max_header_bytes, "
+                   "header_timeout_ms, idle_timeout_ms, max_connections, cors, access_log, "
+                   "rate_limit, account_rate_limit, drain_ms)");
         }
     }
     return h;
@@ -204,9 +249,14 @@ PaymentSettings parse_payment(const Ctx& c, const YAML::Node& v) {
     PaymentSettings p;
     auto integer = [&](const YAML::Node& n, const std::string& key, int64_t min, int64_t max) {
         int64_t out = 0;
-        try { out = n.as<int64_t>(); } catch (...) { c.fail(n, key, "must be an integer"); }
+        try {
+            out = n.as<int64_t>();
+        } catch (...) {
+            c.fail(n, key, "must be an integer");
+        }
         if (out < min || out > max)
-            c.fail(n, key, "must be between " + std::to_string(min) + " and " + std::to_string(max));
+            c.fail(n, key,
+                   "must be between " + std::to_string(min) + " and " + std::to_string(max));
         return out;
     };
     auto nonempty = [&](const YAML::Node& n, const std::string& key) {
@@ -218,23 +268,32 @@ PaymentSettings parse_payment(const Ctx& c, const YAML::Node& v) {
         const std::string sk = kv.first.as<std::string>();
         const std::string k = "payment." + sk;
         const YAML::Node& n = kv.second;
-        if (sk == "pay_to") p.pay_to = scalar(c, n, k);  // may expand to "" (x402 off)
+        if (sk == "pay_to")
+            p.pay_to = scalar(c, n, k);  // may expand to "" (x402 off)
         else if (sk == "facilitator_url") {
             p.facilitator_url = scalar(c, n, k);
             std::string error;
             if (!p.facilitator_url.empty() && !parse_url(p.facilitator_url, &error))
                 c.fail(n, k, "must be an http(s) URL (" + error + ")");
-        } else if (sk == "network") p.network = nonempty(n, k);
-        else if (sk == "asset") p.asset = nonempty(n, k);
-        else if (sk == "decimals") p.decimals = static_cast<int>(integer(n, k, 2, 36));
-        else if (sk == "max_timeout_seconds") p.max_timeout_seconds = integer(n, k, 1, 86400);
-        else if (sk == "timeout_ms") p.timeout_ms = integer(n, k, 100, 600000);
+        } else if (sk == "network")
+            p.network = nonempty(n, k);
+        else if (sk == "asset")
+            p.asset = nonempty(n, k);
+        else if (sk == "decimals")
+            p.decimals = static_cast<int>(integer(n, k, 2, 36));
+        else if (sk == "max_timeout_seconds")
+            p.max_timeout_seconds = integer(n, k, 1, 86400);
+        else if (sk == "timeout_ms")
+            p.timeout_ms = integer(n, k, 100, 600000);
         else if (sk == "extra") {
-            if (!n.IsMap()) c.fail(n, k, "must be a mapping (the asset's EIP-712 domain: name, version)");
+            if (!n.IsMap())
+                c.fail(n, k, "must be a mapping (the asset's EIP-712 domain: name, version)");
             p.extra = to_json(n);
         } else {
-            c.fail(kv.first, k, "unknown key (expected pay_to, facilitator_url, network, asset, decimals, extra, "
-                                "max_timeout_seconds, timeout_ms)");
+            c.fail(
+                kv.first, k,
+                "unknown key (expected pay_to, facilitator_url, network, asset, decimals, extra, "
+                "max_timeout_seconds, timeout_ms)");
         }
     }
     return p;
@@ -247,33 +306,41 @@ Profile parse(const Ctx& c, const YAML::Node& root) {
     for (const auto& kv : root) {
         const std::string key = kv.first.as<std::string>();
         const YAML::Node& v = kv.second;
-        if (key == "name") p.name = text(c, v, key);
-        else if (key == "description") p.description = text(c, v, key);
+        if (key == "name")
+            p.name = text(c, v, key);
+        else if (key == "description")
+            p.description = text(c, v, key);
         else if (key == "clock") {
             std::string clock = v.IsScalar() ? v.Scalar() : "";
             if (clock != "real" && clock != "manual") c.fail(v, key, "must be real or manual");
             p.manual_clock = clock == "manual";
         } else if (key == "plugins") {
             p.plugins_where = c.where(v);
-            if (v.IsScalar() && v.Scalar() == "all") p.all_plugins = true;
+            if (v.IsScalar() && v.Scalar() == "all")
+                p.all_plugins = true;
             else {
                 p.all_plugins = false;
                 p.plugins = string_list(c, v, key);
             }
-        } else if (key == "test_plugins") p.test_plugins = boolean(c, v, key);
-        else if (key == "plugin_path") p.plugin_path = string_list(c, v, key);
+        } else if (key == "test_plugins")
+            p.test_plugins = boolean(c, v, key);
+        else if (key == "plugin_path")
+            p.plugin_path = string_list(c, v, key);
         else if (key == "privileged") {
             auto l = string_list(c, v, key);
             p.privileged.insert(l.begin(), l.end());
         } else if (key == "isolation") {
             // isolation: {<plugin id>: process | in-process}
-            if (!v.IsMap()) c.fail(v, key, "must be a mapping of plugin id to process or in-process");
+            if (!v.IsMap())
+                c.fail(v, key, "must be a mapping of plugin id to process or in-process");
             p.isolation_where = c.where(v);
             for (const auto& iv : v) {
                 const std::string id = iv.first.as<std::string>();
                 const std::string mode = iv.second.IsScalar() ? iv.second.Scalar() : "";
-                if (mode == "process") p.isolated.insert(id);
-                else if (mode != "in-process") c.fail(iv.second, key + "." + id, "must be process or in-process");
+                if (mode == "process")
+                    p.isolated.insert(id);
+                else if (mode != "in-process")
+                    c.fail(iv.second, key + "." + id, "must be process or in-process");
             }
         } else if (key == "providers") {
             if (!v.IsMap()) c.fail(v, key, "must be a mapping of kind to provider");
@@ -282,8 +349,10 @@ Profile parse(const Ctx& c, const YAML::Node& root) {
                 const std::string k = "providers." + kind;
                 const auto& kinds = provider_kinds();
                 if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end())
-                    c.fail(pk.first, k, "unknown provider kind (expected store, broker, events, auth or model)");
-                if (!pk.second.IsMap() || !pk.second["plugin"]) c.fail(pk.second, k, "needs a `plugin` key");
+                    c.fail(pk.first, k,
+                           "unknown provider kind (expected store, broker, events, auth or model)");
+                if (!pk.second.IsMap() || !pk.second["plugin"])
+                    c.fail(pk.second, k, "needs a `plugin` key");
                 ProviderChoice choice;
                 for (const auto& f : pk.second) {
                     std::string fk = f.first.as<std::string>();
@@ -293,7 +362,8 @@ Profile parse(const Ctx& c, const YAML::Node& root) {
                     } else if (fk == "config") {
                         if (!f.second.IsMap()) c.fail(f.second, k + ".config", "must be a mapping");
                         choice.config = to_json(f.second);
-                    } else c.fail(f.first, k + "." + fk, "unknown key (expected plugin, config)");
+                    } else
+                        c.fail(f.first, k + "." + fk, "unknown key (expected plugin, config)");
                 }
                 p.providers[kind] = choice;
             }
@@ -305,12 +375,20 @@ Profile parse(const Ctx& c, const YAML::Node& root) {
             for (const auto& s : v) {
                 std::string sk = s.first.as<std::string>();
                 auto number = [&](int64_t& out) {
-                    try { out = s.second.as<int64_t>(); } catch (...) { c.fail(s.second, "settings." + sk, "must be an integer"); }
+                    try {
+                        out = s.second.as<int64_t>();
+                    } catch (...) {
+                        c.fail(s.second, "settings." + sk, "must be an integer");
+                    }
                     if (out <= 0) c.fail(s.second, "settings." + sk, "must be positive");
                 };
-                if (sk == "call_timeout_ms") number(p.call_timeout_ms);
-                else if (sk == "max_call_timeout_ms") number(p.max_call_timeout_ms);
-                else c.fail(s.first, "settings." + sk, "unknown setting (expected call_timeout_ms, max_call_timeout_ms)");
+                if (sk == "call_timeout_ms")
+                    number(p.call_timeout_ms);
+                else if (sk == "max_call_timeout_ms")
+                    number(p.max_call_timeout_ms);
+                else
+                    c.fail(s.first, "settings." + sk,
+                           "unknown setting (expected call_timeout_ms, max_call_timeout_ms)");
             }
         } else if (key == "outbound") {
             p.outbound = parse_outbound(c, v);
@@ -319,18 +397,21 @@ Profile parse(const Ctx& c, const YAML::Node& root) {
         } else if (key == "payment") {
             p.payment = parse_payment(c, v);
         } else {
-            c.fail(kv.first, key, "unknown key (expected name, description, clock, plugins, test_plugins, "
-                                  "plugin_path, privileged, isolation, providers, plugin_config, settings, outbound, http, payment)");
+            c.fail(kv.first, key,
+                   "unknown key (expected name, description, clock, plugins, test_plugins, "
+                   "plugin_path, privileged, isolation, providers, plugin_config, settings, "
+                   "outbound, http, payment)");
         }
     }
     for (const auto& [kind, choice] : p.providers)
         if (p.isolated.count(choice.plugin))
-            throw ProfileError(p.isolation_where + ": isolation." + choice.plugin + ": providers run in the host; only " +
+            throw ProfileError(p.isolation_where + ": isolation." + choice.plugin +
+                               ": providers run in the host; only " +
                                "service plugins can run in a worker process");
     for (const char* required : {"store", "broker", "auth"})
         if (!p.providers.count(required))
-            throw ProfileError(c.file + ": providers." + required + ": missing (every profile chooses a " +
-                               required + " provider)");
+            throw ProfileError(c.file + ": providers." + required +
+                               ": missing (every profile chooses a " + required + " provider)");
     return p;
 }
 
@@ -354,14 +435,15 @@ std::vector<std::string> profile_search_dirs(const std::string& home, const std:
     dirs.push_back(home + "/profiles");
     dirs.push_back(exe_dir + "/profiles");
     dirs.push_back(exe_dir + "/../share/platform/profiles");
-    if (*PLATFORM_SOURCE_PROFILES) dirs.push_back(PLATFORM_SOURCE_PROFILES);
+    if (*build_tree::source_profiles()) dirs.push_back(build_tree::source_profiles());
     return dirs;
 }
 
 Profile load_profile(const std::string& name_or_path, const std::vector<std::string>& search_dirs) {
     std::string file;
-    const bool is_path = name_or_path.find('/') != std::string::npos ||
-                         (name_or_path.size() > 5 && name_or_path.compare(name_or_path.size() - 5, 5, ".yaml") == 0);
+    const bool is_path =
+        name_or_path.find('/') != std::string::npos ||
+        (name_or_path.size() > 5 && name_or_path.compare(name_or_path.size() - 5, 5, ".yaml") == 0);
     if (is_path) {
         file = name_or_path;
         if (!fs::exists(file)) throw ProfileError(file + ": profile file not found");
@@ -377,8 +459,8 @@ Profile load_profile(const std::string& name_or_path, const std::vector<std::str
         if (file.empty()) {
             std::string searched;
             for (const auto& d : search_dirs) searched += (searched.empty() ? "" : ", ") + d;
-            throw ProfileError("unknown profile '" + name_or_path + "' (looked for " + name_or_path +
-                               ".yaml in " + searched + ")");
+            throw ProfileError("unknown profile '" + name_or_path + "' (looked for " +
+                               name_or_path + ".yaml in " + searched + ")");
         }
     }
     Ctx c{file};

@@ -1,16 +1,15 @@
-#include <platform/host/loader.hpp>
-#include <platform/host/names.hpp>
-#include <platform/host/acme_client.hpp>
-#include <platform/host/runtime.hpp>
-#include <platform/host/runtime_service.hpp>
-#include <platform/host/worker_plugin.hpp>
-
 #include <spdlog/spdlog.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
+#include <platform/host/acme_client.hpp>
+#include <platform/host/loader.hpp>
+#include <platform/host/names.hpp>
+#include <platform/host/runtime.hpp>
+#include <platform/host/runtime_service.hpp>
+#include <platform/host/worker_plugin.hpp>
 #include <set>
-#include <unistd.h>
 
 namespace platform::host {
 
@@ -43,13 +42,15 @@ Runtime::Runtime(Settings settings, Profile profile)
       admission_(std::make_unique<Admission>(*this)),
       acme_challenges_(std::make_shared<HttpChallenges>()) {}
 
-Runtime::~Runtime() { stop(); }
+Runtime::~Runtime() {
+    stop();
+}
 
 std::vector<std::string> Runtime::plugin_dirs() const {
     std::vector<std::string> dirs;
     const std::string exe = settings_.exe_dir;
-    dirs.push_back(exe + "/plugins");                     // build tree
-    dirs.push_back(exe + "/../lib/platform/plugins");     // installed
+    dirs.push_back(exe + "/plugins");                  // build tree
+    dirs.push_back(exe + "/../lib/platform/plugins");  // installed
     if (profile_.test_plugins) dirs.push_back(exe + "/tests/plugins");
     for (const auto& d : settings_.plugin_path) dirs.push_back(d);
     for (const auto& d : profile_.plugin_path) dirs.push_back(d);
@@ -97,16 +98,18 @@ void Runtime::load_all() {
         stems.insert(file.stem().string());
         // `isolation: process` (matched by file name, <id>.so): a platform-worker loads it instead.
         const bool isolated = profile_.isolated.count(file.stem().string()) > 0;
-        auto loaded = isolated ? WorkerPlugin::load(file.string(), WorkerOptions{find_worker_binary(settings_.exe_dir)})
-                               : load_plugin(file, &api_);
+        auto loaded = isolated
+                          ? WorkerPlugin::load(file.string(),
+                                               WorkerOptions{find_worker_binary(settings_.exe_dir)})
+                          : load_plugin(file, &api_);
         if (auto* why = std::get_if<std::string>(&loaded)) {
             spdlog::error("plugin {} refused: {}", file.string(), *why);
             continue;
         }
         auto plugin = std::move(std::get<std::unique_ptr<Plugin>>(loaded));
         if (by_id.count(plugin->id)) {
-            spdlog::warn("plugin {} skipped: id '{}' already loaded from {}", file.string(), plugin->id,
-                         by_id[plugin->id]->path);
+            spdlog::warn("plugin {} skipped: id '{}' already loaded from {}", file.string(),
+                         plugin->id, by_id[plugin->id]->path);
             continue;
         }
         by_id[plugin->id] = plugin.get();
@@ -118,9 +121,11 @@ void Runtime::load_all() {
     // accounts in the store).
     std::vector<std::pair<std::string, const ProviderChoice*>> ordered;
     for (const char* first : {"store", "events", "broker"})
-        if (auto it = profile_.providers.find(first); it != profile_.providers.end()) ordered.emplace_back(it->first, &it->second);
+        if (auto it = profile_.providers.find(first); it != profile_.providers.end())
+            ordered.emplace_back(it->first, &it->second);
     for (const auto& [kind, choice] : profile_.providers)
-        if (kind != "store" && kind != "events" && kind != "broker") ordered.emplace_back(kind, &choice);
+        if (kind != "store" && kind != "events" && kind != "broker")
+            ordered.emplace_back(kind, &choice);
     for (const auto& [kind, choice_ref] : ordered) {
         const auto& choice = *choice_ref;
         auto it = by_id.find(choice.plugin);
@@ -133,22 +138,25 @@ void Runtime::load_all() {
                                "' is not a " + kind + " provider");
         p.config = choice.config;
         // A model provider is configured the same way whether or not the profile names it.
-        if (p.kind == PLATFORM_KIND_MODEL && (p.config.is_null() || p.config.empty()) && profile_.plugin_config.contains(p.id))
+        if (p.kind == PLATFORM_KIND_MODEL && (p.config.is_null() || p.config.empty()) &&
+            profile_.plugin_config.contains(p.id))
             p.config = profile_.plugin_config[p.id];
         p.privileged = profile_.privileged.count(p.id) > 0;
         std::string error;
         if (!create(p, error))
-            throw ProfileError(choice.where + ": providers." + kind + ": " + choice.plugin + ": " + error);
+            throw ProfileError(choice.where + ": providers." + kind + ": " + choice.plugin + ": " +
+                               error);
         if (p.desc->on_start && p.desc->on_start(p.instance) != PLATFORM_OK)
-            throw ProfileError(choice.where + ": providers." + kind + ": " + choice.plugin + ": on_start failed");
+            throw ProfileError(choice.where + ": providers." + kind + ": " + choice.plugin +
+                               ": on_start failed");
         providers_[kind] = &p;
         if (p.kind == PLATFORM_KIND_MODEL) models_[p.id] = &p;
         started_.push_back(&p);
         // A provider whose descriptor names a service is also registered as that service.
         if (!p.service.empty()) {
             if (!registry_.add(&p))
-                throw ProfileError(choice.where + ": providers." + kind + ": " + choice.plugin + ": service " +
-                                   p.service + " already registered");
+                throw ProfileError(choice.where + ": providers." + kind + ": " + choice.plugin +
+                                   ": service " + p.service + " already registered");
             spdlog::info("plugin {} {} serving {} ({} endpoints)", p.id, p.version,
                          registry_.find(p.service)->name, p.endpoints.size());
         }
@@ -156,27 +164,30 @@ void Runtime::load_all() {
     start_models(by_id);
     // The `runtime` built-in lives in the host (runtime_service.hpp), privileged; served with
     // `plugins: all`, or when a `plugins:` list names it.
-    const bool want_runtime = profile_.all_plugins ||
-                              std::find(profile_.plugins.begin(), profile_.plugins.end(), "runtime") != profile_.plugins.end();
+    const bool want_runtime =
+        profile_.all_plugins || std::find(profile_.plugins.begin(), profile_.plugins.end(),
+                                          "runtime") != profile_.plugins.end();
     if (want_runtime && !by_id.count("runtime")) {
         plugins_.push_back(make_runtime_plugin());
         by_id["runtime"] = plugins_.back().get();
     }
     for (const auto& id : profile_.isolated)
         if (!stems.count(id))  // a plugin that was found but refused is already logged
-            throw ProfileError(profile_.isolation_where + ": isolation." + id + ": unknown plugin '" + id +
-                               "' (no " + id + ".so in the plugin folders)");
+            throw ProfileError(profile_.isolation_where + ": isolation." + id +
+                               ": unknown plugin '" + id + "' (no " + id +
+                               ".so in the plugin folders)");
     if (!profile_.all_plugins)
         for (const auto& id : profile_.plugins)
             if (!by_id.count(id))
-                throw ProfileError(profile_.plugins_where + ": plugins: unknown plugin '" + id + "'");
+                throw ProfileError(profile_.plugins_where + ": plugins: unknown plugin '" + id +
+                                   "'");
 
     for (auto& up : plugins_) {
         Plugin& p = *up;
         if (p.kind != PLATFORM_KIND_SERVICE) continue;
         const bool builtin_runtime = p.path == "<built-in runtime>";
-        if (!profile_.all_plugins &&
-            std::find(profile_.plugins.begin(), profile_.plugins.end(), p.id) == profile_.plugins.end())
+        if (!profile_.all_plugins && std::find(profile_.plugins.begin(), profile_.plugins.end(),
+                                               p.id) == profile_.plugins.end())
             continue;
         if (profile_.plugin_config.contains(p.id)) p.config = profile_.plugin_config[p.id];
         p.privileged = builtin_runtime || profile_.privileged.count(p.id) > 0;
@@ -207,12 +218,15 @@ void Runtime::start_models(const std::map<std::string, Plugin*>& by_id) {
     for (const auto& [id, pp] : by_id) {
         Plugin& p = *pp;
         if (p.kind != PLATFORM_KIND_MODEL || models_.count(id) || p.instance) continue;
-        if (!profile_.all_plugins && std::find(profile_.plugins.begin(), profile_.plugins.end(), id) == profile_.plugins.end())
+        if (!profile_.all_plugins && std::find(profile_.plugins.begin(), profile_.plugins.end(),
+                                               id) == profile_.plugins.end())
             continue;
         const auto* table = static_cast<const platform_model_provider_t*>(p.desc->provider);
-        if (p.worker || !table || !PLATFORM_HAS_FIELD(platform_model_provider_t, table, complete) || !table->complete) {
-            spdlog::error("plugin {} refused: {}", p.path, p.worker ? "model providers run in the host, not in a worker"
-                                                                    : "model provider table without `complete`");
+        if (p.worker || !table || !PLATFORM_HAS_FIELD(platform_model_provider_t, table, complete) ||
+            !table->complete) {
+            spdlog::error("plugin {} refused: {}", p.path,
+                          p.worker ? "model providers run in the host, not in a worker"
+                                   : "model provider table without `complete`");
             continue;
         }
         if (profile_.plugin_config.contains(id)) p.config = profile_.plugin_config[id];
@@ -257,7 +271,8 @@ Identity Runtime::service_identity(const Plugin& p) const {
     return who;
 }
 
-void Runtime::set_resource_listener(std::function<void(const std::string&, const std::string&)> fn) {
+void Runtime::set_resource_listener(
+    std::function<void(const std::string&, const std::string&)> fn) {
     std::lock_guard<std::mutex> g(resource_listener_m_);
     resource_listener_ = std::move(fn);
 }
@@ -279,10 +294,11 @@ void Runtime::set_addresses(std::string api, std::string proxy) {
 nlohmann::json Runtime::network_nodes() const {
     nlohmann::json services = nlohmann::json::array();
     for (const auto& s : registry_.all()) services.push_back(s.name);
-    return nlohmann::json::array({{{"id", registry_.node_id()},
-                                   {"address", api_address_},
-                                   {"metadata", {{"proxy", proxy_address_}, {"profile", profile_.name}}},
-                                   {"services", services}}});
+    return nlohmann::json::array(
+        {{{"id", registry_.node_id()},
+          {"address", api_address_},
+          {"metadata", {{"proxy", proxy_address_}, {"profile", profile_.name}}},
+          {"services", services}}});
 }
 
 Plugin* Runtime::add_service(std::unique_ptr<Plugin> up, std::string& error) {
@@ -296,13 +312,16 @@ Plugin* Runtime::add_service(std::unique_ptr<Plugin> up, std::string& error) {
     };
     if (stopped_) return refuse("the host is stopping");
     if (!create(p, error)) return refuse(error);
-    if (p.desc->on_start && p.desc->on_start(p.instance) != PLATFORM_OK) return refuse("on_start failed");
-    if (!registry_.add(&p)) return refuse("a service named " + qualify(settings_.ns, p.service) + " is already registered");
+    if (p.desc->on_start && p.desc->on_start(p.instance) != PLATFORM_OK)
+        return refuse("on_start failed");
+    if (!registry_.add(&p))
+        return refuse("a service named " + qualify(settings_.ns, p.service) +
+                      " is already registered");
     std::lock_guard<std::mutex> g(dynamic_m_);
     dynamic_started_.push_back(&p);
     dynamic_.push_back(std::move(up));
-    spdlog::info("plugin {} {} serving {} ({} endpoints, runtime)", p.id, p.version, qualify(settings_.ns, p.service),
-                 p.endpoints.size());
+    spdlog::info("plugin {} {} serving {} ({} endpoints, runtime)", p.id, p.version,
+                 qualify(settings_.ns, p.service), p.endpoints.size());
     return &p;
 }
 
@@ -317,7 +336,8 @@ void Runtime::remove_service(Plugin* p) {
     if (p->instance && p->desc->on_stop) p->desc->on_stop(p->instance);
 }
 
-void Runtime::set_log_listener(std::function<void(const Plugin&, platform_log_level_t, std::string_view)> fn) {
+void Runtime::set_log_listener(
+    std::function<void(const Plugin&, platform_log_level_t, std::string_view)> fn) {
     std::lock_guard<std::mutex> g(log_listener_m_);
     log_listener_ = std::move(fn);
 }

@@ -1,16 +1,15 @@
-#include <platform/host/secrets.hpp>
-
+#include <fcntl.h>
 #include <openssl/evp.h>
 #include <openssl/rand.h>
 #include <openssl/sha.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <platform/host/secrets.hpp>
 #include <stdexcept>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace platform::host {
 
@@ -24,10 +23,14 @@ bool from_hex(std::string_view hex, std::array<unsigned char, 32>& out) {
         unsigned v = 0;
         for (char c : hex.substr(i * 2, 2)) {
             v <<= 4;
-            if (c >= '0' && c <= '9') v |= unsigned(c - '0');
-            else if (c >= 'a' && c <= 'f') v |= unsigned(c - 'a' + 10);
-            else if (c >= 'A' && c <= 'F') v |= unsigned(c - 'A' + 10);
-            else return false;
+            if (c >= '0' && c <= '9')
+                v |= unsigned(c - '0');
+            else if (c >= 'a' && c <= 'f')
+                v |= unsigned(c - 'a' + 10);
+            else if (c >= 'A' && c <= 'F')
+                v |= unsigned(c - 'A' + 10);
+            else
+                return false;
         }
         out[i] = static_cast<unsigned char>(v);
     }
@@ -44,7 +47,8 @@ std::string to_hex(const unsigned char* p, size_t n) {
 std::string base64(const std::string& in) {
     std::string out(4 * ((in.size() + 2) / 3) + 1, '\0');
     int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                            reinterpret_cast<const unsigned char*>(in.data()), static_cast<int>(in.size()));
+                            reinterpret_cast<const unsigned char*>(in.data()),
+                            static_cast<int>(in.size()));
     out.resize(static_cast<size_t>(n));
     return out;
 }
@@ -53,7 +57,8 @@ std::optional<std::string> unbase64(std::string_view in) {
     if (in.empty() || in.size() % 4) return std::nullopt;
     std::string out(3 * in.size() / 4, '\0');
     int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                            reinterpret_cast<const unsigned char*>(in.data()), static_cast<int>(in.size()));
+                            reinterpret_cast<const unsigned char*>(in.data()),
+                            static_cast<int>(in.size()));
     if (n < 0) return std::nullopt;
     size_t pad = in.back() == '=' ? (in[in.size() - 2] == '=' ? 2 : 1) : 0;
     out.resize(static_cast<size_t>(n) - pad);
@@ -67,7 +72,8 @@ void write_key_file(const std::string& path, const std::string& text) {
     const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
     int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     bool ok = fd >= 0 && ::fchmod(fd, 0600) == 0 &&
-              ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()) && ::fsync(fd) == 0;
+              ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()) &&
+              ::fsync(fd) == 0;
     if (fd >= 0) ::close(fd);
     ok = ok && ::rename(tmp.c_str(), path.c_str()) == 0;
     if (!ok) {
@@ -86,7 +92,8 @@ void write_key_file(const std::string& path, const std::string& text) {
 Secrets::Secrets(const std::string& configured_key, const std::string& home) {
     if (!configured_key.empty()) {
         if (!from_hex(configured_key, key_))
-            SHA256(reinterpret_cast<const unsigned char*>(configured_key.data()), configured_key.size(), key_.data());
+            SHA256(reinterpret_cast<const unsigned char*>(configured_key.data()),
+                   configured_key.size(), key_.data());
         source_ = "PLATFORM_CONFIG_SECRET_KEY";
         return;
     }
@@ -96,7 +103,8 @@ Secrets::Secrets(const std::string& configured_key, const std::string& home) {
     if (std::ifstream in(path); in && std::getline(in, text) && from_hex(text, key_)) return;
     if (std::filesystem::exists(path)) throw std::runtime_error(path + ": not a 64-hex-digit key");
     std::filesystem::create_directories(home + "/keys");
-    if (RAND_bytes(key_.data(), static_cast<int>(key_.size())) != 1) throw std::runtime_error("no randomness for the secret key");
+    if (RAND_bytes(key_.data(), static_cast<int>(key_.size())) != 1)
+        throw std::runtime_error("no randomness for the secret key");
     write_key_file(path, to_hex(key_.data(), key_.size()) + "\n");
 }
 
@@ -109,7 +117,8 @@ std::string Secrets::seal(std::string_view plaintext) const {
     int len = 0, total = 0;
     auto* cipher = reinterpret_cast<unsigned char*>(out.data()) + sizeof nonce;
     EVP_EncryptInit_ex(ctx.get(), EVP_aes_256_gcm(), nullptr, key_.data(), nonce);
-    EVP_EncryptUpdate(ctx.get(), cipher, &len, reinterpret_cast<const unsigned char*>(plaintext.data()),
+    EVP_EncryptUpdate(ctx.get(), cipher, &len,
+                      reinterpret_cast<const unsigned char*>(plaintext.data()),
                       static_cast<int>(plaintext.size()));
     total = len;
     EVP_EncryptFinal_ex(ctx.get(), cipher + total, &len);
@@ -128,9 +137,13 @@ std::optional<std::string> Secrets::open(std::string_view sealed) const {
     Ctx ctx(EVP_CIPHER_CTX_new(), EVP_CIPHER_CTX_free);
     int len = 0;
     EVP_DecryptInit_ex(ctx.get(), EVP_aes_256_gcm(), nullptr, key_.data(), bytes);
-    EVP_DecryptUpdate(ctx.get(), reinterpret_cast<unsigned char*>(out.data()), &len, bytes + 12, static_cast<int>(n));
-    EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_SET_TAG, 16, const_cast<unsigned char*>(bytes + 12 + n));
-    if (EVP_DecryptFinal_ex(ctx.get(), reinterpret_cast<unsigned char*>(out.data()) + len, &len) != 1) return std::nullopt;
+    EVP_DecryptUpdate(ctx.get(), reinterpret_cast<unsigned char*>(out.data()), &len, bytes + 12,
+                      static_cast<int>(n));
+    EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_SET_TAG, 16,
+                        const_cast<unsigned char*>(bytes + 12 + n));
+    if (EVP_DecryptFinal_ex(ctx.get(), reinterpret_cast<unsigned char*>(out.data()) + len, &len) !=
+        1)
+        return std::nullopt;
     return out;
 }
 

@@ -26,7 +26,8 @@ bool ServiceRegistry::remove(const Plugin* plugin) {
 
 const ServiceEntry* ServiceRegistry::find(std::string_view name) const {
     std::shared_lock<std::shared_mutex> g(m_);
-    for (const auto& candidate : {std::string(name), qualify(ns_, name), qualify(ns_, "v1." + std::string(name))}) {
+    for (const auto& candidate :
+         {std::string(name), qualify(ns_, name), qualify(ns_, "v1." + std::string(name))}) {
         auto it = services_.find(candidate);
         if (it != services_.end()) return &it->second;
     }
@@ -54,19 +55,27 @@ std::vector<ServiceEntry> ServiceRegistry::all() const {
 
 std::string_view access_name(platform_access_t a) {
     switch (a) {
-        case PLATFORM_ACCESS_ACCOUNT: return "account";
-        case PLATFORM_ACCESS_OWNER: return "owner";
-        case PLATFORM_ACCESS_ADMIN: return "admin";
-        default: return "public";
+        case PLATFORM_ACCESS_ACCOUNT:
+            return "account";
+        case PLATFORM_ACCESS_OWNER:
+            return "owner";
+        case PLATFORM_ACCESS_ADMIN:
+            return "admin";
+        default:
+            return "public";
     }
 }
 
 std::string flag_names(uint64_t flags) {
     static const std::pair<uint64_t, const char*> names[] = {
-        {PLATFORM_FLAG_READ_ONLY, "read_only"}, {PLATFORM_FLAG_DESTRUCTIVE, "destructive"},
-        {PLATFORM_FLAG_WITHHELD_FROM_AGENT, "withheld_from_agent"}, {PLATFORM_FLAG_IDEMPOTENT, "idempotent"},
-        {PLATFORM_FLAG_METERED, "metered"}, {PLATFORM_FLAG_ACTION, "action"},
-        {PLATFORM_FLAG_STREAMING, "streaming"}, {PLATFORM_FLAG_OPEN_WORLD, "open_world"}};
+        {PLATFORM_FLAG_READ_ONLY, "read_only"},
+        {PLATFORM_FLAG_DESTRUCTIVE, "destructive"},
+        {PLATFORM_FLAG_WITHHELD_FROM_AGENT, "withheld_from_agent"},
+        {PLATFORM_FLAG_IDEMPOTENT, "idempotent"},
+        {PLATFORM_FLAG_METERED, "metered"},
+        {PLATFORM_FLAG_ACTION, "action"},
+        {PLATFORM_FLAG_STREAMING, "streaming"},
+        {PLATFORM_FLAG_OPEN_WORLD, "open_world"}};
     std::string out;
     for (auto& [bit, name] : names)
         if (flags & bit) out += (out.empty() ? "" : ",") + std::string(name);
@@ -76,14 +85,22 @@ std::string flag_names(uint64_t flags) {
 // What the endpoint is to MCP, as the registry reports it (clients list tools from it).
 const char* mcp_role_name(platform_mcp_role_t role) {
     switch (role) {
-    case PLATFORM_MCP_TOOL: return "tool";
-    case PLATFORM_MCP_RESOURCES: return "resources";
-    case PLATFORM_MCP_RESOURCE_TEMPLATES: return "resource_templates";
-    case PLATFORM_MCP_RESOURCE_READ: return "resource_read";
-    case PLATFORM_MCP_PROMPTS: return "prompts";
-    case PLATFORM_MCP_PROMPT_GET: return "prompt_get";
-    case PLATFORM_MCP_COMPLETE: return "complete";
-    default: return "hidden";
+        case PLATFORM_MCP_TOOL:
+            return "tool";
+        case PLATFORM_MCP_RESOURCES:
+            return "resources";
+        case PLATFORM_MCP_RESOURCE_TEMPLATES:
+            return "resource_templates";
+        case PLATFORM_MCP_RESOURCE_READ:
+            return "resource_read";
+        case PLATFORM_MCP_PROMPTS:
+            return "prompts";
+        case PLATFORM_MCP_PROMPT_GET:
+            return "prompt_get";
+        case PLATFORM_MCP_COMPLETE:
+            return "complete";
+        default:
+            return "hidden";
     }
 }
 
@@ -104,11 +121,13 @@ json describe_endpoint(const ServiceEntry& s, const Endpoint& e) {
                      {"since", e.since}};
     if (e.flags & PLATFORM_FLAG_METERED) metadata["price"] = std::to_string(e.price);
     metadata["mcp"] = mcp_role_name(e.mcp_role);
-    json out = {{"name", e.method},
-                {"request", {{"name", e.method + "Request"}, {"type", "object"}, {"values", values}}},
-                {"response", {{"name", e.method + "Response"}, {"type", "object"}, {"values", json::array()}}},
-                {"metadata", metadata},
-                {"schema", e.input.source()}};
+    json out = {
+        {"name", e.method},
+        {"request", {{"name", e.method + "Request"}, {"type", "object"}, {"values", values}}},
+        {"response",
+         {{"name", e.method + "Response"}, {"type", "object"}, {"values", json::array()}}},
+        {"metadata", metadata},
+        {"schema", e.input.source()}};
     if (!e.output_schema.is_null()) out["output_schema"] = e.output_schema;
     return out;
 }
@@ -120,8 +139,11 @@ json ServiceRegistry::describe(const ServiceEntry& s) const {
     json node = {{"id", s.name + "-" + node_id_},
                  {"address", ""},
                  {"metadata",
-                  {{"server", "platform"}, {"transport", "inproc"}, {"protocol", "abi"},
-                   {"registry", "platform"}, {"broker", "platform"}}}};
+                  {{"server", "platform"},
+                   {"transport", "inproc"},
+                   {"protocol", "abi"},
+                   {"registry", "platform"},
+                   {"broker", "platform"}}}};
     return {{"name", s.name},
             {"version", s.plugin->version.empty() ? "latest" : s.plugin->version},
             {"metadata", {{"plugin", s.plugin->id}, {"summary", s.plugin->summary}}},

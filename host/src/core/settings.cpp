@@ -1,14 +1,16 @@
-#include <platform/host/settings.hpp>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
+#include <platform/host/settings.hpp>
 #include <stdexcept>
-#include <unistd.h>
 
 namespace platform::host {
 
 namespace {
-const char* env(const char* name) { return std::getenv(name); }
+const char* env(const char* name) {
+    return std::getenv(name);
+}
 void take(std::string& out, const char* name) {
     if (const char* v = env(name)) out = v;
 }
@@ -67,12 +69,14 @@ std::pair<std::string, int> split_address(const std::string& address) {
     auto colon = address.rfind(':');
     std::string host = colon == std::string::npos ? "" : address.substr(0, colon);
     std::string port = colon == std::string::npos ? address : address.substr(colon + 1);
-    if (host.size() > 1 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+    if (host.size() > 1 && host.front() == '[' && host.back() == ']')
+        host = host.substr(1, host.size() - 2);
     if (host.empty()) host = "0.0.0.0";
     char* end = nullptr;
     long p = std::strtol(port.c_str(), &end, 10);
     if (port.empty() || *end || p < 0 || p > 65535)
-        throw std::invalid_argument("address '" + address + "': port must be a number from 0 to 65535");
+        throw std::invalid_argument("address '" + address +
+                                    "': port must be a number from 0 to 65535");
     return {host, static_cast<int>(p)};
 }
 

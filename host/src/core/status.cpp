@@ -1,6 +1,5 @@
-#include <platform/host/status.hpp>
-
 #include <array>
+#include <platform/host/status.hpp>
 
 namespace platform::host {
 
@@ -42,9 +41,12 @@ std::string_view http_reason(int http_status) {
     for (const auto& s : kTable)
         if (s.http == http_status) return s.reason;
     switch (http_status) {
-        case 415: return "Unsupported Media Type";
-        case 431: return "Request Header Fields Too Large";
-        default: return "Error";
+        case 415:
+            return "Unsupported Media Type";
+        case 431:
+            return "Request Header Fields Too Large";
+        default:
+            return "Error";
     }
 }
 

@@ -1,13 +1,14 @@
+#include <chrono>
 #include <platform/host/clock.hpp>
 #include <platform/host/timer_queue.hpp>
-
-#include <chrono>
 
 namespace platform::host {
 
 TimerQueue::TimerQueue() : thread_([this] { run(); }) {}
 
-TimerQueue::~TimerQueue() { stop(); }
+TimerQueue::~TimerQueue() {
+    stop();
+}
 
 void TimerQueue::at(int64_t at_ms, std::function<void()> fn) {
     {

@@ -9,7 +9,9 @@ WorkerPool::WorkerPool(size_t min_threads, size_t max_threads) : s_(std::make_sh
     for (size_t i = 0; i < s_->min; ++i) spawn(s_, true);
 }
 
-WorkerPool::~WorkerPool() { stop(); }
+WorkerPool::~WorkerPool() {
+    stop();
+}
 
 void WorkerPool::spawn(const std::shared_ptr<State>& s, bool core) {
     ++s->live;
@@ -49,7 +51,8 @@ void WorkerPool::run(std::shared_ptr<State> s, bool core) {
     std::unique_lock<std::mutex> lock(s->m);
     for (;;) {
         ++s->idle;
-        bool woke = s->cv.wait_for(lock, std::chrono::seconds(30), [&] { return s->stopping || !s->tasks.empty(); });
+        bool woke = s->cv.wait_for(lock, std::chrono::seconds(30),
+                                   [&] { return s->stopping || !s->tasks.empty(); });
         --s->idle;
         if (s->tasks.empty()) {
             if (s->stopping || (!woke && !core)) break;

@@ -1,23 +1,23 @@
+#include <strings.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <mutex>
 #include <platform/host/acme_client.hpp>
 #include <platform/host/gateway.hpp>
-#include <platform/host/mcp.hpp>
 #include <platform/host/http_bodies.hpp>
 #include <platform/host/json_depth.hpp>
+#include <platform/host/mcp.hpp>
 #include <platform/host/names.hpp>
 #include <platform/host/openapi.hpp>
 #include <platform/host/request_args.hpp>
 #include <platform/host/schema.hpp>
 #include <platform/host/settings.hpp>
 #include <platform/host/status.hpp>
-
-#include "handlers.hpp"
-
-#include <algorithm>
-#include <cstdio>
-#include <mutex>
 #include <random>
 #include <stdexcept>
-#include <strings.h>
+
+#include "handlers.hpp"
 
 namespace platform::host {
 
@@ -72,9 +72,11 @@ std::pair<std::string, std::string> node_key(const std::string& address) {
     auto colon = address.rfind(':');
     if (colon == std::string::npos) return {address, ""};
     std::string host = address.substr(0, colon), port = address.substr(colon + 1);
-    if (host.size() > 1 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+    if (host.size() > 1 && host.front() == '[' && host.back() == ']')
+        host = host.substr(1, host.size() - 2);
     std::transform(host.begin(), host.end(), host.begin(), ::tolower);
-    if (host.empty() || host == "localhost" || host == "127.0.0.1" || host == "::1" || host == "0.0.0.0" || host == "::")
+    if (host.empty() || host == "localhost" || host == "127.0.0.1" || host == "::1" ||
+        host == "0.0.0.0" || host == "::")
         host = "loopback";
     return {host, port};
 }
@@ -104,11 +106,16 @@ std::optional<HandlerKind> parse_handler(std::string_view name) {
 
 const char* handler_name(HandlerKind kind) {
     switch (kind) {
-        case HandlerKind::rpc: return "rpc";
-        case HandlerKind::api: return "api";
-        case HandlerKind::proxy: return "proxy";
-        case HandlerKind::event: return "event";
-        case HandlerKind::web: return "web";
+        case HandlerKind::rpc:
+            return "rpc";
+        case HandlerKind::api:
+            return "api";
+        case HandlerKind::proxy:
+            return "proxy";
+        case HandlerKind::event:
+            return "event";
+        case HandlerKind::web:
+            return "web";
     }
     return "rpc";
 }
@@ -118,14 +125,17 @@ std::string HttpRequest::header(const std::string& lower_name) const {
     return it == headers.end() ? "" : it->second;
 }
 
-const char* platform_version() { return "v0.1.0"; }
+const char* platform_version() {
+    return "v0.1.0";
+}
 
 Gateway::Gateway(Runtime& runtime, Role role, std::string version)
     : runtime_(runtime), role_(role), version_(std::move(version)) {
     const std::string& name = runtime_.settings().handler;
     auto kind = parse_handler(name);
     if (!kind)
-        throw std::invalid_argument("unknown gateway handler '" + name + "' (--handler / PLATFORM_API_HANDLER; choose one of " +
+        throw std::invalid_argument("unknown gateway handler '" + name +
+                                    "' (--handler / PLATFORM_API_HANDLER; choose one of " +
                                     kHandlerChoices + ")");
     handler_ = *kind;
     if (role_ == Role::api) {
@@ -167,7 +177,8 @@ struct SseStream {
         for (size_t i = 0;;) {  // one `data:` line per line of the chunk
             size_t j = chunk.find('\n', i);
             out += "data: ";
-            out.append(chunk.substr(i, j == std::string_view::npos ? std::string_view::npos : j - i));
+            out.append(
+                chunk.substr(i, j == std::string_view::npos ? std::string_view::npos : j - i));
             out += "\n";
             if (j == std::string_view::npos) break;
             i = j + 1;
@@ -185,8 +196,8 @@ struct SseStream {
         if (!stream) return false;
         if (o.code != PLATFORM_OK) {
             const auto& info = status_info(o.code);
-            stream->write(frame(json{{"code", info.name}, {"message", o.body}}.dump(-1, ' ', false,
-                                                                                json::error_handler_t::replace),
+            stream->write(frame(json{{"code", info.name}, {"message", o.body}}.dump(
+                                    -1, ' ', false, json::error_handler_t::replace),
                                 "error"));
         }
         stream->end();
@@ -194,7 +205,8 @@ struct SseStream {
     }
 };
 
-void Gateway::handle(HttpRequest req, std::function<void(HttpResponse)> reply, OpenStream open_stream) {
+void Gateway::handle(HttpRequest req, std::function<void(HttpResponse)> reply,
+                     OpenStream open_stream) {
     const std::string id = request_id(req);
     auto send = [reply = std::move(reply), id](HttpResponse r) {
         r.headers.emplace_back("X-Request-Id", id);
@@ -202,9 +214,10 @@ void Gateway::handle(HttpRequest req, std::function<void(HttpResponse)> reply, O
     };
     req.headers["x-request-id"] = id;
     const std::string& ns = runtime_.settings().ns;
-    if (req.path == "/" ) {
+    if (req.path == "/") {
         if (req.method != "GET" && req.method != "HEAD")
-            return send(gateway_error(ns, 405, "GET / answers the version; " + req.method + " is not allowed"));
+            return send(gateway_error(
+                ns, 405, "GET / answers the version; " + req.method + " is not allowed"));
         HttpResponse r;
         r.body = json{{"version", version_}}.dump();
         return send(r);
@@ -227,7 +240,8 @@ void Gateway::handle(HttpRequest req, std::function<void(HttpResponse)> reply, O
     }
     OpenStream open;
     if (open_stream)
-        open = [open_stream, id](int status, const std::string& type, const std::vector<std::pair<std::string, std::string>>& h) {
+        open = [open_stream, id](int status, const std::string& type,
+                                 const std::vector<std::pair<std::string, std::string>>& h) {
             auto headers = h;
             headers.emplace_back("X-Request-Id", id);
             headers.emplace_back("Cache-Control", "no-cache");
@@ -241,17 +255,23 @@ void Gateway::handle(HttpRequest req, std::function<void(HttpResponse)> reply, O
     }
     if (req.path.rfind("/api/v1/", 0) == 0) return catalogue(req, send, open);
     if (handler_ == HandlerKind::web && websocket_upgrade(req))
-        return send(gateway_error(request_namespace(req), 501,
-                                  "WebSocket pass-through is not available: the HTTP server (Pistache 0.0.5) cannot hand "
-                                  "the connection over; use plain HTTP requests"));
+        return send(gateway_error(
+            request_namespace(req), 501,
+            "WebSocket pass-through is not available: the HTTP server (Pistache 0.0.5) cannot hand "
+            "the connection over; use plain HTTP requests"));
     if (session_route(req, send)) return;
     if (declared_route(req, send, open)) return;
     switch (handler_) {
-        case HandlerKind::rpc: return rpc_path(req, send, open);
-        case HandlerKind::api: return api_handler(req, send);
-        case HandlerKind::proxy: return proxy_handler(req, send, open, false);
-        case HandlerKind::web: return proxy_handler(req, send, open, true);
-        case HandlerKind::event: return event_handler(req, send, open);
+        case HandlerKind::rpc:
+            return rpc_path(req, send, open);
+        case HandlerKind::api:
+            return api_handler(req, send);
+        case HandlerKind::proxy:
+            return proxy_handler(req, send, open, false);
+        case HandlerKind::web:
+            return proxy_handler(req, send, open, true);
+        case HandlerKind::event:
+            return event_handler(req, send, open);
     }
 }
 
@@ -286,32 +306,43 @@ void Gateway::catalogue(HttpRequest& req, const Reply& reply, const OpenStream& 
     auto parts = path_segments(req.path.substr(8));
     if (parts.size() != 2)
         return reply(catalogue_status(PLATFORM_NOT_FOUND, "no such method: " + req.path +
-                                                             " (use /api/v1/<service>/<method>)"));
+                                                              " (use /api/v1/<service>/<method>)"));
     const ServiceEntry* svc = runtime_.registry().find_catalogue(parts[0]);
-    if (!svc) return reply(catalogue_status(PLATFORM_NOT_FOUND, "unknown service '" + parts[0] + "'"));
+    if (!svc)
+        return reply(catalogue_status(PLATFORM_NOT_FOUND, "unknown service '" + parts[0] + "'"));
     const Endpoint* ep = svc->plugin->public_endpoint(parts[1]);
     if (!ep)
-        return reply(catalogue_status(PLATFORM_NOT_FOUND, "unknown method '" + parts[0] + "/" + parts[1] +
-                                                             "' (available: " + endpoint_names(*svc->plugin) + ")"));
+        return reply(catalogue_status(PLATFORM_NOT_FOUND,
+                                      "unknown method '" + parts[0] + "/" + parts[1] +
+                                          "' (available: " + endpoint_names(*svc->plugin) + ")"));
     if (req.method != "GET" && req.method != "POST") {
-        auto r = catalogue_status(PLATFORM_METHOD_NOT_ALLOWED, req.method + " is not allowed; use GET or POST");
+        auto r = catalogue_status(PLATFORM_METHOD_NOT_ALLOWED,
+                                  req.method + " is not allowed; use GET or POST");
         r.headers.emplace_back("Allow", ep->verb == PLATFORM_VERB_GET ? "GET, POST" : "POST");
         return reply(r);
     }
     if (ep->verb == PLATFORM_VERB_POST && req.method == "GET") {
-        auto r = catalogue_status(PLATFORM_METHOD_NOT_ALLOWED,
-                                 parts[0] + "/" + ep->name + " changes data or searches privately: use POST with a JSON body");
+        auto r =
+            catalogue_status(PLATFORM_METHOD_NOT_ALLOWED,
+                             parts[0] + "/" + ep->name +
+                                 " changes data or searches privately: use POST with a JSON body");
         r.headers.emplace_back("Allow", "POST");
         return reply(r);
     }
     const bool result_envelope = query_flag(req.query, "envelope=result");
     auto args = request_args(req, &ep->input, ep->max_body, "envelope");
     if (auto* err = std::get_if<ArgsError>(&args))
-        return reply(catalogue_error(err->http_status, err->http_status == 415 ? "unsupported_media_type"
-                                                                                : std::string(status_info(err->code).name),
+        return reply(catalogue_error(err->http_status,
+                                     err->http_status == 415
+                                         ? "unsupported_media_type"
+                                         : std::string(status_info(err->code).name),
                                      err->message));
-    invoke(req, *svc, *ep, std::move(std::get<json>(args)),
-           [reply, result_envelope](Outcome o) { reply(catalogue_outcome(std::move(o), result_envelope)); }, open);
+    invoke(
+        req, *svc, *ep, std::move(std::get<json>(args)),
+        [reply, result_envelope](Outcome o) {
+            reply(catalogue_outcome(std::move(o), result_envelope));
+        },
+        open);
 }
 
 void Gateway::rpc_path(HttpRequest& req, const Reply& reply, const OpenStream& open) {
@@ -322,16 +353,19 @@ void Gateway::rpc_path(HttpRequest& req, const Reply& reply, const OpenStream& o
     const ServiceEntry* svc = runtime_.registry().find_exact(name);
     if (!svc) return reply(gateway_error(ns, 404, "service not found: " + name));
     const Endpoint* ep = svc->plugin->public_endpoint(route->method);
-    if (!ep) return reply(gateway_error(name, 404, "endpoint not found: " + name + ":" + route->method));
+    if (!ep)
+        return reply(gateway_error(name, 404, "endpoint not found: " + name + ":" + route->method));
     if (ep->verb == PLATFORM_VERB_POST && req.method == "GET") {
         auto r = gateway_error(name, 405, ep->method + " changes data: use POST with a JSON body");
         r.headers.emplace_back("Allow", "POST");
         return reply(r);
     }
     auto args = request_args(req, &ep->input, ep->max_body);
-    if (auto* err = std::get_if<ArgsError>(&args)) return reply(gateway_error(name, err->http_status, err->message));
-    invoke(req, *svc, *ep, std::move(std::get<json>(args)),
-           [reply, name](Outcome o) { reply(gateway_outcome(name, std::move(o))); }, open);
+    if (auto* err = std::get_if<ArgsError>(&args))
+        return reply(gateway_error(name, err->http_status, err->message));
+    invoke(
+        req, *svc, *ep, std::move(std::get<json>(args)),
+        [reply, name](Outcome o) { reply(gateway_outcome(name, std::move(o))); }, open);
 }
 
 void Gateway::rpc_call(HttpRequest& req, const Reply& reply, const OpenStream& open_stream) {
@@ -344,31 +378,41 @@ void Gateway::rpc_call(HttpRequest& req, const Reply& reply, const OpenStream& o
     if (req.body.size() > PLATFORM_DEFAULT_MAX_BODY * 64)
         return reply(gateway_error(id, 413, "request body too large"));
     auto parsed = parse_body(req, &rpc_envelope_schema());
-    if (auto* err = std::get_if<ArgsError>(&parsed)) return reply(gateway_error(id, err->http_status, err->message));
+    if (auto* err = std::get_if<ArgsError>(&parsed))
+        return reply(gateway_error(id, err->http_status, err->message));
     json& env = std::get<json>(parsed);
-    auto field = [&](const char* k) { return env.contains(k) && env[k].is_string() ? env[k].get<std::string>() : ""; };
+    auto field = [&](const char* k) {
+        return env.contains(k) && env[k].is_string() ? env[k].get<std::string>() : "";
+    };
     std::string service = field("service"), method = field("method");
     if (method.empty()) method = field("endpoint");
-    if (service.empty()) return reply(gateway_error(id, 400, "invalid service: `service` is required"));
-    if (method.empty()) return reply(gateway_error(id, 400, "invalid method: `method` is required"));
+    if (service.empty())
+        return reply(gateway_error(id, 400, "invalid service: `service` is required"));
+    if (method.empty())
+        return reply(gateway_error(id, 400, "invalid method: `method` is required"));
     json args = json::object();
     if (env.contains("request")) {
         args = env["request"];
         if (args.is_string()) {
             std::string text = args.get<std::string>();
             if (!json_depth_ok(text))
-                return reply(gateway_error(id, 400, "request: nested more than " + std::to_string(kMaxJsonDepth) +
-                                                        " levels deep"));
+                return reply(gateway_error(
+                    id, 400,
+                    "request: nested more than " + std::to_string(kMaxJsonDepth) + " levels deep"));
             args = text.empty() ? json::object() : json::parse(text, nullptr, false);
         }
-        if (!args.is_object()) return reply(gateway_error(id, 400, "request: must be a JSON object (or a JSON string of one)"));
+        if (!args.is_object())
+            return reply(
+                gateway_error(id, 400, "request: must be a JSON object (or a JSON string of one)"));
     }
     // `address` pins the node (micro §1.9); an in-process service has one node: this host.
     if (std::string address = field("address"); !address.empty()) {
         const auto wanted = node_key(address);
         bool here = false;
         for (const auto& node : runtime_.network_nodes())
-            for (const auto& a : {node.value("address", ""), node.contains("metadata") ? node["metadata"].value("proxy", "") : ""})
+            for (const auto& a :
+                 {node.value("address", ""),
+                  node.contains("metadata") ? node["metadata"].value("proxy", "") : ""})
                 here |= !a.empty() && (a == address || node_key(a) == wanted);
         if (!here) return reply(gateway_error(id, 404, "no node at " + address));
     }
@@ -381,25 +425,33 @@ void Gateway::rpc_call(HttpRequest& req, const Reply& reply, const OpenStream& o
         svc = runtime_.registry().find_exact(service);
         if (!svc) svc = runtime_.registry().find_exact(qualify(ns, service));
     }
-    if (!svc) return reply(gateway_error(id, 404, "service not found: " + (ns == runtime_.settings().ns ? service : qualify(ns, service))));
+    if (!svc)
+        return reply(
+            gateway_error(id, 404,
+                          "service not found: " +
+                              (ns == runtime_.settings().ns ? service : qualify(ns, service))));
     const Endpoint* ep = svc->plugin->public_endpoint(method);
-    if (!ep) return reply(gateway_error(id, 404, "endpoint not found: " + svc->name + ":" + method));
+    if (!ep)
+        return reply(gateway_error(id, 404, "endpoint not found: " + svc->name + ":" + method));
     if (ep->max_body < req.body.size())
-        return reply(gateway_error(id, 413, "request: more than the " + std::to_string(ep->max_body) +
-                                                " bytes " + ep->method + " accepts"));
+        return reply(gateway_error(id, 413,
+                                   "request: more than the " + std::to_string(ep->max_body) +
+                                       " bytes " + ep->method + " accepts"));
     // A streaming method streams Server-Sent Events to a client that asks for them (the CLI's
     // `logs -f`); otherwise its chunks come back as one JSON array.
     OpenStream open;
     if (open_stream && req.header("accept").find("text/event-stream") != std::string::npos)
-        open = [open_stream, rid = req.header("x-request-id")](int status, const std::string& type,
-                                                               const std::vector<std::pair<std::string, std::string>>& h) {
+        open = [open_stream, rid = req.header("x-request-id")](
+                   int status, const std::string& type,
+                   const std::vector<std::pair<std::string, std::string>>& h) {
             auto headers = h;
             headers.emplace_back("X-Request-Id", rid);
             headers.emplace_back("Cache-Control", "no-cache");
             return open_stream(status, type, headers);
         };
-    invoke(req, *svc, *ep, std::move(args),
-           [reply, name = svc->name](Outcome o) { reply(gateway_outcome(name, std::move(o))); }, open);
+    invoke(
+        req, *svc, *ep, std::move(args),
+        [reply, name = svc->name](Outcome o) { reply(gateway_outcome(name, std::move(o))); }, open);
 }
 
 }  // namespace platform::host

@@ -7,16 +7,16 @@
 // as that HTTP response (status 0 -> 200, default Content-Type application/json, body verbatim).
 // Any other result is written as JSON. The endpoint's schema decides whether it takes that shape.
 // Also the helpers shared by the handlers (handlers.hpp).
-#include <platform/host/http_bodies.hpp>
-#include <platform/host/status.hpp>
-
-#include "handlers.hpp"
+#include <strings.h>
 
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <platform/host/http_bodies.hpp>
+#include <platform/host/status.hpp>
 #include <random>
-#include <strings.h>
+
+#include "handlers.hpp"
 
 namespace platform::host {
 
@@ -37,7 +37,8 @@ std::string form_decode(std::string_view s) {
         int hi = 0, lo = 0;
         if (s[i] == '+') {
             out += ' ';
-        } else if (s[i] == '%' && i + 2 < s.size() && (hi = hex(s[i + 1])) >= 0 && (lo = hex(s[i + 2])) >= 0) {
+        } else if (s[i] == '%' && i + 2 < s.size() && (hi = hex(s[i + 1])) >= 0 &&
+                   (lo = hex(s[i + 2])) >= 0) {
             out += static_cast<char>(hi * 16 + lo);
             i += 2;
         } else {
@@ -47,7 +48,8 @@ std::string form_decode(std::string_view s) {
     return out;
 }
 bool tchar(char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
+    return std::isalnum(static_cast<unsigned char>(c)) ||
+           std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
 }
 }  // namespace
 
@@ -55,7 +57,8 @@ std::string canonical_header(std::string_view name) {
     std::string out(name);
     bool upper = true;
     for (auto& c : out) {
-        c = static_cast<char>(upper ? std::toupper(static_cast<unsigned char>(c)) : std::tolower(static_cast<unsigned char>(c)));
+        c = static_cast<char>(upper ? std::toupper(static_cast<unsigned char>(c))
+                                    : std::tolower(static_cast<unsigned char>(c)));
         upper = c == '-';
     }
     return out;
@@ -64,7 +67,9 @@ std::string canonical_header(std::string_view name) {
 json header_pairs(const std::map<std::string, std::string>& headers, bool credentials) {
     json out = json::object();
     for (const auto& [name, value] : headers) {
-        if (!credentials && (name == "authorization" || name == "cookie" || name == "proxy-authorization")) continue;
+        if (!credentials &&
+            (name == "authorization" || name == "cookie" || name == "proxy-authorization"))
+            continue;
         const std::string key = canonical_header(name);
         out[key] = {{"key", key}, {"values", json::array({value})}};
     }
@@ -81,7 +86,8 @@ std::map<std::string, std::vector<std::string>> form_values(std::string_view tex
         if (!pair.empty()) {
             size_t eq = pair.find('=');
             std::string key = form_decode(pair.substr(0, eq));
-            std::string value = eq == std::string_view::npos ? "" : form_decode(pair.substr(eq + 1));
+            std::string value =
+                eq == std::string_view::npos ? "" : form_decode(pair.substr(eq + 1));
             if (!key.empty()) out[key].push_back(std::move(value));
         }
         i = j + 1;
@@ -117,7 +123,8 @@ std::string cookie(const HttpRequest& req, std::string_view name) {
         size_t b = header.find_first_not_of(' ', i);
         if (b < end) {
             size_t eq = header.find('=', b);
-            if (eq < end && std::string_view(header).substr(b, eq - b) == name) return header.substr(eq + 1, end - eq - 1);
+            if (eq < end && std::string_view(header).substr(b, eq - b) == name)
+                return header.substr(eq + 1, end - eq - 1);
         }
         i = end + 1;
     }
@@ -132,7 +139,8 @@ std::string uuid4() {
     char buf[37];
     std::snprintf(buf, sizeof buf, "%08x-%04x-%04x-%04x-%012llx", static_cast<unsigned>(a >> 32),
                   static_cast<unsigned>((a >> 16) & 0xffff), static_cast<unsigned>(a & 0xffff),
-                  static_cast<unsigned>(b >> 48), static_cast<unsigned long long>(b & 0xffffffffffffull));
+                  static_cast<unsigned>(b >> 48),
+                  static_cast<unsigned long long>(b & 0xffffffffffffull));
     return buf;
 }
 
@@ -161,8 +169,17 @@ bool header_value_ok(std::string_view value) {
 }
 
 bool hop_by_hop(std::string_view n) {
-    static const char* names[] = {"connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "proxy-connection",
-                                  "te", "trailer", "trailers", "transfer-encoding", "upgrade", "content-length"};
+    static const char* names[] = {"connection",
+                                  "keep-alive",
+                                  "proxy-authenticate",
+                                  "proxy-authorization",
+                                  "proxy-connection",
+                                  "te",
+                                  "trailer",
+                                  "trailers",
+                                  "transfer-encoding",
+                                  "upgrade",
+                                  "content-length"};
     for (const char* h : names)
         if (n.size() == std::strlen(h) && strncasecmp(n.data(), h, n.size()) == 0) return true;
     return false;
@@ -186,7 +203,10 @@ namespace {
 bool api_response_shape(const json& r) {
     if (!r.is_object() || r.empty()) return false;
     for (const auto& [k, v] : r.items()) {
-        if (k == "statusCode" ? !v.is_number_integer() : k == "header" ? !v.is_object() : k == "body" ? !v.is_string() : true)
+        if (k == "statusCode" ? !v.is_number_integer()
+            : k == "header"   ? !v.is_object()
+            : k == "body"     ? !v.is_string()
+                              : true)
             return false;
     }
     return true;
@@ -208,20 +228,27 @@ HttpResponse api_answer_body(const std::string& name, Outcome& o) {
     }
     const int64_t status = result.value("statusCode", int64_t{0});
     if (status != 0 && (status < 100 || status > 599))
-        return gateway_error(name, 502, "api.Response statusCode " + std::to_string(status) + " is not an HTTP status");
+        return gateway_error(
+            name, 502,
+            "api.Response statusCode " + std::to_string(status) + " is not an HTTP status");
     r.status = status == 0 ? 200 : static_cast<int>(status);
     if (result.contains("header"))
         for (const auto& [key, pair] : result["header"].items()) {
-            std::string name_ = pair.is_object() && pair.contains("key") && pair["key"].is_string() ? pair["key"].get<std::string>() : key;
+            std::string name_ = pair.is_object() && pair.contains("key") && pair["key"].is_string()
+                                    ? pair["key"].get<std::string>()
+                                    : key;
             if (name_.empty()) name_ = key;
-            if (!gw::header_name_ok(name_) || gw::hop_by_hop(name_) || strcasecmp(name_.c_str(), "x-request-id") == 0) continue;
+            if (!gw::header_name_ok(name_) || gw::hop_by_hop(name_) ||
+                strcasecmp(name_.c_str(), "x-request-id") == 0)
+                continue;
             json values = pair.is_object() ? pair.value("values", json::array()) : pair;
             if (values.is_string()) values = json::array({values});
             if (!values.is_array()) continue;
             for (const auto& v : values) {
                 if (!v.is_string() || !gw::header_value_ok(v.get<std::string>())) continue;
                 if (strcasecmp(name_.c_str(), "content-type") == 0)
-                    r.content_type = gw::writable_content_type(v.get<std::string>(), r.content_type);
+                    r.content_type =
+                        gw::writable_content_type(v.get<std::string>(), r.content_type);
                 else
                     r.headers.emplace_back(name_, v.get<std::string>());
             }
@@ -244,17 +271,21 @@ void Gateway::api_handler(HttpRequest& req, const Reply& reply) {
     const ServiceEntry* svc = runtime_.registry().find_exact(name);
     if (!svc) return reply(gateway_error(ns, 404, "service not found: " + name));
     const Endpoint* ep = svc->plugin->public_endpoint(route->method);
-    if (!ep) return reply(gateway_error(name, 404, "endpoint not found: " + name + ":" + route->method));
+    if (!ep)
+        return reply(gateway_error(name, 404, "endpoint not found: " + name + ":" + route->method));
     if (req.body.size() > ep->max_body)
-        return reply(gateway_error(name, 413, "request body: " + std::to_string(req.body.size()) + " bytes is more than the " +
-                                                  std::to_string(ep->max_body) + " bytes " + ep->method + " accepts"));
+        return reply(gateway_error(name, 413,
+                                   "request body: " + std::to_string(req.body.size()) +
+                                       " bytes is more than the " + std::to_string(ep->max_body) +
+                                       " bytes " + ep->method + " accepts"));
 
     auto headers = req.headers;
     if (!req.remote.empty()) {
         std::string xff = req.header("x-forwarded-for");
         headers["x-forwarded-for"] = xff.empty() ? req.remote : xff + ", " + req.remote;
     }
-    const bool form = gw::media_type(req.header("content-type")) == "application/x-www-form-urlencoded";
+    const bool form =
+        gw::media_type(req.header("content-type")) == "application/x-www-form-urlencoded";
     json api_request = {{"method", req.method},
                         {"path", req.path},
                         {"header", gw::header_pairs(headers, true)},
@@ -262,7 +293,8 @@ void Gateway::api_handler(HttpRequest& req, const Reply& reply) {
                         {"post", form ? gw::form_pairs(req.body) : json::object()},
                         {"body", form ? "" : req.body},
                         {"url", req.query.empty() ? req.path : req.path + "?" + req.query}};
-    invoke(req, *svc, *ep, std::move(api_request), [reply, name](Outcome o) { reply(api_answer(name, std::move(o))); });
+    invoke(req, *svc, *ep, std::move(api_request),
+           [reply, name](Outcome o) { reply(api_answer(name, std::move(o))); });
 }
 
 }  // namespace platform::host

@@ -7,15 +7,14 @@
 // No live node: the rpc handler takes the path (then 404). Upstream failure: 502 (504 after
 // 30 s). Nodes are registered by admins only, so no SSRF guard applies to them; redirects are
 // passed back, not followed; proxies from the environment are not used.
-#include <platform/host/http_bodies.hpp>
-
-#include "handlers.hpp"
-
 #include <curl/curl.h>
+#include <strings.h>
 
 #include <algorithm>
+#include <platform/host/http_bodies.hpp>
 #include <random>
-#include <strings.h>
+
+#include "handlers.hpp"
 
 namespace platform::host {
 
@@ -37,8 +36,10 @@ size_t on_header(char* data, size_t size, size_t n, void* user) {
         c->headers.clear();  // a new response (after 1xx)
     } else if (auto colon = line.find(':'); colon != std::string_view::npos && colon > 0) {
         std::string_view value = line.substr(colon + 1);
-        while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
-        while (!value.empty() && (value.back() == ' ' || value.back() == '\t')) value.remove_suffix(1);
+        while (!value.empty() && (value.front() == ' ' || value.front() == '\t'))
+            value.remove_prefix(1);
+        while (!value.empty() && (value.back() == ' ' || value.back() == '\t'))
+            value.remove_suffix(1);
         c->headers.emplace_back(std::string(line.substr(0, colon)), std::string(value));
     }
     return size * n;
@@ -77,16 +78,19 @@ std::vector<std::string> connection_tokens(const std::string& value) {
 }
 }  // namespace
 
-HttpResponse forward_http(const HttpRequest& req, const std::string& address, const std::string& error_id) {
+HttpResponse forward_http(const HttpRequest& req, const std::string& address,
+                          const std::string& error_id) {
     static const bool curl_ready = curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK;
-    if (!curl_ready) return gateway_error(error_id, 502, "upstream: the HTTP client could not start");
+    if (!curl_ready)
+        return gateway_error(error_id, 502, "upstream: the HTTP client could not start");
     std::string base = address;
     if (base.find("://") == std::string::npos) base = "http://" + base;
     if (base.rfind("http://", 0) != 0 && base.rfind("https://", 0) != 0)
-        return gateway_error(error_id, 502, "upstream " + address + ": only http and https nodes can be proxied to");
+        return gateway_error(
+            error_id, 502, "upstream " + address + ": only http and https nodes can be proxied to");
     while (!base.empty() && base.back() == '/') base.pop_back();
-    const std::string url = base + (req.path.empty() || req.path.front() != '/' ? "/" : "") + req.path +
-                            (req.query.empty() ? "" : "?" + req.query);
+    const std::string url = base + (req.path.empty() || req.path.front() != '/' ? "/" : "") +
+                            req.path + (req.query.empty() ? "" : "?" + req.query);
 
     std::unique_ptr<CURL, CurlFree> h(curl_easy_init());
     if (!h) return gateway_error(error_id, 502, "upstream: the HTTP client could not start");
@@ -98,15 +102,17 @@ HttpResponse forward_http(const HttpRequest& req, const std::string& address, co
     };
     for (const auto& [name, value] : req.headers) {
         if (hop_by_hop(name) || name == "host" || name == "expect" || name == "x-forwarded-for" ||
-            name == "x-forwarded-host" || name == "x-forwarded-proto" || !header_name_ok(name) || !header_value_ok(value) ||
-            std::find(skip.begin(), skip.end(), name) != skip.end())
+            name == "x-forwarded-host" || name == "x-forwarded-proto" || !header_name_ok(name) ||
+            !header_value_ok(value) || std::find(skip.begin(), skip.end(), name) != skip.end())
             continue;
-        add(canonical_header(name) + (value.empty() ? ";" : ": " + value));  // "Name;" sends an empty value
+        add(canonical_header(name) +
+            (value.empty() ? ";" : ": " + value));  // "Name;" sends an empty value
     }
     std::string xff = req.header("x-forwarded-for");
     if (!req.remote.empty()) xff = xff.empty() ? req.remote : xff + ", " + req.remote;
     if (!xff.empty() && header_value_ok(xff)) add("X-Forwarded-For: " + xff);
-    if (std::string host = req.header("host"); !host.empty() && header_value_ok(host)) add("X-Forwarded-Host: " + host);
+    if (std::string host = req.header("host"); !host.empty() && header_value_ok(host))
+        add("X-Forwarded-Host: " + host);
     add(std::string("X-Forwarded-Proto: ") + (req.tls ? "https" : "http"));
     add("Expect:");  // no 100-continue round trip
     std::unique_ptr<curl_slist, CurlFree> headers(list);
@@ -132,23 +138,30 @@ HttpResponse forward_http(const HttpRequest& req, const std::string& address, co
     if (req.method == "HEAD") {
         curl_easy_setopt(c, CURLOPT_NOBODY, 1L);
     } else {
-        if (req.method != "GET" || !req.body.empty()) curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, req.method.c_str());
-        if (!req.body.empty() || (req.method != "GET" && req.method != "DELETE" && req.method != "OPTIONS")) {
-            curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(req.body.size()));
+        if (req.method != "GET" || !req.body.empty())
+            curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, req.method.c_str());
+        if (!req.body.empty() ||
+            (req.method != "GET" && req.method != "DELETE" && req.method != "OPTIONS")) {
+            curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE,
+                             static_cast<curl_off_t>(req.body.size()));
             curl_easy_setopt(c, CURLOPT_POSTFIELDS, req.body.data());
         }
     }
     CURLcode rc = curl_easy_perform(c);
     if (got.too_large)
-        return gateway_error(error_id, 502, "upstream " + address + ": response larger than " +
-                                                std::to_string(kMaxForwardResponse) + " bytes");
+        return gateway_error(error_id, 502,
+                             "upstream " + address + ": response larger than " +
+                                 std::to_string(kMaxForwardResponse) + " bytes");
     if (rc == CURLE_OPERATION_TIMEDOUT)
-        return gateway_error(error_id, 504, "upstream " + address + ": no answer within " +
-                                                std::to_string(kForwardTimeoutMs / 1000) + " s");
-    if (rc != CURLE_OK) return gateway_error(error_id, 502, "upstream " + address + ": " + curl_easy_strerror(rc));
+        return gateway_error(error_id, 504,
+                             "upstream " + address + ": no answer within " +
+                                 std::to_string(kForwardTimeoutMs / 1000) + " s");
+    if (rc != CURLE_OK)
+        return gateway_error(error_id, 502, "upstream " + address + ": " + curl_easy_strerror(rc));
     long status = 0;
     curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
-    if (status < 100 || status > 599) return gateway_error(error_id, 502, "upstream " + address + ": no valid HTTP status");
+    if (status < 100 || status > 599)
+        return gateway_error(error_id, 502, "upstream " + address + ": no valid HTTP status");
 
     HttpResponse r;
     r.status = static_cast<int>(status);
@@ -160,8 +173,8 @@ HttpResponse forward_http(const HttpRequest& req, const std::string& address, co
     for (auto& [name, value] : got.headers) {
         std::string lower = name;
         for (auto& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-        if (hop_by_hop(lower) || lower == "x-request-id" || !header_name_ok(name) || !header_value_ok(value) ||
-            std::find(drop.begin(), drop.end(), lower) != drop.end())
+        if (hop_by_hop(lower) || lower == "x-request-id" || !header_name_ok(name) ||
+            !header_value_ok(value) || std::find(drop.begin(), drop.end(), lower) != drop.end())
             continue;
         if (lower == "content-type")
             r.content_type = writable_content_type(value, r.content_type);
@@ -174,14 +187,18 @@ HttpResponse forward_http(const HttpRequest& req, const std::string& address, co
 
 }  // namespace gw
 
-void Gateway::forward(HttpRequest& req, const std::vector<std::string>& addresses, const std::string& id, const Reply& reply) {
+void Gateway::forward(HttpRequest& req, const std::vector<std::string>& addresses,
+                      const std::string& id, const Reply& reply) {
     static thread_local std::mt19937 rng{std::random_device{}()};
-    std::string address = addresses[std::uniform_int_distribution<size_t>(0, addresses.size() - 1)(rng)];
+    std::string address =
+        addresses[std::uniform_int_distribution<size_t>(0, addresses.size() - 1)(rng)];
     auto shared = std::make_shared<HttpRequest>(std::move(req));
-    forward_pool_->submit([shared, address, id, reply] { reply(gw::forward_http(*shared, address, id)); });
+    forward_pool_->submit(
+        [shared, address, id, reply] { reply(gw::forward_http(*shared, address, id)); });
 }
 
-void Gateway::proxy_handler(HttpRequest& req, const Reply& reply, const OpenStream& open, bool web) {
+void Gateway::proxy_handler(HttpRequest& req, const Reply& reply, const OpenStream& open,
+                            bool web) {
     const std::string ns = request_namespace(req);
     auto route = web ? resolve_web_path(req.path) : resolve_proxy_path(req.path);
     if (route) {

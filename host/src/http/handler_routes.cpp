@@ -6,16 +6,15 @@
 //     comma-separated as micro encodes them), `method` (comma-separated; empty = any) and `host`
 //     (regular expressions; empty or * = any); a match is reverse-proxied to a live node.
 // A route belongs to the namespace its service's name starts with (Platform-Namespace).
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <limits>
 #include <platform/host/http_bodies.hpp>
 #include <platform/host/query.hpp>
 #include <platform/host/request_args.hpp>
 
 #include "handlers.hpp"
-
-#include <spdlog/spdlog.h>
-
-#include <algorithm>
-#include <limits>
 
 namespace platform::host {
 
@@ -23,7 +22,8 @@ using nlohmann::json;
 
 namespace {
 bool in_namespace(const std::string& name, const std::string& ns) {
-    return ns.empty() || (name.size() > ns.size() && name.compare(0, ns.size(), ns) == 0 && name[ns.size()] == '.');
+    return ns.empty() || (name.size() > ns.size() && name.compare(0, ns.size(), ns) == 0 &&
+                          name[ns.size()] == '.');
 }
 
 std::vector<std::string> split_list(const std::string& text) {
@@ -49,7 +49,8 @@ std::vector<std::string> metadata_list(const json& metadata, const char* key) {
     std::vector<std::string> out;
     if (v.is_array())
         for (const auto& item : v)
-            if (item.is_string() && !item.get<std::string>().empty()) out.push_back(item.get<std::string>());
+            if (item.is_string() && !item.get<std::string>().empty())
+                out.push_back(item.get<std::string>());
     return out;
 }
 
@@ -65,7 +66,8 @@ std::shared_ptr<const std::vector<Gateway::Routes::Remote>> build_remote(Runtime
     json services = runtime.registry().list(std::numeric_limits<int64_t>::min());
     for (const auto& s : services) {
         const std::string name = s.value("name", "");
-        if (name.empty() || runtime.registry().find_exact(name) || !s.contains("endpoints")) continue;
+        if (name.empty() || runtime.registry().find_exact(name) || !s.contains("endpoints"))
+            continue;
         for (const auto& e : s["endpoints"]) {
             if (!e.is_object() || !e.contains("metadata")) continue;
             const json& md = e["metadata"];
@@ -87,8 +89,8 @@ std::shared_ptr<const std::vector<Gateway::Routes::Remote>> build_remote(Runtime
                 std::string error;
                 auto pattern = RoutePattern::compile(p, &error);
                 if (!pattern || bad_host) {
-                    spdlog::warn("registered service {} endpoint {}: route ignored: {}", name, e.value("name", ""),
-                                 bad_host ? "invalid host expression" : error);
+                    spdlog::warn("registered service {} endpoint {}: route ignored: {}", name,
+                                 e.value("name", ""), bad_host ? "invalid host expression" : error);
                     continue;
                 }
                 out->push_back({std::move(*pattern), name, methods, hosts});
@@ -122,7 +124,9 @@ bool Gateway::declared_route(HttpRequest& req, const Reply& reply, const OpenStr
 
     for (const auto& route : routes_->local) {
         const Endpoint& ep = *route.endpoint;
-        const bool verb = ep.verb == PLATFORM_VERB_GET ? (req.method == "GET" || req.method == "HEAD") : req.method == "POST";
+        const bool verb = ep.verb == PLATFORM_VERB_GET
+                              ? (req.method == "GET" || req.method == "HEAD")
+                              : req.method == "POST";
         if (!verb || !in_namespace(route.service->name, ns)) continue;
         auto vars = route.pattern.match(req.path);
         if (!vars) continue;
@@ -141,8 +145,9 @@ bool Gateway::declared_route(HttpRequest& req, const Reply& reply, const OpenStr
                 return true;
             }
         }
-        invoke(req, *route.service, ep, std::move(args),
-               [reply, name](Outcome o) { reply(gateway_outcome(name, std::move(o))); }, open);
+        invoke(
+            req, *route.service, ep, std::move(args),
+            [reply, name](Outcome o) { reply(gateway_outcome(name, std::move(o))); }, open);
         return true;
     }
 
@@ -150,7 +155,8 @@ bool Gateway::declared_route(HttpRequest& req, const Reply& reply, const OpenStr
     {
         std::lock_guard<std::mutex> g(routes_->m);
         const auto now = std::chrono::steady_clock::now();
-        if (routes_->dirty->exchange(false) || !routes_->remote || now - routes_->built > Routes::kRefresh) {
+        if (routes_->dirty->exchange(false) || !routes_->remote ||
+            now - routes_->built > Routes::kRefresh) {
             routes_->remote = build_remote(runtime_);
             routes_->built = now;
         }
@@ -160,10 +166,12 @@ bool Gateway::declared_route(HttpRequest& req, const Reply& reply, const OpenStr
     const std::string host = host_of(req);
     for (const auto& route : *remote) {
         if (!in_namespace(route.service, ns)) continue;
-        if (!route.methods.empty() && std::find(route.methods.begin(), route.methods.end(), req.method) == route.methods.end())
+        if (!route.methods.empty() && std::find(route.methods.begin(), route.methods.end(),
+                                                req.method) == route.methods.end())
             continue;
         if (!route.hosts.empty() &&
-            std::none_of(route.hosts.begin(), route.hosts.end(), [&](const std::regex& re) { return std::regex_match(host, re); }))
+            std::none_of(route.hosts.begin(), route.hosts.end(),
+                         [&](const std::regex& re) { return std::regex_match(host, re); }))
             continue;
         if (!route.pattern.match(req.path)) continue;
         auto nodes = runtime_.registry().node_addresses(route.service, runtime_.clock().now_ms());

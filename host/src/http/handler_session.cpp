@@ -4,12 +4,12 @@
 //   POST /auth/logout  the session (cookie + X-CSRF-Token, or bearer) -> auth.deleteSession;
 //                      clears both cookies
 //   GET  /.well-known/oauth-protected-resource   RFC 9728 metadata for MCP and OAuth clients
-#include "handlers.hpp"
-
 #include <platform/host/http_bodies.hpp>
 #include <platform/host/names.hpp>
 #include <platform/host/request_args.hpp>
 #include <platform/host/status.hpp>
+
+#include "handlers.hpp"
 
 namespace platform::host {
 
@@ -23,9 +23,10 @@ std::string base_url(const HttpRequest& req) {
     return std::string(req.tls ? "https://" : "http://") + host;
 }
 
-std::string cookie_line(const std::string& name, const std::string& value, int64_t max_age, bool http_only,
-                        const char* same_site, bool secure) {
-    std::string c = name + "=" + value + "; Path=/; Max-Age=" + std::to_string(max_age < 0 ? 0 : max_age) +
+std::string cookie_line(const std::string& name, const std::string& value, int64_t max_age,
+                        bool http_only, const char* same_site, bool secure) {
+    std::string c = name + "=" + value +
+                    "; Path=/; Max-Age=" + std::to_string(max_age < 0 ? 0 : max_age) +
                     "; SameSite=" + same_site;
     if (http_only) c += "; HttpOnly";
     if (secure) c += "; Secure";
@@ -43,14 +44,16 @@ std::string text(const json& j, std::initializer_list<const char*> keys) {
 bool Gateway::session_route(HttpRequest& req, const Reply& reply) {
     const std::string ns = request_namespace(req);
     if (req.path == "/.well-known/oauth-protected-resource") {
-        if (req.method != "GET" && req.method != "HEAD") return reply(gateway_error(ns, 405, "use GET")), true;
+        if (req.method != "GET" && req.method != "HEAD")
+            return reply(gateway_error(ns, 405, "use GET")), true;
         HttpResponse r;
         const std::string base = base_url(req);
-        r.body = json{{"resource", base},
-                      {"authorization_servers", json::array({base})},
-                      {"bearer_methods_supported", json::array({"header"})},
-                      {"resource_name", "Platform"}}
-                     .dump(-1, ' ', false, json::error_handler_t::replace);  // Host may hold any bytes
+        r.body =
+            json{{"resource", base},
+                 {"authorization_servers", json::array({base})},
+                 {"bearer_methods_supported", json::array({"header"})},
+                 {"resource_name", "Platform"}}
+                .dump(-1, ' ', false, json::error_handler_t::replace);  // Host may hold any bytes
         return reply(std::move(r)), true;
     }
     const bool login = req.path == "/auth/login", logout = req.path == "/auth/logout";
@@ -61,15 +64,19 @@ bool Gateway::session_route(HttpRequest& req, const Reply& reply) {
         return reply(std::move(r)), true;
     }
     const ServiceEntry* svc = runtime_.registry().find_exact(qualify(ns, "auth"));
-    const Endpoint* ep = svc ? svc->plugin->endpoint(login ? "createSession" : "deleteSession") : nullptr;
+    const Endpoint* ep =
+        svc ? svc->plugin->endpoint(login ? "createSession" : "deleteSession") : nullptr;
     if (!ep)
-        return reply(gateway_error(ns, 503, "browser sessions need the auth service (the profile's auth provider "
-                                            "auth-local); this profile does not serve it")),
+        return reply(gateway_error(
+                   ns, 503,
+                   "browser sessions need the auth service (the profile's auth provider "
+                   "auth-local); this profile does not serve it")),
                true;
     json args = json::object();
     if (login) {
         auto parsed = request_args(req, &ep->input, ep->max_body);
-        if (auto* err = std::get_if<ArgsError>(&parsed)) return reply(gateway_error(svc->name, err->http_status, err->message)), true;
+        if (auto* err = std::get_if<ArgsError>(&parsed))
+            return reply(gateway_error(svc->name, err->http_status, err->message)), true;
         args = std::move(std::get<json>(parsed));
     }
     const bool secure = req.tls;
@@ -78,19 +85,25 @@ bool Gateway::session_route(HttpRequest& req, const Reply& reply) {
         if (o.code != PLATFORM_OK) return reply(gateway_outcome(name, std::move(o)));
         HttpResponse r;
         if (!login) {
-            r.headers.emplace_back("Set-Cookie", cookie_line(gw::kSessionCookie, "", 0, true, "Lax", secure));
-            r.headers.emplace_back("Set-Cookie", cookie_line(gw::kCsrfCookie, "", 0, false, "Strict", secure));
+            r.headers.emplace_back("Set-Cookie",
+                                   cookie_line(gw::kSessionCookie, "", 0, true, "Lax", secure));
+            r.headers.emplace_back("Set-Cookie",
+                                   cookie_line(gw::kCsrfCookie, "", 0, false, "Strict", secure));
             r.body = "{}";
             return reply(std::move(r));
         }
         json s = json::parse(o.body, nullptr, false);
         const std::string session = s.is_object() ? text(s, {"session", "token"}) : "";
         const std::string csrf = s.is_object() ? text(s, {"csrf_token", "csrf"}) : "";
-        if (session.empty()) return reply(gateway_error(name, 502, "auth.createSession answered no session"));
+        if (session.empty())
+            return reply(gateway_error(name, 502, "auth.createSession answered no session"));
         int64_t max_age = 30 * 86400;
-        if (s.contains("expires_in") && s["expires_in"].is_number_integer()) max_age = s["expires_in"].get<int64_t>();
-        r.headers.emplace_back("Set-Cookie", cookie_line(gw::kSessionCookie, session, max_age, true, "Lax", secure));
-        r.headers.emplace_back("Set-Cookie", cookie_line(gw::kCsrfCookie, csrf, max_age, false, "Strict", secure));
+        if (s.contains("expires_in") && s["expires_in"].is_number_integer())
+            max_age = s["expires_in"].get<int64_t>();
+        r.headers.emplace_back(
+            "Set-Cookie", cookie_line(gw::kSessionCookie, session, max_age, true, "Lax", secure));
+        r.headers.emplace_back(
+            "Set-Cookie", cookie_line(gw::kCsrfCookie, csrf, max_age, false, "Strict", secure));
         r.headers.emplace_back("Cache-Control", "no-store");
         r.body = json{{"account", s.value("account", json::object())}, {"csrf_token", csrf}}.dump();
         reply(std::move(r));

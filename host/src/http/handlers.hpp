@@ -2,15 +2,13 @@
 // handler files (handler_api.cpp, handler_proxy.cpp, handler_event.cpp, handler_routes.cpp).
 #pragma once
 
-#include <platform/host/gateway.hpp>
-#include <platform/host/names.hpp>
-
-#include <nlohmann/json.hpp>
-
 #include <chrono>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <nlohmann/json.hpp>
+#include <platform/host/gateway.hpp>
+#include <platform/host/names.hpp>
 #include <regex>
 #include <string>
 #include <string_view>
@@ -81,7 +79,8 @@ std::string writable_content_type(const std::string& value, const std::string& f
 // gateway errors with id `error_id`: 502, or 504 when the upstream did not answer in time.
 inline constexpr long kForwardTimeoutMs = 30000;
 inline constexpr size_t kMaxForwardResponse = 32u << 20;
-HttpResponse forward_http(const HttpRequest& req, const std::string& address, const std::string& error_id);
+HttpResponse forward_http(const HttpRequest& req, const std::string& address,
+                          const std::string& error_id);
 
 }  // namespace gw
 }  // namespace platform::host

@@ -1,14 +1,15 @@
+#include <nlohmann/json.hpp>
 #include <platform/host/http_bodies.hpp>
 #include <platform/host/status.hpp>
-
-#include <nlohmann/json.hpp>
 
 namespace platform::host {
 
 using nlohmann::json;
 
 namespace {
-std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+std::string dump(const json& j) {
+    return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
 void add_auth_header(HttpResponse& r) {
     if (r.status == 401) r.headers.emplace_back("WWW-Authenticate", "Bearer");
 }
@@ -17,7 +18,9 @@ void add_auth_header(HttpResponse& r) {
 HttpResponse gateway_error(const std::string& id, int http_status, const std::string& detail) {
     HttpResponse r;
     r.status = http_status;
-    r.body = dump({{"Id", id}, {"Code", http_status}, {"Detail", detail},
+    r.body = dump({{"Id", id},
+                   {"Code", http_status},
+                   {"Detail", detail},
                    {"Status", std::string(http_reason(http_status))}});
     add_auth_header(r);
     return r;
@@ -53,7 +56,8 @@ std::optional<HttpResponse> raw_failure(Outcome& o) {
 
 HttpResponse gateway_outcome(const std::string& id, Outcome o) {
     if (auto r = raw_failure(o)) return std::move(*r);
-    if (o.code != PLATFORM_OK) return with_outcome_headers(gateway_error(id, status_info(o.code).http, o.body), o);
+    if (o.code != PLATFORM_OK)
+        return with_outcome_headers(gateway_error(id, status_info(o.code).http, o.body), o);
     HttpResponse r;
     if (o.raw) r.content_type = o.content_type;
     r.body = std::move(o.body);
@@ -70,7 +74,8 @@ HttpResponse catalogue_outcome(Outcome o, bool result_envelope) {
         return with_outcome_headers(std::move(r), o);
     }
     json result = json::parse(o.body, nullptr, false);
-    if (result.is_discarded()) return catalogue_status(PLATFORM_INTERNAL, "the service answered invalid JSON");
+    if (result.is_discarded())
+        return catalogue_status(PLATFORM_INTERNAL, "the service answered invalid JSON");
     r.body = dump({{result_envelope ? "result" : "data", std::move(result)}});
     return with_outcome_headers(std::move(r), o);
 }

@@ -1,3 +1,20 @@
+#include <fcntl.h>
+#include <pistache/endpoint.h>
+#include <pistache/http.h>
+#include <pistache/peer.h>
+#include <poll.h>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+#include <sys/socket.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <deque>
+#include <mutex>
+#include <optional>
 #include <platform/host/access_log.hpp>
 #include <platform/host/http_bodies.hpp>
 #include <platform/host/http_cors.hpp>
@@ -9,26 +26,8 @@
 #include <platform/host/status.hpp>
 #include <platform/host/tls_listener.hpp>
 #include <platform/host/trace_context.hpp>
-
-#include <pistache/endpoint.h>
-#include <pistache/http.h>
-#include <pistache/peer.h>
-#include <spdlog/sinks/stdout_color_sinks.h>
-#include <spdlog/spdlog.h>
-
-#include <algorithm>
-#include <atomic>
-#include <cerrno>
-#include <chrono>
-#include <cstdio>
-#include <deque>
-#include <fcntl.h>
-#include <mutex>
-#include <optional>
-#include <poll.h>
 #include <shared_mutex>
 #include <sstream>
-#include <sys/socket.h>
 #include <thread>
 #include <vector>
 
@@ -85,7 +84,8 @@ HttpRequest convert(const Http::Request& in, std::string_view target) {
 }
 
 // One framed request through Pistache's parser (exactly its bytes, so nothing is lost on reset).
-ParsedRequest parse_framed(Http::RequestParser& parser, std::string_view framed, const Frame& f, size_t max_size) {
+ParsedRequest parse_framed(Http::RequestParser& parser, std::string_view framed, const Frame& f,
+                           size_t max_size) {
     ParsedRequest out;
     parser.reset();
     try {
@@ -119,10 +119,14 @@ ParsedRequest parse_framed(Http::RequestParser& parser, std::string_view framed,
 // Reason phrases for the statuses the framing answers that status.cpp does not name.
 std::string reason(int status) {
     switch (status) {
-        case 408: return "Request Timeout";
-        case 414: return "URI Too Long";
-        case 505: return "HTTP Version Not Supported";
-        default: return std::string(http_reason(status));
+        case 408:
+            return "Request Timeout";
+        case 414:
+            return "URI Too Long";
+        case 505:
+            return "HTTP Version Not Supported";
+        default:
+            return std::string(http_reason(status));
     }
 }
 
@@ -130,7 +134,9 @@ std::string reason(int status) {
 HttpResponse error_response(const std::string& id, int status, const std::string& detail) {
     HttpResponse r = gateway_error(id, status, detail);
     if (http_reason(status) == "Error")
-        r.body = json({{"Id", id}, {"Code", status}, {"Detail", detail}, {"Status", reason(status)}}).dump();
+        r.body =
+            json({{"Id", id}, {"Code", status}, {"Detail", detail}, {"Status", reason(status)}})
+                .dump();
     return r;
 }
 
@@ -138,13 +144,15 @@ HttpResponse error_response(const std::string& id, int status, const std::string
 // wins, as Pistache's header map kept them — but every Set-Cookie, the one header that must repeat,
 // RFC 6265 §3), Content-Type and Content-Length, then the body.
 std::string wire_bytes(Http::Version version, const HttpResponse& r, bool close) {
-    std::string out = std::string(Http::versionString(version)) + " " + std::to_string(r.status) + " ";
+    std::string out =
+        std::string(Http::versionString(version)) + " " + std::to_string(r.status) + " ";
     const char* phrase = Http::codeString(static_cast<Http::Code>(r.status));
     out += *phrase ? phrase : reason(r.status);
     out += close ? "\r\nConnection: Close\r\n" : "\r\nConnection: Keep-Alive\r\n";
     std::vector<std::string> seen{"connection", "content-length"};
     auto add = [&](const std::string& name, const std::string& value) {
-        if (name.find_first_of("\r\n") != std::string::npos || value.find_first_of("\r\n") != std::string::npos)
+        if (name.find_first_of("\r\n") != std::string::npos ||
+            value.find_first_of("\r\n") != std::string::npos)
             return;  // never a header split into two
         const std::string key = lower(name);
         if (key != "set-cookie") {
@@ -178,7 +186,9 @@ struct ServerState {
 // callbacks, so a request is uncounted however it ends (written, failed, connection gone).
 class InFlight {
 public:
-    explicit InFlight(std::shared_ptr<ServerState> s) : server_(std::move(s)) { server_->in_flight_add(1); }
+    explicit InFlight(std::shared_ptr<ServerState> s) : server_(std::move(s)) {
+        server_->in_flight_add(1);
+    }
     ~InFlight() { release(); }
     InFlight(const InFlight&) = delete;
     InFlight& operator=(const InFlight&) = delete;
@@ -196,12 +206,12 @@ using InFlightToken = std::shared_ptr<InFlight>;
 struct PortState {
     Runtime* runtime = nullptr;
     Gateway* gateway = nullptr;
-    bool api = true;  // api port: /metrics and /health are answered here
+    bool api = true;   // api port: /metrics and /health are answered here
     std::string name;  // "api" | "proxy" (access log)
     HttpSettings settings;
     FrameLimits limits;
     std::shared_ptr<ServerState> server;
-    std::shared_ptr<RateLimiter> limiter;  // nullptr = off
+    std::shared_ptr<RateLimiter> limiter;    // nullptr = off
     std::shared_ptr<spdlog::logger> access;  // nullptr = no access log
     std::string tls_secret;  // TLS on: every connection starts with the terminator's preface
 };
@@ -229,10 +239,10 @@ struct Connection {
     bool tls = false;              // the client spoke TLS to the terminator
 
     std::mutex m;
-    std::string buffer;          // bytes not yet framed
-    std::deque<Pending> queue;   // requests read, not yet dispatched
-    bool busy = false;           // a request is being answered
-    bool input_closed = false;   // no further request is read (error, Connection: close)
+    std::string buffer;         // bytes not yet framed
+    std::deque<Pending> queue;  // requests read, not yet dispatched
+    bool busy = false;          // a request is being answered
+    bool input_closed = false;  // no further request is read (error, Connection: close)
     bool closed = false;
 
     Connection(std::shared_ptr<PortState> p, const std::shared_ptr<Tcp::Peer>& pe)
@@ -246,7 +256,8 @@ struct Connection {
     }
 };
 
-void finish(const std::shared_ptr<Connection>& conn, const InFlightToken& token, bool ok, bool close);
+void finish(const std::shared_ptr<Connection>& conn, const InFlightToken& token, bool ok,
+            bool close);
 
 // One request being answered.
 struct Exchange {
@@ -268,7 +279,8 @@ void serve(const std::shared_ptr<Connection>& conn, Pending p);
 
 // The answer to `conn`'s current request went out (ok) or could not (!ok): go on with the next
 // pipelined request, or close.
-void finish(const std::shared_ptr<Connection>& conn, const InFlightToken& token, bool ok, bool close) {
+void finish(const std::shared_ptr<Connection>& conn, const InFlightToken& token, bool ok,
+            bool close) {
     if (token) token->release();
     std::unique_lock<std::mutex> lock(conn->m);
     if (!ok || close || conn->closed) {
@@ -327,13 +339,15 @@ void common_headers(const Exchange& ex, HeaderList& headers) {
 // whose continuations run unlocked on the transport thread while the worker thread that has the
 // answer attaches its own, which crashed the host under load (tests/reliability/soak.sh); a plain
 // write promise locks both.
-void write_from(const std::shared_ptr<Connection>& conn, const std::shared_ptr<const std::string>& bytes,
-                size_t offset, const InFlightToken& token, bool close) {
+void write_from(const std::shared_ptr<Connection>& conn,
+                const std::shared_ptr<const std::string>& bytes, size_t offset,
+                const InFlightToken& token, bool close) {
     ServerState& server = *conn->port->server;
     const size_t n = std::min(kWriteChunk, bytes->size() - offset);
     std::optional<Async::Promise<ssize_t>> sent;
     {
-        std::shared_lock<std::shared_mutex> alive(server.stop_lock);  // the transport outlives the send
+        std::shared_lock<std::shared_mutex> alive(
+            server.stop_lock);  // the transport outlives the send
         auto peer = conn->peer.lock();
         if (!server.stopped && peer) {
             try {
@@ -348,8 +362,10 @@ void write_from(const std::shared_ptr<Connection>& conn, const std::shared_ptr<c
     // they hold then uncounts the request.
     sent->then(
         [conn, bytes, next = offset + n, token, close](ssize_t) {
-            if (next < bytes->size()) write_from(conn, bytes, next, token, close);
-            else finish(conn, token, true, close);
+            if (next < bytes->size())
+                write_from(conn, bytes, next, token, close);
+            else
+                finish(conn, token, true, close);
         },
         [conn, token](std::exception_ptr&) { finish(conn, token, false, true); });
 }
@@ -362,7 +378,8 @@ void respond(const std::shared_ptr<Exchange>& ex, HttpResponse r) {
     common_headers(*ex, r.headers);
     if (ex->method == "HEAD") r.body.clear();
     record(*ex, r.status, r.body.size());
-    write_from(conn, std::make_shared<const std::string>(wire_bytes(ex->version, r, close)), 0, ex->token, close);
+    write_from(conn, std::make_shared<const std::string>(wire_bytes(ex->version, r, close)), 0,
+               ex->token, close);
 }
 
 // A chunked response written straight to the connection's socket. Pistache 0.0.5's transport
@@ -390,7 +407,8 @@ public:
         int n = std::snprintf(size, sizeof size, "%zx\r\n", bytes.size());
         std::lock_guard<std::mutex> g(m_);
         if (ended_) return false;
-        bool ok = send_all(std::string_view(size, static_cast<size_t>(n))) && send_all(bytes) && send_all("\r\n");
+        bool ok = send_all(std::string_view(size, static_cast<size_t>(n))) && send_all(bytes) &&
+                  send_all("\r\n");
         if (ok) body_bytes_ += bytes.size();
         return ok;
     }
@@ -434,7 +452,8 @@ private:
 };
 
 OpenStream stream_opener(const std::shared_ptr<Exchange>& ex) {
-    return [ex](int status, const std::string& type, const HeaderList& extra) -> std::shared_ptr<HttpStream> {
+    return [ex](int status, const std::string& type,
+                const HeaderList& extra) -> std::shared_ptr<HttpStream> {
         const auto& conn = ex->conn;
         ServerState& server = *conn->port->server;
         std::shared_lock<std::shared_mutex> alive(server.stop_lock);
@@ -450,14 +469,18 @@ OpenStream stream_opener(const std::shared_ptr<Exchange>& ex) {
         const bool close = ex->close || server.draining;
         HeaderList headers = extra;
         common_headers(*ex, headers);
-        std::string head = "HTTP/1.1 " + std::to_string(status) + " " + reason(status) + "\r\nContent-Type: " + type +
-                           "\r\nTransfer-Encoding: chunked\r\nConnection: " + (close ? "Close" : "Keep-Alive") + "\r\n";
+        std::string head =
+            "HTTP/1.1 " + std::to_string(status) + " " + reason(status) +
+            "\r\nContent-Type: " + type +
+            "\r\nTransfer-Encoding: chunked\r\nConnection: " + (close ? "Close" : "Keep-Alive") +
+            "\r\n";
         for (auto& [k, v] : headers) head += k + ": " + v + "\r\n";
         head += "\r\n";
-        auto stream = std::make_shared<SocketStream>(fd, [ex, status, close](uint64_t bytes, bool ok) {
-            record(*ex, status, bytes);
-            finish(ex->conn, ex->token, ok, close);
-        });
+        auto stream =
+            std::make_shared<SocketStream>(fd, [ex, status, close](uint64_t bytes, bool ok) {
+                record(*ex, status, bytes);
+                finish(ex->conn, ex->token, ok, close);
+            });
         if (!stream->start(head)) {
             stream->end();
             return nullptr;
@@ -491,7 +514,9 @@ HttpResponse health(const PortState& port) {
     const bool draining = port.server->draining;
     HttpResponse r;
     r.status = draining || !ready ? 503 : 200;
-    json body{{"status", draining ? "draining" : ready ? "ok" : "unavailable"},
+    json body{{"status", draining ? "draining"
+                         : ready  ? "ok"
+                                  : "unavailable"},
               {"plugins", {{"loaded", loaded}, {"serving", serving}}},
               {"providers", providers}};
     if (!missing.empty()) body["missing"] = missing;
@@ -533,8 +558,9 @@ void serve(const std::shared_ptr<Connection>& conn, Pending p) {
     if (p.error_status) return respond(ex, error_response(ns, p.error_status, p.error_detail));
     if (conn->refused) {
         ex->close = true;
-        return respond(ex, error_response(ns, 503, "too many connections (http.max_connections is " +
-                                                       std::to_string(port.settings.max_connections) + ")"));
+        return respond(ex, error_response(ns, 503,
+                                          "too many connections (http.max_connections is " +
+                                              std::to_string(port.settings.max_connections) + ")"));
     }
     if (port.server->draining) {
         ex->close = true;
@@ -547,10 +573,12 @@ void serve(const std::shared_ptr<Connection>& conn, Pending p) {
         auto d = port.limiter->check(conn->remote);
         if (!d.allowed) {
             Metrics::global().rate_limited();
-            auto r = error_response(ns, 429, "rate limit exceeded for " + conn->remote + ": " +
-                                                 std::to_string(port.settings.rate_limit.requests_per_second) +
-                                                 " requests per second; retry after " +
-                                                 std::to_string(d.retry_after_seconds) + " s");
+            auto r =
+                error_response(ns, 429,
+                               "rate limit exceeded for " + conn->remote + ": " +
+                                   std::to_string(port.settings.rate_limit.requests_per_second) +
+                                   " requests per second; retry after " +
+                                   std::to_string(d.retry_after_seconds) + " s");
             r.headers.emplace_back("Retry-After", std::to_string(d.retry_after_seconds));
             return respond(ex, r);
         }
@@ -562,7 +590,9 @@ void serve(const std::shared_ptr<Connection>& conn, Pending p) {
     }
     if (port.api && req.path == "/metrics") {
         if (req.method != "GET" && req.method != "HEAD") {
-            auto r = error_response(ns, 405, "GET /metrics answers the Prometheus metrics; " + req.method + " is not allowed");
+            auto r = error_response(
+                ns, 405,
+                "GET /metrics answers the Prometheus metrics; " + req.method + " is not allowed");
             r.headers.emplace_back("Allow", "GET");
             return respond(ex, r);
         }
@@ -573,14 +603,16 @@ void serve(const std::shared_ptr<Connection>& conn, Pending p) {
     }
     if (port.api && req.path == "/health") {
         if (req.method != "GET" && req.method != "HEAD") {
-            auto r = error_response(ns, 405, "GET /health answers readiness; " + req.method + " is not allowed");
+            auto r = error_response(
+                ns, 405, "GET /health answers readiness; " + req.method + " is not allowed");
             r.headers.emplace_back("Allow", "GET");
             return respond(ex, r);
         }
         return respond(ex, health(port));
     }
     try {
-        port.gateway->handle(std::move(req), [ex](HttpResponse r) { respond(ex, std::move(r)); }, stream_opener(ex));
+        port.gateway->handle(
+            std::move(req), [ex](HttpResponse r) { respond(ex, std::move(r)); }, stream_opener(ex));
     } catch (const std::exception& e) {
         spdlog::error("gateway failed on {} {}: {}", ex->method, ex->path, e.what());
         respond(ex, error_response(ns, 500, "internal error"));
@@ -605,7 +637,8 @@ private:
         auto conn = std::make_shared<Connection>(port_, peer);
         conn->transport = transport();
         conn->handler = this;
-        conn->refused = port_->server->connections > static_cast<int64_t>(port_->settings.max_connections);
+        conn->refused =
+            port_->server->connections > static_cast<int64_t>(port_->settings.max_connections);
         conn->preface_pending = !port_->tls_secret.empty();
         peer->putData(kConnectionData, conn);
     }
@@ -614,12 +647,13 @@ private:
         auto conn = std::static_pointer_cast<Connection>(peer->tryGetData(kConnectionData));
         if (!conn) return;
         std::unique_lock<std::mutex> lock(conn->m);
-        if (conn->input_closed) return;  // after an error or Connection: close, nothing more is read
+        if (conn->input_closed)
+            return;  // after an error or Connection: close, nothing more is read
         const bool was_idle = !conn->busy && conn->queue.empty() && conn->buffer.empty();
         conn->buffer.append(buffer, len);
         if (conn->preface_pending && !read_preface(*conn)) {
             if (!conn->closed) return;  // not all of it yet
-            lock.unlock();  // not from the TLS terminator: closed without an answer
+            lock.unlock();              // not from the TLS terminator: closed without an answer
             ::shutdown(peer->fd(), SHUT_RDWR);
             return;
         }
@@ -635,18 +669,20 @@ private:
             return;
         }
         if (was_idle && !conn->busy && !conn->buffer.empty()) {
-            parser->reset();        // a request started: the header timeout counts from now
+            parser->reset();  // a request started: the header timeout counts from now
             peer->setIdle(false);
         }
     }
 
     // TLS on: the terminator's preface (http_framing.hpp) names the client. False while it is
-    // incomplete, or when it is not there (then the connection is marked closed). Called with conn.m held.
+    // incomplete, or when it is not there (then the connection is marked closed). Called with
+    // conn.m held.
     bool read_preface(Connection& conn) {
         const TlsPreface p = parse_tls_preface(conn.buffer, port_->tls_secret);
         if (p.incomplete()) return false;
         if (p.invalid()) {
-            spdlog::warn("{}: connection from {} closed: it did not come through the TLS listener", port_->name, conn.remote);
+            spdlog::warn("{}: connection from {} closed: it did not come through the TLS listener",
+                         port_->name, conn.remote);
             conn.closed = conn.input_closed = true;
             conn.buffer.clear();
             return false;
@@ -675,7 +711,8 @@ private:
                 p.req.path = f.target.substr(0, f.target.find('?'));
             } else {
                 ParsedRequest parsed =
-                    parse_framed(parser, std::string_view(conn.buffer).substr(0, f.length), f, getMaxRequestSize());
+                    parse_framed(parser, std::string_view(conn.buffer).substr(0, f.length), f,
+                                 getMaxRequestSize());
                 p.req = std::move(parsed.req);
                 p.version = parsed.http10 ? Http::Version::Http10 : Http::Version::Http11;
                 p.close = parsed.close;
@@ -685,7 +722,8 @@ private:
             }
             if (p.error_status) p.close = true;
             if (p.close) {
-                conn.input_closed = true;  // requests after a close are not answered (RFC 9112 §9.6)
+                conn.input_closed =
+                    true;  // requests after a close are not answered (RFC 9112 §9.6)
                 conn.buffer.clear();
             }
             p.token = std::make_shared<InFlight>(port.server);
@@ -694,7 +732,8 @@ private:
                 Pending over;
                 over.arrived = SteadyClock::now();
                 over.error_status = 503;
-                over.error_detail = "more than " + std::to_string(kMaxPipelined) + " pipelined requests waiting";
+                over.error_detail =
+                    "more than " + std::to_string(kMaxPipelined) + " pipelined requests waiting";
                 over.close = true;
                 conn.input_closed = true;
                 conn.buffer.clear();
@@ -725,9 +764,11 @@ struct HttpServer::Impl {
           settings(r.profile().http),
           api_gateway(r, Gateway::Role::api, platform_version()),
           proxy_gateway(r, Gateway::Role::proxy, platform_version()) {
-        if (settings.max_request_bytes == 0) settings.max_request_bytes = runtime.max_body() + 64 * 1024;
+        if (settings.max_request_bytes == 0)
+            settings.max_request_bytes = runtime.max_body() + 64 * 1024;
         if (settings.rate_limit.enabled())
-            limiter = std::make_shared<RateLimiter>(settings.rate_limit.requests_per_second, settings.rate_limit.burst);
+            limiter = std::make_shared<RateLimiter>(settings.rate_limit.requests_per_second,
+                                                    settings.rate_limit.burst);
         if (settings.access_log) {
             access = spdlog::get("access");
             if (!access) {
@@ -746,14 +787,16 @@ struct HttpServer::Impl {
         port->api = is_api;
         port->name = is_api ? "api" : "proxy";
         port->settings = settings;
-        port->limits = FrameLimits{settings.max_request_bytes, settings.max_header_count, settings.max_header_bytes};
+        port->limits = FrameLimits{settings.max_request_bytes, settings.max_header_count,
+                                   settings.max_header_bytes};
         port->server = server;
         port->limiter = limiter;
         port->access = access;
         port->tls_secret = tls_secret;
 
         auto [host, portno] = split_address(address);
-        auto ep = std::make_unique<Http::Endpoint>(Address(host, Port(static_cast<uint16_t>(portno))));
+        auto ep =
+            std::make_unique<Http::Endpoint>(Address(host, Port(static_cast<uint16_t>(portno))));
         // The whole request must arrive within header_timeout_ms: Pistache's checker sees our
         // parser between requests, where it applies min(header, body) timeouts.
         const std::chrono::milliseconds request_timeout(settings.header_timeout_ms);
@@ -774,7 +817,9 @@ struct HttpServer::Impl {
 
 HttpServer::HttpServer(Runtime& runtime) : impl_(std::make_unique<Impl>(runtime)) {}
 
-HttpServer::~HttpServer() { stop(); }
+HttpServer::~HttpServer() {
+    stop();
+}
 
 void HttpServer::start(const std::string& api_address, const std::string& proxy_address,
                        const std::optional<TlsCertificate>& tls) {
@@ -799,7 +844,9 @@ void HttpServer::begin_drain() {
     impl_->api_gateway.begin_drain();  // open-ended streams (MCP sessions') end now
 }
 
-int64_t HttpServer::in_flight() const { return impl_->server->in_flight; }
+int64_t HttpServer::in_flight() const {
+    return impl_->server->in_flight;
+}
 
 void HttpServer::stop() {
     {
@@ -815,15 +862,24 @@ void HttpServer::stop() {
     impl_->proxy.reset();
 }
 
-int HttpServer::api_port() const { return impl_->tls ? impl_->tls->port() : internal_api_port(); }
+int HttpServer::api_port() const {
+    return impl_->tls ? impl_->tls->port() : internal_api_port();
+}
 int HttpServer::internal_api_port() const {
     return impl_->api ? static_cast<uint16_t>(impl_->api->getPort()) : 0;
 }
-TlsListener* HttpServer::tls() const { return impl_->tls.get(); }
-int HttpServer::proxy_port() const { return impl_->proxy ? static_cast<uint16_t>(impl_->proxy->getPort()) : 0; }
-const HttpSettings& HttpServer::settings() const { return impl_->settings; }
+TlsListener* HttpServer::tls() const {
+    return impl_->tls.get();
+}
+int HttpServer::proxy_port() const {
+    return impl_->proxy ? static_cast<uint16_t>(impl_->proxy->getPort()) : 0;
+}
+const HttpSettings& HttpServer::settings() const {
+    return impl_->settings;
+}
 
-ParsedRequest parse_framed_request(std::string_view framed, const Frame& frame, size_t max_request_bytes) {
+ParsedRequest parse_framed_request(std::string_view framed, const Frame& frame,
+                                   size_t max_request_bytes) {
     Http::RequestParser parser(max_request_bytes);
     return parse_framed(parser, framed, frame, max_request_bytes);
 }

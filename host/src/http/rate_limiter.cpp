@@ -1,7 +1,6 @@
-#include <platform/host/rate_limiter.hpp>
-
 #include <algorithm>
 #include <cmath>
+#include <platform/host/rate_limiter.hpp>
 #include <vector>
 
 namespace platform::host {
@@ -43,8 +42,10 @@ void RateLimiter::evict(Clock::time_point now) {
     const double refill_seconds = burst_ / rate_;
     for (auto it = buckets_.begin(); it != buckets_.end();) {
         const double idle = std::chrono::duration<double>(now - it->second.updated).count();
-        if (it->second.tokens + idle * rate_ >= burst_ || idle >= refill_seconds) it = buckets_.erase(it);
-        else ++it;
+        if (it->second.tokens + idle * rate_ >= burst_ || idle >= refill_seconds)
+            it = buckets_.erase(it);
+        else
+            ++it;
     }
     const size_t target = max_clients_ - 1 - max_clients_ / 10;  // room for the new one
     if (buckets_.size() <= target) return;
@@ -52,7 +53,8 @@ void RateLimiter::evict(Clock::time_point now) {
     order.reserve(buckets_.size());
     for (const auto& [k, b] : buckets_) order.emplace_back(b.updated, k);
     const size_t drop = buckets_.size() - target;
-    std::nth_element(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(drop - 1), order.end());
+    std::nth_element(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(drop - 1),
+                     order.end());
     for (size_t i = 0; i < drop; ++i) buckets_.erase(order[i].second);
 }
 

@@ -1,8 +1,7 @@
+#include <algorithm>
 #include <platform/host/json_depth.hpp>
 #include <platform/host/query.hpp>
 #include <platform/host/request_args.hpp>
-
-#include <algorithm>
 #include <vector>
 
 namespace platform::host {
@@ -17,7 +16,8 @@ std::string media_type(const std::string& content_type) {
     return t;
 }
 bool is_json(const std::string& t) {
-    return t.empty() || t == "application/json" || t == "text/json" || t == "application/json-rpc" ||
+    return t.empty() || t == "application/json" || t == "text/json" ||
+           t == "application/json-rpc" ||
            (t.size() > 5 && t.compare(t.size() - 5, 5, "+json") == 0);
 }
 std::string without_key(const std::string& query, const std::string& key) {
@@ -118,8 +118,9 @@ std::variant<json, ArgsError> parse_body(const HttpRequest& req, const Schema* s
                          "unsupported Content-Type '" + type +
                              "': only JSON bodies are served (send application/json)"};
     if (!json_depth_ok(req.body))
-        return ArgsError{400, PLATFORM_INVALID_ARGUMENT,
-                         "request body: nested more than " + std::to_string(kMaxJsonDepth) + " levels deep"};
+        return ArgsError{
+            400, PLATFORM_INVALID_ARGUMENT,
+            "request body: nested more than " + std::to_string(kMaxJsonDepth) + " levels deep"};
     json body;
     try {
         body = json::parse(req.body);
@@ -135,8 +136,8 @@ std::variant<json, ArgsError> parse_body(const HttpRequest& req, const Schema* s
     return body;
 }
 
-std::variant<json, ArgsError> request_args(const HttpRequest& req, const Schema* schema, uint64_t max_body,
-                                           const std::string& skip_query_key) {
+std::variant<json, ArgsError> request_args(const HttpRequest& req, const Schema* schema,
+                                           uint64_t max_body, const std::string& skip_query_key) {
     if (req.body.size() > max_body)
         return ArgsError{413, PLATFORM_PAYLOAD_TOO_LARGE,
                          "request body: " + std::to_string(req.body.size()) +
@@ -148,7 +149,8 @@ std::variant<json, ArgsError> request_args(const HttpRequest& req, const Schema*
         try {
             args = parse_query(query, schema);
         } catch (const std::exception& e) {
-            return ArgsError{400, PLATFORM_INVALID_ARGUMENT, std::string("query string: ") + e.what()};
+            return ArgsError{400, PLATFORM_INVALID_ARGUMENT,
+                             std::string("query string: ") + e.what()};
         }
     }
     auto body = parse_body(req, schema);

@@ -1,7 +1,8 @@
-#include <platform/host/http_framing.hpp>
-#include <platform/host/settings.hpp>
-#include <platform/host/tls_listener.hpp>
-
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <openssl/bio.h>
 #include <openssl/bn.h>
 #include <openssl/err.h>
@@ -11,14 +12,8 @@
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
-#include <spdlog/spdlog.h>
-
-#include <arpa/inet.h>
-#include <fcntl.h>
-#include <netdb.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <poll.h>
+#include <spdlog/spdlog.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -33,6 +28,9 @@
 #include <ctime>
 #include <functional>
 #include <mutex>
+#include <platform/host/http_framing.hpp>
+#include <platform/host/settings.hpp>
+#include <platform/host/tls_listener.hpp>
 #include <thread>
 
 namespace platform::host {
@@ -43,8 +41,8 @@ using Clock = std::chrono::steady_clock;
 using Part = TlsCertificateError::Part;
 
 constexpr size_t kBufferCap = 64 * 1024;  // bytes held per direction before reading stops
-constexpr int kLingerMs = 2000;           // after our close: how long the client's last bytes are read
-constexpr int kStopWaitMs = 10000;        // stop(): how long connection threads get to end
+constexpr int kLingerMs = 2000;     // after our close: how long the client's last bytes are read
+constexpr int kStopWaitMs = 10000;  // stop(): how long connection threads get to end
 
 template <typename T, void (*Free)(T*)>
 struct Deleter {
@@ -72,10 +70,13 @@ BioPtr memory_bio(const std::string& text) {
 }
 
 // Encrypted keys are not supported: never prompt for a pass phrase.
-int no_password(char*, int, int, void*) { return 0; }
+int no_password(char*, int, int, void*) {
+    return 0;
+}
 
 // ALPN: http/1.1 when the client offers it; otherwise no protocol is selected.
-int select_alpn(SSL*, const unsigned char** out, unsigned char* outlen, const unsigned char* in, unsigned int inlen, void*) {
+int select_alpn(SSL*, const unsigned char** out, unsigned char* outlen, const unsigned char* in,
+                unsigned int inlen, void*) {
     for (unsigned int i = 0; i < inlen;) {
         const unsigned int len = in[i];
         if (i + 1 + len > inlen) break;
@@ -99,7 +100,8 @@ std::string summary_of(X509* cert) {
     }
     std::tm tm{};
     char expiry[32] = "?";
-    if (ASN1_TIME_to_tm(X509_get0_notAfter(cert), &tm) == 1) std::strftime(expiry, sizeof expiry, "%Y-%m-%d", &tm);
+    if (ASN1_TIME_to_tm(X509_get0_notAfter(cert), &tm) == 1)
+        std::strftime(expiry, sizeof expiry, "%Y-%m-%d", &tm);
     return subject + ", expires " + expiry;
 }
 
@@ -112,36 +114,48 @@ struct Context {
 Context make_context(const TlsCertificate& c) {
     ERR_clear_error();
     BioPtr cert_bio = memory_bio(c.cert_pem);
-    X509Ptr leaf(cert_bio ? PEM_read_bio_X509(cert_bio.get(), nullptr, no_password, nullptr) : nullptr);
-    if (!leaf) throw TlsCertificateError(Part::certificate, "no PEM certificate (" + openssl_error() + ")");
+    X509Ptr leaf(cert_bio ? PEM_read_bio_X509(cert_bio.get(), nullptr, no_password, nullptr)
+                          : nullptr);
+    if (!leaf)
+        throw TlsCertificateError(Part::certificate,
+                                  "no PEM certificate (" + openssl_error() + ")");
     std::vector<X509Ptr> chain;
-    while (X509* x = PEM_read_bio_X509(cert_bio.get(), nullptr, no_password, nullptr)) chain.emplace_back(x);
+    while (X509* x = PEM_read_bio_X509(cert_bio.get(), nullptr, no_password, nullptr))
+        chain.emplace_back(x);
     ERR_clear_error();  // the end of the PEM data
     BioPtr key_bio = memory_bio(c.key_pem);
-    KeyPtr key(key_bio ? PEM_read_bio_PrivateKey(key_bio.get(), nullptr, no_password, nullptr) : nullptr);
+    KeyPtr key(key_bio ? PEM_read_bio_PrivateKey(key_bio.get(), nullptr, no_password, nullptr)
+                       : nullptr);
     if (!key)
-        throw TlsCertificateError(Part::key, "no PEM private key, or an encrypted one (" + openssl_error() + ")");
+        throw TlsCertificateError(
+            Part::key, "no PEM private key, or an encrypted one (" + openssl_error() + ")");
 
     std::shared_ptr<SSL_CTX> ctx(SSL_CTX_new(TLS_server_method()), SSL_CTX_free);
     if (!ctx) throw std::runtime_error("TLS: cannot create a context: " + openssl_error());
     SSL_CTX* raw = ctx.get();
     SSL_CTX_set_min_proto_version(raw, TLS1_2_VERSION);
-    SSL_CTX_set_options(raw, SSL_OP_NO_RENEGOTIATION | SSL_OP_CIPHER_SERVER_PREFERENCE | SSL_OP_NO_COMPRESSION);
-    SSL_CTX_set_mode(raw, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER | SSL_MODE_RELEASE_BUFFERS);
+    SSL_CTX_set_options(
+        raw, SSL_OP_NO_RENEGOTIATION | SSL_OP_CIPHER_SERVER_PREFERENCE | SSL_OP_NO_COMPRESSION);
+    SSL_CTX_set_mode(raw, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER |
+                              SSL_MODE_RELEASE_BUFFERS);
     SSL_CTX_set_alpn_select_cb(raw, select_alpn, nullptr);
     if (SSL_CTX_use_certificate(raw, leaf.get()) != 1)
-        throw TlsCertificateError(Part::certificate, "certificate not usable (" + openssl_error() + ")");
+        throw TlsCertificateError(Part::certificate,
+                                  "certificate not usable (" + openssl_error() + ")");
     for (auto& x : chain)
         if (SSL_CTX_add1_chain_cert(raw, x.get()) != 1)
-            throw TlsCertificateError(Part::certificate, "chain certificate not usable (" + openssl_error() + ")");
+            throw TlsCertificateError(Part::certificate,
+                                      "chain certificate not usable (" + openssl_error() + ")");
     if (SSL_CTX_use_PrivateKey(raw, key.get()) != 1 || SSL_CTX_check_private_key(raw) != 1)
-        throw TlsCertificateError(Part::key, "the key does not match the certificate (" + openssl_error() + ")");
+        throw TlsCertificateError(
+            Part::key, "the key does not match the certificate (" + openssl_error() + ")");
     return Context{ctx, summary_of(leaf.get())};
 }
 
 std::string read_file(const std::string& path, Part part) {
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) throw TlsCertificateError(part, "cannot read " + path + ": " + std::strerror(errno));
+    if (fd < 0)
+        throw TlsCertificateError(part, "cannot read " + path + ": " + std::strerror(errno));
     std::string out;
     char buf[8192];
     for (;;) {
@@ -172,8 +186,10 @@ std::pair<std::string, int> address_of(const sockaddr_storage& a) {
         return {text, ntohs(v4.sin_port)};
     }
     const auto& v6 = reinterpret_cast<const sockaddr_in6&>(a);
-    if (IN6_IS_ADDR_V4MAPPED(&v6.sin6_addr)) inet_ntop(AF_INET, &v6.sin6_addr.s6_addr[12], text, sizeof text);
-    else inet_ntop(AF_INET6, &v6.sin6_addr, text, sizeof text);
+    if (IN6_IS_ADDR_V4MAPPED(&v6.sin6_addr))
+        inet_ntop(AF_INET, &v6.sin6_addr.s6_addr[12], text, sizeof text);
+    else
+        inet_ntop(AF_INET6, &v6.sin6_addr, text, sizeof text);
     return {text, ntohs(v6.sin6_port)};
 }
 
@@ -183,7 +199,8 @@ void set_nodelay(int fd) {
 }
 
 int remaining_ms(Clock::time_point deadline) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+    auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
     return left <= 0 ? 0 : static_cast<int>(std::min<int64_t>(left, INT_MAX));
 }
 
@@ -225,7 +242,8 @@ struct TlsListener::Impl : std::enable_shared_from_this<Impl> {
             if (p[1].revents) return;
             sockaddr_storage addr{};
             socklen_t len = sizeof addr;
-            const int fd = ::accept4(listen_fd, reinterpret_cast<sockaddr*>(&addr), &len, SOCK_NONBLOCK | SOCK_CLOEXEC);
+            const int fd = ::accept4(listen_fd, reinterpret_cast<sockaddr*>(&addr), &len,
+                                     SOCK_NONBLOCK | SOCK_CLOEXEC);
             if (fd < 0) {
                 if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
                     spdlog::warn("tls: accept failed: {}", std::strerror(errno));
@@ -238,7 +256,8 @@ struct TlsListener::Impl : std::enable_shared_from_this<Impl> {
                 std::lock_guard<std::mutex> g(m);
                 if (threads >= static_cast<int64_t>(options.max_connections)) {
                     ::close(fd);
-                    spdlog::debug("tls: connection closed: http.max_connections ({}) reached", options.max_connections);
+                    spdlog::debug("tls: connection closed: http.max_connections ({}) reached",
+                                  options.max_connections);
                     continue;
                 }
                 ++threads;
@@ -274,28 +293,34 @@ struct TlsListener::Impl : std::enable_shared_from_this<Impl> {
     }
 
     bool handshake(SSL* ssl, int fd, const std::string& ip, int port) {
-        const auto deadline = Clock::now() + std::chrono::milliseconds(options.handshake_timeout_ms);
+        const auto deadline =
+            Clock::now() + std::chrono::milliseconds(options.handshake_timeout_ms);
         for (;;) {
             ERR_clear_error();
             const int r = SSL_accept(ssl);
             if (r == 1) return true;
             const int e = SSL_get_error(ssl, r);
-            short events = e == SSL_ERROR_WANT_READ ? POLLIN : e == SSL_ERROR_WANT_WRITE ? POLLOUT : 0;
+            short events = e == SSL_ERROR_WANT_READ    ? POLLIN
+                           : e == SSL_ERROR_WANT_WRITE ? POLLOUT
+                                                       : 0;
             if (!events) {
                 const unsigned long err = ERR_peek_error();
                 if (ERR_GET_LIB(err) == ERR_LIB_SSL &&
-                    (ERR_GET_REASON(err) == SSL_R_HTTP_REQUEST || ERR_GET_REASON(err) == SSL_R_HTTPS_PROXY_REQUEST)) {
+                    (ERR_GET_REASON(err) == SSL_R_HTTP_REQUEST ||
+                     ERR_GET_REASON(err) == SSL_R_HTTPS_PROXY_REQUEST)) {
                     ERR_clear_error();
                     plain_http_answer(fd);
                     return false;
                 }
                 spdlog::debug("tls: handshake with {}:{} failed: {}", ip, port,
-                              openssl_error(e == SSL_ERROR_SYSCALL ? "connection closed" : "handshake failed"));
+                              openssl_error(e == SSL_ERROR_SYSCALL ? "connection closed"
+                                                                   : "handshake failed"));
                 return false;
             }
             const int left = remaining_ms(deadline);
             if (left == 0) {
-                spdlog::debug("tls: handshake with {}:{} timed out after {} ms", ip, port, options.handshake_timeout_ms);
+                spdlog::debug("tls: handshake with {}:{} timed out after {} ms", ip, port,
+                              options.handshake_timeout_ms);
                 return false;
             }
             pollfd p[2] = {{fd, events, 0}, {stop_fd, POLLIN, 0}};
@@ -308,8 +333,10 @@ struct TlsListener::Impl : std::enable_shared_from_this<Impl> {
     // A plain HTTP request on the TLS port: say so in plain HTTP, then close.
     void plain_http_answer(int fd) {
         static const std::string body = "This port speaks HTTPS (TLS): use an https:// URL.\n";
-        const std::string answer = "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\nConnection: close\r\nContent-Length: " +
-                                   std::to_string(body.size()) + "\r\n\r\n" + body;
+        const std::string answer =
+            "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\nConnection: "
+            "close\r\nContent-Length: " +
+            std::to_string(body.size()) + "\r\n\r\n" + body;
         [[maybe_unused]] ssize_t n = ::send(fd, answer.data(), answer.size(), MSG_NOSIGNAL);
         linger(fd);
     }
@@ -326,7 +353,8 @@ struct TlsListener::Impl : std::enable_shared_from_this<Impl> {
             if (n < 0 && errno == EINTR) continue;
             if (n <= 0 || p[1].revents) return;
             const ssize_t r = ::recv(fd, buf, sizeof buf, 0);
-            if (r == 0 || (r < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) return;
+            if (r == 0 || (r < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR))
+                return;
         }
     }
 
@@ -335,7 +363,9 @@ struct TlsListener::Impl : std::enable_shared_from_this<Impl> {
         hints.ai_socktype = SOCK_STREAM;
         hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV;
         addrinfo* res = nullptr;
-        if (getaddrinfo(options.backend_host.c_str(), std::to_string(options.backend_port).c_str(), &hints, &res) != 0 || !res) {
+        if (getaddrinfo(options.backend_host.c_str(), std::to_string(options.backend_port).c_str(),
+                        &hints, &res) != 0 ||
+            !res) {
             errno = EINVAL;
             return -1;
         }
@@ -357,8 +387,8 @@ struct TlsListener::Impl : std::enable_shared_from_this<Impl> {
     void connected(SSL* ssl, int fd, const std::string& ip, int port) {
         const int backend = connect_backend();
         if (backend < 0) {
-            spdlog::warn("tls: cannot reach the api endpoint {}:{}: {}", options.backend_host, options.backend_port,
-                         std::strerror(errno));
+            spdlog::warn("tls: cannot reach the api endpoint {}:{}: {}", options.backend_host,
+                         options.backend_port, std::strerror(errno));
             close_notify(ssl, fd);
             return;
         }
@@ -408,15 +438,23 @@ struct TlsListener::Impl : std::enable_shared_from_this<Impl> {
                         progress = true;
                     } else {
                         switch (SSL_get_error(ssl, n)) {
-                            case SSL_ERROR_WANT_READ: cev |= POLLIN; break;
-                            case SSL_ERROR_WANT_WRITE: cev |= POLLOUT; break;
-                            case SSL_ERROR_ZERO_RETURN: client_eof = progress = true; break;  // close_notify
-                            default: return End::failed;  // gone without close_notify, or a TLS error
+                            case SSL_ERROR_WANT_READ:
+                                cev |= POLLIN;
+                                break;
+                            case SSL_ERROR_WANT_WRITE:
+                                cev |= POLLOUT;
+                                break;
+                            case SSL_ERROR_ZERO_RETURN:
+                                client_eof = progress = true;
+                                break;  // close_notify
+                            default:
+                                return End::failed;  // gone without close_notify, or a TLS error
                         }
                     }
                 }
                 if (!backend_eof && up_off < up.size()) {
-                    const ssize_t n = ::send(bfd, up.data() + up_off, up.size() - up_off, MSG_NOSIGNAL);
+                    const ssize_t n =
+                        ::send(bfd, up.data() + up_off, up.size() - up_off, MSG_NOSIGNAL);
                     if (n > 0) {
                         up_off += static_cast<size_t>(n);
                         if (up_off == up.size()) up.clear(), up_off = 0;
@@ -444,7 +482,8 @@ struct TlsListener::Impl : std::enable_shared_from_this<Impl> {
                 }
                 if (down_off < down.size()) {
                     ERR_clear_error();
-                    const int want = static_cast<int>(std::min<size_t>(down.size() - down_off, 1 << 20));
+                    const int want =
+                        static_cast<int>(std::min<size_t>(down.size() - down_off, 1 << 20));
                     const int n = SSL_write(ssl, down.data() + down_off, want);
                     if (n > 0) {
                         down_off += static_cast<size_t>(n);
@@ -452,9 +491,14 @@ struct TlsListener::Impl : std::enable_shared_from_this<Impl> {
                         progress = true;
                     } else {
                         switch (SSL_get_error(ssl, n)) {
-                            case SSL_ERROR_WANT_WRITE: cev |= POLLOUT; break;
-                            case SSL_ERROR_WANT_READ: cev |= POLLIN; break;
-                            default: return End::failed;  // the client is gone
+                            case SSL_ERROR_WANT_WRITE:
+                                cev |= POLLOUT;
+                                break;
+                            case SSL_ERROR_WANT_READ:
+                                cev |= POLLIN;
+                                break;
+                            default:
+                                return End::failed;  // the client is gone
                         }
                     }
                 }
@@ -462,7 +506,8 @@ struct TlsListener::Impl : std::enable_shared_from_this<Impl> {
             if (backend_eof && down.empty()) return End::backend;
             if (client_eof && up.empty() && !backend_eof) return End::client;
             // A side we wait nothing from is left out: its POLLHUP would wake us in a loop.
-            pollfd p[3] = {{cev ? cfd : -1, cev, 0}, {bev ? bfd : -1, bev, 0}, {stop_fd, POLLIN, 0}};
+            pollfd p[3] = {
+                {cev ? cfd : -1, cev, 0}, {bev ? bfd : -1, bev, 0}, {stop_fd, POLLIN, 0}};
             if (::poll(p, 3, -1) < 0 && errno != EINTR) return End::failed;
             if (p[2].revents) return End::stopped;
         }
@@ -472,7 +517,9 @@ struct TlsListener::Impl : std::enable_shared_from_this<Impl> {
 // ----------------------------------------------------------------------------------------------
 TlsListener::TlsListener(Options options) : impl_(std::make_shared<Impl>(std::move(options))) {}
 
-TlsListener::~TlsListener() { stop(); }
+TlsListener::~TlsListener() {
+    stop();
+}
 
 void TlsListener::start(const std::string& address, const TlsCertificate& certificate) {
     Context ctx = make_context(certificate);
@@ -485,12 +532,14 @@ void TlsListener::start(const std::string& address, const TlsCertificate& certif
     hints.ai_socktype = SOCK_STREAM;
     hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
     addrinfo* res = nullptr;
-    if (int rc = getaddrinfo(host.c_str(), std::to_string(port).c_str(), &hints, &res); rc != 0 || !res)
+    if (int rc = getaddrinfo(host.c_str(), std::to_string(port).c_str(), &hints, &res);
+        rc != 0 || !res)
         throw std::runtime_error("api address " + address + ": " + gai_strerror(rc));
     const int fd = ::socket(res->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
     int one = 1;
     if (fd >= 0) setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    const bool ok = fd >= 0 && ::bind(fd, res->ai_addr, res->ai_addrlen) == 0 && ::listen(fd, 1024) == 0;
+    const bool ok =
+        fd >= 0 && ::bind(fd, res->ai_addr, res->ai_addrlen) == 0 && ::listen(fd, 1024) == 0;
     const int e = errno;
     freeaddrinfo(res);
     if (!ok) {
@@ -503,7 +552,8 @@ void TlsListener::start(const std::string& address, const TlsCertificate& certif
     impl_->listen_fd = fd;
     impl_->bound_port = address_of(bound).second;
     impl_->stop_fd = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-    if (impl_->stop_fd < 0) throw std::runtime_error(std::string("tls: eventfd: ") + std::strerror(errno));
+    if (impl_->stop_fd < 0)
+        throw std::runtime_error(std::string("tls: eventfd: ") + std::strerror(errno));
     impl_->acceptor = std::thread([impl = impl_.get()] { impl->accept_loop(); });
 }
 
@@ -512,18 +562,24 @@ void TlsListener::stop() {
     if (i.stopped || i.stop_fd < 0) return;
     i.stopped = true;
     const uint64_t one = 1;
-    [[maybe_unused]] ssize_t n = ::write(i.stop_fd, &one, sizeof one);  // wakes every poll, stays readable
+    [[maybe_unused]] ssize_t n =
+        ::write(i.stop_fd, &one, sizeof one);  // wakes every poll, stays readable
     if (i.acceptor.joinable()) i.acceptor.join();
     ::close(i.listen_fd);
     i.listen_fd = -1;
     std::unique_lock<std::mutex> lock(i.m);
-    if (!i.cv.wait_for(lock, std::chrono::milliseconds(kStopWaitMs), [&] { return i.threads == 0; }))
+    if (!i.cv.wait_for(lock, std::chrono::milliseconds(kStopWaitMs),
+                       [&] { return i.threads == 0; }))
         spdlog::warn("tls: {} connection threads still running at stop", i.threads);
 }
 
-int TlsListener::port() const { return impl_->bound_port; }
+int TlsListener::port() const {
+    return impl_->bound_port;
+}
 
-int64_t TlsListener::connections() const { return impl_->open; }
+int64_t TlsListener::connections() const {
+    return impl_->open;
+}
 
 void TlsListener::reload(const std::string& cert_pem, const std::string& key_pem) {
     Context ctx = make_context(TlsCertificate{cert_pem, key_pem});
@@ -546,14 +602,19 @@ TlsCertificate TlsListener::read_files(const std::string& cert_file, const std::
     return TlsCertificate{read_file(cert_file, Part::certificate), read_file(key_file, Part::key)};
 }
 
-void TlsListener::check(const TlsCertificate& certificate) { make_context(certificate); }
+void TlsListener::check(const TlsCertificate& certificate) {
+    make_context(certificate);
+}
 
 TlsCertificate TlsListener::self_signed(const std::vector<std::string>& hosts_in) {
     std::vector<std::string> hosts;
     for (const auto& h : hosts_in)
         if (!h.empty()) hosts.push_back(h);
     if (hosts.empty()) hosts.push_back("localhost");
-    auto fail = [](const char* what) { return std::runtime_error(std::string("self-signed certificate: ") + what + ": " + openssl_error()); };
+    auto fail = [](const char* what) {
+        return std::runtime_error(std::string("self-signed certificate: ") + what + ": " +
+                                  openssl_error());
+    };
 
     KeyPtr key(EVP_EC_gen("P-256"));
     if (!key) throw fail("key generation");
@@ -570,13 +631,15 @@ TlsCertificate TlsListener::self_signed(const std::vector<std::string>& hosts_in
     X509_set_pubkey(x.get(), key.get());
     X509_NAME* name = X509_get_subject_name(x.get());
     const std::string cn = hosts.front().substr(0, 64);
-    X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_UTF8, reinterpret_cast<const unsigned char*>(cn.c_str()), -1, -1, 0);
+    X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_UTF8,
+                               reinterpret_cast<const unsigned char*>(cn.c_str()), -1, -1, 0);
     X509_set_issuer_name(x.get(), name);
 
     std::string san;
     for (const auto& h : hosts) {
         unsigned char addr[sizeof(in6_addr)];
-        const bool ip = inet_pton(AF_INET, h.c_str(), addr) == 1 || inet_pton(AF_INET6, h.c_str(), addr) == 1;
+        const bool ip =
+            inet_pton(AF_INET, h.c_str(), addr) == 1 || inet_pton(AF_INET6, h.c_str(), addr) == 1;
         san += (san.empty() ? "" : ",") + std::string(ip ? "IP:" : "DNS:") + h;
     }
     X509V3_CTX v3;
@@ -595,19 +658,23 @@ TlsCertificate TlsListener::self_signed(const std::vector<std::string>& hosts_in
     TlsCertificate out;
     auto pem = [](const std::function<int(BIO*)>& write) {
         BioPtr b(BIO_new(BIO_s_mem()));
-        if (!b || write(b.get()) != 1) throw std::runtime_error("self-signed certificate: PEM: " + openssl_error());
+        if (!b || write(b.get()) != 1)
+            throw std::runtime_error("self-signed certificate: PEM: " + openssl_error());
         char* data = nullptr;
         const long n = BIO_get_mem_data(b.get(), &data);
         return std::string(data, static_cast<size_t>(n));
     };
     out.cert_pem = pem([&](BIO* b) { return PEM_write_bio_X509(b, x.get()); });
-    out.key_pem = pem([&](BIO* b) { return PEM_write_bio_PrivateKey(b, key.get(), nullptr, nullptr, 0, nullptr, nullptr); });
+    out.key_pem = pem([&](BIO* b) {
+        return PEM_write_bio_PrivateKey(b, key.get(), nullptr, nullptr, 0, nullptr, nullptr);
+    });
     return out;
 }
 
 std::string TlsListener::new_secret() {
     unsigned char bytes[16];
-    if (RAND_bytes(bytes, sizeof bytes) != 1) throw std::runtime_error("RAND_bytes failed: " + openssl_error());
+    if (RAND_bytes(bytes, sizeof bytes) != 1)
+        throw std::runtime_error("RAND_bytes failed: " + openssl_error());
     static const char* hex = "0123456789abcdef";
     std::string out;
     for (unsigned char b : bytes) {

@@ -1,7 +1,6 @@
-#include <platform/host/trace_context.hpp>
-
 #include <algorithm>
 #include <cstdio>
+#include <platform/host/trace_context.hpp>
 #include <random>
 
 namespace platform::host {
@@ -21,7 +20,8 @@ std::string hex64() {
 }
 
 bool lower_hex(std::string_view s) {
-    return std::all_of(s.begin(), s.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+    return std::all_of(s.begin(), s.end(),
+                       [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
 }
 
 bool all_zero(std::string_view s) {
@@ -43,8 +43,10 @@ bool valid_traceparent(std::string_view v) {
     if (!lower_hex(version) || version == "ff") return false;
     if (version == "00" ? v.size() != 55 : (v.size() > 55 && v[55] != '-')) return false;
     if (v[2] != '-' || v[35] != '-' || v[52] != '-') return false;
-    const std::string_view trace = v.substr(3, 32), parent = v.substr(36, 16), flags = v.substr(53, 2);
-    return lower_hex(trace) && lower_hex(parent) && lower_hex(flags) && !all_zero(trace) && !all_zero(parent);
+    const std::string_view trace = v.substr(3, 32), parent = v.substr(36, 16),
+                           flags = v.substr(53, 2);
+    return lower_hex(trace) && lower_hex(parent) && lower_hex(flags) && !all_zero(trace) &&
+           !all_zero(parent);
 }
 
 std::string new_traceparent() {

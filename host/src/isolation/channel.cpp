@@ -1,10 +1,10 @@
-#include <platform/host/worker_channel.hpp>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
-#include <sys/socket.h>
+#include <platform/host/worker_channel.hpp>
 #include <thread>
-#include <unistd.h>
 
 namespace platform::host::worker {
 
@@ -60,7 +60,8 @@ std::optional<json> Channel::request(json message, int64_t timeout_ms) {
     }
     std::unique_lock<std::mutex> lock(m_);
     auto ready = [&] { return p->done; };
-    if (timeout_ms < 0) cv_.wait(lock, ready);
+    if (timeout_ms < 0)
+        cv_.wait(lock, ready);
     else if (!cv_.wait_for(lock, std::chrono::milliseconds(timeout_ms), ready)) {
         pending_.erase(id);
         return std::nullopt;

@@ -5,10 +5,12 @@ namespace platform::host::worker {
 using nlohmann::json;
 
 namespace {
-std::string str(platform_str_t s) { return s.ptr ? std::string(s.ptr, s.len) : std::string(); }
+std::string str(platform_str_t s) {
+    return s.ptr ? std::string(s.ptr, s.len) : std::string();
+}
 const platform_endpoint_t* endpoint_at(const platform_plugin_desc_t* d, uint32_t i) {
-    return reinterpret_cast<const platform_endpoint_t*>(reinterpret_cast<const char*>(d->endpoints) +
-                                                        size_t(i) * d->endpoint_stride);
+    return reinterpret_cast<const platform_endpoint_t*>(
+        reinterpret_cast<const char*>(d->endpoints) + size_t(i) * d->endpoint_stride);
 }
 }  // namespace
 
@@ -16,25 +18,32 @@ json describe_json(const platform_plugin_desc_t* d) {
     json endpoints = json::array();
     for (uint32_t i = 0; i < d->endpoint_count; ++i) {
         const platform_endpoint_t* e = endpoint_at(d, i);
-        json ep = {{"name", str(e->name)},           {"title", str(e->title)},
-                   {"description", str(e->description)}, {"verb", e->verb},
-                   {"access", e->access},             {"flags", e->flags},
+        json ep = {{"name", str(e->name)},
+                   {"title", str(e->title)},
+                   {"description", str(e->description)},
+                   {"verb", e->verb},
+                   {"access", e->access},
+                   {"flags", e->flags},
                    {"input_schema", str(e->input_schema)}};
         // A field the plugin's struct lacks is left out and rebuilt as zero/empty.
-        if (PLATFORM_HAS_FIELD(platform_endpoint_t, e, output_schema)) ep["output_schema"] = str(e->output_schema);
-        if (PLATFORM_HAS_FIELD(platform_endpoint_t, e, max_body_bytes)) ep["max_body_bytes"] = e->max_body_bytes;
+        if (PLATFORM_HAS_FIELD(platform_endpoint_t, e, output_schema))
+            ep["output_schema"] = str(e->output_schema);
+        if (PLATFORM_HAS_FIELD(platform_endpoint_t, e, max_body_bytes))
+            ep["max_body_bytes"] = e->max_body_bytes;
         if (PLATFORM_HAS_FIELD(platform_endpoint_t, e, price)) ep["price"] = e->price;
         if (PLATFORM_HAS_FIELD(platform_endpoint_t, e, since)) ep["since"] = str(e->since);
-        if (PLATFORM_HAS_FIELD(platform_endpoint_t, e, http_path)) ep["http_path"] = str(e->http_path);
+        if (PLATFORM_HAS_FIELD(platform_endpoint_t, e, http_path))
+            ep["http_path"] = str(e->http_path);
         if (PLATFORM_HAS_FIELD(platform_endpoint_t, e, mcp_uri_prefix)) {
             ep["mcp_role"] = e->mcp_role;
             ep["mcp_uri_prefix"] = str(e->mcp_uri_prefix);
         }
         endpoints.push_back(std::move(ep));
     }
-    return {{"abi_version", d->abi_version}, {"id", str(d->id)},           {"version", str(d->version)},
-            {"kind", d->kind},               {"summary", str(d->summary)}, {"config_schema", str(d->config_schema)},
-            {"service", str(d->service)},    {"on_cancel", d->on_cancel != nullptr},
+    return {{"abi_version", d->abi_version},    {"id", str(d->id)},
+            {"version", str(d->version)},       {"kind", d->kind},
+            {"summary", str(d->summary)},       {"config_schema", str(d->config_schema)},
+            {"service", str(d->service)},       {"on_cancel", d->on_cancel != nullptr},
             {"endpoints", std::move(endpoints)}};
 }
 
@@ -71,7 +80,9 @@ OwnedDescriptor::OwnedDescriptor(const json& in, const platform_plugin_desc_t& h
             ep.price = static_cast<uint64_t>(num(e, "price"));
             ep.since = keep(field(e, "since"));
             ep.http_path = keep(field(e, "http_path"));
-            ep.mcp_role = e.contains("mcp_role") ? static_cast<platform_mcp_role_t>(num(e, "mcp_role")) : PLATFORM_MCP_TOOL;
+            ep.mcp_role = e.contains("mcp_role")
+                              ? static_cast<platform_mcp_role_t>(num(e, "mcp_role"))
+                              : PLATFORM_MCP_TOOL;
             ep.mcp_uri_prefix = keep(field(e, "mcp_uri_prefix"));
             endpoints_.push_back(ep);
         }

@@ -21,7 +21,8 @@ bool FrameDecoder::feed(const char* data, size_t size) {
     buffer_.append(data, size);
     while (buffer_.size() - pos_ >= 4) {
         const auto* p = reinterpret_cast<const unsigned char*>(buffer_.data() + pos_);
-        const size_t n = (size_t{p[0]} << 24) | (size_t{p[1]} << 16) | (size_t{p[2]} << 8) | size_t{p[3]};
+        const size_t n =
+            (size_t{p[0]} << 24) | (size_t{p[1]} << 16) | (size_t{p[2]} << 8) | size_t{p[3]};
         if (n == 0 || n > kMaxFrame) {
             error_ = "frame length " + std::to_string(n) + " out of range";
             return false;

@@ -1,22 +1,23 @@
 // Starting, stopping and reaping worker processes.
-#include "worker_process.hpp"
-
-#include <platform/host/clock.hpp>
+#include <fcntl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstring>
-#include <fcntl.h>
-#include <sys/socket.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
+#include <platform/host/clock.hpp>
 #include <thread>
-#include <unistd.h>
+
+#include "worker_process.hpp"
 
 namespace platform::host::worker {
 
-pid_t spawn_worker(const std::string& binary, const std::string& so_path, int& host_fd, std::string& error) {
+pid_t spawn_worker(const std::string& binary, const std::string& so_path, int& host_fd,
+                   std::string& error) {
     int sv[2];
     if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
         error = std::string("socketpair: ") + std::strerror(errno);
@@ -70,10 +71,12 @@ std::string reap_worker(WorkerProcess& p) {
         std::this_thread::sleep_for(std::chrono::milliseconds(2));
     if (r == 0) {
         ::kill(p.pid, SIGKILL);
-        while ((r = ::waitpid(p.pid, &status, 0)) < 0 && errno == EINTR) {}
+        while ((r = ::waitpid(p.pid, &status, 0)) < 0 && errno == EINTR) {
+        }
     }
     p.reaped = true;
-    p.exit_text = r == p.pid ? describe_status(status) : "lost (" + std::string(std::strerror(errno)) + ")";
+    p.exit_text =
+        r == p.pid ? describe_status(status) : "lost (" + std::string(std::strerror(errno)) + ")";
     return p.exit_text;
 }
 

@@ -1,10 +1,10 @@
 // The host half of the proxied host table: each request a worker sends is answered by calling the
 // real host table (host_api.cpp) as the plugin. Field names match the worker's proxy_api.cpp.
-#include "worker_process.hpp"
-
 #include <cstring>
 #include <functional>
 #include <unordered_map>
+
+#include "worker_process.hpp"
 
 namespace platform::host::worker {
 
@@ -15,18 +15,28 @@ namespace {
 struct Args {
     const json& m;
     std::string s(const char* k) const { return m.contains(k) ? bytes_of(m[k]) : std::string(); }
-    int64_t i(const char* k) const { return m.contains(k) && m[k].is_number() ? m[k].get<int64_t>() : 0; }
-    double d(const char* k) const { return m.contains(k) && m[k].is_number() ? m[k].get<double>() : 0.0; }
+    int64_t i(const char* k) const {
+        return m.contains(k) && m[k].is_number() ? m[k].get<int64_t>() : 0;
+    }
+    double d(const char* k) const {
+        return m.contains(k) && m[k].is_number() ? m[k].get<double>() : 0.0;
+    }
     bool has(const char* k) const { return m.contains(k) && !m[k].is_null(); }
 };
-platform_str_t view(const std::string& s) { return {s.data(), s.size()}; }
-void append(void* u, platform_str_t b) { static_cast<std::string*>(u)->append(b.ptr ? b.ptr : "", b.len); }
+platform_str_t view(const std::string& s) {
+    return {s.data(), s.size()};
+}
+void append(void* u, platform_str_t b) {
+    static_cast<std::string*>(u)->append(b.ptr ? b.ptr : "", b.len);
+}
 json out(platform_status_t code, const std::string* text = nullptr) {
     json r = {{"code", code}};
     if (text && code == PLATFORM_OK) r["out"] = bytes(*text);
     return r;
 }
-platform_call_t* handle(uint64_t id) { return reinterpret_cast<platform_call_t*>(static_cast<uintptr_t>(id)); }
+platform_call_t* handle(uint64_t id) {
+    return reinterpret_cast<platform_call_t*>(static_cast<uintptr_t>(id));
+}
 
 // The worker may only name calls it was sent (and not yet forgotten).
 bool owns(WorkerProcess& p, uint64_t id) {
@@ -49,19 +59,26 @@ struct Later {
 void relay_reply(void* user, platform_status_t code, platform_str_t body) {
     std::unique_ptr<Later> l(static_cast<Later*>(user));
     if (auto ch = l->channel.lock())
-        ch->send({{"op", "reply"}, {"token", l->token}, {"code", code}, {"body", bytes({body.ptr ? body.ptr : "", body.len})}});
+        ch->send({{"op", "reply"},
+                  {"token", l->token},
+                  {"code", code},
+                  {"body", bytes({body.ptr ? body.ptr : "", body.len})}});
 }
 void relay_message(void* user, platform_str_t topic, platform_str_t body, platform_str_t headers) {
     auto* r = static_cast<Relay*>(user);
     if (auto ch = r->channel.lock())
-        ch->send({{"op", "message"}, {"token", r->token}, {"topic", std::string(topic.ptr ? topic.ptr : "", topic.len)},
+        ch->send({{"op", "message"},
+                  {"token", r->token},
+                  {"topic", std::string(topic.ptr ? topic.ptr : "", topic.len)},
                   {"body", bytes({body.ptr ? body.ptr : "", body.len})},
                   {"headers", std::string(headers.ptr ? headers.ptr : "", headers.len)}});
 }
 void relay_watch(void* user, platform_str_t event) {
     auto* r = static_cast<Relay*>(user);
     if (auto ch = r->channel.lock())
-        ch->send({{"op", "watch"}, {"token", r->token}, {"event", bytes({event.ptr ? event.ptr : "", event.len})}});
+        ch->send({{"op", "watch"},
+                  {"token", r->token},
+                  {"event", bytes({event.ptr ? event.ptr : "", event.len})}});
 }
 
 template <typename T>
@@ -79,7 +96,8 @@ json scan(const HostSide& h, const Args& a) {
     sc.offset = static_cast<uint32_t>(a.i("offset"));
     json records = json::array();
     auto sink = [](void* u, platform_str_t k, platform_str_t v) {
-        static_cast<json*>(u)->push_back(json::array({bytes({k.ptr ? k.ptr : "", k.len}), bytes({v.ptr ? v.ptr : "", v.len})}));
+        static_cast<json*>(u)->push_back(
+            json::array({bytes({k.ptr ? k.ptr : "", k.len}), bytes({v.ptr ? v.ptr : "", v.len})}));
         return true;
     };
     platform_status_t st;
@@ -95,13 +113,15 @@ json scan(const HostSide& h, const Args& a) {
 }
 
 json cas(const HostSide& h, const Args& a) {
-    std::string key = a.s("key"), expected = a.s("expected"), value = a.s("value"), table = a.s("table");
+    std::string key = a.s("key"), expected = a.s("expected"), value = a.s("value"),
+                table = a.s("table");
     platform_str_t e = view(expected), v = view(value);
     const platform_str_t* ep = a.has("expected") ? &e : nullptr;
     const platform_str_t* vp = a.has("value") ? &v : nullptr;
     if (a.has("table")) {
         auto* t = sub<platform_store_api_t>(h, PLATFORM_SERVICE_STORE, 2);
-        return out(t ? t->cas(h.ctx, view(table), view(key), ep, vp, a.i("expires_at_ms")) : PLATFORM_PERMISSION_DENIED);
+        return out(t ? t->cas(h.ctx, view(table), view(key), ep, vp, a.i("expires_at_ms"))
+                     : PLATFORM_PERMISSION_DENIED);
     }
     return out(h.api->store_cas(h.ctx, view(key), ep, vp, a.i("expires_at_ms")));
 }
@@ -119,21 +139,24 @@ json batch(const HostSide& h, const Args& a) {
         op.key = view(keep.back());
         keep.push_back(o.contains("value") ? bytes_of(o["value"]) : "");
         op.value = view(keep.back());
-        op.expires_at_ms = o.contains("expires_at_ms") && o["expires_at_ms"].is_number() ? o["expires_at_ms"].get<int64_t>() : 0;
+        op.expires_at_ms = o.contains("expires_at_ms") && o["expires_at_ms"].is_number()
+                               ? o["expires_at_ms"].get<int64_t>()
+                               : 0;
         ops.push_back(op);
     }
     const auto n = static_cast<uint32_t>(ops.size());
     if (a.has("table")) {
         auto* t = sub<platform_store_api_t>(h, PLATFORM_SERVICE_STORE, 2);
         std::string table = a.s("table");
-        return out(t ? t->batch(h.ctx, view(table), ops.data(), n, sizeof(platform_store_op_t)) : PLATFORM_PERMISSION_DENIED);
+        return out(t ? t->batch(h.ctx, view(table), ops.data(), n, sizeof(platform_store_op_t))
+                     : PLATFORM_PERMISSION_DENIED);
     }
     return out(h.api->store_batch(h.ctx, ops.data(), n, sizeof(platform_store_op_t)));
 }
 
 json fetch(const HostSide& h, const Args& a) {
-    std::string method = a.s("method"), url = a.s("url"), headers = a.s("headers"), body = a.s("body"),
-                provider = a.s("provider");
+    std::string method = a.s("method"), url = a.s("url"), headers = a.s("headers"),
+                body = a.s("body"), provider = a.s("provider");
     platform_http_request_t r{};
     r.struct_size = sizeof r;
     r.method = view(method);
@@ -147,8 +170,10 @@ json fetch(const HostSide& h, const Args& a) {
     json response;
     auto done = [](void* u, const platform_http_response_t* resp) {
         auto s = [](platform_str_t v) { return std::string(v.ptr ? v.ptr : "", v.len); };
-        *static_cast<json*>(u) = {{"status", resp->status},        {"headers", s(resp->headers_json)},
-                                  {"body", bytes(s(resp->body))}, {"error", s(resp->error)},
+        *static_cast<json*>(u) = {{"status", resp->status},
+                                  {"headers", s(resp->headers_json)},
+                                  {"body", bytes(s(resp->body))},
+                                  {"error", s(resp->error)},
                                   {"final_url", s(resp->final_url)}};
     };
     platform_status_t st = h.api->http_fetch(h.ctx, &r, done, &response);
@@ -170,13 +195,15 @@ json events_read(const HostSide& h, const Args& a) {
                                           {"payload", bytes(s(e->payload))}});
         return true;
     };
-    platform_status_t st = h.api->events_read(h.ctx, view(topic), static_cast<uint64_t>(a.i("from")),
-                                              static_cast<uint32_t>(a.i("limit")), sink, &events);
+    platform_status_t st =
+        h.api->events_read(h.ctx, view(topic), static_cast<uint64_t>(a.i("from")),
+                           static_cast<uint32_t>(a.i("limit")), sink, &events);
     return {{"code", st}, {"events", std::move(events)}};
 }
 
 json events_publish(const HostSide& h, const Args& a) {
-    std::string id = a.s("id"), topic = a.s("topic"), metadata = a.s("metadata"), payload = a.s("payload");
+    std::string id = a.s("id"), topic = a.s("topic"), metadata = a.s("metadata"),
+                payload = a.s("payload");
     platform_event_t e{};
     e.struct_size = sizeof e;
     e.id = view(id);
@@ -194,12 +221,16 @@ json respond_op(const HostSide& h, WorkerProcess& p, const Args& a, const std::s
     if (!owns(p, id)) return out(PLATFORM_INVALID_ARGUMENT);
     std::string body = a.s("body");
     platform_status_t st;
-    if (op == "respond") st = h.api->respond(handle(id), static_cast<platform_status_t>(a.i("code")), view(body));
+    if (op == "respond")
+        st = h.api->respond(handle(id), static_cast<platform_status_t>(a.i("code")), view(body));
     else if (op == "respond_raw") {
         std::string type = a.s("content_type");
         st = h.api->respond_raw(handle(id), view(type), view(body));
-    } else if (op == "respond_chunk") return out(h.api->respond_chunk(handle(id), view(body)));
-    else st = h.api->respond_end(handle(id), static_cast<platform_status_t>(a.i("code")), view(body));
+    } else if (op == "respond_chunk")
+        return out(h.api->respond_chunk(handle(id), view(body)));
+    else
+        st =
+            h.api->respond_end(handle(id), static_cast<platform_status_t>(a.i("code")), view(body));
     mark_answered(p, id);
     return out(st);
 }
@@ -212,7 +243,8 @@ json subscribe(const HostSide& h, WorkerProcess& p, const Args& a, bool broker) 
     platform_status_t st;
     if (broker) {
         std::string topic = a.s("topic"), queue = a.s("queue");
-        st = h.api->broker_subscribe(h.ctx, view(topic), view(queue), relay_message, relay.get(), &id);
+        st = h.api->broker_subscribe(h.ctx, view(topic), view(queue), relay_message, relay.get(),
+                                     &id);
     } else {
         auto* t = sub<platform_registry_api_t>(h, PLATFORM_SERVICE_REGISTRY, 2);
         st = t ? t->watch(h.ctx, relay_watch, relay.get(), &id) : PLATFORM_PERMISSION_DENIED;
@@ -232,7 +264,8 @@ json unsubscribe(const HostSide& h, WorkerProcess& p, const Args& a, bool broker
         if (!m.count(id)) return out(PLATFORM_NOT_FOUND);
     }
     platform_status_t st;
-    if (broker) st = h.api->broker_unsubscribe(h.ctx, id);
+    if (broker)
+        st = h.api->broker_unsubscribe(h.ctx, id);
     else {
         auto* t = sub<platform_registry_api_t>(h, PLATFORM_SERVICE_REGISTRY, 2);
         st = t ? t->unwatch(h.ctx, id) : PLATFORM_PERMISSION_DENIED;
@@ -268,12 +301,17 @@ json serve_host_call(const HostSide& h, WorkerProcess& p, const json& m) {
     auto* store = admin ? sub<platform_store_api_t>(h, PLATFORM_SERVICE_STORE, 1) : nullptr;
     if (admin && !store && op.rfind("store_", 0) == 0) return out(PLATFORM_PERMISSION_DENIED);
     if (op == "store_get")
-        return out(admin ? store->get(h.ctx, view(t), view(k), append, &text) : h.api->store_get(h.ctx, view(k), append, &text), &text);
+        return out(admin ? store->get(h.ctx, view(t), view(k), append, &text)
+                         : h.api->store_get(h.ctx, view(k), append, &text),
+                   &text);
     if (op == "store_put") {
         std::string v = a.s("value");
-        return out(admin ? store->put(h.ctx, view(t), view(k), view(v), a.i("ttl_ms")) : h.api->store_put(h.ctx, view(k), view(v), a.i("ttl_ms")));
+        return out(admin ? store->put(h.ctx, view(t), view(k), view(v), a.i("ttl_ms"))
+                         : h.api->store_put(h.ctx, view(k), view(v), a.i("ttl_ms")));
     }
-    if (op == "store_delete") return out(admin ? store->del(h.ctx, view(t), view(k)) : h.api->store_delete(h.ctx, view(k)));
+    if (op == "store_delete")
+        return out(admin ? store->del(h.ctx, view(t), view(k))
+                         : h.api->store_delete(h.ctx, view(k)));
     if (op == "store_scan") return scan(h, a);
     if (op == "store_cas") return cas(h, a);
     if (op == "store_batch") return batch(h, a);
@@ -289,10 +327,13 @@ json serve_host_call(const HostSide& h, WorkerProcess& p, const json& m) {
     if (op == "broker_unsubscribe") return unsubscribe(h, p, a, true);
     if (op == "registry.watch") return subscribe(h, p, a, false);
     if (op == "registry.unwatch") return unsubscribe(h, p, a, false);
-    if (op == "respond" || op == "respond_raw" || op == "respond_chunk" || op == "respond_end") return respond_op(h, p, a, op);
+    if (op == "respond" || op == "respond_raw" || op == "respond_chunk" || op == "respond_end")
+        return respond_op(h, p, a, op);
     if (op == "get_service") {
         std::string name = a.s("name");
-        return out(h.api->get_service(h.ctx, view(name), static_cast<uint32_t>(a.i("min_version"))) ? PLATFORM_OK : PLATFORM_NOT_FOUND);
+        return out(h.api->get_service(h.ctx, view(name), static_cast<uint32_t>(a.i("min_version")))
+                       ? PLATFORM_OK
+                       : PLATFORM_NOT_FOUND);
     }
     if (op == "call_service" || op == "call_client_request") {
         const auto parent = static_cast<uint64_t>(a.i("parent"));
@@ -301,13 +342,15 @@ json serve_host_call(const HostSide& h, WorkerProcess& p, const json& m) {
         platform_status_t st;
         if (op == "call_service") {
             std::string service = a.s("service"), method = a.s("method"), request = a.s("request");
-            st = h.api->call_service(h.ctx, mine ? handle(parent) : nullptr, view(service), view(method), view(request),
+            st = h.api->call_service(h.ctx, mine ? handle(parent) : nullptr, view(service),
+                                     view(method), view(request),
                                      static_cast<uint32_t>(a.i("flags")), relay_reply, later);
         } else if (!mine) {
             st = PLATFORM_INVALID_ARGUMENT;
         } else {
             std::string method = a.s("method"), params = a.s("params");
-            st = h.api->call_client_request(handle(parent), view(method), view(params), a.i("timeout_ms"), relay_reply, later);
+            st = h.api->call_client_request(handle(parent), view(method), view(params),
+                                            a.i("timeout_ms"), relay_reply, later);
         }
         if (st != PLATFORM_OK) delete later;  // the callback will not run
         return out(st);
@@ -317,7 +360,8 @@ json serve_host_call(const HostSide& h, WorkerProcess& p, const json& m) {
         if (!owns(p, id)) return out(PLATFORM_INVALID_ARGUMENT);
         if (op == "call_progress") {
             std::string message = a.s("message");
-            return out(h.api->call_progress(handle(id), a.d("progress"), a.d("total"), view(message)));
+            return out(
+                h.api->call_progress(handle(id), a.d("progress"), a.d("total"), view(message)));
         }
         std::string level = a.s("level"), logger = a.s("logger"), data = a.s("data");
         return out(h.api->call_log(handle(id), view(level), view(logger), view(data)));
@@ -334,9 +378,11 @@ json serve_host_call(const HostSide& h, WorkerProcess& p, const json& m) {
     }
     if (op == "grant_call_service") {
         auto* later = new Later{p.channel, static_cast<uint64_t>(a.i("token"))};
-        std::string grant = a.s("grant"), service = a.s("service"), method = a.s("method"), request = a.s("request");
-        platform_status_t st = h.api->grant_call_service(h.ctx, view(grant), view(service), view(method), view(request),
-                                                         a.i("timeout_ms"), relay_reply, later);
+        std::string grant = a.s("grant"), service = a.s("service"), method = a.s("method"),
+                    request = a.s("request");
+        platform_status_t st =
+            h.api->grant_call_service(h.ctx, view(grant), view(service), view(method),
+                                      view(request), a.i("timeout_ms"), relay_reply, later);
         if (st != PLATFORM_OK) delete later;  // the callback will not run
         return out(st);
     }
@@ -354,7 +400,8 @@ json serve_host_call(const HostSide& h, WorkerProcess& p, const json& m) {
     if (op == "events_read") return events_read(h, a);
     if (op == "events_wait") {
         std::string topic = a.s("topic");
-        return out(h.api->events_wait(h.ctx, view(topic), static_cast<uint64_t>(a.i("after")), static_cast<int32_t>(a.i("timeout_ms"))));
+        return out(h.api->events_wait(h.ctx, view(topic), static_cast<uint64_t>(a.i("after")),
+                                      static_cast<int32_t>(a.i("timeout_ms"))));
     }
     // Privileged sub-tables; get_service answers NULL for an unprivileged plugin.
     if (op.rfind("registry.", 0) == 0) {
@@ -362,11 +409,14 @@ json serve_host_call(const HostSide& h, WorkerProcess& p, const json& m) {
         if (!r) return out(PLATFORM_PERMISSION_DENIED);
         std::string arg = a.s("arg");
         if (op == "registry.list") return out(r->list_services(h.ctx, append, &text), &text);
-        if (op == "registry.get") return out(r->get_service(h.ctx, view(arg), append, &text), &text);
+        if (op == "registry.get")
+            return out(r->get_service(h.ctx, view(arg), append, &text), &text);
         if (r->version < 2) return out(PLATFORM_UNSUPPORTED);
-        platform_status_t st = op == "registry.register" ? r->register_service(h.ctx, view(arg), a.i("ttl_s"), append, &text)
-                               : op == "registry.deregister" ? r->deregister_service(h.ctx, view(arg), append, &text)
-                                                             : PLATFORM_UNSUPPORTED;
+        platform_status_t st =
+            op == "registry.register"
+                ? r->register_service(h.ctx, view(arg), a.i("ttl_s"), append, &text)
+            : op == "registry.deregister" ? r->deregister_service(h.ctx, view(arg), append, &text)
+                                          : PLATFORM_UNSUPPORTED;
         return {{"code", st}, {"error", text}};
     }
     if (op == "network.nodes") {
@@ -377,7 +427,9 @@ json serve_host_call(const HostSide& h, WorkerProcess& p, const json& m) {
         auto* s = sub<platform_secrets_api_t>(h, PLATFORM_SERVICE_SECRETS, 1);
         if (!s) return out(PLATFORM_PERMISSION_DENIED);
         std::string arg = a.s("arg");
-        return out(op == "secrets.seal" ? s->seal(h.ctx, view(arg), append, &text) : s->open(h.ctx, view(arg), append, &text), &text);
+        return out(op == "secrets.seal" ? s->seal(h.ctx, view(arg), append, &text)
+                                        : s->open(h.ctx, view(arg), append, &text),
+                   &text);
     }
     if (op.rfind("clock.", 0) == 0) {
         auto* c = sub<platform_clock_api_t>(h, PLATFORM_SERVICE_CLOCK, 1);

@@ -1,20 +1,18 @@
-#include <platform/host/worker_plugin.hpp>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
 
-#include "worker_process.hpp"
-
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
 #include <platform/host/calls.hpp>
 #include <platform/host/clock.hpp>
 #include <platform/host/loader.hpp>
 #include <platform/host/runtime.hpp>
 #include <platform/host/worker_descriptor.hpp>
+#include <platform/host/worker_plugin.hpp>
 #include <platform/host/worker_pool.hpp>
 
-#include <spdlog/spdlog.h>
-
-#include <csignal>
-#include <cstdio>
-#include <cstdlib>
-#include <unistd.h>
+#include "worker_process.hpp"
 
 namespace platform::host {
 
@@ -22,11 +20,16 @@ using nlohmann::json;
 using worker::WorkerProcess;
 
 namespace {
-int64_t now_ms() { return Clock::monotonic_ms(); }
+int64_t now_ms() {
+    return Clock::monotonic_ms();
+}
 
 // The descriptor hooks of an isolated plugin: `inst` is its WorkerPlugin.
-WorkerPlugin& of(void* inst) { return *static_cast<WorkerPlugin*>(inst); }
-void* hook_create(const platform_host_api_t*, platform_host_ctx_t* ctx, platform_str_t config, char* err, size_t size) {
+WorkerPlugin& of(void* inst) {
+    return *static_cast<WorkerPlugin*>(inst);
+}
+void* hook_create(const platform_host_api_t*, platform_host_ctx_t* ctx, platform_str_t config,
+                  char* err, size_t size) {
     WorkerPlugin& wp = *reinterpret_cast<HostCtx*>(ctx)->plugin->worker;
     json cfg = json::parse(std::string(config.ptr ? config.ptr : "", config.len), nullptr, false);
     std::string error;
@@ -36,35 +39,52 @@ void* hook_create(const platform_host_api_t*, platform_host_ctx_t* ctx, platform
     }
     return &wp;
 }
-platform_status_t hook_start(void* inst) { return of(inst).start_plugin() ? PLATFORM_OK : PLATFORM_INTERNAL; }
-void hook_stop(void* inst) { of(inst).stop(); }
+platform_status_t hook_start(void* inst) {
+    return of(inst).start_plugin() ? PLATFORM_OK : PLATFORM_INTERNAL;
+}
+void hook_stop(void* inst) {
+    of(inst).stop();
+}
 void hook_destroy(void*) {}
-void hook_call(void* inst, platform_call_t* call, uint32_t index, platform_str_t args) { of(inst).call(call, index, args); }
-void hook_cancel(void* inst, platform_call_t* call) { of(inst).cancel(call); }
+void hook_call(void* inst, platform_call_t* call, uint32_t index, platform_str_t args) {
+    of(inst).call(call, index, args);
+}
+void hook_cancel(void* inst, platform_call_t* call) {
+    of(inst).cancel(call);
+}
 
 std::string error_of(const std::optional<json>& r, const char* what) {
     if (!r) return std::string("the worker did not answer ") + what;
     auto e = r->find("error");
     return e != r->end() && e->is_string() ? e->get<std::string>() : std::string(what) + " failed";
 }
-bool ok(const std::optional<json>& r) { return r && r->value("code", -1) == PLATFORM_OK; }
+bool ok(const std::optional<json>& r) {
+    return r && r->value("code", -1) == PLATFORM_OK;
+}
 }  // namespace
 
 std::string find_worker_binary(const std::string& exe_dir) {
     if (const char* env = std::getenv("PLATFORM_WORKER"); env && *env) return env;
-    for (const std::string& candidate : {exe_dir + "/platform-worker", exe_dir + "/../lib/platform/platform-worker"})
+    for (const std::string& candidate :
+         {exe_dir + "/platform-worker", exe_dir + "/../lib/platform/platform-worker"})
         if (::access(candidate.c_str(), X_OK) == 0) return candidate;
     return "";
 }
 
 WorkerPlugin::WorkerPlugin(std::string so_path, WorkerOptions options)
-    : path_(std::move(so_path)), options_(std::move(options)), pool_(std::make_unique<WorkerPool>(2, 32)),
+    : path_(std::move(so_path)),
+      options_(std::move(options)),
+      pool_(std::make_unique<WorkerPool>(2, 32)),
       delay_ms_(options_.restart_initial_ms) {}
 
-WorkerPlugin::~WorkerPlugin() { stop(); }
+WorkerPlugin::~WorkerPlugin() {
+    stop();
+}
 
-std::variant<std::unique_ptr<Plugin>, std::string> WorkerPlugin::load(const std::string& so_path, WorkerOptions options) {
-    if (options.binary.empty()) return std::string("isolation: process needs the platform-worker executable (not found)");
+std::variant<std::unique_ptr<Plugin>, std::string> WorkerPlugin::load(const std::string& so_path,
+                                                                      WorkerOptions options) {
+    if (options.binary.empty())
+        return std::string("isolation: process needs the platform-worker executable (not found)");
     auto wp = std::make_shared<WorkerPlugin>(so_path, std::move(options));
     json described;
     std::string error;
@@ -87,7 +107,8 @@ std::variant<std::unique_ptr<Plugin>, std::string> WorkerPlugin::load(const std:
     auto plugin = std::make_unique<Plugin>();
     plugin->path = so_path;
     plugin->desc = wp->desc_->get();
-    if (auto problem = check_descriptor(plugin->desc, *plugin); !problem.empty()) return refuse(problem);
+    if (auto problem = check_descriptor(plugin->desc, *plugin); !problem.empty())
+        return refuse(problem);
     plugin->worker = wp;
     wp->plugin_ = plugin.get();
     wp->described_ = std::move(described);
@@ -96,7 +117,8 @@ std::variant<std::unique_ptr<Plugin>, std::string> WorkerPlugin::load(const std:
     return plugin;
 }
 
-WorkerPlugin::ProcessPtr WorkerPlugin::spawn(const std::string& so_path, json& described, std::string& error) {
+WorkerPlugin::ProcessPtr WorkerPlugin::spawn(const std::string& so_path, json& described,
+                                             std::string& error) {
     int fd = -1;
     pid_t pid = worker::spawn_worker(options_.binary, so_path, fd, error);
     if (pid < 0) return nullptr;
@@ -122,15 +144,20 @@ WorkerPlugin::ProcessPtr WorkerPlugin::spawn(const std::string& so_path, json& d
             Plugin* plugin = wp->plugin_;
             json answer = {{"code", PLATFORM_UNAVAILABLE}};
             if (plugin && plugin->ctx.runtime)
-                answer = worker::serve_host_call({plugin->ctx.runtime->api(), reinterpret_cast<platform_host_ctx_t*>(&plugin->ctx)},
-                                                 *proc, m);
-            if (m.contains("id")) proc->channel->reply(m, answer.is_null() ? json::object() : std::move(answer));
+                answer =
+                    worker::serve_host_call({plugin->ctx.runtime->api(),
+                                             reinterpret_cast<platform_host_ctx_t*>(&plugin->ctx)},
+                                            *proc, m);
+            if (m.contains("id"))
+                proc->channel->reply(m, answer.is_null() ? json::object() : std::move(answer));
         });
     };
     // The closure keeps the process record until its socket closes (Channel drops it then).
     auto on_closed = [self, p](const std::string& why) {
-        if (auto wp = self.lock()) wp->on_exit(p, why);
-        else worker::reap_worker(*p);
+        if (auto wp = self.lock())
+            wp->on_exit(p, why);
+        else
+            worker::reap_worker(*p);
     };
     p->channel = std::make_shared<worker::Channel>(fd, on_message, on_closed);
     p->channel->start();
@@ -150,8 +177,9 @@ bool WorkerPlugin::create(const json& config, std::string& error) {
     created_ = true;
     auto p = current();
     if (!p) return error = "its worker is not running", false;
-    auto r = p->channel->request({{"op", "create"}, {"config", config_}, {"privileged", plugin_->privileged}},
-                                 options_.start_timeout_ms);
+    auto r = p->channel->request(
+        {{"op", "create"}, {"config", config_}, {"privileged", plugin_->privileged}},
+        options_.start_timeout_ms);
     if (!ok(r)) error = error_of(r, "create");
     return ok(r);
 }
@@ -167,8 +195,9 @@ bool WorkerPlugin::start_plugin() {
 }
 
 bool WorkerPlugin::bring_up(const ProcessPtr& p, std::string& error) {
-    auto r = p->channel->request({{"op", "create"}, {"config", config_}, {"privileged", plugin_->privileged}},
-                                 options_.start_timeout_ms);
+    auto r = p->channel->request(
+        {{"op", "create"}, {"config", config_}, {"privileged", plugin_->privileged}},
+        options_.start_timeout_ms);
     if (!ok(r)) return error = error_of(r, "create"), false;
     r = p->channel->request({{"op", "start"}}, options_.start_timeout_ms);
     if (!ok(r)) return error = error_of(r, "start"), false;

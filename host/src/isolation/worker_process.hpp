@@ -9,8 +9,6 @@
 #pragma once
 
 #include <platform/abi.h>
-#include <platform/host/worker_channel.hpp>
-
 #include <sys/types.h>
 
 #include <cstdint>
@@ -18,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <platform/host/worker_channel.hpp>
 #include <string>
 #include <vector>
 
@@ -31,7 +30,7 @@ struct Flight {
 // A callback the host lends a provider (broker delivery, registry watch) on the worker's behalf.
 struct Relay {
     std::weak_ptr<Channel> channel;
-    uint64_t token = 0;  // the worker's own handle for it
+    uint64_t token = 0;    // the worker's own handle for it
     uint64_t host_id = 0;  // the subscription / watch id the host gave
 };
 
@@ -54,8 +53,10 @@ struct WorkerProcess {
 };
 
 // Forks and execs `binary --fd 3 <so_path>` with the child's socket end as fd 3, every other
-// descriptor closed and signals unblocked. Returns the pid and the host's end, or -1 and errno text.
-pid_t spawn_worker(const std::string& binary, const std::string& so_path, int& host_fd, std::string& error);
+// descriptor closed and signals unblocked. Returns the pid and the host's end, or -1 and errno
+// text.
+pid_t spawn_worker(const std::string& binary, const std::string& so_path, int& host_fd,
+                   std::string& error);
 // SIGKILL unless reaped, then waitpid; returns how it ended. Safe to call more than once.
 std::string reap_worker(WorkerProcess& p);
 // SIGTERM, then SIGKILL when the socket is still open after grace_ms; reaps.
@@ -66,7 +67,8 @@ struct HostSide {
     const platform_host_api_t* api = nullptr;
     platform_host_ctx_t* ctx = nullptr;
 };
-nlohmann::json serve_host_call(const HostSide& host, WorkerProcess& p, const nlohmann::json& request);
+nlohmann::json serve_host_call(const HostSide& host, WorkerProcess& p,
+                               const nlohmann::json& request);
 // Ends what the worker subscribed to (broker, registry watches) after it died.
 void drop_relays(const HostSide& host, WorkerProcess& p);
 

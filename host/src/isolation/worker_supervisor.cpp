@@ -1,18 +1,16 @@
 // WorkerPlugin's running half: calls, cancels, crashes, restarts with backoff, pings, hang
 // detection, replacement and stop (worker_plugin.hpp).
-#include <platform/host/worker_plugin.hpp>
-
-#include "worker_process.hpp"
-
-#include <platform/host/calls.hpp>
-#include <platform/host/clock.hpp>
-#include <platform/host/runtime.hpp>
-#include <platform/host/worker_pool.hpp>
-
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <csignal>
+#include <platform/host/calls.hpp>
+#include <platform/host/clock.hpp>
+#include <platform/host/runtime.hpp>
+#include <platform/host/worker_plugin.hpp>
+#include <platform/host/worker_pool.hpp>
+
+#include "worker_process.hpp"
 
 namespace platform::host {
 
@@ -20,9 +18,15 @@ using nlohmann::json;
 using worker::WorkerProcess;
 
 namespace {
-int64_t now_ms() { return Clock::monotonic_ms(); }
-platform_call_t* handle(uint64_t id) { return reinterpret_cast<platform_call_t*>(static_cast<uintptr_t>(id)); }
-uint64_t id_of(platform_call_t* call) { return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(call)); }
+int64_t now_ms() {
+    return Clock::monotonic_ms();
+}
+platform_call_t* handle(uint64_t id) {
+    return reinterpret_cast<platform_call_t*>(static_cast<uintptr_t>(id));
+}
+uint64_t id_of(platform_call_t* call) {
+    return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(call));
+}
 void kill_now(WorkerProcess& p) {
     std::lock_guard<std::mutex> g(p.m);
     if (!p.reaped && p.pid > 0) ::kill(p.pid, SIGKILL);
@@ -44,7 +48,9 @@ void WorkerPlugin::call(platform_call_t* call, uint32_t index, platform_str_t ar
         api->respond(call, PLATFORM_UNAVAILABLE, {why.data(), why.size()});
     };
     if (!accepted) return refuse();
-    json m = {{"op", "call"}, {"call", id}, {"index", index},
+    json m = {{"op", "call"},
+              {"call", id},
+              {"index", index},
               {"args", worker::bytes({args.ptr ? args.ptr : "", args.len})}};
     if (auto c = CallTable::global().find(call)) {
         m["service"] = c->service;
@@ -96,7 +102,8 @@ void WorkerPlugin::on_exit(const ProcessPtr& p, const std::string& why) {
         p->flights.clear();
     }
     Runtime* rt = plugin_ ? plugin_->ctx.runtime : nullptr;
-    if (rt) worker::drop_relays({rt->api(), reinterpret_cast<platform_host_ctx_t*>(&plugin_->ctx)}, *p);
+    if (rt)
+        worker::drop_relays({rt->api(), reinterpret_cast<platform_host_ctx_t*>(&plugin_->ctx)}, *p);
     bool was_current = false, stopping = false;
     int64_t delay = 0;
     {
@@ -108,7 +115,8 @@ void WorkerPlugin::on_exit(const ProcessPtr& p, const std::string& why) {
             current_.reset();
             last_exit_ = how;
             if (!stopping_) {
-                if (now_ms() - p->started_ms >= options_.healthy_reset_ms) delay_ms_ = options_.restart_initial_ms;
+                if (now_ms() - p->started_ms >= options_.healthy_reset_ms)
+                    delay_ms_ = options_.restart_initial_ms;
                 delay = delay_ms_;
                 restart_at_ = now_ms() + delay_ms_;
                 delay_ms_ = std::min(delay_ms_ * 2, options_.restart_max_ms);
@@ -118,13 +126,17 @@ void WorkerPlugin::on_exit(const ProcessPtr& p, const std::string& why) {
         }
     }
     const std::string id = plugin_ ? plugin_->id : path_;
-    const std::string message = stopping ? "plugin " + id + " is stopping"
-                                         : "plugin " + id + " is restarting (its worker ended: " + how + ")";
+    const std::string message =
+        stopping ? "plugin " + id + " is stopping"
+                 : "plugin " + id + " is restarting (its worker ended: " + how + ")";
     if (rt)
-        for (uint64_t call : unanswered) rt->api()->respond(handle(call), PLATFORM_UNAVAILABLE, {message.data(), message.size()});
+        for (uint64_t call : unanswered)
+            rt->api()->respond(handle(call), PLATFORM_UNAVAILABLE,
+                               {message.data(), message.size()});
     if (was_current && !stopping)
-        spdlog::error("plugin {}: worker pid {} ended: {} ({}); {} calls failed; restarting in {} ms", id, p->pid, how, why,
-                      unanswered.size(), delay);
+        spdlog::error(
+            "plugin {}: worker pid {} ended: {} ({}); {} calls failed; restarting in {} ms", id,
+            p->pid, how, why, unanswered.size(), delay);
 }
 
 void WorkerPlugin::supervise() {
@@ -162,12 +174,15 @@ void WorkerPlugin::check_health(const ProcessPtr& p) {
         if (p->dead || !p->running) return;
         idle = p->flights.empty();
         for (auto& [id, f] : p->flights)
-            if (f.cancelled_ms && !f.returned && now_ms() - f.cancelled_ms > options_.hang_grace_ms) wedged = true;
+            if (f.cancelled_ms && !f.returned && now_ms() - f.cancelled_ms > options_.hang_grace_ms)
+                wedged = true;
     }
     const std::string& id = plugin_->id;
     if (wedged) {
-        spdlog::error("plugin {}: a handler is still running {} ms after its call was cancelled; killing worker pid {}", id,
-                      options_.hang_grace_ms, p->pid);
+        spdlog::error(
+            "plugin {}: a handler is still running {} ms after its call was cancelled; killing "
+            "worker pid {}",
+            id, options_.hang_grace_ms, p->pid);
         return kill_now(*p);
     }
     if (draining && idle) {
@@ -176,7 +191,8 @@ void WorkerPlugin::check_health(const ProcessPtr& p) {
     }
     if (draining && idle) return worker::terminate_worker(*p, options_.stop_grace_ms);
     if (!p->channel->request({{"op", "ping"}}, options_.ping_timeout_ms) && !p->channel->closed()) {
-        spdlog::error("plugin {}: worker pid {} missed a ping ({} ms); killing it", id, p->pid, options_.ping_timeout_ms);
+        spdlog::error("plugin {}: worker pid {} missed a ping ({} ms); killing it", id, p->pid,
+                      options_.ping_timeout_ms);
         kill_now(*p);
     }
 }
@@ -201,7 +217,8 @@ void WorkerPlugin::restart() {
         return;
     }
     if (!p) {
-        spdlog::error("plugin {}: worker failed to start: {}; next try in {} ms", plugin_->id, error, delay_ms_);
+        spdlog::error("plugin {}: worker failed to start: {}; next try in {} ms", plugin_->id,
+                      error, delay_ms_);
         restart_at_ = now_ms() + delay_ms_;
         delay_ms_ = std::min(delay_ms_ * 2, options_.restart_max_ms);
         restart_due_ = true;
@@ -229,7 +246,8 @@ std::string WorkerPlugin::replace(const std::string& so_path) {
     std::string error;
     auto p = spawn(so_path, described, error);
     if (!p) return error;
-    if (described.value("id", "") != described_.value("id", "") || described["service"] != described_["service"] ||
+    if (described.value("id", "") != described_.value("id", "") ||
+        described["service"] != described_["service"] ||
         described["endpoints"] != described_["endpoints"]) {
         worker::terminate_worker(*p, 0);
         return "the new build changes the plugin's id, service or endpoints";
@@ -260,7 +278,8 @@ void WorkerPlugin::stop() {
         draining_.clear();
         cv_.notify_all();
     }
-    if (supervisor_.joinable() && supervisor_.get_id() != std::this_thread::get_id()) supervisor_.join();
+    if (supervisor_.joinable() && supervisor_.get_id() != std::this_thread::get_id())
+        supervisor_.join();
     for (auto& p : procs) worker::terminate_worker(*p, options_.stop_grace_ms);
     pool_->stop();
 }

@@ -11,7 +11,9 @@ namespace platform::host::mcp {
 
 Catalog::Catalog(Runtime& runtime) : runtime_(runtime) {}
 
-std::shared_ptr<const std::vector<ToolRef>> Catalog::tools() { return runtime_.tools().all(); }
+std::shared_ptr<const std::vector<ToolRef>> Catalog::tools() {
+    return runtime_.tools().all();
+}
 
 const ToolRef* Catalog::find(const std::vector<ToolRef>& tools, std::string_view name) const {
     return ToolCatalog::find(tools, name);

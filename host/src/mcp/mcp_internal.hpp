@@ -46,8 +46,7 @@ enum : int {
 json error_message(const json& id, int code, const std::string& message);
 // An HTTP answer carrying a JSON-RPC error (id null) for transport-level refusals.
 // `id` is echoed when the offending message carried a readable one (JSON-RPC 2.0 §5).
-HttpResponse http_error(int status, int code, const std::string& message,
-                        const json& id = nullptr);
+HttpResponse http_error(int status, int code, const std::string& message, const json& id = nullptr);
 json result_message(const json& id, json result);
 std::string sse_frame(const json& message);
 

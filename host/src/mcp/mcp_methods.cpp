@@ -106,9 +106,11 @@ void first_answer(McpServer::Impl& self, std::shared_ptr<Context> ctx,
     if (i >= eps->size()) return done(std::move(refused));
     const auto [svc, ep] = (*eps)[i];
     self.call(*ctx, *svc, *ep, args, nullptr, [&self, ctx, eps, i, args, done, refused](Outcome o) {
-        if (o.code == PLATFORM_NOT_FOUND) return first_answer(self, ctx, eps, i + 1, args, done, refused);
+        if (o.code == PLATFORM_NOT_FOUND)
+            return first_answer(self, ctx, eps, i + 1, args, done, refused);
         if (o.code == PLATFORM_UNAUTHENTICATED || o.code == PLATFORM_PERMISSION_DENIED)
-            return first_answer(self, ctx, eps, i + 1, args, done, refused ? refused : std::optional<Outcome>(o));
+            return first_answer(self, ctx, eps, i + 1, args, done,
+                                refused ? refused : std::optional<Outcome>(o));
         done(std::move(o));
     });
 }

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstring>
-
 #include <platform/host/json_depth.hpp>
 #include <platform/host/request_args.hpp>
 
@@ -80,8 +79,9 @@ McpServer::Impl::Impl(Runtime& rt, std::string v)
                 if (stream->write(": keep-alive\n\n") && sessions.get(sid)) continue;
                 stream->end();
                 std::lock_guard<std::mutex> g(live->m);
-                if (auto it = live->streams.find(sid); it != live->streams.end() && it->second == stream)
-                live->streams.erase(it);
+                if (auto it = live->streams.find(sid);
+                    it != live->streams.end() && it->second == stream)
+                    live->streams.erase(it);
             }
             lock.lock();
         }
@@ -119,7 +119,8 @@ void McpServer::Impl::resource_updated(const std::string& uri, const std::string
             continue;
         if (!stream->write(frame)) {
             std::lock_guard<std::mutex> g(live->m);
-            if (auto it = live->streams.find(sid); it != live->streams.end() && it->second == stream)
+            if (auto it = live->streams.find(sid);
+                it != live->streams.end() && it->second == stream)
                 live->streams.erase(it);
         }
     }
@@ -255,8 +256,10 @@ void McpServer::handle(HttpRequest& req, const std::function<void(HttpResponse)>
             std::lock_guard<std::mutex> g(self.live->m);
             auto it = self.live->streams.find(s->id);
             if (it != self.live->streams.end() && !it->second) {
-                if (stream) it->second = stream, kept = true;
-                else self.live->streams.erase(it);
+                if (stream)
+                    it->second = stream, kept = true;
+                else
+                    self.live->streams.erase(it);
             }
         }
         if (!stream)
@@ -281,15 +284,15 @@ void McpServer::handle(HttpRequest& req, const std::function<void(HttpResponse)>
                                 "Content-Type must be application/json (one JSON-RPC message)"));
     if (!json_depth_ok(req.body))
         return reply(http_error(400, kParseError,
-                                "Parse error: the body nests more than " + std::to_string(kMaxJsonDepth) +
-                                    " levels deep"));
+                                "Parse error: the body nests more than " +
+                                    std::to_string(kMaxJsonDepth) + " levels deep"));
     json msg = json::parse(req.body, nullptr, false);
     if (msg.is_discarded()) {
         const auto utf8 = invalid_utf8_path(req.body);  // name the argument a client can fix
-        return reply(http_error(400, kParseError,
-                                utf8 ? "Parse error: " + (utf8->empty() ? "the body" : *utf8) +
-                                           " must be valid UTF-8"
-                                     : "Parse error: the body is not valid JSON"));
+        return reply(http_error(
+            400, kParseError,
+            utf8 ? "Parse error: " + (utf8->empty() ? "the body" : *utf8) + " must be valid UTF-8"
+                 : "Parse error: the body is not valid JSON"));
     }
     if (msg.is_array())
         return reply(http_error(400, kInvalidRequest,

@@ -1,9 +1,8 @@
 // The catalogue's tools and the per-caller filter shared by MCP and call_tools (tool_catalog.hpp).
+#include <algorithm>
 #include <platform/host/admission.hpp>
 #include <platform/host/names.hpp>
 #include <platform/host/tool_catalog.hpp>
-
-#include <algorithm>
 
 namespace platform::host {
 
@@ -11,7 +10,9 @@ using nlohmann::json;
 
 namespace {
 
-bool catalogue_service(const ServiceEntry& s) { return s.plugin && s.relative.rfind("v1.", 0) == 0; }
+bool catalogue_service(const ServiceEntry& s) {
+    return s.plugin && s.relative.rfind("v1.", 0) == 0;
+}
 
 std::string description_of(const Endpoint& ep) {
     return ep.description.empty() ? (ep.title.empty() ? ep.method : ep.title) : ep.description;
@@ -19,10 +20,11 @@ std::string description_of(const Endpoint& ep) {
 
 json definition(const std::string& name, const Endpoint& ep) {
     const bool read_only = ep.flags & PLATFORM_FLAG_READ_ONLY;
-    json annotations = {{"readOnlyHint", read_only},
-                        {"destructiveHint", !read_only && (ep.flags & PLATFORM_FLAG_DESTRUCTIVE) != 0},
-                        {"idempotentHint", read_only || (ep.flags & PLATFORM_FLAG_IDEMPOTENT) != 0},
-                        {"openWorldHint", (ep.flags & PLATFORM_FLAG_OPEN_WORLD) != 0}};
+    json annotations = {
+        {"readOnlyHint", read_only},
+        {"destructiveHint", !read_only && (ep.flags & PLATFORM_FLAG_DESTRUCTIVE) != 0},
+        {"idempotentHint", read_only || (ep.flags & PLATFORM_FLAG_IDEMPOTENT) != 0},
+        {"openWorldHint", (ep.flags & PLATFORM_FLAG_OPEN_WORLD) != 0}};
     if (!ep.title.empty()) annotations["title"] = ep.title;
     json d = {{"name", name},
               {"description", description_of(ep)},
@@ -45,7 +47,9 @@ ToolCatalog::ToolCatalog(ServiceRegistry& registry) : registry_(registry) {
     });
 }
 
-ToolCatalog::~ToolCatalog() { registry_.unwatch(watch_); }
+ToolCatalog::~ToolCatalog() {
+    registry_.unwatch(watch_);
+}
 
 std::shared_ptr<const std::vector<Tool>> ToolCatalog::all() {
     std::lock_guard<std::mutex> g(m_);
@@ -61,30 +65,33 @@ std::shared_ptr<const std::vector<Tool>> ToolCatalog::all() {
             out->push_back(Tool{name, svc, &ep, definition(name, ep)});
         }
     }
-    std::sort(out->begin(), out->end(), [](const Tool& a, const Tool& b) { return a.name < b.name; });
+    std::sort(out->begin(), out->end(),
+              [](const Tool& a, const Tool& b) { return a.name < b.name; });
     tools_ = out;
     return tools_;
 }
 
 const Tool* ToolCatalog::find(const std::vector<Tool>& tools, std::string_view name) {
-    auto it = std::lower_bound(tools.begin(), tools.end(), name, [](const Tool& t, std::string_view n) { return t.name < n; });
+    auto it = std::lower_bound(tools.begin(), tools.end(), name,
+                               [](const Tool& t, std::string_view n) { return t.name < n; });
     return it != tools.end() && it->name == name ? &*it : nullptr;
 }
 
-std::vector<const Tool*> tools_for(Admission& admission, const std::vector<Tool>& tools, const Identity& who,
-                                   const std::string& ns) {
+std::vector<const Tool*> tools_for(Admission& admission, const std::vector<Tool>& tools,
+                                   const Identity& who, const std::string& ns) {
     std::vector<const Tool*> out;
     for (const auto& t : tools)
         if (admission.may_call(who, ns, *t.service, *t.endpoint)) out.push_back(&t);
     return out;
 }
 
-json agent_tools(Admission& admission, const std::vector<Tool>& tools, const Identity& who, const std::string& ns,
-                 const Plugin* own) {
+json agent_tools(Admission& admission, const std::vector<Tool>& tools, const Identity& who,
+                 const std::string& ns, const Plugin* own) {
     json out = json::array();
     for (const Tool* t : tools_for(admission, tools, who, ns)) {
         const Endpoint& ep = *t->endpoint;
-        if ((ep.flags & PLATFORM_FLAG_WITHHELD_FROM_AGENT) || (own && t->service->plugin == own)) continue;
+        if ((ep.flags & PLATFORM_FLAG_WITHHELD_FROM_AGENT) || (own && t->service->plugin == own))
+            continue;
         out.push_back({{"name", t->name},
                        {"title", ep.title.empty() ? ep.method : ep.title},
                        {"description", description_of(ep)},

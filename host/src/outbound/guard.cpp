@@ -1,12 +1,11 @@
 // The SSRF guard's pure parts: URL parsing and normalisation, the special-address table, the
 // metadata names and the operator allow-list (outbound.hpp). No I/O here.
-#include <platform/host/outbound.hpp>
-
 #include <arpa/inet.h>
 #include <netinet/in.h>
 
 #include <algorithm>
 #include <cstring>
+#include <platform/host/outbound.hpp>
 
 namespace platform::host {
 
@@ -17,8 +16,12 @@ std::string lower(std::string s) {
     return s;
 }
 
-bool hex_digit(char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }
-bool dec_digit(char c) { return c >= '0' && c <= '9'; }
+bool hex_digit(char c) {
+    return std::isxdigit(static_cast<unsigned char>(c)) != 0;
+}
+bool dec_digit(char c) {
+    return c >= '0' && c <= '9';
+}
 
 // One inet_aton part: decimal, octal with a leading 0, hex with 0x. nullopt when not a number
 // or above 2^32 - 1.
@@ -26,15 +29,20 @@ std::optional<uint64_t> number_part(const std::string& p) {
     if (p.empty()) return std::nullopt;
     unsigned base = 10;
     size_t i = 0;
-    if (p.size() >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) base = 16, i = 2;
-    else if (p.size() > 1 && p[0] == '0') base = 8, i = 1;
+    if (p.size() >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+        base = 16, i = 2;
+    else if (p.size() > 1 && p[0] == '0')
+        base = 8, i = 1;
     uint64_t v = 0;
     for (; i < p.size(); ++i) {
         char c = p[i];
         unsigned d;
-        if (dec_digit(c)) d = static_cast<unsigned>(c - '0');
-        else if (base == 16 && hex_digit(c)) d = static_cast<unsigned>(std::tolower(c) - 'a' + 10);
-        else return std::nullopt;
+        if (dec_digit(c))
+            d = static_cast<unsigned>(c - '0');
+        else if (base == 16 && hex_digit(c))
+            d = static_cast<unsigned>(std::tolower(c) - 'a' + 10);
+        else
+            return std::nullopt;
         if (d >= base) return std::nullopt;
         v = v * base + d;
         if (v > 0xffffffffULL) return std::nullopt;
@@ -62,11 +70,17 @@ bool in4(uint32_t a, uint32_t net, int bits) {
     uint32_t mask = bits == 0 ? 0 : ~uint32_t(0) << (32 - bits);
     return (a & mask) == (net & mask);
 }
-constexpr uint32_t ip4(unsigned a, unsigned b, unsigned c, unsigned d) { return (a << 24) | (b << 16) | (c << 8) | d; }
+constexpr uint32_t ip4(unsigned a, unsigned b, unsigned c, unsigned d) {
+    return (a << 24) | (b << 16) | (c << 8) | d;
+}
 
 // What makes an IPv4 address special, or nullopt for a public one.
 std::optional<std::string> v4_rule(uint32_t a) {
-    struct Rule { uint32_t net; int bits; const char* what; };
+    struct Rule {
+        uint32_t net;
+        int bits;
+        const char* what;
+    };
     static const Rule rules[] = {
         {ip4(0, 0, 0, 0), 8, "a 'this network' address (0.0.0.0/8)"},
         {ip4(10, 0, 0, 0), 8, "a private address (RFC 1918)"},
@@ -120,15 +134,20 @@ std::optional<std::string> v6_rule(const uint8_t* b) {
     if (prefix6(b, {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff}, 96))
         return embedded("an IPv4-mapped address (::ffff:0:0/96)", v4_at(b + 12));
     if (prefix6(b, {}, 96)) return std::string("an IPv4-compatible address (::/96, deprecated)");
-    if (prefix6(b, {0, 0x64, 0xff, 0x9b}, 96)) return embedded("a NAT64 address (64:ff9b::/96)", v4_at(b + 12));
-    if (prefix6(b, {0, 0x64, 0xff, 0x9b, 0, 1}, 48)) return std::string("a local-use NAT64 address (64:ff9b:1::/48)");
+    if (prefix6(b, {0, 0x64, 0xff, 0x9b}, 96))
+        return embedded("a NAT64 address (64:ff9b::/96)", v4_at(b + 12));
+    if (prefix6(b, {0, 0x64, 0xff, 0x9b, 0, 1}, 48))
+        return std::string("a local-use NAT64 address (64:ff9b:1::/48)");
     if (prefix6(b, {0x01, 0x00}, 64)) return std::string("a discard-only address (100::/64)");
-    if (prefix6(b, {0x20, 0x01, 0x0d, 0xb8}, 32)) return std::string("a documentation address (2001:db8::/32)");
-    if (prefix6(b, {0x20, 0x01, 0, 0}, 32)) return std::string("a Teredo tunnel address (2001::/32)");
+    if (prefix6(b, {0x20, 0x01, 0x0d, 0xb8}, 32))
+        return std::string("a documentation address (2001:db8::/32)");
+    if (prefix6(b, {0x20, 0x01, 0, 0}, 32))
+        return std::string("a Teredo tunnel address (2001::/32)");
     if (prefix6(b, {0x20, 0x02}, 16)) return embedded("a 6to4 address (2002::/16)", v4_at(b + 2));
     if (prefix6(b, {0xfc}, 7)) return std::string("a unique local address (fc00::/7)");
     if (prefix6(b, {0xfe, 0x80}, 10)) return std::string("a link-local address (fe80::/10)");
-    if (prefix6(b, {0xfe, 0xc0}, 10)) return std::string("a site-local address (fec0::/10, deprecated)");
+    if (prefix6(b, {0xfe, 0xc0}, 10))
+        return std::string("a site-local address (fec0::/10, deprecated)");
     if (prefix6(b, {0xff}, 8)) return std::string("a multicast address (ff00::/8)");
     if (!prefix6(b, {0x20}, 3)) return std::string("a reserved address (outside 2000::/3)");
     return std::nullopt;
@@ -139,8 +158,8 @@ bool name_char(char c) {
 }
 
 // Normalises a URL or allow-list host: IPv6 text without brackets, an IPv4 form, or a name.
-std::optional<std::string> normalise_host(const std::string& raw, bool bracketed, bool* ip, bool* v6,
-                                          std::string* error) {
+std::optional<std::string> normalise_host(const std::string& raw, bool bracketed, bool* ip,
+                                          bool* v6, std::string* error) {
     *ip = *v6 = false;
     if (bracketed) {
         in6_addr a{};
@@ -164,8 +183,10 @@ std::optional<std::string> normalise_host(const std::string& raw, bool bracketed
     }
     if (ends_in_number(host)) {
         auto v4 = parse_ipv4(host);
-        if (!v4) *error = "url: invalid IPv4 address " + raw;
-        else *ip = true;
+        if (!v4)
+            *error = "url: invalid IPv4 address " + raw;
+        else
+            *ip = true;
         return v4;
     }
     if (host.back() == '.') host.pop_back();
@@ -173,7 +194,8 @@ std::optional<std::string> normalise_host(const std::string& raw, bool bracketed
     for (size_t i = 0; ok && i < host.size(); ++i)
         ok = name_char(host[i]) || (host[i] == '.' && host[i + 1] != '.' && i + 1 < host.size());
     if (!ok) {
-        *error = "url: invalid host name '" + raw + "' (ASCII letters, digits, '-', '_' and dots; "
+        *error = "url: invalid host name '" + raw +
+                 "' (ASCII letters, digits, '-', '_' and dots; "
                  "internationalised names in punycode)";
         return std::nullopt;
     }
@@ -206,7 +228,8 @@ bool split_host_port(const std::string& a, std::string& host, std::string& port,
 }
 
 std::optional<int> parse_port(const std::string& p) {
-    if (p.empty() || p.size() > 5 || !std::all_of(p.begin(), p.end(), dec_digit)) return std::nullopt;
+    if (p.empty() || p.size() > 5 || !std::all_of(p.begin(), p.end(), dec_digit))
+        return std::nullopt;
     int v = std::stoi(p);
     if (v < 1 || v > 65535) return std::nullopt;
     return v;
@@ -256,25 +279,30 @@ std::optional<ParsedUrl> parse_url(const std::string& url, std::string* error, b
     };
     for (unsigned char c : url)
         if (c <= 0x20 || c == 0x7f || c == '\\') {
-            *error = "url: contains spaces, control characters or backslashes (percent-encode them)";
+            *error =
+                "url: contains spaces, control characters or backslashes (percent-encode them)";
             return std::nullopt;
         }
     size_t colon = url.find(':');
     std::string scheme = colon == std::string::npos ? "" : lower(url.substr(0, colon));
     bool scheme_ok = !scheme.empty() && std::isalpha(static_cast<unsigned char>(scheme[0]));
-    for (char c : scheme) scheme_ok = scheme_ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '+' || c == '-' || c == '.');
+    for (char c : scheme)
+        scheme_ok = scheme_ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '+' ||
+                                  c == '-' || c == '.');
     if (!scheme_ok) {
         *error = "url: not an absolute http(s) URL: " + url;
         return std::nullopt;
     }
-    if (scheme != "http" && scheme != "https") return refuse("refused: scheme not allowed: " + scheme + " (only http and https)");
+    if (scheme != "http" && scheme != "https")
+        return refuse("refused: scheme not allowed: " + scheme + " (only http and https)");
     if (url.compare(colon + 1, 2, "//") != 0) {
         *error = "url: expected " + scheme + "://host/...";
         return std::nullopt;
     }
     size_t start = colon + 3;
     size_t end = url.find_first_of("/?#", start);
-    std::string authority = url.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    std::string authority =
+        url.substr(start, end == std::string::npos ? std::string::npos : end - start);
     if (authority.find('@') != std::string::npos)
         return refuse("refused: userinfo (user@host) is not allowed in URLs");
     std::string host, port_text;
@@ -304,9 +332,12 @@ std::optional<std::string> refused_address(const std::string& ip) {
     in_addr a4{};
     in6_addr a6{};
     std::optional<std::string> rule;
-    if (inet_pton(AF_INET, ip.c_str(), &a4) == 1) rule = v4_rule(ntohl(a4.s_addr));
-    else if (inet_pton(AF_INET6, ip.c_str(), &a6) == 1) rule = v6_rule(a6.s6_addr);
-    else return "refused: " + ip + " is not an IP address";
+    if (inet_pton(AF_INET, ip.c_str(), &a4) == 1)
+        rule = v4_rule(ntohl(a4.s_addr));
+    else if (inet_pton(AF_INET6, ip.c_str(), &a6) == 1)
+        rule = v6_rule(a6.s6_addr);
+    else
+        return "refused: " + ip + " is not an IP address";
     if (!rule) return std::nullopt;
     return "refused: " + ip + " is " + *rule;
 }
@@ -337,7 +368,8 @@ std::optional<AllowEntry> parse_allow(const std::string& entry, std::string* pro
         return std::nullopt;
     }
     AllowEntry e;
-    if (host == "*" && !bracketed) e.host = "*";
+    if (host == "*" && !bracketed)
+        e.host = "*";
     else {
         bool ip = false, v6 = false;
         auto h = normalise_host(host, bracketed, &ip, &v6, &error);
@@ -373,7 +405,8 @@ bool allow_listed(const std::vector<std::string>& allow, const std::string& host
     std::string problem;
     for (const auto& entry : allow) {
         auto e = parse_allow(entry, &problem);
-        if (e && (e->host == "*" || e->host == host) && (e->port == 0 || e->port == port)) return true;
+        if (e && (e->host == "*" || e->host == host) && (e->port == 0 || e->port == port))
+            return true;
     }
     return false;
 }

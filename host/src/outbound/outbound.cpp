@@ -1,11 +1,7 @@
 // Outbound::fetch — the host table's http_fetch over libcurl (rules in outbound.hpp).
-#include <platform/host/outbound.hpp>
-
 #include <curl/curl.h>
-#include <nlohmann/json.hpp>
-#include <spdlog/spdlog.h>
-
 #include <netdb.h>
+#include <spdlog/spdlog.h>
 #include <sys/socket.h>
 
 #include <algorithm>
@@ -13,6 +9,8 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <nlohmann/json.hpp>
+#include <platform/host/outbound.hpp>
 #include <set>
 
 namespace platform::host {
@@ -22,8 +20,12 @@ namespace {
 using nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
-std::string str(platform_str_t s) { return s.ptr ? std::string(s.ptr, s.len) : std::string(); }
-platform_str_t view(const std::string& s) { return {s.data(), s.size()}; }
+std::string str(platform_str_t s) {
+    return s.ptr ? std::string(s.ptr, s.len) : std::string();
+}
+platform_str_t view(const std::string& s) {
+    return {s.data(), s.size()};
+}
 std::string lower(std::string s) {
     for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return s;
@@ -61,8 +63,8 @@ Decision decide(const ParsedUrl& u, bool operator_kind, const OutboundSettings& 
         d.status = PLATFORM_PERMISSION_DENIED;
         d.error = std::move(why);
         if (operator_kind)
-            d.error += "; an operator upstream there must be listed in outbound.allow (" + u.host_for_url() + ":" +
-                       std::to_string(u.port) + ")";
+            d.error += "; an operator upstream there must be listed in outbound.allow (" +
+                       u.host_for_url() + ":" + std::to_string(u.port) + ")";
         return d;
     };
     if (u.ip) {
@@ -84,12 +86,15 @@ Decision decide(const ParsedUrl& u, bool operator_kind, const OutboundSettings& 
     std::set<std::string> seen;
     for (addrinfo* ai = res; ai; ai = ai->ai_next) {
         char buf[NI_MAXHOST];
-        if (getnameinfo(ai->ai_addr, ai->ai_addrlen, buf, sizeof buf, nullptr, 0, NI_NUMERICHOST) != 0) continue;
+        if (getnameinfo(ai->ai_addr, ai->ai_addrlen, buf, sizeof buf, nullptr, 0, NI_NUMERICHOST) !=
+            0)
+            continue;
         std::string ip = buf;
         ip = ip.substr(0, ip.find('%'));  // a scope id; such addresses are link-local and refused
         if (!seen.insert(ip).second) continue;
         if (auto why = refused_address(ip))
-            return refuse("refused: " + u.host + " resolves to " + ip + ", " + why->substr(why->find(" is ") + 4));
+            return refuse("refused: " + u.host + " resolves to " + ip + ", " +
+                          why->substr(why->find(" is ") + 4));
         d.pins.push_back(ip.find(':') != std::string::npos ? "[" + ip + "]" : ip);
     }
     if (d.pins.empty()) {
@@ -152,7 +157,9 @@ platform_status_t read_headers(const std::string& text, Hop& hop, std::string& e
     static const std::string token_chars = "!#$%&'*+-.^_`|~";
     for (const auto& [name, value] : h.items()) {
         bool ok = !name.empty();
-        for (char c : name) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || token_chars.find(c) != std::string::npos);
+        for (char c : name)
+            ok = ok && (std::isalnum(static_cast<unsigned char>(c)) ||
+                        token_chars.find(c) != std::string::npos);
         if (!ok || !value.is_string()) {
             error = "headers: '" + name + "' must be a header name with a string value";
             return PLATFORM_INVALID_ARGUMENT;
@@ -184,7 +191,8 @@ Outbound::Outbound(OutboundSettings s) : settings_(std::move(s)) {
     std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
 }
 
-platform_status_t Outbound::fetch(const platform_http_request_t* req, platform_http_response_fn done, void* user) const {
+platform_status_t Outbound::fetch(const platform_http_request_t* req,
+                                  platform_http_response_fn done, void* user) const {
     if (req) return fetch(*req, done, user);
     static const std::string error = "request: is required";
     platform_http_response_t out{};
@@ -195,7 +203,8 @@ platform_status_t Outbound::fetch(const platform_http_request_t* req, platform_h
     return PLATFORM_INVALID_ARGUMENT;
 }
 
-platform_status_t Outbound::fetch(const platform_http_request_t& in, platform_http_response_fn done, void* user) const {
+platform_status_t Outbound::fetch(const platform_http_request_t& in, platform_http_response_fn done,
+                                  void* user) const {
     platform_http_request_t req{};  // fields past an older plugin's struct_size read as zeros
     req.struct_size = sizeof req;
 #define PLATFORM_READ(field) \
@@ -216,7 +225,8 @@ platform_status_t Outbound::fetch(const platform_http_request_t& in, platform_ht
         if (hop.method.empty()) hop.method = "GET";
         for (auto& c : hop.method) {
             if (!std::isalpha(static_cast<unsigned char>(c)))
-                return failure(PLATFORM_INVALID_ARGUMENT, "method: must be an HTTP method such as GET or POST");
+                return failure(PLATFORM_INVALID_ARGUMENT,
+                               "method: must be an HTTP method such as GET or POST");
             c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
         }
         hop.body = str(req.body);
@@ -235,9 +245,11 @@ platform_status_t Outbound::fetch(const platform_http_request_t& in, platform_ht
             if (it == settings_.providers.end() || it->second.base_url.empty())
                 return failure(PLATFORM_UNAVAILABLE, p + ".base_url is not set");
             const ProviderSettings& ps = it->second;
-            if (ps.key_required && ps.api_key.empty()) return failure(PLATFORM_UNAVAILABLE, p + ".api_key is not set");
+            if (ps.key_required && ps.api_key.empty())
+                return failure(PLATFORM_UNAVAILABLE, p + ".api_key is not set");
             if (url.find("://") != std::string::npos || url.rfind("//", 0) == 0)
-                return failure(PLATFORM_INVALID_ARGUMENT, "url: must be a path under " + p + ".base_url, not an absolute URL");
+                return failure(PLATFORM_INVALID_ARGUMENT,
+                               "url: must be a path under " + p + ".base_url, not an absolute URL");
             std::string base = ps.base_url;
             while (!base.empty() && base.back() == '/') base.pop_back();
             if (!url.empty() && url[0] != '?') {
@@ -247,12 +259,15 @@ platform_status_t Outbound::fetch(const platform_http_request_t& in, platform_ht
             url = base + url;
             if (!ps.api_key.empty() && !ps.api_key_header.empty()) {
                 if (ps.api_key_header[0] == '?') {
-                    char* enc = curl_easy_escape(nullptr, ps.api_key.c_str(), static_cast<int>(ps.api_key.size()));
-                    url += (url.find('?') == std::string::npos ? "?" : "&") + ps.api_key_header.substr(1) + "=" + enc;
+                    char* enc = curl_easy_escape(nullptr, ps.api_key.c_str(),
+                                                 static_cast<int>(ps.api_key.size()));
+                    url += (url.find('?') == std::string::npos ? "?" : "&") +
+                           ps.api_key_header.substr(1) + "=" + enc;
                     curl_free(enc);
                 } else if (auto colon = ps.api_key_header.find(':'); colon != std::string::npos) {
                     std::string prefix = trim(ps.api_key_header.substr(colon + 1));
-                    key_header = trim(ps.api_key_header.substr(0, colon)) + ": " + (prefix.empty() ? "" : prefix + " ") + ps.api_key;
+                    key_header = trim(ps.api_key_header.substr(0, colon)) + ": " +
+                                 (prefix.empty() ? "" : prefix + " ") + ps.api_key;
                 } else {
                     key_header = trim(ps.api_key_header) + ": " + ps.api_key;
                 }
@@ -260,12 +275,14 @@ platform_status_t Outbound::fetch(const platform_http_request_t& in, platform_ht
         }
         bool denied = false;
         auto parsed = parse_url(url, &error, &denied);
-        if (!parsed) return failure(denied ? PLATFORM_PERMISSION_DENIED : PLATFORM_INVALID_ARGUMENT, error);
+        if (!parsed)
+            return failure(denied ? PLATFORM_PERMISSION_DENIED : PLATFORM_INVALID_ARGUMENT, error);
         ParsedUrl u = *parsed;
         const std::string first_origin = u.origin();
 
         const int32_t timeout_ms = req.timeout_ms > 0 ? req.timeout_ms : settings_.timeout_ms;
-        const uint64_t cap = req.max_response_bytes > 0 ? req.max_response_bytes : settings_.max_response_bytes;
+        const uint64_t cap =
+            req.max_response_bytes > 0 ? req.max_response_bytes : settings_.max_response_bytes;
         const auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
         const bool follow = !(req.flags & PLATFORM_HTTP_NO_REDIRECTS);
 
@@ -276,8 +293,13 @@ platform_status_t Outbound::fetch(const platform_http_request_t& in, platform_ht
                 spdlog::debug("outbound {} {}: {}", hop.method, u.str(), d.error);
                 return failure(d.status, where + d.error, u.str());
             }
-            auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-            if (left <= 0) return failure(PLATFORM_TIMEOUT, "timed out after " + std::to_string(timeout_ms) + " ms (timeout_ms)", u.str());
+            auto left =
+                std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now())
+                    .count();
+            if (left <= 0)
+                return failure(PLATFORM_TIMEOUT,
+                               "timed out after " + std::to_string(timeout_ms) + " ms (timeout_ms)",
+                               u.str());
 
             std::unique_ptr<CURL, void (*)(CURL*)> h(curl_easy_init(), curl_easy_cleanup);
             if (!h) return failure(PLATFORM_INTERNAL, "could not create an HTTP client handle");
@@ -292,8 +314,9 @@ platform_status_t Outbound::fetch(const platform_http_request_t& in, platform_ht
                 if (same_origin || !is_credential(name)) headers.add(name + ": " + value);
             if (same_origin && !key_header.empty()) headers.add(key_header);
             headers.add("Expect:");
-            bool has_type = std::any_of(hop.headers.begin(), hop.headers.end(),
-                                        [](const auto& kv) { return lower(kv.first) == "content-type"; });
+            bool has_type = std::any_of(hop.headers.begin(), hop.headers.end(), [](const auto& kv) {
+                return lower(kv.first) == "content-type";
+            });
             if (!has_type) headers.add("Content-Type:");
             if (!d.pins.empty()) {
                 std::string all;
@@ -308,7 +331,8 @@ platform_status_t Outbound::fetch(const platform_http_request_t& in, platform_ht
             curl_easy_setopt(c, CURLOPT_PROTOCOLS, CURLPROTO_HTTP | CURLPROTO_HTTPS);
 #endif
             curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
-            curl_easy_setopt(c, CURLOPT_PROXY, "");  // never the environment's proxy: pins must hold
+            curl_easy_setopt(c, CURLOPT_PROXY,
+                             "");  // never the environment's proxy: pins must hold
             curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
             curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, static_cast<long>(left));
             curl_easy_setopt(c, CURLOPT_USERAGENT, settings_.user_agent.c_str());
@@ -322,40 +346,54 @@ platform_status_t Outbound::fetch(const platform_http_request_t& in, platform_ht
             if (hop.method == "HEAD") {
                 curl_easy_setopt(c, CURLOPT_NOBODY, 1L);
             } else if (hop.method != "GET" || !hop.body.empty()) {
-                curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(hop.body.size()));
+                curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE,
+                                 static_cast<curl_off_t>(hop.body.size()));
                 curl_easy_setopt(c, CURLOPT_POSTFIELDS, hop.body.data());
-                if (hop.method != "POST") curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, hop.method.c_str());
+                if (hop.method != "POST")
+                    curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, hop.method.c_str());
             }
 
             CURLcode rc = curl_easy_perform(c);
             if (rc != CURLE_OK) {
                 if (t.over)
-                    return failure(PLATFORM_PAYLOAD_TOO_LARGE, where + "response body larger than " + std::to_string(cap) +
-                                   " bytes (max_response_bytes)", full);
+                    return failure(PLATFORM_PAYLOAD_TOO_LARGE,
+                                   where + "response body larger than " + std::to_string(cap) +
+                                       " bytes (max_response_bytes)",
+                                   full);
                 if (rc == CURLE_OPERATION_TIMEDOUT)
-                    return failure(PLATFORM_TIMEOUT, where + "no complete response from " + u.origin() + " within " +
-                                   std::to_string(timeout_ms) + " ms (timeout_ms)", full);
+                    return failure(PLATFORM_TIMEOUT,
+                                   where + "no complete response from " + u.origin() + " within " +
+                                       std::to_string(timeout_ms) + " ms (timeout_ms)",
+                                   full);
                 return failure(PLATFORM_BAD_GATEWAY,
-                               where + hop.method + " " + full + ": " + (errbuf[0] ? errbuf : curl_easy_strerror(rc)), full);
+                               where + hop.method + " " + full + ": " +
+                                   (errbuf[0] ? errbuf : curl_easy_strerror(rc)),
+                               full);
             }
             long status = 0;
             curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
             char* location = nullptr;
             curl_easy_getinfo(c, CURLINFO_REDIRECT_URL, &location);
-            const bool redirect = status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
+            const bool redirect =
+                status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
             if (follow && redirect && location) {
                 if (redirects >= settings_.max_redirects)
-                    return failure(PLATFORM_BAD_GATEWAY, "too many redirects (more than outbound.max_redirects = " +
-                                   std::to_string(settings_.max_redirects) + ")", full);
+                    return failure(PLATFORM_BAD_GATEWAY,
+                                   "too many redirects (more than outbound.max_redirects = " +
+                                       std::to_string(settings_.max_redirects) + ")",
+                                   full);
                 std::string next = location;
                 auto n = parse_url(next, &error, &denied);
-                if (!n) return failure(denied ? PLATFORM_PERMISSION_DENIED : PLATFORM_BAD_GATEWAY,
-                                       "redirect to " + next + ": " + error, full);
+                if (!n)
+                    return failure(denied ? PLATFORM_PERMISSION_DENIED : PLATFORM_BAD_GATEWAY,
+                                   "redirect to " + next + ": " + error, full);
                 if (status == 303 || ((status == 301 || status == 302) && hop.method == "POST")) {
                     if (hop.method != "HEAD") hop.method = "GET";
                     hop.body.clear();
                     hop.headers.erase(std::remove_if(hop.headers.begin(), hop.headers.end(),
-                                                     [](const auto& kv) { return lower(kv.first) == "content-type"; }),
+                                                     [](const auto& kv) {
+                                                         return lower(kv.first) == "content-type";
+                                                     }),
                                       hop.headers.end());
                 }
                 u = *n;

@@ -1,12 +1,11 @@
 // x402 encoding (payment.hpp): PaymentRequired v2 (and v1), base64 both alphabets, payload
 // decoding, requirement matching, replay keys. reference: /work/shared/reference/mu.md §4, §8.
-#include <platform/host/payment.hpp>
-
 #include <openssl/evp.h>
 
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <platform/host/payment.hpp>
 
 namespace platform::host {
 
@@ -16,7 +15,8 @@ namespace x402 {
 
 namespace {
 std::string lower(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    std::transform(s.begin(), s.end(), s.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     return s;
 }
 std::string str_field(const json& o, const char* key) {
@@ -74,13 +74,20 @@ json requirement_v1(const PaymentSettings& s, uint64_t price, const Resource& r)
             {"extra", s.extra}};
 }
 
-json payment_required(const PaymentSettings& s, uint64_t price, const Resource& r, const std::string& error) {
+json payment_required(const PaymentSettings& s, uint64_t price, const Resource& r,
+                      const std::string& error) {
     json resource = {{"url", r.url}, {"description", r.description}, {"mimeType", r.mime_type}};
-    return {{"x402Version", 2}, {"error", error}, {"resource", resource}, {"accepts", json::array({requirement(s, price)})}};
+    return {{"x402Version", 2},
+            {"error", error},
+            {"resource", resource},
+            {"accepts", json::array({requirement(s, price)})}};
 }
 
-json payment_required_v1(const PaymentSettings& s, uint64_t price, const Resource& r, const std::string& error) {
-    return {{"x402Version", 1}, {"error", error}, {"accepts", json::array({requirement_v1(s, price, r)})}};
+json payment_required_v1(const PaymentSettings& s, uint64_t price, const Resource& r,
+                         const std::string& error) {
+    return {{"x402Version", 1},
+            {"error", error},
+            {"accepts", json::array({requirement_v1(s, price, r)})}};
 }
 
 std::string base64_encode(std::string_view bytes) {
@@ -89,7 +96,8 @@ std::string base64_encode(std::string_view bytes) {
     out.reserve((bytes.size() + 2) / 3 * 4);
     size_t i = 0;
     for (; i + 2 < bytes.size(); i += 3) {
-        uint32_t v = (uint32_t(uint8_t(bytes[i])) << 16) | (uint32_t(uint8_t(bytes[i + 1])) << 8) | uint8_t(bytes[i + 2]);
+        uint32_t v = (uint32_t(uint8_t(bytes[i])) << 16) | (uint32_t(uint8_t(bytes[i + 1])) << 8) |
+                     uint8_t(bytes[i + 2]);
         for (int shift : {18, 12, 6, 0}) out += digits[(v >> shift) & 63];
     }
     if (i < bytes.size()) {
@@ -150,7 +158,8 @@ std::optional<json> decode_payment(std::string_view header, std::string* error) 
     auto bytes = base64_decode(header);
     if (!bytes) return fail("the payment header is not base64");
     json payload = json::parse(*bytes, nullptr, false);
-    if (!payload.is_object()) return fail("the payment header is not base64 of a JSON object (a PaymentPayload)");
+    if (!payload.is_object())
+        return fail("the payment header is not base64 of a JSON object (a PaymentPayload)");
     if (!payload.contains("payload") || !payload["payload"].is_object())
         return fail("the PaymentPayload has no `payload` object (signature and authorization)");
     return payload;
@@ -164,12 +173,16 @@ int payload_version(const json& payload, int fallback) {
 
 std::optional<json> match(const json& payload, const json& accepts, std::string* why) {
     // v2 names the chosen requirement in `accepted`; v1 puts scheme and network at the top.
-    const json& chosen = payload.contains("accepted") && payload["accepted"].is_object() ? payload["accepted"] : payload;
-    const std::string scheme = str_field(chosen, "scheme"), network = caip2(str_field(chosen, "network"));
+    const json& chosen = payload.contains("accepted") && payload["accepted"].is_object()
+                             ? payload["accepted"]
+                             : payload;
+    const std::string scheme = str_field(chosen, "scheme"),
+                      network = caip2(str_field(chosen, "network"));
     const std::string asset = lower(str_field(chosen, "asset"));
     std::string offered;
     for (const auto& a : accepts) {
-        const std::string a_network = caip2(str_field(a, "network")), a_asset = str_field(a, "asset");
+        const std::string a_network = caip2(str_field(a, "network")),
+                          a_asset = str_field(a, "asset");
         offered += (offered.empty() ? "" : ", ") + a_network + " " + a_asset;
         if (!scheme.empty() && scheme != str_field(a, "scheme")) continue;
         if (network != a_network) continue;
@@ -220,7 +233,8 @@ std::string payer_of(const json& payload) {
 
 }  // namespace x402
 
-PaymentSettings effective_payment_settings(PaymentSettings s, const std::function<const char*(const char*)>& env) {
+PaymentSettings effective_payment_settings(PaymentSettings s,
+                                           const std::function<const char*(const char*)>& env) {
     auto get = [&](const char* name) -> std::string {
         const char* v = env ? env(name) : std::getenv(name);
         return v ? v : "";
@@ -229,7 +243,8 @@ PaymentSettings effective_payment_settings(PaymentSettings s, const std::functio
     if (auto v = get("PLATFORM_X402_FACILITATOR_URL"); !v.empty()) s.facilitator_url = v;
     if (auto v = get("PLATFORM_X402_NETWORK"); !v.empty()) s.network = v;
     s.network = x402::caip2(s.network);
-    while (!s.facilitator_url.empty() && s.facilitator_url.back() == '/') s.facilitator_url.pop_back();
+    while (!s.facilitator_url.empty() && s.facilitator_url.back() == '/')
+        s.facilitator_url.pop_back();
     return s;
 }
 

@@ -1,14 +1,13 @@
-#include <platform/host/loader.hpp>
-#include <platform/host/names.hpp>
-
-#include <boost/dll/shared_library.hpp>
 #include <elf.h>
 
 #include <algorithm>
+#include <boost/dll/shared_library.hpp>
 #include <cstring>
 #include <fstream>
 #include <mutex>
 #include <optional>
+#include <platform/host/loader.hpp>
+#include <platform/host/names.hpp>
 #include <regex>
 #include <set>
 
@@ -17,10 +16,13 @@ namespace platform::host {
 namespace fs = std::filesystem;
 
 namespace {
-std::string str(platform_str_t s) { return s.ptr ? std::string(s.ptr, s.len) : std::string(); }
+std::string str(platform_str_t s) {
+    return s.ptr ? std::string(s.ptr, s.len) : std::string();
+}
 
 std::string version_text(uint32_t v) {
-    return std::to_string(PLATFORM_ABI_MAJOR_OF(v)) + "." + std::to_string(PLATFORM_ABI_MINOR_OF(v));
+    return std::to_string(PLATFORM_ABI_MAJOR_OF(v)) + "." +
+           std::to_string(PLATFORM_ABI_MINOR_OF(v));
 }
 
 const platform_endpoint_t* endpoint_at(const platform_plugin_desc_t* d, uint32_t i) {
@@ -59,7 +61,8 @@ std::string check_descriptor(const platform_plugin_desc_t* d, Plugin& p) {
     static const std::regex svc_re("^[a-z0-9][a-z0-9_-]*(\\.[a-z0-9][a-z0-9_-]*)*$");
     if (!std::regex_match(p.service, svc_re)) return "invalid service name '" + p.service + "'";
     if (!d->on_call) return "service plugin without on_call";
-    if (d->endpoint_count && (!d->endpoints || d->endpoint_stride < offsetof(platform_endpoint_t, output_schema)))
+    if (d->endpoint_count &&
+        (!d->endpoints || d->endpoint_stride < offsetof(platform_endpoint_t, output_schema)))
         return "endpoint array missing or stride too small";
     static const std::regex name_re("^[A-Za-z][A-Za-z0-9_-]{0,63}$");
     std::set<std::string> seen;
@@ -97,7 +100,9 @@ std::string check_descriptor(const platform_plugin_desc_t* d, Plugin& p) {
         if (PLATFORM_HAS_FIELD(platform_endpoint_t, e, since)) ep.since = str(e->since);
         if (PLATFORM_HAS_FIELD(platform_endpoint_t, e, http_path)) ep.http_path = str(e->http_path);
         if (PLATFORM_HAS_FIELD(platform_endpoint_t, e, mcp_uri_prefix)) {
-            ep.mcp_role = e->mcp_role >= PLATFORM_MCP_TOOL && e->mcp_role <= PLATFORM_MCP_HIDDEN ? e->mcp_role : PLATFORM_MCP_HIDDEN;
+            ep.mcp_role = e->mcp_role >= PLATFORM_MCP_TOOL && e->mcp_role <= PLATFORM_MCP_HIDDEN
+                              ? e->mcp_role
+                              : PLATFORM_MCP_HIDDEN;
             ep.mcp_uri_prefix = str(e->mcp_uri_prefix);
         }
         p.endpoints.push_back(std::move(ep));
@@ -153,7 +158,7 @@ static void* keep_loaded(std::unique_ptr<boost::dll::shared_library> lib) {
 }
 
 std::variant<std::unique_ptr<Plugin>, std::string> load_plugin(const fs::path& path,
-                                                              const platform_host_api_t* api) {
+                                                               const platform_host_api_t* api) {
     if (auto problem = check_elf(path); !problem.empty()) return problem;
     auto lib = std::make_unique<boost::dll::shared_library>();
     boost::dll::fs::error_code ec;
@@ -161,7 +166,8 @@ std::variant<std::unique_ptr<Plugin>, std::string> load_plugin(const fs::path& p
     if (ec) return "cannot load: " + ec.message();
     if (!lib->has(PLATFORM_ENTRY_SYMBOL))
         return std::string("missing entry symbol ") + PLATFORM_ENTRY_SYMBOL;
-    auto entry = lib->get<const platform_plugin_desc_t*(const platform_entry_args_t*)>(PLATFORM_ENTRY_SYMBOL);
+    auto entry = lib->get<const platform_plugin_desc_t*(const platform_entry_args_t*)>(
+        PLATFORM_ENTRY_SYMBOL);
     char error[512] = {0};
     platform_entry_args_t args{};
     args.struct_size = sizeof args;
@@ -170,7 +176,9 @@ std::variant<std::unique_ptr<Plugin>, std::string> load_plugin(const fs::path& p
     args.error = error;
     args.error_size = sizeof error;
     const platform_plugin_desc_t* desc = entry(&args);
-    if (!desc) return std::string("entry returned no descriptor: ") + (error[0] ? error : "no reason given");
+    if (!desc)
+        return std::string("entry returned no descriptor: ") +
+               (error[0] ? error : "no reason given");
     auto plugin = std::make_unique<Plugin>();
     plugin->path = path.string();
     plugin->desc = desc;

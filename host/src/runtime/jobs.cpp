@@ -1,14 +1,12 @@
 // The runtime's builder thread: build, update and restore jobs (runtime_manager.hpp), and the logs.
-#include <platform/host/runtime_manager.hpp>
-
-#include <platform/host/names.hpp>
-#include <platform/host/runtime.hpp>
-#include <platform/host/worker_plugin.hpp>
-
 #include <spdlog/spdlog.h>
 
 #include <filesystem>
 #include <fstream>
+#include <platform/host/names.hpp>
+#include <platform/host/runtime.hpp>
+#include <platform/host/runtime_manager.hpp>
+#include <platform/host/worker_plugin.hpp>
 
 namespace platform::host::runtime {
 
@@ -26,29 +24,35 @@ std::string short_hash(const std::string& bytes) {  // FNV-1a, the BUILD column 
 }  // namespace
 
 // Fetches and builds generation N+1 of `name` into src-N+1/build-N+1; fills rec's source fields.
-bool Manager::build_into(const std::string& name, json& rec, const std::string& archive, std::string& so, std::string& error) {
+bool Manager::build_into(const std::string& name, json& rec, const std::string& archive,
+                         std::string& so, std::string& error) {
     const int gen = rec.value("generation", 0) + 1;
-    const std::string dir = dir_of(name), src = dir + "/src-" + std::to_string(gen), build = dir + "/build-" + std::to_string(gen);
+    const std::string dir = dir_of(name), src = dir + "/src-" + std::to_string(gen),
+                      build = dir + "/build-" + std::to_string(gen);
     auto out = [&](const std::string& line) { log(name, line); };
     std::error_code ec;
     fs::remove_all(src, ec);
     fs::remove_all(build, ec);
     if (rec.value("type", "") == "archive" && archive.empty()) {  // rebuild what it has
         const std::string old = rec.value("src_dir", "");
-        if (old.empty() || !fs::exists(old)) return error = "source: the uploaded folder is gone; run it again", false;
+        if (old.empty() || !fs::exists(old))
+            return error = "source: the uploaded folder is gone; run it again", false;
         fs::copy(old, src, fs::copy_options::recursive, ec);
         if (ec) return error = "source: " + ec.message(), false;
     } else {
         Source s{rec.value("type", ""), rec.value("url", ""), rec.value("ref", ""), archive};
         std::string commit;
         bool at_commit = false;
-        if (error = fetch_source(s, src, commit, at_commit, out, &cancel_); !error.empty()) return false;
+        if (error = fetch_source(s, src, commit, at_commit, out, &cancel_); !error.empty())
+            return false;
         rec["commit"] = commit;
         rec["ref_is_commit"] = at_commit;
         rec["build"] = s.kind == "git" ? commit.substr(0, 7) : short_hash(archive);
     }
-    const std::string sdk = sdk_dir(runtime_.settings().exe_dir, runtime_.settings().home + "/runtime");
-    if (sdk.empty()) return error = "the host does not know where its SDK is (set PLATFORM_SDK_DIR)", false;
+    const std::string sdk =
+        sdk_dir(runtime_.settings().exe_dir, runtime_.settings().home + "/runtime");
+    if (sdk.empty())
+        return error = "the host does not know where its SDK is (set PLATFORM_SDK_DIR)", false;
     so = build_plugin(src, build, sdk, name, error, out, &cancel_);
     if (so.empty()) return false;
     rec["generation"] = gen;
@@ -58,7 +62,8 @@ bool Manager::build_into(const std::string& name, json& rec, const std::string& 
 
 // Loads `so` in a new worker, named after the object, and registers it.
 Plugin* Manager::start_plugin(const std::string& name, const std::string& so, std::string& error) {
-    auto loaded = WorkerPlugin::load(so, WorkerOptions{find_worker_binary(runtime_.settings().exe_dir)});
+    auto loaded =
+        WorkerPlugin::load(so, WorkerOptions{find_worker_binary(runtime_.settings().exe_dir)});
     if (auto* why = std::get_if<std::string>(&loaded)) return error = *why, nullptr;
     auto p = std::move(std::get<std::unique_ptr<Plugin>>(loaded));
     if (p->id != name) {  // --name: the service takes the object's name ("v1.hello" -> "v1.<name>")
@@ -108,11 +113,13 @@ void Manager::execute(const Job& job) {
             r["account"] = runtime_.service_identity(*p).id;
             r["metadata"].erase("error");
         });
-        log(name, "runtime: running " + qualify(runtime_.settings().ns, p->service) + " " + p->version + " (worker pid " +
+        log(name, "runtime: running " + qualify(runtime_.settings().ns, p->service) + " " +
+                      p->version + " (worker pid " +
                       std::to_string(p->worker ? p->worker->pid() : 0) + ")");
         std::error_code ec;  // the previous generation, once nothing runs from it
         if (!old_src.empty() && old_src != next.value("src_dir", "")) fs::remove_all(old_src, ec);
-        if (!old_so.empty() && old_so != so) fs::remove_all(fs::path(old_so).parent_path().parent_path(), ec);
+        if (!old_so.empty() && old_so != so)
+            fs::remove_all(fs::path(old_so).parent_path().parent_path(), ec);
     };
 
     if (job.kind == "restore" && current == nullptr) {
@@ -142,8 +149,10 @@ void Manager::execute(const Job& job) {
         return p ? finish(p, so, next) : fail("start failed: " + error, false);
     }
     // Same endpoints: a new worker takes the calls, the old one drains. Otherwise swap plugins.
-    if (std::string why = current->worker->replace(so); why.empty()) return finish(current, so, next);
-    auto loaded = WorkerPlugin::load(so, WorkerOptions{find_worker_binary(runtime_.settings().exe_dir)});
+    if (std::string why = current->worker->replace(so); why.empty())
+        return finish(current, so, next);
+    auto loaded =
+        WorkerPlugin::load(so, WorkerOptions{find_worker_binary(runtime_.settings().exe_dir)});
     if (auto* why = std::get_if<std::string>(&loaded)) return fail("update failed: " + *why, true);
     std::get<std::unique_ptr<Plugin>>(loaded)->worker->stop();  // it loads; start it for real below
     runtime_.remove_service(current);

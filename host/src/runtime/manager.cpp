@@ -1,13 +1,11 @@
-#include <platform/host/runtime_manager.hpp>
-
-#include <platform/host/runtime.hpp>
-#include <platform/host/worker_plugin.hpp>
-
 #include <spdlog/spdlog.h>
 
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <platform/host/runtime.hpp>
+#include <platform/host/runtime_manager.hpp>
+#include <platform/host/worker_plugin.hpp>
 #include <regex>
 
 namespace platform::host::runtime {
@@ -33,7 +31,8 @@ bool Manager::valid_name(const std::string& name) {
 
 Manager::Manager(Runtime& runtime, std::string work_dir, Persistence persistence)
     : runtime_(runtime), work_dir_(std::move(work_dir)), persistence_(std::move(persistence)) {
-    runtime_.set_log_listener([this](const Plugin& p, platform_log_level_t level, std::string_view message) {
+    runtime_.set_log_listener([this](const Plugin& p, platform_log_level_t level,
+                                     std::string_view message) {
         std::string name;
         {
             std::lock_guard<std::mutex> g(m_);
@@ -41,12 +40,16 @@ Manager::Manager(Runtime& runtime, std::string work_dir, Persistence persistence
                 if (o.plugin == &p) name = n;
         }
         static const char* levels[] = {"debug", "info", "warn", "error"};
-        if (!name.empty()) log(name, std::string("[") + levels[std::min<int>(level, 3)] + "] " + std::string(message));
+        if (!name.empty())
+            log(name,
+                std::string("[") + levels[std::min<int>(level, 3)] + "] " + std::string(message));
     });
     builder_ = std::thread([this] { work(); });
 }
 
-Manager::~Manager() { stop(); }
+Manager::~Manager() {
+    stop();
+}
 
 void Manager::stop() {
     {
@@ -75,16 +78,23 @@ void Manager::restore(const std::vector<json>& records) {
 
 json Manager::run(RunRequest req) {
     if (!valid_name(req.name))
-        throw RuntimeError(PLATFORM_INVALID_ARGUMENT, "name: '" + req.name + "' is not a service name (a-z, 0-9 and -, at most 63)");
-    json rec = {{"name", req.name}, {"version", ""}, {"source", req.display}, {"type", req.source.kind},
-                {"url", req.source.url}, {"ref", req.source.ref}, {"status", "pending"}, {"build", ""},
-                {"updated", wall_ms()}, {"metadata", {{"owner", req.owner}, {"group", req.group}}},
-                {"account", ""}, {"commit", ""}, {"ref_is_commit", false}, {"generation", 0},
-                {"src_dir", ""}, {"so_path", ""}};
+        throw RuntimeError(
+            PLATFORM_INVALID_ARGUMENT,
+            "name: '" + req.name + "' is not a service name (a-z, 0-9 and -, at most 63)");
+    json rec = {
+        {"name", req.name},       {"version", ""},
+        {"source", req.display},  {"type", req.source.kind},
+        {"url", req.source.url},  {"ref", req.source.ref},
+        {"status", "pending"},    {"build", ""},
+        {"updated", wall_ms()},   {"metadata", {{"owner", req.owner}, {"group", req.group}}},
+        {"account", ""},          {"commit", ""},
+        {"ref_is_commit", false}, {"generation", 0},
+        {"src_dir", ""},          {"so_path", ""}};
     {
         std::lock_guard<std::mutex> g(m_);
         if (objects_.count(req.name))
-            throw RuntimeError(PLATFORM_CONFLICT, "name: '" + req.name + "' already runs (update or kill it first)");
+            throw RuntimeError(PLATFORM_CONFLICT,
+                               "name: '" + req.name + "' already runs (update or kill it first)");
         objects_[req.name] = Object{rec, nullptr, std::move(req.source.archive)};
     }
     remove_dir(dir_of(req.name));  // leftovers of an earlier object of that name
@@ -99,9 +109,11 @@ json Manager::run(RunRequest req) {
 json Manager::update(const std::string& name, std::string archive) {
     std::lock_guard<std::mutex> g(m_);
     auto it = objects_.find(name);
-    if (it == objects_.end()) throw RuntimeError(PLATFORM_NOT_FOUND, "name: no service '" + name + "' (see status)");
+    if (it == objects_.end())
+        throw RuntimeError(PLATFORM_NOT_FOUND, "name: no service '" + name + "' (see status)");
     if (!archive.empty() && it->second.record.value("type", "") != "archive")
-        throw RuntimeError(PLATFORM_INVALID_ARGUMENT, "archive: '" + name + "' runs from git; update it by name");
+        throw RuntimeError(PLATFORM_INVALID_ARGUMENT,
+                           "archive: '" + name + "' runs from git; update it by name");
     it->second.archive = std::move(archive);
     jobs_.push_back({"update", name});
     cv_.notify_all();
@@ -113,7 +125,8 @@ void Manager::kill(const std::string& name) {
     {
         std::lock_guard<std::mutex> g(m_);
         auto it = objects_.find(name);
-        if (it == objects_.end()) throw RuntimeError(PLATFORM_NOT_FOUND, "name: no service '" + name + "' (see status)");
+        if (it == objects_.end())
+            throw RuntimeError(PLATFORM_NOT_FOUND, "name: no service '" + name + "' (see status)");
         plugin = it->second.plugin;
         objects_.erase(it);
         if (building_ == name) cancel_ = true;
@@ -129,7 +142,8 @@ json Manager::status(const std::string& name) const {
     json out = json::array();
     for (const auto& [n, o] : objects_)
         if (name.empty() || n == name) out.push_back(o.record);
-    if (!name.empty() && out.empty()) throw RuntimeError(PLATFORM_NOT_FOUND, "name: no service '" + name + "' (see status)");
+    if (!name.empty() && out.empty())
+        throw RuntimeError(PLATFORM_NOT_FOUND, "name: no service '" + name + "' (see status)");
     return out;
 }
 
@@ -165,7 +179,8 @@ void Manager::work() {
             execute(job);
         } catch (const std::exception& e) {
             spdlog::error("runtime: {} {}: {}", job.kind, job.name, e.what());
-            set(job.name, [&](json& r) { r["status"] = "error", r["metadata"]["error"] = e.what(); });
+            set(job.name,
+                [&](json& r) { r["status"] = "error", r["metadata"]["error"] = e.what(); });
         }
         std::lock_guard<std::mutex> g(m_);
         building_.clear();

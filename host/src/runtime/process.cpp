@@ -1,20 +1,19 @@
-#include <platform/host/runtime_build.hpp>
-
-#include <platform/host/clock.hpp>
-
-#include <cerrno>
-#include <csignal>
-#include <cstring>
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <platform/host/clock.hpp>
+#include <platform/host/runtime_build.hpp>
+
 namespace platform::host::runtime {
 
-int run_process(const std::vector<std::string>& argv, const std::string& cwd, const LogFn& log, int64_t timeout_ms,
-                const std::atomic<bool>* cancel) {
+int run_process(const std::vector<std::string>& argv, const std::string& cwd, const LogFn& log,
+                int64_t timeout_ms, const std::atomic<bool>* cancel) {
     if (argv.empty()) return -1;
     int fds[2];
     if (::pipe2(fds, O_CLOEXEC) != 0) {
@@ -52,7 +51,9 @@ int run_process(const std::vector<std::string>& argv, const std::string& cwd, co
     char buf[4096];
     for (;;) {
         if (!killed && ((cancel && cancel->load()) || Clock::monotonic_ms() > deadline)) {
-            log(cancel && cancel->load() ? "cancelled" : "timed out after " + std::to_string(timeout_ms / 1000) + " s");
+            log(cancel && cancel->load()
+                    ? "cancelled"
+                    : "timed out after " + std::to_string(timeout_ms / 1000) + " s");
             ::kill(-pid, SIGKILL);
             killed = true;
         }
@@ -81,7 +82,8 @@ int run_process(const std::vector<std::string>& argv, const std::string& cwd, co
 }
 
 bool base64_decode(const std::string& text, std::string& out) {
-    static const std::string alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    static const std::string alphabet =
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     out.clear();
     out.reserve(text.size() * 3 / 4);
     uint32_t acc = 0;

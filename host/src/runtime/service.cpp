@@ -1,12 +1,11 @@
 // The `runtime` built-in (runtime_service.hpp): endpoints over runtime::Manager.
-#include <platform/host/runtime_service.hpp>
+#include <spdlog/spdlog.h>
 
 #include <platform/host/loader.hpp>
 #include <platform/host/runtime.hpp>
 #include <platform/host/runtime_manager.hpp>
+#include <platform/host/runtime_service.hpp>
 #include <platform/sdk.hpp>
-
-#include <spdlog/spdlog.h>
 
 namespace {
 
@@ -36,46 +35,87 @@ std::pair<std::string, std::string> split_ref(const std::string& text) {
 std::string last_segment(std::string url) {
     while (!url.empty() && url.back() == '/') url.pop_back();
     std::string name = url.substr(url.find_last_of("/:") + 1);
-    if (name.size() > 4 && name.compare(name.size() - 4, 4, ".git") == 0) name.resize(name.size() - 4);
+    if (name.size() > 4 && name.compare(name.size() - 4, 4, ".git") == 0)
+        name.resize(name.size() - 4);
     return name;
 }
 
 class RuntimeService {
 public:
     static void describe(platform::ServiceSpec<RuntimeService>& s) {
-        s.id("runtime").version("1.0.0").service("runtime").summary("Runs services built from source in isolated workers");
-        s.post("run").title("Run a service from source")
-            .description("Builds a plugin from a git repository (`source[@ref]`: a path or URL git can clone, or a short "
-                         "name under the config value git.baseurl) or from an uploaded folder (`archive`: base64 .tar.gz) "
-                         "with CMake against this host's SDK, then runs it in a platform-worker process. Answers at once "
-                         "with status pending; poll status. Needs the admin or runtime scope.")
-            .schema(schema(R"j("source": {"type": "string", "minLength": 1, "maxLength": 2048, "description": "Repository, folder or short name, optionally @ref"},
+        s.id("runtime").version("1.0.0").service("runtime").summary(
+            "Runs services built from source in isolated workers");
+        s.post("run")
+            .title("Run a service from source")
+            .description(
+                "Builds a plugin from a git repository (`source[@ref]`: a path or URL git can "
+                "clone, or a short "
+                "name under the config value git.baseurl) or from an uploaded folder (`archive`: "
+                "base64 .tar.gz) "
+                "with CMake against this host's SDK, then runs it in a platform-worker process. "
+                "Answers at once "
+                "with status pending; poll status. Needs the admin or runtime scope.")
+            .schema(schema(
+                R"j("source": {"type": "string", "minLength": 1, "maxLength": 2048, "description": "Repository, folder or short name, optionally @ref"},
               "name": {"type": "string", "minLength": 1, "maxLength": 63, "description": "Service name (default: the folder or repository name)"},
               "ref": {"type": "string", "minLength": 1, "maxLength": 256, "description": "Branch, tag or commit (instead of @ref)"},
-              "archive": {"type": "string", "description": "The folder as a base64-encoded .tar.gz"})j", R"("source")"))
-            .access(platform::Access::account).max_body(64ull << 20).withheld_from_agent().handler(&RuntimeService::run);
-        s.post("update").title("Update a service")
-            .description("Rebuilds from the latest commit of its branch (or the new `archive`) and swaps workers: the old "
-                         "one keeps serving until the new one runs; a failed build keeps it and records the error. A "
-                         "service at a commit is only restarted.")
-            .schema(schema(std::string(R"("name": )") + kName + R"j(, "archive": {"type": "string", "description": "A new upload (base64 .tar.gz)"})j", R"("name")"))
-            .access(platform::Access::account).max_body(64ull << 20).withheld_from_agent().handler(&RuntimeService::update);
-        s.post("kill").title("Kill a service")
-            .description("Stops the service's worker and removes it; its routes answer 404 afterwards.")
+              "archive": {"type": "string", "description": "The folder as a base64-encoded .tar.gz"})j",
+                R"("source")"))
+            .access(platform::Access::account)
+            .max_body(64ull << 20)
+            .withheld_from_agent()
+            .handler(&RuntimeService::run);
+        s.post("update")
+            .title("Update a service")
+            .description(
+                "Rebuilds from the latest commit of its branch (or the new `archive`) and swaps "
+                "workers: the old "
+                "one keeps serving until the new one runs; a failed build keeps it and records the "
+                "error. A "
+                "service at a commit is only restarted.")
+            .schema(schema(
+                std::string(R"("name": )") + kName +
+                    R"j(, "archive": {"type": "string", "description": "A new upload (base64 .tar.gz)"})j",
+                R"("name")"))
+            .access(platform::Access::account)
+            .max_body(64ull << 20)
+            .withheld_from_agent()
+            .handler(&RuntimeService::update);
+        s.post("kill")
+            .title("Kill a service")
+            .description(
+                "Stops the service's worker and removes it; its routes answer 404 afterwards.")
             .schema(schema(std::string(R"("name": )") + kName, R"("name")"))
-            .access(platform::Access::account).destructive().withheld_from_agent().handler(&RuntimeService::kill);
-        s.get("status").title("Status of run services")
-            .description("Every service started with run (or one): name, version, source, status (pending, building, "
-                         "starting, running, error), build, updated (ms since the epoch) and metadata (owner, group, error).")
+            .access(platform::Access::account)
+            .destructive()
+            .withheld_from_agent()
+            .handler(&RuntimeService::kill);
+        s.get("status")
+            .title("Status of run services")
+            .description(
+                "Every service started with run (or one): name, version, source, status (pending, "
+                "building, "
+                "starting, running, error), build, updated (ms since the epoch) and metadata "
+                "(owner, group, error).")
             .schema(schema(std::string(R"("name": )") + kName, ""))
-            .access(platform::Access::account).read_only().idempotent().handler(&RuntimeService::status);
-        s.get("logs").title("Logs of a run service")
-            .description("The last `lines` lines of the service's build output, runtime events and log; with follow, "
-                         "then every new line as it comes (a stream), until the call's deadline.")
+            .access(platform::Access::account)
+            .read_only()
+            .idempotent()
+            .handler(&RuntimeService::status);
+        s.get("logs")
+            .title("Logs of a run service")
+            .description(
+                "The last `lines` lines of the service's build output, runtime events and log; "
+                "with follow, "
+                "then every new line as it comes (a stream), until the call's deadline.")
             .schema(schema(std::string(R"("name": )") + kName + R"j(,
               "lines": {"type": "integer", "minimum": 0, "maximum": 10000, "default": 15, "description": "How many past lines"},
-              "follow": {"type": "boolean", "default": false, "description": "Keep streaming new lines"})j", R"("name")"))
-            .access(platform::Access::account).read_only().streaming().async(&RuntimeService::logs);
+              "follow": {"type": "boolean", "default": false, "description": "Keep streaming new lines"})j",
+                           R"("name")"))
+            .access(platform::Access::account)
+            .read_only()
+            .streaming()
+            .async(&RuntimeService::logs);
     }
 
     explicit RuntimeService(const platform::Host& host)
@@ -112,9 +152,11 @@ public:
         req.group = runtime_.settings().ns;
         if (r.args().contains("archive")) {
             req.source.kind = "archive";
-            if (!platform::host::runtime::base64_decode(r.str("archive"), req.source.archive) || req.source.archive.empty())
+            if (!platform::host::runtime::base64_decode(r.str("archive"), req.source.archive) ||
+                req.source.archive.empty())
                 throw platform::invalid_argument("archive: not base64 of a .tar.gz");
-            if (!r.args().contains("name")) throw platform::invalid_argument("name: required with an archive");
+            if (!r.args().contains("name"))
+                throw platform::invalid_argument("name: required with an archive");
         } else {
             req.source = Source{"git", resolve(text), ref, ""};
         }
@@ -125,9 +167,12 @@ public:
     json update(platform::Request& r) {
         allowed(r);
         std::string archive;
-        if (r.args().contains("archive") && (!platform::host::runtime::base64_decode(r.str("archive"), archive) || archive.empty()))
+        if (r.args().contains("archive") &&
+            (!platform::host::runtime::base64_decode(r.str("archive"), archive) || archive.empty()))
             throw platform::invalid_argument("archive: not base64 of a .tar.gz");
-        return {{"service", visible(call([&] { return manager_->update(r.str("name"), std::move(archive)); }))}};
+        return {{"service", visible(call([&] {
+                     return manager_->update(r.str("name"), std::move(archive));
+                 }))}};
     }
 
     json kill(platform::Request& r) {
@@ -139,7 +184,8 @@ public:
     json status(platform::Request& r) {
         allowed(r);
         json out = json::array();
-        for (const auto& rec : call([&] { return manager_->status(r.str("name")); })) out.push_back(visible(rec));
+        for (const auto& rec : call([&] { return manager_->status(r.str("name")); }))
+            out.push_back(visible(rec));
         return {{"services", out}};
     }
 
@@ -151,7 +197,11 @@ public:
         for (const auto& l : lines)
             if (!out.chunk(json{{"line", l}})) return;
         call([&] {
-            return manager_->follow(name, [out](const std::string& line) { return out.chunk(json{{"line", line}}); }), json();
+            return manager_->follow(name,
+                                    [out](const std::string& line) {
+                                        return out.chunk(json{{"line", line}});
+                                    }),
+                   json();
         });
     }
 
@@ -166,8 +216,10 @@ private:
     }
     static void allowed(const platform::Request& r) {
         const std::string scopes = "," + r.scopes() + ",";
-        if (scopes.find(",admin,") == std::string::npos && scopes.find(",runtime,") == std::string::npos)
-            throw platform::Error(platform::Code::permission_denied, "runtime: needs the admin or the runtime scope");
+        if (scopes.find(",admin,") == std::string::npos &&
+            scopes.find(",runtime,") == std::string::npos)
+            throw platform::Error(platform::Code::permission_denied,
+                                  "runtime: needs the admin or the runtime scope");
     }
     // Without the host's paths.
     static json visible(json rec) {
@@ -184,7 +236,8 @@ private:
         std::string base;
         try {
             auto got = host_.call("config", "Config.Get", {{"path", "git.baseurl"}});
-            if (got.ok() && got.result().value("value", json()).is_string()) base = got.result()["value"];
+            if (got.ok() && got.result().value("value", json()).is_string())
+                base = got.result()["value"];
         } catch (const platform::Error&) {  // no config service in this profile
         }
         if (base.empty()) {
@@ -192,7 +245,8 @@ private:
             if (v.is_string()) base = v;
         }
         if (base.empty())
-            throw platform::invalid_argument("source: '" + text + "' is a short name and no git.baseurl is configured "
+            throw platform::invalid_argument("source: '" + text +
+                                             "' is a short name and no git.baseurl is configured "
                                              "(platform config set git.baseurl <url>)");
         while (!base.empty() && base.back() == '/') base.pop_back();
         return base + "/" + text;

@@ -1,7 +1,6 @@
-#include <platform/host/runtime_build.hpp>
-
 #include <filesystem>
 #include <fstream>
+#include <platform/host/runtime_build.hpp>
 
 namespace platform::host::runtime {
 
@@ -17,15 +16,17 @@ bool hex(const std::string& s) {
     return true;
 }
 
-std::string git_output(const std::vector<std::string>& argv, const std::string& cwd, const std::atomic<bool>* cancel) {
+std::string git_output(const std::vector<std::string>& argv, const std::string& cwd,
+                       const std::atomic<bool>* cancel) {
     std::string out;
-    int rc = run_process(argv, cwd, [&](const std::string& l) { out += l; }, 60000, cancel);
+    int rc = run_process(
+        argv, cwd, [&](const std::string& l) { out += l; }, 60000, cancel);
     return rc == 0 ? out : "";
 }
 }  // namespace
 
-std::string fetch_source(const Source& source, const std::string& dir, std::string& commit, bool& ref_is_commit,
-                         const LogFn& log, const std::atomic<bool>* cancel) {
+std::string fetch_source(const Source& source, const std::string& dir, std::string& commit,
+                         bool& ref_is_commit, const LogFn& log, const std::atomic<bool>* cancel) {
     std::error_code ec;
     fs::create_directories(fs::path(dir).parent_path(), ec);
     commit.clear();
@@ -34,17 +35,22 @@ std::string fetch_source(const Source& source, const std::string& dir, std::stri
         fs::create_directories(dir, ec);
         if (ec) return "cannot create " + dir + ": " + ec.message();
         const std::string file = dir + ".tar.gz";
-        std::ofstream(file, std::ios::binary).write(source.archive.data(), static_cast<std::streamsize>(source.archive.size()));
+        std::ofstream(file, std::ios::binary)
+            .write(source.archive.data(), static_cast<std::streamsize>(source.archive.size()));
         log("unpacking the uploaded folder (" + std::to_string(source.archive.size()) + " bytes)");
         // GNU tar drops leading '/' and refuses members with '..': nothing lands outside `dir`.
-        int rc = run_process({"tar", "-xzf", file, "-C", dir, "--no-same-owner", "--no-same-permissions"}, "", log,
-                             kFetchTimeoutMs, cancel);
+        int rc = run_process(
+            {"tar", "-xzf", file, "-C", dir, "--no-same-owner", "--no-same-permissions"}, "", log,
+            kFetchTimeoutMs, cancel);
         fs::remove(file, ec);
-        return rc == 0 ? "" : "archive: not a .tar.gz the host can unpack (tar exited " + std::to_string(rc) + ")";
+        return rc == 0 ? ""
+                       : "archive: not a .tar.gz the host can unpack (tar exited " +
+                             std::to_string(rc) + ")";
     }
     if (source.kind != "git") return "source: unknown kind '" + source.kind + "'";
     log("git clone " + source.url + (source.ref.empty() ? "" : " @" + source.ref));
-    if (int rc = run_process({"git", "clone", "--quiet", "--no-checkout", "--", source.url, dir}, "", log, kFetchTimeoutMs, cancel);
+    if (int rc = run_process({"git", "clone", "--quiet", "--no-checkout", "--", source.url, dir},
+                             "", log, kFetchTimeoutMs, cancel);
         rc != 0)
         return "source: git clone " + source.url + " failed (exit " + std::to_string(rc) + ")";
     std::string target = source.ref;
@@ -53,15 +59,22 @@ std::string fetch_source(const Source& source, const std::string& dir, std::stri
         if (target.empty()) target = "HEAD";
     }
     // A branch checks out as a local branch tracking origin's; a tag or commit detaches.
-    if (int rc = run_process({"git", "-c", "advice.detachedHead=false", "checkout", "--quiet", target, "--"}, dir, log,
-                             kFetchTimeoutMs, cancel);
+    if (int rc = run_process(
+            {"git", "-c", "advice.detachedHead=false", "checkout", "--quiet", target, "--"}, dir,
+            log, kFetchTimeoutMs, cancel);
         rc != 0)
         return "ref: '" + source.ref + "' is not a branch, tag or commit of " + source.url;
     commit = git_output({"git", "rev-parse", "HEAD"}, dir, cancel);
-    const bool branch = !git_output({"git", "rev-parse", "--verify", "--quiet", "refs/remotes/origin/" + target}, dir, cancel).empty();
-    const bool tag = !git_output({"git", "rev-parse", "--verify", "--quiet", "refs/tags/" + target}, dir, cancel).empty();
+    const bool branch =
+        !git_output({"git", "rev-parse", "--verify", "--quiet", "refs/remotes/origin/" + target},
+                    dir, cancel)
+             .empty();
+    const bool tag =
+        !git_output({"git", "rev-parse", "--verify", "--quiet", "refs/tags/" + target}, dir, cancel)
+             .empty();
     ref_is_commit = !branch && !tag && hex(source.ref) && commit.rfind(source.ref, 0) == 0;
-    log("checked out " + (commit.empty() ? target : commit.substr(0, 7)) + (ref_is_commit ? " (a commit)" : ""));
+    log("checked out " + (commit.empty() ? target : commit.substr(0, 7)) +
+        (ref_is_commit ? " (a commit)" : ""));
     return "";
 }
 

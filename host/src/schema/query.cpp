@@ -1,12 +1,12 @@
 #include "platform/host/query.hpp"
 
-#include "platform/host/json_depth.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "platform/host/json_depth.hpp"
 
 namespace platform::host {
 namespace {

@@ -44,7 +44,8 @@
  *     Data flows plugin -> host through host functions that copy at once (respond, store_put...).
  *
  * THREADS
- *   - The host loads plugins and calls the entry, on_create and on_start from one thread at start-up.
+ *   - The host loads plugins and calls the entry, on_create and on_start from one thread at
+ * start-up.
  *   - on_call may run concurrently on several host worker threads, never on the HTTP I/O threads.
  *   - Host-table functions are thread-safe unless stated otherwise.
  */
@@ -65,7 +66,7 @@ extern "C" {
 
 #define PLATFORM_ABI_MAJOR 1u
 #define PLATFORM_ABI_MINOR 6u
-#define PLATFORM_ABI_PACK(major, minor) ((((uint32_t)(major)) << 16) | ((uint32_t)(minor) & 0xffffu))
+#define PLATFORM_ABI_PACK(major, minor) ((((uint32_t)(major)) << 16) | ((uint32_t)(minor)&0xffffu))
 #define PLATFORM_ABI_VERSION PLATFORM_ABI_PACK(PLATFORM_ABI_MAJOR, PLATFORM_ABI_MINOR)
 #define PLATFORM_ABI_MAJOR_OF(v) (((uint32_t)(v)) >> 16)
 #define PLATFORM_ABI_MINOR_OF(v) (((uint32_t)(v)) & 0xffffu)
@@ -75,7 +76,7 @@ extern "C" {
 
 /* True when `field` lies within the struct_size the other side gave for *ptr. */
 #define PLATFORM_HAS_FIELD(type, ptr, field) \
-    (offsetof(type, field) + sizeof(((type *)0)->field) <= (size_t)(ptr)->struct_size)
+    (offsetof(type, field) + sizeof(((type*)0)->field) <= (size_t)(ptr)->struct_size)
 
 /* ---------------------------------------------------------------------------------------------
  * Basic types
@@ -83,7 +84,7 @@ extern "C" {
 
 /* A borrowed byte range. ptr may be NULL only when len is 0. */
 typedef struct platform_str {
-    const char *ptr;
+    const char* ptr;
     size_t len;
 } platform_str_t;
 
@@ -152,18 +153,18 @@ typedef struct platform_host_ctx platform_host_ctx_t; /* one per loaded plugin *
 typedef struct platform_call platform_call_t;         /* one per in-flight endpoint call */
 
 /* Receives bytes the host lends for the duration of the callback. */
-typedef void (*platform_bytes_sink_fn)(void *user, platform_str_t bytes);
+typedef void (*platform_bytes_sink_fn)(void* user, platform_str_t bytes);
 
 /* Receives one store record; return false to stop the scan early. */
-typedef bool (*platform_record_sink_fn)(void *user, platform_str_t key, platform_str_t value);
+typedef bool (*platform_record_sink_fn)(void* user, platform_str_t key, platform_str_t value);
 
 /* Receives one broker message, on a host thread. headers_json is a JSON object of strings. */
-typedef void (*platform_message_fn)(void *user, platform_str_t topic, platform_str_t body,
+typedef void (*platform_message_fn)(void* user, platform_str_t topic, platform_str_t body,
                                     platform_str_t headers_json);
 
 /* Receives the answer of a call made with call_service: the JSON result when code is OK, else the
  * error message. Runs once, on a host thread. (1.2) */
-typedef void (*platform_reply_fn)(void *user, platform_status_t code, platform_str_t body);
+typedef void (*platform_reply_fn)(void* user, platform_status_t code, platform_str_t body);
 
 /* ---------------------------------------------------------------------------------------------
  * Events (1.2): an ordered, persistent stream per topic, kept by the profile's events provider.
@@ -171,7 +172,7 @@ typedef void (*platform_reply_fn)(void *user, platform_status_t code, platform_s
 
 typedef struct platform_event {
     uint32_t struct_size;
-    platform_str_t id;            /* unique; the host fills it on publish when empty */
+    platform_str_t id; /* unique; the host fills it on publish when empty */
     platform_str_t topic;
     uint64_t offset;              /* position in its topic, from 1; ignored on publish */
     int64_t timestamp_ms;         /* business time; 0 on publish means now */
@@ -180,7 +181,7 @@ typedef struct platform_event {
 } platform_event_t;
 
 /* Receives one event lent for the call; return false to stop. */
-typedef bool (*platform_event_sink_fn)(void *user, const platform_event_t *event);
+typedef bool (*platform_event_sink_fn)(void* user, const platform_event_t* event);
 
 /* ---------------------------------------------------------------------------------------------
  * Outbound HTTP (1.2): through the host's client, never a plugin's own socket.
@@ -194,8 +195,8 @@ typedef bool (*platform_event_sink_fn)(void *user, const platform_event_t *event
 
 typedef struct platform_http_request {
     uint32_t struct_size;
-    platform_str_t method;       /* "GET" when empty */
-    platform_str_t url;          /* absolute http(s) URL; with `provider`, a path under its base URL */
+    platform_str_t method; /* "GET" when empty */
+    platform_str_t url;    /* absolute http(s) URL; with `provider`, a path under its base URL */
     platform_str_t headers_json; /* JSON object of strings; empty = none */
     platform_str_t body;
     /* A provider name: the URL is joined to config providers.<name>.base_url, and the request
@@ -212,11 +213,11 @@ typedef struct platform_http_response {
     int32_t status;              /* HTTP status, or 0 when no response arrived (see error) */
     platform_str_t headers_json; /* JSON object, lower-case names */
     platform_str_t body;
-    platform_str_t error;        /* why the request failed or was refused; empty on success */
-    platform_str_t final_url;    /* after redirects */
+    platform_str_t error;     /* why the request failed or was refused; empty on success */
+    platform_str_t final_url; /* after redirects */
 } platform_http_response_t;
 
-typedef void (*platform_http_response_fn)(void *user, const platform_http_response_t *response);
+typedef void (*platform_http_response_fn)(void* user, const platform_http_response_t* response);
 
 /* ---------------------------------------------------------------------------------------------
  * Endpoint descriptors (plugin -> host). Static data owned by the plugin, alive while loaded.
@@ -243,9 +244,9 @@ enum {
 #define PLATFORM_FLAG_DESTRUCTIVE (1ull << 1)
 #define PLATFORM_FLAG_WITHHELD_FROM_AGENT (1ull << 2)
 #define PLATFORM_FLAG_IDEMPOTENT (1ull << 3)
-#define PLATFORM_FLAG_METERED (1ull << 4)   /* price in platform_endpoint_t.price */
-#define PLATFORM_FLAG_ACTION (1ull << 5)    /* needs the "Allow actions" capability */
-#define PLATFORM_FLAG_STREAMING (1ull << 6) /* replies with respond_chunk/respond_end */
+#define PLATFORM_FLAG_METERED (1ull << 4)    /* price in platform_endpoint_t.price */
+#define PLATFORM_FLAG_ACTION (1ull << 5)     /* needs the "Allow actions" capability */
+#define PLATFORM_FLAG_STREAMING (1ull << 6)  /* replies with respond_chunk/respond_end */
 #define PLATFORM_FLAG_OPEN_WORLD (1ull << 7) /* reaches the outside world */
 /* (1.4) The result is an MCP CallToolResult ({"content": [...], "isError"?, "structuredContent"?})
  * and MCP's tools/call returns it as it is (text, image, audio, resource content) instead of
@@ -299,12 +300,12 @@ typedef struct platform_endpoint {
     platform_str_t description; /* what it does, limits, notes */
     platform_verb_t verb;
     platform_access_t access;
-    uint64_t flags;              /* PLATFORM_FLAG_* */
-    platform_str_t input_schema; /* JSON Schema (draft 2020-12 subset), root type "object" */
+    uint64_t flags;               /* PLATFORM_FLAG_* */
+    platform_str_t input_schema;  /* JSON Schema (draft 2020-12 subset), root type "object" */
     platform_str_t output_schema; /* JSON Schema of the result, or empty */
-    uint64_t max_body_bytes;     /* 0 = PLATFORM_DEFAULT_MAX_BODY */
-    uint64_t price;              /* credits per call when METERED */
-    platform_str_t since;        /* plugin version that added it, e.g. "1.0.0" */
+    uint64_t max_body_bytes;      /* 0 = PLATFORM_DEFAULT_MAX_BODY */
+    uint64_t price;               /* credits per call when METERED */
+    platform_str_t since;         /* plugin version that added it, e.g. "1.0.0" */
     /* (1.2) Optional HTTP route template, e.g. "/notes/{title}": the gateway also serves the
      * endpoint there with the verb above, binding {name} segments to arguments. */
     platform_str_t http_path;
@@ -339,10 +340,10 @@ enum { PLATFORM_ORDER_ASC = 0, PLATFORM_ORDER_DESC = 1 };
 
 typedef struct platform_scan {
     uint32_t struct_size;
-    platform_str_t prefix; /* keys starting with these bytes; empty = all */
-    platform_order_t order;/* by key, bytewise */
-    uint32_t limit;        /* 0 = no limit */
-    uint32_t offset;       /* records skipped first */
+    platform_str_t prefix;  /* keys starting with these bytes; empty = all */
+    platform_order_t order; /* by key, bytewise */
+    uint32_t limit;         /* 0 = no limit */
+    uint32_t offset;        /* records skipped first */
 } platform_scan_t;
 
 /* ---------------------------------------------------------------------------------------------
@@ -360,9 +361,9 @@ enum {
  * are borrowed for the call that passes the array. */
 typedef struct platform_store_op {
     uint32_t struct_size;
-    uint32_t kind;            /* PLATFORM_STORE_OP_* */
-    platform_str_t key;       /* bytes, as for store_put */
-    platform_str_t value;     /* PUT: the new value (empty is a value); DEL: ignored */
+    uint32_t kind;        /* PLATFORM_STORE_OP_* */
+    platform_str_t key;   /* bytes, as for store_put */
+    platform_str_t value; /* PUT: the new value (empty is a value); DEL: ignored */
     /* PUT: absolute business time (Unix ms, see clock_now_ms) after which the record is
      * invisible; 0 = never. Absolute, not a TTL, in the host table and the provider table alike.
      * DEL: ignored. */
@@ -382,51 +383,52 @@ typedef struct platform_host_api {
     /* ---- 1.0 ---- */
 
     /* Writes one log line attributed to the plugin. */
-    void (*log)(platform_host_ctx_t *ctx, platform_log_level_t level, platform_str_t message);
+    void (*log)(platform_host_ctx_t* ctx, platform_log_level_t level, platform_str_t message);
 
     /* Lends the plugin's configuration (from the profile) at a dotted path ("" = all) as JSON.
      * NOT_FOUND when absent. */
-    platform_status_t (*config_get)(platform_host_ctx_t *ctx, platform_str_t path,
-                                    platform_bytes_sink_fn sink, void *user);
+    platform_status_t (*config_get)(platform_host_ctx_t* ctx, platform_str_t path,
+                                    platform_bytes_sink_fn sink, void* user);
 
     /* Key-value store, one table per plugin service, backed by the profile's store provider.
      * Keys are bytes ordered bytewise. Expired records are invisible. */
-    platform_status_t (*store_get)(platform_host_ctx_t *ctx, platform_str_t key,
-                                   platform_bytes_sink_fn sink, void *user); /* NOT_FOUND */
-    platform_status_t (*store_put)(platform_host_ctx_t *ctx, platform_str_t key,
+    platform_status_t (*store_get)(platform_host_ctx_t* ctx, platform_str_t key,
+                                   platform_bytes_sink_fn sink, void* user); /* NOT_FOUND */
+    platform_status_t (*store_put)(platform_host_ctx_t* ctx, platform_str_t key,
                                    platform_str_t value, int64_t ttl_ms); /* ttl 0 = forever */
-    platform_status_t (*store_delete)(platform_host_ctx_t *ctx, platform_str_t key); /* NOT_FOUND */
-    platform_status_t (*store_scan)(platform_host_ctx_t *ctx, const platform_scan_t *scan,
-                                    platform_record_sink_fn sink, void *user);
+    platform_status_t (*store_delete)(platform_host_ctx_t* ctx, platform_str_t key); /* NOT_FOUND */
+    platform_status_t (*store_scan)(platform_host_ctx_t* ctx, const platform_scan_t* scan,
+                                    platform_record_sink_fn sink, void* user);
 
     /* Broker: fire-and-forget pub/sub through the profile's broker provider. `queue` non-empty
      * makes a queue group (one member receives each message). The callback runs on a host thread
      * until broker_unsubscribe returns. */
-    platform_status_t (*broker_publish)(platform_host_ctx_t *ctx, platform_str_t topic,
+    platform_status_t (*broker_publish)(platform_host_ctx_t* ctx, platform_str_t topic,
                                         platform_str_t body, platform_str_t headers_json);
-    platform_status_t (*broker_subscribe)(platform_host_ctx_t *ctx, platform_str_t topic,
-                                          platform_str_t queue, platform_message_fn fn, void *user,
-                                          uint64_t *out_subscription);
-    platform_status_t (*broker_unsubscribe)(platform_host_ctx_t *ctx, uint64_t subscription);
+    platform_status_t (*broker_subscribe)(platform_host_ctx_t* ctx, platform_str_t topic,
+                                          platform_str_t queue, platform_message_fn fn, void* user,
+                                          uint64_t* out_subscription);
+    platform_status_t (*broker_unsubscribe)(platform_host_ctx_t* ctx, uint64_t subscription);
 
     /* Business time in Unix milliseconds (the profile's clock: real or manual). */
-    int64_t (*clock_now_ms)(platform_host_ctx_t *ctx);
+    int64_t (*clock_now_ms)(platform_host_ctx_t* ctx);
 
     /* Fills *out (up to out->struct_size) with facts about the call. */
-    void (*call_info)(platform_call_t *call, platform_call_info_t *out);
+    void (*call_info)(platform_call_t* call, platform_call_info_t* out);
 
     /* A request header (case-insensitive name) of the call; empty view when absent. Valid until
      * the call is answered. */
-    platform_str_t (*call_header)(platform_call_t *call, platform_str_t name);
+    platform_str_t (*call_header)(platform_call_t* call, platform_str_t name);
 
     /* Answers a call, exactly once, from any thread. code OK: body is the JSON result.
      * Any other code: body is a human message naming the argument and the rule. The host copies
      * body. Call handles are ids, never pointers: answering a call that was already answered, timed
      * out or cancelled is always safe and returns INVALID_ARGUMENT. */
-    platform_status_t (*respond)(platform_call_t *call, platform_status_t code, platform_str_t body);
+    platform_status_t (*respond)(platform_call_t* call, platform_status_t code,
+                                 platform_str_t body);
 
     /* Answers with raw bytes and a content type (files, images, pages). HTTP 200. */
-    platform_status_t (*respond_raw)(platform_call_t *call, platform_str_t content_type,
+    platform_status_t (*respond_raw)(platform_call_t* call, platform_str_t content_type,
                                      platform_str_t bytes);
 
     /* Streams (endpoints flagged STREAMING): any number of chunks, then respond_end (code OK, or an
@@ -434,15 +436,15 @@ typedef struct platform_host_api {
      * deliver each at once as a Server-Sent Event (`data: <chunk>`). respond_chunk returns
      * INVALID_ARGUMENT once the call is over: the client went away or the deadline passed (the
      * host then calls on_cancel), so a producer loop should stop on it. */
-    platform_status_t (*respond_chunk)(platform_call_t *call, platform_str_t bytes);
-    platform_status_t (*respond_end)(platform_call_t *call, platform_status_t code,
+    platform_status_t (*respond_chunk)(platform_call_t* call, platform_str_t bytes);
+    platform_status_t (*respond_end)(platform_call_t* call, platform_status_t code,
                                      platform_str_t message);
 
     /* ---- 1.1 ---- */
 
     /* Optional sub-tables by name ("registry", "clock"), or NULL when absent, older than
      * min_version, or privileged and the plugin is not. */
-    const void *(*get_service)(platform_host_ctx_t *ctx, platform_str_t name, uint32_t min_version);
+    const void* (*get_service)(platform_host_ctx_t* ctx, platform_str_t name, uint32_t min_version);
 
     /* ---- 1.2 ---- */
 
@@ -452,10 +454,10 @@ typedef struct platform_host_api {
      * PLATFORM_CALL_AS_SERVICE the call is made as this plugin's own service account instead.
      * `done` runs exactly once on a host thread, possibly before this returns. Returns NOT_FOUND
      * for an unknown service or method, and then `done` is not called. */
-    platform_status_t (*call_service)(platform_host_ctx_t *ctx, platform_call_t *parent,
+    platform_status_t (*call_service)(platform_host_ctx_t* ctx, platform_call_t* parent,
                                       platform_str_t service, platform_str_t method,
                                       platform_str_t request_json, uint32_t flags,
-                                      platform_reply_fn done, void *user);
+                                      platform_reply_fn done, void* user);
 
     /* Outbound HTTP through the host's client (timeouts, size caps, redirects re-checked, the SSRF
      * guard, provider base URLs). Blocking: `done` is called once, before this returns, whenever
@@ -463,19 +465,20 @@ typedef struct platform_host_api {
      * PERMISSION_DENIED when the guard refused the target, UNAVAILABLE when the provider is not
      * configured, TIMEOUT, PAYLOAD_TOO_LARGE, or BAD_GATEWAY for network failures; `error` says
      * which setting or rule. Call it from a worker thread (a handler), never from a callback. */
-    platform_status_t (*http_fetch)(platform_host_ctx_t *ctx, const platform_http_request_t *request,
-                                    platform_http_response_fn done, void *user);
+    platform_status_t (*http_fetch)(platform_host_ctx_t* ctx,
+                                    const platform_http_request_t* request,
+                                    platform_http_response_fn done, void* user);
 
     /* Events. publish appends to the event's topic and writes its offset; read lends events of a
      * topic in offset order from `from_offset` (1 = the start), at most `limit` (0 = all);
      * wait blocks until the topic has an event after `after_offset` (OK) or timeout_ms passes
      * (TIMEOUT). */
-    platform_status_t (*events_publish)(platform_host_ctx_t *ctx, const platform_event_t *event,
-                                        uint64_t *out_offset);
-    platform_status_t (*events_read)(platform_host_ctx_t *ctx, platform_str_t topic,
+    platform_status_t (*events_publish)(platform_host_ctx_t* ctx, const platform_event_t* event,
+                                        uint64_t* out_offset);
+    platform_status_t (*events_read)(platform_host_ctx_t* ctx, platform_str_t topic,
                                      uint64_t from_offset, uint32_t limit,
-                                     platform_event_sink_fn sink, void *user);
-    platform_status_t (*events_wait)(platform_host_ctx_t *ctx, platform_str_t topic,
+                                     platform_event_sink_fn sink, void* user);
+    platform_status_t (*events_wait)(platform_host_ctx_t* ctx, platform_str_t topic,
                                      uint64_t after_offset, int32_t timeout_ms);
 
     /* ---- 1.3 ---- */
@@ -488,8 +491,8 @@ typedef struct platform_host_api {
      * differs (nothing written), UNSUPPORTED when the profile's store provider does not declare
      * PLATFORM_STORE_CAS (or PLATFORM_STORE_TTL for an expiry), INVALID_ARGUMENT for a negative
      * expiry, UNAVAILABLE without a store. `expected` and `value` are read during the call only. */
-    platform_status_t (*store_cas)(platform_host_ctx_t *ctx, platform_str_t key,
-                                   const platform_str_t *expected, const platform_str_t *value,
+    platform_status_t (*store_cas)(platform_host_ctx_t* ctx, platform_str_t key,
+                                   const platform_str_t* expected, const platform_str_t* value,
                                    int64_t expires_at_ms);
 
     /* Applies `count` puts and deletes (platform_store_op_t, `op_stride` bytes apart) to the
@@ -499,7 +502,7 @@ typedef struct platform_host_api {
      * smaller than its key field or ops NULL with count > 0, UNSUPPORTED when the provider does
      * not declare PLATFORM_STORE_TRANSACTIONS (or PLATFORM_STORE_TTL for an expiry), or the
      * provider's error, with nothing applied. count 0 is OK and does nothing. */
-    platform_status_t (*store_batch)(platform_host_ctx_t *ctx, const platform_store_op_t *ops,
+    platform_status_t (*store_batch)(platform_host_ctx_t* ctx, const platform_store_op_t* ops,
                                      uint32_t count, uint32_t op_stride);
 
     /* ---- 1.4: MCP, during a call --------------------------------------------------------------
@@ -510,14 +513,14 @@ typedef struct platform_host_api {
     /* Sends notifications/progress {progressToken, progress, total?, message?} when the caller
      * asked for progress (_meta.progressToken); UNSUPPORTED otherwise. total <= 0 = unknown.
      * Progress must increase from one notification to the next (INVALID_ARGUMENT otherwise). */
-    platform_status_t (*call_progress)(platform_call_t *call, double progress, double total,
+    platform_status_t (*call_progress)(platform_call_t* call, double progress, double total,
                                        platform_str_t message);
     /* Sends notifications/message {level, logger?, data} when `level` is at or above the level
      * the client set with logging/setLevel (OK without sending when below). level is one of
      * MCP's: debug, info, notice, warning, error, critical, alert, emergency (else
      * INVALID_ARGUMENT); data_json is any JSON value (a bare string is sent as a string). */
-    platform_status_t (*call_log)(platform_call_t *call, platform_str_t level, platform_str_t logger,
-                                  platform_str_t data_json);
+    platform_status_t (*call_log)(platform_call_t* call, platform_str_t level,
+                                  platform_str_t logger, platform_str_t data_json);
     /* Sends a request to the MCP client (sampling/createMessage, elicitation/create, roots/list)
      * and calls `reply` exactly once, on a host thread, with OK and the result JSON, or with the
      * client's error (INVALID_ARGUMENT, message as body), DEADLINE_EXCEEDED after timeout_ms
@@ -525,14 +528,14 @@ typedef struct platform_host_api {
      * (reply not called) when the client did not declare the capability the method needs
      * (sampling, elicitation, roots) or the call did not come over MCP. A handler may block on
      * the reply: it runs on a host worker thread, never on the handler's own. */
-    platform_status_t (*call_client_request)(platform_call_t *call, platform_str_t method,
+    platform_status_t (*call_client_request)(platform_call_t* call, platform_str_t method,
                                              platform_str_t params_json, int64_t timeout_ms,
-                                             platform_reply_fn reply, void *user);
+                                             platform_reply_fn reply, void* user);
     /* Tells MCP clients subscribed to `uri` (resources/subscribe) that it changed:
      * notifications/resources/updated on their sessions' streams. `account` limits it to the
      * sessions of that account (an owner's resource: others learn nothing of it); empty = every
      * subscriber. Any thread, any time. */
-    void (*resource_updated)(platform_host_ctx_t *ctx, platform_str_t uri, platform_str_t account);
+    void (*resource_updated)(platform_host_ctx_t* ctx, platform_str_t uri, platform_str_t account);
 
     /* ---- 1.5: the model --------------------------------------------------------------------- */
 
@@ -544,16 +547,17 @@ typedef struct platform_host_api {
      * reason: UNAVAILABLE when no model provider is loaded or the chosen one is not configured
      * (the message names the missing setting), BAD_GATEWAY for an upstream failure, TIMEOUT,
      * INVALID_ARGUMENT for a request that is not the shape below. */
-    platform_status_t (*model_complete)(platform_host_ctx_t *ctx, platform_str_t request_json,
-                                        platform_bytes_sink_fn sink, void *user);
+    platform_status_t (*model_complete)(platform_host_ctx_t* ctx, platform_str_t request_json,
+                                        platform_bytes_sink_fn sink, void* user);
 
     /* Lends a JSON array of the tools the call's caller may use, as MCP's tools/list would list
      * them for that caller's credential (token scopes and capabilities, endpoint access), minus
      * endpoints flagged WITHHELD_FROM_AGENT and the calling plugin's own: each
      * {"name","title","description","inputSchema","annotations","service","method"} where
      * annotations are MCP's (readOnlyHint, destructiveHint, idempotentHint, openWorldHint; since
-     * 1.6) and service/method are what call_service takes. INVALID_ARGUMENT for an unknown or answered call. Any thread. */
-    platform_status_t (*call_tools)(platform_call_t *call, platform_bytes_sink_fn sink, void *user);
+     * 1.6) and service/method are what call_service takes. INVALID_ARGUMENT for an unknown or
+     * answered call. Any thread. */
+    platform_status_t (*call_tools)(platform_call_t* call, platform_bytes_sink_fn sink, void* user);
 
     /* ---- 1.6: grants: acting later for a caller -------------------------------------------- */
 
@@ -564,17 +568,18 @@ typedef struct platform_host_api {
      * profile's store, so they outlive restarts; only the plugin that created a grant can use or
      * revoke it. INVALID_ARGUMENT for an unknown or answered call, UNAUTHENTICATED for an
      * anonymous caller, UNAVAILABLE without a store. Any thread. */
-    platform_status_t (*grant_create)(platform_call_t *call, platform_bytes_sink_fn sink, void *user);
+    platform_status_t (*grant_create)(platform_call_t* call, platform_bytes_sink_fn sink,
+                                      void* user);
     /* As call_service with a parent, acting for the grant's account: rules, token restrictions,
      * access level and payment apply to it. timeout_ms <= 0 is the profile's call timeout (it is
      * capped by the profile's max_call_timeout_ms). NOT_FOUND for an unknown grant (or another
      * plugin's), service or method; on NOT_FOUND `done` is not called. Any thread. */
-    platform_status_t (*grant_call_service)(platform_host_ctx_t *ctx, platform_str_t grant,
+    platform_status_t (*grant_call_service)(platform_host_ctx_t* ctx, platform_str_t grant,
                                             platform_str_t service, platform_str_t method,
                                             platform_str_t request_json, int64_t timeout_ms,
-                                            platform_reply_fn done, void *user);
+                                            platform_reply_fn done, void* user);
     /* Forgets a grant; NOT_FOUND when it is unknown or another plugin's. Any thread. */
-    platform_status_t (*grant_revoke)(platform_host_ctx_t *ctx, platform_str_t grant);
+    platform_status_t (*grant_revoke)(platform_host_ctx_t* ctx, platform_str_t grant);
 } platform_host_api_t;
 
 /* call_service flags (1.2). */
@@ -587,27 +592,27 @@ typedef struct platform_registry_api {
     uint32_t struct_size;
     uint32_t version;
     /* Lends a JSON array of every service: {name, version, endpoints[], nodes[], metadata}. */
-    platform_status_t (*list_services)(platform_host_ctx_t *ctx, platform_bytes_sink_fn sink,
-                                       void *user);
+    platform_status_t (*list_services)(platform_host_ctx_t* ctx, platform_bytes_sink_fn sink,
+                                       void* user);
     /* Lends a JSON array of the versions of one service (full or short name). NOT_FOUND. */
-    platform_status_t (*get_service)(platform_host_ctx_t *ctx, platform_str_t name,
-                                     platform_bytes_sink_fn sink, void *user);
+    platform_status_t (*get_service)(platform_host_ctx_t* ctx, platform_str_t name,
+                                     platform_bytes_sink_fn sink, void* user);
     /* -- version 2 -- */
     /* Registers (or refreshes, as a heartbeat) an external service: JSON {name, version,
      * endpoints[], nodes[{id, address, metadata}], metadata}; `ttl_seconds` 0 = the default 90.
      * INVALID_ARGUMENT for a bad record, CONFLICT for a name a plugin serves; on failure the
      * reason (naming the field) is lent to error_sink. */
-    platform_status_t (*register_service)(platform_host_ctx_t *ctx, platform_str_t service_json,
+    platform_status_t (*register_service)(platform_host_ctx_t* ctx, platform_str_t service_json,
                                           int64_t ttl_seconds, platform_bytes_sink_fn error_sink,
-                                          void *user);
+                                          void* user);
     /* Removes a registered service (all nodes, or those listed in the JSON). NOT_FOUND. */
-    platform_status_t (*deregister_service)(platform_host_ctx_t *ctx, platform_str_t service_json,
-                                            platform_bytes_sink_fn error_sink, void *user);
+    platform_status_t (*deregister_service)(platform_host_ctx_t* ctx, platform_str_t service_json,
+                                            platform_bytes_sink_fn error_sink, void* user);
     /* Calls fn with JSON {action: create|update|delete, service} for every change, on a host
      * thread, until unwatch returns. */
-    platform_status_t (*watch)(platform_host_ctx_t *ctx, platform_bytes_sink_fn fn, void *user,
-                               uint64_t *out_watch);
-    platform_status_t (*unwatch)(platform_host_ctx_t *ctx, uint64_t watch);
+    platform_status_t (*watch)(platform_host_ctx_t* ctx, platform_bytes_sink_fn fn, void* user,
+                               uint64_t* out_watch);
+    platform_status_t (*unwatch)(platform_host_ctx_t* ctx, uint64_t watch);
 } platform_registry_api_t;
 
 /* ---- privileged sub-table "store" (version 1 since ABI 1.2, version 2 since 1.3) -----------
@@ -617,21 +622,22 @@ typedef struct platform_registry_api {
 typedef struct platform_store_api {
     uint32_t struct_size;
     uint32_t version;
-    platform_status_t (*get)(platform_host_ctx_t *ctx, platform_str_t table, platform_str_t key,
-                             platform_bytes_sink_fn sink, void *user);
-    platform_status_t (*put)(platform_host_ctx_t *ctx, platform_str_t table, platform_str_t key,
+    platform_status_t (*get)(platform_host_ctx_t* ctx, platform_str_t table, platform_str_t key,
+                             platform_bytes_sink_fn sink, void* user);
+    platform_status_t (*put)(platform_host_ctx_t* ctx, platform_str_t table, platform_str_t key,
                              platform_str_t value, int64_t ttl_ms);
-    platform_status_t (*del)(platform_host_ctx_t *ctx, platform_str_t table, platform_str_t key);
-    platform_status_t (*scan)(platform_host_ctx_t *ctx, platform_str_t table,
-                              const platform_scan_t *scan, platform_record_sink_fn sink, void *user);
+    platform_status_t (*del)(platform_host_ctx_t* ctx, platform_str_t table, platform_str_t key);
+    platform_status_t (*scan)(platform_host_ctx_t* ctx, platform_str_t table,
+                              const platform_scan_t* scan, platform_record_sink_fn sink,
+                              void* user);
     /* Lends a JSON array of table names; UNSUPPORTED when the provider cannot list them. */
-    platform_status_t (*tables)(platform_host_ctx_t *ctx, platform_bytes_sink_fn sink, void *user);
+    platform_status_t (*tables)(platform_host_ctx_t* ctx, platform_bytes_sink_fn sink, void* user);
     /* -- version 2 -- as host_api.store_cas and store_batch, on `table` */
-    platform_status_t (*cas)(platform_host_ctx_t *ctx, platform_str_t table, platform_str_t key,
-                             const platform_str_t *expected, const platform_str_t *value,
+    platform_status_t (*cas)(platform_host_ctx_t* ctx, platform_str_t table, platform_str_t key,
+                             const platform_str_t* expected, const platform_str_t* value,
                              int64_t expires_at_ms);
-    platform_status_t (*batch)(platform_host_ctx_t *ctx, platform_str_t table,
-                               const platform_store_op_t *ops, uint32_t count, uint32_t op_stride);
+    platform_status_t (*batch)(platform_host_ctx_t* ctx, platform_str_t table,
+                               const platform_store_op_t* ops, uint32_t count, uint32_t op_stride);
 } platform_store_api_t;
 
 /* ---- privileged sub-table "secrets" (version 1, since ABI 1.2) -----------------------------
@@ -642,11 +648,11 @@ typedef struct platform_secrets_api {
     uint32_t struct_size;
     uint32_t version;
     /* Lends the sealed form of plaintext (printable text, safe to store as a JSON string). */
-    platform_status_t (*seal)(platform_host_ctx_t *ctx, platform_str_t plaintext,
-                              platform_bytes_sink_fn sink, void *user);
+    platform_status_t (*seal)(platform_host_ctx_t* ctx, platform_str_t plaintext,
+                              platform_bytes_sink_fn sink, void* user);
     /* Lends the plaintext; PERMISSION_DENIED when it was sealed with another key or altered. */
-    platform_status_t (*open)(platform_host_ctx_t *ctx, platform_str_t sealed,
-                              platform_bytes_sink_fn sink, void *user);
+    platform_status_t (*open)(platform_host_ctx_t* ctx, platform_str_t sealed,
+                              platform_bytes_sink_fn sink, void* user);
 } platform_secrets_api_t;
 
 /* ---- privileged sub-table "network" (version 1, since ABI 1.2) -----------------------------
@@ -656,18 +662,19 @@ typedef struct platform_network_api {
     uint32_t struct_size;
     uint32_t version;
     /* Lends a JSON array of {id, address, metadata, services[]} */
-    platform_status_t (*nodes)(platform_host_ctx_t *ctx, platform_bytes_sink_fn sink, void *user);
+    platform_status_t (*nodes)(platform_host_ctx_t* ctx, platform_bytes_sink_fn sink, void* user);
 } platform_network_api_t;
 
-/* ---- privileged sub-table "clock" (version 1, since ABI 1.1) ----------------------------------------------
- * Moves business time when the profile's clock is `manual`; UNSUPPORTED on a real clock. */
+/* ---- privileged sub-table "clock" (version 1, since ABI 1.1)
+ * ---------------------------------------------- Moves business time when the profile's clock is
+ * `manual`; UNSUPPORTED on a real clock. */
 #define PLATFORM_SERVICE_CLOCK "clock"
 typedef struct platform_clock_api {
     uint32_t struct_size;
     uint32_t version;
-    bool (*is_manual)(platform_host_ctx_t *ctx);
-    platform_status_t (*set_ms)(platform_host_ctx_t *ctx, int64_t unix_ms);
-    platform_status_t (*advance_ms)(platform_host_ctx_t *ctx, int64_t delta_ms);
+    bool (*is_manual)(platform_host_ctx_t* ctx);
+    platform_status_t (*set_ms)(platform_host_ctx_t* ctx, int64_t unix_ms);
+    platform_status_t (*advance_ms)(platform_host_ctx_t* ctx, int64_t delta_ms);
 } platform_clock_api_t;
 
 /* ---------------------------------------------------------------------------------------------
@@ -697,39 +704,39 @@ typedef struct platform_store_provider {
     uint32_t struct_size;
     uint64_t features; /* PLATFORM_STORE_* */
     /* now_ms is business time; records with 0 < expires_at_ms <= now_ms are invisible. */
-    platform_status_t (*get)(void *inst, platform_str_t table, platform_str_t key, int64_t now_ms,
-                             platform_bytes_sink_fn sink, void *user);
-    platform_status_t (*put)(void *inst, platform_str_t table, platform_str_t key,
+    platform_status_t (*get)(void* inst, platform_str_t table, platform_str_t key, int64_t now_ms,
+                             platform_bytes_sink_fn sink, void* user);
+    platform_status_t (*put)(void* inst, platform_str_t table, platform_str_t key,
                              platform_str_t value, int64_t expires_at_ms /* 0 = never */);
-    platform_status_t (*del)(void *inst, platform_str_t table, platform_str_t key);
-    platform_status_t (*scan)(void *inst, platform_str_t table, const platform_scan_t *scan,
-                              int64_t now_ms, platform_record_sink_fn sink, void *user);
+    platform_status_t (*del)(void* inst, platform_str_t table, platform_str_t key);
+    platform_status_t (*scan)(void* inst, platform_str_t table, const platform_scan_t* scan,
+                              int64_t now_ms, platform_record_sink_fn sink, void* user);
     /* (1.2) Lends a JSON array of the table names that hold records. */
-    platform_status_t (*tables)(void *inst, platform_bytes_sink_fn sink, void *user);
+    platform_status_t (*tables)(void* inst, platform_bytes_sink_fn sink, void* user);
     /* (1.3) Set iff features has PLATFORM_STORE_CAS. Atomically: when the live value of key
      * (a record with 0 < expires_at <= now_ms counts as absent) equals *expected, or the key is
      * absent and expected is NULL, writes *value with expires_at_ms (0 = never), or deletes the
      * key when value is NULL, and returns OK; otherwise writes nothing and returns CONFLICT.
      * The host has checked its arguments (expires_at_ms >= 0). */
-    platform_status_t (*cas)(void *inst, platform_str_t table, platform_str_t key,
-                             const platform_str_t *expected, const platform_str_t *value,
+    platform_status_t (*cas)(void* inst, platform_str_t table, platform_str_t key,
+                             const platform_str_t* expected, const platform_str_t* value,
                              int64_t expires_at_ms, int64_t now_ms);
     /* (1.3) Set iff features has PLATFORM_STORE_TRANSACTIONS. Applies the ops in order as one
      * transaction: on any failure nothing is applied, and no reader ever sees part of a batch.
      * The host has checked the ops (kinds PUT or DEL, expires_at_ms >= 0) and hands them with
      * every field the host knows filled in; walk them by op_stride. */
-    platform_status_t (*batch)(void *inst, platform_str_t table, const platform_store_op_t *ops,
+    platform_status_t (*batch)(void* inst, platform_str_t table, const platform_store_op_t* ops,
                                uint32_t count, uint32_t op_stride);
 } platform_store_provider_t;
 
 typedef struct platform_broker_provider {
     uint32_t struct_size;
-    platform_status_t (*publish)(void *inst, platform_str_t topic, platform_str_t body,
+    platform_status_t (*publish)(void* inst, platform_str_t topic, platform_str_t body,
                                  platform_str_t headers_json);
-    platform_status_t (*subscribe)(void *inst, platform_str_t topic, platform_str_t queue,
-                                   platform_message_fn fn, void *user, uint64_t *out_subscription);
+    platform_status_t (*subscribe)(void* inst, platform_str_t topic, platform_str_t queue,
+                                   platform_message_fn fn, void* user, uint64_t* out_subscription);
     /* After it returns, fn is never called again for that subscription. */
-    platform_status_t (*unsubscribe)(void *inst, uint64_t subscription);
+    platform_status_t (*unsubscribe)(void* inst, uint64_t subscription);
 } platform_broker_provider_t;
 
 /* Events provider (1.2). Offsets start at 1 per topic and grow by one per event. */
@@ -737,14 +744,14 @@ typedef struct platform_events_provider {
     uint32_t struct_size;
     bool persistent;
     /* Appends; the host has filled id and timestamp. Writes the new offset. */
-    platform_status_t (*append)(void *inst, const platform_event_t *event, uint64_t *out_offset);
-    platform_status_t (*read)(void *inst, platform_str_t topic, uint64_t from_offset, uint32_t limit,
-                              platform_event_sink_fn sink, void *user);
+    platform_status_t (*append)(void* inst, const platform_event_t* event, uint64_t* out_offset);
+    platform_status_t (*read)(void* inst, platform_str_t topic, uint64_t from_offset,
+                              uint32_t limit, platform_event_sink_fn sink, void* user);
     /* OK once the topic has an event after after_offset, TIMEOUT after timeout_ms. */
-    platform_status_t (*wait)(void *inst, platform_str_t topic, uint64_t after_offset,
+    platform_status_t (*wait)(void* inst, platform_str_t topic, uint64_t after_offset,
                               int32_t timeout_ms);
     /* Lends a JSON array of {topic, events, last_offset}. */
-    platform_status_t (*topics)(void *inst, platform_bytes_sink_fn sink, void *user);
+    platform_status_t (*topics)(void* inst, platform_bytes_sink_fn sink, void* user);
 } platform_events_provider_t;
 
 typedef struct platform_auth_provider {
@@ -758,19 +765,19 @@ typedef struct platform_auth_provider {
      *                  "csrf":"<expected X-CSRF-Token>"}}   sessions only
      * `credential` is absent for providers without tokens (auth-noop). `{}` for an anonymous
      * caller. UNAUTHENTICATED for a credential that is malformed, forged, expired or revoked. */
-    platform_status_t (*authenticate)(void *inst, platform_str_t credential,
-                                      platform_bytes_sink_fn sink, void *user);
+    platform_status_t (*authenticate)(void* inst, platform_str_t credential,
+                                      platform_bytes_sink_fn sink, void* user);
     /* (1.3) Optional (NULL together with `rules`, or absent for a 1.2 provider: the host then
      * uses exactly the default rule, public GRANTED `*:*:*`). A number that changes whenever the
      * rule set changes: at once for changes made through this host, within 5 s for changes made
      * by a replica sharing the provider's store. The host re-reads `rules` when it changes. */
-    uint64_t (*rules_version)(void *inst);
+    uint64_t (*rules_version)(void* inst);
     /* (1.3) Optional, see rules_version. Lends the rule set as a JSON array of
      * {"id","scope","resource","access":"GRANTED|DENIED","priority"}: scope "" is
      * public (shown as "<public>" by the auth service), "*" any account of the namespace, "+" any
      * account of any namespace, else a scope the account must hold; resource is
      * "<type>:<name>:<endpoint>" with "*" wildcards; the highest priority decides. */
-    platform_status_t (*rules)(void *inst, platform_bytes_sink_fn sink, void *user);
+    platform_status_t (*rules)(void* inst, platform_bytes_sink_fn sink, void* user);
 } platform_auth_provider_t;
 
 /* Model provider (1.5): one completion of a conversation that may call tools. Provider-neutral
@@ -797,8 +804,8 @@ typedef struct platform_auth_provider {
  * with the upstream's status and error, TIMEOUT, INVALID_ARGUMENT for a malformed request. */
 typedef struct platform_model_provider {
     uint32_t struct_size;
-    platform_status_t (*complete)(void *inst, platform_str_t request_json,
-                                  platform_bytes_sink_fn sink, void *user);
+    platform_status_t (*complete)(void* inst, platform_str_t request_json,
+                                  platform_bytes_sink_fn sink, void* user);
 } platform_model_provider_t;
 
 /* ---------------------------------------------------------------------------------------------
@@ -807,42 +814,42 @@ typedef struct platform_model_provider {
 
 typedef struct platform_plugin_desc {
     uint32_t struct_size;
-    uint32_t abi_version;          /* PLATFORM_ABI_VERSION the plugin was built against */
-    platform_str_t id;             /* unique plugin id: "notes", "store-sqlite" */
-    platform_str_t version;        /* semver of the plugin */
+    uint32_t abi_version;   /* PLATFORM_ABI_VERSION the plugin was built against */
+    platform_str_t id;      /* unique plugin id: "notes", "store-sqlite" */
+    platform_str_t version; /* semver of the plugin */
     platform_kind_t kind;
-    platform_str_t summary;        /* one line */
-    platform_str_t config_schema;  /* JSON Schema of its profile config, or empty */
+    platform_str_t summary;       /* one line */
+    platform_str_t config_schema; /* JSON Schema of its profile config, or empty */
     /* Service name under the namespace: "v1.notes" is served as <ns>.v1.notes and
      * /api/v1/notes/...; "registry" as <ns>.registry. Empty for providers. */
     platform_str_t service;
-    const platform_endpoint_t *endpoints;
+    const platform_endpoint_t* endpoints;
     uint32_t endpoint_count;
-    uint32_t endpoint_stride;      /* sizeof(platform_endpoint_t) as the plugin knew it */
+    uint32_t endpoint_stride; /* sizeof(platform_endpoint_t) as the plugin knew it */
 
     /* Creates the instance. config_json is the plugin's profile config (an object). On failure
      * returns NULL and writes a message into err (NUL-terminated, at most err_size bytes).
      * Called once, on the loading thread. */
-    void *(*on_create)(const platform_host_api_t *api, platform_host_ctx_t *ctx,
-                       platform_str_t config_json, char *err, size_t err_size);
+    void* (*on_create)(const platform_host_api_t* api, platform_host_ctx_t* ctx,
+                       platform_str_t config_json, char* err, size_t err_size);
     /* Optional. Called after every plugin was created; may use the host table. */
-    platform_status_t (*on_start)(void *inst);
+    platform_status_t (*on_start)(void* inst);
     /* Optional. Must join the plugin's threads and end its timers and subscriptions. */
-    void (*on_stop)(void *inst);
-    void (*on_destroy)(void *inst);
+    void (*on_stop)(void* inst);
+    void (*on_destroy)(void* inst);
     /* Services: handles one call on a host worker thread. request_json is the validated argument
      * object (defaults applied). The plugin answers with respond* exactly once, now or later from
      * any thread. Must not throw or unwind. */
-    void (*on_call)(void *inst, platform_call_t *call, uint32_t endpoint_index,
+    void (*on_call)(void* inst, platform_call_t* call, uint32_t endpoint_index,
                     platform_str_t request_json);
     /* Optional. The host gave up on a call (deadline, client gone) and has already answered it.
      * Runs on a host worker thread, possibly while on_call for the same call is still running on
      * another; the host holds no lock of its own while calling it, so it may take locks the
      * handler also takes. Views lent for the call stay valid until it returns; afterwards a
      * respond* on the call returns INVALID_ARGUMENT and does nothing. */
-    void (*on_cancel)(void *inst, platform_call_t *call);
+    void (*on_cancel)(void* inst, platform_call_t* call);
     /* Providers: the kind's table (platform_store_provider_t...). NULL for services. */
-    const void *provider;
+    const void* provider;
 } platform_plugin_desc_t;
 
 /* ---------------------------------------------------------------------------------------------
@@ -851,10 +858,10 @@ typedef struct platform_plugin_desc {
 
 typedef struct platform_entry_args {
     uint32_t struct_size;
-    uint32_t host_abi_version;       /* the highest version the host speaks */
-    const platform_host_api_t *api;  /* valid for the life of the process */
-    char *error;                     /* on failure, a NUL-terminated message of at most */
-    size_t error_size;               /* error_size bytes */
+    uint32_t host_abi_version;      /* the highest version the host speaks */
+    const platform_host_api_t* api; /* valid for the life of the process */
+    char* error;                    /* on failure, a NUL-terminated message of at most */
+    size_t error_size;              /* error_size bytes */
 } platform_entry_args_t;
 
 /*
@@ -862,7 +869,8 @@ typedef struct platform_entry_args {
  * descriptor, or NULL after writing a message into args->error. Called once, on the loading
  * thread, before on_create. It must not call the host table.
  */
-typedef const platform_plugin_desc_t *(*platform_plugin_entry_fn)(const platform_entry_args_t *args);
+typedef const platform_plugin_desc_t* (*platform_plugin_entry_fn)(
+    const platform_entry_args_t* args);
 
 #ifdef __cplusplus
 } /* extern "C" */

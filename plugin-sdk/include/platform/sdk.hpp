@@ -6,17 +6,18 @@
 #pragma once
 
 #include <platform/abi.h>
+
 #include <platform/sdk/config.hpp>
 #include <platform/sdk/endpoint.hpp>
 #include <platform/sdk/entry.hpp>
 #include <platform/sdk/error.hpp>
+#include <platform/sdk/events_provider.hpp>
 #include <platform/sdk/host.hpp>
+#include <platform/sdk/model_provider.hpp>
 #include <platform/sdk/provider.hpp>
 #include <platform/sdk/request.hpp>
 #include <platform/sdk/service.hpp>
 #include <platform/sdk/store.hpp>
-#include <platform/sdk/events_provider.hpp>
-#include <platform/sdk/model_provider.hpp>
 #include <platform/sdk/store_provider.hpp>
 #include <platform/sdk/str.hpp>
 #include <platform/sdk/text.hpp>

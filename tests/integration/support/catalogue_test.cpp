@@ -19,7 +19,8 @@ std::map<std::string, std::string> CatalogueTest::as(const std::string& account)
     return {{"Authorization", "Bearer " + account}};
 }
 
-HttpResult CatalogueTest::post(const std::string& method, const nlohmann::json& body, const std::string& who) {
+HttpResult CatalogueTest::post(const std::string& method, const nlohmann::json& body,
+                               const std::string& who) {
     return api.post_json("/api/v1/" + service_ + "/" + method, body, as(who));
 }
 
@@ -27,7 +28,9 @@ HttpResult CatalogueTest::get(const std::string& method_and_query, const std::st
     return api.get("/api/v1/" + service_ + "/" + method_and_query, as(who));
 }
 
-void CatalogueTest::tick(int64_t ms) { ASSERT_EQ(api.post_json("/clock/advance", {{"ms", ms}}).status, 200); }
+void CatalogueTest::tick(int64_t ms) {
+    ASSERT_EQ(api.post_json("/clock/advance", {{"ms", ms}}).status, 200);
+}
 
 void CatalogueTest::expect_400(const HttpResult& r, const std::string& text) {
     EXPECT_EQ(r.status, 400) << r.body;

@@ -8,14 +8,14 @@
 //   TEST_F(DocsApi, Writes) { EXPECT_EQ(post("write", {...}, "alice").status, 200); }
 #pragma once
 
-#include "host_process.hpp"
-#include "http_client.hpp"
-
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
+
+#include "host_process.hpp"
+#include "http_client.hpp"
 
 namespace platform::test {
 

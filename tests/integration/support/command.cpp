@@ -1,17 +1,18 @@
 #include "command.hpp"
 
-#include <csignal>
-#include <cstdlib>
 #include <fcntl.h>
 #include <poll.h>
-#include <stdexcept>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <csignal>
+#include <cstdlib>
+#include <stdexcept>
+
 namespace platform::test {
 
-CommandResult run_command(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env,
-                          int timeout_seconds) {
+CommandResult run_command(const std::vector<std::string>& argv,
+                          const std::map<std::string, std::string>& env, int timeout_seconds) {
     int out[2], err[2];
     if (pipe(out) != 0 || pipe(err) != 0) throw std::runtime_error("pipe failed");
     pid_t pid = fork();

@@ -13,7 +13,8 @@ struct CommandResult {
 };
 
 // Runs argv with extra environment variables, no stdin, bounded by timeout_seconds (killed after).
-CommandResult run_command(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env = {},
+CommandResult run_command(const std::vector<std::string>& argv,
+                          const std::map<std::string, std::string>& env = {},
                           int timeout_seconds = 60);
 
 }  // namespace platform::test

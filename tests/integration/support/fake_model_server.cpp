@@ -1,11 +1,12 @@
 #include "fake_model_server.hpp"
 
-#include "../../unit/outbound/loopback_server.hpp"
-
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+
+#include "../../unit/outbound/loopback_server.hpp"
+#include "build_tree.hpp"
 
 namespace platform::test {
 
@@ -30,9 +31,15 @@ FakeModelServer::~FakeModelServer() {
     server_.reset();
 }
 
-int FakeModelServer::port() const { return server_->port(); }
-std::string FakeModelServer::url(const std::string& suffix) const { return server_->url("") + suffix; }
-std::string FakeModelServer::allow_entry() const { return "127.0.0.1:" + std::to_string(port()); }
+int FakeModelServer::port() const {
+    return server_->port();
+}
+std::string FakeModelServer::url(const std::string& suffix) const {
+    return server_->url("") + suffix;
+}
+std::string FakeModelServer::allow_entry() const {
+    return "127.0.0.1:" + std::to_string(port());
+}
 
 void FakeModelServer::enqueue(const std::string& path, Response response) {
     std::lock_guard<std::mutex> g(m_);
@@ -77,8 +84,10 @@ void FakeModelServer::reset() {
 }
 
 std::string FakeModelServer::answer(const std::string& method, const std::string& target,
-                                    const std::map<std::string, std::string>& headers, const std::string& body) {
-    Request rec{method, target.substr(0, target.find('?')), headers, body, json::parse(body, nullptr, false)};
+                                    const std::map<std::string, std::string>& headers,
+                                    const std::string& body) {
+    Request rec{method, target.substr(0, target.find('?')), headers, body,
+                json::parse(body, nullptr, false)};
     if (rec.body.is_discarded()) rec.body = nullptr;
     Response resp;
     {
@@ -87,8 +96,10 @@ std::string FakeModelServer::answer(const std::string& method, const std::string
         released_.wait(lock, [&] { return closing_ || !held_.count(rec.path); });
         auto& queue = queues_[rec.path];
         if (queue.empty()) {
-            const std::string why = "fake model server: nothing scripted for " + method + " " + rec.path;
-            resp = status(500, {{"type", "error"}, {"error", {{"type", "api_error"}, {"message", why}}}});
+            const std::string why =
+                "fake model server: nothing scripted for " + method + " " + rec.path;
+            resp = status(
+                500, {{"type", "error"}, {"error", {{"type", "api_error"}, {"message", why}}}});
         } else {
             resp = std::move(queue.front());
             queue.erase(queue.begin());
@@ -97,40 +108,56 @@ std::string FakeModelServer::answer(const std::string& method, const std::string
     if (resp.hang) return "";
     auto extra = resp.headers;
     extra.emplace_back("Content-Type", "application/json");
-    return LoopbackServer::reply(resp.status, resp.raw.empty() ? resp.body.dump() : resp.raw, extra);
+    return LoopbackServer::reply(resp.status, resp.raw.empty() ? resp.body.dump() : resp.raw,
+                                 extra);
 }
 
 // ---- answers ----------------------------------------------------------------------------------
 
-json FakeModelServer::openai_text(const std::string& text, const std::string& model, int prompt_tokens,
-                                  int completion_tokens, const std::string& finish_reason) {
+json FakeModelServer::openai_text(const std::string& text, const std::string& model,
+                                  int prompt_tokens, int completion_tokens,
+                                  const std::string& finish_reason) {
     return {{"id", "chatcmpl-fake"},
             {"object", "chat.completion"},
             {"created", 1767225600},
             {"model", model},
-            {"choices", {{{"index", 0}, {"message", {{"role", "assistant"}, {"content", text}}}, {"finish_reason", finish_reason}}}},
-            {"usage", {{"prompt_tokens", prompt_tokens}, {"completion_tokens", completion_tokens}, {"total_tokens", prompt_tokens + completion_tokens}}}};
+            {"choices",
+             {{{"index", 0},
+               {"message", {{"role", "assistant"}, {"content", text}}},
+               {"finish_reason", finish_reason}}}},
+            {"usage",
+             {{"prompt_tokens", prompt_tokens},
+              {"completion_tokens", completion_tokens},
+              {"total_tokens", prompt_tokens + completion_tokens}}}};
 }
 
-json FakeModelServer::openai_tool_calls(const std::vector<ToolCall>& calls, const std::string& model, int prompt_tokens,
+json FakeModelServer::openai_tool_calls(const std::vector<ToolCall>& calls,
+                                        const std::string& model, int prompt_tokens,
                                         int completion_tokens, const std::string& text) {
     json list = json::array();
     for (const auto& c : calls)
-        list.push_back({{"id", c.id},
-                        {"type", "function"},
-                        {"function", {{"name", c.name}, {"arguments", c.raw_arguments.empty() ? c.arguments.dump() : c.raw_arguments}}}});
-    json message = {{"role", "assistant"}, {"content", text.empty() ? json() : json(text)}, {"tool_calls", list}};
+        list.push_back(
+            {{"id", c.id},
+             {"type", "function"},
+             {"function",
+              {{"name", c.name},
+               {"arguments", c.raw_arguments.empty() ? c.arguments.dump() : c.raw_arguments}}}});
+    json message = {{"role", "assistant"},
+                    {"content", text.empty() ? json() : json(text)},
+                    {"tool_calls", list}};
     json out = openai_text("", model, prompt_tokens, completion_tokens, "tool_calls");
     out["choices"][0]["message"] = message;
     return out;
 }
 
 json FakeModelServer::openai_error(const std::string& message, const std::string& type) {
-    return {{"error", {{"message", message}, {"type", type}, {"param", nullptr}, {"code", nullptr}}}};
+    return {
+        {"error", {{"message", message}, {"type", type}, {"param", nullptr}, {"code", nullptr}}}};
 }
 
-json FakeModelServer::anthropic_text(const std::string& text, const std::string& model, int input_tokens,
-                                     int output_tokens, const std::string& stop_reason) {
+json FakeModelServer::anthropic_text(const std::string& text, const std::string& model,
+                                     int input_tokens, int output_tokens,
+                                     const std::string& stop_reason) {
     return {{"id", "msg_fake"},
             {"type", "message"},
             {"role", "assistant"},
@@ -141,11 +168,14 @@ json FakeModelServer::anthropic_text(const std::string& text, const std::string&
             {"usage", {{"input_tokens", input_tokens}, {"output_tokens", output_tokens}}}};
 }
 
-json FakeModelServer::anthropic_tool_use(const std::vector<ToolCall>& calls, const std::string& text, const std::string& model,
+json FakeModelServer::anthropic_tool_use(const std::vector<ToolCall>& calls,
+                                         const std::string& text, const std::string& model,
                                          int input_tokens, int output_tokens) {
     json content = json::array();
     if (!text.empty()) content.push_back({{"type", "text"}, {"text", text}});
-    for (const auto& c : calls) content.push_back({{"type", "tool_use"}, {"id", c.id}, {"name", c.name}, {"input", c.arguments}});
+    for (const auto& c : calls)
+        content.push_back(
+            {{"type", "tool_use"}, {"id", c.id}, {"name", c.name}, {"input", c.arguments}});
     json out = anthropic_text("", model, input_tokens, output_tokens, "tool_use");
     out["content"] = content;
     return out;
@@ -157,7 +187,7 @@ json FakeModelServer::anthropic_error(const std::string& message, const std::str
 
 std::string test_profile_text() {
     namespace fs = std::filesystem;
-    std::ifstream in(fs::path(__FILE__).parent_path() / ".." / ".." / ".." / "profiles" / "test.yaml");
+    std::ifstream in(fs::path(platform::test::source_dir()) / "profiles" / "test.yaml");
     if (!in) throw std::runtime_error("profiles/test.yaml not found next to the tests");
     std::stringstream text;
     text << in.rdbuf();
@@ -166,7 +196,8 @@ std::string test_profile_text() {
 
 HostProcess::Options model_server_host(const FakeModelServer& server, const std::string& path,
                                        const std::string& profile_text) {
-    std::ofstream(path) << profile_text << "\noutbound:\n  allow: [\"" << server.allow_entry() << "\"]\n";
+    std::ofstream(path) << profile_text << "\noutbound:\n  allow: [\"" << server.allow_entry()
+                        << "\"]\n";
     HostProcess::Options o;
     o.profile = path;
     o.env["OPENAI_BASE_URL"] = server.url("/v1");

@@ -4,9 +4,10 @@
 //   FakeModelServer model;                                    // 127.0.0.1, a free port
 //   model.enqueue("/v1/chat/completions", FakeModelServer::ok(FakeModelServer::openai_tool_call(
 //       "call_1", "notes_add", {{"title", "a"}, {"text", "b"}})));
-//   model.enqueue("/v1/chat/completions", FakeModelServer::ok(FakeModelServer::openai_text("Done.")));
-//   profile: outbound.allow: [model.allow_entry()]            // loopback needs the allow-list
-//   settings: OPENAI_BASE_URL=model.url("/v1")                 // or ANTHROPIC_BASE_URL=model.url()
+//   model.enqueue("/v1/chat/completions",
+//   FakeModelServer::ok(FakeModelServer::openai_text("Done."))); profile: outbound.allow:
+//   [model.allow_entry()]            // loopback needs the allow-list settings:
+//   OPENAI_BASE_URL=model.url("/v1")                 // or ANTHROPIC_BASE_URL=model.url()
 //   ... run the exchange ...
 //   auto seen = model.requests("/v1/chat/completions");       // what the provider sent, in order
 //   EXPECT_EQ(seen[1].body["messages"][2]["role"], "tool");
@@ -18,9 +19,9 @@
 // like any other, so a test that under-scripts fails with a clear message.
 //
 // Paths: model-openai posts to <base_url>/chat/completions, so with base_url = url("/v1") the path
-// is "/v1/chat/completions"; model-anthropic posts to <base_url>/v1/messages (or <base_url>/messages
-// when base_url ends in /v1), so with base_url = url() the path is "/v1/messages". The paths are
-// kOpenAiPath and kAnthropicPath below.
+// is "/v1/chat/completions"; model-anthropic posts to <base_url>/v1/messages (or
+// <base_url>/messages when base_url ends in /v1), so with base_url = url() the path is
+// "/v1/messages". The paths are kOpenAiPath and kAnthropicPath below.
 //
 // hold(path) keeps requests to `path` waiting, recorded but unanswered, until release(path): a test
 // can see a job sitting inside the model, then let it finish (the destructor releases everything).
@@ -29,18 +30,17 @@
 // joins everything. Built on tests/unit/outbound/loopback_server.hpp.
 #pragma once
 
-#include "host_process.hpp"
-
-#include <nlohmann/json.hpp>
-
 #include <condition_variable>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "host_process.hpp"
 
 namespace platform::test {
 
@@ -64,10 +64,10 @@ public:
 
     // One request the server received.
     struct Request {
-        std::string method, path;                   // path without the query
+        std::string method, path;                    // path without the query
         std::map<std::string, std::string> headers;  // lower-case names
-        std::string text;                           // the raw body
-        nlohmann::json body;                        // the body parsed, or null when not JSON
+        std::string text;                            // the raw body
+        nlohmann::json body;                         // the body parsed, or null when not JSON
         std::string header(const std::string& lower_name) const;
     };
 
@@ -98,9 +98,15 @@ public:
 
     // ---- answers ----------------------------------------------------------------------------
 
-    static Response ok(nlohmann::json body) { return Response{200, std::move(body), {}, {}, false}; }
-    static Response status(int code, nlohmann::json body) { return Response{code, std::move(body), {}, {}, false}; }
-    static Response malformed(std::string raw, int code = 200) { return Response{code, nullptr, std::move(raw), {}, false}; }
+    static Response ok(nlohmann::json body) {
+        return Response{200, std::move(body), {}, {}, false};
+    }
+    static Response status(int code, nlohmann::json body) {
+        return Response{code, std::move(body), {}, {}, false};
+    }
+    static Response malformed(std::string raw, int code = 200) {
+        return Response{code, nullptr, std::move(raw), {}, false};
+    }
     static Response never() { return Response{200, nullptr, {}, {}, true}; }
 
     // A tool call as the helpers below take it: id, tool name, arguments object. For OpenAI the
@@ -114,12 +120,14 @@ public:
 
     // OpenAI chat.completion with choices[0].message.content = text, finish_reason "stop" (or
     // the one given: "length"...), usage {prompt_tokens, completion_tokens, total_tokens}.
-    static nlohmann::json openai_text(const std::string& text, const std::string& model = "gpt-test",
-                                      int prompt_tokens = 11, int completion_tokens = 7,
+    static nlohmann::json openai_text(const std::string& text,
+                                      const std::string& model = "gpt-test", int prompt_tokens = 11,
+                                      int completion_tokens = 7,
                                       const std::string& finish_reason = "stop");
     // OpenAI chat.completion with content null (or `text`), tool_calls
     // [{id, type: "function", function: {name, arguments: "<json>"}}], finish_reason "tool_calls".
-    static nlohmann::json openai_tool_calls(const std::vector<ToolCall>& calls, const std::string& model = "gpt-test",
+    static nlohmann::json openai_tool_calls(const std::vector<ToolCall>& calls,
+                                            const std::string& model = "gpt-test",
                                             int prompt_tokens = 11, int completion_tokens = 7,
                                             const std::string& text = "");
     static nlohmann::json openai_tool_call(const std::string& id, const std::string& name,
@@ -127,24 +135,28 @@ public:
         return openai_tool_calls({ToolCall{id, name, arguments, {}}});
     }
     // OpenAI's error body {"error": {"message", "type", "code": null}}.
-    static nlohmann::json openai_error(const std::string& message, const std::string& type = "server_error");
+    static nlohmann::json openai_error(const std::string& message,
+                                       const std::string& type = "server_error");
 
     // Anthropic message {id, type: "message", role: "assistant", model, content: [{type: "text",
     // text}], stop_reason "end_turn" (or the one given), usage {input_tokens, output_tokens}}.
-    static nlohmann::json anthropic_text(const std::string& text, const std::string& model = "claude-test",
+    static nlohmann::json anthropic_text(const std::string& text,
+                                         const std::string& model = "claude-test",
                                          int input_tokens = 13, int output_tokens = 9,
                                          const std::string& stop_reason = "end_turn");
     // Anthropic message with an optional text block, then one tool_use block {id, name, input}
     // per call, stop_reason "tool_use".
-    static nlohmann::json anthropic_tool_use(const std::vector<ToolCall>& calls, const std::string& text = "",
-                                             const std::string& model = "claude-test", int input_tokens = 13,
-                                             int output_tokens = 9);
+    static nlohmann::json anthropic_tool_use(const std::vector<ToolCall>& calls,
+                                             const std::string& text = "",
+                                             const std::string& model = "claude-test",
+                                             int input_tokens = 13, int output_tokens = 9);
     // Anthropic's error body {"type": "error", "error": {"type", "message"}}.
-    static nlohmann::json anthropic_error(const std::string& message, const std::string& type = "api_error");
+    static nlohmann::json anthropic_error(const std::string& message,
+                                          const std::string& type = "api_error");
 
 private:
-    std::string answer(const std::string& method, const std::string& target, const std::map<std::string, std::string>& headers,
-                       const std::string& body);
+    std::string answer(const std::string& method, const std::string& target,
+                       const std::map<std::string, std::string>& headers, const std::string& body);
 
     mutable std::mutex m_;
     std::condition_variable released_;

@@ -1,5 +1,8 @@
 #include "host_process.hpp"
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
@@ -7,8 +10,8 @@
 #include <filesystem>
 #include <regex>
 #include <stdexcept>
-#include <sys/wait.h>
-#include <unistd.h>
+
+#include "build_tree.hpp"
 
 namespace platform::test {
 
@@ -23,8 +26,12 @@ TempDir::~TempDir() {
     std::filesystem::remove_all(path_, ec);
 }
 
-std::string HostProcess::binary() { return PLATFORM_BINARY; }
-std::string HostProcess::build_dir() { return PLATFORM_BUILD_DIR; }
+std::string HostProcess::binary() {
+    return ::platform::test::platform_binary();
+}
+std::string HostProcess::build_dir() {
+    return ::platform::test::build_dir();
+}
 
 HostProcess::HostProcess() : HostProcess(Options{}) {}
 
@@ -43,8 +50,9 @@ HostProcess::~HostProcess() {
 void HostProcess::launch() {
     int fds[2];
     if (pipe(fds) != 0) throw std::runtime_error("pipe failed");
-    std::vector<std::string> argv = {binary(), "server", "--profile", options_.profile,
-                                     "--api_address", "127.0.0.1:0", "--proxy_address", "127.0.0.1:0"};
+    std::vector<std::string> argv = {binary(),          "server",        "--profile",
+                                     options_.profile,  "--api_address", "127.0.0.1:0",
+                                     "--proxy_address", "127.0.0.1:0"};
     argv.insert(argv.end(), options_.args.begin(), options_.args.end());
     pid_ = fork();
     if (pid_ == 0) {
@@ -56,7 +64,9 @@ void HostProcess::launch() {
         unsetenv("PLATFORM_PLUGIN_PATH");
         unsetenv("PLATFORM_PROFILE");
         // The developer's model keys would choose the model (model_choice.hpp): tests set them.
-        for (const char* v : {"OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"}) unsetenv(v);
+        for (const char* v :
+             {"OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"})
+            unsetenv(v);
         for (auto& [k, v] : options_.env) setenv(k.c_str(), v.c_str(), 1);
         std::vector<char*> cargs;
         for (auto& a : argv) cargs.push_back(a.data());
@@ -94,9 +104,8 @@ void HostProcess::start() {
     std::unique_lock<std::mutex> lock(m_);
     static const std::regex listening("listening api=[^ :]+:([0-9]+) proxy=[^ :]+:([0-9]+)");
     std::smatch m;
-    bool ok = cv_.wait_for(lock, std::chrono::seconds(30), [&] {
-        return std::regex_search(log_, m, listening) || eof_;
-    });
+    bool ok = cv_.wait_for(lock, std::chrono::seconds(30),
+                           [&] { return std::regex_search(log_, m, listening) || eof_; });
     if (!ok || eof_ || m.empty()) {
         std::string log = log_;
         lock.unlock();
@@ -143,9 +152,9 @@ std::string HostProcess::log() const {
 
 bool HostProcess::wait_for_log(const std::string& text, int timeout_ms) const {
     std::unique_lock<std::mutex> lock(m_);
-    return cv_.wait_for(lock, std::chrono::milliseconds(timeout_ms),
-                        [&] { return log_.find(text) != std::string::npos || eof_; }) &&
-           log_.find(text) != std::string::npos;
+    return cv_.wait_for(lock, std::chrono::milliseconds(timeout_ms), [&] {
+        return log_.find(text) != std::string::npos || eof_;
+    }) && log_.find(text) != std::string::npos;
 }
 
 }  // namespace platform::test

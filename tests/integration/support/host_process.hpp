@@ -54,8 +54,8 @@ public:
     std::string log() const;
     bool wait_for_log(const std::string& text, int timeout_ms = 10000) const;
 
-    static std::string binary();    // path of the built `platform`
-    static std::string build_dir(); // the build tree
+    static std::string binary();     // path of the built `platform`
+    static std::string build_dir();  // the build tree
 
 private:
     void launch();

@@ -13,7 +13,9 @@
 
 namespace platform::test {
 
-nlohmann::json HttpResult::json() const { return nlohmann::json::parse(body); }
+nlohmann::json HttpResult::json() const {
+    return nlohmann::json::parse(body);
+}
 
 std::string HttpResult::header(const std::string& lower) const {
     auto it = headers.find(lower);
@@ -28,7 +30,9 @@ std::vector<std::string> HttpResult::header_values(const std::string& lower) con
 }
 
 HttpClient::HttpClient(std::string host, int port) : host_(std::move(host)), port_(port) {}
-HttpClient::~HttpClient() { close_socket(); }
+HttpClient::~HttpClient() {
+    close_socket();
+}
 
 void HttpClient::close_socket() {
     if (fd_ >= 0) ::close(fd_);
@@ -73,7 +77,8 @@ bool HttpClient::connection_closed() {
 HttpResult HttpClient::read_response() {
     auto fill = [&] {
         pollfd p{fd_, POLLIN, 0};
-        if (poll(&p, 1, timeout_ms_) <= 0) throw std::runtime_error("timed out waiting for a response");
+        if (poll(&p, 1, timeout_ms_) <= 0)
+            throw std::runtime_error("timed out waiting for a response");
         char buf[65536];
         ssize_t n = recv(fd_, buf, sizeof buf, 0);
         if (n <= 0) throw std::runtime_error("connection closed before a full response");
@@ -130,11 +135,14 @@ std::string HttpClient::read_some() {
     return n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string();
 }
 
-HttpResult HttpClient::request(const std::string& method, const std::string& target, const std::string& body,
+HttpResult HttpClient::request(const std::string& method, const std::string& target,
+                               const std::string& body,
                                const std::map<std::string, std::string>& headers) {
-    std::string req = method + " " + target + " HTTP/1.1\r\nHost: " + host_ + ":" + std::to_string(port_) + "\r\n";
+    std::string req = method + " " + target + " HTTP/1.1\r\nHost: " + host_ + ":" +
+                      std::to_string(port_) + "\r\n";
     for (auto& [k, v] : headers) req += k + ": " + v + "\r\n";
-    if (!body.empty() || method == "POST") req += "Content-Length: " + std::to_string(body.size()) + "\r\n";
+    if (!body.empty() || method == "POST")
+        req += "Content-Length: " + std::to_string(body.size()) + "\r\n";
     req += "\r\n" + body;
     if (reconnect_ && fd_ >= 0 && buffer_.empty()) {
         pollfd p{fd_, POLLIN, 0};
@@ -147,7 +155,8 @@ HttpResult HttpClient::request(const std::string& method, const std::string& tar
     return r;
 }
 
-HttpResult HttpClient::get(const std::string& target, const std::map<std::string, std::string>& headers) {
+HttpResult HttpClient::get(const std::string& target,
+                           const std::map<std::string, std::string>& headers) {
     return request("GET", target, "", headers);
 }
 

@@ -5,9 +5,8 @@
 // closed it, unless told not to (keep-alive tests want to see the close).
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -15,12 +14,15 @@ namespace platform::test {
 
 struct HttpResult {
     int status = 0;
-    std::map<std::string, std::string> headers;  // lower-case names; a repeated one: its first value
-    std::vector<std::pair<std::string, std::string>> header_lines;  // every header, in order, lower-case names
+    std::map<std::string, std::string>
+        headers;  // lower-case names; a repeated one: its first value
+    std::vector<std::pair<std::string, std::string>>
+        header_lines;  // every header, in order, lower-case names
     std::string body;
     nlohmann::json json() const;
     std::string header(const std::string& lower) const;
-    std::vector<std::string> header_values(const std::string& lower) const;  // every value of a name
+    std::vector<std::string> header_values(
+        const std::string& lower) const;  // every value of a name
 };
 
 class HttpClient {
@@ -28,13 +30,15 @@ public:
     HttpClient(std::string host, int port);
     ~HttpClient();
 
-    HttpResult get(const std::string& target, const std::map<std::string, std::string>& headers = {});
+    HttpResult get(const std::string& target,
+                   const std::map<std::string, std::string>& headers = {});
     HttpResult post(const std::string& target, const std::string& body,
-                    const std::map<std::string, std::string>& headers = {{"Content-Type", "application/json"}});
+                    const std::map<std::string, std::string>& headers = {
+                        {"Content-Type", "application/json"}});
     HttpResult post_json(const std::string& target, const nlohmann::json& body,
                          const std::map<std::string, std::string>& headers = {});
-    HttpResult request(const std::string& method, const std::string& target, const std::string& body,
-                       const std::map<std::string, std::string>& headers);
+    HttpResult request(const std::string& method, const std::string& target,
+                       const std::string& body, const std::map<std::string, std::string>& headers);
 
     // Raw access for connection-level tests.
     void send_raw(const std::string& bytes);

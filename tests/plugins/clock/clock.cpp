@@ -8,7 +8,8 @@ using platform::json;
 class Clock {
 public:
     static void describe(platform::ServiceSpec<Clock>& s) {
-        s.id("clock").version("1.0.0").service("clock").summary("Test-only control of the manual business clock");
+        s.id("clock").version("1.0.0").service("clock").summary(
+            "Test-only control of the manual business clock");
         s.get("now").title("Current business time").read_only().handler(&Clock::now);
         s.post("set")
             .title("Set business time")
@@ -19,7 +20,8 @@ public:
         s.post("advance")
             .title("Advance business time")
             .description("Moves the manual clock forward by ms milliseconds.")
-            .schema(R"json({"type":"object","properties":{"ms":{"type":"integer","minimum":0,"maximum":31622400000}},
+            .schema(
+                R"json({"type":"object","properties":{"ms":{"type":"integer","minimum":0,"maximum":31622400000}},
                            "required":["ms"],"additionalProperties":false})json")
             .handler(&Clock::advance);
     }
@@ -29,15 +31,19 @@ public:
         if (!table_) throw platform::unavailable("clock needs the privileged clock sub-table");
     }
 
-    json now(platform::Request&) { return {{"unix_ms", host_.now_ms()}, {"manual", table_->is_manual(host_.ctx())}}; }
+    json now(platform::Request&) {
+        return {{"unix_ms", host_.now_ms()}, {"manual", table_->is_manual(host_.ctx())}};
+    }
 
     json set(platform::Request& r) {
-        platform::check(table_->set_ms(host_.ctx(), r["unix_ms"].get<int64_t>()), "the clock is real: set needs clock: manual");
+        platform::check(table_->set_ms(host_.ctx(), r["unix_ms"].get<int64_t>()),
+                        "the clock is real: set needs clock: manual");
         return now(r);
     }
 
     json advance(platform::Request& r) {
-        platform::check(table_->advance_ms(host_.ctx(), r["ms"].get<int64_t>()), "the clock is real: advance needs clock: manual");
+        platform::check(table_->advance_ms(host_.ctx(), r["ms"].get<int64_t>()),
+                        "the clock is real: advance needs clock: manual");
         return now(r);
     }
 

@@ -13,7 +13,10 @@ using platform::json;
 class GrantProbe {
 public:
     static void describe(platform::ServiceSpec<GrantProbe>& s) {
-        s.id("grantprobe").version("1.0.0").service("v1.grantprobe").summary("Test-only access to grants and internal endpoints");
+        s.id("grantprobe")
+            .version("1.0.0")
+            .service("v1.grantprobe")
+            .summary("Test-only access to grants and internal endpoints");
         s.post("hold")
             .title("A grant for the caller")
             .description("Answers a grant letting this plugin act later for the caller.")
@@ -30,7 +33,8 @@ public:
         s.post("revoke")
             .title("Revoke a grant")
             .description("Forgets a grant.")
-            .schema(R"json({"type":"object","properties":{"grant":{"type":"string"}},"required":["grant"],
+            .schema(
+                R"json({"type":"object","properties":{"grant":{"type":"string"}},"required":["grant"],
                 "additionalProperties":false})json")
             .handler(&GrantProbe::revoke);
         s.post("whoami")
@@ -54,16 +58,21 @@ public:
     json act(platform::Request& r) {
         const json& a = r.args();
         try {
-            auto got = host_.call_granted(a["grant"].get<std::string>(), a["service"].get<std::string>(),
-                                          a["method"].get<std::string>(), a.value("request", json::object()));
+            auto got = host_.call_granted(
+                a["grant"].get<std::string>(), a["service"].get<std::string>(),
+                a["method"].get<std::string>(), a.value("request", json::object()));
             return {{"code", static_cast<int>(got.code)}, {"body", got.body}};
         } catch (const platform::Error& e) {
             return {{"code", static_cast<int>(e.code())}, {"body", e.what()}};
         }
     }
-    json revoke(platform::Request& r) { return {{"revoked", host_.revoke_grant(r.args()["grant"].get<std::string>())}}; }
+    json revoke(platform::Request& r) {
+        return {{"revoked", host_.revoke_grant(r.args()["grant"].get<std::string>())}};
+    }
     json whoami(platform::Request& r) { return {{"account", r.account()}}; }
-    json relay(platform::Request& r) { return host_.call("grantprobe", "whoami", json::object(), r.call()).result(); }
+    json relay(platform::Request& r) {
+        return host_.call("grantprobe", "whoami", json::object(), r.call()).result();
+    }
 
 private:
     platform::Host host_;

@@ -11,7 +11,10 @@ constexpr const char* kAnyArgs = R"json({"type": "object", "properties": {
 class Metered {
 public:
     static void describe(platform::ServiceSpec<Metered>& s) {
-        s.id("metered").version("1.0.0").service("v1.metered").summary("Test-only: metered fixture methods");
+        s.id("metered")
+            .version("1.0.0")
+            .service("v1.metered")
+            .summary("Test-only: metered fixture methods");
         s.post("quote")
             .title("A paid quote")
             .description("Costs 2 credits; echoes the arguments, the account and the x402 payer.")
@@ -39,7 +42,8 @@ public:
     }
 
     json echo(platform::Request& r) {
-        return {{"args", r.args()}, {"account", r.account()}, {"payer", r.header("x-payment-payer")}};
+        return {
+            {"args", r.args()}, {"account", r.account()}, {"payer", r.header("x-payment-payer")}};
     }
 
     json fail(platform::Request&) { throw platform::conflict("fail: this fixture always fails"); }

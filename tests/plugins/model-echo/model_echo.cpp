@@ -5,7 +5,6 @@
 // picks it (model_choice.hpp). A user message "fail:<code>" fails with that status code.
 #include <platform/sdk.hpp>
 #include <platform/sdk/model_provider.hpp>
-
 #include <string>
 
 using platform::json;
@@ -19,10 +18,12 @@ public:
             throw platform::invalid_argument("messages: required, an array");
         std::string last;
         for (const auto& m : request["messages"])
-            if (m.is_object() && m.value("role", "") == "user" && m.contains("content") && m["content"].is_string())
+            if (m.is_object() && m.value("role", "") == "user" && m.contains("content") &&
+                m["content"].is_string())
                 last = m["content"].get<std::string>();
         if (last.rfind("fail:", 0) == 0)
-            throw platform::Error(static_cast<platform::Code>(std::stoi(last.substr(5))), "model-echo was told to fail");
+            throw platform::Error(static_cast<platform::Code>(std::stoi(last.substr(5))),
+                                  "model-echo was told to fail");
         json tools = json::array();
         if (request.contains("tools") && request["tools"].is_array())
             for (const auto& t : request["tools"])

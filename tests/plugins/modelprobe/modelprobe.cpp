@@ -14,10 +14,14 @@ using platform::json;
 class ModelProbe {
 public:
     static void describe(platform::ServiceSpec<ModelProbe>& s) {
-        s.id("modelprobe").version("1.0.0").service("v1.modelprobe").summary("Test-only access to the model and call_tools");
+        s.id("modelprobe")
+            .version("1.0.0")
+            .service("v1.modelprobe")
+            .summary("Test-only access to the model and call_tools");
         s.post("complete")
             .title("One completion from the host's model")
-            .description("Hands `request` to Host::complete and answers what the model provider answered.")
+            .description(
+                "Hands `request` to Host::complete and answers what the model provider answered.")
             .schema(R"json({"type":"object","properties":{"request":{}},"required":["request"],
                 "additionalProperties":false})json")
             .handler(&ModelProbe::complete);
@@ -29,7 +33,8 @@ public:
             .handler(&ModelProbe::tools);
         s.post("call")
             .title("Call a service as the caller")
-            .description("Calls service/method with request as the caller, like an agent's tool step.")
+            .description(
+                "Calls service/method with request as the caller, like an agent's tool step.")
             .schema(R"json({"type":"object","properties":{"service":{"type":"string","minLength":1},
                 "method":{"type":"string","minLength":1},"request":{"type":"object"}},
                 "required":["service","method"],"additionalProperties":false})json")

@@ -1,8 +1,7 @@
 // sse — test-only: a streaming endpoint, to test Server-Sent Events end to end.
-#include <platform/sdk.hpp>
-
 #include <atomic>
 #include <chrono>
+#include <platform/sdk.hpp>
 #include <thread>
 
 using platform::json;
@@ -13,7 +12,8 @@ public:
         s.id("sse").version("1.0.0").service("v1.sse").summary("Test-only streaming endpoints");
         s.get("count")
             .title("Count")
-            .description("Streams {\"i\": k} for k = 1..n, then ends; fail=true ends with an error instead.")
+            .description(
+                "Streams {\"i\": k} for k = 1..n, then ends; fail=true ends with an error instead.")
             .schema(R"json({"type":"object","properties":{
                 "n":{"type":"integer","minimum":0,"maximum":100000},
                 "fail":{"type":"boolean","default":false},
@@ -34,7 +34,8 @@ public:
             }
             if (gap) std::this_thread::sleep_for(std::chrono::milliseconds(gap));
         }
-        if (r["fail"].get<bool>()) return out.end(platform::Code::conflict, "stream failed on purpose");
+        if (r["fail"].get<bool>())
+            return out.end(platform::Code::conflict, "stream failed on purpose");
         out.end();
     }
 

@@ -6,10 +6,9 @@
 // batch are NULL in its table).
 //
 // Built into <build>/tests/plugins/store-minimal/, a folder the `test` profile does not scan.
+#include <mutex>
 #include <platform/sdk/provider.hpp>
 #include <platform/sdk/store_provider.hpp>
-
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -45,7 +44,8 @@ public:
         return t != tables_.end() && t->second.erase(std::string(key)) > 0;
     }
     // Ignores the prefix and the order asked for; limit and offset count in the map's own order.
-    void scan(std::string_view table, const platform::ScanQuery& q, int64_t, const platform::RowFn& fn) {
+    void scan(std::string_view table, const platform::ScanQuery& q, int64_t,
+              const platform::RowFn& fn) {
         std::vector<std::pair<std::string, std::string>> rows;
         {
             std::lock_guard<std::mutex> g(mutex_);

@@ -3,12 +3,11 @@
 // are recorded in `made` and answered by a few canned replies.
 #pragma once
 
-#include <platform/testing/fake_host.hpp>
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <map>
+#include <platform/testing/fake_host.hpp>
 #include <string>
 #include <vector>
 
@@ -32,16 +31,27 @@ struct ScriptedModel {
 inline ScriptedModel* g_model = nullptr;
 
 // A caller tool as call_tools lends it; `read_only` adds MCP's annotations {readOnlyHint: true}.
-inline json tool(const std::string& name, const std::string& service, const std::string& method, bool read_only = false) {
-    json t = {{"name", name}, {"title", name}, {"description", "the " + name + " tool"},
-              {"inputSchema", {{"type", "object"}}}, {"service", service}, {"method", method}};
+inline json tool(const std::string& name, const std::string& service, const std::string& method,
+                 bool read_only = false) {
+    json t = {{"name", name},
+              {"title", name},
+              {"description", "the " + name + " tool"},
+              {"inputSchema", {{"type", "object"}}},
+              {"service", service},
+              {"method", method}};
     if (read_only) t["annotations"] = {{"readOnlyHint", true}};
     return t;
 }
 
-inline json calls(std::vector<json> list) { return {{"text", ""}, {"tool_calls", list}, {"stop", "tool_calls"}, {"model", "scripted"}}; }
-inline json call(const std::string& id, const std::string& name, json args) { return {{"id", id}, {"name", name}, {"arguments", args}}; }
-inline json text(const std::string& t) { return {{"text", t}, {"tool_calls", json::array()}, {"stop", "end"}, {"model", "scripted"}}; }
+inline json calls(std::vector<json> list) {
+    return {{"text", ""}, {"tool_calls", list}, {"stop", "tool_calls"}, {"model", "scripted"}};
+}
+inline json call(const std::string& id, const std::string& name, json args) {
+    return {{"id", id}, {"name", name}, {"arguments", args}};
+}
+inline json text(const std::string& t) {
+    return {{"text", t}, {"tool_calls", json::array()}, {"stop", "end"}, {"model", "scripted"}};
+}
 
 inline void install(FakeHost& host, ScriptedModel& model) {
     g_model = &model;
@@ -58,7 +68,8 @@ inline void install(FakeHost& host, ScriptedModel& model) {
         sink(user, platform::view(out));
         return PLATFORM_OK;
     };
-    api->call_tools = [](platform_call_t*, platform_bytes_sink_fn sink, void* user) -> platform_status_t {
+    api->call_tools = [](platform_call_t*, platform_bytes_sink_fn sink,
+                         void* user) -> platform_status_t {
         const std::string out = g_model->tools.dump();
         sink(user, platform::view(out));
         return PLATFORM_OK;
@@ -80,24 +91,33 @@ struct ServiceCall {
 class AgentTest : public ::testing::Test {
 protected:
     AgentTest() {
-        model.tools = json::array({tool("notes_add", "v1.notes", "Notes.Add"), tool("notes_list", "v1.notes", "Notes.List", true),
-                                   tool("tasks_create", "v1.tasks", "Tasks.Create"), tool("agent_ask", "v1.agent", "Agent.Ask"),
-                                   tool("work_submit", "v1.work", "Work.Submit"), tool("inbox_list", "v1.inbox", "Inbox.List")});
+        model.tools = json::array({tool("notes_add", "v1.notes", "Notes.Add"),
+                                   tool("notes_list", "v1.notes", "Notes.List", true),
+                                   tool("tasks_create", "v1.tasks", "Tasks.Create"),
+                                   tool("agent_ask", "v1.agent", "Agent.Ask"),
+                                   tool("work_submit", "v1.work", "Work.Submit"),
+                                   tool("inbox_list", "v1.inbox", "Inbox.List")});
         install(host, model);
-        host.on_call = [this](const std::string& service, const std::string& method, const json& request,
-                              const std::string& account) -> Reply {
+        host.on_call = [this](const std::string& service, const std::string& method,
+                              const json& request, const std::string& account) -> Reply {
             if (service == "auth") {
                 if (zone.empty()) return answer(PLATFORM_NOT_FOUND, "");
-                return answer(PLATFORM_OK, json{{"account", {{"id", account}, {"metadata", {{"timezone", zone}}}}}}.dump());
+                return answer(
+                    PLATFORM_OK,
+                    json{{"account", {{"id", account}, {"metadata", {{"timezone", zone}}}}}}
+                        .dump());
             }
             made.push_back({service, method, account, request});
-            if (method == "Notes.Add") return answer(PLATFORM_OK, json{{"title", request.value("title", "")}}.dump());
-            if (method == "Tasks.Create") return answer(PLATFORM_INVALID_ARGUMENT, "title: required");
+            if (method == "Notes.Add")
+                return answer(PLATFORM_OK, json{{"title", request.value("title", "")}}.dump());
+            if (method == "Tasks.Create")
+                return answer(PLATFORM_INVALID_ARGUMENT, "title: required");
             return answer(PLATFORM_OK, R"({"notes":[{"title":"boiler","text":"4512"}]})");
         };
     }
 
-    Reply ask(const json& args, const std::string& who = "ann", std::map<std::string, std::string> headers = {}) {
+    Reply ask(const json& args, const std::string& who = "ann",
+              std::map<std::string, std::string> headers = {}) {
         return agent.call("ask", args, who, std::move(headers));
     }
     // The stored record `collection/<owner>/<id>` of the plugin's store.
@@ -123,9 +143,11 @@ protected:
     std::vector<ServiceCall> made;
     std::string zone;
     FakeHost host;
-    platform::testing::FakePlugin agent = host.load(platform_plugin_entry, {{"agents", json::array({
-        {{"name", "notetaker"}, {"description", "Keeps notes"}, {"instructions", "Only ever take notes."},
-         {"services", {"notes"}}}})}});
+    platform::testing::FakePlugin agent = host.load(
+        platform_plugin_entry, {{"agents", json::array({{{"name", "notetaker"},
+                                                         {"description", "Keeps notes"},
+                                                         {"instructions", "Only ever take notes."},
+                                                         {"services", {"notes"}}}})}});
 };
 
 }  // namespace agent_test

@@ -1,12 +1,12 @@
 // The agent's internal endpoints (agent_internal.cpp) through the fake host: run (the reply loop
 // with channel, title, read-only tools and delivery), post, threads, messages and mark — each
 // owner-scoped (another account's or an unknown thread is 404) and with its limits checked.
-#include "agent_fixture.hpp"
-
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
+
+#include "agent_fixture.hpp"
 
 namespace {
 
@@ -14,7 +14,9 @@ using namespace agent_test;
 
 class AgentInternal : public AgentTest {
 protected:
-    Reply run(const json& args, const std::string& who = "ann") { return agent.call("run", args, who); }
+    Reply run(const json& args, const std::string& who = "ann") {
+        return agent.call("run", args, who);
+    }
     // A new thread of ann's begun with `prompt` on `channel`, one minute after the previous one.
     std::string begin(const std::string& prompt, const std::string& channel = "web") {
         host.now_ms += 60000;
@@ -31,7 +33,8 @@ protected:
 
 const platform_endpoint_t* endpoint(const platform_plugin_desc_t* d, const std::string& name) {
     for (uint32_t i = 0; i < d->endpoint_count; ++i) {
-        auto* e = reinterpret_cast<const platform_endpoint_t*>(reinterpret_cast<const char*>(d->endpoints) + i * d->endpoint_stride);
+        auto* e = reinterpret_cast<const platform_endpoint_t*>(
+            reinterpret_cast<const char*>(d->endpoints) + i * d->endpoint_stride);
         if (platform::view(e->name) == name) return e;
     }
     return nullptr;
@@ -57,8 +60,9 @@ TEST_F(AgentInternal, TheFiveAreInternalAndRunIsMeteredLikeAsk) {
 TEST_F(AgentInternal, RunAnswersStepsAndModelAndSavesOnItsChannel) {
     model.answers = {calls({call("c1", "notes_add", {{"title", "boiler"}})}), text("Done.")};
     // The header X-Platform-Client is ask's; run takes `channel` from its arguments.
-    Reply r = agent.call("run", {{"prompt", "note the boiler"}, {"channel", "mail"}, {"title", "Morning\nreport"}}, "ann",
-                         {{"X-Platform-Client", "cli"}});
+    Reply r = agent.call(
+        "run", {{"prompt", "note the boiler"}, {"channel", "mail"}, {"title", "Morning\nreport"}},
+        "ann", {{"X-Platform-Client", "cli"}});
     ASSERT_EQ(r.code, PLATFORM_OK) << r.body;
     const json out = r.json();
     EXPECT_EQ(out["text"], "Done.");
@@ -72,9 +76,11 @@ TEST_F(AgentInternal, RunAnswersStepsAndModelAndSavesOnItsChannel) {
     EXPECT_EQ(header["title"], "Morning");  // a title's first line
     EXPECT_EQ(header["unread"], 1);
     EXPECT_EQ(header["messages"], 2);
-    EXPECT_EQ(stored("messages", "ann", out["thread"].get<std::string>() + "/0000000002")["steps"], out["steps"]);
+    EXPECT_EQ(stored("messages", "ann", out["thread"].get<std::string>() + "/0000000002")["steps"],
+              out["steps"]);
 
-    Reply plain = run({{"prompt", "hello there"}});  // no channel: web; no title: the prompt's first line
+    Reply plain =
+        run({{"prompt", "hello there"}});  // no channel: web; no title: the prompt's first line
     const json again = stored("threads", "ann", plain.json()["thread"].get<std::string>());
     EXPECT_EQ(again["channel"], "web");
     EXPECT_EQ(again["title"], "hello there");
@@ -87,7 +93,8 @@ TEST_F(AgentInternal, RunRefusesForeignAndUnknownThreadsBeforeTheModel) {
     Reply foreign = run({{"prompt", "hi"}, {"thread", thread}}, "bob");
     EXPECT_EQ(foreign.code, PLATFORM_NOT_FOUND);
     EXPECT_EQ(foreign.body, "thread: no such conversation");
-    EXPECT_EQ(run({{"prompt", "hi"}, {"thread", "th-nothing"}, {"deliver", false}}).code, PLATFORM_NOT_FOUND);
+    EXPECT_EQ(run({{"prompt", "hi"}, {"thread", "th-nothing"}, {"deliver", false}}).code,
+              PLATFORM_NOT_FOUND);
     EXPECT_EQ(run({{"prompt", "hi"}, {"agent", "nobody"}}).code, PLATFORM_NOT_FOUND);
     EXPECT_EQ(model.requests.size(), 2u);
     EXPECT_EQ(stored("threads", "ann", thread)["messages"], 4);
@@ -117,11 +124,13 @@ TEST_F(AgentInternal, RunWithoutDeliverySavesNothing) {
 }
 
 TEST_F(AgentInternal, RunReadOnlyGivesOnlyReadOnlyTools) {
-    model.answers = {calls({call("c1", "notes_add", {{"title", "x"}}), call("c2", "notes_list", json::object())}),
+    model.answers = {calls({call("c1", "notes_add", {{"title", "x"}}),
+                            call("c2", "notes_list", json::object())}),
                      text("listed")};
     Reply r = run({{"prompt", "list my notes"}, {"read_only", true}});
     ASSERT_EQ(r.code, PLATFORM_OK) << r.body;
-    EXPECT_EQ(tool_names(model.requests[0]), (std::vector<std::string>{"notes_list"}));  // annotations.readOnlyHint
+    EXPECT_EQ(tool_names(model.requests[0]),
+              (std::vector<std::string>{"notes_list"}));  // annotations.readOnlyHint
     ASSERT_EQ(made.size(), 1u);  // notes_add was not offered, so it is never called
     EXPECT_EQ(made[0].method, "Notes.List");
     EXPECT_EQ(r.json()["steps"][0]["outcome"], "error");
@@ -147,7 +156,8 @@ TEST_F(AgentInternal, RunChecksItsArguments) {
 }
 
 TEST_F(AgentInternal, PostAppendsAnAssistantMessageWithoutTheModel) {
-    Reply fresh = agent.call("post", {{"text", "Your report\nis ready"}, {"channel", "mail"}}, "ann");
+    Reply fresh =
+        agent.call("post", {{"text", "Your report\nis ready"}, {"channel", "mail"}}, "ann");
     ASSERT_EQ(fresh.code, PLATFORM_OK) << fresh.body;
     const std::string thread = fresh.json()["thread"];
     EXPECT_EQ(fresh.json().size(), 1u);
@@ -168,10 +178,13 @@ TEST_F(AgentInternal, PostAppendsAnAssistantMessageWithoutTheModel) {
     EXPECT_EQ(header["last"]["text"], "and another");
     EXPECT_EQ(agent.call("post", {{"text", "x"}, {"title", "Titled"}}, "ann").code, PLATFORM_OK);
 
-    EXPECT_EQ(agent.call("post", {{"text", "x"}, {"thread", thread}}, "bob").code, PLATFORM_NOT_FOUND);
-    EXPECT_EQ(agent.call("post", {{"text", "x"}, {"thread", "th-nothing"}}, "ann").code, PLATFORM_NOT_FOUND);
+    EXPECT_EQ(agent.call("post", {{"text", "x"}, {"thread", thread}}, "bob").code,
+              PLATFORM_NOT_FOUND);
+    EXPECT_EQ(agent.call("post", {{"text", "x"}, {"thread", "th-nothing"}}, "ann").code,
+              PLATFORM_NOT_FOUND);
     EXPECT_EQ(agent.call("post", {{"text", ""}}, "ann").body, "text: must not be empty");
-    EXPECT_EQ(agent.call("post", {{"text", std::string(100001, 'a')}}, "ann").code, PLATFORM_INVALID_ARGUMENT);
+    EXPECT_EQ(agent.call("post", {{"text", std::string(100001, 'a')}}, "ann").code,
+              PLATFORM_INVALID_ARGUMENT);
     EXPECT_TRUE(model.requests.empty());
 }
 
@@ -189,9 +202,12 @@ TEST_F(AgentInternal, ThreadsListsMostRecentlyActiveFirst) {
     EXPECT_EQ(first["messages"], 4);
     EXPECT_EQ(first["last"]["role"], "assistant");
     EXPECT_FALSE(first.contains("updated_ms")) << first;
-    EXPECT_EQ(ids(agent.call("threads", {{"limit", 2}}, "ann").json()), (std::vector<std::string>{a, c}));
-    EXPECT_EQ(ids(agent.call("threads", {{"limit", 2}, {"offset", 1}}, "ann").json()), (std::vector<std::string>{c, b}));
-    EXPECT_EQ(ids(agent.call("threads", {{"channel", "cli"}}, "ann").json()), (std::vector<std::string>{b}));
+    EXPECT_EQ(ids(agent.call("threads", {{"limit", 2}}, "ann").json()),
+              (std::vector<std::string>{a, c}));
+    EXPECT_EQ(ids(agent.call("threads", {{"limit", 2}, {"offset", 1}}, "ann").json()),
+              (std::vector<std::string>{c, b}));
+    EXPECT_EQ(ids(agent.call("threads", {{"channel", "cli"}}, "ann").json()),
+              (std::vector<std::string>{b}));
     EXPECT_TRUE(agent.call("threads", json::object(), "bob").json()["threads"].empty());
 
     EXPECT_EQ(agent.call("threads", {{"limit", 0}}, "ann").body, "limit: must be at least 1");
@@ -216,15 +232,18 @@ TEST_F(AgentInternal, MessagesAreTheLatestOldestFirst) {
     EXPECT_EQ(out["messages"][2]["text"], "r2");
     EXPECT_EQ(out["messages"][2]["seq"], 4);
     EXPECT_FALSE(out["messages"][0].contains("at_ms"));
-    EXPECT_EQ(agent.call("messages", {{"id", thread}}, "ann").json()["messages"].size(), 4u);  // 0 = all
+    EXPECT_EQ(agent.call("messages", {{"id", thread}}, "ann").json()["messages"].size(),
+              4u);                                             // 0 = all
     EXPECT_EQ(stored("threads", "ann", thread)["unread"], 2);  // reading changes nothing
 
     Reply foreign = agent.call("messages", {{"id", thread}}, "bob");
     EXPECT_EQ(foreign.code, PLATFORM_NOT_FOUND);
     EXPECT_EQ(foreign.body, "thread: no such conversation");
     EXPECT_EQ(agent.call("messages", {{"id", "th-nothing"}}, "ann").code, PLATFORM_NOT_FOUND);
-    EXPECT_EQ(agent.call("messages", {{"id", thread}, {"limit", 1001}}, "ann").code, PLATFORM_INVALID_ARGUMENT);
-    EXPECT_EQ(agent.call("messages", {{"id", thread}, {"limit", -1}}, "ann").code, PLATFORM_INVALID_ARGUMENT);
+    EXPECT_EQ(agent.call("messages", {{"id", thread}, {"limit", 1001}}, "ann").code,
+              PLATFORM_INVALID_ARGUMENT);
+    EXPECT_EQ(agent.call("messages", {{"id", thread}, {"limit", -1}}, "ann").code,
+              PLATFORM_INVALID_ARGUMENT);
 }
 
 TEST_F(AgentInternal, MarkSetsReadOrUnread) {
@@ -239,8 +258,10 @@ TEST_F(AgentInternal, MarkSetsReadOrUnread) {
     EXPECT_EQ(agent.call("mark", {{"id", thread}, {"unread", true}}, "ann").json()["unread"], 1);
     EXPECT_EQ(stored("threads", "ann", thread)["unread"], 1);
 
-    EXPECT_EQ(agent.call("mark", {{"id", thread}, {"unread", false}}, "bob").code, PLATFORM_NOT_FOUND);
-    EXPECT_EQ(agent.call("mark", {{"id", "th-nothing"}, {"unread", false}}, "ann").code, PLATFORM_NOT_FOUND);
+    EXPECT_EQ(agent.call("mark", {{"id", thread}, {"unread", false}}, "bob").code,
+              PLATFORM_NOT_FOUND);
+    EXPECT_EQ(agent.call("mark", {{"id", "th-nothing"}, {"unread", false}}, "ann").code,
+              PLATFORM_NOT_FOUND);
     EXPECT_EQ(agent.call("mark", {{"id", thread}}, "ann").code, PLATFORM_INVALID_ARGUMENT);
     EXPECT_EQ(stored("threads", "ann", thread)["unread"], 1);
 }

@@ -3,9 +3,9 @@
 // reminders only for accounts; absent services contribute nothing.
 #include "archive.hpp"
 
-#include <platform/testing/fake_host.hpp>
-
 #include <gtest/gtest.h>
+
+#include <platform/testing/fake_host.hpp>
 
 extern "C" const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t*);
 
@@ -23,12 +23,12 @@ Reply reply(platform_status_t code, std::string body) {
     return r;
 }
 
-
 TEST(ArchiveOrder, NewestFirstAcrossOffsets) {
-    std::vector<json> items = {{{"id", "a"}, {"date", "2026-01-02T00:30:00+01:00"}},  // 2026-01-01T23:30Z
-                               {{"id", "b"}, {"date", "2026-01-02T00:00:00Z"}},
-                               {{"id", "c"}, {"date", "2026-01-01T20:00:00-05:00"}},  // 2026-01-02T01:00Z
-                               {{"id", "d"}, {"date", "2026-01-02T00:00:00.500Z"}}};
+    std::vector<json> items = {
+        {{"id", "a"}, {"date", "2026-01-02T00:30:00+01:00"}},  // 2026-01-01T23:30Z
+        {{"id", "b"}, {"date", "2026-01-02T00:00:00Z"}},
+        {{"id", "c"}, {"date", "2026-01-01T20:00:00-05:00"}},  // 2026-01-02T01:00Z
+        {{"id", "d"}, {"date", "2026-01-02T00:00:00.500Z"}}};
     archive::newest_first(items);
     std::vector<std::string> ids;
     for (const auto& i : items) ids.push_back(i["id"]);
@@ -38,29 +38,47 @@ TEST(ArchiveOrder, NewestFirstAcrossOffsets) {
 class ArchiveTest : public ::testing::Test {
 protected:
     void SetUp() override {
-        posts = json::array({{{"id", "bp-2"}, {"title", "Tomato season"}, {"content", "Gardening notes " + std::string(300, 'x')},
-                              {"url", "/api/v1/blog/read?id=bp-2"}, {"created", "2026-01-02T00:00:00Z"}, {"author", "alice"}},
-                             {{"id", "bp-1"}, {"title", "Hello"}, {"content", "First words"},
-                              {"url", "/api/v1/blog/read?id=bp-1"}, {"created", "2026-01-01T00:00:00Z"}, {"author", "bob"}}});
-        host.on_call = [this](const std::string& service, const std::string& method, const json& req,
-                              const std::string& account) {
+        posts = json::array({{{"id", "bp-2"},
+                              {"title", "Tomato season"},
+                              {"content", "Gardening notes " + std::string(300, 'x')},
+                              {"url", "/api/v1/blog/read?id=bp-2"},
+                              {"created", "2026-01-02T00:00:00Z"},
+                              {"author", "alice"}},
+                             {{"id", "bp-1"},
+                              {"title", "Hello"},
+                              {"content", "First words"},
+                              {"url", "/api/v1/blog/read?id=bp-1"},
+                              {"created", "2026-01-01T00:00:00Z"},
+                              {"author", "bob"}}});
+        host.on_call = [this](const std::string& service, const std::string& method,
+                              const json& req, const std::string& account) {
             calls.push_back(service + "/" + method + " as " + account);
             auto ok = [](const json& j) { return reply(PLATFORM_OK, j.dump()); };
             if (service == "v1.blog" && method == "feed")
-                return ok({{"posts", req.at("offset") == 0 ? posts : json::array()}, {"total", posts.size()}});
+                return ok({{"posts", req.at("offset") == 0 ? posts : json::array()},
+                           {"total", posts.size()}});
             if (service == "v1.blog" && method == "read") {
                 for (const auto& p : posts)
                     if (p["id"] == req.at("id")) return ok(p);
                 return reply(PLATFORM_NOT_FOUND, "id: no post");
             }
             if (service == "v1.social" && method == "list")
-                return ok({{"posts", json::array({{{"id", "bp-2"}, {"title", "Tomato season"}, {"text", "Tomato season — Gardening"},
-                                                   {"url", "/api/v1/blog/read?id=bp-2"}, {"created", "2026-01-02T00:00:00Z"}}})}});
+                return ok({{"posts", json::array({{{"id", "bp-2"},
+                                                   {"title", "Tomato season"},
+                                                   {"text", "Tomato season — Gardening"},
+                                                   {"url", "/api/v1/blog/read?id=bp-2"},
+                                                   {"created", "2026-01-02T00:00:00Z"}}})}});
             if (service == "v1.events" && events) {
                 if (account.empty()) return reply(PLATFORM_UNAUTHENTICATED, "needs an account");
-                json ev = {{"id", "ev-1"}, {"title", "Water the tomatoes"}, {"note", "garden"}, {"when", "2026-01-05T09:00:00+01:00"},
+                json ev = {{"id", "ev-1"},
+                           {"title", "Water the tomatoes"},
+                           {"note", "garden"},
+                           {"when", "2026-01-05T09:00:00+01:00"},
                            {"next", "2026-01-05T09:00:00+01:00"}};
-                if (method == "list") return ok({{"events", req.at("offset") == 0 ? json::array({ev}) : json::array()}, {"total", 1}});
+                if (method == "list")
+                    return ok(
+                        {{"events", req.at("offset") == 0 ? json::array({ev}) : json::array()},
+                         {"total", 1}});
                 if (method == "read" && account == "alice" && req.at("id") == "ev-1") return ok(ev);
                 return reply(PLATFORM_NOT_FOUND, "id: no event");
             }
@@ -81,8 +99,10 @@ protected:
 };
 
 TEST_F(ArchiveTest, ListWithoutKindCountsEachKind) {
-    EXPECT_EQ(call("list", {{"limit", 20}}),
-              json::parse(R"({"kinds":[{"kind":"post","count":2},{"kind":"social","count":1},{"kind":"reminder","count":1}]})"));
+    EXPECT_EQ(
+        call("list", {{"limit", 20}}),
+        json::parse(
+            R"({"kinds":[{"kind":"post","count":2},{"kind":"social","count":1},{"kind":"reminder","count":1}]})"));
     EXPECT_EQ(call("list", {{"limit", 20}}, ""),
               json::parse(R"({"kinds":[{"kind":"post","count":2},{"kind":"social","count":1}]})"));
     events = false;
@@ -99,7 +119,8 @@ TEST_F(ArchiveTest, ListOfAKindIsMostRecentFirstWithSnippets) {
     EXPECT_EQ(item["snippet"].get<std::string>().substr(0, 16), "Gardening notes ");
     EXPECT_TRUE(call("list", {{"kind", "news"}, {"limit", 20}})["items"].empty());
     EXPECT_TRUE(call("list", {{"kind", "reminder"}, {"limit", 20}}, "")["items"].empty());
-    EXPECT_EQ(call("list", {{"kind", "reminder"}, {"limit", 20}})["items"][0]["id"], "reminder:ev-1");
+    EXPECT_EQ(call("list", {{"kind", "reminder"}, {"limit", 20}})["items"][0]["id"],
+              "reminder:ev-1");
 }
 
 TEST_F(ArchiveTest, SearchAcrossKindsOrByKind) {
@@ -111,16 +132,23 @@ TEST_F(ArchiveTest, SearchAcrossKindsOrByKind) {
     };
     EXPECT_EQ(ids({{"query", "TOMATO"}, {"limit", 20}}),
               (std::vector<std::string>{"reminder:ev-1", "post:bp-2", "social:bp-2"}));
-    EXPECT_EQ(ids({{"query", "tomato"}, {"limit", 20}}, ""), (std::vector<std::string>{"post:bp-2", "social:bp-2"}));
-    EXPECT_EQ(ids({{"query", "tomato garden"}, {"kind", "post"}, {"limit", 20}}), std::vector<std::string>{"post:bp-2"});
+    EXPECT_EQ(ids({{"query", "tomato"}, {"limit", 20}}, ""),
+              (std::vector<std::string>{"post:bp-2", "social:bp-2"}));
+    EXPECT_EQ(ids({{"query", "tomato garden"}, {"kind", "post"}, {"limit", 20}}),
+              std::vector<std::string>{"post:bp-2"});
     EXPECT_EQ(ids({{"query", "tomato"}, {"limit", 1}}).size(), 1u);
     EXPECT_TRUE(ids({{"query", "nothing-like-this"}, {"limit", 20}}).empty());
 }
 
 TEST_F(ArchiveTest, GetResolvesEachKind) {
     const json post = call("get", {{"id", "post:bp-1"}});
-    EXPECT_EQ(post, json({{"id", "post:bp-1"}, {"kind", "post"}, {"title", "Hello"}, {"url", "/api/v1/blog/read?id=bp-1"},
-                          {"text", "First words"}, {"date", "2026-01-01T00:00:00Z"}, {"author", "bob"}}));
+    EXPECT_EQ(post, json({{"id", "post:bp-1"},
+                          {"kind", "post"},
+                          {"title", "Hello"},
+                          {"url", "/api/v1/blog/read?id=bp-1"},
+                          {"text", "First words"},
+                          {"date", "2026-01-01T00:00:00Z"},
+                          {"author", "bob"}}));
     EXPECT_EQ(call("get", {{"id", "social:bp-2"}})["text"], "Tomato season — Gardening");
     EXPECT_EQ(call("get", {{"id", "reminder:ev-1"}})["title"], "Water the tomatoes");
     EXPECT_EQ(archive.call("get", {{"id", "reminder:ev-1"}}, "bob").code, PLATFORM_NOT_FOUND);
@@ -137,7 +165,8 @@ TEST_F(ArchiveTest, ASourceInErrorIsPassedOn) {
     host.on_call = [](const std::string&, const std::string&, const json&, const std::string&) {
         return reply(PLATFORM_UNAVAILABLE, "down");
     };
-    EXPECT_EQ(archive.call("list", {{"kind", "post"}, {"limit", 20}}, "alice").code, PLATFORM_UNAVAILABLE);
+    EXPECT_EQ(archive.call("list", {{"kind", "post"}, {"limit", 20}}, "alice").code,
+              PLATFORM_UNAVAILABLE);
 }
 
 }  // namespace

@@ -1,8 +1,8 @@
 // auth-local: accounts, the admin bootstrap, logins and refresh rotation, personal and services
 // tokens, sessions, namespaces and time zones — through the fake host.
-#include "auth_local_fixture.hpp"
-
 #include <openssl/evp.h>
+
+#include "auth_local_fixture.hpp"
 
 using namespace auth_local_test;
 
@@ -53,7 +53,8 @@ TEST_F(AuthLocalTest, AGeneratedAdminSecretIsLoggedOnceAtWarn) {
     std::string secret;
     const std::string lead = "auth-local: created account admin with secret ";
     for (const auto& l : host.logs)
-        if (l.rfind(lead, 0) == 0) secret = l.substr(lead.size(), l.find(' ', lead.size()) - lead.size());
+        if (l.rfind(lead, 0) == 0)
+            secret = l.substr(lead.size(), l.find(' ', lead.size()) - lead.size());
     ASSERT_FALSE(secret.empty());
     EXPECT_TRUE(logged(host, "(shown once; set PLATFORM_ADMIN_SECRET to choose it)"));
     login("admin", secret);
@@ -72,7 +73,8 @@ TEST_F(AuthLocalTest, DisableAdminRemovesTheAdminAccount) {
 
 TEST_F(AuthLocalTest, AccountsCreateDuplicateAndDelete) {
     std::string admin = admin_token();
-    Reply made = call("createAccount", {{"id", "alice"}, {"secret", "alice-secret"}, {"scopes", {"reader"}}}, admin);
+    Reply made = call("createAccount",
+                      {{"id", "alice"}, {"secret", "alice-secret"}, {"scopes", {"reader"}}}, admin);
     ASSERT_EQ(made.code, PLATFORM_OK) << made.body;
     EXPECT_EQ(made.json()["secret"], "alice-secret");
     EXPECT_EQ(made.json()["account"]["issuer"], "go.core.api");
@@ -105,7 +107,8 @@ TEST_F(AuthLocalTest, AccountsCreateDuplicateAndDelete) {
 
 TEST_F(AuthLocalTest, SecretsAreStoredAsArgon2idHashesOnly) {
     std::string admin = admin_token();
-    ASSERT_EQ(call("createAccount", {{"id", "carol"}, {"secret", "carol-secret-xyz"}}, admin).code, PLATFORM_OK);
+    ASSERT_EQ(call("createAccount", {{"id", "carol"}, {"secret", "carol-secret-xyz"}}, admin).code,
+              PLATFORM_OK);
     auto it = host.store.find("account/go.core.api/carol");
     ASSERT_NE(it, host.store.end());
     json stored = json::parse(it->second.value);
@@ -114,8 +117,9 @@ TEST_F(AuthLocalTest, SecretsAreStoredAsArgon2idHashesOnly) {
     Reply pat = call("createToken", {{"name", "ci"}}, t["access_token"]);
     ASSERT_EQ(pat.code, PLATFORM_OK);
     const std::string all = store_dump();
-    for (const std::string& secret : {std::string("carol-secret-xyz"), std::string("admin-secret-1"),
-                                     t["refresh_token"].get<std::string>(), pat.json()["token"].get<std::string>()})
+    for (const std::string& secret :
+         {std::string("carol-secret-xyz"), std::string("admin-secret-1"),
+          t["refresh_token"].get<std::string>(), pat.json()["token"].get<std::string>()})
         EXPECT_EQ(all.find(secret), std::string::npos) << "found in the store: " << secret;
 }
 
@@ -136,7 +140,8 @@ TEST_F(AuthLocalTest, TokenErrors) {
 TEST_F(AuthLocalTest, RefreshTokensRotate) {
     json first = login("admin", "admin-secret-1");
     EXPECT_EQ(first["expiry"].get<int64_t>() - first["created"].get<int64_t>(), 900);
-    Reply next = plugin->call("token", {{"refresh_token", first["refresh_token"]}, {"token_expiry", 120}});
+    Reply next =
+        plugin->call("token", {{"refresh_token", first["refresh_token"]}, {"token_expiry", 120}});
     ASSERT_EQ(next.code, PLATFORM_OK) << next.body;
     json second = next.json();
     EXPECT_NE(second["refresh_token"], first["refresh_token"]);
@@ -144,7 +149,8 @@ TEST_F(AuthLocalTest, RefreshTokensRotate) {
     EXPECT_EQ(authenticate(second["access_token"]).code, PLATFORM_OK);
     Reply reused = plugin->call("token", {{"refresh_token", first["refresh_token"]}});
     EXPECT_EQ(reused.code, PLATFORM_UNAUTHENTICATED);  // the old one was used up
-    EXPECT_EQ(authenticate(first["refresh_token"]).code, PLATFORM_UNAUTHENTICATED);  // not a bearer credential
+    EXPECT_EQ(authenticate(first["refresh_token"]).code,
+              PLATFORM_UNAUTHENTICATED);  // not a bearer credential
 }
 
 TEST_F(AuthLocalTest, RevokeEndsTheLoginAndItsAccessTokens) {
@@ -154,7 +160,8 @@ TEST_F(AuthLocalTest, RevokeEndsTheLoginAndItsAccessTokens) {
     ASSERT_EQ(r.code, PLATFORM_OK);
     EXPECT_EQ(r.json()["revoked"], true);
     EXPECT_EQ(authenticate(access).code, PLATFORM_UNAUTHENTICATED);
-    EXPECT_EQ(plugin->call("token", {{"refresh_token", t["refresh_token"]}}).code, PLATFORM_UNAUTHENTICATED);
+    EXPECT_EQ(plugin->call("token", {{"refresh_token", t["refresh_token"]}}).code,
+              PLATFORM_UNAUTHENTICATED);
 }
 
 TEST_F(AuthLocalTest, PersonalTokensAreFoundBySha256AndRevoked) {
@@ -198,7 +205,8 @@ TEST_F(AuthLocalTest, PersonalTokensAreFoundBySha256AndRevoked) {
 
 TEST_F(AuthLocalTest, ServicesTokensAndExpiryOnTheBusinessClock) {
     std::string admin = admin_token();
-    Reply made = call("createToken", {{"kind", "services"}, {"services", {"notes"}}, {"expiry_days", 1}}, admin);
+    Reply made = call("createToken",
+                      {{"kind", "services"}, {"services", {"notes"}}, {"expiry_days", 1}}, admin);
     ASSERT_EQ(made.code, PLATFORM_OK) << made.body;
     Answer a = authenticate(made.json()["token"]);
     ASSERT_EQ(a.code, PLATFORM_OK);
@@ -219,10 +227,12 @@ TEST_F(AuthLocalTest, SessionsCarryTheirCsrfToken) {
     EXPECT_EQ(a.identity["credential"]["id"], s.json()["id"]);
     EXPECT_EQ(a.identity["credential"]["csrf"], csrf);
     EXPECT_FALSE(a.identity["credential"].contains("services"));
-    EXPECT_EQ(plugin->call("createSession", {{"id", "admin"}, {"secret", "wrong-wrong"}}).code, PLATFORM_UNAUTHENTICATED);
+    EXPECT_EQ(plugin->call("createSession", {{"id", "admin"}, {"secret", "wrong-wrong"}}).code,
+              PLATFORM_UNAUTHENTICATED);
 
     // Logout with the cookie: deleteSession without arguments ends the calling session.
-    Reply out = plugin->call("deleteSession", json::object(), "admin", {{"Cookie", "a=b; platform_session=" + token}});
+    Reply out = plugin->call("deleteSession", json::object(), "admin",
+                             {{"Cookie", "a=b; platform_session=" + token}});
     ASSERT_EQ(out.code, PLATFORM_OK) << out.body;
     EXPECT_EQ(out.json()["deleted"], true);
     EXPECT_EQ(authenticate(token).code, PLATFORM_UNAUTHENTICATED);
@@ -230,25 +240,33 @@ TEST_F(AuthLocalTest, SessionsCarryTheirCsrfToken) {
 
 TEST_F(AuthLocalTest, ChangeSecretMeAndTimezone) {
     std::string admin = admin_token();
-    ASSERT_EQ(call("createAccount", {{"id", "dave"}, {"secret", "dave-secret"}}, admin).code, PLATFORM_OK);
+    ASSERT_EQ(call("createAccount", {{"id", "dave"}, {"secret", "dave-secret"}}, admin).code,
+              PLATFORM_OK);
     std::string dave = login("dave", "dave-secret")["access_token"];
     EXPECT_EQ(call("changeSecret", {{"new_secret", "dave-secret-2"}}, dave).body,
               "old_secret: is required to change your own secret");
-    EXPECT_EQ(call("changeSecret", {{"old_secret", "bad-bad-bad"}, {"new_secret", "dave-secret-2"}}, dave).body,
-              "old_secret: not correct");
+    EXPECT_EQ(
+        call("changeSecret", {{"old_secret", "bad-bad-bad"}, {"new_secret", "dave-secret-2"}}, dave)
+            .body,
+        "old_secret: not correct");
     EXPECT_EQ(call("changeSecret", {{"id", "admin"}, {"new_secret", "dave-secret-2"}}, dave).code,
               PLATFORM_PERMISSION_DENIED);
-    ASSERT_EQ(call("changeSecret", {{"old_secret", "dave-secret"}, {"new_secret", "dave-secret-2"}}, dave).code,
-              PLATFORM_OK);
+    ASSERT_EQ(
+        call("changeSecret", {{"old_secret", "dave-secret"}, {"new_secret", "dave-secret-2"}}, dave)
+            .code,
+        PLATFORM_OK);
     login("dave", "dave-secret-2");
-    ASSERT_EQ(call("changeSecret", {{"id", "dave"}, {"new_secret", "dave-secret-3"}}, admin).code, PLATFORM_OK);
+    ASSERT_EQ(call("changeSecret", {{"id", "dave"}, {"new_secret", "dave-secret-3"}}, admin).code,
+              PLATFORM_OK);
     login("dave", "dave-secret-3");
 
     Reply tz = call("setTimezone", {{"timezone", "Europe/London"}}, dave);
     ASSERT_EQ(tz.code, PLATFORM_OK) << tz.body;
-    EXPECT_EQ(call("me", json::object(), dave).json()["account"]["metadata"]["timezone"], "Europe/London");
+    EXPECT_EQ(call("me", json::object(), dave).json()["account"]["metadata"]["timezone"],
+              "Europe/London");
     for (const char* bad : {"Mars/Base", "../../etc/passwd", "/etc/localtime", "Europe", ""})
-        EXPECT_EQ(call("setTimezone", {{"timezone", bad}}, dave).code, PLATFORM_INVALID_ARGUMENT) << bad;
+        EXPECT_EQ(call("setTimezone", {{"timezone", bad}}, dave).code, PLATFORM_INVALID_ARGUMENT)
+            << bad;
     EXPECT_EQ(authenticate(dave).identity["metadata"]["timezone"], "Europe/London");
 }
 
@@ -258,14 +276,18 @@ TEST_F(AuthLocalTest, AccountsLiveInTheRequestNamespace) {
     Reply made = call("createAccount", {{"id", "erin"}, {"secret", "erin-secret"}}, admin, other);
     ASSERT_EQ(made.code, PLATFORM_OK) << made.body;
     EXPECT_EQ(made.json()["account"]["issuer"], "other.ns");
-    EXPECT_EQ(plugin->call("token", {{"id", "erin"}, {"secret", "erin-secret"}}).code, PLATFORM_UNAUTHENTICATED);
+    EXPECT_EQ(plugin->call("token", {{"id", "erin"}, {"secret", "erin-secret"}}).code,
+              PLATFORM_UNAUTHENTICATED);
     json t = login("erin", "erin-secret", other);
     Answer a = authenticate(t["access_token"]);
     ASSERT_EQ(a.code, PLATFORM_OK);
     EXPECT_EQ(a.identity["issuer"], "other.ns");
-    EXPECT_EQ(call("me", json::object(), t["access_token"]).json()["account"]["issuer"], "other.ns");
+    EXPECT_EQ(call("me", json::object(), t["access_token"]).json()["account"]["issuer"],
+              "other.ns");
     // erin administers nothing, and an account of other.ns cannot reach the server's namespace.
-    EXPECT_EQ(call("listAccounts", json::object(), t["access_token"], {{"Platform-Namespace", "go.core.api"}}).code,
+    EXPECT_EQ(call("listAccounts", json::object(), t["access_token"],
+                   {{"Platform-Namespace", "go.core.api"}})
+                  .code,
               PLATFORM_PERMISSION_DENIED);
     EXPECT_EQ(call("createAccount", {{"id", "x"}}, admin, {{"Platform-Namespace", "Bad/NS"}}).code,
               PLATFORM_INVALID_ARGUMENT);

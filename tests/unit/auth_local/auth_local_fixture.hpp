@@ -2,12 +2,11 @@
 // its endpoints through FakePlugin::call, its provider table directly. Cheap argon2id settings.
 #pragma once
 
-#include <platform/testing/fake_host.hpp>
-
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <memory>
+#include <platform/testing/fake_host.hpp>
 #include <string>
 
 extern "C" const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t*);
@@ -20,7 +19,10 @@ using platform::testing::FakePlugin;
 using platform::testing::Reply;
 
 inline json cheap_config() {
-    return {{"argon2_ops", 1}, {"argon2_mem_kib", 8}, {"admin_secret", "admin-secret-1"}, {"namespace", "go.core.api"}};
+    return {{"argon2_ops", 1},
+            {"argon2_mem_kib", 8},
+            {"admin_secret", "admin-secret-1"},
+            {"namespace", "go.core.api"}};
 }
 
 struct Answer {
@@ -74,8 +76,9 @@ protected:
 
     Answer authenticate(const std::string& credential) const {
         std::string out;
-        auto st = table()->authenticate(inst(), platform_str_t{credential.data(), credential.size()},
-                                        platform::append_sink, &out);
+        auto st =
+            table()->authenticate(inst(), platform_str_t{credential.data(), credential.size()},
+                                  platform::append_sink, &out);
         return {st, st == PLATFORM_OK ? json::parse(out) : json()};
     }
     uint64_t rules_version() const { return table()->rules_version(inst()); }
@@ -98,7 +101,8 @@ protected:
         return plugin->call(endpoint, args, account, std::move(headers));
     }
 
-    json login(const std::string& id, const std::string& secret, std::map<std::string, std::string> headers = {}) {
+    json login(const std::string& id, const std::string& secret,
+               std::map<std::string, std::string> headers = {}) {
         Reply r = plugin->call("token", {{"id", id}, {"secret", secret}}, "", std::move(headers));
         EXPECT_EQ(r.code, PLATFORM_OK) << r.body;
         return r.code == PLATFORM_OK ? r.json() : json::object();

@@ -1,12 +1,12 @@
 // auth-local: ES256 access tokens (expiry on the business clock, forgeries refused, the key kept
 // sealed in the store or given as PEM) and the access rules with their version.
-#include "auth_local_fixture.hpp"
-
 #include <openssl/bio.h>
 #include <openssl/bn.h>
 #include <openssl/ecdsa.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
+
+#include "auth_local_fixture.hpp"
 
 using namespace auth_local_test;
 
@@ -14,7 +14,8 @@ namespace {
 
 std::string b64url(const std::string& in) {
     std::string out((in.size() + 2) / 3 * 4 + 1, '\0');
-    int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()), reinterpret_cast<const unsigned char*>(in.data()),
+    int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                            reinterpret_cast<const unsigned char*>(in.data()),
                             static_cast<int>(in.size()));
     out.resize(static_cast<size_t>(n));
     while (!out.empty() && out.back() == '=') out.pop_back();
@@ -26,7 +27,8 @@ std::string b64url_decode(std::string s) {
     for (auto& c : s) c = c == '-' ? '+' : c == '_' ? '/' : c;
     while (s.size() % 4) s += '=';
     std::string out(s.size(), '\0');
-    int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()), reinterpret_cast<const unsigned char*>(s.data()),
+    int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                            reinterpret_cast<const unsigned char*>(s.data()),
                             static_cast<int>(s.size()));
     out.resize(static_cast<size_t>(n));
     return out;
@@ -50,7 +52,8 @@ struct TestKey {
         EVP_MD_CTX* ctx = EVP_MD_CTX_new();
         size_t len = 0;
         EVP_DigestSignInit(ctx, nullptr, EVP_sha256(), nullptr, key);
-        EVP_DigestSign(ctx, nullptr, &len, reinterpret_cast<const unsigned char*>(input.data()), input.size());
+        EVP_DigestSign(ctx, nullptr, &len, reinterpret_cast<const unsigned char*>(input.data()),
+                       input.size());
         std::string der(len, '\0');
         EVP_DigestSign(ctx, reinterpret_cast<unsigned char*>(der.data()), &len,
                        reinterpret_cast<const unsigned char*>(input.data()), input.size());
@@ -77,7 +80,8 @@ const json kHeader = {{"alg", "ES256"}, {"typ", "JWT"}};
 TEST_F(AuthLocalTest, AccessTokensCarryTheClaims) {
     json t = login("admin", "admin-secret-1");
     json c = claims_of(t["access_token"]);
-    for (const char* k : {"sub", "iss", "type", "scopes", "name", "iat", "exp", "jti"}) EXPECT_TRUE(c.contains(k)) << k;
+    for (const char* k : {"sub", "iss", "type", "scopes", "name", "iat", "exp", "jti"})
+        EXPECT_TRUE(c.contains(k)) << k;
     EXPECT_EQ(c["sub"], "admin");
     EXPECT_EQ(c["iss"], "go.core.api");
     EXPECT_EQ(c["exp"].get<int64_t>() - c["iat"].get<int64_t>(), 900);
@@ -115,7 +119,8 @@ TEST_F(AuthLocalTest, ForgedAccessTokensAreRefused) {
     json none = {{"alg", "none"}, {"typ", "JWT"}};
     std::string unsigned_token = b64url(none.dump()) + "." + b64url(claims_of(good).dump()) + ".";
     EXPECT_EQ(authenticate(unsigned_token).code, PLATFORM_UNAUTHENTICATED);
-    EXPECT_EQ(authenticate(b64url(none.dump()) + good.substr(good.find('.'))).code, PLATFORM_UNAUTHENTICATED);
+    EXPECT_EQ(authenticate(b64url(none.dump()) + good.substr(good.find('.'))).code,
+              PLATFORM_UNAUTHENTICATED);
 
     // Another key, otherwise perfect claims.
     TestKey other;
@@ -156,7 +161,11 @@ TEST_F(AuthLocalTest, APrivateKeyFromTheConfigSignsTokens) {
 TEST_F(AuthLocalTest, TheDefaultRuleExists) {
     json rules = lent_rules();
     ASSERT_EQ(rules.size(), 1u);
-    EXPECT_EQ(rules[0], json({{"id", "default"}, {"scope", ""}, {"resource", "*:*:*"}, {"access", "GRANTED"}, {"priority", 0}}));
+    EXPECT_EQ(rules[0], json({{"id", "default"},
+                              {"scope", ""},
+                              {"resource", "*:*:*"},
+                              {"access", "GRANTED"},
+                              {"priority", 0}}));
     EXPECT_GT(rules_version(), 0u);
     Reply list = call("listRules", json::object(), admin_token());
     ASSERT_EQ(list.code, PLATFORM_OK);
@@ -166,17 +175,27 @@ TEST_F(AuthLocalTest, TheDefaultRuleExists) {
 TEST_F(AuthLocalTest, RulesCrudBumpsTheVersion) {
     std::string admin = admin_token();
     const uint64_t v0 = rules_version();
-    Reply made = call("createRule", {{"id", "onlyloggedin"}, {"scope", "*"}, {"resource", "*:*:*"}, {"priority", 1}}, admin);
+    Reply made = call(
+        "createRule",
+        {{"id", "onlyloggedin"}, {"scope", "*"}, {"resource", "*:*:*"}, {"priority", 1}}, admin);
     ASSERT_EQ(made.code, PLATFORM_OK) << made.body;
     EXPECT_EQ(made.json()["rule"]["access"], "GRANTED");
     const uint64_t v1 = rules_version();
     EXPECT_GT(v1, v0);
-    EXPECT_EQ(call("createRule", {{"id", "onlyloggedin"}, {"scope", "*"}, {"resource", "*:*:*"}}, admin).body,
-              "id: already exists");
-    EXPECT_EQ(call("createRule", {{"id", "bad"}, {"scope", "*"}, {"resource", "notes"}}, admin).code,
-              PLATFORM_INVALID_ARGUMENT);
-    ASSERT_EQ(call("createRule", {{"id", "pub"}, {"scope", "<public>"}, {"resource", "service:auth:*"}, {"access", "DENIED"}},
-                   admin).code,
+    EXPECT_EQ(
+        call("createRule", {{"id", "onlyloggedin"}, {"scope", "*"}, {"resource", "*:*:*"}}, admin)
+            .body,
+        "id: already exists");
+    EXPECT_EQ(
+        call("createRule", {{"id", "bad"}, {"scope", "*"}, {"resource", "notes"}}, admin).code,
+        PLATFORM_INVALID_ARGUMENT);
+    ASSERT_EQ(call("createRule",
+                   {{"id", "pub"},
+                    {"scope", "<public>"},
+                    {"resource", "service:auth:*"},
+                    {"access", "DENIED"}},
+                   admin)
+                  .code,
               PLATFORM_OK);
     json lent = lent_rules();
     ASSERT_EQ(lent.size(), 3u);
@@ -204,7 +223,8 @@ TEST_F(AuthLocalTest, RulesCrudBumpsTheVersion) {
 
 TEST_F(AuthLocalTest, OnlyServerAdminsChangeRules) {
     std::string admin = admin_token();
-    ASSERT_EQ(call("createAccount", {{"id", "frank"}, {"secret", "frank-secret"}}, admin).code, PLATFORM_OK);
+    ASSERT_EQ(call("createAccount", {{"id", "frank"}, {"secret", "frank-secret"}}, admin).code,
+              PLATFORM_OK);
     std::string frank = login("frank", "frank-secret")["access_token"];
     EXPECT_EQ(call("createRule", {{"id", "x"}, {"scope", "*"}, {"resource", "*:*:*"}}, frank).code,
               PLATFORM_PERMISSION_DENIED);

@@ -3,9 +3,9 @@
 // ambiguous titles; the public feed.
 #include "blog.hpp"
 
-#include <platform/testing/fake_host.hpp>
-
 #include <gtest/gtest.h>
+
+#include <platform/testing/fake_host.hpp>
 
 extern "C" const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t*);
 
@@ -15,7 +15,8 @@ using nlohmann::json;
 using platform::testing::FakeHost;
 using platform::testing::Reply;
 
-const std::string kBody = "This body is long enough to be a blog post: it has more than fifty characters.";
+const std::string kBody =
+    "This body is long enough to be a blog post: it has more than fifty characters.";
 
 TEST(BlogText, TitleFromBody) {
     EXPECT_EQ(blog::title_from("\n\n## Hello   world\nmore"), "Hello world");
@@ -62,15 +63,18 @@ TEST_F(BlogTest, CreateGeneratesTitleAndNormalisesTags) {
 
 TEST_F(BlogTest, IdsComeFromTheRequestAndAreUniquePerAuthor) {
     const json args = {{"content", kBody}, {"title", "Same"}};
-    const json a = blog.call("create", args, "alice").json(), b = blog.call("create", args, "bob").json();
+    const json a = blog.call("create", args, "alice").json(),
+               b = blog.call("create", args, "bob").json();
     EXPECT_EQ(a["id"], b["id"]);  // same request, same time: same id (HTTP and MCP answers agree)
     EXPECT_FALSE(a.contains("seq"));
     const json again = blog.call("create", args, "alice").json();
     EXPECT_NE(again["id"], a["id"]);
-    EXPECT_EQ(blog.call("read", {{"id", a["id"]}}, "alice").json()["author"], "alice");  // own first
+    EXPECT_EQ(blog.call("read", {{"id", a["id"]}}, "alice").json()["author"],
+              "alice");  // own first
     EXPECT_EQ(blog.call("read", {{"id", b["id"]}}, "bob").json()["author"], "bob");
     EXPECT_EQ(blog.call("delete", {{"id", a["id"]}}, "alice").code, PLATFORM_OK);
-    EXPECT_EQ(blog.call("read", {{"id", a["id"]}}, "alice").json()["author"], "bob");  // bob's is public
+    EXPECT_EQ(blog.call("read", {{"id", a["id"]}}, "alice").json()["author"],
+              "bob");  // bob's is public
 }
 
 TEST_F(BlogTest, PublicReadableByAllPrivateOnlyByAuthor) {
@@ -89,8 +93,10 @@ TEST_F(BlogTest, PublicReadableByAllPrivateOnlyByAuthor) {
 TEST_F(BlogTest, OnlyTheAuthorUpdatesOrDeletes) {
     json pub = create({{"content", kBody}}, "alice");
     json priv = create({{"content", kBody}, {"private", true}}, "alice");
-    EXPECT_EQ(blog.call("update", {{"id", pub["id"]}, {"title", "x"}}, "bob").code, PLATFORM_PERMISSION_DENIED);
-    EXPECT_EQ(blog.call("update", {{"id", priv["id"]}, {"title", "x"}}, "bob").code, PLATFORM_NOT_FOUND);
+    EXPECT_EQ(blog.call("update", {{"id", pub["id"]}, {"title", "x"}}, "bob").code,
+              PLATFORM_PERMISSION_DENIED);
+    EXPECT_EQ(blog.call("update", {{"id", priv["id"]}, {"title", "x"}}, "bob").code,
+              PLATFORM_NOT_FOUND);
     EXPECT_EQ(blog.call("delete", {{"id", pub["id"]}}, "bob").code, PLATFORM_PERMISSION_DENIED);
     EXPECT_EQ(blog.call("delete", {{"id", priv["id"]}}, "bob").code, PLATFORM_NOT_FOUND);
     EXPECT_EQ(blog.call("read", {{"id", pub["id"]}}, "bob").code, PLATFORM_OK);
@@ -108,7 +114,8 @@ TEST_F(BlogTest, UpdateKeepsOmittedFieldsAndMovesTheCard) {
     EXPECT_NE(u.json()["updated"], p["updated"]);
     EXPECT_EQ(blog.call("read", {{"id", p["id"]}}, "bob").code, PLATFORM_NOT_FOUND);
     EXPECT_EQ(blog.call("feed", {{"offset", 0}, {"limit", 100}}, "").json()["total"], 0);
-    u = blog.call("update", {{"id", p["id"]}, {"private", false}, {"title", ""}, {"tags", ""}}, "alice");
+    u = blog.call("update", {{"id", p["id"]}, {"private", false}, {"title", ""}, {"tags", ""}},
+                  "alice");
     EXPECT_EQ(u.json()["title"], blog::title_from(kBody));
     EXPECT_EQ(u.json()["tags"], "");
     EXPECT_EQ(blog.call("read", {{"id", p["id"]}}, "bob").code, PLATFORM_OK);
@@ -121,7 +128,8 @@ TEST_F(BlogTest, AmbiguousTitleRefusedAndDeleteIsFinal) {
     EXPECT_EQ(amb.code, PLATFORM_INVALID_ARGUMENT);
     EXPECT_NE(amb.body.find(a["id"].get<std::string>()), std::string::npos) << amb.body;
     EXPECT_EQ(blog.call("read", {{"title", "Same"}}, "bob").code, PLATFORM_INVALID_ARGUMENT);
-    EXPECT_EQ(blog.call("delete", {{"title", "Same"}}, "bob").code, PLATFORM_NOT_FOUND);  // not bob's
+    EXPECT_EQ(blog.call("delete", {{"title", "Same"}}, "bob").code,
+              PLATFORM_NOT_FOUND);  // not bob's
     Reply d = blog.call("delete", {{"id", a["id"]}}, "alice");
     ASSERT_EQ(d.code, PLATFORM_OK) << d.body;
     EXPECT_EQ(d.json()["deleted"], a["id"]);
@@ -135,7 +143,9 @@ TEST_F(BlogTest, AmbiguousTitleRefusedAndDeleteIsFinal) {
 
 TEST_F(BlogTest, FeedPagesPublicPostsInFull) {
     std::vector<std::string> ids;
-    for (int i = 0; i < 5; ++i) ids.push_back(create({{"content", kBody + std::to_string(i)}}, i % 2 ? "bob" : "alice")["id"]);
+    for (int i = 0; i < 5; ++i)
+        ids.push_back(
+            create({{"content", kBody + std::to_string(i)}}, i % 2 ? "bob" : "alice")["id"]);
     create({{"content", kBody}, {"private", true}}, "alice");
     Reply f = blog.call("feed", {{"offset", 1}, {"limit", 2}}, "");
     ASSERT_EQ(f.code, PLATFORM_OK) << f.body;

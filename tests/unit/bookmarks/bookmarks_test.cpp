@@ -1,9 +1,8 @@
 // The bookmarks plugin (plugins/bookmarks) through the fake host: saving by URL or archive ref
 // (the archive service played by on_call), notes kept on re-saving, search in notes, paging.
-#include <platform/testing/fake_host.hpp>
-
 #include <gtest/gtest.h>
 
+#include <platform/testing/fake_host.hpp>
 #include <string>
 #include <vector>
 
@@ -33,8 +32,8 @@ protected:
     }
     // An archive service answering `method` with `answer` and anything else with 404.
     void archive(const std::string& method, const json& answer) {
-        host.on_call = [method, answer](const std::string& service, const std::string& m, const json&,
-                                        const std::string&) {
+        host.on_call = [method, answer](const std::string& service, const std::string& m,
+                                        const json&, const std::string&) {
             Reply r;
             if (service != "archive" || m != method) return r.code = PLATFORM_NOT_FOUND, r;
             r.code = PLATFORM_OK;
@@ -60,12 +59,15 @@ TEST_F(BookmarksTest, SavingAUrlAndReSavingKeepsTheNote) {
     EXPECT_EQ(again.at("title"), "A");
     EXPECT_EQ(again.at("created"), "2026-01-01T00:00:00Z");
     EXPECT_EQ(again.at("saved"), "2026-01-01T00:00:01Z");
-    EXPECT_EQ(add({{"url", "https://example.org/a"}, {"note", "new"}}).at("note"), "new");  // a note given replaces
+    EXPECT_EQ(add({{"url", "https://example.org/a"}, {"note", "new"}}).at("note"),
+              "new");  // a note given replaces
     EXPECT_EQ(titles(json::object()).size(), 1u);
     EXPECT_EQ(add({{"url", "https://www.youtube.com/watch?v=x"}}).at("kind"), "video");
     for (const char* bad : {"ftp://x", "javascript:alert(1)", "https://", "https://a b"})
-        EXPECT_EQ(bookmarks.call("add", {{"url", bad}}, "alice").code, PLATFORM_INVALID_ARGUMENT) << bad;
-    EXPECT_EQ(bookmarks.call("add", {{"title", "no item"}}, "alice").code, PLATFORM_INVALID_ARGUMENT);
+        EXPECT_EQ(bookmarks.call("add", {{"url", bad}}, "alice").code, PLATFORM_INVALID_ARGUMENT)
+            << bad;
+    EXPECT_EQ(bookmarks.call("add", {{"title", "no item"}}, "alice").code,
+              PLATFORM_INVALID_ARGUMENT);
 }
 
 TEST_F(BookmarksTest, ARefIsResolvedThroughTheArchive) {
@@ -73,7 +75,10 @@ TEST_F(BookmarksTest, ARefIsResolvedThroughTheArchive) {
     EXPECT_EQ(none.code, PLATFORM_NOT_FOUND);
     EXPECT_NE(none.body.find("ref"), std::string::npos) << none.body;
 
-    archive("get", {{"id", "news-1"}, {"kind", "news"}, {"title", "Rates rise"}, {"url", "https://n.example/1"},
+    archive("get", {{"id", "news-1"},
+                    {"kind", "news"},
+                    {"title", "Rates rise"},
+                    {"url", "https://n.example/1"},
                     {"text", "The bank raised rates."}});
     json b = add({{"ref", "news-1"}, {"note", "check mortgage"}});
     EXPECT_EQ(b.at("kind"), "article");
@@ -86,13 +91,18 @@ TEST_F(BookmarksTest, ARefIsResolvedThroughTheArchive) {
     EXPECT_EQ(bookmarks.call("add", {{"ref", "news-2"}}, "alice").code, PLATFORM_NOT_FOUND);
 
     // An archive with only search: the entry with that id among its results.
-    archive("search", {{"results", {{{"id", "other"}, {"kind", "video"}},
-                                    {{"id", "vid-9"}, {"kind", "video"}, {"title", "Talk"}, {"description", "A talk."}}}}});
+    archive(
+        "search",
+        {{"results",
+          {{{"id", "other"}, {"kind", "video"}},
+           {{"id", "vid-9"}, {"kind", "video"}, {"title", "Talk"}, {"description", "A talk."}}}}});
     json v = add({{"ref", "vid-9"}});
     EXPECT_EQ(v.at("kind"), "video");
-    EXPECT_EQ(bookmarks.call("get", {{"id", v.at("id")}}, "alice").json().at("archived"), "A talk.");
+    EXPECT_EQ(bookmarks.call("get", {{"id", v.at("id")}}, "alice").json().at("archived"),
+              "A talk.");
     json link = add({{"url", "https://example.org/x"}});
-    EXPECT_EQ(bookmarks.call("get", {{"id", link.at("id")}}, "alice").json().at("archived"), nullptr);
+    EXPECT_EQ(bookmarks.call("get", {{"id", link.at("id")}}, "alice").json().at("archived"),
+              nullptr);
 }
 
 TEST_F(BookmarksTest, AnnotateSetsAndClearsTheNote) {
@@ -100,8 +110,11 @@ TEST_F(BookmarksTest, AnnotateSetsAndClearsTheNote) {
     Reply a = bookmarks.call("annotate", {{"id", b.at("id")}, {"note", "new"}}, "alice");
     ASSERT_EQ(a.code, PLATFORM_OK) << a.body;
     EXPECT_EQ(a.json().at("note"), "new");
-    EXPECT_EQ(bookmarks.call("annotate", {{"id", b.at("id")}, {"note", ""}}, "alice").json().at("note"), "");
-    EXPECT_EQ(bookmarks.call("annotate", {{"id", b.at("id")}, {"note", "x"}}, "bob").code, PLATFORM_NOT_FOUND);
+    EXPECT_EQ(
+        bookmarks.call("annotate", {{"id", b.at("id")}, {"note", ""}}, "alice").json().at("note"),
+        "");
+    EXPECT_EQ(bookmarks.call("annotate", {{"id", b.at("id")}, {"note", "x"}}, "bob").code,
+              PLATFORM_NOT_FOUND);
     EXPECT_EQ(bookmarks.call("annotate", {{"id", b.at("id")}}, "alice").json().at("note"), "");
 }
 
@@ -117,7 +130,8 @@ TEST_F(BookmarksTest, ListIsNewestFirstSearchesNotesFiltersKindsAndPages) {
     EXPECT_EQ(titles({{"offset", 1}, {"limit", 1}}), std::vector<std::string>{"two"});
     EXPECT_EQ(bookmarks.call("list", {{"limit", 1}}, "alice").json().at("total"), 3);
     add({{"url", "https://example.org/1"}});  // re-saved: newest again
-    EXPECT_EQ(titles(json::object()), (std::vector<std::string>{"one", "three", "two"}));  // title kept
+    EXPECT_EQ(titles(json::object()),
+              (std::vector<std::string>{"one", "three", "two"}));  // title kept
     EXPECT_TRUE(titles(json::object(), "bob").empty());
 }
 
@@ -125,7 +139,8 @@ TEST_F(BookmarksTest, DeleteIsOwnerScoped) {
     json b = add({{"url", "https://example.org/d"}});
     EXPECT_EQ(bookmarks.call("delete", {{"id", b.at("id")}}, "bob").code, PLATFORM_NOT_FOUND);
     EXPECT_EQ(bookmarks.call("get", {{"id", b.at("id")}}, "bob").code, PLATFORM_NOT_FOUND);
-    EXPECT_EQ(bookmarks.call("delete", {{"id", b.at("id")}}, "alice").json(), (json{{"deleted", b.at("id")}}));
+    EXPECT_EQ(bookmarks.call("delete", {{"id", b.at("id")}}, "alice").json(),
+              (json{{"deleted", b.at("id")}}));
     EXPECT_EQ(bookmarks.call("get", {{"id", b.at("id")}}, "alice").code, PLATFORM_NOT_FOUND);
 }
 

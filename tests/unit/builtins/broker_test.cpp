@@ -1,8 +1,6 @@
 // The broker service (plugins/broker) through the fake host. The fake host records publishes
 // without their headers and never delivers to subscribers, so these tests load the plugin with a
 // copy of its host table whose broker functions keep headers and deliver (TestHost below).
-#include <platform/testing/fake_host.hpp>
-
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -10,6 +8,7 @@
 #include <future>
 #include <map>
 #include <mutex>
+#include <platform/testing/fake_host.hpp>
 #include <string>
 #include <thread>
 
@@ -41,7 +40,9 @@ struct TestHost : FakeHost {
     std::atomic<int> chunks_allowed{-1};  // respond_chunk fails after this many (-1 = never)
     platform_host_api_t table{};
 
-    static TestHost* self(platform_host_ctx_t* c) { return static_cast<TestHost*>(reinterpret_cast<FakeHost*>(c)); }
+    static TestHost* self(platform_host_ctx_t* c) {
+        return static_cast<TestHost*>(reinterpret_cast<FakeHost*>(c));
+    }
     static TestHost*& current() {
         static TestHost* t = nullptr;
         return t;
@@ -50,16 +51,19 @@ struct TestHost : FakeHost {
     TestHost() {
         current() = this;
         table = *api();
-        table.broker_publish = [](platform_host_ctx_t* c, platform_str_t topic, platform_str_t body, platform_str_t headers) -> platform_status_t {
+        table.broker_publish = [](platform_host_ctx_t* c, platform_str_t topic, platform_str_t body,
+                                  platform_str_t headers) -> platform_status_t {
             auto* h = self(c);
             std::lock_guard<std::mutex> g(h->m);
-            h->sent.push_back({platform::copy(topic), platform::copy(body), json::parse(platform::view(headers))});
+            h->sent.push_back({platform::copy(topic), platform::copy(body),
+                               json::parse(platform::view(headers))});
             for (auto& [id, s] : h->subs)
                 if (s.topic == platform::copy(topic)) s.fn(s.user, topic, body, headers);
             return PLATFORM_OK;
         };
-        table.broker_subscribe = [](platform_host_ctx_t* c, platform_str_t topic, platform_str_t queue, platform_message_fn fn,
-                                    void* user, uint64_t* out) -> platform_status_t {
+        table.broker_subscribe = [](platform_host_ctx_t* c, platform_str_t topic,
+                                    platform_str_t queue, platform_message_fn fn, void* user,
+                                    uint64_t* out) -> platform_status_t {
             auto* h = self(c);
             std::lock_guard<std::mutex> g(h->m);
             *out = h->next++;
@@ -111,7 +115,8 @@ struct TestHost : FakeHost {
         }
         return false;
     }
-    void deliver(const std::string& topic, const std::string& body, const json& headers = json::object()) {
+    void deliver(const std::string& topic, const std::string& body,
+                 const json& headers = json::object()) {
         std::string h = headers.dump();
         table.broker_publish(ctx(), platform::view(topic), platform::view(body), platform::view(h));
     }
@@ -134,9 +139,13 @@ TEST(BrokerPlain, PublishReachesTheFakeHostsRecord) {
 }
 
 TEST_F(BrokerTest, PublishCopiesCallMetadataIntoHeaders) {
-    Reply r = broker.call("publish", {{"topic", "orders"}, {"body", R"({"id":1})"}, {"headers", {{"X-Custom", "yes"}}}}, "alice",
-                          {{"Content-Type", "application/json"}, {"X-Request-Id", "req-42"}, {"Platform-Namespace", "go.core.api"},
-                           {"User-Agent", "test"}});
+    Reply r = broker.call(
+        "publish",
+        {{"topic", "orders"}, {"body", R"({"id":1})"}, {"headers", {{"X-Custom", "yes"}}}}, "alice",
+        {{"Content-Type", "application/json"},
+         {"X-Request-Id", "req-42"},
+         {"Platform-Namespace", "go.core.api"},
+         {"User-Agent", "test"}});
     ASSERT_EQ(r.code, PLATFORM_OK) << r.body;
     ASSERT_EQ(host.sent.size(), 1u);
     EXPECT_EQ(host.sent[0].topic, "orders");
@@ -149,12 +158,16 @@ TEST_F(BrokerTest, PublishCopiesCallMetadataIntoHeaders) {
 }
 
 TEST_F(BrokerTest, GivenHeadersWinExceptThePublisher) {
-    Reply r = broker.call("publish",
-                          {{"topic", "t"}, {"body", "b"}, {"headers", {{"content-type", "text/plain"}, {"platform-account", "mallory"}}}},
-                          "alice", {{"Content-Type", "application/json"}});
+    Reply r = broker.call(
+        "publish",
+        {{"topic", "t"},
+         {"body", "b"},
+         {"headers", {{"content-type", "text/plain"}, {"platform-account", "mallory"}}}},
+        "alice", {{"Content-Type", "application/json"}});
     ASSERT_EQ(r.code, PLATFORM_OK) << r.body;
     ASSERT_EQ(host.sent.size(), 1u);
-    EXPECT_EQ(host.sent[0].headers, json({{"content-type", "text/plain"}, {"Platform-Account", "alice"}}));
+    EXPECT_EQ(host.sent[0].headers,
+              json({{"content-type", "text/plain"}, {"Platform-Account", "alice"}}));
 }
 
 TEST_F(BrokerTest, PublishNamesBadArguments) {
@@ -170,7 +183,8 @@ TEST_F(BrokerTest, PublishNamesBadArguments) {
 
 TEST_F(BrokerTest, SubscribeStreamsMessagesUntilTheLimit) {
     auto reply = std::async(std::launch::async, [&] {
-        return broker.call("subscribe", {{"topic", "news"}, {"limit", 2}, {"wait_ms", 5000}}, "bob");
+        return broker.call("subscribe", {{"topic", "news"}, {"limit", 2}, {"wait_ms", 5000}},
+                           "bob");
     });
     ASSERT_TRUE(host.wait_for_subscriptions(1));
     host.deliver("other", "ignored");
@@ -180,8 +194,11 @@ TEST_F(BrokerTest, SubscribeStreamsMessagesUntilTheLimit) {
     Reply r = reply.get();
     ASSERT_EQ(r.code, PLATFORM_OK) << r.body;
     ASSERT_EQ(r.chunks.size(), 2u);
-    EXPECT_EQ(json::parse(r.chunks[0]), json({{"topic", "news"}, {"body", "first"}, {"headers", {{"Content-Type", "text/plain"}}}}));
-    EXPECT_EQ(json::parse(r.chunks[1]), json({{"topic", "news"}, {"body", "second"}, {"headers", json::object()}}));
+    EXPECT_EQ(json::parse(r.chunks[0]), json({{"topic", "news"},
+                                              {"body", "first"},
+                                              {"headers", {{"Content-Type", "text/plain"}}}}));
+    EXPECT_EQ(json::parse(r.chunks[1]),
+              json({{"topic", "news"}, {"body", "second"}, {"headers", json::object()}}));
     EXPECT_EQ(host.subscriptions(), 0u);  // unsubscribed
 }
 
@@ -225,7 +242,9 @@ TEST_F(BrokerTest, SubscribeStopsWhenTheClientIsGone) {
 
 TEST_F(BrokerTest, QueueGroupIsPassedToTheBroker) {
     auto reply = std::async(std::launch::async, [&] {
-        return broker.call("subscribe", {{"topic", "jobs"}, {"queue", "workers"}, {"limit", 1}, {"wait_ms", 5000}}, "bob");
+        return broker.call(
+            "subscribe", {{"topic", "jobs"}, {"queue", "workers"}, {"limit", 1}, {"wait_ms", 5000}},
+            "bob");
     });
     ASSERT_TRUE(host.wait_for_subscriptions(1));
     {
@@ -241,11 +260,13 @@ TEST_F(BrokerTest, DescriptorDeclaresAStreamingSubscribe) {
     EXPECT_EQ(platform::view(d->service), "broker");
     ASSERT_EQ(d->endpoint_count, 2u);
     for (uint32_t i = 0; i < d->endpoint_count; ++i) {
-        auto* e = reinterpret_cast<const platform_endpoint_t*>(reinterpret_cast<const char*>(d->endpoints) + i * d->endpoint_stride);
+        auto* e = reinterpret_cast<const platform_endpoint_t*>(
+            reinterpret_cast<const char*>(d->endpoints) + i * d->endpoint_stride);
         json schema = json::parse(platform::view(e->input_schema));
         EXPECT_EQ(schema.at("additionalProperties"), false);
         EXPECT_EQ(e->access, PLATFORM_ACCESS_ACCOUNT);
-        for (auto& [name, prop] : schema.at("properties").items()) EXPECT_TRUE(prop.contains("description")) << name;
+        for (auto& [name, prop] : schema.at("properties").items())
+            EXPECT_TRUE(prop.contains("description")) << name;
         if (platform::view(e->name) == "subscribe") {
             EXPECT_EQ(e->verb, PLATFORM_VERB_GET);
             EXPECT_TRUE(e->flags & PLATFORM_FLAG_STREAMING);

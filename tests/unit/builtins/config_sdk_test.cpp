@@ -1,12 +1,11 @@
 // platform/sdk/config.hpp against a fake host whose calls to "config" reach the real config
 // service (plugins/config) loaded in the same fake host: typed getters coerce and never fail,
 // structured reads fail on a type mismatch (spec gateway §4.2 config rule 4).
-#include <platform/sdk/config.hpp>
-#include <platform/testing/fake_host.hpp>
-
 #include <gtest/gtest.h>
 
 #include <map>
+#include <platform/sdk/config.hpp>
+#include <platform/testing/fake_host.hpp>
 #include <string>
 #include <vector>
 
@@ -30,8 +29,8 @@ void from_json(const json& j, Limits& l) {
 class ConfigSdkTest : public ::testing::Test {
 protected:
     void SetUp() override {
-        host.on_call = [this](const std::string& service, const std::string& method, const json& request,
-                              const std::string& account) -> Reply {
+        host.on_call = [this](const std::string& service, const std::string& method,
+                              const json& request, const std::string& account) -> Reply {
             calls.push_back(service + " " + method + " as " + account);
             if (service != "config" || method != "Config.Get") {
                 Reply none;
@@ -41,14 +40,24 @@ protected:
             return service_plugin.call("get", request, account);
         };
         for (auto& [path, value] : std::map<std::string, json>{
-                 {"app.name", "Notes"}, {"app.limit", "42"}, {"app.limit_num", 42}, {"app.ratio", "2.5"},
-                 {"app.float", 7.9}, {"app.on", "true"}, {"app.one", "1"}, {"app.off", "off"}, {"app.flag", false},
-                 {"app.word", "abc"}, {"app.list", json::array({1, 2})},
-                 {"app.limits", json({{"max", 5}, {"name", "five"}})}, {"app.bad_limits", json({{"max", "many"}, {"name", 3}})}}) {
+                 {"app.name", "Notes"},
+                 {"app.limit", "42"},
+                 {"app.limit_num", 42},
+                 {"app.ratio", "2.5"},
+                 {"app.float", 7.9},
+                 {"app.on", "true"},
+                 {"app.one", "1"},
+                 {"app.off", "off"},
+                 {"app.flag", false},
+                 {"app.word", "abc"},
+                 {"app.list", json::array({1, 2})},
+                 {"app.limits", json({{"max", 5}, {"name", "five"}})},
+                 {"app.bad_limits", json({{"max", "many"}, {"name", 3}})}}) {
             Reply r = service_plugin.call("set", {{"path", path}, {"value", value}}, "admin");
             ASSERT_EQ(r.code, PLATFORM_OK) << r.body;
         }
-        Reply r = service_plugin.call("set", {{"path", "app.api_key"}, {"value", "k-123"}, {"secret", true}}, "admin");
+        Reply r = service_plugin.call(
+            "set", {{"path", "app.api_key"}, {"value", "k-123"}, {"secret", true}}, "admin");
         ASSERT_EQ(r.code, PLATFORM_OK) << r.body;
     }
 
@@ -70,23 +79,23 @@ TEST_F(ConfigSdkTest, ReadsThroughConfigGetAsTheServiceAccount) {
 }
 
 TEST_F(ConfigSdkTest, TypedGettersCoerceBestEffort) {
-    EXPECT_EQ(cfg.integer("app.limit", 0), 42);      // "42"
+    EXPECT_EQ(cfg.integer("app.limit", 0), 42);  // "42"
     EXPECT_EQ(cfg.integer("app.limit_num", 0), 42);
-    EXPECT_EQ(cfg.integer("app.float", 0), 7);       // truncated
-    EXPECT_EQ(cfg.integer("app.ratio", 0), 2);       // "2.5"
+    EXPECT_EQ(cfg.integer("app.float", 0), 7);  // truncated
+    EXPECT_EQ(cfg.integer("app.ratio", 0), 2);  // "2.5"
     EXPECT_DOUBLE_EQ(cfg.number("app.ratio", 0), 2.5);
     EXPECT_DOUBLE_EQ(cfg.number("app.limit", 0), 42);
-    EXPECT_TRUE(cfg.boolean("app.on", false));       // "true"
-    EXPECT_TRUE(cfg.boolean("app.one", false));      // "1"
-    EXPECT_FALSE(cfg.boolean("app.off", true));      // "off"
+    EXPECT_TRUE(cfg.boolean("app.on", false));   // "true"
+    EXPECT_TRUE(cfg.boolean("app.one", false));  // "1"
+    EXPECT_FALSE(cfg.boolean("app.off", true));  // "off"
     EXPECT_FALSE(cfg.boolean("app.flag", true));
     EXPECT_TRUE(cfg.boolean("app.limit_num", false));  // non-zero number
-    EXPECT_EQ(cfg.string("app.limit_num"), "42");    // numbers as their JSON text
+    EXPECT_EQ(cfg.string("app.limit_num"), "42");      // numbers as their JSON text
     EXPECT_EQ(cfg.string("app.list"), "[1,2]");
 }
 
 TEST_F(ConfigSdkTest, TypedGettersAlwaysReturnAUsableValue) {
-    EXPECT_EQ(cfg.integer("app.word", 7), 7);        // "abc" is no integer
+    EXPECT_EQ(cfg.integer("app.word", 7), 7);  // "abc" is no integer
     EXPECT_DOUBLE_EQ(cfg.number("app.word", 1.5), 1.5);
     EXPECT_TRUE(cfg.boolean("app.word", true));
     EXPECT_EQ(cfg.integer("app.list", 3), 3);

@@ -1,9 +1,8 @@
 // The config service (plugins/config) through the fake host: merge, replace, subtree delete,
 // prefix reads, strings holding JSON maps, and secrets that never reach the store in clear.
-#include <platform/testing/fake_host.hpp>
-
 #include <gtest/gtest.h>
 
+#include <platform/testing/fake_host.hpp>
 #include <regex>
 #include <string>
 #include <vector>
@@ -65,7 +64,8 @@ TEST_F(ConfigTest, SetThenGetAndMissingIs404NamingThePath) {
     ok_set("jsonescape", "Value with <> signs");
     EXPECT_EQ(value("jsonescape"), "Value with <> signs");
     ok_set("types", {{"b", true}, {"n", 42}, {"f", 2.5}, {"z", nullptr}, {"arr", {1, "two"}}});
-    EXPECT_EQ(value("types"), json({{"b", true}, {"n", 42}, {"f", 2.5}, {"z", nullptr}, {"arr", {1, "two"}}}));
+    EXPECT_EQ(value("types"),
+              json({{"b", true}, {"n", 42}, {"f", 2.5}, {"z", nullptr}, {"arr", {1, "two"}}}));
 }
 
 TEST_F(ConfigTest, ObjectsMergeRecursively) {
@@ -107,7 +107,8 @@ TEST_F(ConfigTest, AStringHoldingAJsonMapIsStoredAsTheMap) {
     EXPECT_TRUE(json::parse(host.store.at("helloworld").value).is_object());
 
     ok_set("helloworld", R"({"other": 1})");  // and it merges like an object
-    EXPECT_EQ(value("helloworld"), json::parse(R"({"someboolkey":true,"somekey":"hello","other":1})"));
+    EXPECT_EQ(value("helloworld"),
+              json::parse(R"({"someboolkey":true,"somekey":"hello","other":1})"));
 
     // Strings holding other JSON stay strings.
     ok_set("num", "42");
@@ -152,7 +153,10 @@ TEST_F(ConfigTest, PrefixGetReturnsTheNestedMapAndEmptyPathEverything) {
     ok_set("mail.from", "me@example.com");
     EXPECT_EQ(value("notes.limits"), json({{"max", 10}, {"min", 1}}));
     EXPECT_EQ(value("notes"), json::parse(R"({"limits":{"max":10,"min":1},"title":"Notes"})"));
-    EXPECT_EQ(value(""), json::parse(R"({"mail":{"from":"me@example.com"},"notes":{"limits":{"max":10,"min":1},"title":"Notes"}})"));
+    EXPECT_EQ(
+        value(""),
+        json::parse(
+            R"({"mail":{"from":"me@example.com"},"notes":{"limits":{"max":10,"min":1},"title":"Notes"}})"));
     // One record per top-level segment.
     EXPECT_EQ(host.store.size(), 2u);
 
@@ -160,7 +164,8 @@ TEST_F(ConfigTest, PrefixGetReturnsTheNestedMapAndEmptyPathEverything) {
     ASSERT_EQ(l.code, PLATFORM_OK) << l.body;
     EXPECT_EQ(l.json().at("paths"), json({"notes.limits.max", "notes.limits.min", "notes.title"}));
     l = config.call("list", {{"path", ""}}, "admin");
-    EXPECT_EQ(l.json().at("paths"), json({"mail.from", "notes.limits.max", "notes.limits.min", "notes.title"}));
+    EXPECT_EQ(l.json().at("paths"),
+              json({"mail.from", "notes.limits.max", "notes.limits.min", "notes.title"}));
     l = config.call("list", {{"path", "nothing.here"}}, "admin");
     EXPECT_EQ(l.json().at("paths"), json::array());
 }
@@ -224,7 +229,8 @@ TEST_F(ConfigTest, BadPathsAreRefusedNamingThePath) {
         EXPECT_EQ(del(bad).code, PLATFORM_INVALID_ARGUMENT) << bad;
     }
     EXPECT_EQ(set("", 1).code, PLATFORM_INVALID_ARGUMENT);
-    EXPECT_EQ(config.call("set", {{"path", "a"}}, "admin").code, PLATFORM_INVALID_ARGUMENT);  // no value
+    EXPECT_EQ(config.call("set", {{"path", "a"}}, "admin").code,
+              PLATFORM_INVALID_ARGUMENT);  // no value
 }
 
 // The descriptor: complete schemas, the right access and verbs, and path patterns that agree with
@@ -235,7 +241,8 @@ TEST_F(ConfigTest, DescriptorSchemasAreCompleteAndStrict) {
     EXPECT_EQ(platform::view(d->service), "config");
     std::map<std::string, const platform_endpoint_t*> eps;
     for (uint32_t i = 0; i < d->endpoint_count; ++i) {
-        auto* e = reinterpret_cast<const platform_endpoint_t*>(reinterpret_cast<const char*>(d->endpoints) + i * d->endpoint_stride);
+        auto* e = reinterpret_cast<const platform_endpoint_t*>(
+            reinterpret_cast<const char*>(d->endpoints) + i * d->endpoint_stride);
         eps[platform::copy(e->name)] = e;
         json schema = json::parse(platform::view(e->input_schema));
         EXPECT_EQ(schema.at("type"), "object");
@@ -249,10 +256,15 @@ TEST_F(ConfigTest, DescriptorSchemasAreCompleteAndStrict) {
     EXPECT_EQ(eps.at("list")->verb, PLATFORM_VERB_GET);
     EXPECT_EQ(eps.at("set")->verb, PLATFORM_VERB_POST);
     EXPECT_EQ(eps.at("delete")->verb, PLATFORM_VERB_POST);
-    EXPECT_EQ(json::parse(platform::view(eps.at("set")->input_schema)).at("required"), json({"path", "value"}));
+    EXPECT_EQ(json::parse(platform::view(eps.at("set")->input_schema)).at("required"),
+              json({"path", "value"}));
 
-    std::regex set_re(json::parse(platform::view(eps.at("set")->input_schema))["properties"]["path"]["pattern"].get<std::string>());
-    std::regex get_re(json::parse(platform::view(eps.at("get")->input_schema))["properties"]["path"]["pattern"].get<std::string>());
+    std::regex set_re(
+        json::parse(platform::view(eps.at("set")->input_schema))["properties"]["path"]["pattern"]
+            .get<std::string>());
+    std::regex get_re(
+        json::parse(platform::view(eps.at("get")->input_schema))["properties"]["path"]["pattern"]
+            .get<std::string>());
     for (const char* good : {"a", "a.b", "A_b-9.c"}) {
         EXPECT_TRUE(std::regex_search(std::string(good), set_re)) << good;
         EXPECT_TRUE(std::regex_search(std::string(good), get_re)) << good;

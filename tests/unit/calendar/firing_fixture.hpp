@@ -6,21 +6,20 @@
 // sleep.
 #pragma once
 
-#include "rfc3339.hpp"
-#include "scheduler.hpp"
-
-#include <platform/testing/fake_host.hpp>
-
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <platform/testing/fake_host.hpp>
 #include <set>
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "rfc3339.hpp"
+#include "scheduler.hpp"
 
 extern "C" const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t*);
 

@@ -1,14 +1,15 @@
 // environments.hpp: the built-ins, which one is selected (-e > PLATFORM_ENV > config.json >
 // local), add/set/del rules, and config.json's mode.
-#include "dynamic.hpp"
 #include "environments.hpp"
-#include "state_files.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <cstdlib>
 #include <filesystem>
-#include <sys/stat.h>
+
+#include "dynamic.hpp"
+#include "state_files.hpp"
 
 using namespace platform::cli;
 
@@ -17,7 +18,8 @@ namespace {
 class Environments : public ::testing::Test {
 protected:
     void SetUp() override {
-        home_ = std::filesystem::temp_directory_path() / ("cli-env-test-" + std::to_string(::getpid()));
+        home_ =
+            std::filesystem::temp_directory_path() / ("cli-env-test-" + std::to_string(::getpid()));
         std::filesystem::remove_all(home_);
         setenv("PLATFORM_HOME", home_.c_str(), 1);
         unsetenv("PLATFORM_ENV");
@@ -70,7 +72,7 @@ TEST_F(Environments, AddSetDelRules) {
         EXPECT_EQ(e.code, 5);
     }
     select_environment("v6");
-    EXPECT_THROW(delete_environment("v6"), EnvError);  // the current one
+    EXPECT_THROW(delete_environment("v6"), EnvError);   // the current one
     EXPECT_THROW(delete_environment("dev"), EnvError);  // built in
     select_environment("local");
     delete_environment("v6");

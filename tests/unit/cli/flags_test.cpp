@@ -1,8 +1,8 @@
 // micro's dynamic-flag table (client/cli/util/dynamic_test.go, micro.md §5.1) against parse_flags:
 // arrays in four forms, booleans, literal and nested underscores, coercion by the schema.
-#include "dynamic.hpp"
-
 #include <gtest/gtest.h>
+
+#include "dynamic.hpp"
 
 using nlohmann::json;
 using platform::cli::MethodInfo;
@@ -17,7 +17,9 @@ MethodInfo method(json properties) {
     return m;
 }
 
-json array_of(const char* type) { return {{"type", "array"}, {"items", {{"type", type}}}}; }
+json array_of(const char* type) {
+    return {{"type", "array"}, {"items", {{"type", type}}}};
+}
 
 struct Case {
     const char* name;
@@ -53,7 +55,8 @@ TEST(ParseFlags, MicrosTable) {
         {"floats repeated", {"--fs", "10.1", "--fs", "20.2"}, {{"fs", {10.1, 20.2}}}},
         {"json array", {"--is", "[1,2]"}, {{"is", {1, 2}}}},
         {"literal underscore", {"--user_email=someemail"}, {{"user_email", "someemail"}}},
-        {"two literals", {"--user_email=someemail", "--user_name=somename"},
+        {"two literals",
+         {"--user_email=someemail", "--user_name=somename"},
          {{"user_email", "someemail"}, {"user_name", "somename"}}},
         {"bare bool", {"--b"}, {{"b", true}}},
         {"bare bool then flag", {"--b", "--ss", "a"}, {{"b", true}, {"ss", {"a"}}}},
@@ -66,20 +69,28 @@ TEST(ParseFlags, MicrosTable) {
 }
 
 TEST(ParseFlags, NestedFieldsAreFlattenedWithUnderscores) {
-    const MethodInfo m = method({{"service", {{"type", "string"}}},
-                                 {"user", {{"type", "object"}, {"properties", {{"email", {{"type", "string"}}}, {"name", {{"type", "string"}}}}}}},
-                                 {"options", {{"type", "object"},
-                                              {"properties", {{"domain", {{"type", "string"}}}, {"ttl", {{"type", "integer"}}}}}}}});
-    EXPECT_EQ(parse_flags(m, {"--user_email=someemail"}), (json{{"user", {{"email", "someemail"}}}}));
-    EXPECT_EQ(parse_flags(m, {"--user_email=e", "--user_name=n"}), (json{{"user", {{"email", "e"}, {"name", "n"}}}}));
+    const MethodInfo m = method(
+        {{"service", {{"type", "string"}}},
+         {"user",
+          {{"type", "object"},
+           {"properties", {{"email", {{"type", "string"}}}, {"name", {{"type", "string"}}}}}}},
+         {"options",
+          {{"type", "object"},
+           {"properties", {{"domain", {{"type", "string"}}}, {"ttl", {{"type", "integer"}}}}}}}});
+    EXPECT_EQ(parse_flags(m, {"--user_email=someemail"}),
+              (json{{"user", {{"email", "someemail"}}}}));
+    EXPECT_EQ(parse_flags(m, {"--user_email=e", "--user_name=n"}),
+              (json{{"user", {{"email", "e"}, {"name", "n"}}}}));
     EXPECT_EQ(parse_flags(m, {"--service=serviceName", "--options_domain=domainExample"}),
               (json{{"service", "serviceName"}, {"options", {{"domain", "domainExample"}}}}));
     EXPECT_EQ(parse_flags(m, {"--options_ttl", "5"}), (json{{"options", {{"ttl", 5}}}}));
-    EXPECT_EQ(parse_flags(m, {"--options", R"({"domain":"x"})"}), (json{{"options", {{"domain", "x"}}}}));
+    EXPECT_EQ(parse_flags(m, {"--options", R"({"domain":"x"})"}),
+              (json{{"options", {{"domain", "x"}}}}));
 }
 
 TEST(ParseFlags, BadInputIsAUsageError) {
-    const MethodInfo m = method({{"n", {{"type", "integer"}}}, {"b", {{"type", "boolean"}}}, {"s", {{"type", "string"}}}});
+    const MethodInfo m = method(
+        {{"n", {{"type", "integer"}}}, {"b", {{"type", "boolean"}}}, {"s", {{"type", "string"}}}});
     for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
              {"--zz", "1"}, {"--n", "ten"}, {"--n=1.5"}, {"--b=maybe"}, {"--s"}, {"positional"}}) {
         EXPECT_THROW(parse_flags(m, args), UsageError) << args[0];

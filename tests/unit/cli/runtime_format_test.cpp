@@ -9,19 +9,28 @@ using platform::cli::status_row;
 
 TEST(RuntimeFormat, FmtDurationTable) {
     const std::pair<int64_t, const char*> cases[] = {
-        {15, "15s"},          {0, "0s"},
-        {60, "1m0s"},         {75, "1m15s"},
-        {903, "15m3s"},       {4532, "1h15m32s"},
-        {82808, "23h0m8s"},   {86400, "1d0h0m0s"},
-        {1006400, "11d15h33m20s"}, {111006360, "1284d19h6m0s"},
+        {15, "15s"},
+        {0, "0s"},
+        {60, "1m0s"},
+        {75, "1m15s"},
+        {903, "15m3s"},
+        {4532, "1h15m32s"},
+        {82808, "23h0m8s"},
+        {86400, "1d0h0m0s"},
+        {1006400, "11d15h33m20s"},
+        {111006360, "1284d19h6m0s"},
     };
     for (const auto& [seconds, want] : cases) EXPECT_EQ(format_duration(seconds), want) << seconds;
     EXPECT_EQ(format_duration(-5), "0s");
 }
 
 TEST(RuntimeFormat, StatusRow) {
-    nlohmann::json rec = {{"name", "hello"}, {"version", "1.0.0"}, {"source", "."}, {"status", "running"},
-                          {"build", "0123456789abcdef"}, {"updated", 1000000},
+    nlohmann::json rec = {{"name", "hello"},
+                          {"version", "1.0.0"},
+                          {"source", "."},
+                          {"status", "running"},
+                          {"build", "0123456789abcdef"},
+                          {"updated", 1000000},
                           {"metadata", {{"owner", "admin"}, {"group", "go.core.api"}}}};
     auto row = status_row(rec, 1000000 + 4532 * 1000);
     ASSERT_EQ(row.size(), 7u);

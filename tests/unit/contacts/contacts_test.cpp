@@ -1,9 +1,8 @@
 // The contacts plugin (plugins/contacts) through the fake host: one card per name, find by a
 // part of a name or an address, owner scoping.
-#include <platform/testing/fake_host.hpp>
-
 #include <gtest/gtest.h>
 
+#include <platform/testing/fake_host.hpp>
 #include <string>
 #include <vector>
 
@@ -22,7 +21,8 @@ protected:
         EXPECT_EQ(r.code, PLATFORM_OK) << r.body;
         return r.code == PLATFORM_OK ? r.json() : json();
     }
-    std::vector<std::string> names(const std::string& endpoint, const json& args, const std::string& who = "alice") {
+    std::vector<std::string> names(const std::string& endpoint, const json& args,
+                                   const std::string& who = "alice") {
         Reply r = contacts.call(endpoint, args, who);
         EXPECT_EQ(r.code, PLATFORM_OK) << r.body;
         std::vector<std::string> out;
@@ -57,10 +57,13 @@ TEST_F(ContactsTest, FindByPartOfANameOrAnAddress) {
     add({{"name", "Grace Hopper"}, {"email", "grace@navy.example"}});
     add({{"name", "Alan Turing"}, {"email", "alan@bletchley.example"}});
     add({{"name", "Barbara Liskov"}});
-    EXPECT_EQ(names("list", json::object()), (std::vector<std::string>{"Alan Turing", "Barbara Liskov", "Grace Hopper"}));
+    EXPECT_EQ(names("list", json::object()),
+              (std::vector<std::string>{"Alan Turing", "Barbara Liskov", "Grace Hopper"}));
     EXPECT_EQ(names("find", {{"query", "hopper"}}), std::vector<std::string>{"Grace Hopper"});
-    EXPECT_EQ(names("find", {{"query", "RA"}}), (std::vector<std::string>{"Barbara Liskov", "Grace Hopper"}));
-    EXPECT_EQ(names("find", {{"query", "alan@bletchley.example"}}), std::vector<std::string>{"Alan Turing"});
+    EXPECT_EQ(names("find", {{"query", "RA"}}),
+              (std::vector<std::string>{"Barbara Liskov", "Grace Hopper"}));
+    EXPECT_EQ(names("find", {{"query", "alan@bletchley.example"}}),
+              std::vector<std::string>{"Alan Turing"});
     EXPECT_EQ(names("find", {{"query", "navy"}}), std::vector<std::string>{"Grace Hopper"});
     EXPECT_TRUE(names("find", {{"query", "nobody"}}).empty());
     EXPECT_TRUE(names("find", {{"query", "grace"}}, "bob").empty());
@@ -70,9 +73,11 @@ TEST_F(ContactsTest, DeleteIsOwnerScoped) {
     json c = add({{"name", "Edsger"}});
     add({{"name", "Edsger"}, {"email", "bob's@example"}}, "bob");
     EXPECT_EQ(contacts.call("delete", {{"id", "nope"}}, "alice").code, PLATFORM_NOT_FOUND);
-    EXPECT_EQ(contacts.call("delete", {{"id", c.at("id")}}, "alice").json(), (json{{"deleted", c.at("id")}}));
+    EXPECT_EQ(contacts.call("delete", {{"id", c.at("id")}}, "alice").json(),
+              (json{{"deleted", c.at("id")}}));
     EXPECT_TRUE(names("list", json::object()).empty());
-    EXPECT_EQ(names("list", json::object(), "bob"), std::vector<std::string>{"Edsger"});  // his card stays
+    EXPECT_EQ(names("list", json::object(), "bob"),
+              std::vector<std::string>{"Edsger"});  // his card stays
     EXPECT_EQ(contacts.call("list", json::object(), "").code, PLATFORM_UNAUTHENTICATED);
 }
 

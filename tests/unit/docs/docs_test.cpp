@@ -1,9 +1,8 @@
 // The docs plugin (plugins/docs) through the fake host: owner-scoped documents by id, recency
 // order, search, public documents and the MCP resources.
-#include <platform/testing/fake_host.hpp>
-
 #include <gtest/gtest.h>
 
+#include <platform/testing/fake_host.hpp>
 #include <string>
 #include <vector>
 
@@ -44,8 +43,9 @@ TEST_F(DocsTest, WriteCreatesPrivateDocumentsWithFreshIds) {
     EXPECT_EQ(a.at("created"), "2026-01-01T00:00:00Z");
     EXPECT_EQ(a.at("updated"), "2026-01-01T00:00:00Z");
     EXPECT_FALSE(a.contains("seq"));
-    EXPECT_EQ(host.updated_resources, (std::vector<std::string>{"docs://" + a.at("id").get<std::string>(),
-                                                                 "docs://" + b.at("id").get<std::string>()}));
+    EXPECT_EQ(host.updated_resources,
+              (std::vector<std::string>{"docs://" + a.at("id").get<std::string>(),
+                                        "docs://" + b.at("id").get<std::string>()}));
     EXPECT_EQ(host.updated_resource_accounts[0], "alice");
 }
 
@@ -56,8 +56,9 @@ TEST_F(DocsTest, ReplaceKeepsCreatedAndPublicUnlessGiven) {
     EXPECT_EQ(b.at("created"), "2026-01-01T00:00:00Z");
     EXPECT_EQ(b.at("updated"), "2026-01-01T00:01:00Z");
     EXPECT_EQ(b.at("public"), true);
-    EXPECT_EQ(docs.call("write", {{"id", "missing"}, {"title", "t"}, {"content", "c"}}, "alice").code,
-              PLATFORM_NOT_FOUND);
+    EXPECT_EQ(
+        docs.call("write", {{"id", "missing"}, {"title", "t"}, {"content", "c"}}, "alice").code,
+        PLATFORM_NOT_FOUND);
 }
 
 TEST_F(DocsTest, ReadByTitleTakesTheMostRecentlyChanged) {
@@ -93,7 +94,8 @@ TEST_F(DocsTest, PublicDocumentsAreReadableByIdByOthers) {
     Reply r = docs.call("read", {{"id", pub.at("id")}}, "bob");
     ASSERT_EQ(r.code, PLATFORM_OK) << r.body;
     EXPECT_EQ(r.json().at("content"), "public");
-    EXPECT_EQ(docs.call("read", {{"title", "q"}}, "bob").code, PLATFORM_NOT_FOUND);  // titles: own only
+    EXPECT_EQ(docs.call("read", {{"title", "q"}}, "bob").code,
+              PLATFORM_NOT_FOUND);  // titles: own only
     EXPECT_EQ(docs.call("delete", {{"id", pub.at("id")}}, "bob").code, PLATFORM_NOT_FOUND);
     ASSERT_EQ(docs.call("delete", {{"id", pub.at("id")}}, "alice").code, PLATFORM_OK);
     EXPECT_EQ(docs.call("read", {{"id", pub.at("id")}}, "bob").code, PLATFORM_NOT_FOUND);
@@ -113,7 +115,10 @@ TEST_F(DocsTest, ResourcesListAndRead) {
     const std::string uri = "docs://" + a.at("id").get<std::string>();
     Reply r = docs.call("read_resource", {{"uri", uri}}, "alice");
     ASSERT_EQ(r.code, PLATFORM_OK) << r.body;
-    EXPECT_EQ(r.json(), (json{{"contents", {{{"uri", uri}, {"mimeType", "text/markdown"}, {"text", "line one\nline two"}}}}}));
+    EXPECT_EQ(
+        r.json(),
+        (json{{"contents",
+               {{{"uri", uri}, {"mimeType", "text/markdown"}, {"text", "line one\nline two"}}}}}));
     EXPECT_EQ(docs.call("read_resource", {{"uri", uri}}, "bob").code, PLATFORM_NOT_FOUND);
     EXPECT_EQ(docs.call("read_resource", {{"uri", "notes://x"}}, "alice").code, PLATFORM_NOT_FOUND);
 }
@@ -124,7 +129,8 @@ TEST_F(DocsTest, DeleteTellsSubscribersAndAnonymousIsRefused) {
     Reply d = docs.call("delete", {{"id", a.at("id")}}, "alice");
     ASSERT_EQ(d.code, PLATFORM_OK) << d.body;
     EXPECT_EQ(d.json(), (json{{"deleted", a.at("id")}}));
-    EXPECT_EQ(host.updated_resources, std::vector<std::string>{"docs://" + a.at("id").get<std::string>()});
+    EXPECT_EQ(host.updated_resources,
+              std::vector<std::string>{"docs://" + a.at("id").get<std::string>()});
     EXPECT_EQ(docs.call("list", json::object(), "").code, PLATFORM_UNAUTHENTICATED);
 }
 

@@ -4,24 +4,27 @@
 // folder needs, kept here so the two suites evolve separately.)
 #pragma once
 
-#include <platform/abi.h>
-#include <platform/sdk/str.hpp>
-#include <platform/testing/fake_host.hpp>
-
 #include <dlfcn.h>
-#include <nlohmann/json.hpp>
+#include <platform/abi.h>
 
 #include <atomic>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
+#include <nlohmann/json.hpp>
+#include <platform/sdk/str.hpp>
+#include <platform/testing/fake_host.hpp>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "build_tree.hpp"
+
 namespace events_test {
 
-inline std::string plugin_path(const std::string& name) { return std::string(PLUGIN_DIR) + "/" + name + ".so"; }
+inline std::string plugin_path(const std::string& name) {
+    return platform::test::plugin_dir() + "/" + name + ".so";
+}
 
 // The descriptor of a built plugin. Libraries stay mapped, as in the host (never unloaded).
 inline const platform_plugin_desc_t* describe(const std::string& name) {
@@ -79,7 +82,9 @@ struct Ev {
     std::string metadata, payload;
 };
 
-inline platform_str_t bytes(const std::string& s) { return platform_str_t{s.data(), s.size()}; }
+inline platform_str_t bytes(const std::string& s) {
+    return platform_str_t{s.data(), s.size()};
+}
 
 // One provider instance (on_stop + on_destroy with the object) and C++ calls over its table.
 class EventsClient {
@@ -104,8 +109,9 @@ public:
     const platform_events_provider_t* table() const { return t_; }
 
     // Appends; returns the offset (0 on failure, with *status set).
-    uint64_t append(const std::string& topic, const std::string& payload, const std::string& metadata = "{}",
-                    const std::string& id = "", int64_t ts = 1767225600000, platform_status_t* status = nullptr) const {
+    uint64_t append(const std::string& topic, const std::string& payload,
+                    const std::string& metadata = "{}", const std::string& id = "",
+                    int64_t ts = 1767225600000, platform_status_t* status = nullptr) const {
         std::string the_id = id.empty() ? "id-" + std::to_string(++ids_) : id;
         platform_event_t e{};
         e.struct_size = sizeof e;
@@ -116,17 +122,19 @@ public:
         e.payload = bytes(payload);
         uint64_t offset = 0;
         platform_status_t st = t_->append(inst_, &e, &offset);
-        if (status) *status = st;
-        else if (st != PLATFORM_OK) throw std::runtime_error("append failed: " + std::to_string(st));
+        if (status)
+            *status = st;
+        else if (st != PLATFORM_OK)
+            throw std::runtime_error("append failed: " + std::to_string(st));
         return offset;
     }
 
     std::vector<Ev> read(const std::string& topic, uint64_t from = 1, uint32_t limit = 0) const {
         std::vector<Ev> out;
         auto sink = [](void* user, const platform_event_t* e) -> bool {
-            static_cast<std::vector<Ev>*>(user)->push_back({platform::copy(e->id), platform::copy(e->topic), e->offset,
-                                                            e->timestamp_ms, platform::copy(e->metadata_json),
-                                                            platform::copy(e->payload)});
+            static_cast<std::vector<Ev>*>(user)->push_back(
+                {platform::copy(e->id), platform::copy(e->topic), e->offset, e->timestamp_ms,
+                 platform::copy(e->metadata_json), platform::copy(e->payload)});
             return true;
         };
         auto st = t_->read(inst_, bytes(topic), from, limit, sink, &out);
@@ -134,12 +142,13 @@ public:
         return out;
     }
 
-    platform_status_t read_raw(const std::string& topic, uint64_t from, uint32_t limit, platform_event_sink_fn sink,
-                               void* user) const {
+    platform_status_t read_raw(const std::string& topic, uint64_t from, uint32_t limit,
+                               platform_event_sink_fn sink, void* user) const {
         return t_->read(inst_, bytes(topic), from, limit, sink, user);
     }
 
-    std::vector<uint64_t> offsets(const std::string& topic, uint64_t from = 1, uint32_t limit = 0) const {
+    std::vector<uint64_t> offsets(const std::string& topic, uint64_t from = 1,
+                                  uint32_t limit = 0) const {
         std::vector<uint64_t> out;
         for (const auto& e : read(topic, from, limit)) out.push_back(e.offset);
         return out;

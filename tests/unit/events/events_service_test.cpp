@@ -1,10 +1,9 @@
 // The events service (plugins/events) through the SDK's fake host: publish, read, consume
 // (replay, limit, live), consumer groups (sharing, nack, redelivery after ack_ms of business
 // time, committed position), ack/nack errors and topics.
-#include <platform/testing/fake_host.hpp>
-
 #include <gtest/gtest.h>
 
+#include <platform/testing/fake_host.hpp>
 #include <set>
 #include <string>
 #include <thread>
@@ -46,7 +45,8 @@ protected:
         for (const auto& e : chunks(r)) out.push_back(e.at("offset").get<uint64_t>());
         return out;
     }
-    Reply settle(const char* what, const std::string& topic, const std::string& group, uint64_t offset) {
+    Reply settle(const char* what, const std::string& topic, const std::string& group,
+                 uint64_t offset) {
         return plugin->call(what, {{"topic", topic}, {"group", group}, {"offset", offset}}, kUser);
     }
     void reload() {
@@ -55,7 +55,8 @@ protected:
     }
 
     FakeHost host;
-    std::unique_ptr<FakePlugin> plugin = std::make_unique<FakePlugin>(host.load(platform_plugin_entry));
+    std::unique_ptr<FakePlugin> plugin =
+        std::make_unique<FakePlugin>(host.load(platform_plugin_entry));
 };
 
 TEST_F(EventsService, DescriptorIsTheBuiltInEventsService) {
@@ -76,7 +77,8 @@ TEST_F(EventsService, DescriptorIsTheBuiltInEventsService) {
             EXPECT_TRUE(e.flags & PLATFORM_FLAG_READ_ONLY);
         }
     }
-    EXPECT_EQ(names, (std::set<std::string>{"publish", "read", "consume", "ack", "nack", "topics"}));
+    EXPECT_EQ(names,
+              (std::set<std::string>{"publish", "read", "consume", "ack", "nack", "topics"}));
 }
 
 TEST_F(EventsService, PublishThenReadInOrder) {
@@ -182,12 +184,14 @@ TEST_F(EventsService, ConsumeReplaysFromAnOffsetInOrder) {
         EXPECT_EQ(evs[i].at("payload"), json({{"n", i + 1}}));
         EXPECT_EQ(evs[i].at("topic"), "t");
     }
-    EXPECT_EQ(offsets(consume({{"topic", "t"}, {"offset", 2}, {"wait_ms", 0}})), (std::vector<uint64_t>{2, 3}));
+    EXPECT_EQ(offsets(consume({{"topic", "t"}, {"offset", 2}, {"wait_ms", 0}})),
+              (std::vector<uint64_t>{2, 3}));
 }
 
 TEST_F(EventsService, ConsumeStopsAfterLimit) {
     for (int i = 1; i <= 5; ++i) must_publish("t", i);
-    Reply r = consume({{"topic", "t"}, {"offset", 2}, {"limit", 2}});  // default wait: ends on the limit
+    Reply r =
+        consume({{"topic", "t"}, {"offset", 2}, {"limit", 2}});  // default wait: ends on the limit
     ASSERT_EQ(r.code, PLATFORM_OK) << r.body;
     EXPECT_EQ(offsets(r), (std::vector<uint64_t>{2, 3}));
 }
@@ -203,7 +207,9 @@ TEST_F(EventsService, ConsumeWithoutOffsetSendsOnlyNewEvents) {
 TEST_F(EventsService, ConsumeWaitsForALiveEvent) {
     must_publish("t", 1);
     Reply r;
-    std::thread consumer([&] { r = consume({{"topic", "t"}, {"offset", 2}, {"limit", 1}, {"wait_ms", 60000}}); });
+    std::thread consumer([&] {
+        r = consume({{"topic", "t"}, {"offset", 2}, {"limit", 1}, {"wait_ms", 60000}});
+    });
     must_publish("t", 2);  // before or during the consumer's wait: either way it is delivered
     consumer.join();
     ASSERT_EQ(r.code, PLATFORM_OK) << r.body;
@@ -213,7 +219,8 @@ TEST_F(EventsService, ConsumeWaitsForALiveEvent) {
 TEST_F(EventsService, GroupMembersShareTheStream) {
     must_publish("t", 1);
     must_publish("t", 2);
-    Reply first = consume({{"topic", "t"}, {"group", "g"}, {"offset", 1}, {"limit", 1}, {"wait_ms", 0}});
+    Reply first =
+        consume({{"topic", "t"}, {"group", "g"}, {"offset", 1}, {"limit", 1}, {"wait_ms", 0}});
     ASSERT_EQ(first.code, PLATFORM_OK) << first.body;
     EXPECT_EQ(offsets(first), (std::vector<uint64_t>{1}));
     EXPECT_EQ(chunks(first)[0].at("group"), "g");
@@ -228,10 +235,15 @@ TEST_F(EventsService, GroupMembersShareTheStream) {
 }
 
 TEST_F(EventsService, ConcurrentGroupMembersGetDifferentEvents) {
-    ASSERT_EQ(consume({{"topic", "t"}, {"group", "g"}, {"offset", 1}, {"wait_ms", 0}}).code, PLATFORM_OK);
+    ASSERT_EQ(consume({{"topic", "t"}, {"group", "g"}, {"offset", 1}, {"wait_ms", 0}}).code,
+              PLATFORM_OK);
     Reply a, b;
-    std::thread ta([&] { a = consume({{"topic", "t"}, {"group", "g"}, {"limit", 1}, {"wait_ms", 60000}}); });
-    std::thread tb([&] { b = consume({{"topic", "t"}, {"group", "g"}, {"limit", 1}, {"wait_ms", 60000}}); });
+    std::thread ta([&] {
+        a = consume({{"topic", "t"}, {"group", "g"}, {"limit", 1}, {"wait_ms", 60000}});
+    });
+    std::thread tb([&] {
+        b = consume({{"topic", "t"}, {"group", "g"}, {"limit", 1}, {"wait_ms", 60000}});
+    });
     must_publish("t", 1);
     must_publish("t", 2);
     ta.join();
@@ -259,8 +271,10 @@ TEST_F(EventsService, NackedEventIsRedelivered) {
 // ack_ms is business time (the host's clock), so the manual clock of tests drives redelivery.
 TEST_F(EventsService, UnackedEventIsRedeliveredAfterAckMs) {
     must_publish("t", "x");
-    EXPECT_EQ(offsets(consume({{"topic", "t"}, {"group", "g"}, {"offset", 1}, {"ack_ms", 5000}, {"wait_ms", 0}})),
-              (std::vector<uint64_t>{1}));
+    EXPECT_EQ(
+        offsets(consume(
+            {{"topic", "t"}, {"group", "g"}, {"offset", 1}, {"ack_ms", 5000}, {"wait_ms", 0}})),
+        (std::vector<uint64_t>{1}));
     EXPECT_TRUE(consume({{"topic", "t"}, {"group", "g"}, {"wait_ms", 0}}).chunks.empty());
     host.now_ms += 4999;
     EXPECT_TRUE(consume({{"topic", "t"}, {"group", "g"}, {"wait_ms", 0}}).chunks.empty());
@@ -276,7 +290,8 @@ TEST_F(EventsService, UnackedEventIsRedeliveredAfterAckMs) {
 
 TEST_F(EventsService, AckAdvancesTheCommittedOffset) {
     for (int i = 1; i <= 3; ++i) must_publish("t", i);
-    EXPECT_EQ(offsets(consume({{"topic", "t"}, {"group", "g"}, {"offset", 1}, {"limit", 2}, {"wait_ms", 0}})),
+    EXPECT_EQ(offsets(consume(
+                  {{"topic", "t"}, {"group", "g"}, {"offset", 1}, {"limit", 2}, {"wait_ms", 0}})),
               (std::vector<uint64_t>{1, 2}));
     Reply r = settle("ack", "t", "g", 2);
     ASSERT_EQ(r.code, PLATFORM_OK) << r.body;
@@ -285,14 +300,16 @@ TEST_F(EventsService, AckAdvancesTheCommittedOffset) {
     EXPECT_EQ(r.json(), json({{"acked", 1}, {"committed", 2}}));
     // The group's position is stored: a new instance (a restart) starts after it.
     reload();
-    EXPECT_EQ(offsets(consume({{"topic", "t"}, {"group", "g"}, {"wait_ms", 0}})), (std::vector<uint64_t>{3}));
+    EXPECT_EQ(offsets(consume({{"topic", "t"}, {"group", "g"}, {"wait_ms", 0}})),
+              (std::vector<uint64_t>{3}));
 }
 
 TEST_F(EventsService, NewGroupWithoutOffsetStartsAtTheEnd) {
     must_publish("t", 1);
     EXPECT_TRUE(consume({{"topic", "t"}, {"group", "g"}, {"wait_ms", 0}}).chunks.empty());
     must_publish("t", 2);
-    EXPECT_EQ(offsets(consume({{"topic", "t"}, {"group", "g"}, {"wait_ms", 0}})), (std::vector<uint64_t>{2}));
+    EXPECT_EQ(offsets(consume({{"topic", "t"}, {"group", "g"}, {"wait_ms", 0}})),
+              (std::vector<uint64_t>{2}));
 }
 
 TEST_F(EventsService, OffsetMovesAGroup) {
@@ -300,7 +317,8 @@ TEST_F(EventsService, OffsetMovesAGroup) {
     consume({{"topic", "t"}, {"group", "g"}, {"offset", 1}, {"wait_ms", 0}});
     EXPECT_EQ(offsets(consume({{"topic", "t"}, {"group", "g"}, {"offset", 2}, {"wait_ms", 0}})),
               (std::vector<uint64_t>{2, 3}));
-    EXPECT_EQ(settle("ack", "t", "g", 1).code, PLATFORM_OK);  // before the new position: already done
+    EXPECT_EQ(settle("ack", "t", "g", 1).code,
+              PLATFORM_OK);  // before the new position: already done
 }
 
 TEST_F(EventsService, AckAndNackErrors) {

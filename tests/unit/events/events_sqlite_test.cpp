@@ -1,6 +1,4 @@
 // events-sqlite beyond the conformance suite: durability, configuration, two instances on one file.
-#include "events_client.hpp"
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,12 +7,16 @@
 #include <numeric>
 #include <thread>
 
+#include "events_client.hpp"
+
 using namespace events_test;
 using platform::testing::FakeHost;
 
 namespace {
 
-nlohmann::json at(const std::filesystem::path& p) { return {{"path", p.string()}}; }
+nlohmann::json at(const std::filesystem::path& p) {
+    return {{"path", p.string()}};
+}
 
 TEST(EventsSqlite, EventsSurviveRecreatingTheInstance) {
     TempDir dir;
@@ -52,10 +54,14 @@ TEST(EventsSqlite, CreatesParentDirectoriesAndUsesWal) {
 
 TEST(EventsSqlite, MissingOrInMemoryPathIsRefused) {
     FakeHost host;
-    EXPECT_NE(create_error(host, "events-sqlite", nlohmann::json::object()).find("`path`"), std::string::npos);
-    EXPECT_NE(create_error(host, "events-sqlite", {{"path", 42}}).find("`path`"), std::string::npos);
-    EXPECT_NE(create_error(host, "events-sqlite", {{"path", ""}}).find("`path`"), std::string::npos);
-    EXPECT_NE(create_error(host, "events-sqlite", {{"path", ":memory:"}}).find(":memory:"), std::string::npos);
+    EXPECT_NE(create_error(host, "events-sqlite", nlohmann::json::object()).find("`path`"),
+              std::string::npos);
+    EXPECT_NE(create_error(host, "events-sqlite", {{"path", 42}}).find("`path`"),
+              std::string::npos);
+    EXPECT_NE(create_error(host, "events-sqlite", {{"path", ""}}).find("`path`"),
+              std::string::npos);
+    EXPECT_NE(create_error(host, "events-sqlite", {{"path", ":memory:"}}).find(":memory:"),
+              std::string::npos);
 }
 
 TEST(EventsSqlite, UnusablePathFailsNamingIt) {
@@ -79,8 +85,12 @@ TEST(EventsSqlite, TwoInstancesShareOneFile) {
     auto cfg = at(dir.path() / "events.db");
     EventsClient a(host, "events-sqlite", cfg), b(host, "events-sqlite", cfg);
     std::vector<uint64_t> got_a, got_b;
-    std::thread ta([&] { for (int i = 0; i < 30; ++i) got_a.push_back(a.append("t", "a")); });
-    std::thread tb([&] { for (int i = 0; i < 30; ++i) got_b.push_back(b.append("t", "b")); });
+    std::thread ta([&] {
+        for (int i = 0; i < 30; ++i) got_a.push_back(a.append("t", "a"));
+    });
+    std::thread tb([&] {
+        for (int i = 0; i < 30; ++i) got_b.push_back(b.append("t", "b"));
+    });
     ta.join();
     tb.join();
     std::vector<uint64_t> all = got_a;

@@ -1,6 +1,4 @@
 // Events providers through their built .so and C table: the same suite for every provider.
-#include "events_client.hpp"
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,6 +7,8 @@
 #include <mutex>
 #include <numeric>
 #include <thread>
+
+#include "events_client.hpp"
 
 using namespace events_test;
 using platform::testing::FakeHost;
@@ -70,7 +70,9 @@ TEST_P(EventsConformance, ReadsInOffsetOrderWithFromAndLimit) {
 TEST_P(EventsConformance, SinkReturningFalseStopsTheRead) {
     for (int i = 0; i < 4; ++i) client->append("t", "x");
     int seen = 0;
-    auto sink = [](void* user, const platform_event_t*) -> bool { return ++*static_cast<int*>(user) < 2; };
+    auto sink = [](void* user, const platform_event_t*) -> bool {
+        return ++*static_cast<int*>(user) < 2;
+    };
     EXPECT_EQ(client->read_raw("t", 1, 0, sink, &seen), PLATFORM_OK);
     EXPECT_EQ(seen, 2);
 }
@@ -95,7 +97,8 @@ TEST_P(EventsConformance, FieldsAndBytesRoundTrip) {
     const std::string nul_payload("a\0b\0\xff\xfe", 6);
     const std::string big(1 << 20, '\0');
     std::string big_payload = big;
-    for (size_t i = 0; i < big_payload.size(); ++i) big_payload[i] = static_cast<char>(i * 131 % 256);
+    for (size_t i = 0; i < big_payload.size(); ++i)
+        big_payload[i] = static_cast<char>(i * 131 % 256);
     const std::string metadata = R"({"k":"v","unicode":"é✓😀","empty":""})";
     ASSERT_EQ(client->append("bytes", nul_payload, metadata, "id-nul", 1767225600123), 1u);
     ASSERT_EQ(client->append("bytes", big_payload, "{}", "id-big", 42), 2u);
@@ -191,7 +194,8 @@ TEST_P(EventsConformance, ConcurrentAppendsGiveGaplessUniqueOffsets) {
     for (int t = 0; t < kThreads; ++t)
         threads.emplace_back([&, t] {
             for (int i = 0; i < kEach; ++i)
-                got[t].push_back(client->append("shared", std::to_string(t) + ":" + std::to_string(i)));
+                got[t].push_back(
+                    client->append("shared", std::to_string(t) + ":" + std::to_string(i)));
         });
     for (auto& th : threads) th.join();
     std::vector<uint64_t> all;
@@ -219,7 +223,9 @@ TEST_P(EventsConformance, TopicsListsEveryTopicWithItsCount) {
                                                          {"topic":"b","events":1,"last_offset":1}])"));
 }
 
-INSTANTIATE_TEST_SUITE_P(Providers, EventsConformance, ::testing::Values("events-memory", "events-sqlite"),
-                         [](const auto& info) { return info.param == "events-memory" ? "Memory" : "Sqlite"; });
+INSTANTIATE_TEST_SUITE_P(Providers, EventsConformance,
+                         ::testing::Values("events-memory", "events-sqlite"), [](const auto& info) {
+                             return info.param == "events-memory" ? "Memory" : "Sqlite";
+                         });
 
 }  // namespace

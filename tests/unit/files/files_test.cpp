@@ -2,9 +2,9 @@
 // delete, the raw reply of /ui/files/<id>, ownership, MCP resources and the drive's 503.
 #include "files.hpp"
 
-#include <platform/testing/fake_host.hpp>
-
 #include <gtest/gtest.h>
+
+#include <platform/testing/fake_host.hpp>
 
 extern "C" const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t*);
 
@@ -49,14 +49,17 @@ TEST(FilesCodec, GuessesTypeFromExtension) {
 
 class FilesTest : public ::testing::Test {
 protected:
-    Reply put(const json& args, const std::string& who = "alice") { return files.call("put", args, who); }
+    Reply put(const json& args, const std::string& who = "alice") {
+        return files.call("put", args, who);
+    }
 
     FakeHost host;
     platform::testing::FakePlugin files = host.load(platform_plugin_entry);
 };
 
 TEST_F(FilesTest, PutBinaryServesIdenticalBytes) {
-    Reply p = put({{"name", "pic.png"}, {"content", files::base64_encode(kBinary)}, {"encoding", "base64"}});
+    Reply p = put(
+        {{"name", "pic.png"}, {"content", files::base64_encode(kBinary)}, {"encoding", "base64"}});
     ASSERT_EQ(p.code, PLATFORM_OK) << p.body;
     const json f = p.json();
     EXPECT_EQ(f["type"], "image/png");
@@ -126,20 +129,25 @@ TEST_F(FilesTest, DeleteRemovesFileAndBytes) {
 
 TEST_F(FilesTest, McpResourcesTextAndBlob) {
     const std::string text = put({{"name", "a.md"}, {"content", "# hi"}}).json()["id"];
-    const std::string bin = put({{"name", "b.png"}, {"content", files::base64_encode(kBinary)}, {"encoding", "base64"}})
-                                .json()["id"];
+    const std::string bin =
+        put({{"name", "b.png"}, {"content", files::base64_encode(kBinary)}, {"encoding", "base64"}})
+            .json()["id"];
     const json list = files.call("resources", json::object(), "alice").json()["resources"];
     ASSERT_EQ(list.size(), 2u);
     EXPECT_EQ(list[0]["uri"], "files://" + bin);
     EXPECT_EQ(list[0]["mimeType"], "image/png");
-    const json t = files.call("read_resource", {{"uri", "files://" + text}}, "alice").json()["contents"][0];
+    const json t =
+        files.call("read_resource", {{"uri", "files://" + text}}, "alice").json()["contents"][0];
     EXPECT_EQ(t["text"], "# hi");
     EXPECT_EQ(t["mimeType"], "text/markdown");
-    const json b = files.call("read_resource", {{"uri", "files://" + bin}}, "alice").json()["contents"][0];
+    const json b =
+        files.call("read_resource", {{"uri", "files://" + bin}}, "alice").json()["contents"][0];
     EXPECT_EQ(b["blob"], files::base64_encode(kBinary));
     EXPECT_FALSE(b.contains("text"));
-    EXPECT_EQ(files.call("read_resource", {{"uri", "files://" + bin}}, "bob").code, PLATFORM_NOT_FOUND);
-    EXPECT_EQ(files.call("read_resource", {{"uri", "notes://x"}}, "alice").code, PLATFORM_NOT_FOUND);
+    EXPECT_EQ(files.call("read_resource", {{"uri", "files://" + bin}}, "bob").code,
+              PLATFORM_NOT_FOUND);
+    EXPECT_EQ(files.call("read_resource", {{"uri", "notes://x"}}, "alice").code,
+              PLATFORM_NOT_FOUND);
 }
 
 TEST_F(FilesTest, DriveAnswers503NamingTheSetting) {

@@ -1,22 +1,27 @@
 // micro's rule-verification table (util/auth/rules/rules_test.go), case for case, plus parsing.
-#include <platform/host/access_rules.hpp>
-
 #include <gtest/gtest.h>
+
+#include <platform/host/access_rules.hpp>
 
 using namespace platform::host;
 
 namespace {
 
-AccessRule rule(std::string scope, const std::string& resource, bool granted = true, int64_t priority = 0) {
+AccessRule rule(std::string scope, const std::string& resource, bool granted = true,
+                int64_t priority = 0) {
     std::string error;
-    auto r = parse_rule({{"id", "r"}, {"scope", scope}, {"resource", resource}, {"access", granted ? "GRANTED" : "DENIED"},
+    auto r = parse_rule({{"id", "r"},
+                         {"scope", scope},
+                         {"resource", resource},
+                         {"access", granted ? "GRANTED" : "DENIED"},
                          {"priority", priority}},
                         error);
     EXPECT_TRUE(r) << error;
     return *r;
 }
 
-RuleResource resource(const std::string& type, const std::string& name, const std::string& endpoint) {
+RuleResource resource(const std::string& type, const std::string& name,
+                      const std::string& endpoint) {
     return RuleResource{type, {name}, {endpoint}};
 }
 
@@ -47,28 +52,102 @@ std::vector<Case> cases() {
         {"CatchallPublicNoAccount", {rule("", all)}, false, {}, srv, "", ok},
         {"CatchallPrivateAccount", {rule("*", all)}, true, empty, srv, "", ok},
         {"CatchallPrivateNoAccount", {rule("*", all)}, false, {}, srv, "", forbidden},
-        {"CatchallServiceRuleMatch", {rule("*", "service:go.micro.service.foo:*")}, true, empty, srv, "", ok},
-        {"CatchallServiceRuleNoMatch", {rule("*", "service:wrongname:*")}, true, empty, srv, "", forbidden},
-        {"ExactRuleValidScope", {rule("neededscope", "service:go.micro.service.foo:Foo.Bar")}, true, needed, srv, "", ok},
-        {"ExactRuleInvalidScope", {rule("invalidscope", "service:go.micro.service.foo:Foo.Bar")}, true, needed, srv, "",
+        {"CatchallServiceRuleMatch",
+         {rule("*", "service:go.micro.service.foo:*")},
+         true,
+         empty,
+         srv,
+         "",
+         ok},
+        {"CatchallServiceRuleNoMatch",
+         {rule("*", "service:wrongname:*")},
+         true,
+         empty,
+         srv,
+         "",
+         forbidden},
+        {"ExactRuleValidScope",
+         {rule("neededscope", "service:go.micro.service.foo:Foo.Bar")},
+         true,
+         needed,
+         srv,
+         "",
+         ok},
+        {"ExactRuleInvalidScope",
+         {rule("invalidscope", "service:go.micro.service.foo:Foo.Bar")},
+         true,
+         needed,
+         srv,
+         "",
          forbidden},
         {"CatchallDenyWithAccount", {rule("*", all, false)}, true, empty, srv, "", forbidden},
         {"CatchallDenyWithNoAccount", {rule("*", all, false)}, true, empty, srv, "", forbidden},
-        {"RulePriorityGrantFirst", {rule("*", all, true, 1), rule("*", all, false, 0)}, true, empty, srv, "", ok},
-        {"RulePriorityDenyFirst", {rule("*", all, true, 0), rule("*", all, false, 1)}, true, empty, srv, "", forbidden},
-        {"WebExactEndpointValid", {rule("*", "service:go.micro.web.foo:/foo/bar")}, true, empty, web, "", ok},
-        {"WebExactEndpointInalid", {rule("*", "service:go.micro.web.foo:invalidendpoint")}, true, empty, web, "",
+        {"RulePriorityGrantFirst",
+         {rule("*", all, true, 1), rule("*", all, false, 0)},
+         true,
+         empty,
+         srv,
+         "",
+         ok},
+        {"RulePriorityDenyFirst",
+         {rule("*", all, true, 0), rule("*", all, false, 1)},
+         true,
+         empty,
+         srv,
+         "",
          forbidden},
-        {"WebWildcardEndpoint", {rule("*", "service:go.micro.web.foo:*")}, true, empty, web, "", ok},
-        {"WebWildcardPathEndpointValid", {rule("*", "service:go.micro.web.foo:/foo/*")}, true, empty, web, "", ok},
-        {"WebWildcardPathEndpointInvalid", {rule("*", "service:go.micro.web.foo:/bar/*")}, true, empty, web, "",
+        {"WebExactEndpointValid",
+         {rule("*", "service:go.micro.web.foo:/foo/bar")},
+         true,
+         empty,
+         web,
+         "",
+         ok},
+        {"WebExactEndpointInalid",
+         {rule("*", "service:go.micro.web.foo:invalidendpoint")},
+         true,
+         empty,
+         web,
+         "",
+         forbidden},
+        {"WebWildcardEndpoint",
+         {rule("*", "service:go.micro.web.foo:*")},
+         true,
+         empty,
+         web,
+         "",
+         ok},
+        {"WebWildcardPathEndpointValid",
+         {rule("*", "service:go.micro.web.foo:/foo/*")},
+         true,
+         empty,
+         web,
+         "",
+         ok},
+        {"WebWildcardPathEndpointInvalid",
+         {rule("*", "service:go.micro.web.foo:/bar/*")},
+         true,
+         empty,
+         web,
+         "",
          forbidden},
         {"CrossNamespaceForbidden", {rule("*", all)}, true, foo, srv, "bar", forbidden},
         {"CrossNamespaceNilAccountForbidden", {rule("*", all)}, true, empty, srv, "bar", forbidden},
         {"CrossNamespacePublic", {rule("", all)}, true, foo, srv, "bar", ok},
         {"CrossNamespacePublicNilAccount", {rule("", all)}, true, empty, srv, "bar", ok},
-        {"CrossNamespaceCrossIssuerTrue", {rule("+", "service:runtime:*", true, 1)}, true, admin, runtime, "my-user-ns", ok},
-        {"CrossNamespaceCrossIssuerFalse", {rule("*", "service:runtime:*", true, 1)}, true, admin, runtime, "my-user-ns",
+        {"CrossNamespaceCrossIssuerTrue",
+         {rule("+", "service:runtime:*", true, 1)},
+         true,
+         admin,
+         runtime,
+         "my-user-ns",
+         ok},
+        {"CrossNamespaceCrossIssuerFalse",
+         {rule("*", "service:runtime:*", true, 1)},
+         true,
+         admin,
+         runtime,
+         "my-user-ns",
          forbidden},
     };
 }
@@ -97,14 +176,18 @@ TEST(AccessRules, LockdownRecipe) {
     RuleAccount alice{"alice", "go.core.api", {}};
     EXPECT_EQ(verify_access(rules, nullptr, srv, "go.core.api"), Verdict::forbidden);
     EXPECT_EQ(verify_access(rules, &alice, srv, "go.core.api"), Verdict::granted);
-    EXPECT_EQ(verify_access(rules, nullptr, resource("service", "auth", "Auth.Token"), "go.core.api"), Verdict::granted);
+    EXPECT_EQ(
+        verify_access(rules, nullptr, resource("service", "auth", "Auth.Token"), "go.core.api"),
+        Verdict::granted);
 }
 
 TEST(AccessRules, NamesAndEndpointsCompareCaseInsensitivelyAndByAlias) {
     RuleResource notes{"service", {"v1.notes", "notes"}, {"Notes.Add", "add"}};
     RuleAccount a{"a", "ns", {}};
-    EXPECT_EQ(verify_access({rule("*", "service:notes:notes.add")}, &a, notes, "ns"), Verdict::granted);
-    EXPECT_EQ(verify_access({rule("*", "service:V1.NOTES:add")}, &a, notes, "ns"), Verdict::granted);
+    EXPECT_EQ(verify_access({rule("*", "service:notes:notes.add")}, &a, notes, "ns"),
+              Verdict::granted);
+    EXPECT_EQ(verify_access({rule("*", "service:V1.NOTES:add")}, &a, notes, "ns"),
+              Verdict::granted);
     EXPECT_EQ(verify_access({rule("*", "service:tasks:*")}, &a, notes, "ns"), Verdict::forbidden);
 }
 
@@ -116,7 +199,8 @@ TEST(AccessRules, ParseRefusesMalformedRules) {
     EXPECT_NE(error.find("GRANTED or DENIED"), std::string::npos);
     EXPECT_FALSE(parse_rule({{"resource", "*:*:*"}}, error));
     EXPECT_FALSE(parse_rule({{"id", "x"}, {"resource", "*:*:*"}, {"priority", "high"}}, error));
-    auto r = parse_rule({{"id", "p"}, {"scope", "<public>"}, {"resource", "*:*:*"}, {"access", "denied"}}, error);
+    auto r = parse_rule(
+        {{"id", "p"}, {"scope", "<public>"}, {"resource", "*:*:*"}, {"access", "denied"}}, error);
     ASSERT_TRUE(r);
     EXPECT_EQ(r->scope, "");
     EXPECT_FALSE(r->granted);

@@ -1,8 +1,7 @@
 // calls.hpp: the process-wide table of in-flight calls behind the numeric handles plugins hold.
-#include <platform/host/calls.hpp>
-
 #include <gtest/gtest.h>
 
+#include <platform/host/calls.hpp>
 #include <set>
 #include <vector>
 
@@ -80,14 +79,19 @@ TEST(CallTable, AnswerDeliversOnce) {
 TEST(CallTable, ForgottenOnlyWhenAnsweredAndHandlerReturned) {
     auto& table = CallTable::global();
     for (bool answer_first : {true, false}) {
-        SCOPED_TRACE(answer_first ? "answer, then handler returns" : "handler returns, then answer");
+        SCOPED_TRACE(answer_first ? "answer, then handler returns"
+                                  : "handler returns, then answer");
         auto c = table.create();
         auto* h = CallTable::handle(*c);
-        if (answer_first) table.answer(c, {});
-        else table.handler_returned(c);
+        if (answer_first)
+            table.answer(c, {});
+        else
+            table.handler_returned(c);
         EXPECT_EQ(table.find(h), c) << "forgotten too early";
-        if (answer_first) table.handler_returned(c);
-        else table.answer(c, {});
+        if (answer_first)
+            table.handler_returned(c);
+        else
+            table.answer(c, {});
         EXPECT_EQ(table.find(h), nullptr);
     }
 }

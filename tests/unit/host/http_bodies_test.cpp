@@ -1,8 +1,7 @@
 // http_bodies.hpp: the response bodies of the gateway routes and of /api/v1.
-#include <platform/host/http_bodies.hpp>
-
 #include <gtest/gtest.h>
 
+#include <platform/host/http_bodies.hpp>
 #include <string>
 
 namespace {
@@ -41,22 +40,25 @@ TEST(GatewayError, HasExactlyIdCodeDetailStatus) {
         int http;
         const char* status;
     };
-    for (const Case& c : {Case{400, "Bad Request"}, Case{401, "Unauthorized"}, Case{404, "Not Found"},
-                          Case{415, "Unsupported Media Type"}, Case{500, "Internal Server Error"},
-                          Case{504, "Gateway Timeout"}}) {
+    for (const Case& c : {Case{400, "Bad Request"}, Case{401, "Unauthorized"},
+                          Case{404, "Not Found"}, Case{415, "Unsupported Media Type"},
+                          Case{500, "Internal Server Error"}, Case{504, "Gateway Timeout"}}) {
         SCOPED_TRACE(c.http);
         auto r = gateway_error("go.core.api", c.http, "detail text");
         EXPECT_EQ(r.status, c.http);
         EXPECT_EQ(r.content_type, "application/json");
         json b = json::parse(r.body);
-        EXPECT_EQ(b, (json{{"Id", "go.core.api"}, {"Code", c.http}, {"Detail", "detail text"},
+        EXPECT_EQ(b, (json{{"Id", "go.core.api"},
+                           {"Code", c.http},
+                           {"Detail", "detail text"},
                            {"Status", c.status}}));
         EXPECT_EQ(count_header(r, "WWW-Authenticate"), c.http == 401 ? 1 : 0);
     }
 }
 
 TEST(GatewayError, UnauthorizedAsksForBearer) {
-    auto r = gateway_error("go.core.api", 401, "Unauthorized call made to go.core.api.v1.notes:Notes.Add");
+    auto r = gateway_error("go.core.api", 401,
+                           "Unauthorized call made to go.core.api.v1.notes:Notes.Add");
     EXPECT_EQ(r.status, 401);
     EXPECT_EQ(header(r, "WWW-Authenticate"), "Bearer");
     json b = json::parse(r.body);
@@ -73,8 +75,9 @@ TEST(GatewayOutcome, SuccessIsRawResultAndErrorsUseStatusTable) {
 
     auto e = gateway_outcome("ns", outcome(PLATFORM_NOT_FOUND, "no such note"));
     EXPECT_EQ(e.status, 404);
-    EXPECT_EQ(json::parse(e.body),
-              (json{{"Id", "ns"}, {"Code", 404}, {"Detail", "no such note"}, {"Status", "Not Found"}}));
+    EXPECT_EQ(
+        json::parse(e.body),
+        (json{{"Id", "ns"}, {"Code", 404}, {"Detail", "no such note"}, {"Status", "Not Found"}}));
 
     auto u = gateway_outcome("ns", outcome(12345, "weird"));
     EXPECT_EQ(u.status, 500);
@@ -92,7 +95,8 @@ TEST(CatalogueOutcome, SuccessEnvelopes) {
     EXPECT_EQ(json::parse(res.body), (json{{"result", json::parse(result)}}));
 
     // Scalars and arrays are wrapped too.
-    EXPECT_EQ(json::parse(catalogue_outcome(outcome(PLATFORM_OK, "[1]"), false).body), (json{{"data", {1}}}));
+    EXPECT_EQ(json::parse(catalogue_outcome(outcome(PLATFORM_OK, "[1]"), false).body),
+              (json{{"data", {1}}}));
     EXPECT_EQ(json::parse(catalogue_outcome(outcome(PLATFORM_OK, "null"), true).body),
               (json{{"result", nullptr}}));
 }
@@ -103,18 +107,18 @@ TEST(CatalogueOutcome, ErrorsCarryCodeNameAndHttpStatus) {
         int http;
         const char* name;
     };
-    for (const Case& c : {Case{PLATFORM_INVALID_ARGUMENT, 400, "invalid_argument"},
-                          Case{PLATFORM_UNAUTHENTICATED, 401, "unauthenticated"},
-                          Case{PLATFORM_NOT_FOUND, 404, "not_found"},
-                          Case{PLATFORM_CONFLICT, 409, "conflict"},
-                          Case{PLATFORM_UNAVAILABLE, 503, "unavailable"},
-                          Case{PLATFORM_DEADLINE_EXCEEDED, 504, "deadline_exceeded"},
-                          Case{777, 500, "internal"}}) {
+    for (const Case& c :
+         {Case{PLATFORM_INVALID_ARGUMENT, 400, "invalid_argument"},
+          Case{PLATFORM_UNAUTHENTICATED, 401, "unauthenticated"},
+          Case{PLATFORM_NOT_FOUND, 404, "not_found"}, Case{PLATFORM_CONFLICT, 409, "conflict"},
+          Case{PLATFORM_UNAVAILABLE, 503, "unavailable"},
+          Case{PLATFORM_DEADLINE_EXCEEDED, 504, "deadline_exceeded"}, Case{777, 500, "internal"}}) {
         SCOPED_TRACE(c.name);
         for (bool envelope : {false, true}) {
             auto r = catalogue_outcome(outcome(c.code, "what went wrong"), envelope);
             EXPECT_EQ(r.status, c.http);
-            EXPECT_EQ(json::parse(r.body), (json{{"error", {{"code", c.name}, {"message", "what went wrong"}}}}));
+            EXPECT_EQ(json::parse(r.body),
+                      (json{{"error", {{"code", c.name}, {"message", "what went wrong"}}}}));
             EXPECT_EQ(count_header(r, "WWW-Authenticate"), c.http == 401 ? 1 : 0);
         }
     }
@@ -145,7 +149,8 @@ TEST(RawOutcomes, KeepTheirContentType) {
 TEST(CatalogueError, Helpers) {
     auto r = catalogue_error(415, "invalid_argument", "only JSON");
     EXPECT_EQ(r.status, 415);
-    EXPECT_EQ(json::parse(r.body), (json{{"error", {{"code", "invalid_argument"}, {"message", "only JSON"}}}}));
+    EXPECT_EQ(json::parse(r.body),
+              (json{{"error", {{"code", "invalid_argument"}, {"message", "only JSON"}}}}));
     auto s = catalogue_status(PLATFORM_PAYMENT_REQUIRED, "pay");
     EXPECT_EQ(s.status, 402);
     EXPECT_EQ(json::parse(s.body).at("error").at("code"), "payment_required");

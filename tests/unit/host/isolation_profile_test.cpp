@@ -1,11 +1,10 @@
 // profile.hpp: the `isolation:` map (docs/decisions.md 25) — which plugins run in a worker.
-#include <platform/host/profile.hpp>
-
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <platform/host/profile.hpp>
 #include <string>
 
 namespace {
@@ -39,14 +38,18 @@ TEST(IsolationProfile, ListsThePluginsThatRunInAWorker) {
     auto p = load_profile(write_profile("isolation: {notes: process, docs: in-process}\n"), {});
     EXPECT_EQ(p.isolated, (std::set<std::string>{"notes"}));
     EXPECT_NE(p.isolation_where.find("p.yaml:1"), std::string::npos);
-    EXPECT_TRUE(load_profile(write_profile("name: x\n"), {}).isolated.empty());  // default: in process
+    EXPECT_TRUE(
+        load_profile(write_profile("name: x\n"), {}).isolated.empty());  // default: in process
 }
 
 TEST(IsolationProfile, RefusesBadValuesAndProviders) {
-    EXPECT_NE(error_of("isolation: {notes: sandbox}\n").find("isolation.notes: must be process or in-process"),
+    EXPECT_NE(error_of("isolation: {notes: sandbox}\n")
+                  .find("isolation.notes: must be process or in-process"),
               std::string::npos);
-    EXPECT_NE(error_of("isolation: [notes]\n").find("isolation: must be a mapping"), std::string::npos);
-    EXPECT_NE(error_of("isolation: {store-memory: process}\n").find("providers run in the host"), std::string::npos);
+    EXPECT_NE(error_of("isolation: [notes]\n").find("isolation: must be a mapping"),
+              std::string::npos);
+    EXPECT_NE(error_of("isolation: {store-memory: process}\n").find("providers run in the host"),
+              std::string::npos);
 }
 
 }  // namespace

@@ -1,17 +1,14 @@
 // loader.hpp: ELF checks before dlopen, plugin discovery, and loading the real notes plugin.
-#include <platform/host/loader.hpp>
-#include <platform/host/runtime.hpp>
-
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
+#include <platform/host/loader.hpp>
+#include <platform/host/runtime.hpp>
 #include <string>
 #include <vector>
 
-#ifndef PLUGIN_DIR
-#error "PLUGIN_DIR must name the folder holding the built plugins"
-#endif
+#include "build_tree.hpp"
 
 namespace {
 
@@ -21,7 +18,7 @@ using platform::host::find_plugin_files;
 using platform::host::load_plugin;
 using platform::host::Plugin;
 
-const fs::path kNotes = fs::path(PLUGIN_DIR) / "notes.so";
+const fs::path kNotes = fs::path(platform::test::plugin_dir()) / "notes.so";
 
 class LoaderTest : public ::testing::Test {
 protected:
@@ -46,8 +43,11 @@ protected:
 TEST_F(LoaderTest, CheckElfRefusesWhatIsNotASharedObject) {
     const fs::path missing = dir_ / "missing.so";
     const fs::path empty = write("empty.so", "");
-    const fs::path text = write("text.so", std::string(200, 'x') + "\nthis is a text file, not a plugin\n");
-    const fs::path tiny = write("tiny.so", "\x7f" "ELF");
+    const fs::path text =
+        write("text.so", std::string(200, 'x') + "\nthis is a text file, not a plugin\n");
+    const fs::path tiny = write("tiny.so",
+                                "\x7f"
+                                "ELF");
 
     EXPECT_NE(check_elf(missing), "");
     EXPECT_NE(check_elf(empty), "");
@@ -71,7 +71,8 @@ TEST_F(LoaderTest, CheckElfAcceptsRealPluginAndRefusesTruncatedCopy) {
     auto api = platform::host::make_host_api();
     auto r = load_plugin(half, &api);
     ASSERT_TRUE(std::holds_alternative<std::string>(r));
-    EXPECT_NE(std::get<std::string>(r).find("truncated"), std::string::npos) << std::get<std::string>(r);
+    EXPECT_NE(std::get<std::string>(r).find("truncated"), std::string::npos)
+        << std::get<std::string>(r);
 }
 
 // Cut inside the loadable segments (headers intact): dlopen would map past the end of the file.
@@ -106,8 +107,9 @@ TEST_F(LoaderTest, FindPluginFilesSortedOnlySoSkipsMissingDirs) {
     write("b/aardvark.so", "a");
 
     auto files = find_plugin_files({dir_ / "a", dir_ / "does-not-exist", dir_ / "b"});
-    std::vector<fs::path> want = {dir_ / "a" / "alpha.so", dir_ / "a" / "middle.so", dir_ / "a" / "zeta.so",
-                                  dir_ / "b" / "aardvark.so", dir_ / "b" / "beta.so"};
+    std::vector<fs::path> want = {dir_ / "a" / "alpha.so", dir_ / "a" / "middle.so",
+                                  dir_ / "a" / "zeta.so", dir_ / "b" / "aardvark.so",
+                                  dir_ / "b" / "beta.so"};
     EXPECT_EQ(files, want);
 
     EXPECT_TRUE(find_plugin_files({}).empty());
@@ -118,8 +120,7 @@ TEST_F(LoaderTest, LoadsNotesPlugin) {
     ASSERT_TRUE(fs::exists(kNotes)) << kNotes;
     auto api = platform::host::make_host_api();
     auto r = load_plugin(kNotes, &api);
-    ASSERT_TRUE(std::holds_alternative<std::unique_ptr<Plugin>>(r))
-        << std::get<std::string>(r);
+    ASSERT_TRUE(std::holds_alternative<std::unique_ptr<Plugin>>(r)) << std::get<std::string>(r);
     const Plugin& p = *std::get<std::unique_ptr<Plugin>>(r);
     EXPECT_EQ(p.id, "notes");
     EXPECT_EQ(p.service, "v1.notes");

@@ -1,21 +1,22 @@
 // ABI 1.5 in the host, without a server: the token restrictions that decide which assistant
 // services and tools a personal token reaches (Admission::check_token, decision 30), and the
 // order in which model_complete picks its provider (pick_model, model_choice.hpp).
+#include <gtest/gtest.h>
+
+#include <map>
 #include <platform/host/admission.hpp>
 #include <platform/host/model_choice.hpp>
 #include <platform/host/plugin.hpp>
 #include <platform/host/service_registry.hpp>
-
-#include <gtest/gtest.h>
-
-#include <map>
 #include <set>
 
 using namespace platform::host;
 
 namespace {
 
-ServiceEntry service(const std::string& relative) { return ServiceEntry{"go.core.api." + relative, relative, nullptr}; }
+ServiceEntry service(const std::string& relative) {
+    return ServiceEntry{"go.core.api." + relative, relative, nullptr};
+}
 
 Endpoint endpoint(const std::string& method, uint64_t flags = 0) {
     Endpoint ep(Schema::compile({{"type", "object"}}));
@@ -25,7 +26,8 @@ Endpoint endpoint(const std::string& method, uint64_t flags = 0) {
     return ep;
 }
 
-Identity token(std::vector<std::string> services, std::optional<std::vector<std::string>> capabilities) {
+Identity token(std::vector<std::string> services,
+               std::optional<std::vector<std::string>> capabilities) {
     Identity who;
     who.id = "dave";
     who.credential_kind = "personal";
@@ -67,8 +69,10 @@ TEST(TokenRestrictions, AssistantServicesStillNeedTheirCapability) {
     EXPECT_NE(refusal(notes_only, "v1.agent").find("`agent` capability"), std::string::npos);
     EXPECT_FALSE(allowed(notes_only, "v1.recall"));
     const Identity everything = token({}, std::nullopt);  // absent capabilities: every one
-    for (const char* s : {"v1.agent", "v1.work", "v1.inbox", "v1.recall", "v1.notes"}) EXPECT_TRUE(allowed(everything, s)) << s;
-    EXPECT_FALSE(allowed(token({"notes", "agent"}, std::vector<std::string>{}), "v1.agent"));  // listing it is not enough
+    for (const char* s : {"v1.agent", "v1.work", "v1.inbox", "v1.recall", "v1.notes"})
+        EXPECT_TRUE(allowed(everything, s)) << s;
+    EXPECT_FALSE(allowed(token({"notes", "agent"}, std::vector<std::string>{}),
+                         "v1.agent"));  // listing it is not enough
 }
 
 TEST(TokenRestrictions, ActionsAndServicesTokensAreUnchanged) {
@@ -82,8 +86,8 @@ TEST(TokenRestrictions, ActionsAndServicesTokensAreUnchanged) {
 
 namespace {
 
-ModelPick pick(const std::string& configured, std::map<std::string, std::string> env, const std::string& profile,
-               std::set<std::string> loaded) {
+ModelPick pick(const std::string& configured, std::map<std::string, std::string> env,
+               const std::string& profile, std::set<std::string> loaded) {
     ModelSources s;
     s.configured = configured;
     s.env = [env](const char* var) {
@@ -97,21 +101,30 @@ ModelPick pick(const std::string& configured, std::map<std::string, std::string>
 }  // namespace
 
 TEST(ModelChoice, ConfigThenEnvironmentThenProfileThenBuiltin) {
-    const std::set<std::string> all{"model-builtin", "model-openai", "model-anthropic", "model-echo"};
-    EXPECT_EQ(pick("anthropic", {{"OPENAI_API_KEY", "k"}}, "model-echo", all).plugin, "model-anthropic");
+    const std::set<std::string> all{"model-builtin", "model-openai", "model-anthropic",
+                                    "model-echo"};
+    EXPECT_EQ(pick("anthropic", {{"OPENAI_API_KEY", "k"}}, "model-echo", all).plugin,
+              "model-anthropic");
     EXPECT_EQ(pick("model-echo", {}, "", all).plugin, "model-echo");
-    EXPECT_EQ(pick("", {{"OPENAI_BASE_URL", "http://127.0.0.1:1"}}, "model-echo", all).plugin, "model-openai");
-    EXPECT_EQ(pick("", {{"OPENAI_API_KEY", "k"}, {"ANTHROPIC_API_KEY", "k"}}, "", all).plugin, "model-openai");
-    EXPECT_EQ(pick("", {{"ANTHROPIC_BASE_URL", "http://x"}}, "model-echo", all).plugin, "model-anthropic");
-    EXPECT_EQ(pick("", {{"OPENAI_API_KEY", ""}}, "model-echo", all).plugin, "model-echo");  // empty = unset
+    EXPECT_EQ(pick("", {{"OPENAI_BASE_URL", "http://127.0.0.1:1"}}, "model-echo", all).plugin,
+              "model-openai");
+    EXPECT_EQ(pick("", {{"OPENAI_API_KEY", "k"}, {"ANTHROPIC_API_KEY", "k"}}, "", all).plugin,
+              "model-openai");
+    EXPECT_EQ(pick("", {{"ANTHROPIC_BASE_URL", "http://x"}}, "model-echo", all).plugin,
+              "model-anthropic");
+    EXPECT_EQ(pick("", {{"OPENAI_API_KEY", ""}}, "model-echo", all).plugin,
+              "model-echo");  // empty = unset
     EXPECT_EQ(pick("", {}, "", all).plugin, "model-builtin");
     EXPECT_EQ(pick("", {}, "", {"model-openai"}).plugin, "");
 }
 
 TEST(ModelChoice, SaysWhyItChose) {
     const std::set<std::string> none;
-    EXPECT_EQ(pick("nonesuch", {}, "", none).plugin, "model-nonesuch");  // not loaded: the caller says so
-    EXPECT_NE(pick("nonesuch", {}, "", none).because.find("model.provider = nonesuch"), std::string::npos);
-    EXPECT_NE(pick("", {{"ANTHROPIC_API_KEY", "k"}}, "", none).because.find("ANTHROPIC_API_KEY"), std::string::npos);
+    EXPECT_EQ(pick("nonesuch", {}, "", none).plugin,
+              "model-nonesuch");  // not loaded: the caller says so
+    EXPECT_NE(pick("nonesuch", {}, "", none).because.find("model.provider = nonesuch"),
+              std::string::npos);
+    EXPECT_NE(pick("", {{"ANTHROPIC_API_KEY", "k"}}, "", none).because.find("ANTHROPIC_API_KEY"),
+              std::string::npos);
     EXPECT_NE(pick("", {}, "model-echo", none).because.find("providers.model"), std::string::npos);
 }

@@ -1,17 +1,16 @@
 // names.hpp: the gateway's path resolvers (spec §4.1, micro's apiRoute, proxyRoute, vpath, web and
 // event tables), route templates, and method names.
-#include <platform/host/names.hpp>
-
 #include <gtest/gtest.h>
 
 #include <optional>
+#include <platform/host/names.hpp>
 #include <string>
 #include <vector>
 
 namespace {
 
-using platform::host::Route;
 using platform::host::resolve_rpc_path;
+using platform::host::Route;
 
 struct RouteCase {
     const char* path;
@@ -19,7 +18,9 @@ struct RouteCase {
     const char* method;
 };
 
-void PrintTo(const RouteCase& c, std::ostream* os) { *os << c.path; }
+void PrintTo(const RouteCase& c, std::ostream* os) {
+    *os << c.path;
+}
 
 class ResolveRpcPath : public ::testing::TestWithParam<RouteCase> {};
 
@@ -41,26 +42,27 @@ INSTANTIATE_TEST_SUITE_P(SpecTable, ResolveRpcPath,
                                            RouteCase{"/v2/foo/bar", "v2.foo", "Foo.Bar"}));
 
 // reference/micro.md §2.1 (micro's route_test.go apiRoute table), plus the derived /foo row.
-INSTANTIATE_TEST_SUITE_P(MicroApiRoute, ResolveRpcPath,
-                         ::testing::Values(RouteCase{"/foo/bar", "foo", "Foo.Bar"},
-                                           RouteCase{"/foo/foo/bar", "foo", "Foo.Bar"},
-                                           RouteCase{"/foo/bar/baz", "foo", "Bar.Baz"},
-                                           RouteCase{"/foo/bar/baz-xyz", "foo", "Bar.BazXyz"},
-                                           RouteCase{"/foo/bar/baz/cat", "foo.bar", "Baz.Cat"},
-                                           RouteCase{"/foo/bar/baz/cat/car", "foo.bar.baz", "Cat.Car"},
-                                           RouteCase{"/foo/fooBar/bazCat", "foo", "FooBar.BazCat"},
-                                           RouteCase{"/v1/foo/bar", "v1.foo", "Foo.Bar"},
-                                           RouteCase{"/v1/foo/bar/baz", "v1.foo", "Bar.Baz"},
-                                           RouteCase{"/v1/foo/bar/baz/cat", "v1.foo.bar", "Baz.Cat"},
-                                           RouteCase{"/foo", "foo", "Foo.Call"}));
+INSTANTIATE_TEST_SUITE_P(
+    MicroApiRoute, ResolveRpcPath,
+    ::testing::Values(RouteCase{"/foo/bar", "foo", "Foo.Bar"},
+                      RouteCase{"/foo/foo/bar", "foo", "Foo.Bar"},
+                      RouteCase{"/foo/bar/baz", "foo", "Bar.Baz"},
+                      RouteCase{"/foo/bar/baz-xyz", "foo", "Bar.BazXyz"},
+                      RouteCase{"/foo/bar/baz/cat", "foo.bar", "Baz.Cat"},
+                      RouteCase{"/foo/bar/baz/cat/car", "foo.bar.baz", "Cat.Car"},
+                      RouteCase{"/foo/fooBar/bazCat", "foo", "FooBar.BazCat"},
+                      RouteCase{"/v1/foo/bar", "v1.foo", "Foo.Bar"},
+                      RouteCase{"/v1/foo/bar/baz", "v1.foo", "Bar.Baz"},
+                      RouteCase{"/v1/foo/bar/baz/cat", "v1.foo.bar", "Baz.Cat"},
+                      RouteCase{"/foo", "foo", "Foo.Call"}));
 
 // DESIGN §4 names: snake_case catalogue methods and trailing slashes.
-INSTANTIATE_TEST_SUITE_P(Platform, ResolveRpcPath,
-                         ::testing::Values(RouteCase{"/registry/listServices", "registry",
-                                                     "Registry.ListServices"},
-                                           RouteCase{"/v1/notes/add", "v1.notes", "Notes.Add"},
-                                           RouteCase{"/v1/inbox/mark_read", "v1.inbox", "Inbox.MarkRead"},
-                                           RouteCase{"/foo/bar/", "foo", "Foo.Bar"}));
+INSTANTIATE_TEST_SUITE_P(
+    Platform, ResolveRpcPath,
+    ::testing::Values(RouteCase{"/registry/listServices", "registry", "Registry.ListServices"},
+                      RouteCase{"/v1/notes/add", "v1.notes", "Notes.Add"},
+                      RouteCase{"/v1/inbox/mark_read", "v1.inbox", "Inbox.MarkRead"},
+                      RouteCase{"/foo/bar/", "foo", "Foo.Bar"}));
 
 TEST(ResolveRpcPathEmpty, RootAndEmptyHaveNoRoute) {
     EXPECT_FALSE(resolve_rpc_path("/").has_value());
@@ -75,8 +77,9 @@ struct WordCase {
 
 TEST(CamelWord, TitleCasesWordsSplitOnDashAndUnderscore) {
     const WordCase cases[] = {
-        {"mark_read", "MarkRead"}, {"listServices", "ListServices"}, {"baz-xyz", "BazXyz"},
-        {"add", "Add"},            {"a_b-c", "ABC"},                 {"", ""},
+        {"mark_read", "MarkRead"}, {"listServices", "ListServices"},
+        {"baz-xyz", "BazXyz"},     {"add", "Add"},
+        {"a_b-c", "ABC"},          {"", ""},
     };
     for (const auto& c : cases) EXPECT_EQ(platform::host::camel_word(c.in), c.out) << c.in;
 }
@@ -140,10 +143,11 @@ TEST(ProxyRoute, MicroTable) {
 
 TEST(ProxyRoute, InvalidNamesGiveNone) {
     using platform::host::proxy_route;
-    for (const char* path : {"", "/", "//foo", "/-foo", "/foo-", "/foo--bar", "/foo_bar", "/:name", "/v1/-x"})
+    for (const char* path :
+         {"", "/", "//foo", "/-foo", "/foo-", "/foo--bar", "/foo_bar", "/:name", "/v1/-x"})
         EXPECT_EQ(proxy_route(path), "") << path;
     EXPECT_EQ(proxy_route("/v1"), "v1");  // a version alone is a name
-    EXPECT_EQ(proxy_route("/v1/"), "");  // micro's alias check sees "" -> none
+    EXPECT_EQ(proxy_route("/v1/"), "");   // micro's alias check sees "" -> none
 }
 
 // spec §4.1: "/foo" -> N.foo with path /foo; "/foo/bar" -> N.foo with path /foo/bar; segments such
@@ -154,8 +158,9 @@ TEST(ResolveProxyPath, SpecTableKeepsThePath) {
         const char* path;
         const char* service;
     };
-    for (const Case& c : {Case{"/foo", "foo"}, Case{"/foo/bar", "foo"}, Case{"/v1/foo/bar", "v1.foo"},
-                          Case{"/greeter/:name", "greeter"}, Case{"/greeter/:name/x%20y", "greeter"}}) {
+    for (const Case& c :
+         {Case{"/foo", "foo"}, Case{"/foo/bar", "foo"}, Case{"/v1/foo/bar", "v1.foo"},
+          Case{"/greeter/:name", "greeter"}, Case{"/greeter/:name/x%20y", "greeter"}}) {
         auto r = resolve_proxy_path(c.path);
         ASSERT_TRUE(r.has_value()) << c.path;
         EXPECT_EQ(r->service, c.service) << c.path;
@@ -205,8 +210,9 @@ TEST(ResolveWebPath, FirstSegmentNamesTheService) {
         const char* with_prefix;
         const char* without;
     };
-    for (const Case& c : {Case{"/foobar", "web.foobar", "foobar"}, Case{"/hello", "web.hello", "hello"},
-                          Case{"/bar", "web.bar", "bar"}, Case{"/bar/baz/x.html", "web.bar", "bar"}}) {
+    for (const Case& c :
+         {Case{"/foobar", "web.foobar", "foobar"}, Case{"/hello", "web.hello", "hello"},
+          Case{"/bar", "web.bar", "bar"}, Case{"/bar/baz/x.html", "web.bar", "bar"}}) {
         auto r = resolve_web_path(c.path);
         ASSERT_TRUE(r.has_value()) << c.path;
         EXPECT_EQ(qualify("web", r->service), c.with_prefix);
@@ -268,12 +274,14 @@ TEST(RoutePattern, TemplatesBindVariables) {
     EXPECT_FALSE(match("/items/{id}", "/items").has_value());
     EXPECT_FALSE(match("/items/{id}", "/items/1/2").has_value());
     EXPECT_FALSE(match("/items/{id}", "/other/1").has_value());
-    EXPECT_EQ(match("/api/v0/test/call/{uuid}", "/api/v0/test/call/TEST"), (RouteVars{{"uuid", "TEST"}}));
+    EXPECT_EQ(match("/api/v0/test/call/{uuid}", "/api/v0/test/call/TEST"),
+              (RouteVars{{"uuid", "TEST"}}));
     EXPECT_EQ(match("/a/{x}/b/{y}", "/a/1/b/2"), (RouteVars{{"x", "1"}, {"y", "2"}}));
     EXPECT_EQ(match("/a/{x=*}", "/a/1"), (RouteVars{{"x", "1"}}));
     EXPECT_EQ(match("/files/{path=**}", "/files/a/b/c.txt"), (RouteVars{{"path", "a/b/c.txt"}}));
     EXPECT_EQ(match("/files/{path=**}", "/files"), (RouteVars{{"path", ""}}));
-    EXPECT_EQ(match("/v1/{name=shelves/*}/books", "/v1/shelves/s1/books"), (RouteVars{{"name", "shelves/s1"}}));
+    EXPECT_EQ(match("/v1/{name=shelves/*}/books", "/v1/shelves/s1/books"),
+              (RouteVars{{"name", "shelves/s1"}}));
     EXPECT_FALSE(match("/v1/{name=shelves/*}/books", "/v1/racks/s1/books").has_value());
     EXPECT_EQ(match("/any/*/end", "/any/thing/end"), RouteVars{});
     EXPECT_EQ(match("/any/**", "/any/1/2/3"), RouteVars{});
@@ -298,8 +306,9 @@ TEST(RoutePattern, ValidateAsMicroDoes) {
     EXPECT_NE(error.find("must start with '^'"), std::string::npos) << error;
     EXPECT_FALSE(RoutePattern::compile("^/api/v0/test/call/pcre/invalid/?", &error).has_value());
     EXPECT_NE(error.find("must end with '$'"), std::string::npos) << error;
-    for (const char* bad : {"", "items/{id}", "/items/{id", "/items/id}", "/items/{}", "/items/{a}{b}", "/x/{id}y",
-                            "/**/x", "/a/{x}/{x}", "/a/{x=}", "/a/{b/c}", "/a/b*", "^/(unclosed$"})
+    for (const char* bad :
+         {"", "items/{id}", "/items/{id", "/items/id}", "/items/{}", "/items/{a}{b}", "/x/{id}y",
+          "/**/x", "/a/{x}/{x}", "/a/{x=}", "/a/{b/c}", "/a/b*", "^/(unclosed$"})
         EXPECT_FALSE(RoutePattern::compile(bad).has_value()) << bad;
 }
 

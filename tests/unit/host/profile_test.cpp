@@ -1,13 +1,14 @@
 // profile.hpp: YAML profiles — parsing, ${VAR} expansion, and errors naming file, line and key.
-#include <platform/host/profile.hpp>
-
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <platform/host/profile.hpp>
 #include <string>
 #include <vector>
+
+#include "build_tree.hpp"
 
 namespace {
 
@@ -42,7 +43,8 @@ protected:
     }
 
     // The ProfileError message of loading `path`, or "" when it loaded.
-    static std::string error_of(const std::string& path, const std::vector<std::string>& dirs = {}) {
+    static std::string error_of(const std::string& path,
+                                const std::vector<std::string>& dirs = {}) {
         try {
             load_profile(path, dirs);
         } catch (const ProfileError& e) {
@@ -102,7 +104,8 @@ TEST_F(ProfileTest, ValidProfileParses) {
 }
 
 TEST_F(ProfileTest, DefaultsAndNameFromFile) {
-    auto file = write("minimal.yaml", std::string("clock: real\nplugins: all\n") + kRequiredProviders);
+    auto file =
+        write("minimal.yaml", std::string("clock: real\nplugins: all\n") + kRequiredProviders);
     Profile p = load_profile(file, {});
     EXPECT_EQ(p.name, "minimal");
     EXPECT_FALSE(p.manual_clock);
@@ -154,23 +157,28 @@ struct BadCase {
 };
 
 TEST_F(ProfileTest, InvalidValuesNameLineAndKey) {
-    const std::string providers_tail = "  broker: {plugin: broker-memory}\n  auth: {plugin: auth-noop}\n";
+    const std::string providers_tail =
+        "  broker: {plugin: broker-memory}\n  auth: {plugin: auth-noop}\n";
     const BadCase cases[] = {
-        {"bad clock", std::string("clock: sometimes\n") + kRequiredProviders, ":1: clock: must be real or manual"},
-        {"store without plugin",
-         "providers:\n  store:\n    config: {path: x}\n" + providers_tail, ":3: providers.store: needs a `plugin` key"},
+        {"bad clock", std::string("clock: sometimes\n") + kRequiredProviders,
+         ":1: clock: must be real or manual"},
+        {"store without plugin", "providers:\n  store:\n    config: {path: x}\n" + providers_tail,
+         ":3: providers.store: needs a `plugin` key"},
         {"unknown provider kind",
-         std::string("providers:\n  store: {plugin: store-memory}\n  cache: {plugin: redis}\n") + providers_tail,
+         std::string("providers:\n  store: {plugin: store-memory}\n  cache: {plugin: redis}\n") +
+             providers_tail,
          ":3: providers.cache: unknown provider kind"},
         {"unknown provider field",
-         "providers:\n  store: {plugin: store-memory, size: 3}\n" + providers_tail, ":2: providers.store.size: unknown key"},
+         "providers:\n  store: {plugin: store-memory, size: 3}\n" + providers_tail,
+         ":2: providers.store.size: unknown key"},
         {"test_plugins not boolean", std::string("test_plugins: maybe\n") + kRequiredProviders,
          ":1: test_plugins: must be true or false"},
         {"privileged not a list", std::string("privileged: registry\n") + kRequiredProviders,
          ":1: privileged: must be a list of strings"},
         {"negative timeout", std::string(kRequiredProviders) + "settings:\n  call_timeout_ms: -5\n",
          ":6: settings.call_timeout_ms: must be positive"},
-        {"non-integer timeout", std::string(kRequiredProviders) + "settings:\n  call_timeout_ms: soon\n",
+        {"non-integer timeout",
+         std::string(kRequiredProviders) + "settings:\n  call_timeout_ms: soon\n",
          ":6: settings.call_timeout_ms: must be an integer"},
         {"unknown setting", std::string(kRequiredProviders) + "settings:\n  retries: 3\n",
          ":6: settings.retries: unknown setting"},
@@ -190,13 +198,15 @@ TEST_F(ProfileTest, MissingRequiredProviderIsNamed) {
     } cases[] = {
         {"store", "providers:\n  broker: {plugin: broker-memory}\n  auth: {plugin: auth-noop}\n"},
         {"broker", "providers:\n  store: {plugin: store-memory}\n  auth: {plugin: auth-noop}\n"},
-        {"auth", "providers:\n  store: {plugin: store-memory}\n  broker: {plugin: broker-memory}\n"},
+        {"auth",
+         "providers:\n  store: {plugin: store-memory}\n  broker: {plugin: broker-memory}\n"},
     };
     for (const auto& c : cases) {
         SCOPED_TRACE(c.missing);
         auto file = write("missing.yaml", c.yaml);
         std::string msg = error_of(file);
-        EXPECT_NE(msg.find(file + ": providers." + c.missing + ": missing"), std::string::npos) << msg;
+        EXPECT_NE(msg.find(file + ": providers." + c.missing + ": missing"), std::string::npos)
+            << msg;
     }
     // No providers at all: the first required one is named.
     auto file = write("none.yaml", "name: none\n");
@@ -249,7 +259,7 @@ TEST_F(ProfileTest, FoundByNameInSearchDirsInOrder) {
 
 TEST_F(ProfileTest, RepositoryProfilesLoad) {
     ASSERT_EQ(setenv("PLATFORM_HOME", dir_.c_str(), 1), 0);
-    Profile local = load_profile(SOURCE_PROFILES_DIR "/local.yaml", {});
+    Profile local = load_profile(platform::test::source_dir() + "/profiles/local.yaml", {});
     EXPECT_EQ(local.name, "local");
     EXPECT_FALSE(local.manual_clock);
     EXPECT_TRUE(local.all_plugins);
@@ -257,7 +267,7 @@ TEST_F(ProfileTest, RepositoryProfilesLoad) {
     EXPECT_EQ(local.providers.at("store").config.at("path"), dir_ + "/data/store.db");
     EXPECT_EQ(local.providers.at("auth").plugin, "auth-local");
 
-    Profile test = load_profile("test", {SOURCE_PROFILES_DIR});
+    Profile test = load_profile("test", {platform::test::source_dir() + "/profiles"});
     EXPECT_EQ(test.name, "test");
     EXPECT_TRUE(test.manual_clock);
     EXPECT_TRUE(test.test_plugins);

@@ -1,8 +1,7 @@
 // request_args.hpp: an HTTP request's query and body as one argument object (DESIGN §4, §5).
-#include <platform/host/request_args.hpp>
-
 #include <gtest/gtest.h>
 
+#include <platform/host/request_args.hpp>
 #include <string>
 
 namespace {
@@ -57,7 +56,8 @@ TEST(RequestArgs, QueryTypedBySchema) {
     EXPECT_EQ(ok(request_args(make("GET", "title=2024&limit=5&draft=true"), &s, 1 << 20)),
               (json{{"title", "2024"}, {"limit", 5}, {"draft", true}}));
     // Without a schema micro's guessing applies: 2024 becomes a number.
-    EXPECT_EQ(ok(request_args(make("GET", "title=2024"), nullptr, 1 << 20)), (json{{"title", 2024}}));
+    EXPECT_EQ(ok(request_args(make("GET", "title=2024"), nullptr, 1 << 20)),
+              (json{{"title", 2024}}));
 }
 
 TEST(RequestArgs, EmptyRequestIsEmptyObject) {
@@ -67,18 +67,19 @@ TEST(RequestArgs, EmptyRequestIsEmptyObject) {
 }
 
 TEST(RequestArgs, JsonBodyMergedWithQueryBodyWins) {
-    auto r = request_args(make("POST", "title=from-query&limit=3", R"({"title":"from-body","text":"t"})",
-                               "application/json"),
+    auto r = request_args(make("POST", "title=from-query&limit=3",
+                               R"({"title":"from-body","text":"t"})", "application/json"),
                           &notes_schema(), 1 << 20);
     EXPECT_EQ(ok(r), (json{{"title", "from-body"}, {"limit", 3}, {"text", "t"}}));
 }
 
 TEST(RequestArgs, JsonContentTypeVariants) {
-    for (const char* ct : {"application/json", "application/json; charset=utf-8", "Application/JSON",
-                           "application/vnd.api+json", "text/json", ""}) {
+    for (const char* ct : {"application/json", "application/json; charset=utf-8",
+                           "Application/JSON", "application/vnd.api+json", "text/json", ""}) {
         SCOPED_TRACE(ct);
-        EXPECT_EQ(ok(request_args(make("POST", "", R"({"title":"a"})", ct), &notes_schema(), 1 << 20)),
-                  (json{{"title", "a"}}));
+        EXPECT_EQ(
+            ok(request_args(make("POST", "", R"({"title":"a"})", ct), &notes_schema(), 1 << 20)),
+            (json{{"title", "a"}}));
     }
 }
 
@@ -97,19 +98,25 @@ TEST(RequestArgs, FormBody) {
 TEST(RequestArgs, ProtobufIs415SayingOnlyJson) {
     for (const char* ct : {"application/protobuf", "application/octet-stream", "text/plain"}) {
         SCOPED_TRACE(ct);
-        auto e = err(request_args(make("POST", "", "\x0a\x03" "abc", ct), &notes_schema(), 1 << 20));
+        auto e = err(request_args(make("POST", "",
+                                       "\x0a\x03"
+                                       "abc",
+                                       ct),
+                                  &notes_schema(), 1 << 20));
         EXPECT_EQ(e.http_status, 415);
         EXPECT_EQ(e.code, PLATFORM_INVALID_ARGUMENT);
         EXPECT_NE(e.message.find("only JSON"), std::string::npos) << e.message;
     }
-    auto e = err(request_args(make("POST", "", "x", "application/protobuf"), &notes_schema(), 1 << 20));
+    auto e =
+        err(request_args(make("POST", "", "x", "application/protobuf"), &notes_schema(), 1 << 20));
     EXPECT_NE(e.message.find("application/protobuf"), std::string::npos) << e.message;
 }
 
 TEST(RequestArgs, NonObjectJsonIs400) {
     for (const char* body : {"[1,2]", "\"text\"", "42", "null", "true"}) {
         SCOPED_TRACE(body);
-        auto e = err(request_args(make("POST", "", body, "application/json"), &notes_schema(), 1 << 20));
+        auto e =
+            err(request_args(make("POST", "", body, "application/json"), &notes_schema(), 1 << 20));
         EXPECT_EQ(e.http_status, 400);
         EXPECT_EQ(e.code, PLATFORM_INVALID_ARGUMENT);
         EXPECT_NE(e.message.find("must be a JSON object"), std::string::npos) << e.message;
@@ -127,7 +134,8 @@ TEST(RequestArgs, InvalidJsonIs400NamingTheByte) {
     };
     for (const auto& c : cases) {
         SCOPED_TRACE(c.body);
-        auto e = err(request_args(make("POST", "", c.body, "application/json"), &notes_schema(), 1 << 20));
+        auto e = err(
+            request_args(make("POST", "", c.body, "application/json"), &notes_schema(), 1 << 20));
         EXPECT_EQ(e.http_status, 400);
         EXPECT_EQ(e.code, PLATFORM_INVALID_ARGUMENT);
         EXPECT_NE(e.message.find("invalid JSON"), std::string::npos) << e.message;
@@ -137,17 +145,19 @@ TEST(RequestArgs, InvalidJsonIs400NamingTheByte) {
 
 TEST(RequestArgs, BodyOverLimitIs413) {
     const std::string body = R"({"text":")" + std::string(100, 'x') + R"("})";
-    auto e = err(request_args(make("POST", "", body, "application/json"), &notes_schema(), body.size() - 1));
+    auto e = err(
+        request_args(make("POST", "", body, "application/json"), &notes_schema(), body.size() - 1));
     EXPECT_EQ(e.http_status, 413);
     EXPECT_EQ(e.code, PLATFORM_PAYLOAD_TOO_LARGE);
     EXPECT_NE(e.message.find(std::to_string(body.size())), std::string::npos) << e.message;
     EXPECT_NE(e.message.find(std::to_string(body.size() - 1)), std::string::npos) << e.message;
     // Exactly at the limit is fine.
-    EXPECT_EQ(ok(request_args(make("POST", "", body, "application/json"), &notes_schema(), body.size()))
-                  .at("text")
-                  .get<std::string>()
-                  .size(),
-              100u);
+    EXPECT_EQ(
+        ok(request_args(make("POST", "", body, "application/json"), &notes_schema(), body.size()))
+            .at("text")
+            .get<std::string>()
+            .size(),
+        100u);
 }
 
 TEST(RequestArgs, SkipQueryKeyDropsSurfaceParameter) {
@@ -156,7 +166,8 @@ TEST(RequestArgs, SkipQueryKeyDropsSurfaceParameter) {
               (json{{"title", "a"}}));
     EXPECT_EQ(ok(request_args(make("GET", "title=a&envelope=result"), &s, 1 << 20, "envelope")),
               (json{{"title", "a"}}));
-    EXPECT_EQ(ok(request_args(make("GET", "envelope=result"), &s, 1 << 20, "envelope")), json::object());
+    EXPECT_EQ(ok(request_args(make("GET", "envelope=result"), &s, 1 << 20, "envelope")),
+              json::object());
     // Without skip_query_key it is an ordinary argument (left for validation to refuse).
     EXPECT_EQ(ok(request_args(make("GET", "envelope=result&title=a"), &s, 1 << 20)),
               (json{{"envelope", "result"}, {"title", "a"}}));
@@ -175,8 +186,9 @@ TEST(RequestArgs, MalformedQueryIs400) {
 // Ill-formed UTF-8 inside a JSON body names the argument that holds it, not a byte offset
 // (issue 11's sweeps).
 TEST(RequestArgs, InvalidUtf8InABodyNamesTheArgument) {
-    auto e = err(request_args(make("POST", "", "{\"title\":\"a\",\"text\":\"x\xC3\x28\"}", "application/json"),
-                              &notes_schema(), 1 << 20));
+    auto e = err(request_args(
+        make("POST", "", "{\"title\":\"a\",\"text\":\"x\xC3\x28\"}", "application/json"),
+        &notes_schema(), 1 << 20));
     EXPECT_EQ(e.http_status, 400);
     EXPECT_EQ(e.message, "text: must be valid UTF-8");
     using platform::host::invalid_utf8_path;

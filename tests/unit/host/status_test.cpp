@@ -1,8 +1,7 @@
 // status.hpp: the one table of DESIGN §2 — ABI code → HTTP status, /api/v1 error.code, CLI exit.
-#include <platform/host/status.hpp>
-
 #include <gtest/gtest.h>
 
+#include <platform/host/status.hpp>
 #include <set>
 
 namespace {

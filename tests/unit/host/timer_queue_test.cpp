@@ -1,7 +1,4 @@
 // timer_queue.hpp: callbacks at monotonic deadlines, in deadline order, on one thread.
-#include <platform/host/clock.hpp>
-#include <platform/host/timer_queue.hpp>
-
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -9,6 +6,8 @@
 #include <condition_variable>
 #include <functional>
 #include <mutex>
+#include <platform/host/clock.hpp>
+#include <platform/host/timer_queue.hpp>
 #include <thread>
 #include <vector>
 

@@ -1,12 +1,11 @@
 // worker_pool.hpp: the elastic pool plugin calls run on.
-#include <platform/host/worker_pool.hpp>
-
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <platform/host/worker_pool.hpp>
 #include <vector>
 
 namespace {
@@ -41,7 +40,8 @@ private:
 
 // Waits until pred() holds, re-checking whenever `cv` is signalled, up to `timeout`.
 template <class Pred>
-bool wait_until(std::mutex& m, std::condition_variable& cv, std::chrono::milliseconds timeout, Pred pred) {
+bool wait_until(std::mutex& m, std::condition_variable& cv, std::chrono::milliseconds timeout,
+                Pred pred) {
     std::unique_lock<std::mutex> lock(m);
     return cv.wait_for(lock, timeout, pred);
 }
@@ -81,7 +81,8 @@ int concurrent_of_four(WorkerPool& pool) {
 // wait times out).
 TEST(WorkerPool, GrowsToMaxForBlockingTasks) {
     WorkerPool pool(1, 4);
-    EXPECT_EQ(concurrent_of_four(pool), 4) << "tasks did not run concurrently; threads=" << pool.threads();
+    EXPECT_EQ(concurrent_of_four(pool), 4)
+        << "tasks did not run concurrently; threads=" << pool.threads();
     EXPECT_EQ(pool.threads(), 4u);
 }
 
@@ -95,7 +96,8 @@ TEST(WorkerPool, GrowsWhenCoreWorkerIsIdle) {
         pool.submit([&] { warm.arrive(); });
         ASSERT_TRUE(warm.wait_for(5s));
         int n = concurrent_of_four(pool);
-        ASSERT_EQ(n, 4) << "round " << round << ": tasks did not run concurrently; threads=" << pool.threads();
+        ASSERT_EQ(n, 4) << "round " << round
+                        << ": tasks did not run concurrently; threads=" << pool.threads();
     }
 }
 

@@ -1,17 +1,16 @@
 // The host<->worker framing and channel (worker_protocol.hpp, worker_channel.hpp): partial reads,
 // big frames, many requests in flight, and garbage, which drops the connection without a crash.
-#include <platform/host/worker_channel.hpp>
-#include <platform/host/worker_protocol.hpp>
-
 #include <gtest/gtest.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <condition_variable>
 #include <future>
+#include <platform/host/worker_channel.hpp>
+#include <platform/host/worker_protocol.hpp>
 #include <random>
-#include <sys/socket.h>
 #include <thread>
-#include <unistd.h>
 
 using namespace platform::host::worker;
 using nlohmann::json;
@@ -25,7 +24,8 @@ std::string all_bytes() {
 }
 
 TEST(WorkerFrames, RoundTripByteByByteKeepsBytesExact) {
-    const json message = {{"op", "store_put"}, {"id", 7}, {"key", bytes(all_bytes())}, {"text", "héllo"}};
+    const json message = {
+        {"op", "store_put"}, {"id", 7}, {"key", bytes(all_bytes())}, {"text", "héllo"}};
     const std::string frame = encode_frame(message);
     FrameDecoder d;
     for (size_t i = 0; i < frame.size(); ++i) {
@@ -107,7 +107,9 @@ TEST(WorkerChannel, ManyRequestsInFlightAreMatchedById) {
         sv[1],
         [&b](json m) {
             auto self = b;
-            std::thread([self, m = std::move(m)] { self->reply(m, {{"n", m["n"].get<int>() * 2}}); }).detach();
+            std::thread([self, m = std::move(m)] {
+                self->reply(m, {{"n", m["n"].get<int>() * 2}});
+            }).detach();
         },
         nullptr);
     a->start();
@@ -132,7 +134,8 @@ TEST(WorkerChannel, GarbageDropsTheConnectionAndFailsPendingRequests) {
     int sv[2];
     ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
     std::promise<std::string> closed;
-    auto a = std::make_shared<Channel>(sv[0], nullptr, [&closed](const std::string& why) { closed.set_value(why); });
+    auto a = std::make_shared<Channel>(
+        sv[0], nullptr, [&closed](const std::string& why) { closed.set_value(why); });
     a->start();
     // A request nobody answers is pending while the peer sends garbage.
     auto pending = std::async(std::launch::async, [&] { return a->request({{"op", "ping"}}); });
@@ -152,7 +155,8 @@ TEST(WorkerChannel, PeerCloseIsNoticed) {
     int sv[2];
     ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
     std::promise<std::string> closed;
-    auto a = std::make_shared<Channel>(sv[0], nullptr, [&closed](const std::string& why) { closed.set_value(why); });
+    auto a = std::make_shared<Channel>(
+        sv[0], nullptr, [&closed](const std::string& why) { closed.set_value(why); });
     a->start();
     ::close(sv[1]);
     auto why = closed.get_future();

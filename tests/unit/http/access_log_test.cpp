@@ -1,8 +1,8 @@
 // One JSON line per request, with the fields operators grep for.
-#include <platform/host/access_log.hpp>
-
 #include <gtest/gtest.h>
+
 #include <nlohmann/json.hpp>
+#include <platform/host/access_log.hpp>
 
 using namespace platform::host;
 

@@ -1,8 +1,8 @@
 // CORS headers as micro sets them: origin echoed (or *), credentials, methods, headers; never
 // overriding what a handler already set.
-#include <platform/host/http_cors.hpp>
-
 #include <gtest/gtest.h>
+
+#include <platform/host/http_cors.hpp>
 
 using platform::host::add_cors_headers;
 using platform::host::has_header;
@@ -23,9 +23,11 @@ TEST(Cors, WithoutOriginAllowsAny) {
     EXPECT_EQ(get(h, "Access-Control-Allow-Credentials"), "true");
     EXPECT_EQ(get(h, "Access-Control-Allow-Methods"), "POST, PATCH, GET, OPTIONS, PUT, DELETE");
     EXPECT_EQ(get(h, "Access-Control-Allow-Headers"),
-              "Accept, Content-Type, Content-Length, Accept-Encoding, X-CSRF-Token, Authorization, Platform-Namespace, "
+              "Accept, Content-Type, Content-Length, Accept-Encoding, X-CSRF-Token, Authorization, "
+              "Platform-Namespace, "
               "Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID");
-    EXPECT_EQ(get(h, "Access-Control-Expose-Headers"), "Mcp-Session-Id, X-Request-Id, WWW-Authenticate");
+    EXPECT_EQ(get(h, "Access-Control-Expose-Headers"),
+              "Mcp-Session-Id, X-Request-Id, WWW-Authenticate");
     EXPECT_FALSE(has_header(h, "Vary"));
 }
 
@@ -37,10 +39,12 @@ TEST(Cors, OriginIsEchoedWithVary) {
 }
 
 TEST(Cors, HeadersAlreadySetAreKept) {
-    HeaderList h{{"access-control-allow-origin", "https://only.example"}, {"Access-Control-Allow-Methods", "GET"}};
+    HeaderList h{{"access-control-allow-origin", "https://only.example"},
+                 {"Access-Control-Allow-Methods", "GET"}};
     add_cors_headers(h, "https://other.example");
     EXPECT_EQ(get(h, "access-control-allow-origin"), "https://only.example");
-    EXPECT_EQ(get(h, "Access-Control-Allow-Origin"), "<none>");  // not added twice under another case
+    EXPECT_EQ(get(h, "Access-Control-Allow-Origin"),
+              "<none>");  // not added twice under another case
     EXPECT_EQ(get(h, "Access-Control-Allow-Methods"), "GET");
     EXPECT_EQ(get(h, "Access-Control-Allow-Credentials"), "true");
     EXPECT_FALSE(has_header(h, "Vary"));

@@ -1,7 +1,7 @@
 // frame_request: where one request ends in a connection's bytes, and the limits (431/414/413/400).
-#include <platform/host/http_framing.hpp>
-
 #include <gtest/gtest.h>
+
+#include <platform/host/http_framing.hpp>
 
 using platform::host::Frame;
 using platform::host::frame_request;
@@ -9,7 +9,8 @@ using platform::host::FrameLimits;
 
 namespace {
 
-FrameLimits limits(uint64_t max_request = 1 << 20, uint32_t headers = 100, uint32_t header_bytes = 16384) {
+FrameLimits limits(uint64_t max_request = 1 << 20, uint32_t headers = 100,
+                   uint32_t header_bytes = 16384) {
     return FrameLimits{max_request, headers, header_bytes};
 }
 
@@ -41,8 +42,9 @@ TEST(Framing, PartialInputIsIncompleteAtEveryCut) {
 }
 
 TEST(Framing, ChunkedBodyWithTrailers) {
-    std::string req = "POST /x HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"
-                      "5\r\nhello\r\n6;ext=1\r\n world\r\n0\r\nX-Trailer: 1\r\n\r\n";
+    std::string req =
+        "POST /x HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"
+        "5\r\nhello\r\n6;ext=1\r\n world\r\n0\r\nX-Trailer: 1\r\n\r\n";
     Frame f = frame_request(req + "GET / HTTP/1.1\r\n\r\n", limits());
     ASSERT_TRUE(f.complete()) << f.message;
     EXPECT_TRUE(f.chunked);
@@ -112,7 +114,10 @@ TEST(Framing, HeadJustUnderTheLimitIsAccepted) {
     head += std::string(1024 - head.size() - 2, 'a') + "\r\n";
     ASSERT_EQ(head.size(), 1024u);
     EXPECT_TRUE(frame_request(head + "\r\n", limits(1 << 20, 100, 1024)).complete());
-    EXPECT_EQ(frame_request("GET / HTTP/1.1\r\nX: a" + head.substr(19) + "\r\n", limits(1 << 20, 100, 1024)).status, 431);
+    EXPECT_EQ(frame_request("GET / HTTP/1.1\r\nX: a" + head.substr(19) + "\r\n",
+                            limits(1 << 20, 100, 1024))
+                  .status,
+              431);
 }
 
 TEST(Framing, LongRequestLineIs414) {
@@ -125,28 +130,32 @@ TEST(Framing, BodyOverTheLimitIs413BeforeItArrives) {
     Frame f = frame_request("POST / HTTP/1.1\r\nContent-Length: 2000000\r\n\r\n", limits());
     ASSERT_TRUE(f.error());
     EXPECT_EQ(f.status, 413);
-    Frame huge = frame_request("POST / HTTP/1.1\r\nContent-Length: 99999999999999999999999\r\n\r\n", limits());
+    Frame huge = frame_request("POST / HTTP/1.1\r\nContent-Length: 99999999999999999999999\r\n\r\n",
+                               limits());
     EXPECT_EQ(huge.status, 413);
-    Frame chunk = frame_request("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nFFFFFFF\r\n", limits());
+    Frame chunk =
+        frame_request("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nFFFFFFF\r\n", limits());
     EXPECT_EQ(chunk.status, 413);
 }
 
 TEST(Framing, MalformedRequestsAre400) {
     const char* cases[] = {
-        "GET / HTTP/1.1\nHost: a\n\n",                                    // bare LF
-        "GET / HTTP/1.1\r\nHost : a\r\n\r\n",                             // space before the colon
-        "GET / HTTP/1.1\r\nHost: a\r\n folded\r\n\r\n",                   // obsolete line folding
-        "GET / HTTP/1.1\r\nNoColon\r\n\r\n",                              // no colon
-        "GET /  HTTP/1.1\r\n\r\n",                                        // extra space
-        "GET HTTP/1.1\r\n\r\n",                                           // no target
+        "GET / HTTP/1.1\nHost: a\n\n",                   // bare LF
+        "GET / HTTP/1.1\r\nHost : a\r\n\r\n",            // space before the colon
+        "GET / HTTP/1.1\r\nHost: a\r\n folded\r\n\r\n",  // obsolete line folding
+        "GET / HTTP/1.1\r\nNoColon\r\n\r\n",             // no colon
+        "GET /  HTTP/1.1\r\n\r\n",                       // extra space
+        "GET HTTP/1.1\r\n\r\n",                          // no target
         "POST / HTTP/1.1\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello!",  // conflicting
-        "POST / HTTP/1.1\r\nContent-Length: -1\r\n\r\n",                  // not a number
+        "POST / HTTP/1.1\r\nContent-Length: -1\r\n\r\n",                            // not a number
         "POST / HTTP/1.1\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",  // smuggling shape
-        "POST / HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\n",             // final coding not chunked
-        "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",    // bad chunk size
-        "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabcX\r\n0\r\n\r\n",  // no CRLF after data
-        "GET / FOO/1.1\r\n\r\n",                                          // not HTTP
-        "\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03",                   // a TLS handshake
+        "POST / HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\n",           // final coding not chunked
+        "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",  // bad chunk size
+        "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabcX\r\n0\r\n\r\n",  // no CRLF
+                                                                                        // after
+                                                                                        // data
+        "GET / FOO/1.1\r\n\r\n",                                                        // not HTTP
+        "\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03",  // a TLS handshake
     };
     for (const char* c : cases) {
         Frame f = frame_request(c, limits());
@@ -157,7 +166,9 @@ TEST(Framing, MalformedRequestsAre400) {
 
 TEST(Framing, OtherVersionsAndCodings) {
     EXPECT_EQ(frame_request("GET / HTTP/2.0\r\n\r\n", limits()).status, 505);
-    EXPECT_EQ(frame_request("POST / HTTP/1.1\r\nTransfer-Encoding: gzip, chunked\r\n\r\n", limits()).status, 501);
+    EXPECT_EQ(frame_request("POST / HTTP/1.1\r\nTransfer-Encoding: gzip, chunked\r\n\r\n", limits())
+                  .status,
+              501);
     EXPECT_TRUE(frame_request("GET / HTTP/1.0\r\n\r\n", limits()).complete());
 }
 

@@ -1,11 +1,10 @@
 // The profile's `http:` section: defaults, values, and errors naming file:line: http.<key>.
-#include <platform/host/profile.hpp>
-
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
+#include <platform/host/profile.hpp>
 
 using namespace platform::host;
 
@@ -21,7 +20,8 @@ const char* kBase =
 class HttpProfile : public ::testing::Test {
 protected:
     void SetUp() override {
-        dir_ = std::filesystem::temp_directory_path() / ("http-profile-" + std::to_string(getpid()));
+        dir_ =
+            std::filesystem::temp_directory_path() / ("http-profile-" + std::to_string(getpid()));
         std::filesystem::create_directories(dir_);
     }
     void TearDown() override { std::filesystem::remove_all(dir_); }
@@ -82,17 +82,22 @@ TEST_F(HttpProfile, Values) {
 
 TEST_F(HttpProfile, ErrorsNameFileLineAndKey) {
     std::string e = error_of("http:\n  max_header_count: lots\n");
-    EXPECT_NE(e.find("p.yaml:7: http.max_header_count: must be an integer"), std::string::npos) << e;
+    EXPECT_NE(e.find("p.yaml:7: http.max_header_count: must be an integer"), std::string::npos)
+        << e;
     e = error_of("http:\n  max_header_count: 0\n");
-    EXPECT_NE(e.find("p.yaml:7: http.max_header_count: must be between 1 and"), std::string::npos) << e;
+    EXPECT_NE(e.find("p.yaml:7: http.max_header_count: must be between 1 and"), std::string::npos)
+        << e;
     e = error_of("http:\n  cors: maybe\n");
     EXPECT_NE(e.find("p.yaml:7: http.cors: must be true or false"), std::string::npos) << e;
     e = error_of("http:\n  colour: blue\n");
     EXPECT_NE(e.find("p.yaml:7: http.colour: unknown key"), std::string::npos) << e;
     e = error_of("http:\n  rate_limit: {burst: 3}\n");
-    EXPECT_NE(e.find("p.yaml:7: http.rate_limit.requests_per_second: missing"), std::string::npos) << e;
+    EXPECT_NE(e.find("p.yaml:7: http.rate_limit.requests_per_second: missing"), std::string::npos)
+        << e;
     e = error_of("http:\n  rate_limit: {requests_per_second: -1}\n");
-    EXPECT_NE(e.find("p.yaml:7: http.rate_limit.requests_per_second: must be a number above 0"), std::string::npos) << e;
+    EXPECT_NE(e.find("p.yaml:7: http.rate_limit.requests_per_second: must be a number above 0"),
+              std::string::npos)
+        << e;
     e = error_of("http:\n  rate_limit: {requests_per_second: 1, per: minute}\n");
     EXPECT_NE(e.find("http.rate_limit.per: unknown key"), std::string::npos) << e;
     e = error_of("http: 5\n");

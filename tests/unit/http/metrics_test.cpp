@@ -1,8 +1,7 @@
 // The Prometheus text exposition (format 0.0.4) written by hand: families, labels, histograms.
-#include <platform/host/metrics.hpp>
-
 #include <gtest/gtest.h>
 
+#include <platform/host/metrics.hpp>
 #include <sstream>
 
 using namespace platform::host;
@@ -19,8 +18,9 @@ bool has_line(const std::string& text, const std::string& line) {
 TEST(Metrics, EmptyRegistryStillDeclaresEveryFamily) {
     Metrics m;
     std::string t = m.exposition();
-    for (const char* name : {"platform_http_requests_total", "platform_http_request_duration_seconds",
-                             "platform_http_in_flight", "platform_calls_total", "platform_call_duration_seconds"}) {
+    for (const char* name :
+         {"platform_http_requests_total", "platform_http_request_duration_seconds",
+          "platform_http_in_flight", "platform_calls_total", "platform_call_duration_seconds"}) {
         EXPECT_NE(t.find(std::string("# HELP ") + name + " "), std::string::npos) << name;
         EXPECT_NE(t.find(std::string("# TYPE ") + name + " "), std::string::npos) << name;
     }
@@ -53,7 +53,8 @@ TEST(Metrics, CountersAndHistogramBuckets) {
     EXPECT_TRUE(has_line(t, "platform_http_request_duration_seconds_count 4"));
     EXPECT_NE(t.find("platform_http_request_duration_seconds_sum 20.2"), std::string::npos);
     EXPECT_TRUE(has_line(t, "platform_http_in_flight 2"));
-    for (const char* le : {"0.005", "0.01", "0.025", "0.05", "0.1", "0.25", "0.5", "1", "2.5", "5", "10", "+Inf"})
+    for (const char* le :
+         {"0.005", "0.01", "0.025", "0.05", "0.1", "0.25", "0.5", "1", "2.5", "5", "10", "+Inf"})
         EXPECT_NE(t.find(std::string("le=\"") + le + "\""), std::string::npos) << le;
 }
 
@@ -63,20 +64,32 @@ TEST(Metrics, CallsPerServiceWithEscapedLabels) {
     m.call("go.core.api.v1.notes", "Notes.Add", "ok", 0.03);
     m.call("weird\"svc\\\n", "X.Y", "internal", 1);
     std::string t = m.exposition();
-    EXPECT_TRUE(has_line(t, R"(platform_calls_total{service="go.core.api.v1.notes",endpoint="Notes.Add",code="ok"} 2)")) << t;
-    EXPECT_TRUE(has_line(t, R"(platform_calls_total{service="weird\"svc\\\n",endpoint="X.Y",code="internal"} 1)")) << t;
-    EXPECT_TRUE(has_line(t, R"(platform_call_duration_seconds_bucket{service="go.core.api.v1.notes",le="0.025"} 1)")) << t;
-    EXPECT_TRUE(has_line(t, R"(platform_call_duration_seconds_bucket{service="go.core.api.v1.notes",le="+Inf"} 2)"));
-    EXPECT_TRUE(has_line(t, R"(platform_call_duration_seconds_count{service="go.core.api.v1.notes"} 2)"));
+    EXPECT_TRUE(has_line(
+        t,
+        R"(platform_calls_total{service="go.core.api.v1.notes",endpoint="Notes.Add",code="ok"} 2)"))
+        << t;
+    EXPECT_TRUE(has_line(
+        t, R"(platform_calls_total{service="weird\"svc\\\n",endpoint="X.Y",code="internal"} 1)"))
+        << t;
+    EXPECT_TRUE(has_line(
+        t, R"(platform_call_duration_seconds_bucket{service="go.core.api.v1.notes",le="0.025"} 1)"))
+        << t;
+    EXPECT_TRUE(has_line(
+        t, R"(platform_call_duration_seconds_bucket{service="go.core.api.v1.notes",le="+Inf"} 2)"));
+    EXPECT_TRUE(
+        has_line(t, R"(platform_call_duration_seconds_count{service="go.core.api.v1.notes"} 2)"));
 }
 
 TEST(Metrics, TrackCallCountsTheOutcome) {
     Metrics m;
     int called = 0;
-    auto done = track_call("svc", "A.B", [&](Outcome o) { called += o.code == PLATFORM_NOT_FOUND; }, m);
+    auto done = track_call(
+        "svc", "A.B", [&](Outcome o) { called += o.code == PLATFORM_NOT_FOUND; }, m);
     done(Outcome{PLATFORM_NOT_FOUND, "nope", "", false});
     EXPECT_EQ(called, 1);
-    EXPECT_TRUE(has_line(m.exposition(), R"(platform_calls_total{service="svc",endpoint="A.B",code="not_found"} 1)"));
+    EXPECT_TRUE(
+        has_line(m.exposition(),
+                 R"(platform_calls_total{service="svc",endpoint="A.B",code="not_found"} 1)"));
 }
 
 TEST(Metrics, Escape) {

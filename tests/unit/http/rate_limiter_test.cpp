@@ -1,7 +1,7 @@
 // Token buckets per client address: burst, refusal with Retry-After, refill, bounded state.
-#include <platform/host/rate_limiter.hpp>
-
 #include <gtest/gtest.h>
+
+#include <platform/host/rate_limiter.hpp>
 
 using platform::host::RateLimiter;
 using namespace std::chrono_literals;
@@ -48,7 +48,8 @@ TEST(RateLimiter, BurstDefaultsToTheRate) {
 TEST(RateLimiter, StateIsBounded) {
     RateLimiter rl(1, 5, 100);
     auto t0 = RateLimiter::Clock::now();
-    for (int i = 0; i < 1000; ++i) rl.check("client-" + std::to_string(i), t0 + std::chrono::milliseconds(i));
+    for (int i = 0; i < 1000; ++i)
+        rl.check("client-" + std::to_string(i), t0 + std::chrono::milliseconds(i));
     EXPECT_LE(rl.clients(), 100u);
     // The most recent client is still tracked: its bucket is not fresh.
     for (int i = 0; i < 4; ++i) rl.check("client-999", t0 + 1000ms);

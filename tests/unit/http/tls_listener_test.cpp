@@ -3,19 +3,14 @@
 // connections only, either side closing closes the other, plain HTTP gets a 400, the handshake
 // timeout and max_connections apply. Also the preface parser (http_framing.hpp) and the
 // self-signed certificate helper.
-#include <platform/host/http_framing.hpp>
-#include <platform/host/tls_listener.hpp>
-
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
-
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <openssl/err.h>
 #include <openssl/pem.h>
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
-
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -25,6 +20,8 @@
 #include <cstring>
 #include <fstream>
 #include <mutex>
+#include <platform/host/http_framing.hpp>
+#include <platform/host/tls_listener.hpp>
 #include <thread>
 #include <vector>
 
@@ -198,7 +195,9 @@ public:
         return std::string(reinterpret_cast<const char*>(p), len);
     }
     std::string version() const { return SSL_get_version(ssl_); }
-    bool write(const std::string& s) { return SSL_write(ssl_, s.data(), static_cast<int>(s.size())) == static_cast<int>(s.size()); }
+    bool write(const std::string& s) {
+        return SSL_write(ssl_, s.data(), static_cast<int>(s.size())) == static_cast<int>(s.size());
+    }
     // Reads exactly n bytes; "" when the connection ended first.
     std::string read(size_t n) {
         std::string out;
@@ -239,7 +238,8 @@ TlsListener::Options options_for(const EchoBackend& backend) {
 }  // namespace
 
 TEST(TlsPrefaceParse, ReadsTheClientAddress) {
-    auto p = parse_tls_preface("PLATFORM-TLS " + kSecret + " 10.1.2.3 54321\r\nGET / HTTP/1.1\r\n", kSecret);
+    auto p = parse_tls_preface("PLATFORM-TLS " + kSecret + " 10.1.2.3 54321\r\nGET / HTTP/1.1\r\n",
+                               kSecret);
     ASSERT_TRUE(p.ok());
     EXPECT_EQ(p.client_ip, "10.1.2.3");
     EXPECT_EQ(p.client_port, 54321);
@@ -251,20 +251,27 @@ TEST(TlsPrefaceParse, ReadsTheClientAddress) {
 
 TEST(TlsPrefaceParse, IncompleteUntilTheLineEnds) {
     const std::string line = tls_preface(kSecret, "127.0.0.1", 1000);
-    for (size_t n = 0; n < line.size(); ++n) EXPECT_TRUE(parse_tls_preface(line.substr(0, n), kSecret).incomplete()) << n;
+    for (size_t n = 0; n < line.size(); ++n)
+        EXPECT_TRUE(parse_tls_preface(line.substr(0, n), kSecret).incomplete()) << n;
 }
 
 TEST(TlsPrefaceParse, RefusesAnythingElse) {
     EXPECT_TRUE(parse_tls_preface("GET / HTTP/1.1\r\n", kSecret).invalid());
     EXPECT_TRUE(parse_tls_preface("G", kSecret).invalid());  // at once, not when the line ends
-    EXPECT_TRUE(parse_tls_preface(tls_preface("ffffffffffffffffffffffffffffffff", "127.0.0.1", 1), kSecret).invalid());
-    EXPECT_TRUE(parse_tls_preface(tls_preface(kSecret.substr(1), "127.0.0.1", 1), kSecret).invalid());
+    EXPECT_TRUE(
+        parse_tls_preface(tls_preface("ffffffffffffffffffffffffffffffff", "127.0.0.1", 1), kSecret)
+            .invalid());
+    EXPECT_TRUE(
+        parse_tls_preface(tls_preface(kSecret.substr(1), "127.0.0.1", 1), kSecret).invalid());
     EXPECT_TRUE(parse_tls_preface(tls_preface(kSecret, "example.com", 1), kSecret).invalid());
     EXPECT_TRUE(parse_tls_preface(tls_preface(kSecret, "127.0.0.1", 70000), kSecret).invalid());
-    EXPECT_TRUE(parse_tls_preface("PLATFORM-TLS " + kSecret + " 127.0.0.1 1 x\r\n", kSecret).invalid());
+    EXPECT_TRUE(
+        parse_tls_preface("PLATFORM-TLS " + kSecret + " 127.0.0.1 1 x\r\n", kSecret).invalid());
     EXPECT_TRUE(parse_tls_preface("PLATFORM-TLS " + kSecret + " 127.0.0.1\r\n", kSecret).invalid());
-    EXPECT_TRUE(parse_tls_preface("PLATFORM-TLS " + std::string(200, 'a'), kSecret).invalid());  // too long
-    EXPECT_TRUE(parse_tls_preface(tls_preface("", "127.0.0.1", 1), "").invalid());  // no secret configured
+    EXPECT_TRUE(
+        parse_tls_preface("PLATFORM-TLS " + std::string(200, 'a'), kSecret).invalid());  // too long
+    EXPECT_TRUE(
+        parse_tls_preface(tls_preface("", "127.0.0.1", 1), "").invalid());  // no secret configured
 }
 
 TEST(TlsSelfSigned, NamesEveryHostInSubjectAltName) {
@@ -282,7 +289,8 @@ TEST(TlsSelfSigned, NamesEveryHostInSubjectAltName) {
 }
 
 TEST(TlsCheck, SaysWhichPartIsWrong) {
-    TlsCertificate a = TlsListener::self_signed({"a.test"}), b = TlsListener::self_signed({"b.test"});
+    TlsCertificate a = TlsListener::self_signed({"a.test"}),
+                   b = TlsListener::self_signed({"b.test"});
     try {
         TlsListener::check({a.cert_pem, b.key_pem});
         FAIL() << "a key of another certificate was accepted";
@@ -301,7 +309,8 @@ TEST(TlsCheck, SaysWhichPartIsWrong) {
         FAIL();
     } catch (const TlsCertificateError& e) {
         EXPECT_EQ(e.part, TlsCertificateError::Part::certificate);
-        EXPECT_EQ(std::string(e.what()), "cannot read /nonexistent/cert.pem: No such file or directory");
+        EXPECT_EQ(std::string(e.what()),
+                  "cannot read /nonexistent/cert.pem: No such file or directory");
     }
 }
 
@@ -311,7 +320,8 @@ TEST(TlsListenerTest, ThePrefaceNamesTheClientAndBytesFlowBothWays) {
     TlsListener tls(options_for(backend));
     tls.start("127.0.0.1:0", cert);
     ASSERT_GT(tls.port(), 0);
-    EXPECT_NE(tls.certificate_summary().find("CN=one.test"), std::string::npos) << tls.certificate_summary();
+    EXPECT_NE(tls.certificate_summary().find("CN=one.test"), std::string::npos)
+        << tls.certificate_summary();
 
     TlsClient c(tls.port(), cert.cert_pem, "one.test");  // verified against the certificate
     ASSERT_TRUE(c.ok());

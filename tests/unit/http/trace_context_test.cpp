@@ -1,8 +1,7 @@
 // W3C traceparent validation and generation; request ids kept or generated.
-#include <platform/host/trace_context.hpp>
-
 #include <gtest/gtest.h>
 
+#include <platform/host/trace_context.hpp>
 #include <set>
 
 using namespace platform::host;
@@ -23,16 +22,16 @@ TEST(TraceContext, InvalidTraceparents) {
     const std::string cases[] = {
         "",
         "garbage",
-        "00-4BF92F3577B34DA6A3CE929D0E0E4736-00f067aa0ba902b7-01",   // upper case
-        "00-00000000000000000000000000000000-00f067aa0ba902b7-01",   // zero trace id
-        "00-4bf92f3577b34da6a3ce929d0e0e4736-0000000000000000-01",   // zero parent id
-        "ff-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",   // version ff
-        "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-x", // version 00 is exactly 55
-        "01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01x",  // later version: '-' after 55
-        "00_4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",   // separators
-        "00-4bf92f3577b34da6a3ce929d0e0e473-600f067aa0ba902b7-01",   // misplaced dash
-        "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-0g",   // flags not hex
-        "0-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",    // short
+        "00-4BF92F3577B34DA6A3CE929D0E0E4736-00f067aa0ba902b7-01",    // upper case
+        "00-00000000000000000000000000000000-00f067aa0ba902b7-01",    // zero trace id
+        "00-4bf92f3577b34da6a3ce929d0e0e4736-0000000000000000-01",    // zero parent id
+        "ff-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",    // version ff
+        "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-x",  // version 00 is exactly 55
+        "01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01x",   // later version: '-' after 55
+        "00_4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",    // separators
+        "00-4bf92f3577b34da6a3ce929d0e0e473-600f067aa0ba902b7-01",    // misplaced dash
+        "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-0g",    // flags not hex
+        "0-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",     // short
     };
     for (const auto& c : cases) EXPECT_FALSE(valid_traceparent(c)) << c;
 }

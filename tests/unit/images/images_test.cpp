@@ -1,13 +1,12 @@
 // The images plugin (plugins/images) through the fake host: base64 and the PNG/JPEG/GIF
 // structure checks on built and truncated files, the size limits, ownership, publishing and the
 // stable cursors.
-#include "raster.hpp"
-
-#include <platform/testing/fake_host.hpp>
-
 #include <gtest/gtest.h>
 
 #include <array>
+#include <platform/testing/fake_host.hpp>
+
+#include "raster.hpp"
 
 extern "C" const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t*);
 
@@ -17,7 +16,9 @@ using nlohmann::json;
 using platform::testing::FakeHost;
 using platform::testing::Reply;
 
-const std::string kPng1x1 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+const std::string kPng1x1 =
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+"
+    "M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
 const std::string kGif1x1 = "R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7";
 
 uint32_t crc(const std::string& s) {
@@ -28,20 +29,24 @@ uint32_t crc(const std::string& s) {
     }
     return c ^ 0xFFFFFFFFu;
 }
-std::string be32(uint32_t v) { return {char(v >> 24), char(v >> 16), char(v >> 8), char(v)}; }
+std::string be32(uint32_t v) {
+    return {char(v >> 24), char(v >> 16), char(v >> 8), char(v)};
+}
 std::string chunk(const std::string& type, const std::string& data) {
     return be32(uint32_t(data.size())) + type + data + be32(crc(type + data));
 }
 // A structurally valid PNG of any size (8-bit greyscale; the IDAT is not real pixel data).
 std::string png(uint32_t w, uint32_t h, size_t idat = 16) {
-    return std::string("\x89PNG\r\n\x1a\n", 8) + chunk("IHDR", be32(w) + be32(h) + std::string("\x08\x00\x00\x00\x00", 5)) +
+    return std::string("\x89PNG\r\n\x1a\n", 8) +
+           chunk("IHDR", be32(w) + be32(h) + std::string("\x08\x00\x00\x00\x00", 5)) +
            chunk("IDAT", std::string(idat, 'x')) + chunk("IEND", "");
 }
 std::string jpeg(uint16_t w, uint16_t h) {
-    std::string sof = {'\xFF', '\xC0', 0, 11, 8, char(h >> 8), char(h), char(w >> 8), char(w), 1, 1, 0x11, 0};
+    std::string sof = {'\xFF',  '\xC0', 0, 11,   8, char(h >> 8), char(h), char(w >> 8),
+                       char(w), 1,      1, 0x11, 0};
     std::string sos = {'\xFF', '\xDA', 0, 8, 1, 1, 0, 0, 63, 0};
-    return std::string("\xFF\xD8\xFF\xE0\x00\x04JF", 8) + sof + sos + std::string("\x12\xFF\x00\x34\xFF\xD0\x56", 7) +
-           "\xFF\xD9";
+    return std::string("\xFF\xD8\xFF\xE0\x00\x04JF", 8) + sof + sos +
+           std::string("\x12\xFF\x00\x34\xFF\xD0\x56", 7) + "\xFF\xD9";
 }
 
 TEST(RasterTest, Base64) {
@@ -76,24 +81,27 @@ TEST(RasterTest, RefusesBrokenImages) {
     const std::string good = png(2, 2), j = jpeg(8, 8), g = *images::base64_decode(kGif1x1);
     for (size_t cut : {size_t(8), size_t(20), good.size() - 12, good.size() - 1})
         EXPECT_FALSE(images::inspect(good.substr(0, cut)).raster) << cut;
-    EXPECT_NE(images::inspect(good.substr(0, good.size() - 12)).error.find("IEND"), std::string::npos);
+    EXPECT_NE(images::inspect(good.substr(0, good.size() - 12)).error.find("IEND"),
+              std::string::npos);
     std::string flipped = good;
     flipped[30] ^= 1;  // inside IHDR: its CRC no longer matches
     EXPECT_NE(images::inspect(flipped).error.find("CRC"), std::string::npos);
-    EXPECT_FALSE(images::inspect(good + "x").raster);                  // data after IEND
-    EXPECT_FALSE(images::inspect(png(0, 5)).raster);                   // no size
-    EXPECT_FALSE(images::inspect(j.substr(0, j.size() - 2)).raster);   // no EOI
+    EXPECT_FALSE(images::inspect(good + "x").raster);                 // data after IEND
+    EXPECT_FALSE(images::inspect(png(0, 5)).raster);                  // no size
+    EXPECT_FALSE(images::inspect(j.substr(0, j.size() - 2)).raster);  // no EOI
     EXPECT_FALSE(images::inspect(j.substr(0, 12)).raster);
-    EXPECT_FALSE(images::inspect(g.substr(0, g.size() - 1)).raster);   // no trailer
+    EXPECT_FALSE(images::inspect(g.substr(0, g.size() - 1)).raster);  // no trailer
     EXPECT_FALSE(images::inspect(g.substr(0, 20)).raster);
-    EXPECT_EQ(images::inspect("just some text, not an image").error, "not a PNG, JPEG or GIF image");
+    EXPECT_EQ(images::inspect("just some text, not an image").error,
+              "not a PNG, JPEG or GIF image");
     EXPECT_FALSE(images::inspect("").raster);
 }
 
 class ImagesTest : public ::testing::Test {
 protected:
     Reply upload(const std::string& bytes, const std::string& who = "alice") {
-        return plugin.call("upload", {{"data", images::base64_encode(bytes)}, {"description", "a test"}}, who);
+        return plugin.call(
+            "upload", {{"data", images::base64_encode(bytes)}, {"description", "a test"}}, who);
     }
     json ok(const std::string& method, const json& args, const std::string& who = "alice") {
         Reply r = plugin.call(method, args, who);
@@ -115,7 +123,7 @@ TEST_F(ImagesTest, UploadLimits) {
     EXPECT_EQ(upload(png(3000, 3000)).code, PLATFORM_INVALID_ARGUMENT);  // 9 megapixels
     EXPECT_EQ(upload(png(2000, 4000)).code, PLATFORM_OK);                // exactly 8
     EXPECT_EQ(upload(png(10, 10, 513 * 1024)).code, PLATFORM_INVALID_ARGUMENT);
-    EXPECT_EQ(upload(png(10, 10, 512 * 1024 - 57)).code, PLATFORM_OK);   // 524,288 bytes in all
+    EXPECT_EQ(upload(png(10, 10, 512 * 1024 - 57)).code, PLATFORM_OK);  // 524,288 bytes in all
     Reply bad = plugin.call("upload", {{"data", "%%%"}}, "alice");
     EXPECT_EQ(bad.code, PLATFORM_INVALID_ARGUMENT);
     EXPECT_NE(bad.body.find("base64"), std::string::npos);
@@ -142,7 +150,8 @@ TEST_F(ImagesTest, UploadGetServeUpdateDelete) {
     EXPECT_EQ(pub["description"], "a test");
     EXPECT_EQ(ok("get", {{"id", id}}, "bob")["title"], "Cat");
     EXPECT_EQ(plugin.call("raw", {{"id", id}}).code, PLATFORM_OK);
-    EXPECT_EQ(plugin.call("update", {{"id", id}, {"title", "Mine"}}, "bob").code, PLATFORM_NOT_FOUND);
+    EXPECT_EQ(plugin.call("update", {{"id", id}, {"title", "Mine"}}, "bob").code,
+              PLATFORM_NOT_FOUND);
     EXPECT_EQ(plugin.call("delete", {{"id", id}}, "bob").code, PLATFORM_NOT_FOUND);
     ok("update", {{"id", id}, {"public", false}});
     EXPECT_EQ(plugin.call("get", {{"id", id}}, "bob").code, PLATFORM_NOT_FOUND);
@@ -173,20 +182,34 @@ TEST_F(ImagesTest, CursorsStayStableAndScopesDiffer) {
     json p3 = ok("list", {{"scope", "mine"}, {"limit", 2}, {"cursor", p2["next_cursor"]}});
     EXPECT_EQ(ids(p3), (std::vector<std::string>{all[0]}));
     EXPECT_TRUE(p3["next_cursor"].is_null());
-    EXPECT_EQ(plugin.call("list", {{"scope", "public"}, {"limit", 2}, {"cursor", p1["next_cursor"]}}, "alice").code,
+    EXPECT_EQ(plugin
+                  .call("list", {{"scope", "public"}, {"limit", 2}, {"cursor", p1["next_cursor"]}},
+                        "alice")
+                  .code,
               PLATFORM_INVALID_ARGUMENT);  // another scope
 
-    EXPECT_EQ(ids(ok("list", {{"scope", "public"}, {"limit", 20}}, "carol")), (std::vector<std::string>{bobs, all[3], all[1]}));
+    EXPECT_EQ(ids(ok("list", {{"scope", "public"}, {"limit", 20}}, "carol")),
+              (std::vector<std::string>{bobs, all[3], all[1]}));
     EXPECT_EQ(ok("list", {{"scope", "all"}, {"limit", 20}}, "bob")["images"].size(), 3u);
     EXPECT_EQ(ok("list", {{"scope", "all"}, {"limit", 20}})["images"].size(), 7u);
     EXPECT_TRUE(ok("list", {{"scope", "daily"}, {"limit", 20}})["images"].empty());
 
     json s1 = ok("search", {{"query", "RED fox"}, {"scope", "public"}, {"limit", 1}}, "carol");
     EXPECT_EQ(ids(s1), (std::vector<std::string>{bobs}));
-    json s2 = ok("search", {{"query", "RED fox"}, {"scope", "public"}, {"limit", 1}, {"cursor", s1["next_cursor"]}}, "carol");
+    json s2 =
+        ok("search",
+           {{"query", "RED fox"}, {"scope", "public"}, {"limit", 1}, {"cursor", s1["next_cursor"]}},
+           "carol");
     EXPECT_EQ(ids(s2), (std::vector<std::string>{all[1]}));
     EXPECT_TRUE(s2["next_cursor"].is_null());
-    EXPECT_EQ(plugin.call("search", {{"query", "fox"}, {"scope", "public"}, {"limit", 1}, {"cursor", s1["next_cursor"]}}, "carol").code,
+    EXPECT_EQ(plugin
+                  .call("search",
+                        {{"query", "fox"},
+                         {"scope", "public"},
+                         {"limit", 1},
+                         {"cursor", s1["next_cursor"]}},
+                        "carol")
+                  .code,
               PLATFORM_INVALID_ARGUMENT);  // another query
 }
 

@@ -3,9 +3,8 @@
 // account's thread headers (most recently active first) and messages, and every call made.
 #pragma once
 
-#include <platform/testing/fake_host.hpp>
-
 #include <map>
+#include <platform/testing/fake_host.hpp>
 #include <string>
 #include <vector>
 
@@ -33,16 +32,31 @@ struct FakeAgent {
     bool loaded = true;  // false: no agent service (call_service answers NOT_FOUND)
 
     // Adds a thread of `account` with `count` messages m1, m2... (the newest first in the list).
-    void add(const std::string& account, const std::string& id, const std::string& channel, int count, int unread) {
+    void add(const std::string& account, const std::string& id, const std::string& channel,
+             int count, int unread) {
         auto& list = messages[id];
         for (int i = 1; i <= count; ++i)
-            list.push_back({{"seq", i}, {"role", i % 2 ? "user" : "assistant"}, {"text", "m" + std::to_string(i)},
-                            {"at", "2026-01-01T00:00:00Z"}, {"at_ms", 1}, {"channel", channel}, {"agent", "assistant"},
+            list.push_back({{"seq", i},
+                            {"role", i % 2 ? "user" : "assistant"},
+                            {"text", "m" + std::to_string(i)},
+                            {"at", "2026-01-01T00:00:00Z"},
+                            {"at_ms", 1},
+                            {"channel", channel},
+                            {"agent", "assistant"},
                             {"steps", json::array()}});
-        json header = {{"id", id}, {"title", "about " + id}, {"channel", channel}, {"agent", "assistant"},
-                       {"created", "2026-01-01T00:00:00Z"}, {"updated", "2026-01-01T00:01:00Z"}, {"messages", count},
-                       {"unread", unread}, {"last", {{"role", "assistant"}, {"text", "m" + std::to_string(count)},
-                                                     {"at", "2026-01-01T00:01:00Z"}, {"channel", channel}}}};
+        json header = {{"id", id},
+                       {"title", "about " + id},
+                       {"channel", channel},
+                       {"agent", "assistant"},
+                       {"created", "2026-01-01T00:00:00Z"},
+                       {"updated", "2026-01-01T00:01:00Z"},
+                       {"messages", count},
+                       {"unread", unread},
+                       {"last",
+                        {{"role", "assistant"},
+                         {"text", "m" + std::to_string(count)},
+                         {"at", "2026-01-01T00:01:00Z"},
+                         {"channel", channel}}}};
         threads[account].insert(threads[account].begin(), header);
     }
 
@@ -52,13 +66,15 @@ struct FakeAgent {
         return nullptr;
     }
 
-    Reply operator()(const std::string& service, const std::string& method, const json& request, const std::string& account) {
+    Reply operator()(const std::string& service, const std::string& method, const json& request,
+                     const std::string& account) {
         calls.push_back({service, method, account, request});
         if (!loaded || service != "agent") return reply(PLATFORM_NOT_FOUND, "");
         if (method == "threads") {
             json out = json::array();
             for (const auto& h : threads[account])
-                if ((!request.contains("channel") || h["channel"] == request["channel"]) && out.size() < request.value("limit", 20u))
+                if ((!request.contains("channel") || h["channel"] == request["channel"]) &&
+                    out.size() < request.value("limit", 20u))
                     out.push_back(h);
             return reply(PLATFORM_OK, json{{"threads", out}}.dump());
         }
@@ -70,8 +86,12 @@ struct FakeAgent {
         }
         if (method == "messages") {
             const auto& all = messages[request["id"]];
-            const size_t limit = request.value("limit", 0u), from = limit && limit < all.size() ? all.size() - limit : 0;
-            return reply(PLATFORM_OK, json{{"thread", *header}, {"messages", std::vector<json>(all.begin() + from, all.end())}}.dump());
+            const size_t limit = request.value("limit", 0u),
+                         from = limit && limit < all.size() ? all.size() - limit : 0;
+            return reply(PLATFORM_OK,
+                         json{{"thread", *header},
+                              {"messages", std::vector<json>(all.begin() + from, all.end())}}
+                             .dump());
         }
         return reply(PLATFORM_NOT_FOUND, "");
     }

@@ -2,9 +2,9 @@
 // internal endpoints (fake_agent.hpp): what each method asks the agent for (as the caller), the
 // shapes it answers with, its limits, and the agent's errors passed on (404 for a thread that is
 // not the caller's, 503 without an agent service).
-#include "fake_agent.hpp"
-
 #include <gtest/gtest.h>
+
+#include "fake_agent.hpp"
 
 extern "C" const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t*);
 
@@ -18,9 +18,8 @@ protected:
     InboxTest() {
         agent.add("ann", "th-web", "web", 2, 1);
         agent.add("ann", "th-cli", "cli", 4, 1);  // the most recent
-        host.on_call = [this](const std::string& s, const std::string& m, const json& req, const std::string& who) {
-            return agent(s, m, req, who);
-        };
+        host.on_call = [this](const std::string& s, const std::string& m, const json& req,
+                              const std::string& who) { return agent(s, m, req, who); };
     }
     FakeAgent agent;
     FakeHost host;
@@ -32,9 +31,16 @@ TEST_F(InboxTest, ListsItemsAsTheCallerMostRecentFirst) {
     ASSERT_EQ(r.code, PLATFORM_OK) << r.body;
     const json items = r.json()["items"];
     ASSERT_EQ(items.size(), 2u) << r.body;
-    EXPECT_EQ(items[0], (json{{"id", "th-cli"}, {"title", "about th-cli"}, {"channel", "cli"}, {"unread", 1},
+    EXPECT_EQ(items[0], (json{{"id", "th-cli"},
+                              {"title", "about th-cli"},
+                              {"channel", "cli"},
+                              {"unread", 1},
                               {"updated", "2026-01-01T00:01:00Z"},
-                              {"last", {{"role", "assistant"}, {"text", "m4"}, {"at", "2026-01-01T00:01:00Z"}, {"channel", "cli"}}}}));
+                              {"last",
+                               {{"role", "assistant"},
+                                {"text", "m4"},
+                                {"at", "2026-01-01T00:01:00Z"},
+                                {"channel", "cli"}}}}));
     EXPECT_EQ(items[1]["id"], "th-web");
     ASSERT_EQ(agent.calls.size(), 1u);
     EXPECT_EQ(agent.calls[0].service, "agent");
@@ -49,8 +55,10 @@ TEST_F(InboxTest, ListsItemsAsTheCallerMostRecentFirst) {
 TEST_F(InboxTest, LimitsAre1To100) {
     EXPECT_EQ(inbox.call("list", {{"limit", 0}}, "ann").body, "limit: must be at least 1");
     EXPECT_EQ(inbox.call("list", {{"limit", 101}}, "ann").body, "limit: must be at most 100");
-    EXPECT_EQ(inbox.call("read", {{"id", "th-web"}, {"limit", 0}}, "ann").code, PLATFORM_INVALID_ARGUMENT);
-    EXPECT_EQ(inbox.call("read", {{"id", "th-web"}, {"limit", 101}}, "ann").code, PLATFORM_INVALID_ARGUMENT);
+    EXPECT_EQ(inbox.call("read", {{"id", "th-web"}, {"limit", 0}}, "ann").code,
+              PLATFORM_INVALID_ARGUMENT);
+    EXPECT_EQ(inbox.call("read", {{"id", "th-web"}, {"limit", 101}}, "ann").code,
+              PLATFORM_INVALID_ARGUMENT);
     EXPECT_EQ(inbox.call("read", json::object(), "ann").body, "id: must not be empty");
     EXPECT_EQ(inbox.call("list", {{"limit", 100}}, "ann").code, PLATFORM_OK);
     EXPECT_EQ(agent.calls.size(), 1u);  // refused before the agent
@@ -63,8 +71,12 @@ TEST_F(InboxTest, ReadsTheLatestMessagesWithoutMarkingRead) {
     EXPECT_EQ(out["id"], "th-cli");
     EXPECT_EQ(out["unread"], 1);
     ASSERT_EQ(out["messages"].size(), 3u) << r.body;
-    EXPECT_EQ(out["messages"][0], (json{{"seq", 2}, {"role", "assistant"}, {"text", "m2"}, {"at", "2026-01-01T00:00:00Z"},
-                                        {"channel", "cli"}, {"agent", "assistant"}}));
+    EXPECT_EQ(out["messages"][0], (json{{"seq", 2},
+                                        {"role", "assistant"},
+                                        {"text", "m2"},
+                                        {"at", "2026-01-01T00:00:00Z"},
+                                        {"channel", "cli"},
+                                        {"agent", "assistant"}}));
     EXPECT_EQ(out["messages"][2]["text"], "m4");
     EXPECT_EQ(agent.calls.back().request, (json{{"id", "th-cli"}, {"limit", 3}}));
     inbox.call("read", {{"id", "th-cli"}}, "ann");
@@ -88,7 +100,8 @@ TEST_F(InboxTest, AnotherAccountsThreadIs404OnEveryMethod) {
         Reply r = inbox.call(method, {{"id", "th-web"}}, "bob");
         EXPECT_EQ(r.code, PLATFORM_NOT_FOUND) << method;
         EXPECT_EQ(r.body, "thread: no such conversation") << method;
-        EXPECT_EQ(inbox.call(method, {{"id", "th-none"}}, "ann").code, PLATFORM_NOT_FOUND) << method;
+        EXPECT_EQ(inbox.call(method, {{"id", "th-none"}}, "ann").code, PLATFORM_NOT_FOUND)
+            << method;
     }
     EXPECT_EQ(agent.find("ann", "th-web")->at("unread"), 1);
 }
@@ -104,7 +117,8 @@ TEST_F(InboxTest, ReadIsAlsoGetInboxSlashId) {
     const auto* d = inbox.descriptor();
     bool found = false;
     for (uint32_t i = 0; i < d->endpoint_count; ++i) {
-        auto* e = reinterpret_cast<const platform_endpoint_t*>(reinterpret_cast<const char*>(d->endpoints) + i * d->endpoint_stride);
+        auto* e = reinterpret_cast<const platform_endpoint_t*>(
+            reinterpret_cast<const char*>(d->endpoints) + i * d->endpoint_stride);
         if (platform::view(e->name) != "read") continue;
         found = true;
         EXPECT_EQ(platform::view(e->http_path), "/inbox/{id}");

@@ -2,9 +2,9 @@
 // internal endpoints (fake_agent.hpp): conversation keeps the most recent `limit` messages (50 by
 // default, 1-1000), list filters by the client a conversation began on (1-100, 20), both as the
 // caller, and another account's conversation is 404.
-#include "fake_agent.hpp"
-
 #include <gtest/gtest.h>
+
+#include "fake_agent.hpp"
 
 extern "C" const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t*);
 
@@ -18,9 +18,8 @@ protected:
     RecallTest() {
         agent.add("ann", "th-long", "web", 60, 0);
         agent.add("ann", "th-cli", "cli", 2, 1);
-        host.on_call = [this](const std::string& s, const std::string& m, const json& req, const std::string& who) {
-            return agent(s, m, req, who);
-        };
+        host.on_call = [this](const std::string& s, const std::string& m, const json& req,
+                              const std::string& who) { return agent(s, m, req, who); };
     }
     FakeAgent agent;
     FakeHost host;
@@ -44,9 +43,14 @@ TEST_F(RecallTest, AConversationKeepsTheMostRecentMessages) {
     const json two = recall.call("conversation", {{"id", "th-long"}, {"limit", 2}}, "ann").json();
     ASSERT_EQ(two["messages"].size(), 2u);
     EXPECT_EQ(two["messages"][1]["text"], "m60");
-    EXPECT_EQ(recall.call("conversation", {{"id", "th-long"}, {"limit", 1000}}, "ann").json()["messages"].size(), 60u);
-    EXPECT_EQ(recall.call("conversation", {{"id", "th-long"}, {"limit", 0}}, "ann").body, "limit: must be at least 1");
-    EXPECT_EQ(recall.call("conversation", {{"id", "th-long"}, {"limit", 1001}}, "ann").body, "limit: must be at most 1000");
+    EXPECT_EQ(recall.call("conversation", {{"id", "th-long"}, {"limit", 1000}}, "ann")
+                  .json()["messages"]
+                  .size(),
+              60u);
+    EXPECT_EQ(recall.call("conversation", {{"id", "th-long"}, {"limit", 0}}, "ann").body,
+              "limit: must be at least 1");
+    EXPECT_EQ(recall.call("conversation", {{"id", "th-long"}, {"limit", 1001}}, "ann").body,
+              "limit: must be at most 1000");
 }
 
 TEST_F(RecallTest, AnotherAccountsConversationIs404) {
@@ -70,10 +74,12 @@ TEST_F(RecallTest, ListsByClientMostRecentFirst) {
     ASSERT_EQ(cli.json()["conversations"].size(), 1u);
     const json c = cli.json()["conversations"][0];
     EXPECT_EQ(c["channel"], "cli");
-    for (const char* key : {"id", "title", "channel", "agent", "created", "updated", "messages", "last"})
+    for (const char* key :
+         {"id", "title", "channel", "agent", "created", "updated", "messages", "last"})
         EXPECT_TRUE(c.contains(key)) << key;
 
-    EXPECT_EQ(recall.call("list", {{"client", "fax"}}, "ann").body, "client: one of web, mail, cli");
+    EXPECT_EQ(recall.call("list", {{"client", "fax"}}, "ann").body,
+              "client: one of web, mail, cli");
     EXPECT_EQ(recall.call("list", {{"limit", 0}}, "ann").code, PLATFORM_INVALID_ARGUMENT);
     EXPECT_EQ(recall.call("list", {{"limit", 101}}, "ann").code, PLATFORM_INVALID_ARGUMENT);
 }

@@ -1,11 +1,11 @@
 // clocks.hpp — fixed clocks for model-builtin's tests: "now" as RFC 3339 in an IANA zone.
 #pragma once
 
-#include "clock.hpp"
-
 #include <gtest/gtest.h>
 
 #include <string>
+
+#include "clock.hpp"
 
 namespace builtin_test {
 
@@ -18,6 +18,8 @@ inline builtin::LocalClock clock_at(const std::string& now, const std::string& z
     return builtin::LocalClock::from_context({{"now", now}, {"timezone", zone}}, 0);
 }
 
-inline builtin::LocalClock paris() { return clock_at(kParisNow, "Europe/Paris"); }
+inline builtin::LocalClock paris() {
+    return clock_at(kParisNow, "Europe/Paris");
+}
 
 }  // namespace builtin_test

@@ -2,11 +2,11 @@
 // point on the SDK's fake host the way tests/unit/models drive model-openai: a whole conversation
 // (a call, then the answer to its result), malformed requests, and "now" from the request's
 // context or, without one, from the host's clock.
-#include "clocks.hpp"
+#include <gtest/gtest.h>
 
 #include <platform/testing/fake_host.hpp>
 
-#include <gtest/gtest.h>
+#include "clocks.hpp"
 
 extern "C" const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t*);
 
@@ -15,7 +15,9 @@ namespace {
 using nlohmann::json;
 using platform::testing::FakeHost;
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool has(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
 
 struct Completion {
     platform_status_t code = -1;
@@ -37,7 +39,8 @@ protected:
         ASSERT_NE(desc_, nullptr) << err;
         ASSERT_EQ(desc_->kind, PLATFORM_KIND_MODEL);
         EXPECT_EQ(platform::copy(desc_->id), "model-builtin");
-        inst_ = desc_->on_create(host.api(), host.ctx(), platform::view(std::string("{}")), err, sizeof err);
+        inst_ = desc_->on_create(host.api(), host.ctx(), platform::view(std::string("{}")), err,
+                                 sizeof err);
         ASSERT_NE(inst_, nullptr) << err;
     }
     void TearDown() override {
@@ -47,9 +50,12 @@ protected:
     Completion complete(const std::string& body) {
         const auto* table = static_cast<const platform_model_provider_t*>(desc_->provider);
         Completion out;
-        out.code = table->complete(inst_, platform::view(body), [](void* user, platform_str_t bytes) {
-            static_cast<Completion*>(user)->text.append(bytes.ptr, bytes.len);
-        }, &out);
+        out.code = table->complete(
+            inst_, platform::view(body),
+            [](void* user, platform_str_t bytes) {
+                static_cast<Completion*>(user)->text.append(bytes.ptr, bytes.len);
+            },
+            &out);
         return out;
     }
     Completion complete(const json& request) { return complete(request.dump()); }
@@ -62,15 +68,21 @@ protected:
 // The tools the agent lists for a caller who may use everything model-builtin knows.
 json all_tools() {
     json out = json::array();
-    for (const char* name : {"notes_add", "notes_list", "notes_get", "notes_delete", "tasks_create", "tasks_list",
-                             "events_create", "events_list", "events_free", "contacts_find"})
-        out.push_back({{"name", name}, {"description", "..."}, {"input_schema", {{"type", "object"}}}});
+    for (const char* name :
+         {"notes_add", "notes_list", "notes_get", "notes_delete", "tasks_create", "tasks_list",
+          "events_create", "events_list", "events_free", "contacts_find"})
+        out.push_back(
+            {{"name", name}, {"description", "..."}, {"input_schema", {{"type", "object"}}}});
     return out;
 }
 
-json paris_context() { return {{"now", builtin_test::kParisNow}, {"timezone", "Europe/Paris"}, {"account", "ann"}}; }
+json paris_context() {
+    return {{"now", builtin_test::kParisNow}, {"timezone", "Europe/Paris"}, {"account", "ann"}};
+}
 
-json user(const std::string& text) { return {{"role", "user"}, {"content", text}}; }
+json user(const std::string& text) {
+    return {{"role", "user"}, {"content", text}};
+}
 
 TEST_F(ModelBuiltinProvider, ATwoTurnConversationCallsAToolThenAnswersFromItsResult) {
     json request = {{"system", "You are assistant, an agent working for the account ann."},
@@ -80,9 +92,10 @@ TEST_F(ModelBuiltinProvider, ATwoTurnConversationCallsAToolThenAnswersFromItsRes
                     {"context", paris_context()}};
     Completion first = complete(request);
     ASSERT_EQ(first.code, PLATFORM_OK) << first.text;
-    const json call = {{"id", "call_1"},
-                       {"name", "events_create"},
-                       {"arguments", {{"title", "call the dentist"}, {"when", "2026-11-26T09:00:00+01:00"}}}};
+    const json call = {
+        {"id", "call_1"},
+        {"name", "events_create"},
+        {"arguments", {{"title", "call the dentist"}, {"when", "2026-11-26T09:00:00+01:00"}}}};
     EXPECT_EQ(first.answer(), (json{{"text", ""},
                                     {"tool_calls", {call}},
                                     {"stop", "tool_calls"},
@@ -91,9 +104,16 @@ TEST_F(ModelBuiltinProvider, ATwoTurnConversationCallsAToolThenAnswersFromItsRes
 
     // The agent runs the call and sends its result back (plugins/agent/agent_loop.cpp's shapes).
     request["messages"].push_back({{"role", "assistant"}, {"content", ""}, {"tool_calls", {call}}});
-    const json created = {{"id", "ev-1"}, {"title", "call the dentist"}, {"when", "2026-11-26T09:00:00+01:00"},
-                          {"note", ""}, {"minutes", 30}, {"repeat", ""}, {"prompt", ""}, {"advance", nullptr},
-                          {"created", "2026-11-25T09:00:00Z"}, {"updated", "2026-11-25T09:00:00Z"}};
+    const json created = {{"id", "ev-1"},
+                          {"title", "call the dentist"},
+                          {"when", "2026-11-26T09:00:00+01:00"},
+                          {"note", ""},
+                          {"minutes", 30},
+                          {"repeat", ""},
+                          {"prompt", ""},
+                          {"advance", nullptr},
+                          {"created", "2026-11-25T09:00:00Z"},
+                          {"updated", "2026-11-25T09:00:00Z"}};
     request["messages"].push_back({{"role", "tool"},
                                    {"tool_call_id", "call_1"},
                                    {"name", "events_create"},
@@ -101,21 +121,23 @@ TEST_F(ModelBuiltinProvider, ATwoTurnConversationCallsAToolThenAnswersFromItsRes
                                    {"is_error", false}});
     Completion second = complete(request);
     ASSERT_EQ(second.code, PLATFORM_OK) << second.text;
-    EXPECT_EQ(second.answer(), (json{{"text", "I'll remind you on Thursday 26 November at 09:00: call the dentist."},
-                                     {"tool_calls", json::array()},
-                                     {"stop", "end"},
-                                     {"model", "builtin"},
-                                     {"usage", {{"input_tokens", 0}, {"output_tokens", 0}}}}));
+    EXPECT_EQ(second.answer(),
+              (json{{"text", "I'll remind you on Thursday 26 November at 09:00: call the dentist."},
+                    {"tool_calls", json::array()},
+                    {"stop", "end"},
+                    {"model", "builtin"},
+                    {"usage", {{"input_tokens", 0}, {"output_tokens", 0}}}}));
 
     // The thread goes on: the next call's id follows the ones already in the conversation.
     request["messages"].push_back({{"role", "assistant"}, {"content", second.answer()["text"]}});
     request["messages"].push_back(user("please note that the boiler code is 4512"));
     Completion third = complete(request);
     ASSERT_EQ(third.code, PLATFORM_OK) << third.text;
-    EXPECT_EQ(third.answer()["tool_calls"],
-              (json{{{"id", "call_2"},
-                     {"name", "notes_add"},
-                     {"arguments", {{"title", "boiler code"}, {"text", "the boiler code is 4512"}}}}}));
+    EXPECT_EQ(
+        third.answer()["tool_calls"],
+        (json{{{"id", "call_2"},
+               {"name", "notes_add"},
+               {"arguments", {{"title", "boiler code"}, {"text", "the boiler code is 4512"}}}}}));
     EXPECT_EQ(third.answer()["stop"], "tool_calls");
 }
 
@@ -126,7 +148,8 @@ TEST_F(ModelBuiltinProvider, UnlistedToolsAreRefusedAndUnknownRequestsGetTheHelp
                        .answer();
     EXPECT_EQ(refused["tool_calls"], json::array());
     EXPECT_EQ(refused["stop"], "end");
-    EXPECT_EQ(refused["text"], "I can't do that: this agent may not use notes with your current permissions.");
+    EXPECT_EQ(refused["text"],
+              "I can't do that: this agent may not use notes with your current permissions.");
 
     Completion help = complete({{"messages", {user("tell me a joke")}}, {"tools", all_tools()}});
     ASSERT_EQ(help.code, PLATFORM_OK) << help.text;
@@ -139,7 +162,9 @@ TEST_F(ModelBuiltinProvider, UnlistedToolsAreRefusedAndUnknownRequestsGetTheHelp
     EXPECT_TRUE(has(text, "model.provider anthropic")) << text;
 
     // A conversation that ends with the assistant (nothing asked) gets the help text too.
-    json ended = complete({{"messages", {user("hi"), {{"role", "assistant"}, {"content", "hello"}}}}}).answer();
+    json ended =
+        complete({{"messages", {user("hi"), {{"role", "assistant"}, {"content", "hello"}}}}})
+            .answer();
     EXPECT_TRUE(has(ended["text"].get<std::string>(), "model.provider")) << ended;
     EXPECT_EQ(ended["stop"], "end");
 }
@@ -157,7 +182,8 @@ TEST_F(ModelBuiltinProvider, MalformedRequestsAreInvalidArgumentsNamingTheField)
     c = complete({{"messages", {{{"role", "robot"}, {"content", "x"}}}}});
     EXPECT_EQ(c.code, PLATFORM_INVALID_ARGUMENT);
     EXPECT_TRUE(has(c.text, "messages[0].role")) << c.text;
-    c = complete({{"messages", {user("what are my notes")}}, {"tools", {{{"description", "no name"}}}}});
+    c = complete(
+        {{"messages", {user("what are my notes")}}, {"tools", {{{"description", "no name"}}}}});
     EXPECT_EQ(c.code, PLATFORM_INVALID_ARGUMENT);
     EXPECT_TRUE(has(c.text, "tools")) << c.text;
     c = complete(std::string("not json"));
@@ -167,32 +193,40 @@ TEST_F(ModelBuiltinProvider, MalformedRequestsAreInvalidArgumentsNamingTheField)
 
 TEST_F(ModelBuiltinProvider, ContextNowAndTimezoneAreHonoured) {
     // Saturday 28 March 2026 in Paris: tomorrow is the first day of summer time.
-    json request = {{"messages", {user("remind me tomorrow at 9 to call the dentist")}},
-                    {"tools", all_tools()},
-                    {"context", {{"now", "2026-03-28T10:00:00+01:00"}, {"timezone", "Europe/Paris"}}}};
-    EXPECT_EQ(complete(request).answer()["tool_calls"][0]["arguments"]["when"], "2026-03-29T09:00:00+02:00");
+    json request = {
+        {"messages", {user("remind me tomorrow at 9 to call the dentist")}},
+        {"tools", all_tools()},
+        {"context", {{"now", "2026-03-28T10:00:00+01:00"}, {"timezone", "Europe/Paris"}}}};
+    EXPECT_EQ(complete(request).answer()["tool_calls"][0]["arguments"]["when"],
+              "2026-03-29T09:00:00+02:00");
     request["context"] = {{"now", "2026-11-25T22:30:00-05:00"}, {"timezone", "America/New_York"}};
-    EXPECT_EQ(complete(request).answer()["tool_calls"][0]["arguments"]["when"], "2026-11-26T09:00:00-05:00");
+    EXPECT_EQ(complete(request).answer()["tool_calls"][0]["arguments"]["when"],
+              "2026-11-26T09:00:00-05:00");
     // Without a timezone the offset of `now` is kept.
     request["context"] = {{"now", "2026-11-25T10:00:00+05:30"}};
-    EXPECT_EQ(complete(request).answer()["tool_calls"][0]["arguments"]["when"], "2026-11-26T09:00:00+05:30");
+    EXPECT_EQ(complete(request).answer()["tool_calls"][0]["arguments"]["when"],
+              "2026-11-26T09:00:00+05:30");
 }
 
 TEST_F(ModelBuiltinProvider, WithoutContextTheHostsClockInUtcIsUsed) {
     host.now_ms = 1795593600000;  // 2026-11-25T08:00:00Z, a Wednesday
-    const json request = {{"messages", {user("remind me tomorrow at 9 to call the dentist")}}, {"tools", all_tools()}};
-    EXPECT_EQ(complete(request).answer()["tool_calls"][0]["arguments"]["when"], "2026-11-26T09:00:00Z");
+    const json request = {{"messages", {user("remind me tomorrow at 9 to call the dentist")}},
+                          {"tools", all_tools()}};
+    EXPECT_EQ(complete(request).answer()["tool_calls"][0]["arguments"]["when"],
+              "2026-11-26T09:00:00Z");
     const json free = {{"messages", {user("what's free on Friday")}}, {"tools", all_tools()}};
     EXPECT_EQ(complete(free).answer()["tool_calls"][0]["arguments"],
               (json{{"from", "2026-11-27T00:00:00Z"}, {"to", "2026-11-28T00:00:00Z"}}));
     // The clock moves with the host's.
     host.now_ms += 2 * 86400000LL;  // Friday
-    EXPECT_EQ(complete(request).answer()["tool_calls"][0]["arguments"]["when"], "2026-11-28T09:00:00Z");
+    EXPECT_EQ(complete(request).answer()["tool_calls"][0]["arguments"]["when"],
+              "2026-11-28T09:00:00Z");
     // A context without `now` also falls back.
     const json no_now = {{"messages", {user("remind me tomorrow at 9 to call the dentist")}},
                          {"tools", all_tools()},
                          {"context", {{"account", "ann"}}}};
-    EXPECT_EQ(complete(no_now).answer()["tool_calls"][0]["arguments"]["when"], "2026-11-28T09:00:00Z");
+    EXPECT_EQ(complete(no_now).answer()["tool_calls"][0]["arguments"]["when"],
+              "2026-11-28T09:00:00Z");
 }
 
 }  // namespace

@@ -1,10 +1,11 @@
 // when.hpp and clock.hpp: dates and times read in the account's zone with fixed clocks, the
 // reminder rules, and offsets on both sides of Europe/Paris's DST changes (29 March and
 // 25 October 2026).
-#include "clocks.hpp"
 #include "when.hpp"
 
 #include <gtest/gtest.h>
+
+#include "clocks.hpp"
 
 namespace {
 
@@ -15,7 +16,9 @@ using builtin::WhenFound;
 using builtin_test::clock_at;
 using builtin_test::paris;
 
-int64_t day(int y, int m, int d) { return calendar::days_from_civil(y, m, d); }
+int64_t day(int y, int m, int d) {
+    return calendar::days_from_civil(y, m, d);
+}
 
 // The reminder instant of `text`, as RFC 3339 in the clock's zone ("" when there is none).
 std::string reminder(const std::string& text, const LocalClock& clock) {
@@ -39,14 +42,16 @@ TEST(ModelBuiltinClock, WithoutAKnownZoneTheOffsetOfNowIsUsedAndWithoutNowTheFal
     const LocalClock fixed = LocalClock::from_context({{"now", "2026-11-25T10:00:00+05:30"}}, 0);
     EXPECT_EQ(fixed.zone_name(), "UTC+05:30");
     EXPECT_EQ(fixed.rfc3339(fixed.now() + 3600), "2026-11-25T11:00:00+05:30");
-    const LocalClock unknown =
-        LocalClock::from_context({{"now", "2026-11-25T10:00:00-03:00"}, {"timezone", "Mars/Olympus"}}, 0);
+    const LocalClock unknown = LocalClock::from_context(
+        {{"now", "2026-11-25T10:00:00-03:00"}, {"timezone", "Mars/Olympus"}}, 0);
     EXPECT_EQ(unknown.zone_name(), "UTC-03:00");
     EXPECT_EQ(unknown.rfc3339(unknown.now()), "2026-11-25T10:00:00-03:00");
-    const LocalClock fallback = LocalClock::from_context(nlohmann::json::object(), 1795593600);  // 2026-11-25T08:00:00Z
+    const LocalClock fallback =
+        LocalClock::from_context(nlohmann::json::object(), 1795593600);  // 2026-11-25T08:00:00Z
     EXPECT_EQ(fallback.zone_name(), "UTC");
     EXPECT_EQ(fallback.rfc3339(fallback.now()), "2026-11-25T08:00:00Z");
-    const LocalClock garbage = LocalClock::from_context({{"now", "next tuesday"}, {"timezone", 7}}, 1795593600);
+    const LocalClock garbage =
+        LocalClock::from_context({{"now", "next tuesday"}, {"timezone", 7}}, 1795593600);
     EXPECT_EQ(garbage.rfc3339(garbage.now()), "2026-11-25T08:00:00Z");
 }
 
@@ -78,9 +83,9 @@ TEST(ModelBuiltinWhen, WeekdaysAreTheNextSuchDayTodayIncluded) {
     EXPECT_EQ(w.day, day(2026, 11, 27));
     EXPECT_TRUE(w.weekday);
     EXPECT_EQ(find_when("on Monday", c).day, day(2026, 11, 30));
-    EXPECT_EQ(find_when("on Wednesday", c).day, day(2026, 11, 25));    // today
-    EXPECT_EQ(find_when("next Wednesday", c).day, day(2026, 12, 2));   // never today
-    EXPECT_EQ(find_when("by fri", c).day, day(2026, 11, 27));          // abbreviated
+    EXPECT_EQ(find_when("on Wednesday", c).day, day(2026, 11, 25));          // today
+    EXPECT_EQ(find_when("next Wednesday", c).day, day(2026, 12, 2));         // never today
+    EXPECT_EQ(find_when("by fri", c).day, day(2026, 11, 27));                // abbreviated
     EXPECT_EQ(find_when("Friday at 10 dentist", c).day, day(2026, 11, 27));  // bare, at the start
     // A bare weekday in the middle of the text, away from a time, is just a word.
     w = find_when("watch Friday night lights", c);
@@ -92,9 +97,9 @@ TEST(ModelBuiltinWhen, ClockTimes) {
     const LocalClock c = paris();
     EXPECT_EQ(find_when("at 9pm", c).minute, 21 * 60);
     EXPECT_EQ(find_when("at 9 pm", c).minute, 21 * 60);
-    EXPECT_EQ(find_when("at 9", c).minute, 9 * 60);          // a bare 9 is 09:00
-    EXPECT_EQ(find_when("at 5", c).minute, 17 * 60);         // a bare 1..6 is pm
-    EXPECT_EQ(find_when("at 05:00", c).minute, 5 * 60);      // unless written with a zero
+    EXPECT_EQ(find_when("at 9", c).minute, 9 * 60);      // a bare 9 is 09:00
+    EXPECT_EQ(find_when("at 5", c).minute, 17 * 60);     // a bare 1..6 is pm
+    EXPECT_EQ(find_when("at 05:00", c).minute, 5 * 60);  // unless written with a zero
     EXPECT_EQ(find_when("at 12am", c).minute, 0);
     EXPECT_EQ(find_when("at noon", c).minute, 12 * 60);
     EXPECT_EQ(find_when("8am", c).minute, 8 * 60);
@@ -128,9 +133,10 @@ TEST(ModelBuiltinWhen, CalendarDatesAreTheNextOnesToCome) {
     EXPECT_EQ(find_when("on the 3rd of December", c).day, day(2026, 12, 3));
     EXPECT_EQ(find_when("on December 3rd", c).day, day(2026, 12, 3));
     EXPECT_EQ(find_when("on 2027-02-14", c).day, day(2027, 2, 14));
-    EXPECT_EQ(find_when("on 3 November", c).day, day(2027, 11, 3));  // passed this year: next year's
+    EXPECT_EQ(find_when("on 3 November", c).day,
+              day(2027, 11, 3));  // passed this year: next year's
     EXPECT_EQ(find_when("on 25 November", c).day, day(2026, 11, 25));  // today is still to come
-    EXPECT_FALSE(find_when("on 2026-02-30", c).day);                    // no such date
+    EXPECT_FALSE(find_when("on 2026-02-30", c).day);                   // no such date
     EXPECT_EQ(reminder("on 3 December at 10am", c), "2026-12-03T10:00:00+01:00");
 }
 
@@ -184,7 +190,8 @@ TEST(ModelBuiltinWhen, SpringForwardInParisGivesSummerOffsets) {
 }
 
 TEST(ModelBuiltinWhen, FallBackInParisGivesWinterOffsets) {
-    // Saturday 24 October 2026, 18:00 CEST; clocks go from 03:00 +02:00 back to 02:00 +01:00 on the 25th.
+    // Saturday 24 October 2026, 18:00 CEST; clocks go from 03:00 +02:00 back to 02:00 +01:00 on the
+    // 25th.
     const LocalClock c = clock_at("2026-10-24T18:00:00+02:00", "Europe/Paris");
     EXPECT_EQ(reminder("tomorrow at 9", c), "2026-10-25T09:00:00+01:00");
     EXPECT_EQ(reminder("at 9pm", c), "2026-10-24T21:00:00+02:00");
@@ -194,7 +201,8 @@ TEST(ModelBuiltinWhen, FallBackInParisGivesWinterOffsets) {
 }
 
 TEST(ModelBuiltinWhen, OtherZonesAreReadInTheirOwnOffsets) {
-    const LocalClock ny = clock_at("2026-11-25T22:30:00-05:00", "America/New_York");  // 03:30Z on the 26th
+    const LocalClock ny =
+        clock_at("2026-11-25T22:30:00-05:00", "America/New_York");  // 03:30Z on the 26th
     EXPECT_EQ(ny.today(), day(2026, 11, 25));
     EXPECT_EQ(reminder("tomorrow at 9", ny), "2026-11-26T09:00:00-05:00");
     const LocalClock utc = LocalClock::from_context(nlohmann::json::object(), 1795593600);

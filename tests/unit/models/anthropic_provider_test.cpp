@@ -10,8 +10,11 @@ using nlohmann::json;
 const json kAsk = {{"system", "S"}, {"messages", {{{"role", "user"}, {"content", "hi"}}}}};
 
 json text_answer(const std::string& text) {
-    return {{"type", "message"}, {"model", "claude-served"}, {"content", {{{"type", "text"}, {"text", text}}}},
-            {"stop_reason", "end_turn"}, {"usage", {{"input_tokens", 8}, {"output_tokens", 4}}}};
+    return {{"type", "message"},
+            {"model", "claude-served"},
+            {"content", {{{"type", "text"}, {"text", text}}}},
+            {"stop_reason", "end_turn"},
+            {"usage", {{"input_tokens", 8}, {"output_tokens", 4}}}};
 }
 
 struct AnthropicProvider : ::testing::Test {
@@ -23,7 +26,10 @@ TEST_F(AnthropicProvider, DefaultsAreAnthropicWithKeyAndVersionHeaders) {
     h.answer(200, text_answer("Hello."));
     auto c = h.complete(kAsk);
     ASSERT_EQ(c.code, PLATFORM_OK) << c.text;
-    EXPECT_EQ(c.answer(), (json{{"text", "Hello."}, {"tool_calls", json::array()}, {"stop", "end"}, {"model", "claude-served"},
+    EXPECT_EQ(c.answer(), (json{{"text", "Hello."},
+                                {"tool_calls", json::array()},
+                                {"stop", "end"},
+                                {"model", "claude-served"},
                                 {"usage", {{"input_tokens", 8}, {"output_tokens", 4}}}}));
     ASSERT_EQ(h.sent.size(), 1u);
     EXPECT_EQ(h.sent[0].url, "https://api.anthropic.com/v1/messages");
@@ -31,8 +37,12 @@ TEST_F(AnthropicProvider, DefaultsAreAnthropicWithKeyAndVersionHeaders) {
     EXPECT_EQ(h.sent[0].headers["anthropic-version"], "2023-06-01");
     EXPECT_FALSE(h.sent[0].headers.contains("Authorization"));
     EXPECT_TRUE(h.sent[0].flags & PLATFORM_HTTP_OPERATOR_URL);
-    EXPECT_EQ(h.sent[0].body, (json{{"model", "claude-sonnet-4-5"}, {"max_tokens", 1024}, {"system", "S"},
-                                    {"messages", {{{"role", "user"}, {"content", {{{"type", "text"}, {"text", "hi"}}}}}}}}));
+    EXPECT_EQ(h.sent[0].body,
+              (json{{"model", "claude-sonnet-4-5"},
+                    {"max_tokens", 1024},
+                    {"system", "S"},
+                    {"messages",
+                     {{{"role", "user"}, {"content", {{{"type", "text"}, {"text", "hi"}}}}}}}}));
 }
 
 TEST_F(AnthropicProvider, PublicEndpointWithoutKeyIsUnavailable) {
@@ -44,7 +54,11 @@ TEST_F(AnthropicProvider, PublicEndpointWithoutKeyIsUnavailable) {
 
 TEST_F(AnthropicProvider, ConfigServiceSettingsAndABaseUrlEndingInV1) {
     h.env("_API_KEY", "env-key");
-    h.config_service = {{"model", {{"anthropic", {{"base_url", "http://127.0.0.1:7/v1"}, {"model", "claude-test"}, {"api_key", "cfg-key"}}}}}};
+    h.config_service = {{"model",
+                         {{"anthropic",
+                           {{"base_url", "http://127.0.0.1:7/v1"},
+                            {"model", "claude-test"},
+                            {"api_key", "cfg-key"}}}}}};
     h.answer(200, text_answer("ok"));
     ASSERT_EQ(h.complete(kAsk).code, PLATFORM_OK);
     EXPECT_EQ(h.sent[0].url, "http://127.0.0.1:7/v1/messages");
@@ -54,13 +68,18 @@ TEST_F(AnthropicProvider, ConfigServiceSettingsAndABaseUrlEndingInV1) {
 
 TEST_F(AnthropicProvider, UpstreamErrors) {
     h.env("_BASE_URL", "http://127.0.0.1:7");
-    h.answer(500, {{"type", "error"}, {"error", {{"type", "api_error"}, {"message", "Internal server error"}}}});
+    h.answer(500, {{"type", "error"},
+                   {"error", {{"type", "api_error"}, {"message", "Internal server error"}}}});
     auto c = h.complete(kAsk);
     EXPECT_EQ(c.code, PLATFORM_BAD_GATEWAY);
     EXPECT_EQ(c.text, "anthropic answered 500: Internal server error");
-    h.answer(401, {{"type", "error"}, {"error", {{"type", "authentication_error"}, {"message", "invalid x-api-key"}}}});
+    h.answer(401,
+             {{"type", "error"},
+              {"error", {{"type", "authentication_error"}, {"message", "invalid x-api-key"}}}});
     c = h.complete(kAsk);
-    EXPECT_EQ(c.text, "anthropic answered 401: invalid x-api-key (check model.anthropic.api_key (or ANTHROPIC_API_KEY))");
+    EXPECT_EQ(c.text,
+              "anthropic answered 401: invalid x-api-key (check model.anthropic.api_key (or "
+              "ANTHROPIC_API_KEY))");
     h.answer_raw(200, "{\"content\": [");
     c = h.complete(kAsk);
     EXPECT_EQ(c.code, PLATFORM_BAD_GATEWAY);

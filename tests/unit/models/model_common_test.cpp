@@ -1,12 +1,12 @@
 // The parts the HTTP model providers share (plugins/model-common): settings layers, URL hosts,
 // upstream error messages, the retry wait, the neutral request's checks and tool arguments.
-#include "../../../plugins/model-common/model_settings.hpp"
-#include "../../../plugins/model-common/neutral.hpp"
-#include "../../../plugins/model-common/upstream_call.hpp"
-
 #include <gtest/gtest.h>
 
 #include <map>
+
+#include "../../../plugins/model-common/model_settings.hpp"
+#include "../../../plugins/model-common/neutral.hpp"
+#include "../../../plugins/model-common/upstream_call.hpp"
 
 namespace {
 
@@ -32,14 +32,17 @@ TEST(ModelSettings, FirstNonEmptyLayerWins) {
     EXPECT_EQ(none.base_setting, "model.openai.base_url (or OPENAI_BASE_URL)");
 
     const auto env = merge_settings(kNames, json::object(), json::object(),
-                                    env_of({{"OPENAI_BASE_URL", "http://h:1/v1//"}, {"OPENAI_API_KEY", "k"}, {"OPENAI_MODEL", "m"}}));
+                                    env_of({{"OPENAI_BASE_URL", "http://h:1/v1//"},
+                                            {"OPENAI_API_KEY", "k"},
+                                            {"OPENAI_MODEL", "m"}}));
     EXPECT_EQ(env.base_url, "http://h:1/v1");
     EXPECT_EQ(env.api_key, "k");
     EXPECT_EQ(env.model, "m");
 
-    const auto layered = merge_settings(kNames, {{"model", ""}, {"api_key", "svc"}, {"timeout_ms", "2500"}},
-                                        {{"model", "prof"}, {"api_key", "prof-key"}, {"timeout_ms", 100}},
-                                        env_of({{"OPENAI_MODEL", "envm"}, {"OPENAI_BASE_URL", "http://e/v1"}}));
+    const auto layered =
+        merge_settings(kNames, {{"model", ""}, {"api_key", "svc"}, {"timeout_ms", "2500"}},
+                       {{"model", "prof"}, {"api_key", "prof-key"}, {"timeout_ms", 100}},
+                       env_of({{"OPENAI_MODEL", "envm"}, {"OPENAI_BASE_URL", "http://e/v1"}}));
     EXPECT_EQ(layered.api_key, "svc");
     EXPECT_EQ(layered.model, "prof");  // "" in the config service counts as unset
     EXPECT_EQ(layered.base_url, "http://e/v1");
@@ -56,7 +59,9 @@ TEST(ModelSettings, UrlHost) {
 
 TEST(UpstreamCall, ErrorMessagesOfEveryShape) {
     EXPECT_EQ(upstream_error_message(R"({"error":{"message":"bad key","type":"x"}})"), "bad key");
-    EXPECT_EQ(upstream_error_message(R"({"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}})"), "Overloaded");
+    EXPECT_EQ(upstream_error_message(
+                  R"({"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}})"),
+              "Overloaded");
     EXPECT_EQ(upstream_error_message(R"({"error":"model not found"})"), "model not found");
     EXPECT_EQ(upstream_error_message(R"({"message":"nope"})"), "nope");
     EXPECT_EQ(upstream_error_message("plain text"), "plain text");
@@ -70,7 +75,8 @@ TEST(UpstreamCall, RetryWaitIsRetryAfterCappedAtTwoSeconds) {
     EXPECT_EQ(retry_wait_ms({{"retry-after", "0.5"}}), 500);
     EXPECT_EQ(retry_wait_ms({{"retry-after", "120"}}), 2000);
     EXPECT_EQ(retry_wait_ms({{"retry-after", "Wed, 21 Oct 2015 07:28:00 GMT"}}), 250);
-    EXPECT_TRUE(connection_refused("Failed to connect to 127.0.0.1 port 9 after 0 ms: Couldn't connect to server"));
+    EXPECT_TRUE(connection_refused(
+        "Failed to connect to 127.0.0.1 port 9 after 0 ms: Couldn't connect to server"));
     EXPECT_FALSE(connection_refused("Could not resolve host: nowhere.invalid"));
 }
 
@@ -87,7 +93,10 @@ TEST(Neutral, ArgumentsObject) {
 }
 
 TEST(Neutral, SystemTextFoldsSystemMessages) {
-    const json req = {{"system", "A"}, {"messages", {{{"role", "system"}, {"content", "B"}}, {{"role", "user"}, {"content", "C"}}}}};
+    const json req = {
+        {"system", "A"},
+        {"messages",
+         {{{"role", "system"}, {"content", "B"}}, {{"role", "user"}, {"content", "C"}}}}};
     EXPECT_EQ(system_text(req), "A\n\nB");
     EXPECT_EQ(content_text(nullptr), "");
     EXPECT_EQ(content_text({{"k", 1}}), "{\"k\":1}");

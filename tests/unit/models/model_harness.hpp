@@ -4,13 +4,12 @@
 // request it made is recorded.
 #pragma once
 
-#include <platform/testing/fake_host.hpp>
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <deque>
+#include <platform/testing/fake_host.hpp>
 #include <string>
 #include <vector>
 
@@ -45,10 +44,12 @@ public:
             if (const char* old = std::getenv(name.c_str())) saved_.emplace_back(name, old);
             ::unsetenv(name.c_str());
         }
-        host.on_call = [this](const std::string& service, const std::string& method, const json& req, const std::string&) {
+        host.on_call = [this](const std::string& service, const std::string& method,
+                              const json& req, const std::string&) {
             platform::testing::Reply r;
             r.code = PLATFORM_NOT_FOUND;
-            if (service != "config" || method != "Config.Get") return r;  // NOT_FOUND, empty: no such service
+            if (service != "config" || method != "Config.Get")
+                return r;  // NOT_FOUND, empty: no such service
             const std::string path = req.value("path", "");
             const json* node = &config_service;
             for (size_t start = 0; start <= path.size();) {
@@ -90,11 +91,14 @@ public:
         if (inst_ && desc_->on_destroy) desc_->on_destroy(inst_);
         for (const auto& [name, value] : saved_) ::setenv(name.c_str(), value.c_str(), 1);
         for (const char* v : {"_BASE_URL", "_API_KEY", "_MODEL"})
-            if (std::none_of(saved_.begin(), saved_.end(), [&](const auto& s) { return s.first == prefix_ + v; }))
+            if (std::none_of(saved_.begin(), saved_.end(),
+                             [&](const auto& s) { return s.first == prefix_ + v; }))
                 ::unsetenv((prefix_ + v).c_str());
     }
 
-    void env(const std::string& suffix, const std::string& value) { ::setenv((prefix_ + suffix).c_str(), value.c_str(), 1); }
+    void env(const std::string& suffix, const std::string& value) {
+        ::setenv((prefix_ + suffix).c_str(), value.c_str(), 1);
+    }
 
     // Loads the plugin with `profile_config` (once per harness).
     void load(const json& profile_config = json::object()) {
@@ -118,9 +122,12 @@ public:
         const auto* table = static_cast<const platform_model_provider_t*>(desc_->provider);
         Completion out;
         const std::string body = request.dump();
-        out.code = table->complete(inst_, platform::view(body), [](void* user, platform_str_t bytes) {
-            static_cast<Completion*>(user)->text.append(bytes.ptr, bytes.len);
-        }, &out);
+        out.code = table->complete(
+            inst_, platform::view(body),
+            [](void* user, platform_str_t bytes) {
+                static_cast<Completion*>(user)->text.append(bytes.ptr, bytes.len);
+            },
+            &out);
         return out;
     }
 

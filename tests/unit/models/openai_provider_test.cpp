@@ -10,12 +10,16 @@ using nlohmann::json;
 const json kAsk = {{"messages", {{{"role", "user"}, {"content", "hi"}}}}};
 
 json text_answer(const std::string& text) {
-    return {{"model", "served"},
-            {"choices", {{{"message", {{"role", "assistant"}, {"content", text}}}, {"finish_reason", "stop"}}}},
-            {"usage", {{"prompt_tokens", 5}, {"completion_tokens", 2}}}};
+    return {
+        {"model", "served"},
+        {"choices",
+         {{{"message", {{"role", "assistant"}, {"content", text}}}, {"finish_reason", "stop"}}}},
+        {"usage", {{"prompt_tokens", 5}, {"completion_tokens", 2}}}};
 }
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool has(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
 
 struct OpenAiProvider : ::testing::Test {
     ModelHarness h{"OPENAI"};
@@ -28,7 +32,10 @@ TEST_F(OpenAiProvider, PostsToTheChatCompletionsOfTheEnvironmentsBaseUrl) {
     h.answer(200, text_answer("Hello."));
     auto c = h.complete(kAsk);
     ASSERT_EQ(c.code, PLATFORM_OK) << c.text;
-    EXPECT_EQ(c.answer(), (json{{"text", "Hello."}, {"tool_calls", json::array()}, {"stop", "end"}, {"model", "served"},
+    EXPECT_EQ(c.answer(), (json{{"text", "Hello."},
+                                {"tool_calls", json::array()},
+                                {"stop", "end"},
+                                {"model", "served"},
                                 {"usage", {{"input_tokens", 5}, {"output_tokens", 2}}}}));
     ASSERT_EQ(h.sent.size(), 1u);
     EXPECT_EQ(h.sent[0].method, "POST");
@@ -37,14 +44,16 @@ TEST_F(OpenAiProvider, PostsToTheChatCompletionsOfTheEnvironmentsBaseUrl) {
     EXPECT_EQ(h.sent[0].headers["Content-Type"], "application/json");
     EXPECT_TRUE(h.sent[0].flags & PLATFORM_HTTP_OPERATOR_URL);
     EXPECT_EQ(h.sent[0].timeout_ms, 60000);
-    EXPECT_EQ(h.sent[0].body, (json{{"model", "llama3"}, {"messages", {{{"role", "user"}, {"content", "hi"}}}}}));
+    EXPECT_EQ(h.sent[0].body,
+              (json{{"model", "llama3"}, {"messages", {{{"role", "user"}, {"content", "hi"}}}}}));
 }
 
 TEST_F(OpenAiProvider, ConfigServiceWinsOverProfileConfigWhichWinsOverTheEnvironment) {
     h.env("_BASE_URL", "http://env.example/v1");
     h.env("_MODEL", "env-model");
     h.env("_API_KEY", "env-key");
-    h.config_service = {{"model", {{"openai", {{"base_url", "http://config.example/v1"}, {"timeout_ms", 1500}}}}}};
+    h.config_service = {
+        {"model", {{"openai", {{"base_url", "http://config.example/v1"}, {"timeout_ms", 1500}}}}}};
     h.load({{"model", "profile-model"}, {"base_url", "http://profile.example/v1"}});
     h.answer(200, text_answer("a"));
     ASSERT_EQ(h.complete(kAsk).code, PLATFORM_OK);
@@ -127,7 +136,9 @@ TEST_F(OpenAiProvider, RetriesOnceOn429And503AndRefusedConnections) {
     EXPECT_EQ(c.text, "openai answered 503: still overloaded");
     EXPECT_EQ(h.sent.size(), 4u);  // one retry, not more
 
-    h.fail(PLATFORM_BAD_GATEWAY, "POST http://127.0.0.1:9/v1/chat/completions: Failed to connect to 127.0.0.1 port 9: Connection refused");
+    h.fail(PLATFORM_BAD_GATEWAY,
+           "POST http://127.0.0.1:9/v1/chat/completions: Failed to connect to 127.0.0.1 port 9: "
+           "Connection refused");
     h.answer(200, text_answer("after refusal"));
     c = h.complete(kAsk);
     ASSERT_EQ(c.code, PLATFORM_OK) << c.text;
@@ -145,7 +156,9 @@ TEST_F(OpenAiProvider, TimeoutsAreNotRetried) {
 
 TEST_F(OpenAiProvider, ARefusedUrlNamesTheBaseUrlSetting) {
     h.env("_BASE_URL", "http://10.0.0.5/v1");
-    h.fail(PLATFORM_PERMISSION_DENIED, "refused: 10.0.0.5 is a private address; operator upstreams there belong in outbound.allow");
+    h.fail(PLATFORM_PERMISSION_DENIED,
+           "refused: 10.0.0.5 is a private address; operator upstreams there belong in "
+           "outbound.allow");
     auto c = h.complete(kAsk);
     EXPECT_EQ(c.code, PLATFORM_UNAVAILABLE);
     EXPECT_TRUE(has(c.text, "model.openai.base_url (or OPENAI_BASE_URL)")) << c.text;

@@ -1,8 +1,7 @@
 // The notes plugin (plugins/notes/notes.cpp) through the fake host: owner-scoped notes by title.
-#include <platform/testing/fake_host.hpp>
-
 #include <gtest/gtest.h>
 
+#include <platform/testing/fake_host.hpp>
 #include <string>
 #include <vector>
 
@@ -74,7 +73,8 @@ TEST_F(NotesTest, ListReturnsEveryNoteOrderedByTitle) {
     EXPECT_EQ(titles("alice"), std::vector<std::string>{});
     for (const char* t : {"pear", "apple", "Zebra", "mango", "apple pie"})
         ASSERT_EQ(add(t, std::string("about ") + t, "alice").code, PLATFORM_OK);
-    EXPECT_EQ(titles("alice"), (std::vector<std::string>{"Zebra", "apple", "apple pie", "mango", "pear"}));
+    EXPECT_EQ(titles("alice"),
+              (std::vector<std::string>{"Zebra", "apple", "apple pie", "mango", "pear"}));
 
     const json listed = notes.call("list", json::object(), "alice").json();
     ASSERT_EQ(listed.at("notes").size(), 5u);
@@ -145,7 +145,8 @@ TEST_F(NotesTest, AnonymousIsUnauthenticated) {
 }
 
 TEST_F(NotesTest, SlashesAndPercentsDoNotLeakAcrossOwners) {
-    // Owner "a/b" and owner "a" with title "b/x" would collide under a naive "notes/<owner>/<title>".
+    // Owner "a/b" and owner "a" with title "b/x" would collide under a naive
+    // "notes/<owner>/<title>".
     ASSERT_EQ(add("x", "from a/b", "a/b").code, PLATFORM_OK);
     ASSERT_EQ(add("b/x", "from a", "a").code, PLATFORM_OK);
     ASSERT_EQ(add("100%", "percent", "a%2Fb").code, PLATFORM_OK);
@@ -185,13 +186,16 @@ TEST_F(NotesTest, Descriptor) {
         platform_mcp_role_t role;
         const char* uri_prefix;
     } want[] = {
-        {"add", PLATFORM_VERB_POST, PLATFORM_FLAG_IDEMPOTENT, PLATFORM_FLAG_READ_ONLY | PLATFORM_FLAG_DESTRUCTIVE,
+        {"add", PLATFORM_VERB_POST, PLATFORM_FLAG_IDEMPOTENT,
+         PLATFORM_FLAG_READ_ONLY | PLATFORM_FLAG_DESTRUCTIVE, PLATFORM_MCP_TOOL, ""},
+        {"delete", PLATFORM_VERB_POST, PLATFORM_FLAG_DESTRUCTIVE, PLATFORM_FLAG_READ_ONLY,
          PLATFORM_MCP_TOOL, ""},
-        {"delete", PLATFORM_VERB_POST, PLATFORM_FLAG_DESTRUCTIVE, PLATFORM_FLAG_READ_ONLY, PLATFORM_MCP_TOOL, ""},
-        {"get", PLATFORM_VERB_GET, PLATFORM_FLAG_READ_ONLY, PLATFORM_FLAG_DESTRUCTIVE, PLATFORM_MCP_TOOL, ""},
-        {"list", PLATFORM_VERB_GET, PLATFORM_FLAG_READ_ONLY, PLATFORM_FLAG_DESTRUCTIVE, PLATFORM_MCP_TOOL, ""},
-        {"resources", PLATFORM_VERB_GET, PLATFORM_FLAG_READ_ONLY, PLATFORM_FLAG_DESTRUCTIVE, PLATFORM_MCP_RESOURCES,
-         ""},
+        {"get", PLATFORM_VERB_GET, PLATFORM_FLAG_READ_ONLY, PLATFORM_FLAG_DESTRUCTIVE,
+         PLATFORM_MCP_TOOL, ""},
+        {"list", PLATFORM_VERB_GET, PLATFORM_FLAG_READ_ONLY, PLATFORM_FLAG_DESTRUCTIVE,
+         PLATFORM_MCP_TOOL, ""},
+        {"resources", PLATFORM_VERB_GET, PLATFORM_FLAG_READ_ONLY, PLATFORM_FLAG_DESTRUCTIVE,
+         PLATFORM_MCP_RESOURCES, ""},
         {"read_resource", PLATFORM_VERB_GET, PLATFORM_FLAG_READ_ONLY, PLATFORM_FLAG_DESTRUCTIVE,
          PLATFORM_MCP_RESOURCE_READ, "notes://"},
     };
@@ -217,7 +221,8 @@ TEST_F(NotesTest, Descriptor) {
 // ---- MCP resources (notes_resources.cpp) -----------------------------------------------------
 
 TEST_F(NotesTest, ResourcesListNewestFirstWithFirstLineDescriptions) {
-    EXPECT_EQ(notes.call("resources", json::object(), "alice").json(), (json{{"resources", json::array()}}));
+    EXPECT_EQ(notes.call("resources", json::object(), "alice").json(),
+              (json{{"resources", json::array()}}));
     ASSERT_EQ(add("old", "first line\nsecond line", "alice").code, PLATFORM_OK);
     host.now_ms += 1000;
     ASSERT_EQ(add("b/c d%", "windows line\r\nnext", "alice").code, PLATFORM_OK);
@@ -227,12 +232,18 @@ TEST_F(NotesTest, ResourcesListNewestFirstWithFirstLineDescriptions) {
     Reply r = notes.call("resources", {{"cursor", "ignored"}}, "alice");
     ASSERT_EQ(r.code, PLATFORM_OK) << r.body;
     EXPECT_EQ(r.json(), (json{{"resources",
-                               {{{"uri", "notes://a%20same%20second"}, {"name", "a same second"},
-                                 {"description", ""}, {"mimeType", "text/markdown"}},
-                                {{"uri", "notes://b%2Fc%20d%25"}, {"name", "b/c d%"},
-                                 {"description", "windows line"}, {"mimeType", "text/markdown"}},
-                                {{"uri", "notes://old"}, {"name", "old"},
-                                 {"description", "first line"}, {"mimeType", "text/markdown"}}}}}));
+                               {{{"uri", "notes://a%20same%20second"},
+                                 {"name", "a same second"},
+                                 {"description", ""},
+                                 {"mimeType", "text/markdown"}},
+                                {{"uri", "notes://b%2Fc%20d%25"},
+                                 {"name", "b/c d%"},
+                                 {"description", "windows line"},
+                                 {"mimeType", "text/markdown"}},
+                                {{"uri", "notes://old"},
+                                 {"name", "old"},
+                                 {"description", "first line"},
+                                 {"mimeType", "text/markdown"}}}}}));
 }
 
 TEST_F(NotesTest, ResourceDescriptionIsCutAt80Characters) {
@@ -261,22 +272,28 @@ TEST_F(NotesTest, ReadResource) {
     ASSERT_EQ(add("b/c d%", "# heading\nbody", "alice").code, PLATFORM_OK);
     Reply r = notes.call("read_resource", {{"uri", "notes://b%2Fc%20d%25"}}, "alice");
     ASSERT_EQ(r.code, PLATFORM_OK) << r.body;
-    EXPECT_EQ(r.json(), (json{{"contents", {{{"uri", "notes://b%2Fc%20d%25"},
-                                             {"mimeType", "text/markdown"},
-                                             {"text", "# heading\nbody"}}}}}));
+    EXPECT_EQ(r.json(), (json{{"contents",
+                               {{{"uri", "notes://b%2Fc%20d%25"},
+                                 {"mimeType", "text/markdown"},
+                                 {"text", "# heading\nbody"}}}}}));
     // Lower-case hex and unencoded characters decode to the same title.
-    EXPECT_EQ(notes.call("read_resource", {{"uri", "notes://b%2fc d%25"}}, "alice").code, PLATFORM_OK);
+    EXPECT_EQ(notes.call("read_resource", {{"uri", "notes://b%2fc d%25"}}, "alice").code,
+              PLATFORM_OK);
 
     Reply other = notes.call("read_resource", {{"uri", "notes://b%2Fc%20d%25"}}, "bob");
     EXPECT_EQ(other.code, PLATFORM_NOT_FOUND);
     EXPECT_NE(other.body.find("notes://b%2Fc%20d%25"), std::string::npos) << other.body;
-    EXPECT_EQ(notes.call("read_resource", {{"uri", "notes://never"}}, "alice").code, PLATFORM_NOT_FOUND);
-    EXPECT_EQ(notes.call("read_resource", {{"uri", "other://b"}}, "alice").code, PLATFORM_NOT_FOUND);
+    EXPECT_EQ(notes.call("read_resource", {{"uri", "notes://never"}}, "alice").code,
+              PLATFORM_NOT_FOUND);
+    EXPECT_EQ(notes.call("read_resource", {{"uri", "other://b"}}, "alice").code,
+              PLATFORM_NOT_FOUND);
     for (const char* broken : {"notes://a%2", "notes://a%zz", "notes://%"}) {
         SCOPED_TRACE(broken);
-        EXPECT_EQ(notes.call("read_resource", {{"uri", broken}}, "alice").code, PLATFORM_INVALID_ARGUMENT);
+        EXPECT_EQ(notes.call("read_resource", {{"uri", broken}}, "alice").code,
+                  PLATFORM_INVALID_ARGUMENT);
     }
-    EXPECT_EQ(notes.call("read_resource", {{"uri", "notes://never"}}, "").code, PLATFORM_UNAUTHENTICATED);
+    EXPECT_EQ(notes.call("read_resource", {{"uri", "notes://never"}}, "").code,
+              PLATFORM_UNAUTHENTICATED);
     EXPECT_EQ(notes.call("resources", json::object(), "").code, PLATFORM_UNAUTHENTICATED);
 }
 
@@ -287,9 +304,11 @@ TEST_F(NotesTest, ChangesTellSubscribers) {
     ASSERT_EQ(del("a b", "alice").code, PLATFORM_OK);
     EXPECT_EQ(del("a b", "alice").code, PLATFORM_NOT_FOUND);  // nothing changed: no notification
     EXPECT_EQ(add("t", "x", "").code, PLATFORM_UNAUTHENTICATED);
-    EXPECT_EQ(host.updated_resources, (std::vector<std::string>{"notes://a%20b", "notes://a%20b", "notes://a%20b"}));
+    EXPECT_EQ(host.updated_resources,
+              (std::vector<std::string>{"notes://a%20b", "notes://a%20b", "notes://a%20b"}));
     // Only the owner's sessions hear of it.
-    EXPECT_EQ(host.updated_resource_accounts, (std::vector<std::string>{"alice", "alice", "alice"}));
+    EXPECT_EQ(host.updated_resource_accounts,
+              (std::vector<std::string>{"alice", "alice", "alice"}));
 }
 
 }  // namespace

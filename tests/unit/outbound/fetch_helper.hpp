@@ -1,11 +1,10 @@
 // fetch_helper.hpp — calls Outbound::fetch the way the host table does and keeps the response.
 #pragma once
 
-#include <platform/host/outbound.hpp>
-
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
+#include <nlohmann/json.hpp>
+#include <platform/host/outbound.hpp>
 #include <string>
 
 namespace platform::test {
@@ -38,15 +37,19 @@ inline Fetched fetch(const host::Outbound& out, const FetchArgs& a) {
     req.timeout_ms = a.timeout_ms;
     req.max_response_bytes = a.max_response_bytes;
     Fetched f;
-    f.code = out.fetch(req, [](void* user, const platform_http_response_t* r) {
-        auto* f = static_cast<Fetched*>(user);
-        ++f->calls;
-        f->status = r->status;
-        f->body.assign(r->body.ptr ? r->body.ptr : "", r->body.len);
-        f->error.assign(r->error.ptr ? r->error.ptr : "", r->error.len);
-        f->final_url.assign(r->final_url.ptr ? r->final_url.ptr : "", r->final_url.len);
-        f->headers = nlohmann::json::parse(std::string(r->headers_json.ptr, r->headers_json.len));
-    }, &f);
+    f.code = out.fetch(
+        req,
+        [](void* user, const platform_http_response_t* r) {
+            auto* f = static_cast<Fetched*>(user);
+            ++f->calls;
+            f->status = r->status;
+            f->body.assign(r->body.ptr ? r->body.ptr : "", r->body.len);
+            f->error.assign(r->error.ptr ? r->error.ptr : "", r->error.len);
+            f->final_url.assign(r->final_url.ptr ? r->final_url.ptr : "", r->final_url.len);
+            f->headers =
+                nlohmann::json::parse(std::string(r->headers_json.ptr, r->headers_json.len));
+        },
+        &f);
     return f;
 }
 

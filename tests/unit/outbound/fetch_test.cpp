@@ -1,18 +1,17 @@
 // Outbound::fetch against a real loopback HTTP server: the allow-listed operator upstream works;
 // everything else about loopback is refused; redirects are re-checked hop by hop; size cap,
 // timeout, provider base URLs and keys, credentials across origins, older request structs.
-#include "fetch_helper.hpp"
-#include "loopback_server.hpp"
-
-#include <platform/host/outbound.hpp>
-
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstring>
+#include <platform/host/outbound.hpp>
 #include <thread>
+
+#include "fetch_helper.hpp"
+#include "loopback_server.hpp"
 
 using platform::host::Outbound;
 using platform::host::OutboundSettings;
@@ -23,21 +22,30 @@ using platform::test::LoopbackServer;
 
 namespace {
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool has(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
 
 // Routes of the fake upstream.
 std::string route(const LoopbackServer::Request& r, int other_port) {
     const std::string& t = r.target;
     const std::string other = "http://127.0.0.1:" + std::to_string(other_port);
-    if (t == "/hello") return LoopbackServer::reply(200, "hello world", {{"X-Test", "Yes"}, {"Set-Cookie", "a=1"}, {"Set-Cookie", "b=2"}});
+    if (t == "/hello")
+        return LoopbackServer::reply(
+            200, "hello world", {{"X-Test", "Yes"}, {"Set-Cookie", "a=1"}, {"Set-Cookie", "b=2"}});
     if (t == "/missing") return LoopbackServer::reply(404, "no such thing");
     if (t == "/echo") {
-        nlohmann::json j{{"method", r.method}, {"target", r.target}, {"body", r.body}, {"headers", r.headers}};
+        nlohmann::json j{
+            {"method", r.method}, {"target", r.target}, {"body", r.body}, {"headers", r.headers}};
         return LoopbackServer::reply(200, j.dump(), {{"Content-Type", "application/json"}});
     }
     if (t == "/to-metadata") return LoopbackServer::redirect(302, "http://169.254.169.254/latest");
-    if (t == "/to-encoded-loopback") return LoopbackServer::redirect(302, "http://0x7f.1:" + std::to_string(other_port) + "/echo");
-    if (t == "/to-localhost") return LoopbackServer::redirect(301, "http://localhost:" + std::to_string(other_port) + "/echo");
+    if (t == "/to-encoded-loopback")
+        return LoopbackServer::redirect(302,
+                                        "http://0x7f.1:" + std::to_string(other_port) + "/echo");
+    if (t == "/to-localhost")
+        return LoopbackServer::redirect(301,
+                                        "http://localhost:" + std::to_string(other_port) + "/echo");
     if (t == "/to-private") return LoopbackServer::redirect(307, "http://10.0.0.1/");
     if (t == "/to-file") return LoopbackServer::redirect(302, "file:///etc/passwd");
     if (t == "/to-hello") return LoopbackServer::redirect(302, "/hello");
@@ -53,7 +61,8 @@ std::string route(const LoopbackServer::Request& r, int other_port) {
 class Fetch : public ::testing::Test {
 protected:
     LoopbackServer other{[](const LoopbackServer::Request& r) { return route(r, 0); }};
-    LoopbackServer server{[this](const LoopbackServer::Request& r) { return route(r, other.port()); }};
+    LoopbackServer server{
+        [this](const LoopbackServer::Request& r) { return route(r, other.port()); }};
 
     OutboundSettings allow_server() const {
         OutboundSettings s;
@@ -101,24 +110,36 @@ TEST_F(Fetch, OperatorUrlNotOnTheAllowListIsRefused) {
     Outbound out(s);
     auto f = fetch(out, server.url("/hello"), PLATFORM_HTTP_OPERATOR_URL);
     EXPECT_EQ(f.code, PLATFORM_PERMISSION_DENIED);
-    EXPECT_TRUE(has(f.error, "outbound.allow (127.0.0.1:" + std::to_string(server.port()) + ")")) << f.error;
+    EXPECT_TRUE(has(f.error, "outbound.allow (127.0.0.1:" + std::to_string(server.port()) + ")"))
+        << f.error;
     EXPECT_TRUE(server.requests().empty());
 }
 
 TEST_F(Fetch, RedirectsLeavingTheAllowListAreReChecked) {
     Outbound out(allow_server());
-    struct Case { const char* path; platform_status_t code; const char* part; };
-    for (const Case& c : {Case{"/to-metadata", PLATFORM_PERMISSION_DENIED, "redirect to http://169.254.169.254/latest: refused: 169.254.169.254 is the cloud metadata address"},
-                          Case{"/to-encoded-loopback", PLATFORM_PERMISSION_DENIED, "refused: 127.0.0.1 is a loopback address"},
-                          Case{"/to-localhost", PLATFORM_PERMISSION_DENIED, "refused: localhost resolves to"},
-                          Case{"/to-private", PLATFORM_PERMISSION_DENIED, "refused: 10.0.0.1 is a private address (RFC 1918)"},
-                          Case{"/to-file", PLATFORM_PERMISSION_DENIED, "redirect to file:///etc/passwd: refused: scheme not allowed"}}) {
+    struct Case {
+        const char* path;
+        platform_status_t code;
+        const char* part;
+    };
+    for (const Case& c :
+         {Case{"/to-metadata", PLATFORM_PERMISSION_DENIED,
+               "redirect to http://169.254.169.254/latest: refused: 169.254.169.254 is the cloud "
+               "metadata address"},
+          Case{"/to-encoded-loopback", PLATFORM_PERMISSION_DENIED,
+               "refused: 127.0.0.1 is a loopback address"},
+          Case{"/to-localhost", PLATFORM_PERMISSION_DENIED, "refused: localhost resolves to"},
+          Case{"/to-private", PLATFORM_PERMISSION_DENIED,
+               "refused: 10.0.0.1 is a private address (RFC 1918)"},
+          Case{"/to-file", PLATFORM_PERMISSION_DENIED,
+               "redirect to file:///etc/passwd: refused: scheme not allowed"}}) {
         auto f = fetch(out, server.url(c.path), PLATFORM_HTTP_OPERATOR_URL);
         EXPECT_EQ(f.code, c.code) << c.path << ": " << f.error;
         EXPECT_TRUE(has(f.error, c.part)) << c.path << ": " << f.error;
         EXPECT_EQ(f.status, 0);
     }
-    EXPECT_TRUE(other.requests().empty());  // the encoded-loopback and localhost hops never connected
+    EXPECT_TRUE(
+        other.requests().empty());  // the encoded-loopback and localhost hops never connected
 }
 
 TEST_F(Fetch, RedirectsWithinTheAllowListAreFollowed) {
@@ -129,13 +150,15 @@ TEST_F(Fetch, RedirectsWithinTheAllowListAreFollowed) {
     EXPECT_EQ(f.body, "hello world");
     EXPECT_EQ(f.final_url, server.url("/hello"));
 
-    auto raw = fetch(out, server.url("/to-hello"), PLATFORM_HTTP_OPERATOR_URL | PLATFORM_HTTP_NO_REDIRECTS);
+    auto raw = fetch(out, server.url("/to-hello"),
+                     PLATFORM_HTTP_OPERATOR_URL | PLATFORM_HTTP_NO_REDIRECTS);
     EXPECT_EQ(raw.code, PLATFORM_OK);
     EXPECT_EQ(raw.status, 302);
     EXPECT_EQ(raw.headers["location"], "/hello");
     EXPECT_EQ(raw.final_url, server.url("/to-hello"));
 
-    auto metadata = fetch(out, server.url("/to-metadata"), PLATFORM_HTTP_OPERATOR_URL | PLATFORM_HTTP_NO_REDIRECTS);
+    auto metadata = fetch(out, server.url("/to-metadata"),
+                          PLATFORM_HTTP_OPERATOR_URL | PLATFORM_HTTP_NO_REDIRECTS);
     EXPECT_EQ(metadata.code, PLATFORM_OK);  // not followed, so nothing to refuse
     EXPECT_EQ(metadata.status, 302);
 }
@@ -146,7 +169,8 @@ TEST_F(Fetch, RedirectLimitAndMethodRules) {
     Outbound out(s);
     auto loop = fetch(out, server.url("/loop"), PLATFORM_HTTP_OPERATOR_URL);
     EXPECT_EQ(loop.code, PLATFORM_BAD_GATEWAY);
-    EXPECT_TRUE(has(loop.error, "too many redirects (more than outbound.max_redirects = 3)")) << loop.error;
+    EXPECT_TRUE(has(loop.error, "too many redirects (more than outbound.max_redirects = 3)"))
+        << loop.error;
     EXPECT_EQ(server.requests().size(), 4u);
 
     FetchArgs post;
@@ -237,7 +261,8 @@ TEST_F(Fetch, Timeout) {
     OutboundSettings s = allow_server();
     s.timeout_ms = 200;  // the default when the request gives 0
     Outbound by_setting(s);
-    EXPECT_EQ(fetch(by_setting, server.url("/hang"), PLATFORM_HTTP_OPERATOR_URL).code, PLATFORM_TIMEOUT);
+    EXPECT_EQ(fetch(by_setting, server.url("/hang"), PLATFORM_HTTP_OPERATOR_URL).code,
+              PLATFORM_TIMEOUT);
 }
 
 TEST_F(Fetch, ConnectionFailureIsBadGateway) {
@@ -249,14 +274,17 @@ TEST_F(Fetch, ConnectionFailureIsBadGateway) {
     OutboundSettings s;
     s.allow = {"127.0.0.1:*"};
     Outbound out(s);
-    auto f = fetch(out, "http://127.0.0.1:" + std::to_string(closed_port) + "/", PLATFORM_HTTP_OPERATOR_URL);
+    auto f = fetch(out, "http://127.0.0.1:" + std::to_string(closed_port) + "/",
+                   PLATFORM_HTTP_OPERATOR_URL);
     EXPECT_EQ(f.code, PLATFORM_BAD_GATEWAY) << f.error;
-    EXPECT_TRUE(has(f.error, "GET http://127.0.0.1:" + std::to_string(closed_port) + "/: ")) << f.error;
+    EXPECT_TRUE(has(f.error, "GET http://127.0.0.1:" + std::to_string(closed_port) + "/: "))
+        << f.error;
 }
 
 TEST_F(Fetch, ProviderBaseUrlAndKey) {
     OutboundSettings s = allow_server();
-    s.providers["weather"] = ProviderSettings{server.url("/v1/"), "k3y", "Authorization: Bearer", true};
+    s.providers["weather"] =
+        ProviderSettings{server.url("/v1/"), "k3y", "Authorization: Bearer", true};
     s.providers["maps"] = ProviderSettings{server.url("/maps"), "m&p", "?appid", true};
     s.providers["news"] = ProviderSettings{server.url(), "n3ws", "X-Api-Key", false};
     s.providers["open"] = ProviderSettings{server.url("/open"), "", "", false};
@@ -297,7 +325,8 @@ TEST_F(Fetch, ProviderBaseUrlAndKey) {
     a.url = "http://8.8.8.8/";
     auto absolute = fetch(out, a);
     EXPECT_EQ(absolute.code, PLATFORM_INVALID_ARGUMENT);
-    EXPECT_TRUE(has(absolute.error, "must be a path under providers.open.base_url")) << absolute.error;
+    EXPECT_TRUE(has(absolute.error, "must be a path under providers.open.base_url"))
+        << absolute.error;
 }
 
 TEST_F(Fetch, UnconfiguredProviderIsUnavailableNamingTheSetting) {
@@ -368,18 +397,22 @@ TEST_F(Fetch, OlderRequestStructReadsOnlyItsFields) {
     req.method = {nullptr, 0};
     req.url = {url.data(), url.size()};
     int calls = 0;
-    auto code = out.fetch(req, [](void* u, const platform_http_response_t*) { ++*static_cast<int*>(u); }, &calls);
-    EXPECT_EQ(code, PLATFORM_PERMISSION_DENIED);  // no flags field: a user URL, so loopback is refused
+    auto code = out.fetch(
+        req, [](void* u, const platform_http_response_t*) { ++*static_cast<int*>(u); }, &calls);
+    EXPECT_EQ(code,
+              PLATFORM_PERMISSION_DENIED);  // no flags field: a user URL, so loopback is refused
     EXPECT_EQ(calls, 1);
 }
 
 TEST(FetchNull, NullRequestIsInvalidAndStillAnswered) {
     Outbound out(OutboundSettings{});
     std::string error;
-    auto code = out.fetch(static_cast<const platform_http_request_t*>(nullptr),
-                          [](void* u, const platform_http_response_t* r) {
-                              static_cast<std::string*>(u)->assign(r->error.ptr, r->error.len);
-                          }, &error);
+    auto code = out.fetch(
+        static_cast<const platform_http_request_t*>(nullptr),
+        [](void* u, const platform_http_response_t* r) {
+            static_cast<std::string*>(u)->assign(r->error.ptr, r->error.len);
+        },
+        &error);
     EXPECT_EQ(code, PLATFORM_INVALID_ARGUMENT);
     EXPECT_EQ(error, "request: is required");
 }
@@ -391,7 +424,8 @@ TEST_F(Fetch, ConcurrentFetches) {
     for (int i = 0; i < 8; ++i)
         threads.emplace_back([&, i] {
             for (int j = 0; j < 5; ++j) {
-                auto f = fetch(out, server.url("/n" + std::to_string(i)), PLATFORM_HTTP_OPERATOR_URL);
+                auto f =
+                    fetch(out, server.url("/n" + std::to_string(i)), PLATFORM_HTTP_OPERATOR_URL);
                 if (f.code == PLATFORM_OK && f.body == "path /n" + std::to_string(i)) ++ok;
             }
         });

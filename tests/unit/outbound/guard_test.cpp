@@ -2,11 +2,11 @@
 // it, is refused with a reason naming the rule — by the address checker, after URL normalisation,
 // and through Outbound::fetch (which refuses before connecting, so nothing here touches the
 // network). Public addresses pass the checker.
-#include "fetch_helper.hpp"
+#include <gtest/gtest.h>
 
 #include <platform/host/outbound.hpp>
 
-#include <gtest/gtest.h>
+#include "fetch_helper.hpp"
 
 using platform::host::allow_entry_problem;
 using platform::host::allow_listed;
@@ -20,7 +20,9 @@ using platform::test::fetch;
 
 namespace {
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool has(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
 
 struct Case {
     const char* ip;
@@ -65,12 +67,15 @@ const Case kRefused[] = {
     {"2001::1", "Teredo"},
     {"100::1", "discard-only"},
     {"::127.0.0.1", "IPv4-compatible"},
-    {"::ffff:127.0.0.1", "IPv4-mapped address (::ffff:0:0/96) embedding 127.0.0.1, a loopback address"},
-    {"::ffff:10.0.0.1", "IPv4-mapped address (::ffff:0:0/96) embedding 10.0.0.1, a private address (RFC 1918)"},
+    {"::ffff:127.0.0.1",
+     "IPv4-mapped address (::ffff:0:0/96) embedding 127.0.0.1, a loopback address"},
+    {"::ffff:10.0.0.1",
+     "IPv4-mapped address (::ffff:0:0/96) embedding 10.0.0.1, a private address (RFC 1918)"},
     {"::ffff:169.254.169.254", "embedding 169.254.169.254, the cloud metadata address"},
     {"::ffff:100.64.0.1", "embedding 100.64.0.1, a carrier-grade NAT"},
     {"::ffff:0.0.0.0", "embedding 0.0.0.0"},
-    {"64:ff9b::a00:1", "a NAT64 address (64:ff9b::/96) embedding 10.0.0.1, a private address (RFC 1918)"},
+    {"64:ff9b::a00:1",
+     "a NAT64 address (64:ff9b::/96) embedding 10.0.0.1, a private address (RFC 1918)"},
     {"64:ff9b::7f00:1", "NAT64 address (64:ff9b::/96) embedding 127.0.0.1, a loopback"},
     {"64:ff9b::a9fe:a9fe", "embedding 169.254.169.254"},
     {"64:ff9b:1::1", "local-use NAT64"},
@@ -89,13 +94,33 @@ TEST(Guard, EveryRangeIsRefusedWithItsRule) {
 }
 
 TEST(Guard, PublicAddressesPass) {
-    for (const char* ip : {"8.8.8.8", "1.1.1.1", "9.255.255.255", "11.0.0.0", "100.63.255.255", "100.128.0.0",
-                           "126.255.255.255", "128.0.0.0", "169.253.255.255", "169.255.0.0", "172.15.255.255",
-                           "172.32.0.0", "192.167.255.255", "192.169.0.0", "192.0.1.255", "192.0.3.0",
-                           "198.17.255.255", "198.20.0.0", "223.255.255.255", "2606:4700::1",
-                           "2001:4860:4860::8888", "2a00:1450:4001::200e", "::ffff:8.8.8.8", "64:ff9b::808:808",
+    for (const char* ip : {"8.8.8.8",
+                           "1.1.1.1",
+                           "9.255.255.255",
+                           "11.0.0.0",
+                           "100.63.255.255",
+                           "100.128.0.0",
+                           "126.255.255.255",
+                           "128.0.0.0",
+                           "169.253.255.255",
+                           "169.255.0.0",
+                           "172.15.255.255",
+                           "172.32.0.0",
+                           "192.167.255.255",
+                           "192.169.0.0",
+                           "192.0.1.255",
+                           "192.0.3.0",
+                           "198.17.255.255",
+                           "198.20.0.0",
+                           "223.255.255.255",
+                           "2606:4700::1",
+                           "2001:4860:4860::8888",
+                           "2a00:1450:4001::200e",
+                           "::ffff:8.8.8.8",
+                           "64:ff9b::808:808",
                            "2002:808:808::1"})
-        EXPECT_FALSE(refused_address(ip).has_value()) << ip << ": " << refused_address(ip).value_or("");
+        EXPECT_FALSE(refused_address(ip).has_value())
+            << ip << ": " << refused_address(ip).value_or("");
 }
 
 TEST(Guard, NotAnAddressIsRefused) {
@@ -192,7 +217,8 @@ TEST(Guard, FetchRefusesEveryEncodingBeforeConnecting) {
 
 TEST(Guard, HostnameResolvingToLoopbackIsRefused) {
     Outbound out(OutboundSettings{});
-    for (const char* url : {"http://localhost/", "http://LOCALHOST:8080/admin", "http://localhost./"}) {
+    for (const char* url :
+         {"http://localhost/", "http://LOCALHOST:8080/admin", "http://localhost./"}) {
         auto f = fetch(out, url);
         EXPECT_EQ(f.code, PLATFORM_PERMISSION_DENIED) << url;
         EXPECT_TRUE(has(f.error, "refused: localhost resolves to ")) << f.error;
@@ -201,21 +227,23 @@ TEST(Guard, HostnameResolvingToLoopbackIsRefused) {
 }
 
 TEST(Guard, MetadataNamesAreRefusedByName) {
-    for (const char* n : {"metadata.google.internal", "METADATA.Google.Internal.", "metadata.goog", "metadata",
-                          "instance-data"})
+    for (const char* n : {"metadata.google.internal", "METADATA.Google.Internal.", "metadata.goog",
+                          "metadata", "instance-data"})
         EXPECT_TRUE(has(refused_name(n).value_or(""), "cloud metadata host name")) << n;
     EXPECT_FALSE(refused_name("example.com").has_value());
     Outbound out(OutboundSettings{});
     auto f = fetch(out, "http://metadata.google.internal/computeMetadata/v1/");
     EXPECT_EQ(f.code, PLATFORM_PERMISSION_DENIED);
-    EXPECT_TRUE(has(f.error, "refused: metadata.google.internal is a cloud metadata host name")) << f.error;
+    EXPECT_TRUE(has(f.error, "refused: metadata.google.internal is a cloud metadata host name"))
+        << f.error;
 }
 
 TEST(Guard, OtherSchemesAndUserinfoAreRefused) {
     Outbound out(OutboundSettings{});
-    for (const char* url : {"file:///etc/passwd", "FILE:/etc/passwd", "gopher://127.0.0.1:6379/_INFO", "ftp://example.com/",
-                            "dict://127.0.0.1:11211/stat", "ldap://example.com/", "data:text/plain,hi", "javascript:alert(1)",
-                            "jar:http://example.com/x.jar!/"}) {
+    for (const char* url :
+         {"file:///etc/passwd", "FILE:/etc/passwd", "gopher://127.0.0.1:6379/_INFO",
+          "ftp://example.com/", "dict://127.0.0.1:11211/stat", "ldap://example.com/",
+          "data:text/plain,hi", "javascript:alert(1)", "jar:http://example.com/x.jar!/"}) {
         auto f = fetch(out, url);
         EXPECT_EQ(f.code, PLATFORM_PERMISSION_DENIED) << url << ": " << f.error;
         EXPECT_TRUE(has(f.error, "scheme not allowed")) << url << ": " << f.error;
@@ -223,8 +251,9 @@ TEST(Guard, OtherSchemesAndUserinfoAreRefused) {
     }
     auto file = fetch(out, "file:///etc/passwd");
     EXPECT_EQ(file.error, "refused: scheme not allowed: file (only http and https)");
-    for (const char* url : {"http://user@example.com/", "http://127.0.0.1@example.com/", "http://example.com@127.0.0.1/",
-                            "http://user:pass@8.8.8.8/", "https://@example.com/"}) {
+    for (const char* url :
+         {"http://user@example.com/", "http://127.0.0.1@example.com/",
+          "http://example.com@127.0.0.1/", "http://user:pass@8.8.8.8/", "https://@example.com/"}) {
         auto f = fetch(out, url);
         EXPECT_EQ(f.code, PLATFORM_PERMISSION_DENIED) << url;
         EXPECT_TRUE(has(f.error, "userinfo")) << f.error;
@@ -233,13 +262,32 @@ TEST(Guard, OtherSchemesAndUserinfoAreRefused) {
 
 TEST(Guard, MalformedUrlsAreInvalidArguments) {
     Outbound out(OutboundSettings{});
-    for (const char* url : {"", "example.com/x", "//example.com/", "http:/example.com", "http://", "http://:80/",
-                            "http://256.0.0.1/", "http://4294967296/", "http://08.0.0.1/", "http://1.2.3.4.5/",
-                            "http://0x100000000/", "http://1.256.1/", "http://[::1/", "http://[::1%25eth0]/",
-                            "http://[zz::1]/", "http://::1/", "http://example.com:0/", "http://example.com:65536/",
-                            "http://example.com:8o/", "http://exa mple.com/", "http://example.com\\@127.0.0.1/",
-                            "http://ex%41mple.com/", "http://%31%32%37.0.0.1/", "http://exa..mple.com/",
-                            "http://bücher.example/", "http://a.0x/"}) {
+    for (const char* url : {"",
+                            "example.com/x",
+                            "//example.com/",
+                            "http:/example.com",
+                            "http://",
+                            "http://:80/",
+                            "http://256.0.0.1/",
+                            "http://4294967296/",
+                            "http://08.0.0.1/",
+                            "http://1.2.3.4.5/",
+                            "http://0x100000000/",
+                            "http://1.256.1/",
+                            "http://[::1/",
+                            "http://[::1%25eth0]/",
+                            "http://[zz::1]/",
+                            "http://::1/",
+                            "http://example.com:0/",
+                            "http://example.com:65536/",
+                            "http://example.com:8o/",
+                            "http://exa mple.com/",
+                            "http://example.com\\@127.0.0.1/",
+                            "http://ex%41mple.com/",
+                            "http://%31%32%37.0.0.1/",
+                            "http://exa..mple.com/",
+                            "http://bücher.example/",
+                            "http://a.0x/"}) {
         auto f = fetch(out, url);
         EXPECT_EQ(f.code, PLATFORM_INVALID_ARGUMENT) << url << ": " << f.error;
         EXPECT_TRUE(has(f.error, "url: ")) << url << ": " << f.error;
@@ -259,8 +307,10 @@ TEST(Guard, UrlsAreNormalised) {
     EXPECT_EQ(parse_url("https://example.com", nullptr)->str(), "https://example.com/");
     EXPECT_EQ(parse_url("https://example.com?q=1", nullptr)->target, "/?q=1");
     EXPECT_EQ(parse_url("http://example.com:/", nullptr)->port, 80);
-    EXPECT_EQ(parse_url("https://example.com:8443/", nullptr)->origin(), "https://example.com:8443");
-    EXPECT_EQ(parse_url("http://[2606:4700:0:0::1]:81/", nullptr)->str(), "http://[2606:4700::1]:81/");
+    EXPECT_EQ(parse_url("https://example.com:8443/", nullptr)->origin(),
+              "https://example.com:8443");
+    EXPECT_EQ(parse_url("http://[2606:4700:0:0::1]:81/", nullptr)->str(),
+              "http://[2606:4700::1]:81/");
     EXPECT_EQ(parse_url("http://8.8.8.8/", nullptr)->host, "8.8.8.8");
     EXPECT_EQ(parse_url("http://134744072/", nullptr)->host, "8.8.8.8");
     EXPECT_EQ(parse_url("http://my_host-1.example./", nullptr)->host, "my_host-1.example");
@@ -274,7 +324,8 @@ TEST(Guard, UrlsAreNormalised) {
 }
 
 TEST(Guard, AllowList) {
-    std::vector<std::string> allow{"127.0.0.1:*", "localhost:8080", "*:11434", "[::1]:9000", "0x7f.2:81"};
+    std::vector<std::string> allow{"127.0.0.1:*", "localhost:8080", "*:11434", "[::1]:9000",
+                                   "0x7f.2:81"};
     EXPECT_TRUE(allow_listed(allow, "127.0.0.1", 1));
     EXPECT_TRUE(allow_listed(allow, "localhost", 8080));
     EXPECT_FALSE(allow_listed(allow, "localhost", 8081));
@@ -286,7 +337,8 @@ TEST(Guard, AllowList) {
     EXPECT_FALSE(allow_listed({}, "127.0.0.1", 80));
     for (const char* ok : {"127.0.0.1:*", "example.com:443", "*:8080", "[::1]:*"})
         EXPECT_FALSE(allow_entry_problem(ok).has_value()) << ok;
-    for (const char* bad : {"", "127.0.0.1", "*:*", "host:abc", "host:0", "host:70000", ":80", "::1:80", "a b:80"})
+    for (const char* bad :
+         {"", "127.0.0.1", "*:*", "host:abc", "host:0", "host:70000", ":80", "::1:80", "a b:80"})
         EXPECT_TRUE(allow_entry_problem(bad).has_value()) << bad;
 }
 

@@ -70,7 +70,9 @@ public:
     }
 
     int port() const { return port_; }
-    std::string url(const std::string& path = "/") const { return "http://127.0.0.1:" + std::to_string(port_) + path; }
+    std::string url(const std::string& path = "/") const {
+        return "http://127.0.0.1:" + std::to_string(port_) + path;
+    }
 
     std::vector<Request> requests() const {
         std::lock_guard<std::mutex> g(m_);
@@ -81,7 +83,8 @@ public:
                              const std::vector<std::pair<std::string, std::string>>& headers = {}) {
         std::string out = "HTTP/1.1 " + std::to_string(status) + " " + reason(status) + "\r\n";
         for (const auto& [k, v] : headers) out += k + ": " + v + "\r\n";
-        out += "Content-Length: " + std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n" + body;
+        out += "Content-Length: " + std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n" +
+               body;
         return out;
     }
     static std::string redirect(int status, const std::string& location) {
@@ -91,14 +94,22 @@ public:
 private:
     static const char* reason(int status) {
         switch (status) {
-            case 200: return "OK";
-            case 301: return "Moved Permanently";
-            case 302: return "Found";
-            case 303: return "See Other";
-            case 307: return "Temporary Redirect";
-            case 308: return "Permanent Redirect";
-            case 404: return "Not Found";
-            default: return "Status";
+            case 200:
+                return "OK";
+            case 301:
+                return "Moved Permanently";
+            case 302:
+                return "Found";
+            case 303:
+                return "See Other";
+            case 307:
+                return "Temporary Redirect";
+            case 308:
+                return "Permanent Redirect";
+            case 404:
+                return "Not Found";
+            default:
+                return "Status";
         }
     }
 
@@ -148,13 +159,15 @@ private:
             size_t colon = line.find(':');
             if (colon != std::string::npos) {
                 std::string name = line.substr(0, colon), value = line.substr(colon + 1);
-                for (auto& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+                for (auto& ch : name)
+                    ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
                 value.erase(0, value.find_first_not_of(' '));
                 r.headers[name] = value;
             }
             i = j + 2;
         }
-        size_t want = r.headers.count("content-length") ? std::stoul(r.headers["content-length"]) : 0;
+        size_t want =
+            r.headers.count("content-length") ? std::stoul(r.headers["content-length"]) : 0;
         r.body = in.substr(head_end + 4);
         while (r.body.size() < want) {
             if (!wait_readable(c)) return (void)::close(c);

@@ -1,11 +1,10 @@
 // The profile's `outbound:` section: parsed into Profile::outbound; errors name file:line: key.
-#include <platform/host/profile.hpp>
-
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <platform/host/profile.hpp>
 #include <string>
 
 namespace {
@@ -61,22 +60,24 @@ TEST_F(OutboundProfile, DefaultsWithoutTheSection) {
 
 TEST_F(OutboundProfile, FullSectionParses) {
     setenv("OUTBOUND_TEST_KEY", "from-env", 1);
-    ASSERT_EQ(error_of("outbound:\n"
-                       "  allow: [\"127.0.0.1:*\", \"localhost:11434\", \"*:8080\", \"[::1]:9000\"]\n"
-                       "  timeout_ms: 5000\n"
-                       "  max_response_bytes: 2048\n"
-                       "  max_redirects: 0\n"
-                       "  user_agent: tester/1\n"
-                       "  providers:\n"
-                       "    weather:\n"
-                       "      base_url: http://127.0.0.1:9999/v1\n"
-                       "      api_key: \"${OUTBOUND_TEST_KEY}\"\n"
-                       "      api_key_header: \"Authorization: Bearer\"\n"
-                       "      key_required: true\n"
-                       "    open: {base_url: \"https://api.example.com\"}\n"),
-              "");
+    ASSERT_EQ(
+        error_of("outbound:\n"
+                 "  allow: [\"127.0.0.1:*\", \"localhost:11434\", \"*:8080\", \"[::1]:9000\"]\n"
+                 "  timeout_ms: 5000\n"
+                 "  max_response_bytes: 2048\n"
+                 "  max_redirects: 0\n"
+                 "  user_agent: tester/1\n"
+                 "  providers:\n"
+                 "    weather:\n"
+                 "      base_url: http://127.0.0.1:9999/v1\n"
+                 "      api_key: \"${OUTBOUND_TEST_KEY}\"\n"
+                 "      api_key_header: \"Authorization: Bearer\"\n"
+                 "      key_required: true\n"
+                 "    open: {base_url: \"https://api.example.com\"}\n"),
+        "");
     const auto& o = profile_.outbound;
-    EXPECT_EQ(o.allow, (std::vector<std::string>{"127.0.0.1:*", "localhost:11434", "*:8080", "[::1]:9000"}));
+    EXPECT_EQ(o.allow,
+              (std::vector<std::string>{"127.0.0.1:*", "localhost:11434", "*:8080", "[::1]:9000"}));
     EXPECT_EQ(o.timeout_ms, 5000);
     EXPECT_EQ(o.max_response_bytes, 2048u);
     EXPECT_EQ(o.max_redirects, 0);
@@ -92,26 +93,35 @@ TEST_F(OutboundProfile, FullSectionParses) {
 }
 
 TEST_F(OutboundProfile, ErrorsNameFileLineAndKey) {
-    struct Case { std::string yaml, where; };
+    struct Case {
+        std::string yaml, where;
+    };
     const Case cases[] = {
         {"outbound: [1]\n", ":6: outbound: must be a mapping"},
         {"outbound:\n  allow: \"127.0.0.1:*\"\n", ":7: outbound.allow: must be a list of strings"},
-        {"outbound:\n  allow:\n    - \"127.0.0.1:*\"\n    - \"*:*\"\n", ":9: outbound.allow: '*:*': would allow every target"},
-        {"outbound:\n  allow: [\"127.0.0.1\"]\n", ":7: outbound.allow: '127.0.0.1': expected host:port"},
+        {"outbound:\n  allow:\n    - \"127.0.0.1:*\"\n    - \"*:*\"\n",
+         ":9: outbound.allow: '*:*': would allow every target"},
+        {"outbound:\n  allow: [\"127.0.0.1\"]\n",
+         ":7: outbound.allow: '127.0.0.1': expected host:port"},
         {"outbound:\n  timeout_ms: -1\n", ":7: outbound.timeout_ms: must be between 1 and"},
         {"outbound:\n  timeout_ms: soon\n", ":7: outbound.timeout_ms: must be an integer"},
-        {"outbound:\n  max_response_bytes: 0\n", ":7: outbound.max_response_bytes: must be between 1"},
-        {"outbound:\n  max_redirects: 99\n", ":7: outbound.max_redirects: must be between 0 and 20"},
+        {"outbound:\n  max_response_bytes: 0\n",
+         ":7: outbound.max_response_bytes: must be between 1"},
+        {"outbound:\n  max_redirects: 99\n",
+         ":7: outbound.max_redirects: must be between 0 and 20"},
         {"outbound:\n  user_agent: [a]\n", ":7: outbound.user_agent: must be a string"},
         {"outbound:\n  alow: []\n", ":7: outbound.alow: unknown key (expected allow, providers"},
         {"outbound:\n  providers: [x]\n", ":7: outbound.providers: must be a mapping"},
-        {"outbound:\n  providers:\n    weather: 1\n", ":8: outbound.providers.weather: must be a mapping"},
+        {"outbound:\n  providers:\n    weather: 1\n",
+         ":8: outbound.providers.weather: must be a mapping"},
         {"outbound:\n  providers:\n    weather:\n      base_url: ftp://x\n",
-         ":9: outbound.providers.weather.base_url: must be an http(s) URL (refused: scheme not allowed: ftp"},
+         ":9: outbound.providers.weather.base_url: must be an http(s) URL (refused: scheme not "
+         "allowed: ftp"},
         {"outbound:\n  providers:\n    weather:\n      key_required: yes\n",
          ":9: outbound.providers.weather.key_required: must be true or false"},
         {"outbound:\n  providers:\n    weather:\n      apikey: k\n",
-         ":9: outbound.providers.weather.apikey: unknown key (expected base_url, api_key, api_key_header, key_required)"},
+         ":9: outbound.providers.weather.apikey: unknown key (expected base_url, api_key, "
+         "api_key_header, key_required)"},
     };
     for (const auto& c : cases) {
         std::string e = error_of(c.yaml);

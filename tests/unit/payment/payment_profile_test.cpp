@@ -1,11 +1,11 @@
-// The profile's `payment:` section: parsed into Profile::payment; errors name file:line: payment.<key>.
-#include <platform/host/profile.hpp>
-
+// The profile's `payment:` section: parsed into Profile::payment; errors name file:line:
+// payment.<key>.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <platform/host/profile.hpp>
 #include <string>
 
 namespace {
@@ -86,17 +86,23 @@ TEST_F(PaymentProfile, EveryKey) {
 TEST_F(PaymentProfile, ErrorsNameFileLineAndKey) {
     EXPECT_EQ(error_of("payment: 3\n"), file_ + ":6: payment: must be a mapping");
     EXPECT_EQ(error_of("payment:\n  colour: blue\n"),
-              file_ + ":7: payment.colour: unknown key (expected pay_to, facilitator_url, network, asset, decimals, "
-                      "extra, max_timeout_seconds, timeout_ms)");
+              file_ +
+                  ":7: payment.colour: unknown key (expected pay_to, facilitator_url, network, "
+                  "asset, decimals, "
+                  "extra, max_timeout_seconds, timeout_ms)");
     const std::string ftp = error_of("payment:\n  facilitator_url: ftp://x\n");
-    EXPECT_EQ(ftp.rfind(file_ + ":7: payment.facilitator_url: must be an http(s) URL (", 0), 0u) << ftp;
+    EXPECT_EQ(ftp.rfind(file_ + ":7: payment.facilitator_url: must be an http(s) URL (", 0), 0u)
+        << ftp;
     EXPECT_NE(ftp.find("scheme not allowed: ftp"), std::string::npos) << ftp;
-    EXPECT_EQ(error_of("payment:\n  decimals: 1\n"), file_ + ":7: payment.decimals: must be between 2 and 36");
+    EXPECT_EQ(error_of("payment:\n  decimals: 1\n"),
+              file_ + ":7: payment.decimals: must be between 2 and 36");
     EXPECT_EQ(error_of("payment:\n  max_timeout_seconds: soon\n"),
               file_ + ":7: payment.max_timeout_seconds: must be an integer");
-    EXPECT_EQ(error_of("payment:\n  extra: [1]\n"),
-              file_ + ":7: payment.extra: must be a mapping (the asset's EIP-712 domain: name, version)");
-    EXPECT_EQ(error_of("payment:\n  network: \"\"\n"), file_ + ":7: payment.network: must not be empty");
+    EXPECT_EQ(
+        error_of("payment:\n  extra: [1]\n"),
+        file_ + ":7: payment.extra: must be a mapping (the asset's EIP-712 domain: name, version)");
+    EXPECT_EQ(error_of("payment:\n  network: \"\"\n"),
+              file_ + ":7: payment.network: must not be empty");
 }
 
 }  // namespace

@@ -1,10 +1,9 @@
 // x402 encoding (host/src/payment/x402.cpp): amounts, PaymentRequired v2/v1, base64 in both
 // alphabets, payload decoding, matching by network and asset, replay keys, env overrides.
-#include <platform/host/payment.hpp>
-
 #include <gtest/gtest.h>
 
 #include <map>
+#include <platform/host/payment.hpp>
 #include <string>
 #include <vector>
 
@@ -73,14 +72,14 @@ TEST(X402PaymentRequired, V1UsesMaxAmountRequiredAndPerAcceptResource) {
 }
 
 TEST(X402Base64, RoundTripsAndAcceptsBothAlphabets) {
-    for (const std::string& s : std::vector<std::string>{"", "f", "fo", "foo", "foob", "fooba", "foobar",
-                                                         std::string("\xff\xfe\x00\x01", 4)})
+    for (const std::string& s : std::vector<std::string>{
+             "", "f", "fo", "foo", "foob", "fooba", "foobar", std::string("\xff\xfe\x00\x01", 4)})
         EXPECT_EQ(x402::base64_decode(x402::base64_encode(s)), s) << s;
     EXPECT_EQ(x402::base64_encode("foobar"), "Zm9vYmFy");
     EXPECT_EQ(x402::base64_encode("fo"), "Zm8=");
-    EXPECT_EQ(x402::base64_decode("Zm8"), "fo");   // unpadded
+    EXPECT_EQ(x402::base64_decode("Zm8"), "fo");  // unpadded
     EXPECT_EQ(x402::base64_decode("Zm8="), "fo");
-    EXPECT_EQ(x402::base64_decode("-_8"), "\xfb\xff");  // URL alphabet
+    EXPECT_EQ(x402::base64_decode("-_8"), "\xfb\xff");   // URL alphabet
     EXPECT_EQ(x402::base64_decode("+/8="), "\xfb\xff");  // standard alphabet
     EXPECT_EQ(x402::base64_decode(" Zm9v\nYmFy "), "foobar");
     EXPECT_FALSE(x402::base64_decode("Zm9v!"));
@@ -92,11 +91,15 @@ TEST(X402Base64, RoundTripsAndAcceptsBothAlphabets) {
 json v2_payload(const std::string& network = "eip155:8453",
                 const std::string& asset = "0x833589fcd6edb6e08f4c7c32d4f71b54bda02913") {
     return {{"x402Version", 2},
-            {"accepted", {{"scheme", "exact"}, {"network", network}, {"asset", asset}, {"amount", "20000"}}},
+            {"accepted",
+             {{"scheme", "exact"}, {"network", network}, {"asset", asset}, {"amount", "20000"}}},
             {"payload",
              {{"signature", "0xsig"},
-              {"authorization", {{"from", "0xABCdef0000000000000000000000000000000001"}, {"to", "0x2"},
-                                 {"value", "20000"}, {"nonce", "0xAAbb01"}}}}}};
+              {"authorization",
+               {{"from", "0xABCdef0000000000000000000000000000000001"},
+                {"to", "0x2"},
+                {"value", "20000"},
+                {"nonce", "0xAAbb01"}}}}}};
 }
 
 TEST(X402Payload, DecodesStandardAndUrlBase64) {
@@ -124,10 +127,12 @@ TEST(X402Match, ByNetworkAndAssetCaseInsensitive) {
     auto m = x402::match(v2_payload(), accepts, &why);
     ASSERT_TRUE(m) << why;
     EXPECT_EQ((*m)["amount"], "20000");
-    EXPECT_TRUE(x402::match(v2_payload("base"), accepts, &why)) << why;  // v1 name of the same chain
+    EXPECT_TRUE(x402::match(v2_payload("base"), accepts, &why))
+        << why;  // v1 name of the same chain
     EXPECT_FALSE(x402::match(v2_payload("eip155:84532"), accepts, &why));
     EXPECT_NE(why.find("eip155:84532"), std::string::npos) << why;
-    EXPECT_NE(why.find("eip155:8453 0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"), std::string::npos) << why;
+    EXPECT_NE(why.find("eip155:8453 0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"), std::string::npos)
+        << why;
     EXPECT_FALSE(x402::match(v2_payload("eip155:8453", "0xdeadbeef"), accepts, &why));
     json other_scheme = v2_payload();
     other_scheme["accepted"]["scheme"] = "upto";
@@ -137,7 +142,10 @@ TEST(X402Match, ByNetworkAndAssetCaseInsensitive) {
 TEST(X402Match, V1PayloadByNetworkOnly) {
     x402::Resource r{"http://h/x", "d"};
     const json accepts = json::array({x402::requirement_v1(settings(), 2, r)});
-    json v1 = {{"x402Version", 1}, {"scheme", "exact"}, {"network", "base"}, {"payload", {{"signature", "0x"}}}};
+    json v1 = {{"x402Version", 1},
+               {"scheme", "exact"},
+               {"network", "base"},
+               {"payload", {{"signature", "0x"}}}};
     std::string why;
     auto m = x402::match(v1, accepts, &why);
     ASSERT_TRUE(m) << why;
@@ -157,7 +165,8 @@ TEST(X402Replay, NonceElseDigestOfThePayload) {
     no_nonce["payload"]["signature"] = "0xother";
     EXPECT_NE(k, x402::replay_key(no_nonce));
     EXPECT_EQ(x402::payer_of(v2_payload()), "0xabcdef0000000000000000000000000000000001");
-    EXPECT_EQ(x402::sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    EXPECT_EQ(x402::sha256_hex("abc"),
+              "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 }
 
 TEST(X402Settings, EnvironmentOverridesTheProfile) {
@@ -173,7 +182,8 @@ TEST(X402Settings, EnvironmentOverridesTheProfile) {
     EXPECT_EQ(e.pay_to, "0xprofile");
     EXPECT_EQ(e.network, "eip155:84532");
     EXPECT_TRUE(e.enabled());
-    env = {{"PLATFORM_X402_PAY_TO", "0xenv"}, {"PLATFORM_X402_FACILITATOR_URL", "http://127.0.0.1:9/"},
+    env = {{"PLATFORM_X402_PAY_TO", "0xenv"},
+           {"PLATFORM_X402_FACILITATOR_URL", "http://127.0.0.1:9/"},
            {"PLATFORM_X402_NETWORK", "base"}};
     e = effective_payment_settings(s, get);
     EXPECT_EQ(e.pay_to, "0xenv");

@@ -1,9 +1,9 @@
 // The fake host's model and tools (ABI 1.5, platform/testing/fake_host.hpp) through the test-only
 // modelprobe plugin: scripted answers in order with the requests recorded, UNAVAILABLE once they
 // run out, failures passed through, and call_tools lending the array a test sets.
-#include <platform/testing/fake_host.hpp>
-
 #include <gtest/gtest.h>
+
+#include <platform/testing/fake_host.hpp>
 
 extern "C" const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t*);
 
@@ -12,7 +12,9 @@ using platform::testing::FakeHost;
 
 namespace {
 
-json ask(const std::string& text) { return {{"request", {{"messages", {{{"role", "user"}, {"content", text}}}}}}}; }
+json ask(const std::string& text) {
+    return {{"request", {{"messages", {{{"role", "user"}, {"content", text}}}}}}};
+}
 
 }  // namespace
 
@@ -40,7 +42,8 @@ TEST(FakeHostModel, ToolsAreWhatTheTestSets) {
     auto none = probe.call("tools", json::object(), "ann");
     ASSERT_EQ(none.code, PLATFORM_OK) << none.body;
     EXPECT_EQ(none.json()["tools"], json::array());
-    host.tools = json::array({{{"name", "notes_add"}, {"service", "v1.notes"}, {"method", "Notes.Add"}}});
+    host.tools =
+        json::array({{{"name", "notes_add"}, {"service", "v1.notes"}, {"method", "Notes.Add"}}});
     auto some = probe.call("tools", json::object(), "ann");
     ASSERT_EQ(some.code, PLATFORM_OK) << some.body;
     EXPECT_EQ(some.json()["tools"][0]["method"], "Notes.Add");

@@ -1,7 +1,7 @@
 // auth-noop through its built .so.
-#include "plugin_loader.hpp"
-
 #include <gtest/gtest.h>
+
+#include "plugin_loader.hpp"
 
 using namespace providers_test;
 using platform::testing::FakeHost;
@@ -43,8 +43,11 @@ TEST(AuthNoop, SingleUserModeAnswersTheAdminAccount) {
     Instance auth(host, "auth-noop", {{"anonymous_account", "owner"}, {"scopes", {"agent"}}});
     auto a = authenticate(auth, "");
     ASSERT_EQ(a.code, PLATFORM_OK);
-    EXPECT_EQ(a.account, (nlohmann::json{{"id", "owner"}, {"type", "user"}, {"issuer", "go.core.api"},
-                                          {"scopes", {"agent", "admin"}}, {"name", "owner"}}));
+    EXPECT_EQ(a.account, (nlohmann::json{{"id", "owner"},
+                                         {"type", "user"},
+                                         {"issuer", "go.core.api"},
+                                         {"scopes", {"agent", "admin"}},
+                                         {"name", "owner"}}));
     EXPECT_EQ(authenticate(auth, "bob").account["scopes"], nlohmann::json({"agent"}));
 }
 
@@ -53,8 +56,11 @@ TEST(AuthNoop, TokenIsTheAccountId) {
     Instance auth(host, "auth-noop", {{"scopes", {"agent", "work"}}, {"issuer", "test.ns"}});
     auto a = authenticate(auth, "alice");
     ASSERT_EQ(a.code, PLATFORM_OK);
-    EXPECT_EQ(a.account, (nlohmann::json{{"id", "alice"}, {"type", "user"}, {"issuer", "test.ns"},
-                                          {"scopes", {"agent", "work"}}, {"name", "alice"}}));
+    EXPECT_EQ(a.account, (nlohmann::json{{"id", "alice"},
+                                         {"type", "user"},
+                                         {"issuer", "test.ns"},
+                                         {"scopes", {"agent", "work"}},
+                                         {"name", "alice"}}));
     auto odd = authenticate(auth, R"(a"b\c{})");
     ASSERT_EQ(odd.code, PLATFORM_OK);
     EXPECT_EQ(odd.account["id"], R"(a"b\c{})");
@@ -72,17 +78,21 @@ TEST(AuthNoop, DefaultsGiveNoScopes) {
 TEST(AuthNoop, BadTokensAreUnauthenticated) {
     FakeHost host;
     Instance auth(host, "auth-noop");
-    for (const std::string& bad : {std::string("has space"), std::string("tab\t"), std::string("nul\0x", 5),
-                                   std::string("caf\xC3\xA9"), std::string("\x7F"), std::string(257, 'a')})
+    for (const std::string& bad :
+         {std::string("has space"), std::string("tab\t"), std::string("nul\0x", 5),
+          std::string("caf\xC3\xA9"), std::string("\x7F"), std::string(257, 'a')})
         EXPECT_EQ(authenticate(auth, bad).code, PLATFORM_UNAUTHENTICATED) << bad;
     EXPECT_EQ(authenticate(auth, std::string(256, 'a')).code, PLATFORM_OK);
 }
 
 TEST(AuthNoop, BadConfigIsRefused) {
     FakeHost host;
-    EXPECT_NE(Instance::create_error(host, "auth-noop", {{"scopes", "admin"}}).find("scopes"), std::string::npos);
-    EXPECT_NE(Instance::create_error(host, "auth-noop", {{"issuer", 7}}).find("issuer"), std::string::npos);
-    EXPECT_NE(Instance::create_error(host, "auth-noop", {{"anonymous_account", "two words"}}).find("anonymous_account"),
+    EXPECT_NE(Instance::create_error(host, "auth-noop", {{"scopes", "admin"}}).find("scopes"),
+              std::string::npos);
+    EXPECT_NE(Instance::create_error(host, "auth-noop", {{"issuer", 7}}).find("issuer"),
+              std::string::npos);
+    EXPECT_NE(Instance::create_error(host, "auth-noop", {{"anonymous_account", "two words"}})
+                  .find("anonymous_account"),
               std::string::npos);
 }
 

@@ -1,6 +1,4 @@
 // broker-memory through its built .so: fan-out, queue groups, unsubscribe, headers.
-#include "plugin_loader.hpp"
-
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -11,6 +9,8 @@
 #include <set>
 #include <thread>
 
+#include "plugin_loader.hpp"
+
 using namespace providers_test;
 using platform::testing::FakeHost;
 
@@ -18,7 +18,9 @@ namespace {
 
 constexpr auto kWait = std::chrono::seconds(10);
 
-platform_str_t bytes(const std::string& s) { return platform_str_t{s.data(), s.size()}; }
+platform_str_t bytes(const std::string& s) {
+    return platform_str_t{s.data(), s.size()};
+}
 
 struct Received {
     std::string topic, body, headers;
@@ -30,9 +32,11 @@ struct Inbox {
     std::condition_variable cv;
     std::vector<Received> got;
 
-    static void on_message(void* user, platform_str_t topic, platform_str_t body, platform_str_t headers) {
+    static void on_message(void* user, platform_str_t topic, platform_str_t body,
+                           platform_str_t headers) {
         auto* self = static_cast<Inbox*>(user);
-        std::lock_guard<std::mutex> lock(self->m);  // notify under the lock: a waiter may then destroy us
+        std::lock_guard<std::mutex> lock(
+            self->m);  // notify under the lock: a waiter may then destroy us
         self->got.push_back({platform::copy(topic), platform::copy(body), platform::copy(headers)});
         self->cv.notify_all();
     }
@@ -59,11 +63,13 @@ protected:
     uint64_t subscribe(const std::string& topic, Inbox& inbox, const std::string& queue = "",
                        platform_message_fn fn = &Inbox::on_message) {
         uint64_t id = 0;
-        EXPECT_EQ(t->subscribe(broker.inst(), bytes(topic), bytes(queue), fn, &inbox, &id), PLATFORM_OK);
+        EXPECT_EQ(t->subscribe(broker.inst(), bytes(topic), bytes(queue), fn, &inbox, &id),
+                  PLATFORM_OK);
         EXPECT_NE(id, 0u);
         return id;
     }
-    platform_status_t publish(const std::string& topic, const std::string& body, const std::string& headers = "") {
+    platform_status_t publish(const std::string& topic, const std::string& body,
+                              const std::string& headers = "") {
         return t->publish(broker.inst(), bytes(topic), bytes(body), bytes(headers));
     }
     // Messages are dispatched in publish order, so once a later message on another topic has
@@ -150,7 +156,8 @@ TEST_F(BrokerMemory, UnsubscribeWaitsForARunningCallback) {
         }
     } b;
     uint64_t id = 0;
-    ASSERT_EQ(t->subscribe(broker.inst(), bytes("slow"), bytes(""), &Blocking::on_message, &b, &id), PLATFORM_OK);
+    ASSERT_EQ(t->subscribe(broker.inst(), bytes("slow"), bytes(""), &Blocking::on_message, &b, &id),
+              PLATFORM_OK);
     ASSERT_EQ(publish("slow", "x"), PLATFORM_OK);
     {
         std::unique_lock<std::mutex> lock(b.m);
@@ -177,7 +184,8 @@ TEST_F(BrokerMemory, CallbackMayUnsubscribeItself) {
         void* inst = nullptr;
         uint64_t id = 0;
         Inbox inbox;
-        static void on_message(void* user, platform_str_t topic, platform_str_t body, platform_str_t headers) {
+        static void on_message(void* user, platform_str_t topic, platform_str_t body,
+                               platform_str_t headers) {
             auto* s = static_cast<Self*>(user);
             s->t->unsubscribe(s->inst, s->id);
             Inbox::on_message(&s->inbox, topic, body, headers);
@@ -185,7 +193,9 @@ TEST_F(BrokerMemory, CallbackMayUnsubscribeItself) {
     } self;
     self.t = t;
     self.inst = broker.inst();
-    ASSERT_EQ(t->subscribe(broker.inst(), bytes("once"), bytes(""), &Self::on_message, &self, &self.id), PLATFORM_OK);
+    ASSERT_EQ(
+        t->subscribe(broker.inst(), bytes("once"), bytes(""), &Self::on_message, &self, &self.id),
+        PLATFORM_OK);
     ASSERT_EQ(publish("once", "1"), PLATFORM_OK);
     ASSERT_EQ(publish("once", "2"), PLATFORM_OK);
     ASSERT_TRUE(self.inbox.wait_for(1));
@@ -208,9 +218,12 @@ TEST_F(BrokerMemory, HeadersArePassedThrough) {
 TEST_F(BrokerMemory, RejectsBadArguments) {
     Inbox& in = inbox();
     uint64_t id = 0;
-    EXPECT_EQ(t->subscribe(broker.inst(), bytes(""), bytes(""), &Inbox::on_message, &in, &id), PLATFORM_INVALID_ARGUMENT);
-    EXPECT_EQ(t->subscribe(broker.inst(), bytes("t"), bytes(""), nullptr, &in, &id), PLATFORM_INVALID_ARGUMENT);
-    EXPECT_EQ(t->subscribe(broker.inst(), bytes("t"), bytes(""), &Inbox::on_message, &in, nullptr), PLATFORM_INVALID_ARGUMENT);
+    EXPECT_EQ(t->subscribe(broker.inst(), bytes(""), bytes(""), &Inbox::on_message, &in, &id),
+              PLATFORM_INVALID_ARGUMENT);
+    EXPECT_EQ(t->subscribe(broker.inst(), bytes("t"), bytes(""), nullptr, &in, &id),
+              PLATFORM_INVALID_ARGUMENT);
+    EXPECT_EQ(t->subscribe(broker.inst(), bytes("t"), bytes(""), &Inbox::on_message, &in, nullptr),
+              PLATFORM_INVALID_ARGUMENT);
     EXPECT_EQ(publish("", "x"), PLATFORM_INVALID_ARGUMENT);
     EXPECT_EQ(publish("nobody-listens", "x"), PLATFORM_OK);
     EXPECT_EQ(t->unsubscribe(broker.inst(), 987654321), PLATFORM_NOT_FOUND);
@@ -222,8 +235,10 @@ TEST_F(BrokerMemory, DestroyingWithPendingMessagesJoinsCleanly) {
     auto* bt = b->table<platform_broker_provider_t>();
     Inbox in;
     uint64_t id = 0;
-    ASSERT_EQ(bt->subscribe(b->inst(), bytes("t"), bytes(""), &Inbox::on_message, &in, &id), PLATFORM_OK);
-    for (int i = 0; i < 500; ++i) ASSERT_EQ(bt->publish(b->inst(), bytes("t"), bytes("m"), bytes("")), PLATFORM_OK);
+    ASSERT_EQ(bt->subscribe(b->inst(), bytes("t"), bytes(""), &Inbox::on_message, &in, &id),
+              PLATFORM_OK);
+    for (int i = 0; i < 500; ++i)
+        ASSERT_EQ(bt->publish(b->inst(), bytes("t"), bytes("m"), bytes("")), PLATFORM_OK);
     b.reset();  // must stop and join the dispatcher, whatever is still queued
     size_t n = in.size();
     EXPECT_LE(n, 500u);

@@ -1,26 +1,29 @@
-// Loads a BUILT provider plugin (.so) the way the host does — dlopen(RTLD_NOW | RTLD_LOCAL), resolve
-// platform_plugin_entry, on_create with the FakeHost's table — and hands out its provider table.
+// Loads a BUILT provider plugin (.so) the way the host does — dlopen(RTLD_NOW | RTLD_LOCAL),
+// resolve platform_plugin_entry, on_create with the FakeHost's table — and hands out its provider
+// table.
 #pragma once
 
+#include <dlfcn.h>
 #include <platform/abi.h>
+
+#include <nlohmann/json.hpp>
 #include <platform/sdk/str.hpp>
 #include <platform/testing/fake_host.hpp>
-
-#include <dlfcn.h>
-#include <nlohmann/json.hpp>
-
 #include <stdexcept>
 #include <string>
 
+#include "build_tree.hpp"
+
 namespace providers_test {
 
-// `dir` "" = PLUGIN_DIR (<build>/plugins); test-only providers live elsewhere.
+// `dir` "" = <build>/plugins; test-only providers live elsewhere.
 inline std::string plugin_path(const std::string& name, const std::string& dir = "") {
-    return (dir.empty() ? std::string(PLUGIN_DIR) : dir) + "/" + name + ".so";
+    return (dir.empty() ? platform::test::plugin_dir() : dir) + "/" + name + ".so";
 }
 
 // The descriptor of a built plugin. Libraries stay mapped, as in the host (never unloaded).
-inline const platform_plugin_desc_t* describe(const std::string& name, const std::string& dir = "") {
+inline const platform_plugin_desc_t* describe(const std::string& name,
+                                              const std::string& dir = "") {
     std::string path = plugin_path(name, dir);
     void* lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!lib) throw std::runtime_error("dlopen " + path + ": " + dlerror());
@@ -70,7 +73,9 @@ public:
     const platform_plugin_desc_t* desc() const { return desc_; }
     void* inst() const { return inst_; }
     template <class Table>
-    const Table* table() const { return static_cast<const Table*>(desc_->provider); }
+    const Table* table() const {
+        return static_cast<const Table*>(desc_->provider);
+    }
 
 private:
     const platform_plugin_desc_t* desc_;

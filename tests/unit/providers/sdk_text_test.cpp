@@ -1,8 +1,7 @@
 // platform/sdk/text.hpp: the helpers service plugins share (RFC 3339, case, HTML, base64, ids).
-#include <platform/sdk/text.hpp>
-
 #include <gtest/gtest.h>
 
+#include <platform/sdk/text.hpp>
 #include <set>
 
 namespace {
@@ -18,7 +17,8 @@ TEST(SdkText, LowerFoldsAsciiOnly) {
 }
 
 TEST(SdkText, HtmlEscapeCoversElementsAndAttributes) {
-    EXPECT_EQ(platform::html_escape(R"(<a href="x">'&'</a>)"), "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
+    EXPECT_EQ(platform::html_escape(R"(<a href="x">'&'</a>)"),
+              "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
 }
 
 TEST(SdkText, Base64RoundTripsEveryLengthAndRejectsMalformedInput) {
@@ -30,7 +30,8 @@ TEST(SdkText, Base64RoundTripsEveryLengthAndRejectsMalformedInput) {
     EXPECT_EQ(platform::base64_encode("hello"), "aGVsbG8=");
     EXPECT_EQ(platform::base64_decode("aGVs\r\nbG8="), "hello");  // MIME line breaks
     EXPECT_EQ(platform::base64_decode("aGVsbG8"), "hello");       // padding optional
-    EXPECT_EQ(platform::base64_decode("-_-_"), platform::base64_decode("+/+/"));  // URL-safe alphabet
+    EXPECT_EQ(platform::base64_decode("-_-_"),
+              platform::base64_decode("+/+/"));          // URL-safe alphabet
     EXPECT_FALSE(platform::base64_decode("aGVsbG8=x"));  // data after the padding
     EXPECT_FALSE(platform::base64_decode("aGVsbG8=="));  // wrong padding
     EXPECT_FALSE(platform::base64_decode("a"));          // no whole byte

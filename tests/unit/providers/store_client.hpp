@@ -2,8 +2,6 @@
 // a scratch directory for providers that need a file.
 #pragma once
 
-#include "plugin_loader.hpp"
-
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
@@ -12,19 +10,24 @@
 #include <utility>
 #include <vector>
 
+#include "plugin_loader.hpp"
+
 namespace providers_test {
 
 constexpr int64_t kNow = 1767225600000;  // the FakeHost's default business time
 
 using Rows = std::vector<std::pair<std::string, std::string>>;
 
-inline platform_str_t bytes(const std::string& s) { return platform_str_t{s.data(), s.size()}; }
+inline platform_str_t bytes(const std::string& s) {
+    return platform_str_t{s.data(), s.size()};
+}
 
 // A fresh directory removed with the object.
 class TempDir {
 public:
     TempDir() {
-        std::string tmpl = (std::filesystem::temp_directory_path() / "providers-test-XXXXXX").string();
+        std::string tmpl =
+            (std::filesystem::temp_directory_path() / "providers-test-XXXXXX").string();
         if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
         path_ = tmpl;
     }
@@ -40,8 +43,8 @@ private:
 
 class StoreClient {
 public:
-    StoreClient(platform::testing::FakeHost& host, const std::string& name, const nlohmann::json& config,
-                const std::string& dir = "")
+    StoreClient(platform::testing::FakeHost& host, const std::string& name,
+                const nlohmann::json& config, const std::string& dir = "")
         : plugin_(std::make_unique<Instance>(host, name, config, dir)),
           t_(plugin_->table<platform_store_provider_t>()) {}
 
@@ -53,22 +56,25 @@ public:
                           int64_t expires_at_ms = 0) const {
         return t_->put(plugin_->inst(), bytes(tbl), bytes(key), bytes(value), expires_at_ms);
     }
-    std::optional<std::string> get(const std::string& tbl, const std::string& key, int64_t now = kNow) const {
+    std::optional<std::string> get(const std::string& tbl, const std::string& key,
+                                   int64_t now = kNow) const {
         std::string out;
-        auto st = t_->get(plugin_->inst(), bytes(tbl), bytes(key), now, platform::append_sink, &out);
+        auto st =
+            t_->get(plugin_->inst(), bytes(tbl), bytes(key), now, platform::append_sink, &out);
         if (st == PLATFORM_NOT_FOUND) return std::nullopt;
         if (st != PLATFORM_OK) throw std::runtime_error("get failed: " + std::to_string(st));
         return out;
     }
-    platform_status_t get_status(const std::string& tbl, const std::string& key, int64_t now = kNow) const {
+    platform_status_t get_status(const std::string& tbl, const std::string& key,
+                                 int64_t now = kNow) const {
         std::string out;
         return t_->get(plugin_->inst(), bytes(tbl), bytes(key), now, platform::append_sink, &out);
     }
     platform_status_t del(const std::string& tbl, const std::string& key) const {
         return t_->del(plugin_->inst(), bytes(tbl), bytes(key));
     }
-    Rows scan(const std::string& tbl, const std::string& prefix = "", bool desc = false, uint32_t limit = 0,
-              uint32_t offset = 0, int64_t now = kNow) const {
+    Rows scan(const std::string& tbl, const std::string& prefix = "", bool desc = false,
+              uint32_t limit = 0, uint32_t offset = 0, int64_t now = kNow) const {
         platform_scan_t s{};
         s.struct_size = sizeof s;
         s.prefix = bytes(prefix);
@@ -87,21 +93,23 @@ public:
         if (st != PLATFORM_OK) throw std::runtime_error("scan failed: " + std::to_string(st));
         return out;
     }
-    std::vector<std::string> keys(const std::string& tbl, const std::string& prefix = "", bool desc = false,
-                                  uint32_t limit = 0, uint32_t offset = 0, int64_t now = kNow) const {
+    std::vector<std::string> keys(const std::string& tbl, const std::string& prefix = "",
+                                  bool desc = false, uint32_t limit = 0, uint32_t offset = 0,
+                                  int64_t now = kNow) const {
         std::vector<std::string> out;
         for (auto& r : scan(tbl, prefix, desc, limit, offset, now)) out.push_back(r.first);
         return out;
     }
 
     // (1.3) Compare-and-set: nullopt expected = must be absent, nullopt value = delete.
-    platform_status_t cas(const std::string& tbl, const std::string& key, const std::optional<std::string>& expected,
+    platform_status_t cas(const std::string& tbl, const std::string& key,
+                          const std::optional<std::string>& expected,
                           const std::optional<std::string>& value, int64_t expires_at_ms = 0,
                           int64_t now = kNow) const {
         platform_str_t e = expected ? bytes(*expected) : platform_str_t{nullptr, 0};
         platform_str_t v = value ? bytes(*value) : platform_str_t{nullptr, 0};
-        return t_->cas(plugin_->inst(), bytes(tbl), bytes(key), expected ? &e : nullptr, value ? &v : nullptr,
-                       expires_at_ms, now);
+        return t_->cas(plugin_->inst(), bytes(tbl), bytes(key), expected ? &e : nullptr,
+                       value ? &v : nullptr, expires_at_ms, now);
     }
 
     // (1.3) One batch op; `value` nullopt makes a delete.
@@ -123,10 +131,11 @@ public:
             if (ops[i].value) raw[i].value = bytes(*ops[i].value);
             raw[i].expires_at_ms = ops[i].expires_at_ms;
         }
-        return batch_raw(tbl, raw.data(), static_cast<uint32_t>(raw.size()), sizeof(platform_store_op_t));
+        return batch_raw(tbl, raw.data(), static_cast<uint32_t>(raw.size()),
+                         sizeof(platform_store_op_t));
     }
-    platform_status_t batch_raw(const std::string& tbl, const platform_store_op_t* ops, uint32_t count,
-                                uint32_t stride) const {
+    platform_status_t batch_raw(const std::string& tbl, const platform_store_op_t* ops,
+                                uint32_t count, uint32_t stride) const {
         return t_->batch(plugin_->inst(), bytes(tbl), ops, count, stride);
     }
 

@@ -5,8 +5,6 @@
 // feature (PLATFORM_STORE_TTL, PREFIX, ORDER, PERSISTENT, CAS, TRANSACTIONS) starts by skipping
 // when the provider does not declare it. store-minimal (tests/plugins/store-minimal) declares no
 // feature, so its feature tests skip and its basic tests must pass: that proves the gating.
-#include "store_client.hpp"
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -21,6 +19,9 @@
 #include <set>
 #include <thread>
 
+#include "build_tree.hpp"
+#include "store_client.hpp"
+
 using namespace providers_test;
 using platform::testing::FakeHost;
 
@@ -31,8 +32,9 @@ namespace {
 struct MemoryStore {
     static constexpr const char* name = "store-memory";
     static constexpr const char* label = "Memory";
-    static constexpr uint64_t features = PLATFORM_STORE_TTL | PLATFORM_STORE_PREFIX | PLATFORM_STORE_ORDER |
-                                         PLATFORM_STORE_CAS | PLATFORM_STORE_TRANSACTIONS;
+    static constexpr uint64_t features = PLATFORM_STORE_TTL | PLATFORM_STORE_PREFIX |
+                                         PLATFORM_STORE_ORDER | PLATFORM_STORE_CAS |
+                                         PLATFORM_STORE_TRANSACTIONS;
     std::string dir() const { return ""; }
     nlohmann::json config() const { return nlohmann::json::object(); }
 };
@@ -51,19 +53,26 @@ struct MinimalStore {
     static constexpr const char* name = "store-minimal";
     static constexpr const char* label = "Minimal";
     static constexpr uint64_t features = 0;
-    std::string dir() const { return STORE_MINIMAL_DIR; }
+    std::string dir() const { return platform::test::test_plugin_dir() + "/store-minimal"; }
     nlohmann::json config() const { return nlohmann::json::object(); }
 };
 
 const char* feature_name(uint64_t f) {
     switch (f) {
-        case PLATFORM_STORE_TTL: return "PLATFORM_STORE_TTL";
-        case PLATFORM_STORE_PREFIX: return "PLATFORM_STORE_PREFIX";
-        case PLATFORM_STORE_ORDER: return "PLATFORM_STORE_ORDER";
-        case PLATFORM_STORE_PERSISTENT: return "PLATFORM_STORE_PERSISTENT";
-        case PLATFORM_STORE_CAS: return "PLATFORM_STORE_CAS";
-        case PLATFORM_STORE_TRANSACTIONS: return "PLATFORM_STORE_TRANSACTIONS";
-        default: return "an unknown feature";
+        case PLATFORM_STORE_TTL:
+            return "PLATFORM_STORE_TTL";
+        case PLATFORM_STORE_PREFIX:
+            return "PLATFORM_STORE_PREFIX";
+        case PLATFORM_STORE_ORDER:
+            return "PLATFORM_STORE_ORDER";
+        case PLATFORM_STORE_PERSISTENT:
+            return "PLATFORM_STORE_PERSISTENT";
+        case PLATFORM_STORE_CAS:
+            return "PLATFORM_STORE_CAS";
+        case PLATFORM_STORE_TRANSACTIONS:
+            return "PLATFORM_STORE_TRANSACTIONS";
+        default:
+            return "an unknown feature";
     }
 }
 
@@ -85,21 +94,24 @@ protected:
 
     P provider;
     FakeHost host;
-    std::unique_ptr<StoreClient> client = std::make_unique<StoreClient>(host, P::name, provider.config(), provider.dir());
+    std::unique_ptr<StoreClient> client =
+        std::make_unique<StoreClient>(host, P::name, provider.config(), provider.dir());
 };
 
 // Skips the test unless the provider declares every feature named (PLATFORM_STORE_* bits).
-#define REQUIRE_FEATURES(features)                                                             \
-    do {                                                                                       \
-        if (uint64_t m_ = this->missing(features))                                             \
-            GTEST_SKIP() << "provider does not declare " << feature_name(m_);                  \
+#define REQUIRE_FEATURES(features)                                            \
+    do {                                                                      \
+        if (uint64_t m_ = this->missing(features))                            \
+            GTEST_SKIP() << "provider does not declare " << feature_name(m_); \
     } while (0)
 
 using Providers = ::testing::Types<MemoryStore, SqliteStore, MinimalStore>;
 class ProviderNames {
 public:
     template <class P>
-    static std::string GetName(int) { return P::label; }
+    static std::string GetName(int) {
+        return P::label;
+    }
 };
 TYPED_TEST_SUITE(StoreConformance, Providers, ProviderNames);
 
@@ -110,7 +122,9 @@ bool bytewise_less(const std::string& a, const std::string& b) {
     return c < 0 || (c == 0 && a.size() < b.size());
 }
 
-std::string bin(const char* s, size_t n) { return std::string(s, n); }
+std::string bin(const char* s, size_t n) {
+    return std::string(s, n);
+}
 
 std::vector<std::string> sorted(std::vector<std::string> v) {
     std::sort(v.begin(), v.end());
@@ -119,10 +133,24 @@ std::vector<std::string> sorted(std::vector<std::string> v) {
 
 // Keys no store may mangle: quotes, path tricks, NUL bytes, emoji, 0x7F/0x80/0xFF, escapes.
 const std::vector<std::string>& awkward_keys() {
-    static const std::vector<std::string> keys = {
-        "",          "\"quoted\" 'key'", "../../etc/passwd", bin("a\0b", 3), bin("a\0", 2),  "a",
-        "a\x01",     "\xF0\x9F\x98\x80", "\xF0\x9F\x98\x80/child",  "\xFF", "\xFF\xFF",     "\x7F",
-        "\x80",      "Z",                 "back\\slash",      "new\nline",  bin("\0", 1), "%00%2F"};
+    static const std::vector<std::string> keys = {"",
+                                                  "\"quoted\" 'key'",
+                                                  "../../etc/passwd",
+                                                  bin("a\0b", 3),
+                                                  bin("a\0", 2),
+                                                  "a",
+                                                  "a\x01",
+                                                  "\xF0\x9F\x98\x80",
+                                                  "\xF0\x9F\x98\x80/child",
+                                                  "\xFF",
+                                                  "\xFF\xFF",
+                                                  "\x7F",
+                                                  "\x80",
+                                                  "Z",
+                                                  "back\\slash",
+                                                  "new\nline",
+                                                  bin("\0", 1),
+                                                  "%00%2F"};
     return keys;
 }
 
@@ -208,7 +236,8 @@ TYPED_TEST(StoreConformance, TablesAreIsolated) {
 
 TYPED_TEST(StoreConformance, LimitCapsAndOffsetSkipsInAnyOrder) {
     const auto& s = this->store();
-    for (int i = 0; i < 10; ++i) ASSERT_EQ(s.put("t", "k" + std::to_string(i), std::to_string(i)), PLATFORM_OK);
+    for (int i = 0; i < 10; ++i)
+        ASSERT_EQ(s.put("t", "k" + std::to_string(i), std::to_string(i)), PLATFORM_OK);
     EXPECT_EQ(s.keys("t").size(), 10u);
     EXPECT_EQ(s.keys("t", "", false, 3).size(), 3u);
     EXPECT_EQ(s.keys("t", "", false, 0, 8).size(), 2u);
@@ -295,9 +324,12 @@ TYPED_TEST(StoreConformance, ConcurrentPutsFromFourThreadsAreAllVisible) {
 TYPED_TEST(StoreConformance, PrefixScanReturnsOnlyMatchingKeys) {
     REQUIRE_FEATURES(PLATFORM_STORE_PREFIX);
     const auto& s = this->store();
-    for (const char* k : {"user/b", "user/a", "user/c", "userx", "use", "zzz", "a"}) ASSERT_EQ(s.put("t", k, k), PLATFORM_OK);
-    EXPECT_EQ(sorted(s.keys("t", "user/")), (std::vector<std::string>{"user/a", "user/b", "user/c"}));
-    EXPECT_EQ(sorted(s.keys("t", "user")), (std::vector<std::string>{"user/a", "user/b", "user/c", "userx"}));
+    for (const char* k : {"user/b", "user/a", "user/c", "userx", "use", "zzz", "a"})
+        ASSERT_EQ(s.put("t", k, k), PLATFORM_OK);
+    EXPECT_EQ(sorted(s.keys("t", "user/")),
+              (std::vector<std::string>{"user/a", "user/b", "user/c"}));
+    EXPECT_EQ(sorted(s.keys("t", "user")),
+              (std::vector<std::string>{"user/a", "user/b", "user/c", "userx"}));
     EXPECT_EQ(s.keys("t").size(), 7u);
     EXPECT_TRUE(s.keys("t", "nothing").empty());
     EXPECT_EQ(s.scan("t", "user/a"), (Rows{{"user/a", "user/a"}}));
@@ -307,12 +339,14 @@ TYPED_TEST(StoreConformance, PrefixScanReturnsOnlyMatchingKeys) {
 TYPED_TEST(StoreConformance, PrefixWithNulAndFFBytes) {
     REQUIRE_FEATURES(PLATFORM_STORE_PREFIX);
     const auto& s = this->store();
-    for (const auto& k : {std::string("a\xFE"), std::string("a\xFF"), bin("a\xFF\0", 3), std::string("a\xFF\xFF"),
-                          std::string("b"), std::string("\xFF"), std::string("\xFF\x01"), std::string("\xFF\xFF"),
-                          std::string("\xFF\xFF\xFF"), bin("a\0", 2), bin("a\0b", 3), std::string("a")})
+    for (const auto& k :
+         {std::string("a\xFE"), std::string("a\xFF"), bin("a\xFF\0", 3), std::string("a\xFF\xFF"),
+          std::string("b"), std::string("\xFF"), std::string("\xFF\x01"), std::string("\xFF\xFF"),
+          std::string("\xFF\xFF\xFF"), bin("a\0", 2), bin("a\0b", 3), std::string("a")})
         ASSERT_EQ(s.put("t", k, "v"), PLATFORM_OK);
     EXPECT_EQ(sorted(s.keys("t", "a\xFF")), sorted({"a\xFF", bin("a\xFF\0", 3), "a\xFF\xFF"}));
-    EXPECT_EQ(sorted(s.keys("t", "\xFF")), sorted({"\xFF", "\xFF\x01", "\xFF\xFF", "\xFF\xFF\xFF"}));
+    EXPECT_EQ(sorted(s.keys("t", "\xFF")),
+              sorted({"\xFF", "\xFF\x01", "\xFF\xFF", "\xFF\xFF\xFF"}));
     EXPECT_EQ(sorted(s.keys("t", "\xFF\xFF")), sorted({"\xFF\xFF", "\xFF\xFF\xFF"}));
     EXPECT_TRUE(s.keys("t", "\xFF\xFF\xFF\xFF").empty());
     EXPECT_EQ(s.keys("t", "a\xFE"), (std::vector<std::string>{"a\xFE"}));
@@ -324,18 +358,23 @@ TYPED_TEST(StoreConformance, PrefixWithNulAndFFBytes) {
 TYPED_TEST(StoreConformance, PrefixScanAscendingAndDescending) {
     REQUIRE_FEATURES(PLATFORM_STORE_PREFIX | PLATFORM_STORE_ORDER);
     const auto& s = this->store();
-    for (const char* k : {"user/b", "user/a", "user/c", "userx", "use", "zzz", "a"}) ASSERT_EQ(s.put("t", k, k), PLATFORM_OK);
+    for (const char* k : {"user/b", "user/a", "user/c", "userx", "use", "zzz", "a"})
+        ASSERT_EQ(s.put("t", k, k), PLATFORM_OK);
     EXPECT_EQ(s.keys("t", "user/"), (std::vector<std::string>{"user/a", "user/b", "user/c"}));
     EXPECT_EQ(s.keys("t", "user/", true), (std::vector<std::string>{"user/c", "user/b", "user/a"}));
-    EXPECT_EQ(s.keys("t", "user"), (std::vector<std::string>{"user/a", "user/b", "user/c", "userx"}));
-    EXPECT_EQ(s.keys("t"), (std::vector<std::string>{"a", "use", "user/a", "user/b", "user/c", "userx", "zzz"}));
-    EXPECT_EQ(s.keys("t", "", true), (std::vector<std::string>{"zzz", "userx", "user/c", "user/b", "user/a", "use", "a"}));
+    EXPECT_EQ(s.keys("t", "user"),
+              (std::vector<std::string>{"user/a", "user/b", "user/c", "userx"}));
+    EXPECT_EQ(s.keys("t"),
+              (std::vector<std::string>{"a", "use", "user/a", "user/b", "user/c", "userx", "zzz"}));
+    EXPECT_EQ(s.keys("t", "", true),
+              (std::vector<std::string>{"zzz", "userx", "user/c", "user/b", "user/a", "use", "a"}));
 }
 
 TYPED_TEST(StoreConformance, LimitAndOffsetInKeyOrder) {
     REQUIRE_FEATURES(PLATFORM_STORE_PREFIX | PLATFORM_STORE_ORDER);
     const auto& s = this->store();
-    for (int i = 0; i < 10; ++i) ASSERT_EQ(s.put("t", "k" + std::to_string(i), std::to_string(i)), PLATFORM_OK);
+    for (int i = 0; i < 10; ++i)
+        ASSERT_EQ(s.put("t", "k" + std::to_string(i), std::to_string(i)), PLATFORM_OK);
     EXPECT_EQ(s.keys("t", "k", false, 3), (std::vector<std::string>{"k0", "k1", "k2"}));
     EXPECT_EQ(s.keys("t", "k", false, 3, 2), (std::vector<std::string>{"k2", "k3", "k4"}));
     EXPECT_EQ(s.keys("t", "k", true, 3, 2), (std::vector<std::string>{"k7", "k6", "k5"}));
@@ -366,22 +405,30 @@ TYPED_TEST(StoreConformance, AwkwardKeysSortBytewise) {
     EXPECT_EQ(s.keys("t"), keys);
     std::reverse(keys.begin(), keys.end());
     EXPECT_EQ(s.keys("t", "", true), keys);
-    EXPECT_EQ(s.keys("t", "a"), (std::vector<std::string>{"a", bin("a\0", 2), bin("a\0b", 3), "a\x01"}));
-    EXPECT_EQ(s.keys("t", bin("a\0", 2)), (std::vector<std::string>{bin("a\0", 2), bin("a\0b", 3)}));
-    EXPECT_EQ(s.keys("t", "\xF0\x9F"), (std::vector<std::string>{"\xF0\x9F\x98\x80", "\xF0\x9F\x98\x80/child"}));
+    EXPECT_EQ(s.keys("t", "a"),
+              (std::vector<std::string>{"a", bin("a\0", 2), bin("a\0b", 3), "a\x01"}));
+    EXPECT_EQ(s.keys("t", bin("a\0", 2)),
+              (std::vector<std::string>{bin("a\0", 2), bin("a\0b", 3)}));
+    EXPECT_EQ(s.keys("t", "\xF0\x9F"),
+              (std::vector<std::string>{"\xF0\x9F\x98\x80", "\xF0\x9F\x98\x80/child"}));
 }
 
 TYPED_TEST(StoreConformance, PrefixWithFFBytesInOrder) {
     REQUIRE_FEATURES(PLATFORM_STORE_PREFIX | PLATFORM_STORE_ORDER);
     const auto& s = this->store();
-    for (const auto& k : {std::string("a\xFE"), std::string("a\xFF"), bin("a\xFF\0", 3), std::string("a\xFF\xFF"),
-                          std::string("b"), std::string("\xFF"), std::string("\xFF\x01"), std::string("\xFF\xFF"),
-                          std::string("\xFF\xFF\xFF")})
+    for (const auto& k :
+         {std::string("a\xFE"), std::string("a\xFF"), bin("a\xFF\0", 3), std::string("a\xFF\xFF"),
+          std::string("b"), std::string("\xFF"), std::string("\xFF\x01"), std::string("\xFF\xFF"),
+          std::string("\xFF\xFF\xFF")})
         ASSERT_EQ(s.put("t", k, "v"), PLATFORM_OK);
-    EXPECT_EQ(s.keys("t", "a\xFF"), (std::vector<std::string>{"a\xFF", bin("a\xFF\0", 3), "a\xFF\xFF"}));
-    EXPECT_EQ(s.keys("t", "a\xFF", true), (std::vector<std::string>{"a\xFF\xFF", bin("a\xFF\0", 3), "a\xFF"}));
-    EXPECT_EQ(s.keys("t", "\xFF"), (std::vector<std::string>{"\xFF", "\xFF\x01", "\xFF\xFF", "\xFF\xFF\xFF"}));
-    EXPECT_EQ(s.keys("t", "\xFF\xFF", true), (std::vector<std::string>{"\xFF\xFF\xFF", "\xFF\xFF"}));
+    EXPECT_EQ(s.keys("t", "a\xFF"),
+              (std::vector<std::string>{"a\xFF", bin("a\xFF\0", 3), "a\xFF\xFF"}));
+    EXPECT_EQ(s.keys("t", "a\xFF", true),
+              (std::vector<std::string>{"a\xFF\xFF", bin("a\xFF\0", 3), "a\xFF"}));
+    EXPECT_EQ(s.keys("t", "\xFF"),
+              (std::vector<std::string>{"\xFF", "\xFF\x01", "\xFF\xFF", "\xFF\xFF\xFF"}));
+    EXPECT_EQ(s.keys("t", "\xFF\xFF", true),
+              (std::vector<std::string>{"\xFF\xFF\xFF", "\xFF\xFF"}));
 }
 
 // ---- PLATFORM_STORE_TTL -------------------------------------------------------------------------
@@ -397,7 +444,8 @@ TYPED_TEST(StoreConformance, TtlExpiresAgainstNow) {
     EXPECT_EQ(s.get_status("t", "ttl", kNow + 1000), PLATFORM_NOT_FOUND);
     EXPECT_EQ(s.get_status("t", "past", kNow), PLATFORM_NOT_FOUND);
     EXPECT_EQ(s.get("t", "forever", kNow + 1000000000), "always");
-    EXPECT_EQ(sorted(s.keys("t", "", false, 0, 0, kNow)), (std::vector<std::string>{"forever", "ttl"}));
+    EXPECT_EQ(sorted(s.keys("t", "", false, 0, 0, kNow)),
+              (std::vector<std::string>{"forever", "ttl"}));
     EXPECT_EQ(s.keys("t", "", false, 0, 0, kNow + 1000), (std::vector<std::string>{"forever"}));
     // A put brings an expired key back, and a new expiry replaces the old one.
     ASSERT_EQ(s.put("t", "ttl", "again", 0), PLATFORM_OK);
@@ -412,8 +460,9 @@ TYPED_TEST(StoreConformance, TtlExpiresAgainstNow) {
 TYPED_TEST(StoreConformance, TtlAfterTheClockWentBack) {
     REQUIRE_FEATURES(PLATFORM_STORE_TTL);
     const auto& s = this->store();
-    EXPECT_EQ(s.get_status("t", "none", kNow + 1000000), PLATFORM_NOT_FOUND);  // a far later time seen
-    EXPECT_EQ(s.get_status("t", "none", kNow), PLATFORM_NOT_FOUND);            // then the clock goes back
+    EXPECT_EQ(s.get_status("t", "none", kNow + 1000000),
+              PLATFORM_NOT_FOUND);                                   // a far later time seen
+    EXPECT_EQ(s.get_status("t", "none", kNow), PLATFORM_NOT_FOUND);  // then the clock goes back
     ASSERT_EQ(s.put("t", "session", "live", kNow + 1000), PLATFORM_OK);
     ASSERT_EQ(s.put("t", "other", "x", 0), PLATFORM_OK);  // another write, which may purge
     EXPECT_EQ(s.get("t", "session", kNow), "live");
@@ -434,9 +483,11 @@ TYPED_TEST(StoreConformance, ExpiredRecordsCountForNeitherLimitNorOffset) {
 TYPED_TEST(StoreConformance, ExpiredRecordsArePurgedWithoutLosingLiveOnes) {
     REQUIRE_FEATURES(PLATFORM_STORE_TTL);
     const auto& s = this->store();
-    EXPECT_EQ(s.get_status("t", "x", kNow + 10000), PLATFORM_NOT_FOUND);  // the store has seen this time
+    EXPECT_EQ(s.get_status("t", "x", kNow + 10000),
+              PLATFORM_NOT_FOUND);  // the store has seen this time
     for (int i = 0; i < 300; ++i)
-        ASSERT_EQ(s.put("t", "k" + std::to_string(i), "v", i % 2 ? kNow + 1 : kNow + 20000), PLATFORM_OK);
+        ASSERT_EQ(s.put("t", "k" + std::to_string(i), "v", i % 2 ? kNow + 1 : kNow + 20000),
+                  PLATFORM_OK);
     EXPECT_EQ(s.scan("t", "", false, 0, 0, kNow + 10000).size(), 150u);
     EXPECT_EQ(s.get("t", "k0", kNow + 10000), "v");
     EXPECT_EQ(s.get_status("t", "k1", kNow + 10000), PLATFORM_NOT_FOUND);
@@ -478,7 +529,7 @@ TYPED_TEST(StoreConformance, CasWithExpectedValue) {
     const auto& s = this->store();
     EXPECT_EQ(s.cas("t", "k", std::string("v0"), "v1"), PLATFORM_CONFLICT);  // absent is not v0
     EXPECT_EQ(s.get_status("t", "k"), PLATFORM_NOT_FOUND);
-    EXPECT_EQ(s.cas("t", "k", std::string(""), "v1"), PLATFORM_CONFLICT);    // nor the empty value
+    EXPECT_EQ(s.cas("t", "k", std::string(""), "v1"), PLATFORM_CONFLICT);  // nor the empty value
     ASSERT_EQ(s.put("t", "k", "v0"), PLATFORM_OK);
     EXPECT_EQ(s.cas("t", "k", std::string("v0"), "v1"), PLATFORM_OK);
     EXPECT_EQ(s.get("t", "k"), "v1");
@@ -503,12 +554,13 @@ TYPED_TEST(StoreConformance, CasDelete) {
     ASSERT_EQ(s.put("t", "k", "v"), PLATFORM_OK);
     EXPECT_EQ(s.cas("t", "k", std::string("other"), std::nullopt), PLATFORM_CONFLICT);
     EXPECT_EQ(s.get("t", "k"), "v");
-    EXPECT_EQ(s.cas("t", "k", std::nullopt, std::nullopt), PLATFORM_CONFLICT);  // "absent" does not hold
+    EXPECT_EQ(s.cas("t", "k", std::nullopt, std::nullopt),
+              PLATFORM_CONFLICT);  // "absent" does not hold
     EXPECT_EQ(s.cas("t", "k", std::string("v"), std::nullopt), PLATFORM_OK);
     EXPECT_EQ(s.get_status("t", "k"), PLATFORM_NOT_FOUND);
     EXPECT_TRUE(s.scan("t").empty());
     EXPECT_EQ(s.cas("t", "k", std::string("v"), std::nullopt), PLATFORM_CONFLICT);  // already gone
-    EXPECT_EQ(s.cas("t", "k", std::nullopt, std::nullopt), PLATFORM_OK);             // absent: holds, no-op
+    EXPECT_EQ(s.cas("t", "k", std::nullopt, std::nullopt), PLATFORM_OK);  // absent: holds, no-op
     EXPECT_EQ(s.get_status("t", "k"), PLATFORM_NOT_FOUND);
     EXPECT_EQ(s.cas("t", "k", std::nullopt, "back"), PLATFORM_OK);
     EXPECT_EQ(s.get("t", "k"), "back");
@@ -521,10 +573,12 @@ TYPED_TEST(StoreConformance, CasAgainstAnExpiredRecordCountsAsAbsent) {
     ASSERT_EQ(s.put("t", "lease", "old", kNow + 100), PLATFORM_OK);
     ASSERT_EQ(s.put("t", "d", "v", kNow + 100), PLATFORM_OK);
     ASSERT_EQ(s.put("t", "p", "v", kNow + 100), PLATFORM_OK);
-    EXPECT_EQ(s.cas("t", "lease", std::nullopt, "new", 0, kNow + 99), PLATFORM_CONFLICT);  // still live
+    EXPECT_EQ(s.cas("t", "lease", std::nullopt, "new", 0, kNow + 99),
+              PLATFORM_CONFLICT);  // still live
     // A cas without expiry makes a record permanent.
     EXPECT_EQ(s.cas("t", "p", std::string("v"), "w", 0, kNow + 99), PLATFORM_OK);
-    EXPECT_EQ(s.cas("t", "lease", std::string("old"), "x", 0, kNow + 100), PLATFORM_CONFLICT);  // expired
+    EXPECT_EQ(s.cas("t", "lease", std::string("old"), "x", 0, kNow + 100),
+              PLATFORM_CONFLICT);  // expired
     EXPECT_EQ(s.cas("t", "lease", std::nullopt, "new", kNow + 1100, kNow + 100), PLATFORM_OK);
     EXPECT_EQ(s.get("t", "lease", kNow + 100), "new");
     // Deleting an expired record with "must be absent" holds; with its old value it does not.
@@ -550,9 +604,12 @@ TYPED_TEST(StoreConformance, CasInsertIfAbsentRaceHasExactlyOneWinner) {
         threads.emplace_back([&, t] {
             start.wait();
             for (int k = 0; k < kKeys; ++k) {
-                auto st = s.cas("race", "key" + std::to_string(k), std::nullopt, "thread" + std::to_string(t));
-                if (st == PLATFORM_OK) won[t].push_back(k);
-                else if (st != PLATFORM_CONFLICT) ++errors;
+                auto st = s.cas("race", "key" + std::to_string(k), std::nullopt,
+                                "thread" + std::to_string(t));
+                if (st == PLATFORM_OK)
+                    won[t].push_back(k);
+                else if (st != PLATFORM_CONFLICT)
+                    ++errors;
             }
         });
     start.open();
@@ -565,7 +622,8 @@ TYPED_TEST(StoreConformance, CasInsertIfAbsentRaceHasExactlyOneWinner) {
             winner[k] = t;
         }
     ASSERT_EQ(winner.size(), size_t{kKeys});  // every key has exactly one winner
-    for (auto [k, t] : winner) EXPECT_EQ(s.get("race", "key" + std::to_string(k)), "thread" + std::to_string(t));
+    for (auto [k, t] : winner)
+        EXPECT_EQ(s.get("race", "key" + std::to_string(k)), "thread" + std::to_string(t));
 }
 
 TYPED_TEST(StoreConformance, CasCounterFromFourThreadsLosesNoIncrement) {
@@ -582,10 +640,16 @@ TYPED_TEST(StoreConformance, CasCounterFromFourThreadsLosesNoIncrement) {
             for (int i = 0; i < kEach; ++i)
                 for (;;) {
                     auto cur = s.get("t", "counter");
-                    if (!cur) { ++errors; break; }
+                    if (!cur) {
+                        ++errors;
+                        break;
+                    }
                     auto st = s.cas("t", "counter", *cur, std::to_string(std::stoi(*cur) + 1));
                     if (st == PLATFORM_OK) break;
-                    if (st != PLATFORM_CONFLICT) { ++errors; break; }
+                    if (st != PLATFORM_CONFLICT) {
+                        ++errors;
+                        break;
+                    }
                 }
         });
     start.open();
@@ -619,9 +683,10 @@ TYPED_TEST(StoreConformance, BatchAppliesPutsAndDeletesInOrder) {
     const auto& s = this->store();
     ASSERT_EQ(s.put("t", "old", "x"), PLATFORM_OK);
     using C = StoreClient;
-    EXPECT_EQ(s.batch("t", {C::put_op("a", "1"), C::put_op("b", "1"), C::del_op("a"), C::put_op("c", ""),
-                            C::put_op("b", "2"), C::del_op("old"), C::del_op("never-there")}),
-              PLATFORM_OK);
+    EXPECT_EQ(
+        s.batch("t", {C::put_op("a", "1"), C::put_op("b", "1"), C::del_op("a"), C::put_op("c", ""),
+                      C::put_op("b", "2"), C::del_op("old"), C::del_op("never-there")}),
+        PLATFORM_OK);
     EXPECT_EQ(s.get_status("t", "a"), PLATFORM_NOT_FOUND);
     EXPECT_EQ(s.get("t", "b"), "2");  // the later op on a key wins
     EXPECT_EQ(s.get("t", "c"), "");
@@ -642,7 +707,8 @@ TYPED_TEST(StoreConformance, BatchWithAnInvalidOpAppliesNothing) {
     ops[1] = {sizeof(platform_store_op_t), PLATFORM_STORE_OP_DEL, bytes(keep), {}, 0};
     ops[2] = {sizeof(platform_store_op_t), 99, bytes(a), bytes(v), 0};  // unknown kind, last
     EXPECT_EQ(s.batch_raw("t", ops, 3, sizeof ops[0]), PLATFORM_INVALID_ARGUMENT);
-    ops[2] = {sizeof(platform_store_op_t), PLATFORM_STORE_OP_PUT, bytes(a), bytes(v), -5};  // negative expiry
+    ops[2] = {sizeof(platform_store_op_t), PLATFORM_STORE_OP_PUT, bytes(a), bytes(v),
+              -5};  // negative expiry
     EXPECT_EQ(s.batch_raw("t", ops, 3, sizeof ops[0]), PLATFORM_INVALID_ARGUMENT);
     ops[2] = {8, PLATFORM_STORE_OP_PUT, bytes(a), bytes(v), 0};  // too small to hold a key
     EXPECT_EQ(s.batch_raw("t", ops, 3, sizeof ops[0]), PLATFORM_INVALID_ARGUMENT);
@@ -668,8 +734,9 @@ TYPED_TEST(StoreConformance, BatchOpsWalkedByStrideWithinTheirStructSize) {
     const std::string k1 = "wide", k2 = "short", v = "v";
     Wide ops[2]{};
     ops[0].op = {sizeof(Wide), PLATFORM_STORE_OP_PUT, bytes(k1), bytes(v), 0};
-    ops[1].op = {static_cast<uint32_t>(offsetof(platform_store_op_t, expires_at_ms)), PLATFORM_STORE_OP_PUT, bytes(k2),
-                 bytes(v), kNow - 1 /* beyond its struct_size: must be ignored */};
+    ops[1].op = {static_cast<uint32_t>(offsetof(platform_store_op_t, expires_at_ms)),
+                 PLATFORM_STORE_OP_PUT, bytes(k2), bytes(v),
+                 kNow - 1 /* beyond its struct_size: must be ignored */};
     std::fill(std::begin(ops[0].extra), std::end(ops[0].extra), ~uint64_t{0});
     ASSERT_EQ(s.batch_raw("t", &ops[0].op, 2, sizeof(Wide)), PLATFORM_OK);
     EXPECT_EQ(s.get("t", "wide"), "v");
@@ -700,7 +767,8 @@ TYPED_TEST(StoreConformance, BatchIsSeenWholeOrNotAtAll) {
             if (!whole) {
                 ++torn;
                 std::lock_guard<std::mutex> g(why_m);
-                why = std::to_string(rows.size()) + " keys, " + std::to_string(values.size()) + " generations";
+                why = std::to_string(rows.size()) + " keys, " + std::to_string(values.size()) +
+                      " generations";
             }
         }
     };
@@ -710,10 +778,12 @@ TYPED_TEST(StoreConformance, BatchIsSeenWholeOrNotAtAll) {
         std::vector<StoreClient::Op> ops;
         for (int k = 0; k < kKeys; ++k)
             ops.push_back(round % 3 == 2 ? StoreClient::del_op("k" + std::to_string(k))
-                                         : StoreClient::put_op("k" + std::to_string(k), "gen" + std::to_string(round)));
+                                         : StoreClient::put_op("k" + std::to_string(k),
+                                                               "gen" + std::to_string(round)));
         if (s.batch("atomic", ops) != PLATFORM_OK) ++errors;
     };
-    // At least kMinRounds batches and 200 ms, and more while the readers have read little (up to 3 s).
+    // At least kMinRounds batches and 200 ms, and more while the readers have read little (up to 3
+    // s).
     const auto start = std::chrono::steady_clock::now();
     auto elapsed = [&] { return std::chrono::steady_clock::now() - start; };
     int round = 0;
@@ -741,7 +811,8 @@ TYPED_TEST(StoreConformance, BatchWithAOneMebibyteValue) {
     EXPECT_TRUE(*got == big);
     EXPECT_TRUE(s.get("t", "also-big") == big + "!");
     EXPECT_EQ(s.get("t", "small"), "s");
-    EXPECT_EQ(s.batch("t", {StoreClient::del_op("big"), StoreClient::del_op("also-big")}), PLATFORM_OK);
+    EXPECT_EQ(s.batch("t", {StoreClient::del_op("big"), StoreClient::del_op("also-big")}),
+              PLATFORM_OK);
     EXPECT_EQ(s.keys("t"), (std::vector<std::string>{"small"}));
 }
 
@@ -749,13 +820,16 @@ TYPED_TEST(StoreConformance, BatchWithAwkwardKeys) {
     REQUIRE_FEATURES(PLATFORM_STORE_TRANSACTIONS);
     const auto& s = this->store();
     std::vector<StoreClient::Op> puts;
-    for (const auto& k : awkward_keys()) puts.push_back(StoreClient::put_op(k, "v:" + k + bin("\0", 1)));
+    for (const auto& k : awkward_keys())
+        puts.push_back(StoreClient::put_op(k, "v:" + k + bin("\0", 1)));
     ASSERT_EQ(s.batch("t", puts), PLATFORM_OK);
     for (const auto& k : awkward_keys()) EXPECT_EQ(s.get("t", k), "v:" + k + bin("\0", 1)) << k;
     EXPECT_EQ(sorted(s.keys("t")), sorted(awkward_keys()));
-    ASSERT_EQ(s.batch("t", {StoreClient::del_op(bin("a\0", 2)), StoreClient::del_op("../../etc/passwd"),
-                            StoreClient::del_op("\xF0\x9F\x98\x80"), StoreClient::del_op("\"quoted\" 'key'")}),
-              PLATFORM_OK);
+    ASSERT_EQ(
+        s.batch("t",
+                {StoreClient::del_op(bin("a\0", 2)), StoreClient::del_op("../../etc/passwd"),
+                 StoreClient::del_op("\xF0\x9F\x98\x80"), StoreClient::del_op("\"quoted\" 'key'")}),
+        PLATFORM_OK);
     EXPECT_EQ(s.keys("t").size(), awkward_keys().size() - 4);
     EXPECT_EQ(s.get("t", "a"), "v:a" + bin("\0", 1));
     EXPECT_EQ(s.get("t", bin("a\0b", 3)), "v:" + bin("a\0b", 3) + bin("\0", 1));
@@ -766,7 +840,8 @@ TYPED_TEST(StoreConformance, BatchWithAwkwardKeys) {
 TYPED_TEST(StoreConformance, BatchWritesExpiries) {
     REQUIRE_FEATURES(PLATFORM_STORE_TRANSACTIONS | PLATFORM_STORE_TTL);
     const auto& s = this->store();
-    ASSERT_EQ(s.batch("t", {StoreClient::put_op("ttl", "v", kNow + 50), StoreClient::put_op("forever", "v")}),
+    ASSERT_EQ(s.batch("t", {StoreClient::put_op("ttl", "v", kNow + 50),
+                            StoreClient::put_op("forever", "v")}),
               PLATFORM_OK);
     EXPECT_EQ(s.get("t", "ttl", kNow + 49), "v");
     EXPECT_EQ(s.get_status("t", "ttl", kNow + 50), PLATFORM_NOT_FOUND);
@@ -789,8 +864,8 @@ TYPED_TEST(StoreConformance, BatchesAndCasFromFourThreadsStayConsistent) {
             start.wait();
             for (int i = 0; i < kMoves; ++i) {
                 bool to_b = i % 2 == 0;
-                if (s.batch("t", {StoreClient::del_op(to_b ? a : b), StoreClient::put_op(to_b ? b : a, "token")}) !=
-                    PLATFORM_OK)
+                if (s.batch("t", {StoreClient::del_op(to_b ? a : b),
+                                  StoreClient::put_op(to_b ? b : a, "token")}) != PLATFORM_OK)
                     ++errors;
                 if (s.cas("t", "claimed", std::nullopt, std::to_string(t)) == PLATFORM_OK &&
                     s.cas("t", "claimed", std::to_string(t), std::nullopt) != PLATFORM_OK)
@@ -801,7 +876,8 @@ TYPED_TEST(StoreConformance, BatchesAndCasFromFourThreadsStayConsistent) {
     for (auto& th : threads) th.join();
     EXPECT_EQ(errors.load(), 0);
     for (int t = 0; t < kThreads; ++t) {
-        EXPECT_EQ(s.get_status("t", "a" + std::to_string(t)), PLATFORM_OK) << t;  // kMoves is even: back in a
+        EXPECT_EQ(s.get_status("t", "a" + std::to_string(t)), PLATFORM_OK)
+            << t;  // kMoves is even: back in a
         EXPECT_EQ(s.get_status("t", "b" + std::to_string(t)), PLATFORM_NOT_FOUND) << t;
     }
     EXPECT_EQ(s.get_status("t", "claimed"), PLATFORM_NOT_FOUND);

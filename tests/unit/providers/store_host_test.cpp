@@ -3,10 +3,6 @@
 // (version 2) reach the provider when it declares PLATFORM_STORE_CAS / TRANSACTIONS, and answer
 // UNSUPPORTED when it does not (store-minimal); the host checks the ops before any reach it, and
 // filters prefix scans itself for a provider without PLATFORM_STORE_PREFIX.
-#include <platform/host/runtime.hpp>
-#include <platform/sdk/store.hpp>
-#include <platform/sdk/str.hpp>
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,8 +11,13 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <platform/host/runtime.hpp>
+#include <platform/sdk/store.hpp>
+#include <platform/sdk/str.hpp>
 #include <string>
 #include <vector>
+
+#include "build_tree.hpp"
 
 namespace host = platform::host;
 
@@ -31,15 +32,16 @@ public:
         if (!mkdtemp(tmpl)) throw std::runtime_error("mkdtemp failed");
         home_ = tmpl;
         host::Settings settings;
-        settings.exe_dir = BUILD_DIR;
+        settings.exe_dir = platform::test::build_dir();
         settings.home = home_;
         settings.config_secret_key = "store-host-test";
-        settings.plugin_path = {STORE_MINIMAL_DIR};
+        settings.plugin_path = {platform::test::test_plugin_dir() + "/store-minimal"};
         host::Profile profile;
         profile.name = "store-host-test";
         profile.manual_clock = true;
         profile.all_plugins = false;
-        profile.providers["store"] = host::ProviderChoice{provider, nlohmann::json::object(), "test"};
+        profile.providers["store"] =
+            host::ProviderChoice{provider, nlohmann::json::object(), "test"};
         profile.privileged = {provider};
         rt_ = std::make_unique<host::Runtime>(settings, profile);
         rt_->start();
@@ -55,7 +57,9 @@ public:
     }
 
     const platform_host_api_t* api() const { return rt_->api(); }
-    platform_host_ctx_t* ctx() const { return reinterpret_cast<platform_host_ctx_t*>(&plugin_->ctx); }
+    platform_host_ctx_t* ctx() const {
+        return reinterpret_cast<platform_host_ctx_t*>(&plugin_->ctx);
+    }
     host::Runtime& runtime() { return *rt_; }
     const std::string& own_table() const { return plugin_->id; }
     int64_t now() const { return rt_->clock().now_ms(); }
@@ -70,10 +74,11 @@ public:
                           const std::optional<std::string>& value, int64_t expires_at = 0) const {
         platform_str_t e = expected ? platform::view(*expected) : platform_str_t{};
         platform_str_t v = value ? platform::view(*value) : platform_str_t{};
-        return api()->store_cas(ctx(), platform::view(key), expected ? &e : nullptr, value ? &v : nullptr, expires_at);
+        return api()->store_cas(ctx(), platform::view(key), expected ? &e : nullptr,
+                                value ? &v : nullptr, expires_at);
     }
-    static platform_store_op_t op(uint32_t kind, const std::string& key, const std::string& value = "",
-                                  int64_t expires_at = 0) {
+    static platform_store_op_t op(uint32_t kind, const std::string& key,
+                                  const std::string& value = "", int64_t expires_at = 0) {
         platform_store_op_t o{};
         o.struct_size = sizeof o;
         o.kind = kind;
@@ -119,7 +124,8 @@ TEST(StoreHost, BatchReachesTheProviderAllOrNothing) {
     StoreHost h("store-memory");
     const std::string a = "a", b = "b", v = "v", gone = "gone";
     ASSERT_EQ(h.api()->store_put(h.ctx(), platform::view(gone), platform::view(v), 0), PLATFORM_OK);
-    platform_store_op_t ops[3] = {StoreHost::op(PLATFORM_STORE_OP_PUT, a, v), StoreHost::op(PLATFORM_STORE_OP_DEL, gone),
+    platform_store_op_t ops[3] = {StoreHost::op(PLATFORM_STORE_OP_PUT, a, v),
+                                  StoreHost::op(PLATFORM_STORE_OP_DEL, gone),
                                   StoreHost::op(42, b, v)};
     EXPECT_EQ(h.api()->store_batch(h.ctx(), ops, 3, sizeof ops[0]), PLATFORM_INVALID_ARGUMENT);
     ops[2] = StoreHost::op(PLATFORM_STORE_OP_PUT, b, v, -1);
@@ -163,21 +169,26 @@ TEST(StoreHost, BatchOpsOfAnOlderSizeAreNormalised) {
 
 TEST(StoreHost, PrivilegedSubTableVersion2) {
     StoreHost h("store-memory");
-    auto* t = static_cast<const platform_store_api_t*>(h.api()->get_service(h.ctx(), platform::view("store"), 2));
+    auto* t = static_cast<const platform_store_api_t*>(
+        h.api()->get_service(h.ctx(), platform::view("store"), 2));
     ASSERT_NE(t, nullptr);
     EXPECT_EQ(t->version, 2u);
     EXPECT_EQ(h.api()->get_service(h.ctx(), platform::view("store"), 3), nullptr);
     const std::string other = "other-table", key = "k", v = "v";
     platform_str_t val = platform::view(v);
-    EXPECT_EQ(t->cas(h.ctx(), platform::view(other), platform::view(key), nullptr, &val, 0), PLATFORM_OK);
-    EXPECT_EQ(t->cas(h.ctx(), platform::view(other), platform::view(key), nullptr, &val, 0), PLATFORM_CONFLICT);
+    EXPECT_EQ(t->cas(h.ctx(), platform::view(other), platform::view(key), nullptr, &val, 0),
+              PLATFORM_OK);
+    EXPECT_EQ(t->cas(h.ctx(), platform::view(other), platform::view(key), nullptr, &val, 0),
+              PLATFORM_CONFLICT);
     EXPECT_FALSE(h.get("k").has_value());  // another table than the plugin's own
     // The plugin's own table by name is the one store_* reach.
-    EXPECT_EQ(t->cas(h.ctx(), platform::view(h.own_table()), platform::view(key), nullptr, &val, 0), PLATFORM_OK);
+    EXPECT_EQ(t->cas(h.ctx(), platform::view(h.own_table()), platform::view(key), nullptr, &val, 0),
+              PLATFORM_OK);
     EXPECT_EQ(h.get("k"), "v");
     platform_store_op_t del = StoreHost::op(PLATFORM_STORE_OP_DEL, key);
     EXPECT_EQ(t->batch(h.ctx(), platform::view(other), &del, 1, sizeof del), PLATFORM_OK);
-    EXPECT_EQ(t->cas(h.ctx(), platform::view(other), platform::view(key), nullptr, &val, 0), PLATFORM_OK);
+    EXPECT_EQ(t->cas(h.ctx(), platform::view(other), platform::view(key), nullptr, &val, 0),
+              PLATFORM_OK);
     EXPECT_EQ(h.get("k"), "v");
 }
 
@@ -202,14 +213,17 @@ TEST(StoreHost, UndeclaredFeaturesAnswerUnsupported) {
     EXPECT_EQ(h.cas("k", std::nullopt, "v"), PLATFORM_UNSUPPORTED);
     platform_store_op_t put = StoreHost::op(PLATFORM_STORE_OP_PUT, k, v);
     EXPECT_EQ(h.api()->store_batch(h.ctx(), &put, 1, sizeof put), PLATFORM_UNSUPPORTED);
-    EXPECT_EQ(h.api()->store_put(h.ctx(), platform::view(k), platform::view(v), 1000), PLATFORM_UNSUPPORTED);  // no TTL
+    EXPECT_EQ(h.api()->store_put(h.ctx(), platform::view(k), platform::view(v), 1000),
+              PLATFORM_UNSUPPORTED);  // no TTL
     EXPECT_FALSE(h.get("k").has_value());
     EXPECT_EQ(h.api()->store_put(h.ctx(), platform::view(k), platform::view(v), 0), PLATFORM_OK);
     EXPECT_EQ(h.get("k"), "v");
-    auto* sub = static_cast<const platform_store_api_t*>(h.api()->get_service(h.ctx(), platform::view("store"), 2));
+    auto* sub = static_cast<const platform_store_api_t*>(
+        h.api()->get_service(h.ctx(), platform::view("store"), 2));
     ASSERT_NE(sub, nullptr);
     platform_str_t val = platform::view(v);
-    EXPECT_EQ(sub->cas(h.ctx(), platform::view(t), platform::view(k), nullptr, &val, 0), PLATFORM_UNSUPPORTED);
+    EXPECT_EQ(sub->cas(h.ctx(), platform::view(t), platform::view(k), nullptr, &val, 0),
+              PLATFORM_UNSUPPORTED);
     EXPECT_EQ(sub->batch(h.ctx(), platform::view(t), &put, 1, sizeof put), PLATFORM_UNSUPPORTED);
     // Through the SDK: Error(unsupported).
     platform::Store store(h.api(), h.ctx());
@@ -223,8 +237,10 @@ TEST(StoreHost, UndeclaredFeaturesAnswerUnsupported) {
 
 TEST(StoreHost, PrefixScansAreFilteredForAProviderWithoutPrefix) {
     StoreHost h("store-minimal");  // its scan returns the whole table
-    for (const char* k : {"notes/alice/1", "notes/alice/2", "notes/alice/3", "notes/bob/1", "notes/alicex/1", "other"})
-        ASSERT_EQ(h.api()->store_put(h.ctx(), platform::view(k), platform::view(k), 0), PLATFORM_OK);
+    for (const char* k : {"notes/alice/1", "notes/alice/2", "notes/alice/3", "notes/bob/1",
+                          "notes/alicex/1", "other"})
+        ASSERT_EQ(h.api()->store_put(h.ctx(), platform::view(k), platform::view(k), 0),
+                  PLATFORM_OK);
     platform::Store store(h.api(), h.ctx());
     auto keys = [&](platform::ScanOptions o) {
         std::vector<std::string> out;
@@ -232,7 +248,8 @@ TEST(StoreHost, PrefixScansAreFilteredForAProviderWithoutPrefix) {
         std::sort(out.begin(), out.end());
         return out;
     };
-    EXPECT_EQ(keys({"notes/alice/"}), (std::vector<std::string>{"notes/alice/1", "notes/alice/2", "notes/alice/3"}));
+    EXPECT_EQ(keys({"notes/alice/"}),
+              (std::vector<std::string>{"notes/alice/1", "notes/alice/2", "notes/alice/3"}));
     EXPECT_EQ(keys({}).size(), 6u);
     // offset and limit count matching records only: three pages of one cover the three records.
     std::vector<std::string> pages;

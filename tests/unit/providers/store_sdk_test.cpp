@@ -1,14 +1,13 @@
 // The SDK's side of compare-and-set and batches (ABI 1.3): platform::Store and the owner-scoped
 // platform::Collection over the fake host, which plays a store provider with or without the
 // features (FakeHost::store_features) and an older host (a table without store_cas/store_batch).
-#include <platform/sdk/host.hpp>
-#include <platform/sdk/store.hpp>
-#include <platform/testing/fake_host.hpp>
-
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <cstddef>
+#include <platform/sdk/host.hpp>
+#include <platform/sdk/store.hpp>
+#include <platform/testing/fake_host.hpp>
 #include <string>
 #include <thread>
 #include <vector>
@@ -22,7 +21,9 @@ using platform::testing::FakeHost;
 
 namespace {
 
-std::string bin(const char* s, size_t n) { return std::string(s, n); }
+std::string bin(const char* s, size_t n) {
+    return std::string(s, n);
+}
 
 // The platform::Error code `fn` throws, or Code::ok.
 template <class F>
@@ -46,10 +47,11 @@ TEST(StoreSdk, CompareAndSetOnThePluginsTable) {
     EXPECT_FALSE(store.compare_and_set("k", std::string_view("nope"), std::string_view("v2")));
     EXPECT_TRUE(store.compare_and_set("k", std::string_view("v1"), std::string_view("v2")));
     EXPECT_EQ(store.get("k"), "v2");
-    EXPECT_FALSE(store.compare_and_set("k", std::nullopt, std::nullopt));  // present: "absent" fails
+    EXPECT_FALSE(
+        store.compare_and_set("k", std::nullopt, std::nullopt));  // present: "absent" fails
     EXPECT_TRUE(store.compare_and_set("k", std::string_view("v2"), std::nullopt));
     EXPECT_FALSE(store.get("k").has_value());
-    EXPECT_TRUE(store.compare_and_set("k", std::nullopt, std::nullopt));   // absent: holds
+    EXPECT_TRUE(store.compare_and_set("k", std::nullopt, std::nullopt));  // absent: holds
     EXPECT_EQ(host.store.size(), 0u);
     // Bytes, NULs included.
     const std::string key = bin("a\0\"../\xF0\x9F\x98\x80", 10), value = bin("x\0y", 3);
@@ -67,13 +69,16 @@ TEST(StoreSdk, TtlsAreMillisecondsFromNow) {
     host.now_ms += 999;
     EXPECT_FALSE(store.insert_if_absent("lock", "you", 1000));
     host.now_ms += 1;
-    EXPECT_TRUE(store.insert_if_absent("lock", "you", 1000));  // the expired record counts as absent
+    EXPECT_TRUE(
+        store.insert_if_absent("lock", "you", 1000));  // the expired record counts as absent
     EXPECT_EQ(store.get("lock"), "you");
     store.batch({StoreWrite::put("a", "1", 50), StoreWrite::put("b", "2")});
     EXPECT_EQ(host.store.at("a").expires_at, host.now_ms + 50);
     EXPECT_EQ(host.store.at("b").expires_at, 0);
-    EXPECT_EQ(code_of([&] { store.insert_if_absent("n", "v", -1); }), platform::Code::invalid_argument);
-    EXPECT_EQ(code_of([&] { store.batch({StoreWrite::put("n", "v", -1)}); }), platform::Code::invalid_argument);
+    EXPECT_EQ(code_of([&] { store.insert_if_absent("n", "v", -1); }),
+              platform::Code::invalid_argument);
+    EXPECT_EQ(code_of([&] { store.batch({StoreWrite::put("n", "v", -1)}); }),
+              platform::Code::invalid_argument);
 }
 
 TEST(StoreSdk, BatchAppliesInOrder) {
@@ -94,8 +99,10 @@ TEST(StoreSdk, UndeclaredFeaturesAreUnsupported) {
     host.store_features = PLATFORM_STORE_PREFIX | PLATFORM_STORE_ORDER;
     Store store(host.api(), host.ctx());
     EXPECT_EQ(code_of([&] { store.insert_if_absent("k", "v"); }), platform::Code::unsupported);
-    EXPECT_EQ(code_of([&] { store.batch({StoreWrite::put("k", "v")}); }), platform::Code::unsupported);
-    EXPECT_EQ(code_of([&] { store.put("k", "v", 10); }), platform::Code::unsupported);  // no TTL either
+    EXPECT_EQ(code_of([&] { store.batch({StoreWrite::put("k", "v")}); }),
+              platform::Code::unsupported);
+    EXPECT_EQ(code_of([&] { store.put("k", "v", 10); }),
+              platform::Code::unsupported);  // no TTL either
     store.put("k", "v");
     EXPECT_EQ(store.get("k"), "v");
     host.store_features |= PLATFORM_STORE_CAS;  // CAS without TTL: no expiring cas
@@ -122,7 +129,8 @@ TEST(StoreSdk, AnOlderHostHasNoCompareAndSet) {
 TEST(CollectionSdk, CompareAndSetStaysWithinTheOwner) {
     FakeHost host;
     Store store(host.api(), host.ctx());
-    Collection alice(store, "notes", "alice"), bob(store, "notes", "bob"), evil(store, "notes", "alice/x");
+    Collection alice(store, "notes", "alice"), bob(store, "notes", "bob"),
+        evil(store, "notes", "alice/x");
     EXPECT_TRUE(alice.insert_if_absent("n1", {{"text", "a"}}));
     EXPECT_TRUE(bob.insert_if_absent("n1", {{"text", "b"}}));  // the same id, another owner: free
     EXPECT_FALSE(alice.insert_if_absent("n1", {{"text", "again"}}));
@@ -146,8 +154,9 @@ TEST(CollectionSdk, BatchStaysWithinTheOwner) {
     Store store(host.api(), host.ctx());
     Collection alice(store, "notes", "alice"), bob(store, "notes", "bob");
     bob.put("shared-id", {{"text", "bob's"}});
-    alice.batch({JsonWrite::put("shared-id", {{"text", "alice's"}}), JsonWrite::put("n2", {{"n", 2}}),
-                 JsonWrite::erase("n2"), JsonWrite::put("../bob/shared-id", {{"text", "sneaky"}})});
+    alice.batch({JsonWrite::put("shared-id", {{"text", "alice's"}}),
+                 JsonWrite::put("n2", {{"n", 2}}), JsonWrite::erase("n2"),
+                 JsonWrite::put("../bob/shared-id", {{"text", "sneaky"}})});
     EXPECT_EQ(bob.get("shared-id"), (json{{"text", "bob's"}}));
     EXPECT_EQ(alice.get("shared-id"), (json{{"text", "alice's"}}));
     EXPECT_FALSE(alice.get("n2").has_value());
@@ -169,9 +178,12 @@ TEST(CollectionSdk, UpdateLosesNoWriteUnderContention) {
         threads.emplace_back([&] {
             for (int i = 0; i < kEach; ++i) {
                 try {
-                    counters.update("c", [](const std::optional<json>& cur) -> std::optional<json> {
-                        return json{{"n", cur ? cur->at("n").get<int>() + 1 : 1}};
-                    }, 0, 1000);
+                    counters.update(
+                        "c",
+                        [](const std::optional<json>& cur) -> std::optional<json> {
+                            return json{{"n", cur ? cur->at("n").get<int>() + 1 : 1}};
+                        },
+                        0, 1000);
                 } catch (...) {
                     ++errors;
                 }
@@ -198,9 +210,12 @@ TEST(FakeHostStore, PrivilegedSubTableVersion2HasCasAndBatch) {
     ASSERT_TRUE(PLATFORM_HAS_FIELD(platform_store_api_t, t, batch));
     const std::string table = "other", key = "k", v = "v";
     platform_str_t val = platform::view(v);
-    EXPECT_EQ(t->cas(host.ctx(), platform::view(table), platform::view(key), nullptr, &val, 0), PLATFORM_OK);
-    EXPECT_EQ(t->cas(host.ctx(), platform::view(table), platform::view(key), nullptr, &val, 0), PLATFORM_CONFLICT);
-    EXPECT_EQ(t->cas(host.ctx(), platform::view(table), platform::view(key), nullptr, &val, -1), PLATFORM_INVALID_ARGUMENT);
+    EXPECT_EQ(t->cas(host.ctx(), platform::view(table), platform::view(key), nullptr, &val, 0),
+              PLATFORM_OK);
+    EXPECT_EQ(t->cas(host.ctx(), platform::view(table), platform::view(key), nullptr, &val, 0),
+              PLATFORM_CONFLICT);
+    EXPECT_EQ(t->cas(host.ctx(), platform::view(table), platform::view(key), nullptr, &val, -1),
+              PLATFORM_INVALID_ARGUMENT);
     EXPECT_EQ(host.tables["other"].at("k").value, "v");
     EXPECT_TRUE(host.store.empty());
     platform_store_op_t op{};
@@ -210,5 +225,6 @@ TEST(FakeHostStore, PrivilegedSubTableVersion2HasCasAndBatch) {
     EXPECT_EQ(t->batch(host.ctx(), platform::view(table), &op, 1, sizeof op), PLATFORM_OK);
     EXPECT_TRUE(host.tables["other"].empty());
     op.kind = 7;
-    EXPECT_EQ(t->batch(host.ctx(), platform::view(table), &op, 1, sizeof op), PLATFORM_INVALID_ARGUMENT);
+    EXPECT_EQ(t->batch(host.ctx(), platform::view(table), &op, 1, sizeof op),
+              PLATFORM_INVALID_ARGUMENT);
 }

@@ -1,16 +1,18 @@
 // store-sqlite beyond the conformance suite: durability across instances and on_create failures.
-#include "store_client.hpp"
-
 #include <gtest/gtest.h>
 
 #include <fstream>
+
+#include "store_client.hpp"
 
 using namespace providers_test;
 using platform::testing::FakeHost;
 
 namespace {
 
-nlohmann::json at(const std::filesystem::path& p) { return {{"path", p.string()}}; }
+nlohmann::json at(const std::filesystem::path& p) {
+    return {{"path", p.string()}};
+}
 
 }  // namespace
 
@@ -65,9 +67,12 @@ TEST(StoreSqlite, NotADatabaseFailsNamingThePath) {
 
 TEST(StoreSqlite, MissingOrInMemoryPathIsRefused) {
     FakeHost host;
-    EXPECT_NE(Instance::create_error(host, "store-sqlite", nlohmann::json::object()).find("`path`"), std::string::npos);
-    EXPECT_NE(Instance::create_error(host, "store-sqlite", {{"path", 42}}).find("`path`"), std::string::npos);
-    EXPECT_NE(Instance::create_error(host, "store-sqlite", {{"path", ":memory:"}}).find(":memory:"), std::string::npos);
+    EXPECT_NE(Instance::create_error(host, "store-sqlite", nlohmann::json::object()).find("`path`"),
+              std::string::npos);
+    EXPECT_NE(Instance::create_error(host, "store-sqlite", {{"path", 42}}).find("`path`"),
+              std::string::npos);
+    EXPECT_NE(Instance::create_error(host, "store-sqlite", {{"path", ":memory:"}}).find(":memory:"),
+              std::string::npos);
 }
 
 TEST(StoreSqlite, SinkMayReenterTheStore) {

@@ -2,9 +2,9 @@
 // feed (read page by page), search by words, limits, and no blog service = no posts.
 #include "social.hpp"
 
-#include <platform/testing/fake_host.hpp>
-
 #include <gtest/gtest.h>
+
+#include <platform/testing/fake_host.hpp>
 
 extern "C" const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t*);
 
@@ -22,27 +22,29 @@ Reply reply(platform_status_t code, std::string body) {
     return r;
 }
 
-
 class SocialTest : public ::testing::Test {
 protected:
     void SetUp() override {
         // 150 public posts, newest first: p149 ... p0; the feed pages them 100 at a time.
         for (int i = 149; i >= 0; --i)
-            posts.push_back({{"id", "p" + std::to_string(i)},
-                             {"title", i == 7 ? "Rust and C++" : "Post " + std::to_string(i)},
-                             {"content", i == 42 ? "About gardening tomatoes" : "Nothing special here"},
-                             {"tags", i == 3 ? "garden" : ""},
-                             {"author", "alice"},
-                             {"url", "/api/v1/blog/read?id=p" + std::to_string(i)},
-                             {"created", "2026-01-01T00:00:00Z"}});
-        host.on_call = [this](const std::string& service, const std::string& method, const json& req,
-                              const std::string&) {
+            posts.push_back(
+                {{"id", "p" + std::to_string(i)},
+                 {"title", i == 7 ? "Rust and C++" : "Post " + std::to_string(i)},
+                 {"content", i == 42 ? "About gardening tomatoes" : "Nothing special here"},
+                 {"tags", i == 3 ? "garden" : ""},
+                 {"author", "alice"},
+                 {"url", "/api/v1/blog/read?id=p" + std::to_string(i)},
+                 {"created", "2026-01-01T00:00:00Z"}});
+        host.on_call = [this](const std::string& service, const std::string& method,
+                              const json& req, const std::string&) {
             calls.push_back(service + "/" + method);
             if (!blog) return reply(PLATFORM_NOT_FOUND, "");
             const size_t offset = req.at("offset"), limit = req.at("limit");
             json page = json::array();
-            for (size_t i = offset; i < posts.size() && page.size() < limit; ++i) page.push_back(posts[i]);
-            return reply(PLATFORM_OK, json{{"posts", page}, {"total", posts.size()}, {"offset", offset}}.dump());
+            for (size_t i = offset; i < posts.size() && page.size() < limit; ++i)
+                page.push_back(posts[i]);
+            return reply(PLATFORM_OK,
+                         json{{"posts", page}, {"total", posts.size()}, {"offset", offset}}.dump());
         };
     }
 

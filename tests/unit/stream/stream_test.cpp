@@ -2,9 +2,9 @@
 // blog's public feed — published and updated events, newest first, the limit, no blog = empty.
 #include "stream.hpp"
 
-#include <platform/testing/fake_host.hpp>
-
 #include <gtest/gtest.h>
+
+#include <platform/testing/fake_host.hpp>
 
 extern "C" const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t*);
 
@@ -22,16 +22,17 @@ Reply reply(platform_status_t code, std::string body) {
     return r;
 }
 
-
 class StreamTest : public ::testing::Test {
 protected:
     void SetUp() override {
-        host.on_call = [this](const std::string& service, const std::string& method, const json& req,
-                              const std::string&) {
-            if (!blog || service != "v1.blog" || method != "feed") return reply(PLATFORM_NOT_FOUND, "");
+        host.on_call = [this](const std::string& service, const std::string& method,
+                              const json& req, const std::string&) {
+            if (!blog || service != "v1.blog" || method != "feed")
+                return reply(PLATFORM_NOT_FOUND, "");
             const size_t offset = req.at("offset"), limit = req.at("limit");
             json page = json::array();
-            for (size_t i = offset; i < posts.size() && page.size() < limit; ++i) page.push_back(posts[i]);
+            for (size_t i = offset; i < posts.size() && page.size() < limit; ++i)
+                page.push_back(posts[i]);
             return reply(PLATFORM_OK, json{{"posts", page}, {"total", posts.size()}}.dump());
         };
     }
@@ -44,11 +45,18 @@ protected:
         return out;
     }
 
-    std::vector<json> posts = {
-        {{"id", "b"}, {"title", "B"}, {"author", "bob"}, {"url", "/b"}, {"created", "2026-01-03T00:00:00Z"},
-         {"updated", "2026-01-03T00:00:00Z"}},
-        {{"id", "a"}, {"title", "A"}, {"author", "alice"}, {"url", "/a"}, {"created", "2026-01-01T00:00:00Z"},
-         {"updated", "2026-01-04T00:00:00Z"}}};
+    std::vector<json> posts = {{{"id", "b"},
+                                {"title", "B"},
+                                {"author", "bob"},
+                                {"url", "/b"},
+                                {"created", "2026-01-03T00:00:00Z"},
+                                {"updated", "2026-01-03T00:00:00Z"}},
+                               {{"id", "a"},
+                                {"title", "A"},
+                                {"author", "alice"},
+                                {"url", "/a"},
+                                {"created", "2026-01-01T00:00:00Z"},
+                                {"updated", "2026-01-04T00:00:00Z"}}};
     bool blog = true;
     FakeHost host;
     platform::testing::FakePlugin stream = host.load(platform_plugin_entry);
@@ -58,8 +66,12 @@ TEST_F(StreamTest, PublishedAndUpdatedNewestFirst) {
     EXPECT_EQ(ids(20), (std::vector<std::string>{"a/updated", "b/published", "a/published"}));
     EXPECT_EQ(ids(1), std::vector<std::string>{"a/updated"});
     const json first = stream.call("list", {{"limit", 1}}, "").json()["activities"][0];
-    EXPECT_EQ(first, json({{"id", "a/updated"}, {"type", "blog.updated"}, {"title", "A"}, {"url", "/a"},
-                           {"actor", "alice"}, {"at", "2026-01-04T00:00:00Z"}}));
+    EXPECT_EQ(first, json({{"id", "a/updated"},
+                           {"type", "blog.updated"},
+                           {"title", "A"},
+                           {"url", "/a"},
+                           {"actor", "alice"},
+                           {"at", "2026-01-04T00:00:00Z"}}));
 }
 
 TEST_F(StreamTest, PagesThroughTheWholeFeed) {

@@ -1,14 +1,14 @@
 // The tasks plugin (plugins/tasks) through the fake host: CRUD, the list and next orders, `due` in
 // RFC 3339 or in the owner's time zone (due.cpp, tested directly too), and tasks for the agent
-// handed to the work service (work/from_task; without one — no on_call — they are kept as they are).
-#include <platform/testing/fake_host.hpp>
-
-#include "../../../plugins/tasks/due.hpp"
-
+// handed to the work service (work/from_task; without one — no on_call — they are kept as they
+// are).
 #include <gtest/gtest.h>
 
+#include <platform/testing/fake_host.hpp>
 #include <string>
 #include <vector>
+
+#include "../../../plugins/tasks/due.hpp"
 
 extern "C" const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t*);
 
@@ -41,7 +41,8 @@ protected:
     }
     // The auth service's `me` answers this time zone for every account.
     void zone(const std::string& tz) {
-        host.on_call = [tz](const std::string& service, const std::string& method, const json&, const std::string&) {
+        host.on_call = [tz](const std::string& service, const std::string& method, const json&,
+                            const std::string&) {
             Reply r;
             if (service != "auth" || method != "me") return r.code = PLATFORM_NOT_FOUND, r;
             r.code = PLATFORM_OK;
@@ -58,8 +59,9 @@ TEST(Due, Rfc3339) {
     EXPECT_EQ(tasks::parse_rfc3339("2026-01-01T00:00:00Z"), 1767225600000);
     EXPECT_EQ(tasks::parse_rfc3339("2026-01-01t01:00:00.250+01:00"), 1767225600250);
     EXPECT_EQ(tasks::parse_rfc3339("2025-12-31 19:00:00-05:00"), 1767225600000);
-    for (const char* bad : {"2026-01-01", "2026-01-01T00:00Z", "2026-02-30T00:00:00Z", "2026-01-01T00:00:00",
-                            "2026-01-01T24:00:00Z", "2026-01-01T00:00:00+1:00", "tomorrow"})
+    for (const char* bad :
+         {"2026-01-01", "2026-01-01T00:00Z", "2026-02-30T00:00:00Z", "2026-01-01T00:00:00",
+          "2026-01-01T24:00:00Z", "2026-01-01T00:00:00+1:00", "tomorrow"})
         EXPECT_FALSE(tasks::parse_rfc3339(bad)) << bad;
     EXPECT_EQ(tasks::parse_local_layout("2026-01-01 00:00"), 1767225600);
     EXPECT_FALSE(tasks::parse_local_layout("2026-01-01T00:00"));
@@ -69,13 +71,17 @@ TEST(Due, Rfc3339) {
 TEST(Due, LocalTimeAcrossDaylightSaving) {
     // Europe/London: BST from 2026-03-29 01:00 UTC to 2026-10-25 01:00 UTC.
     const int64_t mar29 = *tasks::parse_local_layout("2026-03-29 00:00");
-    EXPECT_EQ(tasks::local_to_utc("Europe/London", mar29 + 30 * 60), mar29 + 30 * 60);             // 00:30 GMT
-    EXPECT_EQ(tasks::local_to_utc("Europe/London", mar29 + 90 * 60), mar29 + 90 * 60);             // 01:30: skipped, read as GMT (02:30 BST)
-    EXPECT_EQ(tasks::local_to_utc("Europe/London", mar29 + 3 * 3600), mar29 + 2 * 3600);           // 03:00 BST
+    EXPECT_EQ(tasks::local_to_utc("Europe/London", mar29 + 30 * 60), mar29 + 30 * 60);  // 00:30 GMT
+    EXPECT_EQ(tasks::local_to_utc("Europe/London", mar29 + 90 * 60),
+              mar29 + 90 * 60);  // 01:30: skipped, read as GMT (02:30 BST)
+    EXPECT_EQ(tasks::local_to_utc("Europe/London", mar29 + 3 * 3600),
+              mar29 + 2 * 3600);  // 03:00 BST
     const int64_t oct25 = *tasks::parse_local_layout("2026-10-25 00:00");
-    EXPECT_EQ(tasks::local_to_utc("Europe/London", oct25 + 90 * 60), oct25 + 30 * 60);             // 01:30: first, BST
-    EXPECT_EQ(tasks::local_to_utc("Europe/London", oct25 + 10 * 3600), oct25 + 10 * 3600);         // 10:00 GMT
-    EXPECT_EQ(tasks::local_to_utc("America/New_York", mar29), mar29 + 4 * 3600);                   // EDT
+    EXPECT_EQ(tasks::local_to_utc("Europe/London", oct25 + 90 * 60),
+              oct25 + 30 * 60);  // 01:30: first, BST
+    EXPECT_EQ(tasks::local_to_utc("Europe/London", oct25 + 10 * 3600),
+              oct25 + 10 * 3600);                                                 // 10:00 GMT
+    EXPECT_EQ(tasks::local_to_utc("America/New_York", mar29), mar29 + 4 * 3600);  // EDT
     EXPECT_EQ(tasks::local_to_utc("UTC", mar29), mar29);
     EXPECT_FALSE(tasks::local_to_utc("Mars/Olympus", mar29));
     EXPECT_FALSE(tasks::local_to_utc("../../etc/passwd", mar29));
@@ -100,7 +106,8 @@ TEST_F(TasksTest, CreateReadUpdateDelete) {
     EXPECT_EQ(u.at("result"), "filed");
     EXPECT_EQ(u.at("title"), "file taxes");  // omitted: kept
     EXPECT_EQ(u.at("updated"), "2026-01-01T00:01:00Z");
-    EXPECT_EQ(tasks.call("update", {{"id", id}, {"status", "doing"}}, "bob").code, PLATFORM_NOT_FOUND);
+    EXPECT_EQ(tasks.call("update", {{"id", id}, {"status", "doing"}}, "bob").code,
+              PLATFORM_NOT_FOUND);
 
     EXPECT_EQ(tasks.call("delete", {{"id", id}}, "bob").code, PLATFORM_NOT_FOUND);
     EXPECT_EQ(tasks.call("delete", {{"id", id}}, "alice").json(), (json{{"deleted", id}}));
@@ -108,13 +115,18 @@ TEST_F(TasksTest, CreateReadUpdateDelete) {
 }
 
 TEST_F(TasksTest, DueInRfc3339OrTheOwnersZone) {
-    EXPECT_EQ(create({{"title", "a"}, {"due", "2026-07-01T09:00:00+02:00"}}).at("due"), "2026-07-01T07:00:00Z");
-    EXPECT_EQ(create({{"title", "b"}, {"due", "2026-07-01 09:00"}}).at("due"), "2026-07-01T09:00:00Z");  // no auth: UTC
+    EXPECT_EQ(create({{"title", "a"}, {"due", "2026-07-01T09:00:00+02:00"}}).at("due"),
+              "2026-07-01T07:00:00Z");
+    EXPECT_EQ(create({{"title", "b"}, {"due", "2026-07-01 09:00"}}).at("due"),
+              "2026-07-01T09:00:00Z");  // no auth: UTC
     zone("Europe/London");
-    EXPECT_EQ(create({{"title", "c"}, {"due", "2026-07-01 09:00"}}).at("due"), "2026-07-01T08:00:00Z");
-    EXPECT_EQ(create({{"title", "d"}, {"due", "2026-01-15 09:00"}}).at("due"), "2026-01-15T09:00:00Z");
+    EXPECT_EQ(create({{"title", "c"}, {"due", "2026-07-01 09:00"}}).at("due"),
+              "2026-07-01T08:00:00Z");
+    EXPECT_EQ(create({{"title", "d"}, {"due", "2026-01-15 09:00"}}).at("due"),
+              "2026-01-15T09:00:00Z");
     zone("Not/AZone");
-    EXPECT_EQ(create({{"title", "e"}, {"due", "2026-07-01 09:00"}}).at("due"), "2026-07-01T09:00:00Z");
+    EXPECT_EQ(create({{"title", "e"}, {"due", "2026-07-01 09:00"}}).at("due"),
+              "2026-07-01T09:00:00Z");
     Reply bad = tasks.call("create", {{"title", "f"}, {"due", "next friday"}}, "alice");
     EXPECT_EQ(bad.code, PLATFORM_INVALID_ARGUMENT);
     EXPECT_NE(bad.body.find("due"), std::string::npos) << bad.body;
@@ -132,7 +144,8 @@ TEST_F(TasksTest, ListPutsOpenTasksFirstAndPages) {
     update({{"id", d2.at("id")}, {"status", "failed"}});
     update({{"id", b.at("id")}, {"status", "blocked"}});
     EXPECT_EQ(titles(json::object()),
-              (std::vector<std::string>{"soon", "late", "undated", "blocked", "finished second", "finished first"}));
+              (std::vector<std::string>{"soon", "late", "undated", "blocked", "finished second",
+                                        "finished first"}));
     EXPECT_EQ(titles({{"status", "done"}}), std::vector<std::string>{"finished first"});
     EXPECT_EQ(titles({{"offset", 1}, {"limit", 2}}), (std::vector<std::string>{"late", "undated"}));
     json page = tasks.call("list", {{"offset", 5}, {"limit", 2}}, "alice").json();
@@ -146,17 +159,22 @@ TEST_F(TasksTest, NextIsTheAgentsEarliestDueThenOldestOpenTask) {
     create({{"title", "mine"}, {"due", "2026-01-02T00:00:00Z"}});
     create({{"title", "agent undated old"}, {"assignee", "agent"}});
     create({{"title", "agent undated new"}, {"assignee", "agent"}});
-    EXPECT_EQ(tasks.call("next", json::object(), "alice").json().at("task").at("title"), "agent undated old");
-    json dated = create({{"title", "agent dated"}, {"assignee", "agent"}, {"due", "2026-05-01T00:00:00Z"}});
-    EXPECT_EQ(tasks.call("next", json::object(), "alice").json().at("task").at("title"), "agent dated");
+    EXPECT_EQ(tasks.call("next", json::object(), "alice").json().at("task").at("title"),
+              "agent undated old");
+    json dated =
+        create({{"title", "agent dated"}, {"assignee", "agent"}, {"due", "2026-05-01T00:00:00Z"}});
+    EXPECT_EQ(tasks.call("next", json::object(), "alice").json().at("task").at("title"),
+              "agent dated");
     update({{"id", dated.at("id")}, {"status", "done"}});
-    EXPECT_EQ(tasks.call("next", json::object(), "alice").json().at("task").at("title"), "agent undated old");
+    EXPECT_EQ(tasks.call("next", json::object(), "alice").json().at("task").at("title"),
+              "agent undated old");
     EXPECT_EQ(tasks.call("next", json::object(), "bob").json(), (json{{"task", nullptr}}));
 }
 
 TEST_F(TasksTest, TasksForTheAgentAreHandedToTheWorkService) {
     std::vector<json> handed;
-    host.on_call = [&](const std::string& service, const std::string& method, const json& req, const std::string& as) {
+    host.on_call = [&](const std::string& service, const std::string& method, const json& req,
+                       const std::string& as) {
         Reply r;
         r.code = PLATFORM_NOT_FOUND;
         if (service != "work" || method != "from_task") return r;
@@ -169,9 +187,12 @@ TEST_F(TasksTest, TasksForTheAgentAreHandedToTheWorkService) {
     };
     json mine = create({{"title", "mine"}});
     EXPECT_TRUE(handed.empty());
-    json t = create({{"title", "file the report"}, {"detail", "the Q1 one"}, {"assignee", "agent"}});
+    json t =
+        create({{"title", "file the report"}, {"detail", "the Q1 one"}, {"assignee", "agent"}});
     ASSERT_EQ(handed.size(), 1u);
-    EXPECT_EQ(handed[0], (json{{"task", t.at("id")}, {"prompt", "file the report\n\nthe Q1 one"}, {"_as", "alice"}}));
+    EXPECT_EQ(handed[0], (json{{"task", t.at("id")},
+                               {"prompt", "file the report\n\nthe Q1 one"},
+                               {"_as", "alice"}}));
     update({{"id", t.at("id")}, {"status", "doing"}});  // what the work writes back
     update({{"id", t.at("id")}, {"status", "done"}, {"result", "filed"}});
     update({{"id", t.at("id")}, {"title", "file the report again"}});

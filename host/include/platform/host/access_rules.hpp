@@ -14,9 +14,8 @@
 // and when none decides the answer is Forbidden.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,7 +32,7 @@ struct AccessRule {
 
 struct RuleResource {
     std::string type = "service";
-    std::vector<std::string> names;  // the service's names: relative, short, qualified
+    std::vector<std::string> names;      // the service's names: relative, short, qualified
     std::vector<std::string> endpoints;  // "Notes.Add", "add", or a path "/foo/bar"
 };
 
@@ -52,7 +51,7 @@ std::optional<AccessRule> parse_rule(const nlohmann::json& j, std::string& error
 std::vector<AccessRule> default_rules();
 
 // micro's VerifyAccess. `account` is nullptr for an anonymous caller.
-Verdict verify_access(const std::vector<AccessRule>& rules, const RuleAccount* account, const RuleResource& resource,
-                      const std::string& ns);
+Verdict verify_access(const std::vector<AccessRule>& rules, const RuleAccount* account,
+                      const RuleResource& resource, const std::string& ns);
 
 }  // namespace platform::host

@@ -9,14 +9,13 @@
 // with Retry-After.
 #pragma once
 
+#include <memory>
+#include <mutex>
+#include <optional>
 #include <platform/host/access_rules.hpp>
 #include <platform/host/calls.hpp>
 #include <platform/host/identity.hpp>
 #include <platform/host/rate_limiter.hpp>
-
-#include <memory>
-#include <mutex>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,12 +32,13 @@ public:
     ~Admission();
 
     // nullopt when the call may go on; else the refusal to answer with.
-    std::optional<Outcome> check(const Identity& who, const Invocation& inv, const ServiceEntry& svc,
-                                 const Endpoint& ep);
+    std::optional<Outcome> check(const Identity& who, const Invocation& inv,
+                                 const ServiceEntry& svc, const Endpoint& ep);
     // Whether `who` may call the endpoint at all — rules, token restrictions and the access level,
     // without counting against a rate limit: what listings (MCP tools/list) show. `ns` = the
     // request's namespace ("" = the host's).
-    bool may_call(const Identity& who, const std::string& ns, const ServiceEntry& svc, const Endpoint& ep);
+    bool may_call(const Identity& who, const std::string& ns, const ServiceEntry& svc,
+                  const Endpoint& ep);
     // The rules in force (the provider's, or the default rule).
     std::vector<AccessRule> rules();
     // The names a service goes by in rules and token lists: "v1.notes", "notes", the full name.
@@ -48,13 +48,14 @@ public:
     // work, inbox, recall), which need their capability instead (recall: `agent`) — their own
     // calls run as the caller, so the list still limits what they reach; ACTION endpoints need
     // `actions`.
-    static std::optional<Outcome> check_token(const Identity& who, const ServiceEntry& svc, const Endpoint& ep);
+    static std::optional<Outcome> check_token(const Identity& who, const ServiceEntry& svc,
+                                              const Endpoint& ep);
 
 private:
-    std::optional<Outcome> check_rules(const Identity& who, const Invocation& inv, const ServiceEntry& svc,
-                                       const Endpoint& ep);
-    static std::optional<Outcome> check_csrf(const Identity& who, const Invocation& inv, const ServiceEntry& svc,
-                                             const Endpoint& ep);
+    std::optional<Outcome> check_rules(const Identity& who, const Invocation& inv,
+                                       const ServiceEntry& svc, const Endpoint& ep);
+    static std::optional<Outcome> check_csrf(const Identity& who, const Invocation& inv,
+                                             const ServiceEntry& svc, const Endpoint& ep);
 
     Runtime& runtime_;
     std::mutex m_;

@@ -8,7 +8,6 @@
 #pragma once
 
 #include <platform/abi.h>
-#include <platform/host/identity.hpp>
 
 #include <atomic>
 #include <cstdint>
@@ -16,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <platform/host/identity.hpp>
 #include <shared_mutex>
 #include <string>
 #include <string_view>
@@ -29,16 +29,21 @@ struct Plugin;
 
 // What a call produced.
 struct Outcome {
-    Outcome(platform_status_t code_ = PLATFORM_OK, std::string body_ = {}, std::string content_type_ = {},
-            bool raw_ = false, bool streamed_ = false)
-        : code(code_), body(std::move(body_)), content_type(std::move(content_type_)), raw(raw_), streamed(streamed_) {}
+    Outcome(platform_status_t code_ = PLATFORM_OK, std::string body_ = {},
+            std::string content_type_ = {}, bool raw_ = false, bool streamed_ = false)
+        : code(code_),
+          body(std::move(body_)),
+          content_type(std::move(content_type_)),
+          raw(raw_),
+          streamed(streamed_) {}
     platform_status_t code = PLATFORM_OK;
     std::string body;          // JSON result, raw bytes, or the error message
     std::string content_type;  // set for raw replies; "" means JSON
     bool raw = false;
     bool streamed = false;  // chunks already went out through the call's chunk sink
     // Answer headers the host adds (WWW-Authenticate, Retry-After, PAYMENT-REQUIRED,
-    // PAYMENT-RESPONSE...). A failure with `raw` set is sent with `body` as it is (a 402 challenge).
+    // PAYMENT-RESPONSE...). A failure with `raw` set is sent with `body` as it is (a 402
+    // challenge).
     std::vector<std::pair<std::string, std::string>> headers;
 };
 
@@ -52,10 +57,12 @@ public:
     // The dispatcher created the call (it may now be cancelled through Runtime::abandon).
     virtual void attached(const std::shared_ptr<Call>& call) = 0;
     virtual platform_status_t progress(double done, double total, std::string_view message) = 0;
-    virtual platform_status_t log(std::string_view level, std::string_view logger, std::string_view data_json) = 0;
+    virtual platform_status_t log(std::string_view level, std::string_view logger,
+                                  std::string_view data_json) = 0;
     // `reply` runs exactly once unless this returns an error.
-    virtual platform_status_t request(std::string_view method, std::string_view params_json, int64_t timeout_ms,
-                                      std::function<void(platform_status_t, std::string)> reply) = 0;
+    virtual platform_status_t request(
+        std::string_view method, std::string_view params_json, int64_t timeout_ms,
+        std::function<void(platform_status_t, std::string)> reply) = 0;
 };
 
 struct Call {
@@ -70,7 +77,7 @@ struct Call {
     std::function<void(Outcome)> done;
     // Streams chunks to the client as they come; false once the client is gone. Unset: buffered.
     std::function<bool(std::string_view)> chunk_sink;
-    bool chunked = false;  // a chunk went through chunk_sink
+    bool chunked = false;                // a chunk went through chunk_sink
     std::shared_ptr<CallClient> client;  // set for calls from MCP clients
 
     std::mutex m;

@@ -1,7 +1,8 @@
 // platform/host/gateway.hpp — HTTP semantics of both ports, independent of the HTTP library.
 //
-// Port 8080 (Role::api): GET / (version), GET /health, /mcp (mcp.hpp), POST /rpc, /api/v1/<service>/<method>
-// (envelope {"data"} / {"error":{code,message}}, ?envelope=result gives {"result"}), then
+// Port 8080 (Role::api): GET / (version), GET /health, /mcp (mcp.hpp), POST /rpc,
+// /api/v1/<service>/<method> (envelope {"data"} / {"error":{code,message}}, ?envelope=result gives
+// {"result"}), then
 //   1. routes declared by endpoints (platform_endpoint_t.http_path of in-process plugins, endpoint
 //      metadata `path`/`method`/`host` of registered external services; names.hpp RoutePattern),
 //   2. the active handler (--handler / PLATFORM_API_HANDLER, spec §4.1, micro.md §1.5):
@@ -20,15 +21,14 @@
 // body {"Id","Code","Detail","Status"}.
 #pragma once
 
-#include <platform/host/runtime.hpp>
-
 #include <atomic>
 #include <functional>
 #include <map>
 #include <memory>
 #include <optional>
-#include <string_view>
+#include <platform/host/runtime.hpp>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -68,7 +68,8 @@ public:
 };
 // Starts a streamed response: status and headers go out now, the body follows.
 using OpenStream = std::function<std::shared_ptr<HttpStream>(
-    int status, const std::string& content_type, const std::vector<std::pair<std::string, std::string>>& headers)>;
+    int status, const std::string& content_type,
+    const std::vector<std::pair<std::string, std::string>>& headers)>;
 
 class McpServer;
 
@@ -87,7 +88,8 @@ public:
     // Handles one request; `reply` runs exactly once, possibly on another thread — unless the
     // endpoint streams and `open_stream` is given: then the answer may go out through a stream
     // (Server-Sent Events, one `data:` frame per chunk) and `reply` is not called.
-    void handle(HttpRequest req, std::function<void(HttpResponse)> reply, OpenStream open_stream = nullptr);
+    void handle(HttpRequest req, std::function<void(HttpResponse)> reply,
+                OpenStream open_stream = nullptr);
     // The server is shutting down: streams that never end by themselves (MCP GET streams) end.
     void begin_drain();
 
@@ -101,14 +103,17 @@ private:
     // Endpoint-declared routes; false when none matched (handler_routes.cpp).
     void build_local_routes();
     bool declared_route(HttpRequest& req, const Reply& reply, const OpenStream& open);
-    void api_handler(HttpRequest& req, const Reply& reply);                          // handler_api.cpp
-    void proxy_handler(HttpRequest& req, const Reply& reply, const OpenStream& open, bool web);  // handler_proxy.cpp
-    void event_handler(HttpRequest& req, const Reply& reply, const OpenStream& open);  // handler_event.cpp
+    void api_handler(HttpRequest& req, const Reply& reply);  // handler_api.cpp
+    void proxy_handler(HttpRequest& req, const Reply& reply, const OpenStream& open,
+                       bool web);  // handler_proxy.cpp
+    void event_handler(HttpRequest& req, const Reply& reply,
+                       const OpenStream& open);  // handler_event.cpp
     // /auth/login, /auth/logout and /.well-known/oauth-protected-resource; false for any other
     // path (handler_session.cpp).
     bool session_route(HttpRequest& req, const Reply& reply);
     // Reverse-proxies req to one of `addresses` on the forwarding pool (handler_proxy.cpp).
-    void forward(HttpRequest& req, const std::vector<std::string>& addresses, const std::string& id, const Reply& reply);
+    void forward(HttpRequest& req, const std::vector<std::string>& addresses, const std::string& id,
+                 const Reply& reply);
     // Dispatches; for a streaming endpoint with `open`, chunks become SSE frames and `error_body`
     // formats a failure that happens after the stream started.
     void invoke(HttpRequest& req, const ServiceEntry& svc, const Endpoint& ep, nlohmann::json args,

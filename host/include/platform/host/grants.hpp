@@ -15,9 +15,9 @@
 #pragma once
 
 #include <platform/abi.h>
-#include <platform/host/identity.hpp>
 
 #include <optional>
+#include <platform/host/identity.hpp>
 #include <string>
 
 namespace platform::host {
@@ -36,7 +36,8 @@ public:
 
     // A new grant of `plugin` for `who`: OK with its id, UNAUTHENTICATED for an anonymous
     // caller, UNAVAILABLE without a store provider.
-    platform_status_t create(const Plugin& plugin, const Identity& who, const std::string& ns, std::string& id) const;
+    platform_status_t create(const Plugin& plugin, const Identity& who, const std::string& ns,
+                             std::string& id) const;
     // The grant `id` of `plugin`, or nullopt (unknown, revoked, another plugin's).
     std::optional<Grant> find(const Plugin& plugin, const std::string& id) const;
     // OK, or NOT_FOUND when it is not one of `plugin`'s grants.

@@ -2,10 +2,8 @@
 #pragma once
 
 #include <optional>
-
 #include <platform/host/calls.hpp>
 #include <platform/host/gateway.hpp>
-
 #include <string>
 
 namespace platform::host {

@@ -34,10 +34,10 @@ struct FrameLimits {
 struct Frame {
     enum class State { incomplete, complete, error };
     State state = State::incomplete;
-    size_t skip = 0;     // empty lines before the request line, to drop (RFC 9112 §2.2)
-    size_t length = 0;   // complete: bytes of the request after `skip`
-    int status = 0;      // error: the HTTP status to answer
-    std::string message; // error: why
+    size_t skip = 0;             // empty lines before the request line, to drop (RFC 9112 §2.2)
+    size_t length = 0;           // complete: bytes of the request after `skip`
+    int status = 0;              // error: the HTTP status to answer
+    std::string message;         // error: why
     std::string method, target;  // when the request line was read (for logs)
     bool chunked = false;
     uint64_t content_length = 0;
@@ -55,8 +55,8 @@ inline constexpr size_t kMaxTlsPreface = 128;  // longer without CRLF: invalid
 struct TlsPreface {
     enum class State { incomplete, ok, invalid };
     State state = State::incomplete;
-    size_t length = 0;       // ok: bytes of the line, CRLF included
-    std::string client_ip;   // ok: as the terminator gave it (numeric IPv4 or IPv6)
+    size_t length = 0;      // ok: bytes of the line, CRLF included
+    std::string client_ip;  // ok: as the terminator gave it (numeric IPv4 or IPv6)
     int client_port = 0;
     bool ok() const { return state == State::ok; }
     bool incomplete() const { return state == State::incomplete; }

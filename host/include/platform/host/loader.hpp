@@ -7,10 +7,10 @@
 #pragma once
 
 #include <platform/abi.h>
-#include <platform/host/plugin.hpp>
 
 #include <filesystem>
 #include <memory>
+#include <platform/host/plugin.hpp>
 #include <string>
 #include <variant>
 #include <vector>
@@ -18,7 +18,8 @@
 namespace platform::host {
 
 // The *.so files directly inside each existing directory, sorted by name within a directory.
-std::vector<std::filesystem::path> find_plugin_files(const std::vector<std::filesystem::path>& dirs);
+std::vector<std::filesystem::path> find_plugin_files(
+    const std::vector<std::filesystem::path>& dirs);
 
 // Checks that `path` is a complete ELF64 shared object; returns a problem or "".
 std::string check_elf(const std::filesystem::path& path);
@@ -31,6 +32,6 @@ std::string check_descriptor(const platform_plugin_desc_t* d, Plugin& p);
 // Loads one plugin and checks its descriptor (version policy, kind, names, endpoint schemas).
 // Does not create the instance. Returns the plugin or the reason it was refused.
 std::variant<std::unique_ptr<Plugin>, std::string> load_plugin(const std::filesystem::path& path,
-                                                              const platform_host_api_t* api);
+                                                               const platform_host_api_t* api);
 
 }  // namespace platform::host

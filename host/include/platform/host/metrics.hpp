@@ -12,14 +12,13 @@
 // Histogram buckets (seconds): .005 .01 .025 .05 .1 .25 .5 1 2.5 5 10 +Inf. Thread-safe.
 #pragma once
 
-#include <platform/host/calls.hpp>
-
 #include <array>
 #include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <mutex>
+#include <platform/host/calls.hpp>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -28,7 +27,8 @@
 namespace platform::host {
 
 struct Histogram {
-    static constexpr std::array<double, 11> bounds{0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10};
+    static constexpr std::array<double, 11> bounds{0.005, 0.01, 0.025, 0.05, 0.1, 0.25,
+                                                   0.5,   1,    2.5,   5,    10};
     std::array<uint64_t, bounds.size() + 1> counts{};  // per bucket, not cumulative; last = +Inf
     double sum = 0;
     uint64_t count = 0;
@@ -44,7 +44,8 @@ public:
     void in_flight_add(int64_t delta) { in_flight_ += delta; }
     void connections_add(int64_t delta) { connections_ += delta; }
     void rate_limited() { rate_limited_++; }
-    void call(const std::string& service, const std::string& endpoint, std::string_view code, double seconds);
+    void call(const std::string& service, const std::string& endpoint, std::string_view code,
+              double seconds);
     // provider: the plugin id, or "none" when no provider could be chosen.
     void model_call(const std::string& provider, std::string_view code);
 
@@ -68,6 +69,7 @@ std::string prometheus_escape(std::string_view value);
 
 // Wraps a call's `done` so its outcome and duration (from now) are counted on `metrics`.
 std::function<void(Outcome)> track_call(const std::string& service, const std::string& endpoint,
-                                        std::function<void(Outcome)> done, Metrics& metrics = Metrics::global());
+                                        std::function<void(Outcome)> done,
+                                        Metrics& metrics = Metrics::global());
 
 }  // namespace platform::host

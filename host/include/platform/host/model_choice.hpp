@@ -23,9 +23,9 @@ namespace platform::host {
 class Runtime;
 
 struct ModelSources {
-    std::string configured;                          // config model.provider, "" = unset
-    std::function<std::string(const char*)> env;     // an environment variable, "" = unset
-    std::string profile_choice;                      // providers.model.plugin, "" = none
+    std::string configured;                       // config model.provider, "" = unset
+    std::function<std::string(const char*)> env;  // an environment variable, "" = unset
+    std::string profile_choice;                   // providers.model.plugin, "" = none
 };
 
 struct ModelPick {
@@ -34,11 +34,13 @@ struct ModelPick {
 };
 
 // The pure part: the rules above, given what is set and which plugins are loaded.
-ModelPick pick_model(const ModelSources& sources, const std::function<bool(const std::string&)>& loaded);
+ModelPick pick_model(const ModelSources& sources,
+                     const std::function<bool(const std::string&)>& loaded);
 
 // host_api.model_complete: validates the request (a JSON object with a "messages" array), picks
 // the provider and runs its `complete` on the calling thread. `out` is the answer on OK, else the
 // reason. Blocking.
-platform_status_t complete_with_model(Runtime& runtime, std::string_view request_json, std::string& out);
+platform_status_t complete_with_model(Runtime& runtime, std::string_view request_json,
+                                      std::string& out);
 
 }  // namespace platform::host

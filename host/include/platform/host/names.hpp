@@ -92,7 +92,8 @@ using RouteVars = std::map<std::string, std::string>;
 class RoutePattern {
 public:
     // nullopt with *error set for an invalid pattern.
-    static std::optional<RoutePattern> compile(std::string_view pattern, std::string* error = nullptr);
+    static std::optional<RoutePattern> compile(std::string_view pattern,
+                                               std::string* error = nullptr);
     // The variables bound when `path` (raw, without the query) matches; nullopt otherwise.
     std::optional<RouteVars> match(std::string_view path) const;
     const std::string& text() const { return text_; }

@@ -8,10 +8,8 @@
 // x-platform-* extensions; every error status the gateway can answer is listed.
 #pragma once
 
-#include <platform/host/service_registry.hpp>
-
 #include <nlohmann/json.hpp>
-
+#include <platform/host/service_registry.hpp>
 #include <string>
 
 namespace platform::host {

@@ -52,7 +52,7 @@ struct ProviderSettings {
 
 // The profile's `outbound:` section.
 struct OutboundSettings {
-    std::vector<std::string> allow;                     // operator allow-list: host:port, host:*, *:port
+    std::vector<std::string> allow;  // operator allow-list: host:port, host:*, *:port
     std::map<std::string, ProviderSettings> providers;  // providers.<name>
     int32_t timeout_ms = 30000;                         // default when a request gives 0
     uint64_t max_response_bytes = 10 << 20;             // default when a request gives 0
@@ -73,7 +73,8 @@ struct ParsedUrl {
 
 // Parses and normalises `url`; nullopt with *error set ("scheme not allowed: file", ...).
 // *denied is set when the failure is a refusal (scheme, userinfo) rather than a malformed URL.
-std::optional<ParsedUrl> parse_url(const std::string& url, std::string* error, bool* denied = nullptr);
+std::optional<ParsedUrl> parse_url(const std::string& url, std::string* error,
+                                   bool* denied = nullptr);
 
 // Parses an IPv4 host in any inet_aton form (dotted, 1-3 parts, decimal, octal, hex) into its
 // dotted-quad text; nullopt when `host` is not such a number.
@@ -98,9 +99,11 @@ public:
     explicit Outbound(OutboundSettings s);
 
     // The host table's http_fetch (abi.h). Reads `req` up to its struct_size.
-    platform_status_t fetch(const platform_http_request_t& req, platform_http_response_fn done, void* user) const;
+    platform_status_t fetch(const platform_http_request_t& req, platform_http_response_fn done,
+                            void* user) const;
     // The same for the table's pointer: NULL is INVALID_ARGUMENT (and `done` still runs once).
-    platform_status_t fetch(const platform_http_request_t* req, platform_http_response_fn done, void* user) const;
+    platform_status_t fetch(const platform_http_request_t* req, platform_http_response_fn done,
+                            void* user) const;
 
     const OutboundSettings& settings() const { return settings_; }
 

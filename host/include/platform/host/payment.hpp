@@ -8,22 +8,20 @@
 // Pieces, one file each under host/src/payment/:
 //   x402.cpp        PaymentRequired (v2, and v1 for X-PAYMENT callers), base64, payload decoding,
 //                   matching a payload to a requirement, the replay key
-//   facilitator.cpp POST {x402Version, paymentPayload, paymentRequirements} to <url>/verify, /settle
-//   replay.cpp      the ledger of used payments (store compare-and-set, else a process lock)
-//   payment_gate.cpp the decisions: who pays how, and when (settings and env overrides too)
+//   facilitator.cpp POST {x402Version, paymentPayload, paymentRequirements} to <url>/verify,
+//   /settle replay.cpp      the ledger of used payments (store compare-and-set, else a process
+//   lock) payment_gate.cpp the decisions: who pays how, and when (settings and env overrides too)
 #pragma once
-
-#include <platform/host/calls.hpp>
-#include <platform/host/profile.hpp>
-
-#include <nlohmann/json.hpp>
 
 #include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <optional>
+#include <platform/host/calls.hpp>
+#include <platform/host/profile.hpp>
 #include <set>
 #include <string>
 #include <string_view>
@@ -53,12 +51,14 @@ struct Resource {
     std::string url, description, mime_type = "application/json";
 };
 
-// One v2 accepts[] entry: {scheme:"exact", network, amount, asset, payTo, maxTimeoutSeconds, extra}.
+// One v2 accepts[] entry: {scheme:"exact", network, amount, asset, payTo, maxTimeoutSeconds,
+// extra}.
 nlohmann::json requirement(const PaymentSettings& s, uint64_t price);
 // One v1 accepts[] entry: maxAmountRequired, resource, description, mimeType, v1 network name.
 nlohmann::json requirement_v1(const PaymentSettings& s, uint64_t price, const Resource& r);
 // The v2 PaymentRequired: {x402Version:2, error, resource, accepts:[requirement]}.
-nlohmann::json payment_required(const PaymentSettings& s, uint64_t price, const Resource& r, const std::string& error);
+nlohmann::json payment_required(const PaymentSettings& s, uint64_t price, const Resource& r,
+                                const std::string& error);
 // The v1 PaymentRequirementsResponse: {x402Version:1, error, accepts:[requirement_v1]}.
 nlohmann::json payment_required_v1(const PaymentSettings& s, uint64_t price, const Resource& r,
                                    const std::string& error);
@@ -75,7 +75,8 @@ std::optional<nlohmann::json> decode_payment(std::string_view header, std::strin
 int payload_version(const nlohmann::json& payload, int fallback);
 // The entry of `accepts` this payload pays for: same scheme, network (CAIP-2 normalised) and
 // asset (case-insensitive; a v1 payload names no asset). nullopt with *why.
-std::optional<nlohmann::json> match(const nlohmann::json& payload, const nlohmann::json& accepts, std::string* why);
+std::optional<nlohmann::json> match(const nlohmann::json& payload, const nlohmann::json& accepts,
+                                    std::string* why);
 // The ledger key of a payment: "nonce:<authorization.nonce, lower case>", or, for a payload
 // without one, "sha256:<hex of its canonical JSON>" (so re-encoding the header does not dodge it).
 std::string replay_key(const nlohmann::json& payload);
@@ -88,27 +89,30 @@ std::string sha256_hex(std::string_view bytes);
 // The profile's settings with PLATFORM_X402_PAY_TO, PLATFORM_X402_FACILITATOR_URL and
 // PLATFORM_X402_NETWORK applied (a variable set to a non-empty value wins); the network is
 // normalised to CAIP-2. `env` is getenv unless given.
-PaymentSettings effective_payment_settings(PaymentSettings s,
-                                           const std::function<const char*(const char*)>& env = nullptr);
+PaymentSettings effective_payment_settings(
+    PaymentSettings s, const std::function<const char*(const char*)>& env = nullptr);
 
 // ---- the facilitator (facilitator.cpp) -------------------------------------------------------
 // A facilitator's answer: `reached` false when there is none to be had (not configured,
 // refused by the outbound rules, down, timed out, a 5xx or not JSON) — `error` says why.
 struct FacilitatorAnswer {
     bool reached = false;
-    nlohmann::json body;  // {isValid, invalidReason?, payer} or {success, errorReason?, payer, transaction, network}
+    nlohmann::json body;  // {isValid, invalidReason?, payer} or {success, errorReason?, payer,
+                          // transaction, network}
     std::string error;
 };
 
 class Facilitator {
 public:
     Facilitator(const Outbound& outbound, const PaymentSettings& settings);
-    FacilitatorAnswer verify(int version, const nlohmann::json& payload, const nlohmann::json& requirements) const;
-    FacilitatorAnswer settle(int version, const nlohmann::json& payload, const nlohmann::json& requirements) const;
+    FacilitatorAnswer verify(int version, const nlohmann::json& payload,
+                             const nlohmann::json& requirements) const;
+    FacilitatorAnswer settle(int version, const nlohmann::json& payload,
+                             const nlohmann::json& requirements) const;
 
 private:
-    FacilitatorAnswer post(const std::string& path, const char* field, int version, const nlohmann::json& payload,
-                           const nlohmann::json& requirements) const;
+    FacilitatorAnswer post(const std::string& path, const char* field, int version,
+                           const nlohmann::json& payload, const nlohmann::json& requirements) const;
     const Outbound& outbound_;
     const PaymentSettings& settings_;
 };
@@ -137,7 +141,8 @@ private:
 // ---- the gate (payment_gate.cpp) -------------------------------------------------------------
 class PaymentGate {
 public:
-    using Run = std::function<void(const Identity& as, Invocation inv, std::function<void(Outcome)> done)>;
+    using Run =
+        std::function<void(const Identity& as, Invocation inv, std::function<void(Outcome)> done)>;
 
     explicit PaymentGate(Runtime& runtime);
     ~PaymentGate();
@@ -156,9 +161,10 @@ private:
                  std::function<void(Outcome)> done, const Run& run);
     void pay_x402(const Identity& who, Invocation inv, const ServiceEntry& svc, const Endpoint& ep,
                   std::function<void(Outcome)> done, const Run& run);
-    Outcome challenge(const Invocation& inv, const ServiceEntry& svc, const Endpoint& ep, const std::string& error,
-                      int version) const;
-    x402::Resource resource(const Invocation& inv, const ServiceEntry& svc, const Endpoint& ep) const;
+    Outcome challenge(const Invocation& inv, const ServiceEntry& svc, const Endpoint& ep,
+                      const std::string& error, int version) const;
+    x402::Resource resource(const Invocation& inv, const ServiceEntry& svc,
+                            const Endpoint& ep) const;
 
     Runtime& runtime_;
     PaymentSettings settings_;

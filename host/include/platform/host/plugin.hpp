@@ -2,12 +2,11 @@
 #pragma once
 
 #include <platform/abi.h>
-#include <platform/host/schema.hpp>
-
-#include <nlohmann/json.hpp>
 
 #include <cstdint>
 #include <memory>
+#include <nlohmann/json.hpp>
+#include <platform/host/schema.hpp>
 #include <string>
 #include <vector>
 
@@ -31,7 +30,7 @@ struct Endpoint {
     std::string title, description, since;
     std::string http_path;  // route template served by the gateway ("/notes/{title}"), "" = none
     platform_mcp_role_t mcp_role = PLATFORM_MCP_TOOL;  // what it is to MCP (abi.h, 1.4)
-    std::string mcp_uri_prefix;                         // RESOURCE_READ: the URIs it serves
+    std::string mcp_uri_prefix;                        // RESOURCE_READ: the URIs it serves
     platform_verb_t verb = PLATFORM_VERB_POST;
     platform_access_t access = PLATFORM_ACCESS_PUBLIC;
     uint64_t flags = 0, max_body = PLATFORM_DEFAULT_MAX_BODY, price = 0;

@@ -42,12 +42,10 @@
 //     timeout_ms: 10000         # each facilitator request
 #pragma once
 
+#include <map>
+#include <nlohmann/json.hpp>
 #include <platform/host/http_settings.hpp>
 #include <platform/host/outbound.hpp>
-
-#include <nlohmann/json.hpp>
-
-#include <map>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -87,8 +85,8 @@ struct Profile {
     bool test_plugins = false;
     std::vector<std::string> plugin_path;
     std::set<std::string> privileged;
-    std::set<std::string> isolated;  // ids of plugins with `isolation: process`
-    std::string isolation_where;     // "file:line" of `isolation`
+    std::set<std::string> isolated;                   // ids of plugins with `isolation: process`
+    std::string isolation_where;                      // "file:line" of `isolation`
     std::map<std::string, ProviderChoice> providers;  // kind name -> choice
     nlohmann::json plugin_config = nlohmann::json::object();
     int64_t call_timeout_ms = 30000;

@@ -6,20 +6,19 @@
 #pragma once
 
 #include <platform/abi.h>
-#include <platform/host/gateway.hpp>
-#include <platform/host/schema.hpp>
 
 #include <nlohmann/json.hpp>
-
 #include <optional>
-#include <variant>
+#include <platform/host/gateway.hpp>
+#include <platform/host/schema.hpp>
 #include <string>
+#include <variant>
 
 namespace platform::host {
 
 struct ArgsError {
-    int http_status;             // 400, 413 or 415
-    platform_status_t code;      // INVALID_ARGUMENT / PAYLOAD_TOO_LARGE / INVALID_ARGUMENT (415)
+    int http_status;         // 400, 413 or 415
+    platform_status_t code;  // INVALID_ARGUMENT / PAYLOAD_TOO_LARGE / INVALID_ARGUMENT (415)
     std::string message;
 };
 

@@ -7,13 +7,17 @@
 #pragma once
 
 #include <platform/abi.h>
+
+#include <functional>
+#include <map>
+#include <memory>
 #include <platform/host/admission.hpp>
 #include <platform/host/calls.hpp>
 #include <platform/host/clock.hpp>
 #include <platform/host/identity.hpp>
-#include <platform/host/plugin.hpp>
 #include <platform/host/outbound.hpp>
 #include <platform/host/payment.hpp>
+#include <platform/host/plugin.hpp>
 #include <platform/host/profile.hpp>
 #include <platform/host/secrets.hpp>
 #include <platform/host/service_registry.hpp>
@@ -21,10 +25,6 @@
 #include <platform/host/timer_queue.hpp>
 #include <platform/host/tool_catalog.hpp>
 #include <platform/host/worker_pool.hpp>
-
-#include <functional>
-#include <map>
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -44,10 +44,10 @@ struct Invocation {
     bool from_plugin = false;                    // call_service / grant_call_service: may reach
                                                  // internal endpoints (PLATFORM_FLAG_INTERNAL)
     std::string request_id;
-    int64_t timeout_ms = 0;                      // 0 = the profile's default
-    int64_t deadline_ms = 0;                     // monotonic cap from a parent call; 0 = none
+    int64_t timeout_ms = 0;                            // 0 = the profile's default
+    int64_t deadline_ms = 0;                           // monotonic cap from a parent call; 0 = none
     std::function<bool(std::string_view)> chunk_sink;  // streaming surfaces only
-    std::shared_ptr<CallClient> client;                 // MCP tools/call only (calls.hpp)
+    std::shared_ptr<CallClient> client;                // MCP tools/call only (calls.hpp)
 };
 
 class HttpChallenges;
@@ -70,7 +70,8 @@ public:
     void dispatch_as(const Identity& who, Invocation inv, std::function<void(Outcome)> done);
 
     // Resolves a credential through the auth provider.
-    platform_status_t authenticate(const std::string& credential, Identity& out, std::string& error);
+    platform_status_t authenticate(const std::string& credential, Identity& out,
+                                   std::string& error);
 
     const Settings& settings() const { return settings_; }
     const Profile& profile() const { return profile_; }
@@ -101,7 +102,8 @@ public:
     Admission& admission() { return *admission_; }
     TimerQueue& timers() { return timers_; }
     // Plugins' resource_updated (ABI 1.4) reaches the listener the MCP server sets.
-    void set_resource_listener(std::function<void(const std::string& uri, const std::string& account)> fn);
+    void set_resource_listener(
+        std::function<void(const std::string& uri, const std::string& account)> fn);
     void resource_updated(const std::string& uri, const std::string& account);
     // ACME http-01 answers the gateway serves at /.well-known/acme-challenge/ (acme_client.hpp).
     HttpChallenges& acme_challenges() { return *acme_challenges_; }
@@ -115,7 +117,8 @@ public:
     // still in flight answer 503. The Plugin stays allocated.
     void remove_service(Plugin* p);
     // Plugins' log lines (host table `log`) also reach this listener (the runtime's `logs`).
-    void set_log_listener(std::function<void(const Plugin&, platform_log_level_t, std::string_view)> fn);
+    void set_log_listener(
+        std::function<void(const Plugin&, platform_log_level_t, std::string_view)> fn);
     void plugin_logged(const Plugin& p, platform_log_level_t level, std::string_view message);
 
 private:

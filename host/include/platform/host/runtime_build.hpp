@@ -37,8 +37,8 @@ struct Source {
 // Unpacks or clones into `dir` (created; must not exist). For git, `commit` is the checked-out
 // commit (40 hex digits) and `ref_is_commit` whether the ref named a commit rather than a branch
 // or tag. Returns "" or the reason.
-std::string fetch_source(const Source& source, const std::string& dir, std::string& commit, bool& ref_is_commit,
-                         const LogFn& log, const std::atomic<bool>* cancel);
+std::string fetch_source(const Source& source, const std::string& dir, std::string& commit,
+                         bool& ref_is_commit, const LogFn& log, const std::atomic<bool>* cancel);
 
 // The folder find_package(PlatformSDK) should use: PLATFORM_SDK_DIR when set; the installed
 // <exe_dir>/../lib/cmake/PlatformSDK next to an installed host; else, for a host run from its build
@@ -51,7 +51,8 @@ std::string sdk_dir(const std::string& exe_dir, const std::string& work_dir);
 // the compiler launcher when present, BUILD_TESTING=OFF, plugins to <build>/plugins), then
 // picks the plugin: <build>/plugins/<name>.so, else the only .so there. Returns the .so path, or
 // "" with `error` set — for a compile failure, the compiler's first `error:` line.
-std::string build_plugin(const std::string& src, const std::string& build, const std::string& sdk, const std::string& name,
-                         std::string& error, const LogFn& log, const std::atomic<bool>* cancel);
+std::string build_plugin(const std::string& src, const std::string& build, const std::string& sdk,
+                         const std::string& name, std::string& error, const LogFn& log,
+                         const std::atomic<bool>* cancel);
 
 }  // namespace platform::host::runtime

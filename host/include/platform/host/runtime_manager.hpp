@@ -26,9 +26,6 @@
 #pragma once
 
 #include <platform/abi.h>
-#include <platform/host/runtime_build.hpp>
-
-#include <nlohmann/json.hpp>
 
 #include <atomic>
 #include <condition_variable>
@@ -36,6 +33,8 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <nlohmann/json.hpp>
+#include <platform/host/runtime_build.hpp>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -102,7 +101,8 @@ private:
 
     void work();
     void execute(const Job& job);
-    bool build_into(const std::string& name, nlohmann::json& rec, const std::string& archive, std::string& so, std::string& error);
+    bool build_into(const std::string& name, nlohmann::json& rec, const std::string& archive,
+                    std::string& so, std::string& error);
     Plugin* start_plugin(const std::string& name, const std::string& so, std::string& error);
     void set(const std::string& name, const std::function<void(nlohmann::json&)>& change);
     void log(const std::string& name, const std::string& line);

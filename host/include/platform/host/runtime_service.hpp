@@ -17,9 +17,8 @@
 //                  chunk ({"line": "..."}) — Server-Sent Events over HTTP — until the deadline.
 #pragma once
 
-#include <platform/host/plugin.hpp>
-
 #include <memory>
+#include <platform/host/plugin.hpp>
 
 namespace platform::host {
 

@@ -7,13 +7,12 @@
 #pragma once
 
 #include <platform/abi.h>
-#include <platform/host/plugin.hpp>
-
-#include <nlohmann/json.hpp>
 
 #include <functional>
 #include <map>
 #include <mutex>
+#include <nlohmann/json.hpp>
+#include <platform/host/plugin.hpp>
 #include <shared_mutex>
 #include <string>
 #include <string_view>
@@ -54,8 +53,8 @@ public:
     // ---- registered (external) services: nodes with addresses and a TTL (external_services.cpp)
     // Registers or refreshes (a heartbeat) a service record {name, version, endpoints[], nodes[],
     // metadata}. INVALID_ARGUMENT with `error` for a bad record, CONFLICT for a plugin's name.
-    platform_status_t register_external(const nlohmann::json& service, int64_t ttl_ms, int64_t now_ms,
-                                        std::string& error);
+    platform_status_t register_external(const nlohmann::json& service, int64_t ttl_ms,
+                                        int64_t now_ms, std::string& error);
     // Removes the listed nodes, or the whole service when the record lists none. NOT_FOUND.
     platform_status_t deregister_external(const nlohmann::json& service, std::string& error);
     // Drops nodes whose TTL passed, and services left without nodes; notifies watchers.
@@ -84,7 +83,8 @@ private:
     std::string ns_, node_id_;
     mutable std::shared_mutex m_;
     std::map<std::string, ServiceEntry> services_;
-    std::vector<std::map<std::string, ServiceEntry>::node_type> retired_;  // removed, kept at their address
+    std::vector<std::map<std::string, ServiceEntry>::node_type>
+        retired_;  // removed, kept at their address
     std::map<std::string, External> externals_;
     std::mutex watchers_m_;
     std::map<uint64_t, std::function<void(const nlohmann::json&)>> watchers_;

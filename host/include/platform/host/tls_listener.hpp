@@ -38,7 +38,8 @@ struct TlsCertificate {
 class TlsCertificateError : public std::runtime_error {
 public:
     enum class Part { certificate, key };
-    TlsCertificateError(Part part, const std::string& message) : std::runtime_error(message), part(part) {}
+    TlsCertificateError(Part part, const std::string& message)
+        : std::runtime_error(message), part(part) {}
     Part part;
 };
 
@@ -47,9 +48,9 @@ public:
     struct Options {
         std::string backend_host = "127.0.0.1";  // the plaintext Pistache api endpoint
         int backend_port = 0;
-        std::string secret;                      // the preface's secret (new_secret())
-        uint32_t max_connections = 10000;        // http.max_connections
-        int64_t handshake_timeout_ms = 60000;    // http.header_timeout_ms
+        std::string secret;                    // the preface's secret (new_secret())
+        uint32_t max_connections = 10000;      // http.max_connections
+        int64_t handshake_timeout_ms = 60000;  // http.header_timeout_ms
     };
 
     explicit TlsListener(Options options);
@@ -58,11 +59,12 @@ public:
     TlsListener& operator=(const TlsListener&) = delete;
 
     // Binds `address` ("host:port", port 0 = any free port) and serves on background threads.
-    // Throws TlsCertificateError for an unusable certificate, std::runtime_error when it cannot bind.
+    // Throws TlsCertificateError for an unusable certificate, std::runtime_error when it cannot
+    // bind.
     void start(const std::string& address, const TlsCertificate& certificate);
     // Closes the port and every open connection (no close_notify); waits for their threads.
     void stop();
-    int port() const;  // the bound port; 0 before start
+    int port() const;             // the bound port; 0 before start
     int64_t connections() const;  // TLS connections open now
 
     // Swaps the certificate for new connections. Throws TlsCertificateError (the old certificate

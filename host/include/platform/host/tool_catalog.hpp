@@ -8,14 +8,12 @@
 // entry {name, title?, description, inputSchema, outputSchema?, annotations}.
 #pragma once
 
-#include <platform/host/identity.hpp>
-#include <platform/host/service_registry.hpp>
-
-#include <nlohmann/json.hpp>
-
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <nlohmann/json.hpp>
+#include <platform/host/identity.hpp>
+#include <platform/host/service_registry.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -53,13 +51,13 @@ private:
 
 // The tools `who` may call in namespace `ns` ("" = the host's): rules, token restrictions and
 // endpoint access, as Admission::may_call decides, in name order.
-std::vector<const Tool*> tools_for(Admission& admission, const std::vector<Tool>& tools, const Identity& who,
-                                   const std::string& ns);
+std::vector<const Tool*> tools_for(Admission& admission, const std::vector<Tool>& tools,
+                                   const Identity& who, const std::string& ns);
 
 // The host table's call_tools answer: tools_for `who`, minus endpoints flagged
 // PLATFORM_FLAG_WITHHELD_FROM_AGENT and the services of `own` (the calling plugin), as a JSON
 // array of {name, title, description, inputSchema, service (full name), method (Service.Method)}.
-nlohmann::json agent_tools(Admission& admission, const std::vector<Tool>& tools, const Identity& who,
-                           const std::string& ns, const Plugin* own);
+nlohmann::json agent_tools(Admission& admission, const std::vector<Tool>& tools,
+                           const Identity& who, const std::string& ns, const Plugin* own);
 
 }  // namespace platform::host

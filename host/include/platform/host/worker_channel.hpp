@@ -11,10 +11,6 @@
 // Thread-safe: send/request/reply from any thread.
 #pragma once
 
-#include <platform/host/worker_protocol.hpp>
-
-#include <nlohmann/json.hpp>
-
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
@@ -22,7 +18,9 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <optional>
+#include <platform/host/worker_protocol.hpp>
 #include <string>
 
 namespace platform::host::worker {

@@ -14,9 +14,8 @@
 
 #include <platform/abi.h>
 
-#include <nlohmann/json.hpp>
-
 #include <deque>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 

@@ -24,14 +24,13 @@
 #pragma once
 
 #include <platform/abi.h>
-#include <platform/host/plugin.hpp>
-
-#include <nlohmann/json.hpp>
 
 #include <condition_variable>
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <nlohmann/json.hpp>
+#include <platform/host/plugin.hpp>
 #include <string>
 #include <thread>
 #include <variant>
@@ -63,7 +62,8 @@ class WorkerPlugin : public std::enable_shared_from_this<WorkerPlugin> {
 public:
     // Starts a worker for `so_path` and returns the Plugin to hand to the runtime (its `worker`
     // is this object, its `instance` set by on_create), or why it was refused.
-    static std::variant<std::unique_ptr<Plugin>, std::string> load(const std::string& so_path, WorkerOptions options);
+    static std::variant<std::unique_ptr<Plugin>, std::string> load(const std::string& so_path,
+                                                                   WorkerOptions options);
 
     WorkerPlugin(std::string so_path, WorkerOptions options);
     ~WorkerPlugin();
@@ -76,9 +76,9 @@ public:
     // Stops every worker and the supervisor; calls then answer 503. Idempotent.
     void stop();
 
-    int pid() const;                    // the serving worker's pid, 0 when none
-    int restarts() const;               // workers started after the first
-    std::string last_exit() const;      // how the last worker ended ("signal 11 (...)"), or ""
+    int pid() const;                // the serving worker's pid, 0 when none
+    int restarts() const;           // workers started after the first
+    std::string last_exit() const;  // how the last worker ended ("signal 11 (...)"), or ""
     const std::string& path() const { return path_; }
 
     // Descriptor hooks (through Plugin::desc); public for the trampolines only.

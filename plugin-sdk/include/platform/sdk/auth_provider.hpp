@@ -7,9 +7,8 @@
 //       // platform::unauthenticated(...), for a credential that is malformed, forged, expired or
 //       // revoked.
 //       std::optional<std::string> authenticate(std::string_view credential);
-//       // Optional, both or neither (ABI 1.3): the rule set's version and the rules as a JSON array.
-//       uint64_t rules_version();
-//       std::string rules();
+//       // Optional, both or neither (ABI 1.3): the rule set's version and the rules as a JSON
+//       array. uint64_t rules_version(); std::string rules();
 //   };
 //   PLATFORM_PROVIDER(MyAuth, PLATFORM_KIND_AUTH, "auth-mine", "1.0.0", "My accounts",
 //                     &platform::AuthProviderTable<MyAuth>::table)
@@ -20,12 +19,12 @@
 #pragma once
 
 #include <platform/abi.h>
-#include <platform/sdk/entry.hpp>
-#include <platform/sdk/error.hpp>
-#include <platform/sdk/str.hpp>
 
 #include <cstdint>
 #include <optional>
+#include <platform/sdk/entry.hpp>
+#include <platform/sdk/error.hpp>
+#include <platform/sdk/str.hpp>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -37,13 +36,14 @@ template <class T>
 struct AuthProviderTable {
     static T* self(void* inst) { return static_cast<T*>(inst); }
 
-    template <class U, class = void> struct has_rules : std::false_type {};
+    template <class U, class = void>
+    struct has_rules : std::false_type {};
     template <class U>
     struct has_rules<U, std::void_t<decltype(std::declval<U&>().rules_version()),
                                     decltype(std::declval<U&>().rules())>> : std::true_type {};
 
-    static platform_status_t authenticate(void* inst, platform_str_t credential, platform_bytes_sink_fn sink,
-                                          void* user) {
+    static platform_status_t authenticate(void* inst, platform_str_t credential,
+                                          platform_bytes_sink_fn sink, void* user) {
         bool known = false;
         auto g = guard([&] {
             std::optional<std::string> identity = self(inst)->authenticate(view(credential));

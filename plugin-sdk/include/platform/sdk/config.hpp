@@ -10,9 +10,9 @@
 //
 // Every read is one call to Config.Get (Host::call("config", "Config.Get", {path, decrypt})).
 // Typed getters coerce on a best-effort basis and always return a usable value: anything missing,
-// unreadable or of a type that does not convert gives the default, and the call's failure (no config
-// service, 403, 404) is kept in ConfigValue::code()/error() for whoever wants to know. Structured
-// reads (object(), scan<T>()) are strict: a value of the wrong shape throws
+// unreadable or of a type that does not convert gives the default, and the call's failure (no
+// config service, 403, 404) is kept in ConfigValue::code()/error() for whoever wants to know.
+// Structured reads (object(), scan<T>()) are strict: a value of the wrong shape throws
 // platform::Error(invalid_argument) naming the path; a missing value gives the default.
 //
 // Secrets read as the string "[secret]" unless decrypt() is used. The config service's endpoints
@@ -20,17 +20,15 @@
 // that caller instead of as the plugin's service account.
 #pragma once
 
-#include <platform/sdk/error.hpp>
-#include <platform/sdk/host.hpp>
-
-#include <nlohmann/json.hpp>
-
 #include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <limits>
+#include <nlohmann/json.hpp>
+#include <platform/sdk/error.hpp>
+#include <platform/sdk/host.hpp>
 #include <string>
 #include <string_view>
 
@@ -57,13 +55,15 @@ public:
         return value_.dump(-1, ' ', false, json::error_handler_t::replace);
     }
 
-    // An integer; a float is truncated, a boolean is 0/1, a string is parsed ("42", " 42 ", "42.0").
+    // An integer; a float is truncated, a boolean is 0/1, a string is parsed ("42", " 42 ",
+    // "42.0").
     int64_t integer(int64_t def = 0) const {
         if (!exists()) return def;
         if (value_.is_number_integer()) return value_.get<int64_t>();
         if (value_.is_boolean()) return value_.get<bool>() ? 1 : 0;
         double d = 0;
-        if (value_.is_number_float()) d = value_.get<double>();
+        if (value_.is_number_float())
+            d = value_.get<double>();
         else if (value_.is_string()) {
             const std::string s = trimmed(value_.get<std::string>());
             if (s.empty()) return def;
@@ -89,7 +89,8 @@ public:
         return def;
     }
 
-    // A boolean; a number is true unless 0, a string reads true/1/yes/on or false/0/no/off (any case).
+    // A boolean; a number is true unless 0, a string reads true/1/yes/on or false/0/no/off (any
+    // case).
     bool boolean(bool def = false) const {
         if (!exists()) return def;
         if (value_.is_boolean()) return value_.get<bool>();
@@ -106,7 +107,8 @@ public:
     json object() const {
         if (!exists()) return json::object();
         if (!value_.is_object())
-            throw invalid_argument(path_ + ": expected an object, the config holds " + std::string(value_.type_name()));
+            throw invalid_argument(path_ + ": expected an object, the config holds " +
+                                   std::string(value_.type_name()));
         return value_;
     }
 
@@ -118,7 +120,8 @@ public:
         try {
             return value_.get<T>();
         } catch (const json::exception& e) {
-            throw invalid_argument(path_ + ": the config value does not match the expected type (" + e.what() + ")");
+            throw invalid_argument(path_ + ": the config value does not match the expected type (" +
+                                   e.what() + ")");
         }
     }
 
@@ -148,7 +151,8 @@ class Config {
 public:
     // `parent`: the call being handled, to read as its caller; nullptr reads as this plugin's
     // service account. `service`: the config service's name (short or full).
-    explicit Config(const Host& host, platform_call_t* parent = nullptr, std::string service = "config")
+    explicit Config(const Host& host, platform_call_t* parent = nullptr,
+                    std::string service = "config")
         : host_(host), parent_(parent), service_(std::move(service)) {}
 
     // A copy that reads secrets in clear (or not).
@@ -162,11 +166,13 @@ public:
     ConfigValue get(std::string_view path) const {
         const std::string p(path);
         try {
-            auto r = host_.call(service_, "Config.Get", json{{"path", p}, {"decrypt", decrypt_}}, parent_);
+            auto r = host_.call(service_, "Config.Get", json{{"path", p}, {"decrypt", decrypt_}},
+                                parent_);
             if (!r.ok()) return ConfigValue(p, nullptr, r.code, r.body);
             json body = json::parse(r.body, nullptr, false);
             if (!body.is_object() || !body.contains("value"))
-                return ConfigValue(p, nullptr, Code::bad_gateway, "config: the answer has no value");
+                return ConfigValue(p, nullptr, Code::bad_gateway,
+                                   "config: the answer has no value");
             return ConfigValue(p, body["value"], Code::ok, {});
         } catch (const Error& e) {
             return ConfigValue(p, nullptr, e.code(), e.what());
@@ -175,13 +181,17 @@ public:
         }
     }
 
-    std::string string(std::string_view path, std::string def = {}) const { return get(path).string(std::move(def)); }
+    std::string string(std::string_view path, std::string def = {}) const {
+        return get(path).string(std::move(def));
+    }
     int64_t integer(std::string_view path, int64_t def = 0) const { return get(path).integer(def); }
     double number(std::string_view path, double def = 0) const { return get(path).number(def); }
     bool boolean(std::string_view path, bool def = false) const { return get(path).boolean(def); }
     json object(std::string_view path) const { return get(path).object(); }
     template <class T>
-    T scan(std::string_view path, T def = T{}) const { return get(path).template scan<T>(std::move(def)); }
+    T scan(std::string_view path, T def = T{}) const {
+        return get(path).template scan<T>(std::move(def));
+    }
 
 private:
     Host host_;

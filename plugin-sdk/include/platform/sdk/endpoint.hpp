@@ -13,9 +13,9 @@
 #pragma once
 
 #include <platform/abi.h>
-#include <platform/sdk/request.hpp>
 
 #include <functional>
+#include <platform/sdk/request.hpp>
 #include <string>
 
 namespace platform {
@@ -35,34 +35,86 @@ public:
 
     EndpointSpec(std::string name, platform_verb_t verb) : name_(std::move(name)), verb_(verb) {}
 
-    EndpointSpec& title(std::string v) { title_ = std::move(v); return *this; }
-    EndpointSpec& description(std::string v) { description_ = std::move(v); return *this; }
+    EndpointSpec& title(std::string v) {
+        title_ = std::move(v);
+        return *this;
+    }
+    EndpointSpec& description(std::string v) {
+        description_ = std::move(v);
+        return *this;
+    }
     // Input JSON Schema; the default accepts only an empty object.
-    EndpointSpec& schema(std::string v) { input_ = std::move(v); return *this; }
-    EndpointSpec& output(std::string v) { output_ = std::move(v); return *this; }
-    EndpointSpec& access(Access a) { access_ = static_cast<platform_access_t>(a); return *this; }
-    EndpointSpec& read_only() { flags_ |= PLATFORM_FLAG_READ_ONLY; return *this; }
-    EndpointSpec& destructive() { flags_ |= PLATFORM_FLAG_DESTRUCTIVE; return *this; }
-    EndpointSpec& idempotent() { flags_ |= PLATFORM_FLAG_IDEMPOTENT; return *this; }
-    EndpointSpec& withheld_from_agent() { flags_ |= PLATFORM_FLAG_WITHHELD_FROM_AGENT; return *this; }
+    EndpointSpec& schema(std::string v) {
+        input_ = std::move(v);
+        return *this;
+    }
+    EndpointSpec& output(std::string v) {
+        output_ = std::move(v);
+        return *this;
+    }
+    EndpointSpec& access(Access a) {
+        access_ = static_cast<platform_access_t>(a);
+        return *this;
+    }
+    EndpointSpec& read_only() {
+        flags_ |= PLATFORM_FLAG_READ_ONLY;
+        return *this;
+    }
+    EndpointSpec& destructive() {
+        flags_ |= PLATFORM_FLAG_DESTRUCTIVE;
+        return *this;
+    }
+    EndpointSpec& idempotent() {
+        flags_ |= PLATFORM_FLAG_IDEMPOTENT;
+        return *this;
+    }
+    EndpointSpec& withheld_from_agent() {
+        flags_ |= PLATFORM_FLAG_WITHHELD_FROM_AGENT;
+        return *this;
+    }
     // For other plugins only (ABI 1.6): never routed from outside, never listed.
-    EndpointSpec& internal() { flags_ |= PLATFORM_FLAG_INTERNAL; return *this; }
-    EndpointSpec& action() { flags_ |= PLATFORM_FLAG_ACTION; return *this; }
-    EndpointSpec& streaming() { flags_ |= PLATFORM_FLAG_STREAMING; return *this; }
-    EndpointSpec& open_world() { flags_ |= PLATFORM_FLAG_OPEN_WORLD; return *this; }
+    EndpointSpec& internal() {
+        flags_ |= PLATFORM_FLAG_INTERNAL;
+        return *this;
+    }
+    EndpointSpec& action() {
+        flags_ |= PLATFORM_FLAG_ACTION;
+        return *this;
+    }
+    EndpointSpec& streaming() {
+        flags_ |= PLATFORM_FLAG_STREAMING;
+        return *this;
+    }
+    EndpointSpec& open_world() {
+        flags_ |= PLATFORM_FLAG_OPEN_WORLD;
+        return *this;
+    }
     EndpointSpec& metered(uint64_t price) {
         flags_ |= PLATFORM_FLAG_METERED;
         price_ = price;
         return *this;
     }
-    EndpointSpec& max_body(uint64_t bytes) { max_body_ = bytes; return *this; }
-    EndpointSpec& since(std::string v) { since_ = std::move(v); return *this; }
-    // An extra HTTP route for this endpoint, e.g. "/items/{id}" ({name} binds an argument). (ABI 1.2)
-    EndpointSpec& http_path(std::string v) { http_path_ = std::move(v); return *this; }
+    EndpointSpec& max_body(uint64_t bytes) {
+        max_body_ = bytes;
+        return *this;
+    }
+    EndpointSpec& since(std::string v) {
+        since_ = std::move(v);
+        return *this;
+    }
+    // An extra HTTP route for this endpoint, e.g. "/items/{id}" ({name} binds an argument).
+    // (ABI 1.2)
+    EndpointSpec& http_path(std::string v) {
+        http_path_ = std::move(v);
+        return *this;
+    }
     // MCP (ABI 1.4). mcp_content(): the handler returns an MCP CallToolResult ({"content": [...]})
     // that tools/call passes through. The roles make the endpoint answer one MCP request instead
     // of being a tool (abi.h, platform_mcp_role_t, gives each one's arguments and result).
-    EndpointSpec& mcp_content() { flags_ |= PLATFORM_FLAG_MCP_CONTENT; return *this; }
+    EndpointSpec& mcp_content() {
+        flags_ |= PLATFORM_FLAG_MCP_CONTENT;
+        return *this;
+    }
     EndpointSpec& mcp_resources() { return mcp_role(PLATFORM_MCP_RESOURCES); }
     EndpointSpec& mcp_resource_templates() { return mcp_role(PLATFORM_MCP_RESOURCE_TEMPLATES); }
     EndpointSpec& mcp_resource_read(std::string uri_prefix) {
@@ -73,7 +125,10 @@ public:
     EndpointSpec& mcp_prompt_get() { return mcp_role(PLATFORM_MCP_PROMPT_GET); }
     EndpointSpec& mcp_complete() { return mcp_role(PLATFORM_MCP_COMPLETE); }
     EndpointSpec& mcp_hidden() { return mcp_role(PLATFORM_MCP_HIDDEN); }
-    EndpointSpec& mcp_role(platform_mcp_role_t role) { mcp_role_ = role; return *this; }
+    EndpointSpec& mcp_role(platform_mcp_role_t role) {
+        mcp_role_ = role;
+        return *this;
+    }
 
     // A handler returning the JSON result (or throwing platform::Error).
     EndpointSpec& handler(json (T::*fn)(Request&)) {

@@ -2,10 +2,10 @@
 #pragma once
 
 #include <platform/abi.h>
-#include <platform/sdk/error.hpp>
 
 #include <cstdio>
 #include <exception>
+#include <platform/sdk/error.hpp>
 #include <type_traits>
 #include <utility>
 
@@ -39,10 +39,14 @@ void* guarded_create(char* err, size_t err_size, F&& make) noexcept {
 
 namespace detail {
 // Whether T has start() / stop(), which the SDK wires to on_start / on_stop.
-template <class T, class = void> struct has_start : std::false_type {};
-template <class T> struct has_start<T, std::void_t<decltype(std::declval<T&>().start())>> : std::true_type {};
-template <class T, class = void> struct has_stop : std::false_type {};
-template <class T> struct has_stop<T, std::void_t<decltype(std::declval<T&>().stop())>> : std::true_type {};
+template <class T, class = void>
+struct has_start : std::false_type {};
+template <class T>
+struct has_start<T, std::void_t<decltype(std::declval<T&>().start())>> : std::true_type {};
+template <class T, class = void>
+struct has_stop : std::false_type {};
+template <class T>
+struct has_stop<T, std::void_t<decltype(std::declval<T&>().stop())>> : std::true_type {};
 
 // Checks the host's ABI version against the one this plugin was built with.
 inline bool host_compatible(const platform_entry_args_t* args) {
@@ -63,16 +67,16 @@ inline bool host_compatible(const platform_entry_args_t* args) {
 
 // Defines `platform_plugin_entry`, returning the descriptor expression `desc` (evaluated once,
 // inside an exception barrier). Plugins link with a version script that exports only this.
-#define PLATFORM_DEFINE_ENTRY(desc)                                                            \
-    extern "C" __attribute__((visibility("default"))) const platform_plugin_desc_t*            \
-    platform_plugin_entry(const platform_entry_args_t* args) {                                 \
-        if (!::platform::detail::host_compatible(args)) return nullptr;                        \
-        try {                                                                                  \
-            return (desc);                                                                     \
-        } catch (const std::exception& e) {                                                    \
-            if (args->error && args->error_size)                                               \
-                std::snprintf(args->error, args->error_size, "%s", e.what());                  \
-        } catch (...) {                                                                        \
-        }                                                                                      \
-        return nullptr;                                                                        \
+#define PLATFORM_DEFINE_ENTRY(desc)                                                 \
+    extern "C" __attribute__((visibility("default"))) const platform_plugin_desc_t* \
+    platform_plugin_entry(const platform_entry_args_t* args) {                      \
+        if (!::platform::detail::host_compatible(args)) return nullptr;             \
+        try {                                                                       \
+            return (desc);                                                          \
+        } catch (const std::exception& e) {                                         \
+            if (args->error && args->error_size)                                    \
+                std::snprintf(args->error, args->error_size, "%s", e.what());       \
+        } catch (...) {                                                             \
+        }                                                                           \
+        return nullptr;                                                             \
     }

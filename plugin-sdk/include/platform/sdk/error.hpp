@@ -40,13 +40,27 @@ private:
     Code code_;
 };
 
-inline Error invalid_argument(const std::string& m) { return Error(Code::invalid_argument, m); }
-inline Error not_found(const std::string& m) { return Error(Code::not_found, m); }
-inline Error conflict(const std::string& m) { return Error(Code::conflict, m); }
-inline Error unauthenticated(const std::string& m) { return Error(Code::unauthenticated, m); }
-inline Error permission_denied(const std::string& m) { return Error(Code::permission_denied, m); }
-inline Error unavailable(const std::string& m) { return Error(Code::unavailable, m); }
-inline Error internal(const std::string& m) { return Error(Code::internal, m); }
+inline Error invalid_argument(const std::string& m) {
+    return Error(Code::invalid_argument, m);
+}
+inline Error not_found(const std::string& m) {
+    return Error(Code::not_found, m);
+}
+inline Error conflict(const std::string& m) {
+    return Error(Code::conflict, m);
+}
+inline Error unauthenticated(const std::string& m) {
+    return Error(Code::unauthenticated, m);
+}
+inline Error permission_denied(const std::string& m) {
+    return Error(Code::permission_denied, m);
+}
+inline Error unavailable(const std::string& m) {
+    return Error(Code::unavailable, m);
+}
+inline Error internal(const std::string& m) {
+    return Error(Code::internal, m);
+}
 
 // Throws an Error for a non-OK status returned by the host table.
 inline void check(platform_status_t status, const std::string& what) {

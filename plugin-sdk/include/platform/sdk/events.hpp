@@ -1,9 +1,8 @@
 // platform/sdk/events.hpp — events of the platform's ordered, persistent streams.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 
 namespace platform {

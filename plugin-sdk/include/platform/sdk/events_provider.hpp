@@ -17,12 +17,12 @@
 #pragma once
 
 #include <platform/abi.h>
-#include <platform/sdk/entry.hpp>
-#include <platform/sdk/error.hpp>
-#include <platform/sdk/str.hpp>
 
 #include <algorithm>
 #include <cstring>
+#include <platform/sdk/entry.hpp>
+#include <platform/sdk/error.hpp>
+#include <platform/sdk/str.hpp>
 #include <string>
 
 namespace platform {
@@ -31,7 +31,8 @@ template <class T, bool Persistent>
 struct EventsProviderTable {
     static T* self(void* inst) { return static_cast<T*>(inst); }
 
-    static platform_status_t append(void* inst, const platform_event_t* event, uint64_t* out_offset) {
+    static platform_status_t append(void* inst, const platform_event_t* event,
+                                    uint64_t* out_offset) {
         return guard([&] {
             if (!event || !out_offset) throw invalid_argument("event: must not be NULL");
             platform_event_t e{};  // only the fields within the caller's struct_size
@@ -39,14 +40,16 @@ struct EventsProviderTable {
             *out_offset = self(inst)->append(e);
         });
     }
-    static platform_status_t read(void* inst, platform_str_t topic, uint64_t from_offset, uint32_t limit,
-                                  platform_event_sink_fn sink, void* user) {
+    static platform_status_t read(void* inst, platform_str_t topic, uint64_t from_offset,
+                                  uint32_t limit, platform_event_sink_fn sink, void* user) {
         return guard([&] {
             if (!sink) throw invalid_argument("sink: must not be NULL");
-            self(inst)->read(view(topic), from_offset, limit, [&](const platform_event_t& e) { return sink(user, &e); });
+            self(inst)->read(view(topic), from_offset, limit,
+                             [&](const platform_event_t& e) { return sink(user, &e); });
         });
     }
-    static platform_status_t wait(void* inst, platform_str_t topic, uint64_t after_offset, int32_t timeout_ms) {
+    static platform_status_t wait(void* inst, platform_str_t topic, uint64_t after_offset,
+                                  int32_t timeout_ms) {
         bool ready = false;
         auto g = guard([&] { ready = self(inst)->wait(view(topic), after_offset, timeout_ms); });
         return g != PLATFORM_OK ? g : (ready ? PLATFORM_OK : PLATFORM_TIMEOUT);
@@ -59,8 +62,8 @@ struct EventsProviderTable {
         });
     }
 
-    static inline const platform_events_provider_t table = {sizeof(platform_events_provider_t), Persistent, append,
-                                                            read, wait, topics};
+    static inline const platform_events_provider_t table = {
+        sizeof(platform_events_provider_t), Persistent, append, read, wait, topics};
 };
 
 }  // namespace platform

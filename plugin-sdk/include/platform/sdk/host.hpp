@@ -6,17 +6,16 @@
 #pragma once
 
 #include <platform/abi.h>
+
+#include <condition_variable>
+#include <cstddef>
+#include <mutex>
+#include <nlohmann/json.hpp>
 #include <platform/sdk/error.hpp>
 #include <platform/sdk/events.hpp>
 #include <platform/sdk/http.hpp>
 #include <platform/sdk/store.hpp>
 #include <platform/sdk/str.hpp>
-
-#include <nlohmann/json.hpp>
-
-#include <condition_variable>
-#include <cstddef>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -57,14 +56,16 @@ public:
     // A sub-table such as platform_registry_api_t, or nullptr (also on a host without it).
     template <class Table>
     const Table* service(std::string_view name, uint32_t min_version) const {
-        if (!PLATFORM_HAS_FIELD(platform_host_api_t, api_, get_service) || !api_->get_service) return nullptr;
+        if (!PLATFORM_HAS_FIELD(platform_host_api_t, api_, get_service) || !api_->get_service)
+            return nullptr;
         return static_cast<const Table*>(api_->get_service(ctx_, view(name), min_version));
     }
 
     // Tells subscribed MCP clients that a resource changed (ABI 1.4; a no-op on older hosts):
     // only `account`'s sessions for an owned resource, every subscriber when account is empty.
     void resource_updated(std::string_view uri, std::string_view account = {}) const {
-        if (PLATFORM_HAS_FIELD(platform_host_api_t, api_, resource_updated) && api_->resource_updated)
+        if (PLATFORM_HAS_FIELD(platform_host_api_t, api_, resource_updated) &&
+            api_->resource_updated)
             api_->resource_updated(ctx_, view(uri), view(account));
     }
 
@@ -83,28 +84,38 @@ public:
     CallResult call(std::string_view service, std::string_view method, const json& request,
                     platform_call_t* parent = nullptr) const {
         require(PLATFORM_HAS_FIELD(platform_host_api_t, api_, call_service), "call_service");
-        return wait_for_reply(request, [&](platform_str_t body, platform_reply_fn reply, void* w) {
-            return api_->call_service(ctx_, parent, view(service), view(method), body,
-                                      parent ? 0u : PLATFORM_CALL_AS_SERVICE, reply, w);
-        }, "no such method: " + std::string(service) + " " + std::string(method));
+        return wait_for_reply(
+            request,
+            [&](platform_str_t body, platform_reply_fn reply, void* w) {
+                return api_->call_service(ctx_, parent, view(service), view(method), body,
+                                          parent ? 0u : PLATFORM_CALL_AS_SERVICE, reply, w);
+            },
+            "no such method: " + std::string(service) + " " + std::string(method));
     }
 
     // Calls service/method for the account of `grant` (Request::grant, ABI 1.6) and waits for the
     // answer: that account's identity and token restrictions, payment included. timeout_ms <= 0
     // is the profile's call timeout. Throws Error(not_found) for an unknown grant, service or
     // method (a revoked grant is unknown).
-    CallResult call_granted(std::string_view grant, std::string_view service, std::string_view method,
-                            const json& request, int64_t timeout_ms = 0) const {
-        if (!PLATFORM_HAS_FIELD(platform_host_api_t, api_, grant_call_service) || !api_->grant_call_service)
+    CallResult call_granted(std::string_view grant, std::string_view service,
+                            std::string_view method, const json& request,
+                            int64_t timeout_ms = 0) const {
+        if (!PLATFORM_HAS_FIELD(platform_host_api_t, api_, grant_call_service) ||
+            !api_->grant_call_service)
             throw Error(Code::unsupported, "the host does not offer grants (ABI 1.6)");
-        return wait_for_reply(request, [&](platform_str_t body, platform_reply_fn reply, void* w) {
-            return api_->grant_call_service(ctx_, view(grant), view(service), view(method), body, timeout_ms, reply, w);
-        }, "no such grant or method: " + std::string(service) + " " + std::string(method));
+        return wait_for_reply(
+            request,
+            [&](platform_str_t body, platform_reply_fn reply, void* w) {
+                return api_->grant_call_service(ctx_, view(grant), view(service), view(method),
+                                                body, timeout_ms, reply, w);
+            },
+            "no such grant or method: " + std::string(service) + " " + std::string(method));
     }
 
     // Forgets a grant; false when it was unknown.
     bool revoke_grant(std::string_view grant) const {
-        if (!PLATFORM_HAS_FIELD(platform_host_api_t, api_, grant_revoke) || !api_->grant_revoke) return false;
+        if (!PLATFORM_HAS_FIELD(platform_host_api_t, api_, grant_revoke) || !api_->grant_revoke)
+            return false;
         return api_->grant_revoke(ctx_, view(grant)) == PLATFORM_OK;
     }
 
@@ -130,21 +141,24 @@ public:
         auto done = [](void* user, const platform_http_response_t* resp) {
             auto* o = static_cast<HttpResponse*>(user);
             o->status = resp->status;
-            o->headers = resp->headers_json.len ? json::parse(view(resp->headers_json), nullptr, false) : json::object();
+            o->headers = resp->headers_json.len
+                             ? json::parse(view(resp->headers_json), nullptr, false)
+                             : json::object();
             o->body = copy(resp->body);
             o->error = copy(resp->error);
             o->final_url = copy(resp->final_url);
         };
         auto st = api_->http_fetch(ctx_, &r, done, &out);
-        if (st != PLATFORM_OK) throw Error(static_cast<Code>(st), out.error.empty() ? "request failed" : out.error);
+        if (st != PLATFORM_OK)
+            throw Error(static_cast<Code>(st), out.error.empty() ? "request failed" : out.error);
         return out;
     }
 
     // ---- events -------------------------------------------------------------------------------
 
     // Appends to a topic; returns the event's offset.
-    uint64_t publish_event(std::string_view topic, std::string_view payload, const json& metadata = json::object(),
-                           int64_t timestamp_ms = 0) const {
+    uint64_t publish_event(std::string_view topic, std::string_view payload,
+                           const json& metadata = json::object(), int64_t timestamp_ms = 0) const {
         require(PLATFORM_HAS_FIELD(platform_host_api_t, api_, events_publish), "events_publish");
         std::string md = metadata.dump();
         platform_event_t e{};
@@ -159,7 +173,8 @@ public:
     }
 
     // Events of a topic from `from_offset` (1 = the start), at most `limit` (0 = all).
-    std::vector<Event> read_events(std::string_view topic, uint64_t from_offset = 1, uint32_t limit = 0) const {
+    std::vector<Event> read_events(std::string_view topic, uint64_t from_offset = 1,
+                                   uint32_t limit = 0) const {
         require(PLATFORM_HAS_FIELD(platform_host_api_t, api_, events_read), "events_read");
         std::vector<Event> out;
         auto sink = [](void* user, const platform_event_t* e) -> bool {
@@ -168,12 +183,14 @@ public:
             ev.topic = copy(e->topic);
             ev.offset = e->offset;
             ev.timestamp_ms = e->timestamp_ms;
-            ev.metadata = e->metadata_json.len ? json::parse(view(e->metadata_json), nullptr, false) : json::object();
+            ev.metadata = e->metadata_json.len ? json::parse(view(e->metadata_json), nullptr, false)
+                                               : json::object();
             ev.payload = copy(e->payload);
             static_cast<std::vector<Event>*>(user)->push_back(std::move(ev));
             return true;
         };
-        check(api_->events_read(ctx_, view(topic), from_offset, limit, sink, &out), "events read failed");
+        check(api_->events_read(ctx_, view(topic), from_offset, limit, sink, &out),
+              "events read failed");
         return out;
     }
 
@@ -197,7 +214,8 @@ public:
         const std::string body = request.dump(-1, ' ', false, json::error_handler_t::replace);
         std::string out;
         const auto st = api_->model_complete(ctx_, view(body), append_sink, &out);
-        if (st != PLATFORM_OK) throw Error(static_cast<Code>(st), out.empty() ? "the model failed" : out);
+        if (st != PLATFORM_OK)
+            throw Error(static_cast<Code>(st), out.empty() ? "the model failed" : out);
         return json::parse(out);
     }
 
@@ -205,7 +223,8 @@ private:
     // Starts a call with `start(body, reply, user)` and blocks until its reply; a start that
     // does not return OK throws Error(code, refused).
     template <class Start>
-    static CallResult wait_for_reply(const json& request, Start&& start, const std::string& refused) {
+    static CallResult wait_for_reply(const json& request, Start&& start,
+                                     const std::string& refused) {
         struct Wait {
             std::mutex m;
             std::condition_variable cv;
@@ -229,7 +248,9 @@ private:
 
     // Throws UNSUPPORTED when the host is older than the function this needs.
     static void require(bool present, const char* what) {
-        if (!present) throw Error(Code::unsupported, std::string("the host does not offer ") + what + " (ABI 1.2)");
+        if (!present)
+            throw Error(Code::unsupported,
+                        std::string("the host does not offer ") + what + " (ABI 1.2)");
     }
 
     const platform_host_api_t* api_ = nullptr;

@@ -3,9 +3,8 @@
 // guard for user URLs, allow-list for operator URLs, provider base URLs and keys, size caps).
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 
 namespace platform {
@@ -15,15 +14,15 @@ struct HttpRequest {
     std::string url;  // absolute, or a path under `provider`'s base URL
     nlohmann::json headers = nlohmann::json::object();
     std::string body;
-    std::string provider;        // config providers.<name>; empty = none
-    int32_t timeout_ms = 0;      // 0 = the host's default (30 s)
-    uint64_t max_bytes = 0;      // 0 = the host's default (10 MiB)
-    bool operator_url = false;   // an operator-configured upstream (allow-list, not the SSRF guard)
+    std::string provider;       // config providers.<name>; empty = none
+    int32_t timeout_ms = 0;     // 0 = the host's default (30 s)
+    uint64_t max_bytes = 0;     // 0 = the host's default (10 MiB)
+    bool operator_url = false;  // an operator-configured upstream (allow-list, not the SSRF guard)
     bool follow_redirects = true;
 };
 
 struct HttpResponse {
-    int status = 0;  // 0 when no response arrived
+    int status = 0;                                     // 0 when no response arrived
     nlohmann::json headers = nlohmann::json::object();  // lower-case names
     std::string body;
     std::string error;  // why the request failed or was refused

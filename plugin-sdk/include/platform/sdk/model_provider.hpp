@@ -16,25 +16,26 @@
 #pragma once
 
 #include <platform/abi.h>
+
+#include <nlohmann/json.hpp>
 #include <platform/sdk/entry.hpp>
 #include <platform/sdk/error.hpp>
 #include <platform/sdk/str.hpp>
-
-#include <nlohmann/json.hpp>
-
 #include <string>
 
 namespace platform {
 
 template <class T>
 struct ModelProviderTable {
-    static platform_status_t complete(void* inst, platform_str_t request, platform_bytes_sink_fn sink, void* user) {
+    static platform_status_t complete(void* inst, platform_str_t request,
+                                      platform_bytes_sink_fn sink, void* user) {
         std::string message;
         platform_status_t code = PLATFORM_OK;
         try {
             const json req = json::parse(view(request), nullptr, false);
             if (!req.is_object()) throw invalid_argument("request: must be a JSON object");
-            const std::string out = static_cast<T*>(inst)->complete(req).dump(-1, ' ', false, json::error_handler_t::replace);
+            const std::string out = static_cast<T*>(inst)->complete(req).dump(
+                -1, ' ', false, json::error_handler_t::replace);
             if (sink) sink(user, view(out));
             return PLATFORM_OK;
         } catch (const Error& e) {
@@ -51,7 +52,8 @@ struct ModelProviderTable {
         return code;
     }
 
-    static inline const platform_model_provider_t table = {sizeof(platform_model_provider_t), complete};
+    static inline const platform_model_provider_t table = {sizeof(platform_model_provider_t),
+                                                           complete};
 };
 
 }  // namespace platform

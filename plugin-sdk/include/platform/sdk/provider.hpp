@@ -14,10 +14,10 @@
 #pragma once
 
 #include <platform/abi.h>
-#include <platform/sdk/entry.hpp>
-#include <platform/sdk/host.hpp>
 
 #include <nlohmann/json.hpp>
+#include <platform/sdk/entry.hpp>
+#include <platform/sdk/host.hpp>
 
 namespace platform::detail {
 
@@ -64,4 +64,5 @@ struct ProviderRuntime {
 }  // namespace platform::detail
 
 #define PLATFORM_PROVIDER(T, kind, id, version, summary, table) \
-    PLATFORM_DEFINE_ENTRY(::platform::detail::ProviderRuntime<T>::describe(kind, id, version, summary, table))
+    PLATFORM_DEFINE_ENTRY(                                      \
+        ::platform::detail::ProviderRuntime<T>::describe(kind, id, version, summary, table))

@@ -2,17 +2,16 @@
 #pragma once
 
 #include <platform/abi.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <nlohmann/json.hpp>
 #include <platform/sdk/error.hpp>
 #include <platform/sdk/host.hpp>
 #include <platform/sdk/store.hpp>
 #include <platform/sdk/str.hpp>
-
-#include <nlohmann/json.hpp>
-
-#include <atomic>
-#include <condition_variable>
-#include <mutex>
-#include <memory>
 #include <string>
 #include <string_view>
 
@@ -22,7 +21,8 @@ namespace platform {
 // wins and later ones are ignored. An async handler may keep a Responder after returning.
 class Responder {
 public:
-    Responder(const platform_host_api_t* api, platform_call_t* call) : state_(std::make_shared<State>()) {
+    Responder(const platform_host_api_t* api, platform_call_t* call)
+        : state_(std::make_shared<State>()) {
         state_->api = api;
         state_->call = call;
     }
@@ -49,7 +49,8 @@ public:
         return false;
     }
     bool chunk(const json& message) const {
-        return chunk(std::string_view(message.dump(-1, ' ', false, json::error_handler_t::replace)));
+        return chunk(
+            std::string_view(message.dump(-1, ' ', false, json::error_handler_t::replace)));
     }
     void end(Code code = Code::ok, std::string_view message = {}) const {
         if (!claim()) return;
@@ -142,12 +143,15 @@ public:
             w->cv.notify_all();
         };
         std::string p = params.dump(-1, ' ', false, json::error_handler_t::replace);
-        auto st = host_.api()->call_client_request(call_, view(method), view(p), timeout_ms, reply, &w);
+        auto st =
+            host_.api()->call_client_request(call_, view(method), view(p), timeout_ms, reply, &w);
         if (st != PLATFORM_OK)
-            throw Error(static_cast<Code>(st), "the MCP client cannot take " + std::string(method) +
-                                                   (st == PLATFORM_UNSUPPORTED ? " (the call did not come over MCP with an event stream, or the "
-                                                                                  "client did not declare the capability)"
-                                                                                : ""));
+            throw Error(static_cast<Code>(st),
+                        "the MCP client cannot take " + std::string(method) +
+                            (st == PLATFORM_UNSUPPORTED
+                                 ? " (the call did not come over MCP with an event stream, or the "
+                                   "client did not declare the capability)"
+                                 : ""));
         std::unique_lock<std::mutex> lock(w.m);
         w.cv.wait(lock, [&] { return w.done; });
         if (w.code != PLATFORM_OK) throw Error(static_cast<Code>(w.code), w.body);
@@ -155,14 +159,16 @@ public:
     }
 
     // The tools this call's caller may use (ABI 1.5 call_tools): a JSON array of
-    // {name, title, description, inputSchema, annotations, service, method}, as tools/list shows them to that
-    // caller, minus endpoints withheld from the agent and this plugin's own.
+    // {name, title, description, inputSchema, annotations, service, method}, as tools/list shows
+    // them to that caller, minus endpoints withheld from the agent and this plugin's own.
     json tools() const {
-        if (!PLATFORM_HAS_FIELD(platform_host_api_t, host_.api(), call_tools) || !host_.api()->call_tools)
+        if (!PLATFORM_HAS_FIELD(platform_host_api_t, host_.api(), call_tools) ||
+            !host_.api()->call_tools)
             throw Error(Code::unsupported, "the host does not offer call_tools (ABI 1.5)");
         std::string out;
         const auto st = host_.api()->call_tools(call_, append_sink, &out);
-        if (st != PLATFORM_OK) throw Error(static_cast<Code>(st), "the caller's tools are not available");
+        if (st != PLATFORM_OK)
+            throw Error(static_cast<Code>(st), "the caller's tools are not available");
         return json::parse(out);
     }
 
@@ -170,11 +176,13 @@ public:
     // with the job it is for, used with Host::call_granted and given back with Host::revoke_grant.
     // Throws unauthenticated for an anonymous caller, unsupported on an older host.
     std::string grant() const {
-        if (!PLATFORM_HAS_FIELD(platform_host_api_t, host_.api(), grant_create) || !host_.api()->grant_create)
+        if (!PLATFORM_HAS_FIELD(platform_host_api_t, host_.api(), grant_create) ||
+            !host_.api()->grant_create)
             throw Error(Code::unsupported, "the host does not offer grants (ABI 1.6)");
         std::string out;
         const auto st = host_.api()->grant_create(call_, append_sink, &out);
-        if (st != PLATFORM_OK) throw Error(static_cast<Code>(st), out.empty() ? "no grant for this caller" : out);
+        if (st != PLATFORM_OK)
+            throw Error(static_cast<Code>(st), out.empty() ? "no grant for this caller" : out);
         return out;
     }
 
@@ -203,7 +211,8 @@ public:
 
 private:
     bool mcp_api() const {
-        return PLATFORM_HAS_FIELD(platform_host_api_t, host_.api(), resource_updated) && host_.api()->call_progress;
+        return PLATFORM_HAS_FIELD(platform_host_api_t, host_.api(), resource_updated) &&
+               host_.api()->call_progress;
     }
     Host host_;
     platform_call_t* call_;

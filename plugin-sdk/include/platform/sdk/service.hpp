@@ -14,13 +14,13 @@
 #pragma once
 
 #include <platform/abi.h>
+
+#include <deque>
+#include <memory>
 #include <platform/sdk/endpoint.hpp>
 #include <platform/sdk/entry.hpp>
 #include <platform/sdk/host.hpp>
 #include <platform/sdk/request.hpp>
-
-#include <deque>
-#include <memory>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -30,15 +30,34 @@ namespace platform {
 template <class T>
 class ServiceSpec {
 public:
-    ServiceSpec& id(std::string v) { id_ = std::move(v); return *this; }
-    ServiceSpec& version(std::string v) { version_ = std::move(v); return *this; }
-    ServiceSpec& summary(std::string v) { summary_ = std::move(v); return *this; }
+    ServiceSpec& id(std::string v) {
+        id_ = std::move(v);
+        return *this;
+    }
+    ServiceSpec& version(std::string v) {
+        version_ = std::move(v);
+        return *this;
+    }
+    ServiceSpec& summary(std::string v) {
+        summary_ = std::move(v);
+        return *this;
+    }
     // Name under the namespace: "v1.notes" (catalogue) or "registry" (platform built-in).
-    ServiceSpec& service(std::string v) { service_ = std::move(v); return *this; }
-    ServiceSpec& config_schema(std::string v) { config_ = std::move(v); return *this; }
+    ServiceSpec& service(std::string v) {
+        service_ = std::move(v);
+        return *this;
+    }
+    ServiceSpec& config_schema(std::string v) {
+        config_ = std::move(v);
+        return *this;
+    }
 
-    EndpointSpec<T>& get(std::string name) { return endpoints_.emplace_back(std::move(name), PLATFORM_VERB_GET); }
-    EndpointSpec<T>& post(std::string name) { return endpoints_.emplace_back(std::move(name), PLATFORM_VERB_POST); }
+    EndpointSpec<T>& get(std::string name) {
+        return endpoints_.emplace_back(std::move(name), PLATFORM_VERB_GET);
+    }
+    EndpointSpec<T>& post(std::string name) {
+        return endpoints_.emplace_back(std::move(name), PLATFORM_VERB_POST);
+    }
 
     const std::deque<EndpointSpec<T>>& endpoints() const { return endpoints_; }
 
@@ -69,7 +88,6 @@ private:
 
 namespace detail {
 
-
 template <class T>
 struct ServiceRuntime {
     struct Instance {
@@ -99,8 +117,8 @@ struct ServiceRuntime {
         return d;
     }
 
-    static void* on_create(const platform_host_api_t* api, platform_host_ctx_t* ctx,
-                           platform_str_t, char* err, size_t err_size) noexcept {
+    static void* on_create(const platform_host_api_t* api, platform_host_ctx_t* ctx, platform_str_t,
+                           char* err, size_t err_size) noexcept {
         return guarded_create(err, err_size, [&] {
             auto inst = std::make_unique<Instance>();
             inst->host = Host(api, ctx);
@@ -124,7 +142,8 @@ struct ServiceRuntime {
 
     static void on_destroy(void* p) noexcept { delete static_cast<Instance*>(p); }
 
-    static void on_call(void* p, platform_call_t* call, uint32_t index, platform_str_t request) noexcept {
+    static void on_call(void* p, platform_call_t* call, uint32_t index,
+                        platform_str_t request) noexcept {
         auto* inst = static_cast<Instance*>(p);
         Responder out(inst->host.api(), call);
         try {

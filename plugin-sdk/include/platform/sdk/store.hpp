@@ -10,13 +10,12 @@
 #pragma once
 
 #include <platform/abi.h>
-#include <platform/sdk/error.hpp>
-#include <platform/sdk/str.hpp>
-
-#include <nlohmann/json.hpp>
 
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <optional>
+#include <platform/sdk/error.hpp>
+#include <platform/sdk/str.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -93,7 +92,8 @@ public:
     // nothing and returns false. Compares bytes.
     bool compare_and_set(std::string_view key, std::optional<std::string_view> expected,
                          std::optional<std::string_view> value, int64_t ttl_ms = 0) const {
-        require(PLATFORM_HAS_FIELD(platform_host_api_t, api_, store_cas) && api_->store_cas, "store_cas");
+        require(PLATFORM_HAS_FIELD(platform_host_api_t, api_, store_cas) && api_->store_cas,
+                "store_cas");
         platform_str_t e = view(expected.value_or(std::string_view()));
         platform_str_t v = view(value.value_or(std::string_view()));
         auto st = api_->store_cas(ctx_, view(key), expected ? &e : nullptr, value ? &v : nullptr,
@@ -111,7 +111,8 @@ public:
     // Applies every write or none, in order (a later write to the same key wins); readers never
     // see part of a batch.
     void batch(const std::vector<StoreWrite>& writes) const {
-        require(PLATFORM_HAS_FIELD(platform_host_api_t, api_, store_batch) && api_->store_batch, "store_batch");
+        require(PLATFORM_HAS_FIELD(platform_host_api_t, api_, store_batch) && api_->store_batch,
+                "store_batch");
         if (writes.empty()) return;
         std::vector<platform_store_op_t> ops(writes.size());
         const int64_t now = api_->clock_now_ms(ctx_);
@@ -127,7 +128,8 @@ public:
                 op.expires_at_ms = w.ttl_ms > 0 ? now + w.ttl_ms : 0;
             }
         }
-        check(api_->store_batch(ctx_, ops.data(), static_cast<uint32_t>(ops.size()), sizeof(platform_store_op_t)),
+        check(api_->store_batch(ctx_, ops.data(), static_cast<uint32_t>(ops.size()),
+                                sizeof(platform_store_op_t)),
               "store batch failed");
     }
 
@@ -139,7 +141,9 @@ private:
     }
     // Throws UNSUPPORTED when the host is older than the function this needs.
     static void require(bool present, const char* what) {
-        if (!present) throw Error(Code::unsupported, std::string("the host does not offer ") + what + " (ABI 1.3)");
+        if (!present)
+            throw Error(Code::unsupported,
+                        std::string("the host does not offer ") + what + " (ABI 1.3)");
     }
 
     const platform_host_api_t* api_;
@@ -184,12 +188,14 @@ public:
         std::optional<std::string> e, v;
         if (expected) e = encode(*expected);
         if (value) v = encode(*value);
-        return store_.compare_and_set(prefix_ + std::string(id), e ? std::optional<std::string_view>(*e) : std::nullopt,
-                                      v ? std::optional<std::string_view>(*v) : std::nullopt, ttl_ms);
+        return store_.compare_and_set(
+            prefix_ + std::string(id), e ? std::optional<std::string_view>(*e) : std::nullopt,
+            v ? std::optional<std::string_view>(*v) : std::nullopt, ttl_ms);
     }
 
     // Creates the record only when the id is free (or its record expired); false otherwise.
-    bool insert_if_absent(std::string_view id, const nlohmann::json& value, int64_t ttl_ms = 0) const {
+    bool insert_if_absent(std::string_view id, const nlohmann::json& value,
+                          int64_t ttl_ms = 0) const {
         return compare_and_set(id, std::nullopt, value, ttl_ms);
     }
 
@@ -198,7 +204,9 @@ public:
     // else calls fn again with the newer record, at most `attempts` times (then throws
     // Error(conflict)). Returns what was written.
     std::optional<nlohmann::json> update(
-        std::string_view id, const std::function<std::optional<nlohmann::json>(const std::optional<nlohmann::json>&)>& fn,
+        std::string_view id,
+        const std::function<std::optional<nlohmann::json>(const std::optional<nlohmann::json>&)>&
+            fn,
         int64_t ttl_ms = 0, int attempts = 16) const {
         const std::string key = prefix_ + std::string(id);
         for (int i = 0; i < attempts; ++i) {
@@ -208,11 +216,13 @@ public:
             auto next = fn(cur);
             std::optional<std::string> v;
             if (next) v = encode(*next);
-            if (store_.compare_and_set(key, raw ? std::optional<std::string_view>(*raw) : std::nullopt,
-                                       v ? std::optional<std::string_view>(*v) : std::nullopt, ttl_ms))
+            if (store_.compare_and_set(
+                    key, raw ? std::optional<std::string_view>(*raw) : std::nullopt,
+                    v ? std::optional<std::string_view>(*v) : std::nullopt, ttl_ms))
                 return next;
         }
-        throw conflict("update: the record kept changing; gave up after " + std::to_string(attempts) + " attempts");
+        throw conflict("update: the record kept changing; gave up after " +
+                       std::to_string(attempts) + " attempts");
     }
 
     // Store::batch on this owner's records: every write or none.
@@ -239,9 +249,12 @@ public:
     static std::string escape(std::string_view owner) {
         std::string out;
         for (char c : owner) {
-            if (c == '%') out += "%25";
-            else if (c == '/') out += "%2F";
-            else out += c;
+            if (c == '%')
+                out += "%25";
+            else if (c == '/')
+                out += "%2F";
+            else
+                out += c;
         }
         return out;
     }

@@ -1,15 +1,15 @@
 // platform/sdk/text.hpp — small text helpers service plugins share: RFC 3339 times, ASCII case
 // folding, HTML escaping, base64, content-derived and time-ordered ids, and a write sequence.
 //
-// Header-only, no state except the process-wide counters of time_ordered_id and next_sequence; every function may be called
-// from any thread.
+// Header-only, no state except the process-wide counters of time_ordered_id and next_sequence;
+// every function may be called from any thread.
 #pragma once
 
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
-#include <ctime>
 #include <cstdio>
+#include <ctime>
 #include <optional>
 #include <random>
 #include <string>
@@ -42,12 +42,23 @@ inline std::string html_escape(const std::string& s) {
     out.reserve(s.size());
     for (char c : s) {
         switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        case '\'': out += "&#39;"; break;
-        default: out += c;
+            case '&':
+                out += "&amp;";
+                break;
+            case '<':
+                out += "&lt;";
+                break;
+            case '>':
+                out += "&gt;";
+                break;
+            case '"':
+                out += "&quot;";
+                break;
+            case '\'':
+                out += "&#39;";
+                break;
+            default:
+                out += c;
         }
     }
     return out;
@@ -87,12 +98,18 @@ inline std::optional<std::string> base64_decode(const std::string& text) {
         }
         if (pads) return std::nullopt;
         int v;
-        if (c >= 'A' && c <= 'Z') v = c - 'A';
-        else if (c >= 'a' && c <= 'z') v = c - 'a' + 26;
-        else if (c >= '0' && c <= '9') v = c - '0' + 52;
-        else if (c == '+' || c == '-') v = 62;
-        else if (c == '/' || c == '_') v = 63;
-        else return std::nullopt;
+        if (c >= 'A' && c <= 'Z')
+            v = c - 'A';
+        else if (c >= 'a' && c <= 'z')
+            v = c - 'a' + 26;
+        else if (c >= '0' && c <= '9')
+            v = c - '0' + 52;
+        else if (c == '+' || c == '-')
+            v = 62;
+        else if (c == '/' || c == '_')
+            v = 63;
+        else
+            return std::nullopt;
         ++chars;
         acc = (acc << 6) | uint32_t(v);
         bits += 6;
@@ -108,7 +125,8 @@ inline std::optional<std::string> base64_decode(const std::string& text) {
 // `prefix` + 16 hex digits of FNV-1a over `seed` (and `attempt`, when not negative): an id that
 // is a function of what is written and when, so the same call made by two fresh accounts
 // answers the same; a caller moves past ids it already has with attempt 0, 1, 2, ...
-inline std::string hash_id(const std::string& seed, int attempt = -1, const std::string& prefix = "") {
+inline std::string hash_id(const std::string& seed, int attempt = -1,
+                           const std::string& prefix = "") {
     uint64_t h = 1469598103934665603ULL;
     const std::string input = attempt < 0 ? seed : seed + "#" + std::to_string(attempt);
     for (unsigned char c : input) h = (h ^ c) * 1099511628211ULL;

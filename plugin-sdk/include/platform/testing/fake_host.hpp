@@ -5,11 +5,11 @@
 //   auto r = plugin.call("add", {{"title","a"},{"text","b"}}, "alice");
 //   EXPECT_EQ(r.code, PLATFORM_OK);  EXPECT_EQ(r.json()["title"], "a");
 //
-// The fake host keeps an in-memory store (ordered, with TTL against a settable clock, compare-and-set
-// and atomic batches; the privileged "store" sub-table reaches other tables; `store_features`
-// plays a provider that lacks some of them), in-memory event topics, records log lines
-// and published messages, serves config from a JSON object, and answers calls synchronously (a
-// handler that answers later from another thread is waited for, up to a timeout). Calls to other
+// The fake host keeps an in-memory store (ordered, with TTL against a settable clock,
+// compare-and-set and atomic batches; the privileged "store" sub-table reaches other tables;
+// `store_features` plays a provider that lacks some of them), in-memory event topics, records log
+// lines and published messages, serves config from a JSON object, and answers calls synchronously
+// (a handler that answers later from another thread is waited for, up to a timeout). Calls to other
 // services and outbound HTTP go to the hooks `on_call` and `on_fetch` a test sets. It does not
 // validate arguments: that is the real host's job and is tested there. Sub-tables ("clock",
 // "store", "secrets") are granted to every plugin. The model (1.5) answers from a queue a test
@@ -20,20 +20,19 @@
 #pragma once
 
 #include <platform/abi.h>
-#include <platform/sdk/store_provider.hpp>
-#include <platform/sdk/str.hpp>
-
-#include <nlohmann/json.hpp>
+#include <strings.h>
 
 #include <algorithm>
 #include <chrono>
-#include <cstring>
-#include <functional>
-#include <strings.h>
 #include <condition_variable>
+#include <cstring>
 #include <deque>
+#include <functional>
 #include <map>
 #include <mutex>
+#include <nlohmann/json.hpp>
+#include <platform/sdk/store_provider.hpp>
+#include <platform/sdk/str.hpp>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -42,8 +41,8 @@ namespace platform::testing {
 
 struct Reply {
     platform_status_t code = -1;
-    std::string body;          // JSON result, or the error message
-    std::string content_type;  // set by respond_raw
+    std::string body;                 // JSON result, or the error message
+    std::string content_type;         // set by respond_raw
     std::vector<std::string> chunks;  // respond_chunk messages, in order
     nlohmann::json json() const { return nlohmann::json::parse(body); }
 };
@@ -66,7 +65,9 @@ public:
     FakePlugin(FakeHost* host, const platform_plugin_desc_t* desc, void* inst)
         : host_(host), desc_(desc), inst_(inst) {}
     FakePlugin(const FakePlugin&) = delete;
-    FakePlugin(FakePlugin&& o) noexcept : host_(o.host_), desc_(o.desc_), inst_(o.inst_) { o.inst_ = nullptr; }
+    FakePlugin(FakePlugin&& o) noexcept : host_(o.host_), desc_(o.desc_), inst_(o.inst_) {
+        o.inst_ = nullptr;
+    }
     ~FakePlugin() {
         if (!inst_) return;
         if (desc_->on_stop) desc_->on_stop(inst_);
@@ -112,14 +113,15 @@ public:
         api_.log = [](platform_host_ctx_t* c, platform_log_level_t, platform_str_t m) {
             self(c)->logs.push_back(platform::copy(m));
         };
-        api_.config_get = [](platform_host_ctx_t* c, platform_str_t path, platform_bytes_sink_fn sink,
-                             void* user) -> platform_status_t {
+        api_.config_get = [](platform_host_ctx_t* c, platform_str_t path,
+                             platform_bytes_sink_fn sink, void* user) -> platform_status_t {
             const nlohmann::json* node = &self(c)->config;
             std::string p = platform::copy(path);
             size_t start = 0;
             while (!p.empty() && start <= p.size()) {
                 size_t dot = p.find('.', start);
-                std::string part = p.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+                std::string part =
+                    p.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
                 if (!node->is_object() || !node->contains(part)) return PLATFORM_NOT_FOUND;
                 node = &(*node)[part];
                 if (dot == std::string::npos) break;
@@ -131,40 +133,47 @@ public:
         };
         api_.store_get = [](platform_host_ctx_t* c, platform_str_t key, platform_bytes_sink_fn sink,
                             void* user) { return self(c)->table_get("", key, sink, user); };
-        api_.store_put = [](platform_host_ctx_t* c, platform_str_t key, platform_str_t value, int64_t ttl) {
-            return self(c)->table_put("", key, value, ttl);
+        api_.store_put = [](platform_host_ctx_t* c, platform_str_t key, platform_str_t value,
+                            int64_t ttl) { return self(c)->table_put("", key, value, ttl); };
+        api_.store_delete = [](platform_host_ctx_t* c, platform_str_t key) {
+            return self(c)->table_del("", key);
         };
-        api_.store_delete = [](platform_host_ctx_t* c, platform_str_t key) { return self(c)->table_del("", key); };
-        api_.store_scan = [](platform_host_ctx_t* c, const platform_scan_t* s, platform_record_sink_fn sink,
+        api_.store_scan = [](platform_host_ctx_t* c, const platform_scan_t* s,
+                             platform_record_sink_fn sink,
                              void* user) { return self(c)->table_scan("", s, sink, user); };
-        api_.store_cas = [](platform_host_ctx_t* c, platform_str_t key, const platform_str_t* expected,
-                            const platform_str_t* value, int64_t expires_at) {
+        api_.store_cas = [](platform_host_ctx_t* c, platform_str_t key,
+                            const platform_str_t* expected, const platform_str_t* value,
+                            int64_t expires_at) {
             return self(c)->table_cas("", key, expected, value, expires_at);
         };
-        api_.store_batch = [](platform_host_ctx_t* c, const platform_store_op_t* ops, uint32_t count, uint32_t stride) {
+        api_.store_batch = [](platform_host_ctx_t* c, const platform_store_op_t* ops,
+                              uint32_t count, uint32_t stride) {
             return self(c)->table_batch("", ops, count, stride);
         };
         // MCP (1.4): the fake host's calls never come from an MCP client.
-        api_.call_progress = [](platform_call_t*, double, double, platform_str_t) -> platform_status_t {
+        api_.call_progress = [](platform_call_t*, double, double,
+                                platform_str_t) -> platform_status_t {
             return PLATFORM_UNSUPPORTED;
         };
-        api_.call_log = [](platform_call_t*, platform_str_t, platform_str_t, platform_str_t) -> platform_status_t {
-            return PLATFORM_UNSUPPORTED;
-        };
-        api_.call_client_request = [](platform_call_t*, platform_str_t, platform_str_t, int64_t, platform_reply_fn,
+        api_.call_log = [](platform_call_t*, platform_str_t, platform_str_t,
+                           platform_str_t) -> platform_status_t { return PLATFORM_UNSUPPORTED; };
+        api_.call_client_request = [](platform_call_t*, platform_str_t, platform_str_t, int64_t,
+                                      platform_reply_fn,
                                       void*) -> platform_status_t { return PLATFORM_UNSUPPORTED; };
-        api_.resource_updated = [](platform_host_ctx_t* c, platform_str_t uri, platform_str_t account) {
+        api_.resource_updated = [](platform_host_ctx_t* c, platform_str_t uri,
+                                   platform_str_t account) {
             self(c)->updated_resources.push_back(platform::copy(uri));
             self(c)->updated_resource_accounts.push_back(platform::copy(account));
         };
         // The model (1.5): scripted answers in order; UNAVAILABLE once they run out.
-        api_.model_complete = [](platform_host_ctx_t* c, platform_str_t request, platform_bytes_sink_fn sink,
-                                 void* user) -> platform_status_t {
+        api_.model_complete = [](platform_host_ctx_t* c, platform_str_t request,
+                                 platform_bytes_sink_fn sink, void* user) -> platform_status_t {
             auto* h = self(c);
             Reply next;
             {
                 std::lock_guard<std::mutex> g(h->model_mutex);
-                h->model_requests.push_back(nlohmann::json::parse(platform::view(request), nullptr, false));
+                h->model_requests.push_back(
+                    nlohmann::json::parse(platform::view(request), nullptr, false));
                 if (h->model_answers.empty()) {
                     next.code = PLATFORM_UNAVAILABLE;
                     next.body = "the fake host has no model answer left (push_model_answer)";
@@ -176,7 +185,8 @@ public:
             if (sink) sink(user, platform::view(next.body));
             return next.code;
         };
-        api_.call_tools = [](platform_call_t* call, platform_bytes_sink_fn sink, void* user) -> platform_status_t {
+        api_.call_tools = [](platform_call_t* call, platform_bytes_sink_fn sink,
+                             void* user) -> platform_status_t {
             auto* st = reinterpret_cast<CallState*>(call);
             if (!st || !st->host) return PLATFORM_INVALID_ARGUMENT;
             std::string out;
@@ -192,12 +202,14 @@ public:
             self(c)->published.emplace_back(platform::copy(topic), platform::copy(body));
             return PLATFORM_OK;
         };
-        api_.broker_subscribe = [](platform_host_ctx_t*, platform_str_t, platform_str_t, platform_message_fn,
-                                   void*, uint64_t* id) -> platform_status_t {
+        api_.broker_subscribe = [](platform_host_ctx_t*, platform_str_t, platform_str_t,
+                                   platform_message_fn, void*, uint64_t* id) -> platform_status_t {
             *id = 1;
             return PLATFORM_OK;
         };
-        api_.broker_unsubscribe = [](platform_host_ctx_t*, uint64_t) -> platform_status_t { return PLATFORM_OK; };
+        api_.broker_unsubscribe = [](platform_host_ctx_t*, uint64_t) -> platform_status_t {
+            return PLATFORM_OK;
+        };
         api_.clock_now_ms = [](platform_host_ctx_t* c) { return self(c)->now_ms; };
         api_.call_info = [](platform_call_t* call, platform_call_info_t* out) {
             auto* st = reinterpret_cast<CallState*>(call);
@@ -213,7 +225,8 @@ public:
         api_.call_header = [](platform_call_t* call, platform_str_t name) -> platform_str_t {
             auto* st = reinterpret_cast<CallState*>(call);
             for (auto& [k, v] : st->headers)
-                if (strcasecmp(k.c_str(), platform::copy(name).c_str()) == 0) return platform::view(v);
+                if (strcasecmp(k.c_str(), platform::copy(name).c_str()) == 0)
+                    return platform::view(v);
             return platform_str_t{nullptr, 0};
         };
         api_.respond = [](platform_call_t* call, platform_status_t code, platform_str_t body) {
@@ -239,26 +252,31 @@ public:
             }
             return finish(call, code, body, "text/event-stream");
         };
-        api_.get_service = [](platform_host_ctx_t* c, platform_str_t name, uint32_t) -> const void* {
+        api_.get_service = [](platform_host_ctx_t* c, platform_str_t name,
+                              uint32_t) -> const void* {
             auto n = platform::copy(name);
             if (n == PLATFORM_SERVICE_CLOCK) return &self(c)->clock_api_;
             if (n == PLATFORM_SERVICE_STORE) return &self(c)->store_api_;
             if (n == PLATFORM_SERVICE_SECRETS) return &self(c)->secrets_api_;
             return nullptr;
         };
-        api_.call_service = [](platform_host_ctx_t* c, platform_call_t* parent, platform_str_t service,
-                               platform_str_t method, platform_str_t request, uint32_t,
-                               platform_reply_fn done, void* user) -> platform_status_t {
+        api_.call_service = [](platform_host_ctx_t* c, platform_call_t* parent,
+                               platform_str_t service, platform_str_t method,
+                               platform_str_t request, uint32_t, platform_reply_fn done,
+                               void* user) -> platform_status_t {
             auto* h = self(c);
-            std::string account = parent ? reinterpret_cast<CallState*>(parent)->account : h->service_account;
+            std::string account =
+                parent ? reinterpret_cast<CallState*>(parent)->account : h->service_account;
             if (!h->on_call) return PLATFORM_NOT_FOUND;
-            auto req = request.len ? nlohmann::json::parse(platform::view(request)) : nlohmann::json::object();
+            auto req = request.len ? nlohmann::json::parse(platform::view(request))
+                                   : nlohmann::json::object();
             auto r = h->on_call(platform::copy(service), platform::copy(method), req, account);
             if (r.code == PLATFORM_NOT_FOUND && r.body.empty()) return PLATFORM_NOT_FOUND;
             done(user, r.code, platform::view(r.body));
             return PLATFORM_OK;
         };
-        api_.grant_create = [](platform_call_t* call, platform_bytes_sink_fn sink, void* user) -> platform_status_t {
+        api_.grant_create = [](platform_call_t* call, platform_bytes_sink_fn sink,
+                               void* user) -> platform_status_t {
             auto* st = reinterpret_cast<CallState*>(call);
             if (st->account.empty()) return PLATFORM_UNAUTHENTICATED;
             std::lock_guard<std::mutex> g(st->host->grants_mutex);
@@ -267,9 +285,10 @@ public:
             sink(user, platform::view(id));
             return PLATFORM_OK;
         };
-        api_.grant_call_service = [](platform_host_ctx_t* c, platform_str_t grant, platform_str_t service,
-                                     platform_str_t method, platform_str_t request, int64_t,
-                                     platform_reply_fn done, void* user) -> platform_status_t {
+        api_.grant_call_service = [](platform_host_ctx_t* c, platform_str_t grant,
+                                     platform_str_t service, platform_str_t method,
+                                     platform_str_t request, int64_t, platform_reply_fn done,
+                                     void* user) -> platform_status_t {
             auto* h = self(c);
             std::string account;
             {
@@ -279,7 +298,8 @@ public:
                 account = it->second;
             }
             if (!h->on_call) return PLATFORM_NOT_FOUND;
-            auto req = request.len ? nlohmann::json::parse(platform::view(request)) : nlohmann::json::object();
+            auto req = request.len ? nlohmann::json::parse(platform::view(request))
+                                   : nlohmann::json::object();
             auto r = h->on_call(platform::copy(service), platform::copy(method), req, account);
             if (r.code == PLATFORM_NOT_FOUND && r.body.empty()) return PLATFORM_NOT_FOUND;
             done(user, r.code, platform::view(r.body));
@@ -294,8 +314,10 @@ public:
                              platform_http_response_fn done, void* user) -> platform_status_t {
             auto* h = self(c);
             FakeHttp r;
-            if (h->on_fetch) r = h->on_fetch(*req);
-            else r.error = "no network in the fake host (set FakeHost::on_fetch)";
+            if (h->on_fetch)
+                r = h->on_fetch(*req);
+            else
+                r.error = "no network in the fake host (set FakeHost::on_fetch)";
             std::string headers = r.headers.dump();
             platform_http_response_t resp{};
             resp.struct_size = sizeof resp;
@@ -307,20 +329,24 @@ public:
             done(user, &resp);
             return r.code;
         };
-        api_.events_publish = [](platform_host_ctx_t* c, const platform_event_t* e, uint64_t* out) -> platform_status_t {
+        api_.events_publish = [](platform_host_ctx_t* c, const platform_event_t* e,
+                                 uint64_t* out) -> platform_status_t {
             auto* h = self(c);
             std::lock_guard<std::mutex> g(h->events_mutex);
             auto& topic = h->events[platform::copy(e->topic)];
-            StoredEvent ev{e->id.len ? platform::copy(e->id) : "ev" + std::to_string(++h->event_ids),
-                           e->timestamp_ms ? e->timestamp_ms : h->now_ms,
-                           e->metadata_json.len ? platform::copy(e->metadata_json) : "{}", platform::copy(e->payload)};
+            StoredEvent ev{
+                e->id.len ? platform::copy(e->id) : "ev" + std::to_string(++h->event_ids),
+                e->timestamp_ms ? e->timestamp_ms : h->now_ms,
+                e->metadata_json.len ? platform::copy(e->metadata_json) : "{}",
+                platform::copy(e->payload)};
             topic.push_back(std::move(ev));
             *out = topic.size();
             h->events_cv.notify_all();
             return PLATFORM_OK;
         };
-        api_.events_read = [](platform_host_ctx_t* c, platform_str_t topic, uint64_t from, uint32_t limit,
-                              platform_event_sink_fn sink, void* user) -> platform_status_t {
+        api_.events_read = [](platform_host_ctx_t* c, platform_str_t topic, uint64_t from,
+                              uint32_t limit, platform_event_sink_fn sink,
+                              void* user) -> platform_status_t {
             auto* h = self(c);
             std::vector<StoredEvent> copy;
             std::string name = platform::copy(topic);
@@ -345,68 +371,88 @@ public:
             }
             return PLATFORM_OK;
         };
-        api_.events_wait = [](platform_host_ctx_t* c, platform_str_t topic, uint64_t after, int32_t timeout_ms) -> platform_status_t {
+        api_.events_wait = [](platform_host_ctx_t* c, platform_str_t topic, uint64_t after,
+                              int32_t timeout_ms) -> platform_status_t {
             auto* h = self(c);
             std::unique_lock<std::mutex> lock(h->events_mutex);
             auto& t = h->events[platform::copy(topic)];
-            bool ok = h->events_cv.wait_for(lock, std::chrono::milliseconds(timeout_ms), [&] { return t.size() > after; });
+            bool ok = h->events_cv.wait_for(lock, std::chrono::milliseconds(timeout_ms),
+                                            [&] { return t.size() > after; });
             return ok ? PLATFORM_OK : PLATFORM_TIMEOUT;
         };
 
         clock_api_ = {sizeof(platform_clock_api_t), 1, [](platform_host_ctx_t*) { return true; },
-                      [](platform_host_ctx_t* c, int64_t ms) -> platform_status_t { self(c)->now_ms = ms; return PLATFORM_OK; },
-                      [](platform_host_ctx_t* c, int64_t d) -> platform_status_t { self(c)->now_ms += d; return PLATFORM_OK; }};
-        store_api_ = {sizeof(platform_store_api_t), 2,
-                      [](platform_host_ctx_t* c, platform_str_t t, platform_str_t k, platform_bytes_sink_fn s, void* u) -> platform_status_t {
-                          return self(c)->table_get(platform::copy(t), k, s, u);
-                      },
-                      [](platform_host_ctx_t* c, platform_str_t t, platform_str_t k, platform_str_t v, int64_t ttl) -> platform_status_t {
-                          return self(c)->table_put(platform::copy(t), k, v, ttl);
-                      },
-                      [](platform_host_ctx_t* c, platform_str_t t, platform_str_t k) -> platform_status_t {
-                          return self(c)->table_del(platform::copy(t), k);
-                      },
-                      [](platform_host_ctx_t* c, platform_str_t t, const platform_scan_t* s, platform_record_sink_fn f, void* u) -> platform_status_t {
-                          return self(c)->table_scan(platform::copy(t), s, f, u);
-                      },
-                      [](platform_host_ctx_t* c, platform_bytes_sink_fn sink, void* user) -> platform_status_t {
-                          auto* h = self(c);
-                          nlohmann::json names = nlohmann::json::array();
-                          std::lock_guard<std::mutex> g(h->store_mutex);
-                          for (auto& [name, t] : h->tables)
-                              if (!t.empty()) names.push_back(name.empty() ? h->own_table : name);
-                          std::string out = names.dump();
-                          sink(user, platform::view(out));
+                      [](platform_host_ctx_t* c, int64_t ms) -> platform_status_t {
+                          self(c)->now_ms = ms;
                           return PLATFORM_OK;
                       },
-                      [](platform_host_ctx_t* c, platform_str_t t, platform_str_t k, const platform_str_t* e,
-                         const platform_str_t* v, int64_t expires_at) -> platform_status_t {
-                          return self(c)->table_cas(platform::copy(t), k, e, v, expires_at);
-                      },
-                      [](platform_host_ctx_t* c, platform_str_t t, const platform_store_op_t* ops, uint32_t count,
-                         uint32_t stride) -> platform_status_t {
-                          return self(c)->table_batch(platform::copy(t), ops, count, stride);
+                      [](platform_host_ctx_t* c, int64_t d) -> platform_status_t {
+                          self(c)->now_ms += d;
+                          return PLATFORM_OK;
                       }};
-        secrets_api_ = {sizeof(platform_secrets_api_t), 1,
-                        [](platform_host_ctx_t*, platform_str_t plain, platform_bytes_sink_fn sink, void* user) -> platform_status_t {
-                            std::string out = "fake-sealed:";
-                            for (unsigned char ch : platform::view(plain)) out += "0123456789abcdef"[ch >> 4], out += "0123456789abcdef"[ch & 15];
-                            sink(user, platform::view(out));
-                            return PLATFORM_OK;
-                        },
-                        [](platform_host_ctx_t*, platform_str_t sealed, platform_bytes_sink_fn sink, void* user) -> platform_status_t {
-                            auto text = platform::view(sealed);
-                            if (text.rfind("fake-sealed:", 0) != 0) return PLATFORM_PERMISSION_DENIED;
-                            std::string out;
-                            for (size_t i = 12; i + 1 < text.size(); i += 2)
-                                out += static_cast<char>(std::stoi(std::string(text.substr(i, 2)), nullptr, 16));
-                            sink(user, platform::view(out));
-                            return PLATFORM_OK;
-                        }};
+        store_api_ = {
+            sizeof(platform_store_api_t),
+            2,
+            [](platform_host_ctx_t* c, platform_str_t t, platform_str_t k, platform_bytes_sink_fn s,
+               void* u) -> platform_status_t {
+                return self(c)->table_get(platform::copy(t), k, s, u);
+            },
+            [](platform_host_ctx_t* c, platform_str_t t, platform_str_t k, platform_str_t v,
+               int64_t ttl) -> platform_status_t {
+                return self(c)->table_put(platform::copy(t), k, v, ttl);
+            },
+            [](platform_host_ctx_t* c, platform_str_t t, platform_str_t k) -> platform_status_t {
+                return self(c)->table_del(platform::copy(t), k);
+            },
+            [](platform_host_ctx_t* c, platform_str_t t, const platform_scan_t* s,
+               platform_record_sink_fn f, void* u) -> platform_status_t {
+                return self(c)->table_scan(platform::copy(t), s, f, u);
+            },
+            [](platform_host_ctx_t* c, platform_bytes_sink_fn sink,
+               void* user) -> platform_status_t {
+                auto* h = self(c);
+                nlohmann::json names = nlohmann::json::array();
+                std::lock_guard<std::mutex> g(h->store_mutex);
+                for (auto& [name, t] : h->tables)
+                    if (!t.empty()) names.push_back(name.empty() ? h->own_table : name);
+                std::string out = names.dump();
+                sink(user, platform::view(out));
+                return PLATFORM_OK;
+            },
+            [](platform_host_ctx_t* c, platform_str_t t, platform_str_t k, const platform_str_t* e,
+               const platform_str_t* v, int64_t expires_at) -> platform_status_t {
+                return self(c)->table_cas(platform::copy(t), k, e, v, expires_at);
+            },
+            [](platform_host_ctx_t* c, platform_str_t t, const platform_store_op_t* ops,
+               uint32_t count, uint32_t stride) -> platform_status_t {
+                return self(c)->table_batch(platform::copy(t), ops, count, stride);
+            }};
+        secrets_api_ = {
+            sizeof(platform_secrets_api_t), 1,
+            [](platform_host_ctx_t*, platform_str_t plain, platform_bytes_sink_fn sink,
+               void* user) -> platform_status_t {
+                std::string out = "fake-sealed:";
+                for (unsigned char ch : platform::view(plain))
+                    out += "0123456789abcdef"[ch >> 4], out += "0123456789abcdef"[ch & 15];
+                sink(user, platform::view(out));
+                return PLATFORM_OK;
+            },
+            [](platform_host_ctx_t*, platform_str_t sealed, platform_bytes_sink_fn sink,
+               void* user) -> platform_status_t {
+                auto text = platform::view(sealed);
+                if (text.rfind("fake-sealed:", 0) != 0) return PLATFORM_PERMISSION_DENIED;
+                std::string out;
+                for (size_t i = 12; i + 1 < text.size(); i += 2)
+                    out +=
+                        static_cast<char>(std::stoi(std::string(text.substr(i, 2)), nullptr, 16));
+                sink(user, platform::view(out));
+                return PLATFORM_OK;
+            }};
     }
 
     // Loads a plugin from its entry function with `config` as its profile config.
-    FakePlugin load(platform_plugin_entry_fn entry, const nlohmann::json& plugin_config = nlohmann::json::object()) {
+    FakePlugin load(platform_plugin_entry_fn entry,
+                    const nlohmann::json& plugin_config = nlohmann::json::object()) {
         char err[512] = {0};
         platform_entry_args_t args{};
         args.struct_size = sizeof args;
@@ -420,7 +466,8 @@ public:
         std::string cfg = plugin_config.dump();
         void* inst = desc->on_create(&api_, ctx(), platform::view(cfg), err, sizeof err);
         if (!inst) throw std::runtime_error(std::string("on_create failed: ") + err);
-        if (desc->on_start && desc->on_start(inst) != PLATFORM_OK) throw std::runtime_error("on_start failed");
+        if (desc->on_start && desc->on_start(inst) != PLATFORM_OK)
+            throw std::runtime_error("on_start failed");
         return FakePlugin(this, desc, inst);
     }
 
@@ -465,8 +512,9 @@ public:
     uint64_t event_ids = 0;
     // Hooks: another service's answer (NOT_FOUND with an empty body = no such service), and the
     // network. `service_account` is the caller when a plugin calls as itself.
-    std::function<Reply(const std::string& service, const std::string& method, const nlohmann::json& request,
-                        const std::string& account)> on_call;
+    std::function<Reply(const std::string& service, const std::string& method,
+                        const nlohmann::json& request, const std::string& account)>
+        on_call;
     std::function<FakeHttp(const platform_http_request_t&)> on_fetch;
     std::string service_account = "service";
 
@@ -480,7 +528,7 @@ public:
         std::lock_guard<std::mutex> g(model_mutex);
         model_answers.push_back(Reply{code, message, "", {}});
     }
-    std::deque<Reply> model_answers;           // not yet given
+    std::deque<Reply> model_answers;             // not yet given
     std::vector<nlohmann::json> model_requests;  // every model_complete request, in order
     // What call_tools lends: {name, title, description, inputSchema, service, method} entries.
     nlohmann::json tools = nlohmann::json::array();
@@ -493,9 +541,12 @@ public:
 private:
     static FakeHost* self(platform_host_ctx_t* c) { return reinterpret_cast<FakeHost*>(c); }
     bool expired(const Entry& e) const { return e.expires_at && e.expires_at <= now_ms; }
-    std::map<std::string, Entry>& table(const std::string& name) { return name == own_table ? tables[""] : tables[name]; }
+    std::map<std::string, Entry>& table(const std::string& name) {
+        return name == own_table ? tables[""] : tables[name];
+    }
 
-    platform_status_t table_get(const std::string& t, platform_str_t key, platform_bytes_sink_fn sink, void* user) {
+    platform_status_t table_get(const std::string& t, platform_str_t key,
+                                platform_bytes_sink_fn sink, void* user) {
         std::string value;
         {
             std::lock_guard<std::mutex> g(store_mutex);
@@ -507,7 +558,8 @@ private:
         sink(user, platform::view(value));
         return PLATFORM_OK;
     }
-    platform_status_t table_put(const std::string& t, platform_str_t key, platform_str_t value, int64_t ttl) {
+    platform_status_t table_put(const std::string& t, platform_str_t key, platform_str_t value,
+                                int64_t ttl) {
         if (ttl < 0) return PLATFORM_INVALID_ARGUMENT;
         if (ttl > 0 && !(store_features & PLATFORM_STORE_TTL)) return PLATFORM_UNSUPPORTED;
         std::lock_guard<std::mutex> g(store_mutex);
@@ -522,21 +574,27 @@ private:
         tab.erase(it);
         return PLATFORM_OK;
     }
-    platform_status_t table_cas(const std::string& t, platform_str_t key, const platform_str_t* expected,
-                                const platform_str_t* value, int64_t expires_at) {
+    platform_status_t table_cas(const std::string& t, platform_str_t key,
+                                const platform_str_t* expected, const platform_str_t* value,
+                                int64_t expires_at) {
         if (!(store_features & PLATFORM_STORE_CAS)) return PLATFORM_UNSUPPORTED;
         if (expires_at < 0) return PLATFORM_INVALID_ARGUMENT;
-        if (value && expires_at > 0 && !(store_features & PLATFORM_STORE_TTL)) return PLATFORM_UNSUPPORTED;
+        if (value && expires_at > 0 && !(store_features & PLATFORM_STORE_TTL))
+            return PLATFORM_UNSUPPORTED;
         std::lock_guard<std::mutex> g(store_mutex);
         auto& tab = table(t);
         auto it = tab.find(platform::copy(key));
         bool present = it != tab.end() && !expired(it->second);
-        if (expected ? !present || it->second.value != platform::view(*expected) : present) return PLATFORM_CONFLICT;
-        if (value) tab[platform::copy(key)] = {platform::copy(*value), expires_at};
-        else if (it != tab.end()) tab.erase(it);
+        if (expected ? !present || it->second.value != platform::view(*expected) : present)
+            return PLATFORM_CONFLICT;
+        if (value)
+            tab[platform::copy(key)] = {platform::copy(*value), expires_at};
+        else if (it != tab.end())
+            tab.erase(it);
         return PLATFORM_OK;
     }
-    platform_status_t table_batch(const std::string& t, const platform_store_op_t* ops, uint32_t count, uint32_t stride) {
+    platform_status_t table_batch(const std::string& t, const platform_store_op_t* ops,
+                                  uint32_t count, uint32_t stride) {
         if (!(store_features & PLATFORM_STORE_TRANSACTIONS)) return PLATFORM_UNSUPPORTED;
         std::vector<platform::BatchOp> list;
         try {
@@ -545,22 +603,27 @@ private:
             return static_cast<platform_status_t>(e.code());
         }
         for (const auto& op : list)
-            if (op.expires_at_ms > 0 && !(store_features & PLATFORM_STORE_TTL)) return PLATFORM_UNSUPPORTED;
+            if (op.expires_at_ms > 0 && !(store_features & PLATFORM_STORE_TTL))
+                return PLATFORM_UNSUPPORTED;
         std::lock_guard<std::mutex> g(store_mutex);
         auto& tab = table(t);
         for (const auto& op : list) {
-            if (op.kind == platform::BatchOp::put) tab[std::string(op.key)] = {std::string(op.value), op.expires_at_ms};
-            else tab.erase(std::string(op.key));
+            if (op.kind == platform::BatchOp::put)
+                tab[std::string(op.key)] = {std::string(op.value), op.expires_at_ms};
+            else
+                tab.erase(std::string(op.key));
         }
         return PLATFORM_OK;
     }
-    platform_status_t table_scan(const std::string& t, const platform_scan_t* s, platform_record_sink_fn sink, void* user) {
+    platform_status_t table_scan(const std::string& t, const platform_scan_t* s,
+                                 platform_record_sink_fn sink, void* user) {
         std::vector<std::pair<std::string, std::string>> hits;
         {
             std::lock_guard<std::mutex> g(store_mutex);
             auto& tab = table(t);
             std::string prefix = platform::copy(s->prefix);
-            for (auto it = tab.lower_bound(prefix); it != tab.end() && it->first.compare(0, prefix.size(), prefix) == 0; ++it)
+            for (auto it = tab.lower_bound(prefix);
+                 it != tab.end() && it->first.compare(0, prefix.size(), prefix) == 0; ++it)
                 if (!expired(it->second)) hits.emplace_back(it->first, it->second.value);
         }
         if (s->order == PLATFORM_ORDER_DESC) std::reverse(hits.begin(), hits.end());

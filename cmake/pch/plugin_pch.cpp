@@ -1,0 +1,1 @@
+// Compiles the plugins' shared precompiled header (cmake/precompiled_headers.cmake); no code.

@@ -3,14 +3,14 @@
 #
 # GCC uses a precompiled header only in compiles with the same optimisation level and the same
 # -fPIC/-fPIE as the one that made it (else it warns, -Winvalid-pch, and parses the headers
-# again), so there is one per kind of code:
+# again); clang also wants the same visibility (else it stops). So there is one per kind of code:
 #
-#   platform_plugin_pch   -O2, -fPIC: every plugin (platform_add_plugin), the test-only plugins and
-#                         the small static libraries plugins and tests link (platform_schema,
-#                         platform_cli_core, integration-support). Defined here.
-#   platform_test_pch     -O0, -fPIE: every test executable (tests/CMakeLists.txt, which compiles
-#                         tests without optimisation: they drive optimised code, and build in half
-#                         the time). Defined by platform_define_test_pch() once GTest is found.
+#   platform_plugin_pch   -O2, -fPIC, hidden visibility: every plugin (platform_add_plugin), the
+#                         test-only and ABI plugins. Defined here.
+#   platform_test_pch     -O0, -fPIE: every gtest executable and integration-support
+#                         (tests/CMakeLists.txt, which compiles tests without optimisation: they
+#                         drive optimised code, and build in half the time). Defined by
+#                         platform_define_test_pch() once GTest is found.
 #   platform_host         its own (host/CMakeLists.txt): the host's private definitions (spdlog,
 #                         Boost.DLL) differ from the plugins'.
 #
@@ -31,7 +31,9 @@ set(PLATFORM_PLUGIN_PCH_HEADERS
 if(PLATFORM_PCH)
   add_library(platform_plugin_pch OBJECT ${PLATFORM_PCH_DIR}/plugin_pch.cpp)
   target_link_libraries(platform_plugin_pch PRIVATE Platform::sdk)
-  set_target_properties(platform_plugin_pch PROPERTIES POSITION_INDEPENDENT_CODE ON)
+  # As platform_add_plugin compiles plugins (clang refuses a header made with another visibility).
+  set_target_properties(platform_plugin_pch PROPERTIES POSITION_INDEPENDENT_CODE ON
+    CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)
   target_precompile_headers(platform_plugin_pch PRIVATE ${PLATFORM_PLUGIN_PCH_HEADERS})
 endif()
 

@@ -29,8 +29,8 @@ protected:
         auto r = post("list", body, who);
         EXPECT_EQ(r.status, 200) << r.body;
         std::vector<std::string> out;
-        json body = r.json();  // alive for the loop: [] returns references into it
-        for (const auto& b : body["data"]["bookmarks"])
+        json answer = r.json();  // alive for the loop: [] returns references into it
+        for (const auto& b : answer["data"]["bookmarks"])
             out.push_back(b["title"].get<std::string>());
         return out;
     }

@@ -31,8 +31,8 @@ protected:
         auto r = post("list", body, who);
         EXPECT_EQ(r.status, 200) << r.body;
         std::vector<std::string> out;
-        json body = r.json();  // alive for the loop: [] returns references into it
-        for (const auto& d : body["data"]["documents"])
+        json answer = r.json();  // alive for the loop: [] returns references into it
+        for (const auto& d : answer["data"]["documents"])
             out.push_back(d["title"].get<std::string>());
         return out;
     }

@@ -130,7 +130,9 @@ TEST_F(FiringTest, MonthlyOnThe31stClampsAndComesBack) {
         {"2027-02-28T10:00:00Z", "2027-03-31T10:00:00Z"},
         {"2027-03-31T10:00:00Z", "2027-04-30T10:00:00Z"}};
     size_t n = 0;
-    for (const auto& [now, next] : steps) {
+    for (const auto& step : steps) {
+        const std::string& now = step.first;
+        const std::string& next = step.second;  // a lambda cannot capture a structured binding
         set_clock(now);
         ASSERT_TRUE(wait_calls(++n, "post")) << now;
         ASSERT_TRUE(wait_for([&] { return read(e["id"], "bob")["when"] == next; }))

@@ -85,7 +85,10 @@ if ((use_meson)); then
     fi
     if [[ ! -f $dir/meson-private/coredata.dat ]]; then
         if [[ $compiler == clang ]]; then
-            CC=clang CXX=clang++ meson setup "$dir" "${setup_args[@]}"
+            # Meson puts ccache in front of the compilers it finds, not of those named in CC/CXX.
+            launcher=""
+            command -v ccache >/dev/null 2>&1 && launcher="ccache "
+            CC="${launcher}clang" CXX="${launcher}clang++" meson setup "$dir" "${setup_args[@]}"
         else
             meson setup "$dir" "${setup_args[@]}"
         fi

@@ -214,7 +214,9 @@ protected:
     }
 
     void TearDown() override {
-        if (host_) EXPECT_EQ(host_->stop(), 0) << host_->log();
+        if (host_) {
+            EXPECT_EQ(host_->stop(), 0) << host_->log();
+        }
     }
 
     TempDir dir_;

@@ -51,6 +51,10 @@ function(platform_reuse_pch target kind)
   endif()
   if(TARGET ${from})
     target_precompile_headers(${target} REUSE_FROM ${from})  # CMake adds -Winvalid-pch
+    # The header's own includes must be found from the target too: when ccache preprocesses a
+    # compile (its first one, with clang), the header is read as text.
+    target_include_directories(${target} PRIVATE
+      $<TARGET_PROPERTY:Platform::sdk,INTERFACE_INCLUDE_DIRECTORIES>)
   endif()
 endfunction()
 

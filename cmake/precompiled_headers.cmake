@@ -15,8 +15,10 @@
 #                         Boost.DLL) differ from the plugins'.
 #
 # A target reusing a header must compile with the same definitions where the header looks at
-# them; -Winvalid-pch (on everywhere below) says when one is not used. PLATFORM_PCH=OFF turns them
-# all off (e.g. for a compiler without them).
+# them; -Winvalid-pch (CMake adds it) says when one is not used. PLATFORM_PCH=OFF turns them all
+# off. The clang builds (the `asan` and `fuzz` presets) do: CMake hands clang the header's absolute
+# path through -Xclang, which ccache's base_dir does not rewrite, and clang's .pch holds the
+# checkout's paths, so with them no compile of one checkout would hit the cache in another.
 option(PLATFORM_PCH "Use the shared precompiled headers" ON)
 
 set(PLATFORM_PCH_DIR ${CMAKE_CURRENT_LIST_DIR}/pch)

@@ -168,8 +168,7 @@ int auth_command(const Args& in) {
         create_account->add_option("--type", acc_type, "user or service (default user)")
             ->check(CLI::IsMember({"user", "service"}));
 
-        // create rule <id> --scope S --resource type:name:endpoint [--access granted|denied]
-        // [--priority N]
+        // create rule <id> --scope S --resource type:name:endpoint [--access granted|denied] [--priority N]
         std::string rule_id, rule_scope, rule_resource, rule_access = "granted";
         int rule_priority = 0;
         auto* create_rule = create->add_subcommand("rule", "Create an access rule (admin)");
@@ -188,8 +187,7 @@ int auth_command(const Args& in) {
         create_rule->add_option("--priority", rule_priority, "Higher decides first")
             ->capture_default_str();
 
-        // create token [--name N] [--services a,b] [--capabilities agent,work] [--kind
-        // personal|services] [--expiry_days N]
+        // create token [--name N] [--services a,b] [--capabilities agent,work] [--kind personal|services] [--expiry_days N]
         std::string tok_name, tok_kind;
         std::vector<std::string> tok_services, tok_caps;
         int tok_days = 0;

@@ -3,8 +3,7 @@
 // `$PLATFORM_HOME/tokens.json` (PLATFORM_HOME defaults to ~/.platform), mode 0600, rewritten
 // atomically (temp file + rename), holds one entry per environment name:
 //
-//   {"local": {"access_token": "...", "refresh_token": "...", "expiry": 1735689600, "account":
-//   "admin"}}
+//   {"local": {"access_token": "...", "refresh_token": "...", "expiry": 1735689600, "account": "admin"}}
 //
 // The bearer sent with a call is PLATFORM_TOKEN when set, else the stored access token, which is
 // first exchanged for a new pair (auth.token {refresh_token}) when it expires within 60 s.

@@ -4,8 +4,7 @@
 //
 //   local    127.0.0.1:8081    the server on this machine (`platform server`), selected by default
 //   dev      127.0.0.1:18081   a second, throw-away server on this machine
-//                              (`PLATFORM_HOME=/tmp/dev platform server --proxy_address
-//                              127.0.0.1:18081`)
+//                              (`PLATFORM_HOME=/tmp/dev platform server --proxy_address 127.0.0.1:18081`)
 //   cluster  platform-proxy.platform.svc.cluster.local:8081
 //                              the proxy Service of a Kubernetes install, from inside the cluster
 //

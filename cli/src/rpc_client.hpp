@@ -1,9 +1,9 @@
 // rpc_client.hpp — the CLI's transport: POST /rpc on the server's RPC proxy (DESIGN §9).
 //
 // The address is the selected environment's (environments.hpp; 127.0.0.1:8081 for `local`),
-// overridden for one invocation by PLATFORM_PROXY=host:port. The bearer token comes from a token
-// provider the program installs (credentials.hpp: PLATFORM_TOKEN, else the stored login, refreshed
-// before it expires); this file knows nothing of where tokens are kept.
+// overridden for one invocation by PLATFORM_PROXY=host:port. The bearer token comes from a token provider the program
+// installs (credentials.hpp: PLATFORM_TOKEN, else the stored login, refreshed before it expires);
+// this file knows nothing of where tokens are kept.
 #pragma once
 
 #include <functional>

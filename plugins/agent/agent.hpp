@@ -50,8 +50,8 @@ public:
 
     static constexpr size_t kMaxPromptBytes = 8000;
     static constexpr size_t kMaxInstructions = 4000;  // characters
-    // Credits per ask (and run). Fixed in the descriptor: the host reads an endpoint's price when
-    // it loads the plugin, before the plugin's config is known (abi.h, platform_plugin_entry_fn).
+    // Credits per ask (and run). Fixed in the descriptor: the host reads an endpoint's price when it loads
+    // the plugin, before the plugin's config is known (abi.h, platform_plugin_entry_fn).
     static constexpr uint64_t kPrice = 1;
 
     // The channel of the call: header X-Platform-Client (web, mail, cli), else web.

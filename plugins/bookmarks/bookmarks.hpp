@@ -6,10 +6,10 @@
 // (resolved through the `archive` service; a ref it cannot resolve — or no archive service at
 // all — is 404 naming `ref`) or, when the item has no archive id, a `url` (http or https). The
 // bookmark's id is derived from its ref or URL, so saving the same item again updates that
-// bookmark: its note and title are kept unless new non-empty ones are given, `saved` moves to now.
-// An archive item's text is kept with the bookmark and `get` answers it as `archived` (null for
-// plain links). `list` is newest saved first and its `query` searches titles, URLs, notes and
-// archived text. Another account's ids answer 404.
+// bookmark: its note and title are kept unless new non-empty ones are given, `saved` moves to now. An
+// archive item's text is kept with the bookmark and `get` answers it as `archived` (null for plain
+// links). `list` is newest saved first and its `query` searches titles, URLs, notes and archived
+// text. Another account's ids answer 404.
 //
 // add, annotate, get, delete are in bookmarks.cpp; list in bookmarks_list.cpp; the archive
 // lookup in archive_item.cpp.

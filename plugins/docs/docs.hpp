@@ -2,12 +2,11 @@
 //
 // A document is {id, title, content, public, created, updated} (RFC 3339, business clock). Ids
 // are derived from the time, title and content (the first such id the owner does not have), so
-// one call answers the same for any fresh account; titles need not be unique. `write` creates a
-// document, or replaces the one named by `id` (404 when the caller has none); `public` is false on
-// creation unless given, and kept on a replace that omits it. `read` takes an id or an exact title
-// (the most recently changed document with that title). Another account's ids answer 404 — except a
-// public document, which any signed-in account may read by id. `list` is most recently changed
-// first.
+// one call answers the same for any fresh account; titles need not be unique. `write` creates a document, or replaces the one named
+// by `id` (404 when the caller has none); `public` is false on creation unless given, and kept on
+// a replace that omits it. `read` takes an id or an exact title (the most recently changed
+// document with that title). Another account's ids answer 404 — except a public document, which
+// any signed-in account may read by id. `list` is most recently changed first.
 //
 // The CRUD methods are in docs.cpp; the documents as MCP resources (docs://<id>) in
 // docs_resources.cpp.
@@ -46,8 +45,7 @@ private:
     // The owner-scoped collection of documents by id; each record also holds `seq`, a number
     // that grows with every write, for the recency order.
     static constexpr const char* kCollection = "docs";
-    // Plugin-wide index of public documents: key "public/<id>/<escaped owner>" → {"owner":
-    // account}.
+    // Plugin-wide index of public documents: key "public/<id>/<escaped owner>" → {"owner": account}.
     static constexpr const char* kPublicPrefix = "public/";
 
     std::optional<platform::json> find_public(const std::string& id) const;

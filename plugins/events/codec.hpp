@@ -33,8 +33,8 @@ std::string new_id();
 void check_name(const json& value, const char* arg);
 
 // An event as the endpoints return it: {id, topic, offset, timestamp (RFC 3339), metadata,
-// payload}. The payload is parsed as JSON (it is stored as JSON text by publish); bytes that are
-// not JSON (published by another plugin) come back as a string.
+// payload}. The payload is parsed as JSON (it is stored as JSON text by publish); bytes that are not
+// JSON (published by another plugin) come back as a string.
 json event_json(const platform::Event& e);
 
 }  // namespace events_service

@@ -5,8 +5,7 @@
 //   read     GET   topic, offset, limit                     → {events, next_offset}
 //   consume  GET   topic, offset, group, limit, wait_ms, ack_ms → a stream, one event per chunk
 //   ack/nack POST  topic, group, offset                     → {acked|nacked: offset}
-//   topics   GET                                            → {topics: [{topic, events,
-//   last_offset}]}
+//   topics   GET                                            → {topics: [{topic, events, last_offset}]}
 //
 // Storage: events live in the profile's events provider (through Host::publish_event /
 // read_events / wait_events); this service's own store table keeps the topics it has seen

@@ -40,8 +40,8 @@ struct GroupState {
     uint64_t due(int64_t now_ms) const;
     // No new offset may be delivered until acks move `committed`.
     bool window_full() const { return next - committed - 1 >= kMaxPending; }
-    // Records a delivery of `offset` (a redelivery, or `next`, which then advances) due back at
-    // due_ms. Returns the delivery count.
+    // Records a delivery of `offset` (a redelivery, or `next`, which then advances) due back at due_ms.
+    // Returns the delivery count.
     uint32_t deliver(uint64_t offset, int64_t due_ms);
     // A delivery that never reached its consumer: due again at once, not counted.
     void release(uint64_t offset);

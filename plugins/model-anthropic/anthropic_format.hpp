@@ -10,8 +10,7 @@
 //      {"role": "assistant", "content": [{"type": "text", "text"},       text only when not empty
 //                                        {"type": "tool_use", "id", "name", "input": {...}}]}
 //      {"role": "user", "content": [{"type": "tool_result", "tool_use_id", "content": "<result>",
-//                                    "is_error": bool}]}                 tool results are user
-//                                    turns
+//                                    "is_error": bool}]}                 tool results are user turns
 //    ],
 //    "tools": [{"name", "description", "input_schema"}]}                 when any
 // Consecutive messages of the same upstream role are merged into one (so consecutive tool results

@@ -1,7 +1,6 @@
 // clock — "now" and the account's time zone for model-builtin, read from the request's context
 // (abi.h, platform_model_provider_t: context.now, context.timezone), and the ways an instant is
-// written back: RFC 3339 with the zone's offset for tools, "Friday 27 November at 09:00" for
-// people.
+// written back: RFC 3339 with the zone's offset for tools, "Friday 27 November at 09:00" for people.
 //
 // Zones come from the system tz database through the calendar plugin's TZif reader
 // (plugins/calendar/tz.cpp, compiled into this plugin too: shared source, no link between

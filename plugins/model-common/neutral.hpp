@@ -33,8 +33,7 @@ std::string content_text(const nlohmann::json& content);
 // separated.
 std::string system_text(const nlohmann::json& request);
 
-// A tool's input schema: input_schema when it is an object, else {"type": "object", "properties":
-// {}}.
+// A tool's input schema: input_schema when it is an object, else {"type": "object", "properties": {}}.
 nlohmann::json input_schema_of(const nlohmann::json& tool);
 
 // A tool call's arguments as an object: an object as it is; a string holding a JSON object parsed;

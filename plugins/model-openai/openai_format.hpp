@@ -6,8 +6,7 @@
 //   {"model", "messages": [
 //      {"role": "system", "content": <system>}                                  first, when any
 //      {"role": "user", "content": "<text>"}
-//      {"role": "assistant", "content": "<text>" | null,                        null when only
-//      calling
+//      {"role": "assistant", "content": "<text>" | null,                        null when only calling
 //       "tool_calls": [{"id", "type": "function",
 //                       "function": {"name", "arguments": "<arguments as a JSON string>"}}]}
 //      {"role": "tool", "tool_call_id", "content": "<result>"}                  "Error: " prefixed

@@ -221,8 +221,7 @@ json Tasks::update(platform::Request& r) {
             task["updated"] = now;
             return task;
         });
-    // Set back to todo while assigned to the agent: its work is queued again (never by other
-    // edits).
+    // Set back to todo while assigned to the agent: its work is queued again (never by other edits).
     if (before != "todo" && written->value("status", "") == "todo" &&
         written->value("assignee", "") == "agent")
         hand_to_agent(r, *written);

@@ -4,10 +4,10 @@
 // A task is {id, title, detail, assignee: "me"|"agent", due, status, result, created, updated}.
 // Ids derive from the arguments and the time (the first such id the owner does not have), so one
 // call answers the same for any fresh account. `due` is RFC 3339 in UTC or null; status is todo,
-// doing, done, failed or blocked (any may be set by update; new tasks are todo). `due` is given as
-// RFC 3339 (any offset) or as `YYYY-MM-DD HH:MM`, read in the owner's time zone: the `timezone` of
-// the caller's account metadata, asked of the `auth` service's `me`; UTC when the host has no such
-// service or the account no zone. Another account's ids answer 404.
+// doing, done, failed or blocked (any may be set by update; new tasks are todo). `due` is given as RFC 3339 (any offset) or as
+// `YYYY-MM-DD HH:MM`, read in the owner's time zone: the `timezone` of the caller's account
+// metadata, asked of the `auth` service's `me`; UTC when the host has no such service or the
+// account no zone. Another account's ids answer 404.
 //
 // list: open tasks (todo, doing, blocked) first, by due (earliest first, undated last) then
 // oldest; then closed ones (done, failed), most recently updated first. next: the open task
@@ -16,9 +16,9 @@
 // A task for the agent becomes background work: created with assignee `agent` (or updated back to
 // status todo while assigned to it), it is handed to the work service (work/from_task, internal, as
 // the caller), which runs its title and detail through the agent and writes the outcome back with
-// tasks/update {status: doing, then done|failed|blocked, result}. Without a work service
-// (NOT_FOUND) or when it refuses (a token without "Allow actions"), the task is kept as it is:
-// tasks/next still offers it to the agent.
+// tasks/update {status: doing, then done|failed|blocked, result}. Without a work service (NOT_FOUND)
+// or when it refuses (a token without "Allow actions"), the task is kept as it is: tasks/next still
+// offers it to the agent.
 //
 // CRUD is in tasks.cpp, list and next (the orders) in tasks_list.cpp, `due` parsing in due.cpp.
 #pragma once

@@ -4,8 +4,7 @@
  *
  * The host must REFUSE it with a clear message naming the missing symbol, and keep serving the
  * other plugins. Everything else is valid, so the missing symbol is the only defect. Built by
- * tests/abi/CMakeLists.txt with its own version script (missing_entry.map), not
- * platform_add_plugin.
+ * tests/abi/CMakeLists.txt with its own version script (missing_entry.map), not platform_add_plugin.
  */
 #include <platform/abi.h>
 

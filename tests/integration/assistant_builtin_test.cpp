@@ -27,8 +27,7 @@ protected:
         ASSERT_EQ(api.post_json("/clock/set", {{"unix_ms", kWednesday0800}}).status, 200);
     }
 
-    // Asks the default agent (or `agent`) as `who`; the reply's text, after checking the answer is
-    // 200.
+    // Asks the default agent (or `agent`) as `who`; the reply's text, after checking the answer is 200.
     std::string ask(const std::string& prompt, const std::string& who,
                     const std::string& agent = "") {
         json body = {{"prompt", prompt}};

@@ -1,8 +1,7 @@
 // The built-in config, store and broker services in the real host, over HTTP (micro-style routes
 // /config/set, /store/read, /broker/subscribe...). The profile is a copy of `local` (SQLite store
-// under PLATFORM_HOME, in-memory broker) whose auth-noop gives every account the admin scope,
-// written into PLATFORM_HOME/profiles by the test, so `Authorization: Bearer admin` may call admin
-// methods.
+// under PLATFORM_HOME, in-memory broker) whose auth-noop gives every account the admin scope, written
+// into PLATFORM_HOME/profiles by the test, so `Authorization: Bearer admin` may call admin methods.
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>

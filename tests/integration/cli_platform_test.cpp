@@ -219,8 +219,7 @@ TEST_F(CliPlatform, DynamicFlagsThroughTheRealBinary) {
                        "--options_domain", "d"});
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_EQ(json::parse(r.out)["services"][0]["name"], "go.core.api.v1.notes");
-    // store list: a boolean-free array-free method with integers and an enum, as `--k=v` and `--k
-    // v`.
+    // store list: a boolean-free array-free method with integers and an enum, as `--k=v` and `--k v`.
     platform({"store", "write", "dyn1", "a", "--table", "dyn"});
     platform({"store", "write", "dyn2", "b", "--table", "dyn"});
     auto list = platform({"store", "Store.List", "--table=dyn", "--limit", "1", "--order=desc"});

@@ -1,6 +1,6 @@
 // `platform submit` and `platform work get <id> --wait` against a real server, the latter in a
-// real terminal: tmux runs it in a pane while the job sits inside the model (the scripted fake
-// model server holds the request), and the test reads the pane — the progress line first, then the
+// real terminal: tmux runs it in a pane while the job sits inside the model (the scripted fake model
+// server holds the request), and the test reads the pane — the progress line first, then the
 // result. Also `work list`, `work retry` and `inbox` through the CLI.
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -59,8 +59,7 @@ Raw get_to_end(int port, const std::string& target, const std::string& account,
         ssize_t n = ::recv(fd, buf, sizeof buf, 0);
         if (n <= 0) break;
         in.append(buf, static_cast<size_t>(n));
-        // A Content-Length response is complete once its body is in (the server may keep the
-        // socket).
+        // A Content-Length response is complete once its body is in (the server may keep the socket).
         size_t head_end = in.find("\r\n\r\n");
         if (head_end != std::string::npos) {
             std::string head = in.substr(0, head_end);

@@ -83,8 +83,7 @@ json crashy_pid(HttpClient& c) {
     return r.json()["data"];
 }
 
-// Polls crashy/pid until it answers from a process other than `old` (a bounded wait on a
-// condition).
+// Polls crashy/pid until it answers from a process other than `old` (a bounded wait on a condition).
 int64_t wait_for_new_worker(HttpClient& c, int64_t old) {
     const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(30);
     while (std::chrono::steady_clock::now() < until) {

@@ -93,8 +93,7 @@ protected:
         auto r = api->post_json("/config/set", {{"path", path}, {"value", value}}, bearer("admin"));
         ASSERT_EQ(r.status, 200) << r.body;
     }
-    // modelprobe/tools as `credential` ("" = anonymous): the tool entries, after checking each
-    // shape.
+    // modelprobe/tools as `credential` ("" = anonymous): the tool entries, after checking each shape.
     json tools(const std::string& credential) {
         auto r = api->post_json("/api/v1/modelprobe/tools", json::object(),
                                 credential.empty() ? Headers{} : bearer(credential));

@@ -1,11 +1,11 @@
-// The HTTP model providers (plugins/model-openai, plugins/model-anthropic) in the real host,
-// against the scripted fake model server (support/fake_model_server.hpp). The test-only
-// `modelprobe` plugin calls Host::complete; the profile is profiles/test.yaml with the provider
-// chosen under `providers: model:` and the fake server's 127.0.0.1:port on outbound.allow.
-// Asserted: the exact upstream requests of a two-step tool exchange (tool schemas, the tool call
-// and its result, headers), the translated answers, settings from the config service, and the
-// errors: upstream 500 → 502 with its message, malformed JSON → 502, no key for the public endpoint
-// → 503 naming the setting, no answer within model.openai.timeout_ms → 408; a 429 is retried once.
+// The HTTP model providers (plugins/model-openai, plugins/model-anthropic) in the real host, against
+// the scripted fake model server (support/fake_model_server.hpp). The test-only `modelprobe` plugin
+// calls Host::complete; the profile is profiles/test.yaml with the provider chosen under
+// `providers: model:` and the fake server's 127.0.0.1:port on outbound.allow. Asserted: the exact
+// upstream requests of a two-step tool exchange (tool schemas, the tool call and its result,
+// headers), the translated answers, settings from the config service, and the errors: upstream
+// 500 → 502 with its message, malformed JSON → 502, no key for the public endpoint → 503 naming
+// the setting, no answer within model.openai.timeout_ms → 408; a 429 is retried once.
 #include <gtest/gtest.h>
 
 #include <filesystem>

@@ -49,8 +49,7 @@ TEST(Registry, RegisterHeartbeatExpireDeregister) {
     EXPECT_EQ(one.json()["services"][0]["nodes"][0]["address"], "127.0.0.1:9");
     EXPECT_EQ(one.json()["services"][0]["version"], "1.2.0");
 
-    // 60 s later a heartbeat refreshes it; 60 s after that it is still there (TTL 90 from the
-    // beat).
+    // 60 s later a heartbeat refreshes it; 60 s after that it is still there (TTL 90 from the beat).
     ASSERT_EQ(c.post_json("/clock/advance", {{"ms", 60000}}).status, 200);
     ASSERT_EQ(c.post_json("/registry/register", {{"service", external()}}, kAdmin).status, 200);
     ASSERT_EQ(c.post_json("/clock/advance", {{"ms", 60000}}).status, 200);

@@ -19,8 +19,7 @@ bool any_of(const std::vector<std::string>& values, const std::string& v) {
                        [&](const std::string& x) { return same(x, v); });
 }
 
-// "*", the endpoint itself, and for a path every prefix wildcard: /foo/bar → /*, /foo/*,
-// /foo/bar/*.
+// "*", the endpoint itself, and for a path every prefix wildcard: /foo/bar → /*, /foo/*, /foo/bar/*.
 std::vector<std::string> valid_endpoints(const std::vector<std::string>& endpoints) {
     std::vector<std::string> out{"*"};
     for (const auto& e : endpoints) {

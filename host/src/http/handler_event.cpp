@@ -2,8 +2,7 @@
 // (resolve_event_path: "/foo/bar" -> topic <ns>.foo, name bar; "/v1/foo/bar" -> <ns>.v1.foo, bar),
 // and the request is published on the broker (the profile's broker provider, as the host table's
 // broker_publish does) as micro's api.Event JSON:
-//   {"name": <action>, "id": "<topic>-<action>-<uuid>", "timestamp": <unix seconds, business
-//   clock>,
+//   {"name": <action>, "id": "<topic>-<action>-<uuid>", "timestamp": <unix seconds, business clock>,
 //    "header": {"Name": {"key", "values"}} of the request headers but Authorization/Cookie,
 //    "data": GET -> the JSON text of the query map (values as arrays), else the raw body}
 // with message headers Content-Type (application/json), X-Request-Id and Platform-Account.

@@ -195,8 +195,7 @@ Frame frame_request(std::string_view in, const FrameLimits& limits) {
                 return fail(f, 431,
                             "request header section longer than " +
                                 std::to_string(limits.max_header_bytes) + " bytes");
-            // Count the whole lines already here, so 10,000 tiny headers fail before they all
-            // arrive.
+            // Count the whole lines already here, so 10,000 tiny headers fail before they all arrive.
             uint32_t lines = count;
             for (size_t p = pos; (p = b.find('\n', p)) != std::string_view::npos; ++p) ++lines;
             if (lines > limits.max_header_count)

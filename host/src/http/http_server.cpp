@@ -675,8 +675,7 @@ private:
     }
 
     // TLS on: the terminator's preface (http_framing.hpp) names the client. False while it is
-    // incomplete, or when it is not there (then the connection is marked closed). Called with
-    // conn.m held.
+    // incomplete, or when it is not there (then the connection is marked closed). Called with conn.m held.
     bool read_preface(Connection& conn) {
         const TlsPreface p = parse_tls_preface(conn.buffer, port_->tls_secret);
         if (p.incomplete()) return false;

@@ -53,8 +53,7 @@ struct WorkerProcess {
 };
 
 // Forks and execs `binary --fd 3 <so_path>` with the child's socket end as fd 3, every other
-// descriptor closed and signals unblocked. Returns the pid and the host's end, or -1 and errno
-// text.
+// descriptor closed and signals unblocked. Returns the pid and the host's end, or -1 and errno text.
 pid_t spawn_worker(const std::string& binary, const std::string& so_path, int& host_fd,
                    std::string& error);
 // SIGKILL unless reaped, then waitpid; returns how it ended. Safe to call more than once.

@@ -23,8 +23,7 @@ int main() {
     CHECK(greet.code == PLATFORM_OK);
     CHECK(greet.json() == nlohmann::json({{"message", "Hello, Ada!"}}));
 
-    // Each account counts on its own; the fake host does not enforce access, the SDK's owned()
-    // does.
+    // Each account counts on its own; the fake host does not enforce access, the SDK's owned() does.
     CHECK(hello.call("count", {}, "alice").json()["count"] == 1);
     CHECK(hello.call("count", {}, "alice").json()["count"] == 2);
     CHECK(hello.call("count", {}, "bob").json()["count"] == 1);

@@ -44,8 +44,7 @@
  *     Data flows plugin -> host through host functions that copy at once (respond, store_put...).
  *
  * THREADS
- *   - The host loads plugins and calls the entry, on_create and on_start from one thread at
- * start-up.
+ *   - The host loads plugins and calls the entry, on_create and on_start from one thread at start-up.
  *   - on_call may run concurrently on several host worker threads, never on the HTTP I/O threads.
  *   - Host-table functions are thread-safe unless stated otherwise.
  */
@@ -555,8 +554,7 @@ typedef struct platform_host_api {
      * endpoints flagged WITHHELD_FROM_AGENT and the calling plugin's own: each
      * {"name","title","description","inputSchema","annotations","service","method"} where
      * annotations are MCP's (readOnlyHint, destructiveHint, idempotentHint, openWorldHint; since
-     * 1.6) and service/method are what call_service takes. INVALID_ARGUMENT for an unknown or
-     * answered call. Any thread. */
+     * 1.6) and service/method are what call_service takes. INVALID_ARGUMENT for an unknown or answered call. Any thread. */
     platform_status_t (*call_tools)(platform_call_t* call, platform_bytes_sink_fn sink, void* user);
 
     /* ---- 1.6: grants: acting later for a caller -------------------------------------------- */
@@ -665,9 +663,8 @@ typedef struct platform_network_api {
     platform_status_t (*nodes)(platform_host_ctx_t* ctx, platform_bytes_sink_fn sink, void* user);
 } platform_network_api_t;
 
-/* ---- privileged sub-table "clock" (version 1, since ABI 1.1)
- * ---------------------------------------------- Moves business time when the profile's clock is
- * `manual`; UNSUPPORTED on a real clock. */
+/* ---- privileged sub-table "clock" (version 1, since ABI 1.1) ----------------------------------------------
+ * Moves business time when the profile's clock is `manual`; UNSUPPORTED on a real clock. */
 #define PLATFORM_SERVICE_CLOCK "clock"
 typedef struct platform_clock_api {
     uint32_t struct_size;

@@ -4,10 +4,9 @@
 //   FakeModelServer model;                                    // 127.0.0.1, a free port
 //   model.enqueue("/v1/chat/completions", FakeModelServer::ok(FakeModelServer::openai_tool_call(
 //       "call_1", "notes_add", {{"title", "a"}, {"text", "b"}})));
-//   model.enqueue("/v1/chat/completions",
-//   FakeModelServer::ok(FakeModelServer::openai_text("Done."))); profile: outbound.allow:
-//   [model.allow_entry()]            // loopback needs the allow-list settings:
-//   OPENAI_BASE_URL=model.url("/v1")                 // or ANTHROPIC_BASE_URL=model.url()
+//   model.enqueue("/v1/chat/completions", FakeModelServer::ok(FakeModelServer::openai_text("Done.")));
+//   profile: outbound.allow: [model.allow_entry()]            // loopback needs the allow-list
+//   settings: OPENAI_BASE_URL=model.url("/v1")                 // or ANTHROPIC_BASE_URL=model.url()
 //   ... run the exchange ...
 //   auto seen = model.requests("/v1/chat/completions");       // what the provider sent, in order
 //   EXPECT_EQ(seen[1].body["messages"][2]["role"], "tool");
@@ -19,9 +18,9 @@
 // like any other, so a test that under-scripts fails with a clear message.
 //
 // Paths: model-openai posts to <base_url>/chat/completions, so with base_url = url("/v1") the path
-// is "/v1/chat/completions"; model-anthropic posts to <base_url>/v1/messages (or
-// <base_url>/messages when base_url ends in /v1), so with base_url = url() the path is
-// "/v1/messages". The paths are kOpenAiPath and kAnthropicPath below.
+// is "/v1/chat/completions"; model-anthropic posts to <base_url>/v1/messages (or <base_url>/messages
+// when base_url ends in /v1), so with base_url = url() the path is "/v1/messages". The paths are
+// kOpenAiPath and kAnthropicPath below.
 //
 // hold(path) keeps requests to `path` waiting, recorded but unanswered, until release(path): a test
 // can see a job sitting inside the model, then let it finish (the destructor releases everything).

@@ -1,6 +1,5 @@
 // apiecho — test-only: an endpoint taking micro's api.Request and answering an api.Response (the
-// gateway's `api` handler), and endpoints with http_path route templates (/items/{id},
-// /counts/{n}).
+// gateway's `api` handler), and endpoints with http_path route templates (/items/{id}, /counts/{n}).
 #include <platform/sdk.hpp>
 
 using platform::json;

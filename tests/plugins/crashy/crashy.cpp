@@ -1,7 +1,6 @@
-// crashy — test-only: a plugin that fails on purpose, to test process isolation (isolation:
-// process; tests/integration/isolation_test.cpp). ok answers; segfault raises SIGSEGV; abort calls
-// abort(); hang never answers (until the call is cancelled); pid answers the process id it runs in
-// (and its parent's).
+// crashy — test-only: a plugin that fails on purpose, to test process isolation (isolation: process;
+// tests/integration/isolation_test.cpp). ok answers; segfault raises SIGSEGV; abort calls abort();
+// hang never answers (until the call is cancelled); pid answers the process id it runs in (and its parent's).
 #include <unistd.h>
 
 #include <csignal>

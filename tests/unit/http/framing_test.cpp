@@ -151,9 +151,7 @@ TEST(Framing, MalformedRequestsAre400) {
         "POST / HTTP/1.1\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",  // smuggling shape
         "POST / HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\n",           // final coding not chunked
         "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",  // bad chunk size
-        "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabcX\r\n0\r\n\r\n",  // no CRLF
-                                                                                        // after
-                                                                                        // data
+        "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabcX\r\n0\r\n\r\n",  // no CRLF after data
         "GET / FOO/1.1\r\n\r\n",                                                        // not HTTP
         "\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03",  // a TLS handshake
     };

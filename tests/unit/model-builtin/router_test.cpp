@@ -1,5 +1,5 @@
-// router.hpp and phrasing.hpp: each sample request of model-builtin routed to its tool call with
-// the arguments the services' schemas take, courtesy around it ignored, tools that are not listed
+// router.hpp and phrasing.hpp: each sample request of model-builtin routed to its tool call with the
+// arguments the services' schemas take, courtesy around it ignored, tools that are not listed
 // refused (never called), and the help text when no rule knows the request.
 #include "router.hpp"
 

@@ -190,8 +190,7 @@ TEST(ModelBuiltinWhen, SpringForwardInParisGivesSummerOffsets) {
 }
 
 TEST(ModelBuiltinWhen, FallBackInParisGivesWinterOffsets) {
-    // Saturday 24 October 2026, 18:00 CEST; clocks go from 03:00 +02:00 back to 02:00 +01:00 on the
-    // 25th.
+    // Saturday 24 October 2026, 18:00 CEST; clocks go from 03:00 +02:00 back to 02:00 +01:00 on the 25th.
     const LocalClock c = clock_at("2026-10-24T18:00:00+02:00", "Europe/Paris");
     EXPECT_EQ(reminder("tomorrow at 9", c), "2026-10-25T09:00:00+01:00");
     EXPECT_EQ(reminder("at 9pm", c), "2026-10-24T21:00:00+02:00");

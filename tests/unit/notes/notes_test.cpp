@@ -145,8 +145,7 @@ TEST_F(NotesTest, AnonymousIsUnauthenticated) {
 }
 
 TEST_F(NotesTest, SlashesAndPercentsDoNotLeakAcrossOwners) {
-    // Owner "a/b" and owner "a" with title "b/x" would collide under a naive
-    // "notes/<owner>/<title>".
+    // Owner "a/b" and owner "a" with title "b/x" would collide under a naive "notes/<owner>/<title>".
     ASSERT_EQ(add("x", "from a/b", "a/b").code, PLATFORM_OK);
     ASSERT_EQ(add("b/x", "from a", "a").code, PLATFORM_OK);
     ASSERT_EQ(add("100%", "percent", "a%2Fb").code, PLATFORM_OK);

@@ -1,5 +1,4 @@
-// The profile's `payment:` section: parsed into Profile::payment; errors name file:line:
-// payment.<key>.
+// The profile's `payment:` section: parsed into Profile::payment; errors name file:line: payment.<key>.
 #include <gtest/gtest.h>
 
 #include <cstdlib>

@@ -1,6 +1,5 @@
-// Loads a BUILT provider plugin (.so) the way the host does — dlopen(RTLD_NOW | RTLD_LOCAL),
-// resolve platform_plugin_entry, on_create with the FakeHost's table — and hands out its provider
-// table.
+// Loads a BUILT provider plugin (.so) the way the host does — dlopen(RTLD_NOW | RTLD_LOCAL), resolve
+// platform_plugin_entry, on_create with the FakeHost's table — and hands out its provider table.
 #pragma once
 
 #include <dlfcn.h>

@@ -782,8 +782,7 @@ TYPED_TEST(StoreConformance, BatchIsSeenWholeOrNotAtAll) {
                                                                "gen" + std::to_string(round)));
         if (s.batch("atomic", ops) != PLATFORM_OK) ++errors;
     };
-    // At least kMinRounds batches and 200 ms, and more while the readers have read little (up to 3
-    // s).
+    // At least kMinRounds batches and 200 ms, and more while the readers have read little (up to 3 s).
     const auto start = std::chrono::steady_clock::now();
     auto elapsed = [&] { return std::chrono::steady_clock::now() - start; };
     int round = 0;

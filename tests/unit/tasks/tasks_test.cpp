@@ -1,7 +1,6 @@
 // The tasks plugin (plugins/tasks) through the fake host: CRUD, the list and next orders, `due` in
 // RFC 3339 or in the owner's time zone (due.cpp, tested directly too), and tasks for the agent
-// handed to the work service (work/from_task; without one — no on_call — they are kept as they
-// are).
+// handed to the work service (work/from_task; without one — no on_call — they are kept as they are).
 #include <gtest/gtest.h>
 
 #include <platform/testing/fake_host.hpp>

@@ -42,8 +42,7 @@ struct Outcome {
     bool raw = false;
     bool streamed = false;  // chunks already went out through the call's chunk sink
     // Answer headers the host adds (WWW-Authenticate, Retry-After, PAYMENT-REQUIRED,
-    // PAYMENT-RESPONSE...). A failure with `raw` set is sent with `body` as it is (a 402
-    // challenge).
+    // PAYMENT-RESPONSE...). A failure with `raw` set is sent with `body` as it is (a 402 challenge).
     std::vector<std::pair<std::string, std::string>> headers;
 };
 

@@ -1,8 +1,7 @@
 // platform/host/gateway.hpp — HTTP semantics of both ports, independent of the HTTP library.
 //
-// Port 8080 (Role::api): GET / (version), GET /health, /mcp (mcp.hpp), POST /rpc,
-// /api/v1/<service>/<method> (envelope {"data"} / {"error":{code,message}}, ?envelope=result gives
-// {"result"}), then
+// Port 8080 (Role::api): GET / (version), GET /health, /mcp (mcp.hpp), POST /rpc, /api/v1/<service>/<method>
+// (envelope {"data"} / {"error":{code,message}}, ?envelope=result gives {"result"}), then
 //   1. routes declared by endpoints (platform_endpoint_t.http_path of in-process plugins, endpoint
 //      metadata `path`/`method`/`host` of registered external services; names.hpp RoutePattern),
 //   2. the active handler (--handler / PLATFORM_API_HANDLER, spec §4.1, micro.md §1.5):

@@ -22,8 +22,7 @@ using HeaderList = std::vector<std::pair<std::string, std::string>>;
 // True when `headers` has `name` (ASCII case-insensitive).
 bool has_header(const HeaderList& headers, const std::string& name);
 
-// Adds the CORS headers above to a response's headers; `origin` is the request's Origin ("" =
-// none).
+// Adds the CORS headers above to a response's headers; `origin` is the request's Origin ("" = none).
 void add_cors_headers(HeaderList& headers, const std::string& origin);
 
 }  // namespace platform::host

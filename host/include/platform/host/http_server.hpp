@@ -10,8 +10,7 @@
 //     queued from another thread, and drops what follows the first request). Limits from the
 //     profile's `http:` section (http_settings.hpp): 413, 414, 431, 400; after such an error the
 //     answer carries `Connection: close` and the connection is closed.
-//   - Keep-alive by HTTP/1.1 rules (Pistache would close when the client sends no Connection
-//   header).
+//   - Keep-alive by HTTP/1.1 rules (Pistache would close when the client sends no Connection header).
 //   - Connections over max_connections, and every request during the shutdown drain: 503 + close.
 //   - Rate limit per client address (429 + Retry-After; /health and /metrics are exempt).
 //   - CORS (http_cors.hpp): OPTIONS answered 200 before auth and routing; headers on every answer.
@@ -74,8 +73,7 @@ public:
     void begin_drain();
     // Requests read (or queued behind a pipelined one) and not yet answered, on both ports.
     int64_t in_flight() const;
-    // Stops both endpoints (in parallel: Pistache takes 1-2 s each). Answers arriving later are
-    // dropped.
+    // Stops both endpoints (in parallel: Pistache takes 1-2 s each). Answers arriving later are dropped.
     void stop();
     int api_port() const;           // the port clients use (the TLS port when TLS is on)
     int internal_api_port() const;  // the Pistache api endpoint's port (== api_port() without TLS)

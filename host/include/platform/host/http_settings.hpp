@@ -2,18 +2,18 @@
 // log, rate limits and the shutdown drain of both listening ports (docs/reliability.md).
 //
 //   http:
-//     max_request_bytes: 1114112   # whole request (head + body); default: largest endpoint body +
-//     64 KiB max_header_count: 100        # more header fields -> 431 max_header_bytes: 16384 #
-//     request line + header fields -> 431 (414 for a longer request line) header_timeout_ms: 60000
-//     # the whole request must arrive within this, from its first byte -> 408 idle_timeout_ms:
-//     300000      # from the latest request's arrival: closed when no new one started
+//     max_request_bytes: 1114112   # whole request (head + body); default: largest endpoint body + 64 KiB
+//     max_header_count: 100        # more header fields -> 431
+//     max_header_bytes: 16384      # request line + header fields -> 431 (414 for a longer request line)
+//     header_timeout_ms: 60000     # the whole request must arrive within this, from its first byte -> 408
+//     idle_timeout_ms: 300000      # from the latest request's arrival: closed when no new one started
 //                                  # (also while a slow reader holds its answer; streams go on)
 //     max_connections: 10000       # beyond: 503 and the connection is closed
 //     cors: true                   # micro's CORS headers; OPTIONS answered 200 before auth
 //     access_log: true             # one JSON line per request (logger "access", stderr)
 //     rate_limit: {requests_per_second: 50, burst: 100}   # per client address; absent = off
-//     account_rate_limit: {requests_per_second: 20, burst: 40}   # per signed-in account; absent =
-//     off drain_ms: 10000              # SIGTERM: in-flight requests get this long to finish
+//     account_rate_limit: {requests_per_second: 20, burst: 40}   # per signed-in account; absent = off
+//     drain_ms: 10000              # SIGTERM: in-flight requests get this long to finish
 #pragma once
 
 #include <cstdint>

@@ -8,9 +8,9 @@
 // Pieces, one file each under host/src/payment/:
 //   x402.cpp        PaymentRequired (v2, and v1 for X-PAYMENT callers), base64, payload decoding,
 //                   matching a payload to a requirement, the replay key
-//   facilitator.cpp POST {x402Version, paymentPayload, paymentRequirements} to <url>/verify,
-//   /settle replay.cpp      the ledger of used payments (store compare-and-set, else a process
-//   lock) payment_gate.cpp the decisions: who pays how, and when (settings and env overrides too)
+//   facilitator.cpp POST {x402Version, paymentPayload, paymentRequirements} to <url>/verify, /settle
+//   replay.cpp      the ledger of used payments (store compare-and-set, else a process lock)
+//   payment_gate.cpp the decisions: who pays how, and when (settings and env overrides too)
 #pragma once
 
 #include <atomic>
@@ -51,8 +51,7 @@ struct Resource {
     std::string url, description, mime_type = "application/json";
 };
 
-// One v2 accepts[] entry: {scheme:"exact", network, amount, asset, payTo, maxTimeoutSeconds,
-// extra}.
+// One v2 accepts[] entry: {scheme:"exact", network, amount, asset, payTo, maxTimeoutSeconds, extra}.
 nlohmann::json requirement(const PaymentSettings& s, uint64_t price);
 // One v1 accepts[] entry: maxAmountRequired, resource, description, mimeType, v1 network name.
 nlohmann::json requirement_v1(const PaymentSettings& s, uint64_t price, const Resource& r);
@@ -97,8 +96,8 @@ PaymentSettings effective_payment_settings(
 // refused by the outbound rules, down, timed out, a 5xx or not JSON) — `error` says why.
 struct FacilitatorAnswer {
     bool reached = false;
-    nlohmann::json body;  // {isValid, invalidReason?, payer} or {success, errorReason?, payer,
-                          // transaction, network}
+    nlohmann::json
+        body;  // {isValid, invalidReason?, payer} or {success, errorReason?, payer, transaction, network}
     std::string error;
 };
 

@@ -59,8 +59,7 @@ public:
     TlsListener& operator=(const TlsListener&) = delete;
 
     // Binds `address` ("host:port", port 0 = any free port) and serves on background threads.
-    // Throws TlsCertificateError for an unusable certificate, std::runtime_error when it cannot
-    // bind.
+    // Throws TlsCertificateError for an unusable certificate, std::runtime_error when it cannot bind.
     void start(const std::string& address, const TlsCertificate& certificate);
     // Closes the port and every open connection (no close_notify); waits for their threads.
     void stop();

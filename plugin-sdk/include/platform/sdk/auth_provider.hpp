@@ -7,8 +7,9 @@
 //       // platform::unauthenticated(...), for a credential that is malformed, forged, expired or
 //       // revoked.
 //       std::optional<std::string> authenticate(std::string_view credential);
-//       // Optional, both or neither (ABI 1.3): the rule set's version and the rules as a JSON
-//       array. uint64_t rules_version(); std::string rules();
+//       // Optional, both or neither (ABI 1.3): the rule set's version and the rules as a JSON array.
+//       uint64_t rules_version();
+//       std::string rules();
 //   };
 //   PLATFORM_PROVIDER(MyAuth, PLATFORM_KIND_AUTH, "auth-mine", "1.0.0", "My accounts",
 //                     &platform::AuthProviderTable<MyAuth>::table)

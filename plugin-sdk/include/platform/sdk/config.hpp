@@ -10,9 +10,9 @@
 //
 // Every read is one call to Config.Get (Host::call("config", "Config.Get", {path, decrypt})).
 // Typed getters coerce on a best-effort basis and always return a usable value: anything missing,
-// unreadable or of a type that does not convert gives the default, and the call's failure (no
-// config service, 403, 404) is kept in ConfigValue::code()/error() for whoever wants to know.
-// Structured reads (object(), scan<T>()) are strict: a value of the wrong shape throws
+// unreadable or of a type that does not convert gives the default, and the call's failure (no config
+// service, 403, 404) is kept in ConfigValue::code()/error() for whoever wants to know. Structured
+// reads (object(), scan<T>()) are strict: a value of the wrong shape throws
 // platform::Error(invalid_argument) naming the path; a missing value gives the default.
 //
 // Secrets read as the string "[secret]" unless decrypt() is used. The config service's endpoints
@@ -55,8 +55,7 @@ public:
         return value_.dump(-1, ' ', false, json::error_handler_t::replace);
     }
 
-    // An integer; a float is truncated, a boolean is 0/1, a string is parsed ("42", " 42 ",
-    // "42.0").
+    // An integer; a float is truncated, a boolean is 0/1, a string is parsed ("42", " 42 ", "42.0").
     int64_t integer(int64_t def = 0) const {
         if (!exists()) return def;
         if (value_.is_number_integer()) return value_.get<int64_t>();
@@ -89,8 +88,7 @@ public:
         return def;
     }
 
-    // A boolean; a number is true unless 0, a string reads true/1/yes/on or false/0/no/off (any
-    // case).
+    // A boolean; a number is true unless 0, a string reads true/1/yes/on or false/0/no/off (any case).
     bool boolean(bool def = false) const {
         if (!exists()) return def;
         if (value_.is_boolean()) return value_.get<bool>();

@@ -102,8 +102,7 @@ public:
         since_ = std::move(v);
         return *this;
     }
-    // An extra HTTP route for this endpoint, e.g. "/items/{id}" ({name} binds an argument).
-    // (ABI 1.2)
+    // An extra HTTP route for this endpoint, e.g. "/items/{id}" ({name} binds an argument). (ABI 1.2)
     EndpointSpec& http_path(std::string v) {
         http_path_ = std::move(v);
         return *this;

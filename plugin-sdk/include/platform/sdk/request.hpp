@@ -159,8 +159,8 @@ public:
     }
 
     // The tools this call's caller may use (ABI 1.5 call_tools): a JSON array of
-    // {name, title, description, inputSchema, annotations, service, method}, as tools/list shows
-    // them to that caller, minus endpoints withheld from the agent and this plugin's own.
+    // {name, title, description, inputSchema, annotations, service, method}, as tools/list shows them to that
+    // caller, minus endpoints withheld from the agent and this plugin's own.
     json tools() const {
         if (!PLATFORM_HAS_FIELD(platform_host_api_t, host_.api(), call_tools) ||
             !host_.api()->call_tools)

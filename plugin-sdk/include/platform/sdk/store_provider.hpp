@@ -3,15 +3,13 @@
 //   class MyStore {
 //   public:
 //       MyStore(const platform::Host& host, const platform::json& config);
-//       bool get(std::string_view table, std::string_view key, int64_t now_ms, const
-//       platform::ValueFn& fn); void put(std::string_view table, std::string_view key,
-//       std::string_view value, int64_t expires_at_ms); bool del(std::string_view table,
-//       std::string_view key);   // false: no such record void scan(std::string_view table, const
-//       platform::ScanQuery& q, int64_t now_ms, const platform::RowFn& fn);
+//       bool get(std::string_view table, std::string_view key, int64_t now_ms, const platform::ValueFn& fn);
+//       void put(std::string_view table, std::string_view key, std::string_view value, int64_t expires_at_ms);
+//       bool del(std::string_view table, std::string_view key);   // false: no such record
+//       void scan(std::string_view table, const platform::ScanQuery& q, int64_t now_ms, const platform::RowFn& fn);
 //       // optional: std::vector<std::string> tables();
 //       // with PLATFORM_STORE_CAS (true: swapped, false: the current value differs):
-//       bool cas(std::string_view table, std::string_view key, std::optional<std::string_view>
-//       expected,
+//       bool cas(std::string_view table, std::string_view key, std::optional<std::string_view> expected,
 //                std::optional<std::string_view> value, int64_t expires_at_ms, int64_t now_ms);
 //       // with PLATFORM_STORE_TRANSACTIONS (all or nothing; throw to refuse the whole batch):
 //       void batch(std::string_view table, const std::vector<platform::BatchOp>& ops);

@@ -1,8 +1,8 @@
 // platform/sdk/text.hpp — small text helpers service plugins share: RFC 3339 times, ASCII case
 // folding, HTML escaping, base64, content-derived and time-ordered ids, and a write sequence.
 //
-// Header-only, no state except the process-wide counters of time_ordered_id and next_sequence;
-// every function may be called from any thread.
+// Header-only, no state except the process-wide counters of time_ordered_id and next_sequence; every function may be called
+// from any thread.
 #pragma once
 
 #include <algorithm>

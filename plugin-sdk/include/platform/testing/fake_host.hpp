@@ -5,11 +5,11 @@
 //   auto r = plugin.call("add", {{"title","a"},{"text","b"}}, "alice");
 //   EXPECT_EQ(r.code, PLATFORM_OK);  EXPECT_EQ(r.json()["title"], "a");
 //
-// The fake host keeps an in-memory store (ordered, with TTL against a settable clock,
-// compare-and-set and atomic batches; the privileged "store" sub-table reaches other tables;
-// `store_features` plays a provider that lacks some of them), in-memory event topics, records log
-// lines and published messages, serves config from a JSON object, and answers calls synchronously
-// (a handler that answers later from another thread is waited for, up to a timeout). Calls to other
+// The fake host keeps an in-memory store (ordered, with TTL against a settable clock, compare-and-set
+// and atomic batches; the privileged "store" sub-table reaches other tables; `store_features`
+// plays a provider that lacks some of them), in-memory event topics, records log lines
+// and published messages, serves config from a JSON object, and answers calls synchronously (a
+// handler that answers later from another thread is waited for, up to a timeout). Calls to other
 // services and outbound HTTP go to the hooks `on_call` and `on_fetch` a test sets. It does not
 // validate arguments: that is the real host's job and is tested there. Sub-tables ("clock",
 // "store", "secrets") are granted to every plugin. The model (1.5) answers from a queue a test

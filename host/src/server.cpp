@@ -10,6 +10,7 @@
 #include <optional>
 #include <platform/host/acme_client.hpp>
 #include <platform/host/http_server.hpp>
+#include <platform/host/private_home.hpp>
 #include <platform/host/profile.hpp>
 #include <platform/host/runtime.hpp>
 #include <platform/host/server.hpp>
@@ -93,10 +94,9 @@ int run_server(Settings settings) {
     spdlog::set_default_logger(logger);
     spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e %^%l%$ %v");
 
-    std::error_code ec;
-    std::filesystem::create_directories(settings.home + "/data", ec);
-    if (ec) {
-        spdlog::critical("PLATFORM_HOME {}: cannot create: {}", settings.home, ec.message());
+    // Everything under PLATFORM_HOME is this user's alone (private_home.hpp).
+    if (std::string problem = make_home_private(settings.home); !problem.empty()) {
+        spdlog::critical("{}", problem);
         return 1;
     }
     setenv("PLATFORM_HOME", settings.home.c_str(), 1);

@@ -214,30 +214,21 @@ TEST_F(HttpBehaviour, MalformedRequestIs400) {
     EXPECT_TRUE(c.connection_closed());
 }
 
-TEST_F(HttpBehaviour, OptionsIsAnsweredBeforeAuthWithCorsHeaders) {
+TEST_F(HttpBehaviour, NoOtherOriginMayReadAnswersByDefault) {
+    // The `test` profile lists no CORS origin: a page elsewhere gets the answer (browsers send the
+    // request) but no Access-Control-Allow-Origin, so its browser keeps the answer from it.
     HttpClient c("127.0.0.1", host->api_port());
-    // The endpoint needs an owner: without a token it is 401...
-    auto anon = c.get("/api/v1/notes/list", {{"Origin", "https://app.example"}});
-    EXPECT_EQ(anon.status, 401);
-    EXPECT_EQ(anon.header("access-control-allow-origin"), "https://app.example");
-    // ...but the preflight is 200, empty, with micro's CORS headers.
+    auto read = c.get("/api/v1/notes/list",
+                      {{"Origin", "https://app.example"}, {"Authorization", "Bearer alice"}});
+    EXPECT_EQ(read.status, 200);
+    EXPECT_EQ(read.header("access-control-allow-origin"), "");
+    EXPECT_EQ(read.header("access-control-allow-credentials"), "");
     auto pre =
         c.request("OPTIONS", "/api/v1/notes/list", "",
                   {{"Origin", "https://app.example"}, {"Access-Control-Request-Method", "GET"}});
     EXPECT_EQ(pre.status, 200);
-    EXPECT_EQ(pre.body, "");
-    EXPECT_EQ(pre.header("access-control-allow-origin"), "https://app.example");
-    EXPECT_EQ(pre.header("access-control-allow-credentials"), "true");
-    EXPECT_EQ(pre.header("access-control-allow-methods"), "POST, PATCH, GET, OPTIONS, PUT, DELETE");
-    EXPECT_EQ(pre.header("access-control-allow-headers"),
-              "Accept, Content-Type, Content-Length, Accept-Encoding, X-CSRF-Token, Authorization, "
-              "Platform-Namespace, "
-              "Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID");
-    // No Origin: *. The proxy port does the same.
-    HttpClient proxy("127.0.0.1", host->proxy_port());
-    auto p = proxy.request("OPTIONS", "/rpc", "", {});
-    EXPECT_EQ(p.status, 200);
-    EXPECT_EQ(p.header("access-control-allow-origin"), "*");
+    EXPECT_EQ(pre.header("access-control-allow-origin"), "");
+    EXPECT_EQ(c.get("/", {{"Origin", "null"}}).header("access-control-allow-origin"), "");
 }
 
 TEST_F(HttpBehaviour, RequestIdAndTraceparent) {
@@ -474,6 +465,71 @@ TEST(HttpDrain, SigtermLetsInFlightRequestsFinishAndExitsZero) {
     }
     EXPECT_EQ(exit_code.get(), 0) << host.log();
     EXPECT_NE(host.log().find("drained"), std::string::npos) << host.log();
+}
+
+// http.cors.origins: a listed origin reads with the user's credentials, before auth on a
+// preflight; an unlisted one and `null` read nothing; "*" lets any other origin read without
+// credentials. Both ports.
+TEST(HttpCors, OnlyListedOriginsMayReadAnswers) {
+    TempDir dir;
+    HostProcess::Options o;
+    o.profile = profile_with(dir, "{cors: {origins: [\"https://app.example\"]}}");
+    HostProcess host(o);
+    host.start();
+    HttpClient c("127.0.0.1", host.api_port());
+    // The endpoint needs an owner: without a token it is 401, which the listed page may read...
+    auto anon = c.get("/api/v1/notes/list", {{"Origin", "https://app.example"}});
+    EXPECT_EQ(anon.status, 401);
+    EXPECT_EQ(anon.header("access-control-allow-origin"), "https://app.example");
+    EXPECT_EQ(anon.header("access-control-allow-credentials"), "true");
+    EXPECT_EQ(anon.header("vary"), "Origin");
+    // ...and the preflight is 200, empty, before auth, with the methods and headers it may use.
+    auto pre =
+        c.request("OPTIONS", "/api/v1/notes/list", "",
+                  {{"Origin", "https://app.example"}, {"Access-Control-Request-Method", "GET"}});
+    EXPECT_EQ(pre.status, 200);
+    EXPECT_EQ(pre.body, "");
+    EXPECT_EQ(pre.header("access-control-allow-origin"), "https://app.example");
+    EXPECT_EQ(pre.header("access-control-allow-credentials"), "true");
+    EXPECT_EQ(pre.header("access-control-allow-methods"), "POST, PATCH, GET, OPTIONS, PUT, DELETE");
+    EXPECT_EQ(pre.header("access-control-allow-headers"),
+              "Accept, Content-Type, Content-Length, Accept-Encoding, X-CSRF-Token, Authorization, "
+              "Platform-Namespace, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID");
+    // Another origin, a sandboxed frame (`null`) and no Origin at all: no CORS header.
+    for (const char* origin :
+         {"https://evil.example", "null", "https://app.example.evil.example"}) {
+        auto r =
+            c.get("/api/v1/notes/list", {{"Origin", origin}, {"Authorization", "Bearer alice"}});
+        EXPECT_EQ(r.status, 200) << origin;
+        EXPECT_EQ(r.header("access-control-allow-origin"), "") << origin;
+        EXPECT_EQ(r.header("access-control-allow-credentials"), "") << origin;
+    }
+    EXPECT_EQ(c.get("/").header("access-control-allow-origin"), "");
+    // The proxy port follows the same list.
+    HttpClient proxy("127.0.0.1", host.proxy_port());
+    EXPECT_EQ(proxy.request("OPTIONS", "/rpc", "", {{"Origin", "https://app.example"}})
+                  .header("access-control-allow-origin"),
+              "https://app.example");
+    EXPECT_EQ(proxy.request("OPTIONS", "/rpc", "", {{"Origin", "https://evil.example"}})
+                  .header("access-control-allow-origin"),
+              "");
+    EXPECT_EQ(host.stop(), 0);
+}
+
+TEST(HttpCors, StarLetsAnyOriginReadWithoutCredentials) {
+    TempDir dir;
+    HostProcess::Options o;
+    o.profile = profile_with(dir, "{cors: {origins: [\"*\"]}}");
+    HostProcess host(o);
+    host.start();
+    HttpClient c("127.0.0.1", host.api_port());
+    auto r = c.get("/api/v1/notes/list",
+                   {{"Origin", "https://tool.example"}, {"Authorization", "Bearer alice"}});
+    EXPECT_EQ(r.status, 200);
+    EXPECT_EQ(r.header("access-control-allow-origin"), "*");
+    EXPECT_EQ(r.header("access-control-allow-credentials"), "");
+    EXPECT_EQ(c.get("/", {{"Origin", "null"}}).header("access-control-allow-origin"), "");
+    EXPECT_EQ(host.stop(), 0);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <platform/host/build_tree.hpp>
+#include <platform/host/http_cors.hpp>
 #include <platform/host/profile.hpp>
 #include <regex>
 
@@ -83,6 +84,28 @@ bool boolean(const Ctx& c, const YAML::Node& n, const std::string& key) {
     if (n.IsScalar() && (n.Scalar() == "true" || n.Scalar() == "false"))
         return n.Scalar() == "true";
     c.fail(n, key, "must be true or false");
+}
+
+// `http.cors`: false (no CORS at all), true (the default: no origin listed), or
+// {origins: ["*" | scheme://host[:port], ...]} (http_cors.hpp).
+CorsSettings cors_settings(const Ctx& c, const YAML::Node& n, const std::string& key) {
+    CorsSettings cors;
+    if (n.IsScalar()) {
+        cors.enabled = boolean(c, n, key);
+        return cors;
+    }
+    if (!n.IsMap()) c.fail(n, key, "must be false or a mapping {origins: [...]}");
+    for (const auto& f : n) {
+        const std::string fk = f.first.as<std::string>();
+        if (fk != "origins") c.fail(f.first, key + "." + fk, "unknown key (expected origins)");
+        cors.origins = string_list(c, f.second, key + ".origins");
+        for (size_t i = 0; i < cors.origins.size(); ++i) {
+            const std::string problem = cors_origin_problem(cors.origins[i]);
+            if (!problem.empty())
+                c.fail(f.second[i], key + ".origins", "'" + cors.origins[i] + "': " + problem);
+        }
+    }
+    return cors;
 }
 
 std::string scalar(const Ctx& c, const YAML::Node& n, const std::string& key) {
@@ -213,7 +236,7 @@ HttpSettings parse_http(const Ctx& c, const YAML::Node& v) {
         else if (sk == "drain_ms")
             h.drain_ms = integer(n, k, 0, 3600000);
         else if (sk == "cors")
-            h.cors = boolean(c, n, k);
+            h.cors = cors_settings(c, n, k);
         else if (sk == "access_log")
             h.access_log = boolean(c, n, k);
         else if (sk == "rate_limit" || sk == "account_rate_limit") {

@@ -1,6 +1,8 @@
 #include <strings.h>
 
+#include <algorithm>
 #include <platform/host/http_cors.hpp>
+#include <regex>
 
 namespace platform::host {
 
@@ -10,22 +12,46 @@ bool has_header(const HeaderList& headers, const std::string& name) {
     return false;
 }
 
-void add_cors_headers(HeaderList& headers, const std::string& origin) {
+namespace {
+
+bool listed(const CorsSettings& cors, const std::string& origin) {
+    return std::any_of(cors.origins.begin(), cors.origins.end(), [&](const std::string& o) {
+        return o.size() == origin.size() && strcasecmp(o.c_str(), origin.c_str()) == 0;
+    });
+}
+
+}  // namespace
+
+void add_cors_headers(HeaderList& headers, const std::string& origin, const CorsSettings& cors) {
+    if (origin.empty() || cors.origins.empty()) return;
+    // The answer depends on the Origin header: caches must keep one per origin.
+    if (!has_header(headers, "Vary")) headers.emplace_back("Vary", "Origin");
+    const bool credentials = listed(cors, origin) && origin != "null" && origin != "*";
+    const bool any = !credentials && origin != "null" && listed(cors, "*");
+    if (!credentials && !any) return;
     auto set = [&](const char* name, std::string value) {
         if (!has_header(headers, name)) headers.emplace_back(name, std::move(value));
     };
-    const bool echo = !origin.empty();
-    const bool origin_was_set = has_header(headers, "Access-Control-Allow-Origin");
-    set("Access-Control-Allow-Origin", echo ? origin : "*");
-    set("Access-Control-Allow-Credentials", "true");
+    set("Access-Control-Allow-Origin", credentials ? origin : "*");
+    if (credentials) set("Access-Control-Allow-Credentials", "true");
     set("Access-Control-Allow-Methods", "POST, PATCH, GET, OPTIONS, PUT, DELETE");
     set("Access-Control-Allow-Headers",
         "Accept, Content-Type, Content-Length, Accept-Encoding, X-CSRF-Token, Authorization, "
-        "Platform-Namespace, "
-        "Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID");
+        "Platform-Namespace, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID");
     // Browser MCP clients read the session id the answer carries (mcp.hpp).
     set("Access-Control-Expose-Headers", "Mcp-Session-Id, X-Request-Id, WWW-Authenticate");
-    if (echo && !origin_was_set) set("Vary", "Origin");
+}
+
+std::string cors_origin_problem(const std::string& origin) {
+    if (origin == "*") return "";
+    if (origin == "null")
+        return "`null` is never allowed (sandboxed frames and local files all send it)";
+    static const std::regex form(
+        R"(^https?://[a-z0-9.\-]+(:[0-9]{1,5})?$|^https?://\[[0-9a-f:.]+\](:[0-9]{1,5})?$)");
+    if (!std::regex_match(origin, form))
+        return "must be \"*\" or an origin: http:// or https://, a host in lower case, an "
+               "optional :port, no path (e.g. https://app.example:8443)";
+    return "";
 }
 
 }  // namespace platform::host

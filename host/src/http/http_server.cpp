@@ -328,7 +328,8 @@ void record(const Exchange& ex, int status, uint64_t bytes) {
 
 // The headers every answer gets: CORS, X-Request-Id, traceparent (each unless already set).
 void common_headers(const Exchange& ex, HeaderList& headers) {
-    if (ex.conn->port->settings.cors) add_cors_headers(headers, ex.origin);
+    const CorsSettings& cors = ex.conn->port->settings.cors;
+    if (cors.enabled) add_cors_headers(headers, ex.origin, cors);
     if (!has_header(headers, "X-Request-Id")) headers.emplace_back("X-Request-Id", ex.request_id);
     if (!has_header(headers, "traceparent")) headers.emplace_back("traceparent", ex.traceparent);
 }
@@ -583,7 +584,7 @@ void serve(const std::shared_ptr<Connection>& conn, Pending p) {
             return respond(ex, r);
         }
     }
-    if (port.settings.cors && req.method == "OPTIONS") {
+    if (port.settings.cors.enabled && req.method == "OPTIONS") {
         HttpResponse r;
         r.content_type.clear();
         return respond(ex, r);

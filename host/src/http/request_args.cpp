@@ -103,6 +103,17 @@ std::optional<std::string> invalid_utf8_path(const std::string& json_text) {
     return sax.path;
 }
 
+namespace {
+
+// Where the parse of `json_text` stops: "tags.2", "title", or "request body".
+std::string where_parse_stops(const std::string& json_text) {
+    PathAtError sax;
+    json::sax_parse(json_text, &sax);
+    return sax.path.empty() ? "request body" : sax.path;
+}
+
+}  // namespace
+
 std::variant<json, ArgsError> parse_body(const HttpRequest& req, const Schema* schema) {
     if (req.body.empty()) return json::object();
     const std::string type = media_type(req.header("content-type"));
@@ -130,6 +141,12 @@ std::variant<json, ArgsError> parse_body(const HttpRequest& req, const Schema* s
                              (path->empty() ? "request body" : *path) + ": must be valid UTF-8"};
         return ArgsError{400, PLATFORM_INVALID_ARGUMENT,
                          "request body: invalid JSON at byte " + std::to_string(e.byte)};
+    } catch (const json::exception&) {
+        // The only other failure of a parse: a number beyond a double's range (1e999).
+        return ArgsError{400, PLATFORM_INVALID_ARGUMENT,
+                         where_parse_stops(req.body) +
+                             ": number out of range (JSON numbers here must fit a double, at most "
+                             "about 1.8e308)"};
     }
     if (!body.is_object())
         return ArgsError{400, PLATFORM_INVALID_ARGUMENT, "request body: must be a JSON object"};

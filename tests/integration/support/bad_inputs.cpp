@@ -37,7 +37,8 @@ const char* const kCandidates[] = {"sweep",
                                    "#000000",
                                    "a"};
 constexpr const char* kUnknown = "sweep_unknown_argument";
-constexpr const char* kUtf8Marker = "@@sweep-invalid-utf8@@";
+// Stands for raw bytes in a dumped body (invalid UTF-8, numbers JSON values cannot hold).
+constexpr const char* kRawMarker = "@@sweep-raw@@";
 
 std::vector<std::string> types_of(const json& s) {
     std::vector<std::string> out;
@@ -284,6 +285,13 @@ std::vector<BadInput> bad_inputs(const json& schema, const BadInputOptions& opti
             args[name] = std::move(v);
             return args;
         };
+        // The body with `text` (a number as written) as this argument's value.
+        auto with_raw = [&](const char* text) {
+            std::string body = with(kRawMarker).dump();
+            body.replace(body.find(std::string("\"") + kRawMarker + "\""),
+                         std::string(kRawMarker).size() + 2, text);
+            return body;
+        };
         const auto ts = types_of(s);
         const bool is_required =
             std::find(required.begin(), required.end(), name) != required.end();
@@ -321,6 +329,23 @@ std::vector<BadInput> bad_inputs(const json& schema, const BadInputOptions& opti
                 with(copies(an_item, count(s, "minItems") - 1)));
         for (auto& [label, v] : at_limits(s, ts, is_required))
             add(BadKind::at_limits, name, label, with(v), true);
+        if (has(ts, "number") || has(ts, "integer")) {
+            // Numbers a JSON parser may trip on. -0, 2^53 + 1 and integers beyond int64 are
+            // JSON the schema judges (any answer but a 5xx); beyond a double's range is bad
+            // input naming the argument; 1e-400 rounds to 0.
+            add(BadKind::at_limits, name, "= -0", with(-0.0), true);
+            add(BadKind::at_limits, name, "= 2^53 + 1", with(int64_t(9007199254740993)), true);
+            add(BadKind::at_limits, name, "= 2^64 - 1 (beyond int64)",
+                with(uint64_t(18446744073709551615u)), true);
+            if (options.raw_bodies) {
+                for (const char* number : {"1e999", "-1e999"})
+                    out.push_back({BadKind::out_of_range, name + " = " + number, name, json(),
+                                   with_raw(number)});
+                for (const char* number : {"1e-400", "100000000000000000000000"})
+                    out.push_back({BadKind::at_limits, name + " = " + number, name, json(),
+                                   with_raw(number), true});
+            }
+        }
         if (!has(ts, "string") && !ts.empty()) continue;
         if (s.contains("maxLength")) {
             add(BadKind::oversize, name, "maxLength + 1",
@@ -336,8 +361,8 @@ std::vector<BadInput> bad_inputs(const json& schema, const BadInputOptions& opti
                 valid);
         }
         if (options.raw_bodies) {
-            std::string body = with(kUtf8Marker).dump();
-            body.replace(body.find(kUtf8Marker), std::string(kUtf8Marker).size(), "sweep\xC3\x28");
+            std::string body = with(kRawMarker).dump();
+            body.replace(body.find(kRawMarker), std::string(kRawMarker).size(), "sweep\xC3\x28");
             out.push_back({BadKind::invalid_utf8, name + " holds C3 28", name, json(), body});
         }
     }

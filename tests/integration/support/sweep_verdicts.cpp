@@ -54,6 +54,12 @@ std::string echo_mismatch(const BadInput& c, const json& answer) {
     return "echoes " + c.argument + " as " + it->dump() + ", sent " + sent.dump();
 }
 
+// A 5xx a valid call may get: 501 and 503 anywhere, 502 and 504 from an upstream's endpoint.
+bool server_error_allowed(int status, bool upstream) {
+    if (status == 501 || status == 503) return true;
+    return upstream && (status == 502 || status == 504);
+}
+
 }  // namespace
 
 std::string shorten(std::string s) {
@@ -71,7 +77,7 @@ json mcp_response(const HttpResult& r) {
 }
 
 // nullopt when the answer is right for the case, else what is wrong with it.
-std::optional<std::string> judge_http(const BadInput& c, const HttpResult& r) {
+std::optional<std::string> judge_http(const BadInput& c, const HttpResult& r, bool upstream) {
     if (auto m = mismatch(r); !m.empty()) return m + ": " + shorten(r.body);
     if (r.status == 200) {
         const json j = json::parse(r.body, nullptr, false);
@@ -79,7 +85,7 @@ std::optional<std::string> judge_http(const BadInput& c, const HttpResult& r) {
         if (!e.empty()) return e;
     }
     if (c.valid_by_schema) {
-        if (r.status < 500 || r.status == 501 || r.status == 503) return std::nullopt;
+        if (r.status < 500 || server_error_allowed(r.status, upstream)) return std::nullopt;
         return "HTTP " + std::to_string(r.status) + " " + shorten(r.body);
     }
     if (r.status < 400 || r.status >= 500)
@@ -92,7 +98,7 @@ std::optional<std::string> judge_http(const BadInput& c, const HttpResult& r) {
     return std::nullopt;
 }
 
-std::optional<std::string> judge_mcp(const BadInput& c, const HttpResult& r) {
+std::optional<std::string> judge_mcp(const BadInput& c, const HttpResult& r, bool upstream) {
     if (r.status >= 500) return "HTTP " + std::to_string(r.status) + " " + shorten(r.body);
     const json m = mcp_response(r);
     if (!m.is_object())
@@ -106,7 +112,8 @@ std::optional<std::string> judge_mcp(const BadInput& c, const HttpResult& r) {
     if (std::string e = echo_mismatch(c, result.value("structuredContent", json())); !e.empty())
         return e;
     if (c.valid_by_schema) {
-        if (code == "internal" || code == "bad_gateway" || code == "deadline_exceeded")
+        if (code == "internal" ||
+            (!upstream && (code == "bad_gateway" || code == "deadline_exceeded")))
             return "isError " + shorten(result.dump());
         return std::nullopt;
     }

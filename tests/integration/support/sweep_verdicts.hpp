@@ -4,7 +4,9 @@
 // A case that is bad by the schema must get a 4xx JSON error naming its argument (HTTP:
 // `error.message`, or `Detail` on the built-ins' gateway routes) or an MCP result with isError:
 // true whose text names it. A case valid by the schema reaches the plugin: any answer but a 5xx
-// (501 and 503, "not configured", allowed) or an MCP internal/bad_gateway/deadline_exceeded error.
+// or an MCP internal error. 501 (not supported here) and 503 (a provider that is not configured or
+// is stopping, named in the message) are allowed anywhere; 502 and 504 only from an endpoint that
+// declares it reaches an upstream (`upstream`: the open_world flag). A 500 is never right.
 // Every HTTP error body must agree with its status (DESIGN §2's table: 413 is payload_too_large),
 // and a number sent at its limits that the answer echoes under its own name must come back
 // unchanged (an offset read into an int or a uint32 comes back wrapped).
@@ -20,8 +22,8 @@
 namespace platform::test {
 
 // nullopt when the answer is right for the case, else what is wrong with it.
-std::optional<std::string> judge_http(const BadInput& c, const HttpResult& r);
-std::optional<std::string> judge_mcp(const BadInput& c, const HttpResult& r);
+std::optional<std::string> judge_http(const BadInput& c, const HttpResult& r, bool upstream);
+std::optional<std::string> judge_mcp(const BadInput& c, const HttpResult& r, bool upstream);
 
 // The JSON-RPC response of a POST /mcp answer (application/json or an event stream), or null.
 nlohmann::json mcp_response(const HttpResult& r);

@@ -48,9 +48,20 @@ TEST_F(HttpProfile, Defaults) {
     EXPECT_EQ(p.http.max_header_bytes, 16384u);
     EXPECT_EQ(p.http.max_connections, 10000u);
     EXPECT_EQ(p.http.drain_ms, 10000);
-    EXPECT_TRUE(p.http.cors);
+    EXPECT_TRUE(p.http.cors.enabled);
+    EXPECT_TRUE(p.http.cors.origins.empty());  // no other origin may read answers
     EXPECT_TRUE(p.http.access_log);
     EXPECT_FALSE(p.http.rate_limit.enabled());
+}
+
+TEST_F(HttpProfile, CorsOrigins) {
+    Profile p = load_profile(write("http:\n  cors: {origins: [\"https://app.example\", "
+                                   "\"http://127.0.0.1:5173\", \"*\"]}\n"),
+                             {});
+    EXPECT_TRUE(p.http.cors.enabled);
+    EXPECT_EQ(p.http.cors.origins,
+              (std::vector<std::string>{"https://app.example", "http://127.0.0.1:5173", "*"}));
+    EXPECT_TRUE(load_profile(write("http:\n  cors: true\n"), {}).http.cors.origins.empty());
 }
 
 TEST_F(HttpProfile, Values) {
@@ -72,7 +83,7 @@ TEST_F(HttpProfile, Values) {
     EXPECT_EQ(p.http.header_timeout_ms, 5000);
     EXPECT_EQ(p.http.idle_timeout_ms, 30000);
     EXPECT_EQ(p.http.max_connections, 50u);
-    EXPECT_FALSE(p.http.cors);
+    EXPECT_FALSE(p.http.cors.enabled);
     EXPECT_FALSE(p.http.access_log);
     EXPECT_EQ(p.http.drain_ms, 2500);
     EXPECT_TRUE(p.http.rate_limit.enabled());
@@ -89,6 +100,23 @@ TEST_F(HttpProfile, ErrorsNameFileLineAndKey) {
         << e;
     e = error_of("http:\n  cors: maybe\n");
     EXPECT_NE(e.find("p.yaml:7: http.cors: must be true or false"), std::string::npos) << e;
+    // `null` is never an allowed origin, nor a path, an upper-case host or another scheme.
+    e = error_of("http:\n  cors: {origins: [\"null\"]}\n");
+    EXPECT_NE(e.find("p.yaml:7: http.cors.origins: 'null': `null` is never allowed"),
+              std::string::npos)
+        << e;
+    for (const char* bad : {"https://app.example/", "https://App.example", "ftp://app.example",
+                            "app.example", "https://app.example:8443/x"}) {
+        e = error_of(std::string("http:\n  cors: {origins: [\"") + bad + "\"]}\n");
+        EXPECT_NE(e.find(std::string("p.yaml:7: http.cors.origins: '") + bad +
+                         "': must be \"*\" or an origin"),
+                  std::string::npos)
+            << e;
+    }
+    e = error_of("http:\n  cors: {allow: [\"*\"]}\n");
+    EXPECT_NE(e.find("p.yaml:7: http.cors.allow: unknown key (expected origins)"),
+              std::string::npos)
+        << e;
     e = error_of("http:\n  colour: blue\n");
     EXPECT_NE(e.find("p.yaml:7: http.colour: unknown key"), std::string::npos) << e;
     e = error_of("http:\n  rate_limit: {burst: 3}\n");

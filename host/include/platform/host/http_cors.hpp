@@ -1,16 +1,23 @@
-// platform/host/http_cors.hpp — CORS as micro does it (reference/micro.md §1.1, DESIGN §5).
+// platform/host/http_cors.hpp — which pages on other origins may read the host's answers.
 //
-// Every response gets, unless the handler already set them:
-//   Access-Control-Allow-Origin: <the request's Origin, or *>
-//   Access-Control-Allow-Credentials: true
-//   Access-Control-Allow-Methods: POST, PATCH, GET, OPTIONS, PUT, DELETE
-//   Access-Control-Allow-Headers: Accept, Content-Type, Content-Length, Accept-Encoding,
-//                                 X-CSRF-Token, Authorization, Platform-Namespace
-// plus `Vary: Origin` when the origin is echoed (so caches keep one answer per origin).
-// An OPTIONS request is answered 200 with an empty body before auth and routing.
-// Profile `http.cors: false` turns all of it off.
+// A browser lets a page read a cross-origin answer only when the answer names the page's origin
+// in Access-Control-Allow-Origin; with Access-Control-Allow-Credentials: true it also sends the
+// user's cookies, so the page reads what the signed-in user may read. Cookie sessions
+// (/auth/login) make that a grant of the user's data, so it goes only to the origins an operator
+// lists in the profile (`http.cors.origins`, HttpSettings):
+//   - a listed origin: Allow-Origin: <that origin>, Allow-Credentials: true, Vary: Origin;
+//   - "*" listed: any other origin gets Allow-Origin: *, without credentials (a browser then sends
+//     no cookies: pages that bring their own bearer token);
+//   - otherwise, and always for the origin `null` (sandboxed frames, files): no CORS header, so
+//     the browser keeps the answer from the page. Clients that are not browsers (curl, the CLI,
+//     MCP clients) never look at these headers and are not affected.
+// With an allowed origin the answer also gets the methods, request headers and exposed headers
+// below; an OPTIONS request (a preflight) is answered 200 with an empty body before auth and
+// routing. Headers a handler already set are kept. Profile `http.cors: false` turns all of it off.
+// micro reflects every origin with credentials; docs/decisions.md (34) says why we do not.
 #pragma once
 
+#include <platform/host/http_settings.hpp>
 #include <string>
 #include <utility>
 #include <vector>
@@ -22,7 +29,12 @@ using HeaderList = std::vector<std::pair<std::string, std::string>>;
 // True when `headers` has `name` (ASCII case-insensitive).
 bool has_header(const HeaderList& headers, const std::string& name);
 
-// Adds the CORS headers above to a response's headers; `origin` is the request's Origin ("" = none).
-void add_cors_headers(HeaderList& headers, const std::string& origin);
+// Adds the CORS headers above to a response's headers; `origin` is the request's Origin ("" =
+// none).
+void add_cors_headers(HeaderList& headers, const std::string& origin, const CorsSettings& cors);
+
+// Why `origin` cannot be listed in http.cors.origins ("" when it can): "*", or
+// scheme://host[:port] in lower case with scheme http or https, no path, never `null`.
+std::string cors_origin_problem(const std::string& origin);
 
 }  // namespace platform::host

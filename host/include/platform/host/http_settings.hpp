@@ -9,7 +9,8 @@
 //     idle_timeout_ms: 300000      # from the latest request's arrival: closed when no new one started
 //                                  # (also while a slow reader holds its answer; streams go on)
 //     max_connections: 10000       # beyond: 503 and the connection is closed
-//     cors: true                   # micro's CORS headers; OPTIONS answered 200 before auth
+//     cors: {origins: [https://app.example]}   # browser origins that may read answers (http_cors.hpp);
+//                                  # none by default; `cors: false`: no CORS at all
 //     access_log: true             # one JSON line per request (logger "access", stderr)
 //     rate_limit: {requests_per_second: 50, burst: 100}   # per client address; absent = off
 //     account_rate_limit: {requests_per_second: 20, burst: 40}   # per signed-in account; absent = off
@@ -17,6 +18,8 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 namespace platform::host {
 
@@ -26,6 +29,14 @@ struct RateLimitSettings {
     bool enabled() const { return requests_per_second > 0; }
 };
 
+// `http.cors`: which browser pages on other origins may read answers (http_cors.hpp).
+struct CorsSettings {
+    bool enabled = true;  // false (`cors: false`): no CORS headers, OPTIONS routed like any request
+    // Origins (scheme://host[:port], lower case) whose pages may read answers, the user's cookie
+    // session included; "*" = any other origin, without credentials. Empty: none.
+    std::vector<std::string> origins;
+};
+
 struct HttpSettings {
     uint64_t max_request_bytes = 0;  // 0 = the largest endpoint body + 64 KiB
     uint32_t max_header_count = 100;
@@ -33,7 +44,7 @@ struct HttpSettings {
     int64_t header_timeout_ms = 60000;
     int64_t idle_timeout_ms = 300000;
     uint32_t max_connections = 10000;
-    bool cors = true;
+    CorsSettings cors;
     bool access_log = true;
     RateLimitSettings rate_limit;
     RateLimitSettings account_rate_limit;

@@ -4,6 +4,7 @@
 // folder, and a folder that does not compile. Every wait polls a condition under a deadline.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <filesystem>
@@ -15,13 +16,18 @@
 
 #include "build_tree.hpp"
 #include "command.hpp"
+#include "fake_model_server.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
+#include "mcp_client.hpp"
 
 using nlohmann::json;
 using platform::test::CommandResult;
+using platform::test::EventStream;
+using platform::test::FakeModelServer;
 using platform::test::HostProcess;
 using platform::test::HttpClient;
+using platform::test::McpClient;
 using platform::test::run_command;
 using platform::test::TempDir;
 namespace fs = std::filesystem;
@@ -68,13 +74,19 @@ bool eventually(const std::function<bool()>& condition, int seconds) {
 
 class Runtime : public ::testing::Test {
 protected:
+    // The test profile with the scripted model server as the agent's model (OpenAI's format).
     static void SetUpTestSuite() {
-        host = new HostProcess();
+        model = new FakeModelServer();
+        profile_dir = new TempDir();
+        host = new HostProcess(platform::test::model_server_host(
+            *model, profile_dir->path() + "/runtime.yaml", platform::test::test_profile_text()));
         host->start();
     }
     static void TearDownTestSuite() {
         EXPECT_EQ(host->stop(), 0);
         delete host;
+        delete profile_dir;
+        delete model;
     }
     CommandResult platform(std::vector<std::string> args, const std::string& token = "admin") {
         args.insert(args.begin(), HostProcess::binary());
@@ -126,9 +138,35 @@ protected:
         return r.status == 200 ? r.json()["data"].value("message", "") : r.body;
     }
     static HostProcess* host;
+    static FakeModelServer* model;
+    static TempDir* profile_dir;
     TempDir home_, src_;
 };
 HostProcess* Runtime::host = nullptr;
+FakeModelServer* Runtime::model = nullptr;
+TempDir* Runtime::profile_dir = nullptr;
+
+// Every page of tools/list.
+std::vector<std::string> tool_names(McpClient& mcp) {
+    std::vector<std::string> out;
+    json params = json::object();
+    for (;;) {
+        const json page = mcp.request("tools/list", params)["result"];
+        for (const auto& t : page["tools"]) out.push_back(t["name"]);
+        if (!page.contains("nextCursor")) return out;
+        params["cursor"] = page["nextCursor"];
+    }
+}
+bool has(const std::vector<std::string>& names, const std::string& name) {
+    return std::find(names.begin(), names.end(), name) != names.end();
+}
+// The tools the agent offered the model in a recorded chat request.
+std::vector<std::string> offered(const json& request) {
+    std::vector<std::string> out;
+    for (const auto& t : request.value("tools", json::array()))
+        out.push_back(t["function"]["name"]);
+    return out;
+}
 
 TEST_F(Runtime, FolderRunUpdateKill) {
     const std::string dir = hello_folder(src_.path(), "hello");
@@ -181,6 +219,63 @@ TEST_F(Runtime, FolderRunUpdateKill) {
     EXPECT_EQ(code, 404);
     EXPECT_EQ(platform({"status"}).out.find("hello"), std::string::npos);
     EXPECT_EQ(platform({"logs", "hello"}).code, 5);
+}
+
+// A service started with `platform run` is an MCP tool and one the agent may use, from the moment
+// it runs until it is killed; open sessions hear notifications/tools/list_changed both times.
+TEST_F(Runtime, RunServicesAreMcpAndAgentToolsUntilKilled) {
+    McpClient mcp(host->api_port(), "admin");
+    const json init = mcp.initialize();
+    EXPECT_EQ(init["capabilities"]["tools"]["listChanged"], true) << init;
+    EventStream events(host->api_port(), mcp.headers());
+    ASSERT_EQ(events.status(), 200);
+    EXPECT_FALSE(has(tool_names(mcp), "toolhello_greet"));
+
+    ASSERT_EQ(platform({"run", hello_folder(src_.path(), "toolhello")}).code, 0);
+    wait_status("toolhello", "running");
+    EXPECT_TRUE(events.wait_for("notifications/tools/list_changed", 10000)) << events.received();
+    EXPECT_TRUE(has(tool_names(mcp), "toolhello_greet"));
+    const json called = mcp.call_tool("toolhello_greet", {{"name", "Ada"}});
+    EXPECT_EQ(called["structuredContent"]["message"], "Hello, Ada!") << called;
+
+    // The agent offers it to the model and runs the model's call to it.
+    HttpClient api("127.0.0.1", host->api_port());
+    auto use = api.post_json("/rpc",
+                             {{"service", "config"},
+                              {"method", "Config.Set"},
+                              {"request", {{"path", "model.provider"}, {"value", "openai"}}}},
+                             {{"Authorization", "Bearer admin"}});
+    ASSERT_EQ(use.status, 200) << use.body;
+    model->enqueue(FakeModelServer::kOpenAiPath,
+                   FakeModelServer::ok(FakeModelServer::openai_tool_call(
+                       "call_1", "toolhello_greet", {{"name", "Grace"}})));
+    model->enqueue(FakeModelServer::kOpenAiPath,
+                   FakeModelServer::ok(FakeModelServer::openai_text("It said hello.")));
+    auto ask = api.post_json("/api/v1/agent/ask", {{"prompt", "greet Grace"}},
+                             {{"Authorization", "Bearer admin"}});
+    ASSERT_EQ(ask.status, 200) << ask.body;
+    auto seen = model->requests(FakeModelServer::kOpenAiPath);
+    ASSERT_EQ(seen.size(), 2u);
+    EXPECT_TRUE(has(offered(seen[0].body), "toolhello_greet"));
+    EXPECT_NE(seen[1].body["messages"].back().dump().find("Hello, Grace!"), std::string::npos)
+        << seen[1].body["messages"].back();
+
+    // Killed: gone from tools/list, tools/call and the agent's offer.
+    ASSERT_EQ(platform({"kill", "toolhello"}).code, 0);
+    EXPECT_TRUE(events.wait_for("notifications/tools/list_changed", 10000, 2)) << events.received();
+    EXPECT_FALSE(has(tool_names(mcp), "toolhello_greet"));
+    const json gone =
+        mcp.request("tools/call", {{"name", "toolhello_greet"}, {"arguments", {{"name", "Ada"}}}});
+    EXPECT_TRUE(gone.contains("error")) << gone;
+    model->enqueue(FakeModelServer::kOpenAiPath,
+                   FakeModelServer::ok(FakeModelServer::openai_text("Nothing to use.")));
+    ask = api.post_json("/api/v1/agent/ask", {{"prompt", "greet Grace again"}},
+                        {{"Authorization", "Bearer admin"}});
+    ASSERT_EQ(ask.status, 200) << ask.body;
+    seen = model->requests(FakeModelServer::kOpenAiPath);
+    ASSERT_EQ(seen.size(), 3u);
+    EXPECT_FALSE(has(offered(seen[2].body), "toolhello_greet"));
+    EXPECT_TRUE(has(offered(seen[2].body), "notes_add"));
 }
 
 TEST_F(Runtime, CompileErrorIsStatusError) {

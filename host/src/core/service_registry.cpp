@@ -1,3 +1,4 @@
+#include <optional>
 #include <platform/host/names.hpp>
 #include <platform/host/service_registry.hpp>
 
@@ -10,18 +11,28 @@ ServiceRegistry::ServiceRegistry(std::string ns, std::string node_id)
 
 bool ServiceRegistry::add(Plugin* plugin) {
     ServiceEntry e{qualify(ns_, plugin->service), plugin->service, plugin};
-    std::unique_lock<std::shared_mutex> g(m_);
-    return services_.emplace(e.name, e).second;
+    {
+        std::unique_lock<std::shared_mutex> g(m_);
+        if (!services_.emplace(e.name, e).second) return false;
+    }
+    notify("create", describe(e));
+    return true;
 }
 
 bool ServiceRegistry::remove(const Plugin* plugin) {
-    std::unique_lock<std::shared_mutex> g(m_);
-    for (auto it = services_.begin(); it != services_.end(); ++it) {
-        if (it->second.plugin != plugin) continue;
-        retired_.push_back(services_.extract(it));  // the entry keeps its address
-        return true;
+    std::optional<ServiceEntry> removed;
+    {
+        std::unique_lock<std::shared_mutex> g(m_);
+        for (auto it = services_.begin(); it != services_.end(); ++it) {
+            if (it->second.plugin != plugin) continue;
+            removed = it->second;
+            retired_.push_back(services_.extract(it));  // the entry keeps its address
+            break;
+        }
     }
-    return false;
+    if (!removed) return false;
+    notify("delete", describe(*removed));
+    return true;
 }
 
 const ServiceEntry* ServiceRegistry::find(std::string_view name) const {

@@ -215,8 +215,12 @@ struct McpServer::Impl {
     };
     void request(std::shared_ptr<Context> ctx, const json& message, std::function<void(json)> done);
     json initialize_result(const json& params, std::string& version) const;
+    // Writes `message` to the GET stream of every session `wanted` accepts.
+    void broadcast(const json& message, const std::function<bool(const mcp::Session&)>& wanted);
     // Pushes notifications/resources/updated to subscribed sessions' GET streams.
     void resource_updated(const std::string& uri, const std::string& account);
+    // Pushes notifications/tools/list_changed to every session's GET stream.
+    void tools_changed();
     // Runs `ep` for the context's caller with `args` (the HTTP dispatcher).
     void call(const Context& ctx, const ServiceEntry& svc, const Endpoint& ep, json args,
               std::shared_ptr<CallClient> client, std::function<void(Outcome)> done);

@@ -123,7 +123,7 @@ json McpServer::Impl::initialize_result(const json& params, std::string& negotia
     negotiated = supported_version(asked) ? asked : kLatestVersion;
     return {{"protocolVersion", negotiated},
             {"capabilities",
-             {{"tools", {{"listChanged", false}}},
+             {{"tools", {{"listChanged", true}}},
               {"resources", {{"subscribe", true}, {"listChanged", false}}},
               {"prompts", {{"listChanged", false}}},
               {"logging", json::object()},

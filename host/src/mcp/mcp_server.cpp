@@ -101,22 +101,18 @@ McpServer::Impl::~Impl() {
     live->streams.clear();
 }
 
-void McpServer::Impl::resource_updated(const std::string& uri, const std::string& account) {
+void McpServer::Impl::broadcast(const json& message,
+                                const std::function<bool(const mcp::Session&)>& wanted) {
     std::vector<std::pair<std::string, std::shared_ptr<HttpStream>>> streams;
     {
         std::lock_guard<std::mutex> g(live->m);
         streams.assign(live->streams.begin(), live->streams.end());
     }
-    const std::string frame = sse_frame({{"jsonrpc", "2.0"},
-                                         {"method", "notifications/resources/updated"},
-                                         {"params", {{"uri", uri}}}});
+    const std::string frame = sse_frame(message);
     for (auto& [sid, stream] : streams) {
         if (!stream) continue;
         auto s = sessions.get(sid);
-        if (!s || (!account.empty() && s->account != account) ||
-            std::find(s->subscriptions.begin(), s->subscriptions.end(), uri) ==
-                s->subscriptions.end())
-            continue;
+        if (!s || !wanted(*s)) continue;
         if (!stream->write(frame)) {
             std::lock_guard<std::mutex> g(live->m);
             if (auto it = live->streams.find(sid);
@@ -126,11 +122,34 @@ void McpServer::Impl::resource_updated(const std::string& uri, const std::string
     }
 }
 
+void McpServer::Impl::resource_updated(const std::string& uri, const std::string& account) {
+    broadcast({{"jsonrpc", "2.0"},
+               {"method", "notifications/resources/updated"},
+               {"params", {{"uri", uri}}}},
+              [&](const mcp::Session& s) {
+                  return (account.empty() || s.account == account) &&
+                         std::find(s.subscriptions.begin(), s.subscriptions.end(), uri) !=
+                             s.subscriptions.end();
+              });
+}
+
+void McpServer::Impl::tools_changed() {
+    broadcast({{"jsonrpc", "2.0"}, {"method", "notifications/tools/list_changed"}},
+              [](const mcp::Session&) { return true; });
+}
+
 McpServer::McpServer(Runtime& runtime, std::string version)
     : impl_(std::make_shared<Impl>(runtime, std::move(version))) {
     std::weak_ptr<Impl> weak = impl_;
     runtime.set_resource_listener([weak](const std::string& uri, const std::string& account) {
         if (auto impl = weak.lock()) impl->resource_updated(uri, account);
+    });
+    // A plugin service coming or going (`platform run`, `kill`, `update`) changes the tools.
+    registry_watch_ = runtime.registry().watch([weak](const json& change) {
+        const std::string action = change.value("action", "");
+        if (action != "create" && action != "delete") return;
+        if (!change["service"].value("metadata", json::object()).contains("plugin")) return;
+        if (auto impl = weak.lock()) impl->tools_changed();
     });
 }
 
@@ -145,6 +164,7 @@ void McpServer::end_streams() {
 }
 
 McpServer::~McpServer() {
+    impl_->runtime.registry().unwatch(registry_watch_);
     impl_->runtime.set_resource_listener(nullptr);
 }
 

@@ -10,7 +10,9 @@
 //          notifications or server-to-client requests first (progress, logging, sampling,
 //          elicitation) and the client accepts it. JSON-RPC batches → -32600.
 //   GET    Accept: text/event-stream: the session's stream for notifications outside a call
-//          (notifications/resources/updated), one per session (a second → 409); else 406.
+//          (notifications/resources/updated, and notifications/tools/list_changed when a plugin
+//          service starts or stops: `platform run`, `update`, `kill`), one per session (a second
+//          → 409); else 406.
 //   DELETE ends the session (204).
 //   Every request: Host (and Origin, when sent) must name a loopback host, an ACME host or one of
 //   PLATFORM_MCP_ALLOWED_HOSTS (DNS-rebinding protection) → else 403. Credentials: bearer tokens
@@ -33,6 +35,7 @@
 // to the server's own requests.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <platform/host/gateway.hpp>
@@ -57,6 +60,7 @@ public:
 
 private:
     std::shared_ptr<Impl> impl_;
+    uint64_t registry_watch_ = 0;
 };
 
 }  // namespace platform::host

@@ -59,8 +59,9 @@ public:
     platform_status_t deregister_external(const nlohmann::json& service, std::string& error);
     // Drops nodes whose TTL passed, and services left without nodes; notifies watchers.
     void expire(int64_t now_ms);
-    // fn receives {"action": "create"|"update"|"delete", "service": {...}} after each change, on
-    // the thread that made it, outside the registry's lock.
+    // fn receives {"action": "create"|"update"|"delete", "service": {...}} after each change (a
+    // plugin added or removed, an external service registered, refreshed, deregistered or
+    // expired), on the thread that made it, outside the registry's lock.
     uint64_t watch(std::function<void(const nlohmann::json&)> fn);
     bool unwatch(uint64_t id);
     // The address of a live node of a registered service, for the proxy and web handlers.

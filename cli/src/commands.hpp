@@ -53,6 +53,9 @@ int auth_command(const Args& args);    // `platform auth create|list|delete acco
 // True when `platform auth <args>` is a built-in (create/list/delete, or help), not a dynamic call.
 bool is_auth_builtin(const Args& args);
 
+// Operators (admin_commands.cpp): `platform admin reset-secret [--account id] [--home dir]`.
+int admin_command(const Args& args);
+
 std::string top_help();  // usage.cpp
 
 }  // namespace platform::cli

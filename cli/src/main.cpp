@@ -28,7 +28,7 @@ const std::map<std::string, Command>& builtins() {
         {"kill", kill_command},         {"status", status_command},
         {"logs", logs_command},         {"ask", ask_command},
         {"submit", submit_command},     {"work", work_command},
-        {"inbox", inbox_command},
+        {"inbox", inbox_command},       {"admin", admin_command},
     };
     return table;
 }

@@ -50,6 +50,8 @@ std::string top_help() {
            "  signup                            create an account, when the server runs a signup "
            "service\n"
            "  auth create|list|delete account|rule|token   manage accounts, access rules, tokens\n"
+           "  admin reset-secret [--account id] a new secret for admin (on the server's machine, "
+           "as its user)\n"
            "  <service> <method> [--arg v]      call a method; arguments come from its schema\n\n"
            "Options: -e/--env <name>, --output json|table|raw (-o), --help on every command.\n"
            "Environment: PLATFORM_PROXY=host:port (overrides the environment's address for one "

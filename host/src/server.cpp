@@ -131,6 +131,19 @@ int run_server(Settings settings) {
                 http.api_port(), t->certificate_summary(), http.internal_api_port());
         spdlog::info("listening api={}:{} proxy={}:{}", host_of(settings.api_address),
                      http.api_port(), host_of(settings.proxy_address), http.proxy_port());
+        // Where this machine's operator reaches the server (a wildcard address through loopback).
+        auto local = [&](const std::string& address, int port) {
+            std::string h = host_of(address);
+            if (h.empty() || h == "0.0.0.0") h = "127.0.0.1";
+            if (h == "::" || h == "[::]") h = "[::1]";
+            return h + ":" + std::to_string(port);
+        };
+        if (std::string e = runtime.console().write_credential(
+                settings.home, local(settings.api_address, http.api_port()),
+                local(settings.proxy_address, http.proxy_port()));
+            !e.empty())
+            spdlog::warn("{}: `platform admin` commands will not work", e);
+        runtime.console().open();
         // ACME (PLATFORM_ENABLE_ACME): certificates for PLATFORM_ACME_HOSTS, renewed off the I/O
         // threads; http-01 answers are served by the gateway on both ports.
         std::shared_ptr<AcmeClient> acme;
@@ -191,6 +204,7 @@ int run_server(Settings settings) {
             spdlog::info("drained");
         stop_acme();
         http.stop();
+        runtime.console().remove_credential();
         runtime.stop();
         spdlog::info("stopped");
         return 0;

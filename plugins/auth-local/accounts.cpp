@@ -180,9 +180,13 @@ void AuthLocal::ensure_admin(const std::string& ns) {
     }
     if (given)
         host_.info("auth-local: created account admin with the secret from PLATFORM_ADMIN_SECRET");
-    else
-        host_.warn("auth-local: created account admin with secret " + secret +
-                   " (shown once; set PLATFORM_ADMIN_SECRET to choose it)");
+    else {
+        host_.warn("auth-local: created account admin; its secret is shown once on the console");
+        host_.tell_operator("created account admin with the secret\n\n    " + secret +
+                            "\n\nSign in with `platform login --id admin`. It is shown only this "
+                            "once: `platform admin reset-secret`\non this machine sets a new one, "
+                            "PLATFORM_ADMIN_SECRET chooses the first one.");
+    }
 }
 
 }  // namespace auth_local

@@ -3,17 +3,22 @@
 // personal tokens, a restart keeping accounts, tokens and the signing key, and a store file that
 // holds no secret or token in clear.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
+#include <memory>
+#include <regex>
 #include <sstream>
 
+#include "command.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
 
 using nlohmann::json;
 using platform::test::HostProcess;
 using platform::test::HttpClient;
+using platform::test::run_command;
 using platform::test::TempDir;
 
 namespace {
@@ -144,17 +149,25 @@ TEST(AuthLocal, AccountsAndTokensThroughTheGatewayAndARestart) {
     EXPECT_EQ(bytes.find("PRIVATE KEY"), std::string::npos);  // the signing key is sealed
 }
 
-TEST(AuthLocal, TheFirstStartPrintsAGeneratedAdminSecret) {
+// The generated secret is shown once, boxed, after the `listening` line and in no log line;
+// `platform admin reset-secret` on the server's machine sets a new one and prints it once.
+TEST(AuthLocal, TheFirstStartShowsAGeneratedAdminSecretOnceAndResetSecretSetsANewOne) {
     TempDir home;
-    HostProcess host(local(home.path()));
-    host.start();
-    const std::string lead = "auth-local: created account admin with secret ";
-    ASSERT_TRUE(host.wait_for_log(lead)) << host.log();
-    const std::string log = host.log();
-    const size_t at = log.find(lead) + lead.size();
-    const std::string secret = log.substr(at, log.find(' ', at) - at);
-    EXPECT_NE(log.find("(shown once; set PLATFORM_ADMIN_SECRET to choose it)"), std::string::npos);
-    HttpClient c("127.0.0.1", host.api_port());
+    auto host = std::make_unique<HostProcess>(local(home.path()));
+    host->start();
+    const std::regex boxed("\\|\\s{5}([A-Za-z0-9_-]{24})\\s+\\|");
+    std::smatch m;
+    ASSERT_TRUE(host->wait_for_log("platform admin reset-secret")) << host->log();
+    std::string log = host->log();
+    ASSERT_TRUE(std::regex_search(log, m, boxed)) << log;
+    const std::string secret = m[1];
+    EXPECT_LT(log.find("listening api="), log.find(secret)) << log;
+    EXPECT_EQ(log.find(secret), log.rfind(secret)) << "shown more than once:\n" << log;
+    EXPECT_NE(
+        log.find("auth-local: created account admin; its secret is shown once on the console"),
+        std::string::npos)
+        << log;
+    HttpClient c("127.0.0.1", host->api_port());
     auto t = c.post_json("/auth/token", {{"id", "admin"}, {"secret", secret}});
     ASSERT_EQ(t.status, 200) << t.body;
     auto rules = c.get("/auth/listRules", bearer(t.json()["access_token"]));
@@ -162,7 +175,55 @@ TEST(AuthLocal, TheFirstStartPrintsAGeneratedAdminSecret) {
     EXPECT_EQ(rules.json()["rules"][0]["id"], "default");
     EXPECT_EQ(rules.json()["rules"][0]["scope"], "<public>");
     EXPECT_EQ(c.get("/registry/listServices").status, 200);  // the default rule is public
-    EXPECT_EQ(host.stop(), 0);
+
+    // The operator credential is the server user's alone.
+    struct stat st {};
+    ASSERT_EQ(::stat((home.path() + "/keys/operator.json").c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 0777, 0600u);
+    auto cli = [&](std::vector<std::string> args) {
+        args.insert(args.begin(), HostProcess::binary());
+        return run_command(args, {{"PLATFORM_HOME", home.path()}, {"PLATFORM_TOKEN", ""}}, 60);
+    };
+    auto reset = cli({"admin", "reset-secret"});
+    ASSERT_EQ(reset.code, 0) << reset.err;
+    ASSERT_TRUE(std::regex_search(reset.out, m, std::regex("\n    ([A-Za-z0-9_-]{24})\n")))
+        << reset.out;
+    const std::string fresh = m[1];
+    EXPECT_NE(fresh, secret);
+    EXPECT_EQ(c.post_json("/auth/token", {{"id", "admin"}, {"secret", secret}}).status, 401);
+    EXPECT_EQ(c.post_json("/auth/token", {{"id", "admin"}, {"secret", fresh}}).status, 200);
+    EXPECT_EQ(host->log().find(fresh), std::string::npos);  // nor is it logged by the server
+    EXPECT_EQ(cli({"admin", "reset-secret", "--account", "nobody"}).code, 5);
+    EXPECT_EQ(cli({"admin", "reset-secret", "--bogus"}).code, 2);
+    // A token that is not the operator's is refused (the file's token is the only way in).
+    auto forged = HttpClient("127.0.0.1", host->proxy_port())
+                      .post_json("/rpc",
+                                 {{"service", "auth"},
+                                  {"method", "Auth.ChangeSecret"},
+                                  {"request", {{"id", "admin"}, {"new_secret", "forged-secret"}}}},
+                                 bearer(std::string(43, 'A')));
+    EXPECT_EQ(forged.status, 401) << forged.body;
+    EXPECT_EQ(host->stop(), 0);
+
+    // Stopped: the credential is gone and the command says why it cannot work.
+    EXPECT_FALSE(std::filesystem::exists(home.path() + "/keys/operator.json"));
+    auto stopped = cli({"admin", "reset-secret"});
+    EXPECT_EQ(stopped.code, 1);
+    EXPECT_NE(stopped.err.find("no server is running with PLATFORM_HOME=" + home.path()),
+              std::string::npos)
+        << stopped.err;
+
+    // A restart shows nothing: the secret exists already.
+    host = std::make_unique<HostProcess>(local(home.path()));
+    host->start();
+    log = host->log();
+    EXPECT_FALSE(std::regex_search(log, m, boxed)) << log;
+    EXPECT_EQ(log.find("created account admin"), std::string::npos) << log;
+    EXPECT_EQ(HttpClient("127.0.0.1", host->api_port())
+                  .post_json("/auth/token", {{"id", "admin"}, {"secret", fresh}})
+                  .status,
+              200);
+    EXPECT_EQ(host->stop(), 0);
 }
 
 }  // namespace

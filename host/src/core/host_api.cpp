@@ -167,6 +167,7 @@ platform_status_t batch_in(const StoreRef& s, const platform_store_op_t* ops, ui
 
 void log(platform_host_ctx_t* c, platform_log_level_t level, platform_str_t m) {
     const std::string& id = hctx(c).plugin->id;
+    if (level == PLATFORM_LOG_OPERATOR) return hctx(c).runtime->console().notice(id, str(m));
     hctx(c).runtime->plugin_logged(*hctx(c).plugin, level, str(m));
     switch (level) {
         case PLATFORM_LOG_DEBUG:

@@ -28,7 +28,7 @@
  *     call_client_request and resource_updated; 1.5 added the model provider table
  *     (platform_model_provider_t, PLATFORM_KIND_MODEL) and host_api.model_complete and
  *     call_tools; 1.6 added PLATFORM_FLAG_INTERNAL and grants (host_api.grant_create,
- *     grant_call_service, grant_revoke).
+ *     grant_call_service, grant_revoke); 1.7 added PLATFORM_LOG_OPERATOR.
  *   - Any change to this file bumps PLATFORM_ABI_MINOR in the same commit. A breaking change would
  *     need a new major and a new entry symbol; none is planned.
  *
@@ -64,7 +64,7 @@ extern "C" {
  * ------------------------------------------------------------------------------------------- */
 
 #define PLATFORM_ABI_MAJOR 1u
-#define PLATFORM_ABI_MINOR 6u
+#define PLATFORM_ABI_MINOR 7u
 #define PLATFORM_ABI_PACK(major, minor) ((((uint32_t)(major)) << 16) | ((uint32_t)(minor)&0xffffu))
 #define PLATFORM_ABI_VERSION PLATFORM_ABI_PACK(PLATFORM_ABI_MAJOR, PLATFORM_ABI_MINOR)
 #define PLATFORM_ABI_MAJOR_OF(v) (((uint32_t)(v)) >> 16)
@@ -144,7 +144,12 @@ enum {
     PLATFORM_LOG_DEBUG = 0,
     PLATFORM_LOG_INFO = 1,
     PLATFORM_LOG_WARN = 2,
-    PLATFORM_LOG_ERROR = 3
+    PLATFORM_LOG_ERROR = 3,
+    /* (1.7) A message for the person who started the server, such as a secret generated at first
+     * start. The host prints it once on stderr, in a box, after its `listening` line (at once when
+     * it is already listening), and writes it to no log: not the log output, not `platform logs`.
+     * The host keeps no copy. Lines are separated by '\n'. */
+    PLATFORM_LOG_OPERATOR = 4
 };
 
 /* Opaque handles. The host owns both. */

@@ -44,23 +44,29 @@ TEST_F(AuthLocalTest, AdminIsCreatedOnceWithTheGivenSecret) {
     EXPECT_FALSE(logged(host, "created account admin"));
 }
 
-TEST_F(AuthLocalTest, AGeneratedAdminSecretIsLoggedOnceAtWarn) {
+// A generated secret goes to the operator (PLATFORM_LOG_OPERATOR), never to a log line.
+TEST_F(AuthLocalTest, AGeneratedAdminSecretIsToldToTheOperatorOnceAndNeverLogged) {
     host.store.clear();
     host.logs.clear();
     json cfg = cheap_config();
     cfg.erase("admin_secret");
     ASSERT_TRUE(start(cfg));
-    std::string secret;
-    const std::string lead = "auth-local: created account admin with secret ";
-    for (const auto& l : host.logs)
-        if (l.rfind(lead, 0) == 0)
-            secret = l.substr(lead.size(), l.find(' ', lead.size()) - lead.size());
-    ASSERT_FALSE(secret.empty());
-    EXPECT_TRUE(logged(host, "(shown once; set PLATFORM_ADMIN_SECRET to choose it)"));
+    ASSERT_EQ(host.operator_notices.size(), 1u);
+    const std::string& notice = host.operator_notices[0];
+    const std::string lead = "created account admin with the secret\n\n    ";
+    ASSERT_EQ(notice.rfind(lead, 0), 0u) << notice;
+    const std::string secret =
+        notice.substr(lead.size(), notice.find('\n', lead.size()) - lead.size());
+    EXPECT_EQ(secret.size(), 24u) << notice;
+    EXPECT_NE(notice.find("platform admin reset-secret"), std::string::npos) << notice;
+    for (const auto& l : host.logs) EXPECT_EQ(l.find(secret), std::string::npos) << l;
+    EXPECT_TRUE(logged(host, "its secret is shown once on the console"));
     login("admin", secret);
     host.logs.clear();
+    host.operator_notices.clear();
     ASSERT_TRUE(start(cfg));
     EXPECT_FALSE(logged(host, "created account admin"));
+    EXPECT_TRUE(host.operator_notices.empty());
 }
 
 TEST_F(AuthLocalTest, DisableAdminRemovesTheAdminAccount) {

@@ -15,6 +15,7 @@
 #include <platform/host/calls.hpp>
 #include <platform/host/clock.hpp>
 #include <platform/host/identity.hpp>
+#include <platform/host/operator_console.hpp>
 #include <platform/host/outbound.hpp>
 #include <platform/host/payment.hpp>
 #include <platform/host/plugin.hpp>
@@ -120,6 +121,8 @@ public:
     void set_log_listener(
         std::function<void(const Plugin&, platform_log_level_t, std::string_view)> fn);
     void plugin_logged(const Plugin& p, platform_log_level_t level, std::string_view message);
+    // Plugins' PLATFORM_LOG_OPERATOR notices and the operator credential (operator_console.hpp).
+    OperatorConsole& console() { return console_; }
 
 private:
     void load_all();
@@ -132,6 +135,7 @@ private:
     Outbound outbound_{profile_.outbound};
     Clock clock_;
     ServiceRegistry registry_;
+    OperatorConsole console_;
     platform_host_api_t api_{};
     WorkerPool pool_;
     TimerQueue timers_;

@@ -39,6 +39,9 @@ public:
     void info(std::string_view m) const { log(PLATFORM_LOG_INFO, m); }
     void warn(std::string_view m) const { log(PLATFORM_LOG_WARN, m); }
     void error(std::string_view m) const { log(PLATFORM_LOG_ERROR, m); }
+    // A message for the person who started the server (a generated first secret): printed once
+    // in a box on the server's console, never written to a log (PLATFORM_LOG_OPERATOR, ABI 1.7).
+    void tell_operator(std::string_view m) const { log(PLATFORM_LOG_OPERATOR, m); }
 
     // Business time, Unix milliseconds (manual in the test profile).
     int64_t now_ms() const { return api_->clock_now_ms(ctx_); }

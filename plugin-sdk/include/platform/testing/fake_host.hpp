@@ -110,8 +110,9 @@ public:
     FakeHost() {
         api_.struct_size = sizeof api_;
         api_.abi_version = PLATFORM_ABI_VERSION;
-        api_.log = [](platform_host_ctx_t* c, platform_log_level_t, platform_str_t m) {
-            self(c)->logs.push_back(platform::copy(m));
+        api_.log = [](platform_host_ctx_t* c, platform_log_level_t level, platform_str_t m) {
+            (level == PLATFORM_LOG_OPERATOR ? self(c)->operator_notices : self(c)->logs)
+                .push_back(platform::copy(m));
         };
         api_.config_get = [](platform_host_ctx_t* c, platform_str_t path,
                              platform_bytes_sink_fn sink, void* user) -> platform_status_t {
@@ -494,6 +495,7 @@ public:
     int64_t now_ms = 1767225600000;  // 2026-01-01T00:00:00Z
     nlohmann::json config = nlohmann::json::object();
     std::vector<std::string> logs;
+    std::vector<std::string> operator_notices;  // PLATFORM_LOG_OPERATOR lines, kept apart
     std::vector<std::pair<std::string, std::string>> published;
     std::vector<std::string> updated_resources;          // resource_updated URIs, in order
     std::vector<std::string> updated_resource_accounts;  // and the account each was for

@@ -92,13 +92,30 @@ TEST(Startup, BadValuesAndPluginsNameFileLineAndKey) {
     }
 }
 
-TEST(Startup, PortInUseIsAnErrorNotACrash) {
+// A port in use names the address, the setting and the flag that chose it, for either port.
+TEST(Startup, PortInUseNamesTheAddressAndTheSettingThatChoseIt) {
     HostProcess first;
     first.start();
+    const std::string api = "127.0.0.1:" + std::to_string(first.api_port());
     HostProcess::Options o;
-    o.args = {"--api_address", "127.0.0.1:" + std::to_string(first.api_port())};
+    o.args = {"--api_address", api};
     HostProcess second(o);
     EXPECT_EQ(second.run_to_exit(), 1) << second.log();
+    EXPECT_NE(second.log().find("api address " + api +
+                                " (PLATFORM_API_ADDRESS, or `platform server --api_address`): "
+                                "cannot listen: address already in use"),
+              std::string::npos)
+        << second.log();
+
+    const std::string proxy = "127.0.0.1:" + std::to_string(first.proxy_port());
+    HostProcess::Options p;
+    p.args = {"--proxy_address", proxy};
+    HostProcess third(p);
+    EXPECT_EQ(third.run_to_exit(), 1) << third.log();
+    EXPECT_NE(third.log().find("proxy address " + proxy +
+                               " (PLATFORM_PROXY_ADDRESS, or `platform server --proxy_address`)"),
+              std::string::npos)
+        << third.log();
     EXPECT_EQ(first.stop(), 0);
 }
 

@@ -330,7 +330,9 @@ void Gateway::catalogue(HttpRequest& req, const Reply& reply, const OpenStream& 
         return reply(r);
     }
     const bool result_envelope = query_flag(req.query, "envelope=result");
-    auto args = request_args(req, &ep->input, ep->max_body, "envelope");
+    // JSON only, but for endpoints with a browser page (http_path), whose forms post here too.
+    auto args = request_args(req, &ep->input, ep->max_body, "envelope",
+                             ep->http_path.empty() ? BodyForms::refused : BodyForms::taken);
     if (auto* err = std::get_if<ArgsError>(&args))
         return reply(catalogue_error(err->http_status,
                                      err->http_status == 415

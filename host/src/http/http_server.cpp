@@ -821,10 +821,33 @@ HttpServer::~HttpServer() {
     stop();
 }
 
+namespace {
+
+// Runs `open` (binding `address`); a failure names the address and the setting that chose it, and
+// for a port in use says what to do.
+template <class F>
+auto bound(const char* which, const std::string& address, const char* setting, const char* flag,
+           F&& open) {
+    try {
+        return open();
+    } catch (const std::exception& e) {
+        std::string why = e.what();
+        if (why.find("in use") != std::string::npos)
+            why =
+                "address already in use (another process, perhaps another `platform server`, "
+                "listens there: stop it or choose another address)";
+        throw std::runtime_error(std::string(which) + " address " + address + " (" + setting +
+                                 ", or `platform server " + flag + "`): cannot listen: " + why);
+    }
+}
+
+}  // namespace
+
 void HttpServer::start(const std::string& api_address, const std::string& proxy_address,
                        const std::optional<TlsCertificate>& tls) {
     if (!tls) {
-        impl_->api = impl_->listen(api_address, &impl_->api_gateway, true);
+        impl_->api = bound("api", api_address, "PLATFORM_API_ADDRESS", "--api_address",
+                           [&] { return impl_->listen(api_address, &impl_->api_gateway, true); });
     } else {
         // The api endpoint only takes the TLS listener's connections, on loopback (decision 18).
         TlsListener::Options o;
@@ -834,9 +857,14 @@ void HttpServer::start(const std::string& api_address, const std::string& proxy_
         impl_->api = impl_->listen(o.backend_host + ":0", &impl_->api_gateway, true, o.secret);
         o.backend_port = static_cast<uint16_t>(impl_->api->getPort());
         impl_->tls = std::make_unique<TlsListener>(o);
-        impl_->tls->start(api_address, *tls);
+        bound("api", api_address, "PLATFORM_API_ADDRESS", "--api_address", [&] {
+            impl_->tls->start(api_address, *tls);
+            return 0;
+        });
     }
-    impl_->proxy = impl_->listen(proxy_address, &impl_->proxy_gateway, false);
+    impl_->proxy = bound("proxy", proxy_address, "PLATFORM_PROXY_ADDRESS", "--proxy_address", [&] {
+        return impl_->listen(proxy_address, &impl_->proxy_gateway, false);
+    });
 }
 
 void HttpServer::begin_drain() {

@@ -114,9 +114,15 @@ std::string where_parse_stops(const std::string& json_text) {
 
 }  // namespace
 
-std::variant<json, ArgsError> parse_body(const HttpRequest& req, const Schema* schema) {
+std::variant<json, ArgsError> parse_body(const HttpRequest& req, const Schema* schema,
+                                         BodyForms forms) {
     if (req.body.empty()) return json::object();
     const std::string type = media_type(req.header("content-type"));
+    if (type == "application/x-www-form-urlencoded" && forms == BodyForms::refused)
+        return ArgsError{415, PLATFORM_INVALID_ARGUMENT,
+                         "Content-Type application/x-www-form-urlencoded: this endpoint takes a "
+                         "JSON body (send Content-Type: application/json; curl: -H "
+                         "'Content-Type: application/json' or --json)"};
     if (type == "application/x-www-form-urlencoded") {
         try {
             return parse_form(req.body, schema);
@@ -154,7 +160,8 @@ std::variant<json, ArgsError> parse_body(const HttpRequest& req, const Schema* s
 }
 
 std::variant<json, ArgsError> request_args(const HttpRequest& req, const Schema* schema,
-                                           uint64_t max_body, const std::string& skip_query_key) {
+                                           uint64_t max_body, const std::string& skip_query_key,
+                                           BodyForms forms) {
     if (req.body.size() > max_body)
         return ArgsError{413, PLATFORM_PAYLOAD_TOO_LARGE,
                          "request body: " + std::to_string(req.body.size()) +
@@ -170,7 +177,7 @@ std::variant<json, ArgsError> request_args(const HttpRequest& req, const Schema*
                              std::string("query string: ") + e.what()};
         }
     }
-    auto body = parse_body(req, schema);
+    auto body = parse_body(req, schema, forms);
     if (auto* err = std::get_if<ArgsError>(&body)) return *err;
     args.update(std::get<json>(body), true);
     return args;

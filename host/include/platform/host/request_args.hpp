@@ -2,7 +2,10 @@
 //
 // Query string (typed by the endpoint's schema, micro's rules elsewhere) merged with the body
 // (JSON object, or a form), the body winning. Only JSON and form bodies are served:
-// application/protobuf and other types get 415 with a message saying so (DESIGN §5).
+// application/protobuf and other types get 415 with a message saying so. Where forms are not
+// taken (`/api/v1` endpoints without a browser page, BodyForms::refused) a form body is 415 too:
+// curl's `-d` sends one by default, and reading `{"title": ...}` as a form field would answer a
+// misleading "title: is required".
 #pragma once
 
 #include <platform/abi.h>
@@ -22,14 +25,18 @@ struct ArgsError {
     std::string message;
 };
 
+enum class BodyForms { taken, refused };
+
 // Builds the argument object; `max_body` is the endpoint's limit. `skip_query_key` names a query
 // parameter that is the surface's own (e.g. "envelope") and not an argument.
 std::variant<nlohmann::json, ArgsError> request_args(const HttpRequest& req, const Schema* schema,
                                                      uint64_t max_body,
-                                                     const std::string& skip_query_key = "");
+                                                     const std::string& skip_query_key = "",
+                                                     BodyForms forms = BodyForms::taken);
 
 // Parses a body as JSON or form by its content type (for /rpc's envelope).
-std::variant<nlohmann::json, ArgsError> parse_body(const HttpRequest& req, const Schema* schema);
+std::variant<nlohmann::json, ArgsError> parse_body(const HttpRequest& req, const Schema* schema,
+                                                   BodyForms forms = BodyForms::taken);
 
 // For JSON text that is not valid UTF-8: the dotted path of the value whose string holds the
 // first ill-formed sequence ("title", "tags.2", "" for the top level), so the 400 can name the

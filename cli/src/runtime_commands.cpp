@@ -8,6 +8,7 @@
 
 #include "common.hpp"
 #include "runtime_format.hpp"
+#include "runtime_wait.hpp"
 
 namespace platform::cli {
 
@@ -26,9 +27,12 @@ const char* kRunHelp =
     "  platform run /srv/repos/hello@main         a repository the server can read\n"
     "  platform run hello                         <git.baseurl>/hello (platform config set "
     "git.baseurl URL)\n\n"
-    "Usage: platform run [--name <name>] <source>[@<ref>]\n\n"
-    "Prints nothing: watch `platform status` (pending, building, starting, running or error) and\n"
-    "`platform logs <name>`. Needs the admin or the runtime scope.\n";
+    "Usage: platform run [--name <name>] [--detach] [--timeout 10m] <source>[@<ref>]\n\n"
+    "Follows the build on stderr (uploading, pending, building, starting, running) and exits 0\n"
+    "once the service serves, or 1 with the compiler's first error (platform logs <name> has all\n"
+    "of it). --detach returns once the server queued the build; --timeout (default 15m) bounds\n"
+    "the wait. A local path must exist; a repository on the server's machine is file:///path.\n"
+    "Needs the admin or the runtime scope.\n";
 const char* kUpdateHelp =
     "Rebuild a run service and swap it in; the old worker serves until the new one runs, and "
     "stays\n"
@@ -37,7 +41,9 @@ const char* kUpdateHelp =
     "its branch; a service at a commit is only restarted.\n\n"
     "Examples:\n  platform update hello\n  platform update .          this folder, uploaded "
     "again\n\n"
-    "Usage: platform update [--name <name>] <name|path>\n";
+    "Usage: platform update [--name <name>] [--detach] [--timeout 10m] <name|path>\n\n"
+    "Follows the build like run (status updating, then running); exits 1 with the compiler's\n"
+    "first error when the new build fails, while the old one serves on.\n";
 const char* kKillHelp =
     "Stop a run service and remove it.\n\nExamples:\n  platform kill hello\n  platform kill "
     ".\n\nUsage: platform kill <name|path>\n";
@@ -51,10 +57,12 @@ const char* kLogsHelp =
     " keep printing new lines (Ctrl-C stops)\n\n"
     "Usage: platform logs [-f] [-n <lines>] <name>\n";
 
-// Flags of these commands: --name (run/update), -f, -n; the rest are words.
+// Flags of these commands: --name, --detach, --timeout (run/update), -f, -n; the rest are words.
 struct Parsed {
     Args words;
     std::string name;
+    bool detach = false;
+    double timeout_seconds = 900;
     bool follow = false;
     int lines = 15;
 };
@@ -70,6 +78,12 @@ Parsed parse(const Args& args, bool name_flag, bool log_flags) {
             p.name = value();
         else if (name_flag && a.rfind("--name=", 0) == 0)
             p.name = a.substr(7);
+        else if (name_flag && (a == "--detach" || a == "-d"))
+            p.detach = true;
+        else if (name_flag && a == "--timeout")
+            p.timeout_seconds = parse_duration("--timeout", value());
+        else if (name_flag && a.rfind("--timeout=", 0) == 0)
+            p.timeout_seconds = parse_duration("--timeout", a.substr(10));
         else if (log_flags && (a == "-f" || a == "--follow"))
             p.follow = true;
         else if (log_flags && (a == "-n" || a == "--lines" || a.rfind("--lines=", 0) == 0)) {
@@ -122,6 +136,29 @@ bool is_folder(const std::string& s) {
     std::error_code ec;
     return fs::is_directory(s, ec);
 }
+
+// A source written as a local path (".", "./x", "../x", "/x", "~/x"; optionally @ref) must name
+// a folder here: the server would otherwise take it for a repository on its own machine and fail
+// there, or worse, clone something else.
+void check_local_path(const std::string& source) {
+    const size_t at = source.rfind('@');
+    const std::string path = at == std::string::npos || at == 0 ? source : source.substr(0, at);
+    const bool looks_local = path == "." || path == ".." || path.rfind("./", 0) == 0 ||
+                             path.rfind("../", 0) == 0 || path.rfind("/", 0) == 0 ||
+                             path.rfind("~", 0) == 0;
+    if (looks_local && !is_folder(source) && !is_folder(path))
+        throw UsageError("source: no folder " + path +
+                         " here (a local path must exist; a repository on the server's machine "
+                         "is file:///path, a remote one its URL)");
+}
+
+// "hello: uploading 12.3 KB" for an archive about to be sent.
+void say_uploading(const std::string& name, const std::string& archive_base64) {
+    const double kb = static_cast<double>(archive_base64.size()) * 3 / 4 / 1024;
+    char size[32];
+    std::snprintf(size, sizeof size, "%.1f KB", kb);
+    std::cerr << name << ": uploading " << size << "\n";
+}
 std::string folder_name(const std::string& s) {
     return fs::canonical(s).filename().string();
 }
@@ -145,12 +182,16 @@ int run_command(const Args& in) {
         in, kRunHelp,
         [](Parsed& p, RpcClient& rpc) {
             if (p.words.size() != 1)
-                throw UsageError("Usage: platform run [--name <name>] <source>[@<ref>]");
+                throw UsageError(
+                    "Usage: platform run [--name <name>] [--detach] [--timeout 10m] "
+                    "<source>[@<ref>]");
             const std::string source = p.words[0];
+            check_local_path(source);
             json req = {{"source", source}};
             if (is_folder(source)) {
                 req["archive"] = archive(source);
                 req["name"] = p.name.empty() ? folder_name(source) : p.name;
+                say_uploading(req["name"], req["archive"]);
             } else {
                 const auto at =
                     source.rfind('@');  // a local repository at a ref: the server clones the path
@@ -159,7 +200,11 @@ int run_command(const Args& in) {
                 if (!p.name.empty()) req["name"] = p.name;
             }
             auto r = rpc.call("runtime", "Runtime.Run", req);
-            return r.ok() ? 0 : report(r);
+            if (!r.ok()) return report(r);
+            const std::string name = r.body["service"].value("name", "");
+            if (p.detach)
+                return std::cerr << name << ": queued (platform status " << name << ")\n", 0;
+            return follow_build(rpc, name, false, p.timeout_seconds);
         },
         true, false);
 }
@@ -169,15 +214,24 @@ int update_command(const Args& in) {
         in, kUpdateHelp,
         [](Parsed& p, RpcClient& rpc) {
             if (p.words.size() != 1)
-                throw UsageError("Usage: platform update [--name <name>] <name|path>");
+                throw UsageError(
+                    "Usage: platform update [--name <name>] [--detach] [--timeout 10m] "
+                    "<name|path>");
+            check_local_path(p.words[0]);
             json req;
-            if (is_folder(p.words[0]))
+            if (is_folder(p.words[0])) {
                 req = {{"name", p.name.empty() ? folder_name(p.words[0]) : p.name},
                        {"archive", archive(p.words[0])}};
-            else
+                say_uploading(req["name"], req["archive"]);
+            } else {
                 req = {{"name", p.words[0]}};
+            }
             auto r = rpc.call("runtime", "Runtime.Update", req);
-            return r.ok() ? 0 : report(r);
+            if (!r.ok()) return report(r);
+            const std::string name = req["name"];
+            if (p.detach)
+                return std::cerr << name << ": queued (platform status " << name << ")\n", 0;
+            return follow_build(rpc, name, true, p.timeout_seconds);
         },
         true, false);
 }

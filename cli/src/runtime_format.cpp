@@ -1,5 +1,7 @@
 #include "runtime_format.hpp"
 
+#include <algorithm>
+
 namespace platform::cli {
 
 std::string format_duration(int64_t s) {
@@ -11,6 +13,23 @@ std::string format_duration(int64_t s) {
     if (h > 0) return std::to_string(h) + "h" + std::to_string(m) + "m" + std::to_string(sec) + "s";
     if (m > 0) return std::to_string(m) + "m" + std::to_string(sec) + "s";
     return std::to_string(sec) + "s";
+}
+
+std::string first_error(const std::string& text) {
+    std::string first_line;
+    for (size_t i = 0; i < text.size();) {
+        size_t end = std::min(text.find('\n', i), text.size());
+        std::string line = text.substr(i, end - i);
+        i = end + 1;
+        line.erase(0, line.find_first_not_of(" \t\r"));
+        line.erase(line.find_last_not_of(" \t\r") + 1);
+        if (line.empty()) continue;
+        if (line.size() > 300) line = line.substr(0, 297) + "...";
+        if (line.find("error:") != std::string::npos || line.find("Error:") != std::string::npos)
+            return line;
+        if (first_line.empty()) first_line = line;
+    }
+    return first_line;
 }
 
 std::vector<std::string> status_row(const nlohmann::json& r, int64_t now_ms) {

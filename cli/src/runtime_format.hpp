@@ -17,4 +17,8 @@ std::string format_duration(int64_t seconds);
 // ("unknown" without a time); METADATA is "owner=<o>, group=<g>" plus ", error=<e>" when set.
 std::vector<std::string> status_row(const nlohmann::json& record, int64_t now_ms);
 
+// The line of a build failure a person reads first: the first line holding "error:" (the
+// compiler's, CMake's, git's), else the first non-empty line; trimmed, at most 300 characters.
+std::string first_error(const std::string& text);
+
 }  // namespace platform::cli

@@ -95,7 +95,7 @@ protected:
                             {"PLATFORM_PROXY", "127.0.0.1:" + std::to_string(host->proxy_port())},
                             {"PLATFORM_TOKEN", token},
                             {"PLATFORM_ENV", ""}},
-                           120);
+                           kBuildSeconds + 60);  // run and update wait for the build
     }
     static json rpc(const std::string& method, const json& request, int* status = nullptr,
                     const std::string& token = "admin") {
@@ -172,7 +172,10 @@ TEST_F(Runtime, FolderRunUpdateKill) {
     const std::string dir = hello_folder(src_.path(), "hello");
     auto run = platform({"run", dir});
     ASSERT_EQ(run.code, 0) << run.err;
-    EXPECT_EQ(run.out, "");  // micro prints nothing
+    EXPECT_EQ(run.out, "");  // progress goes to stderr: stdout stays clean for scripts
+    for (const char* step : {"hello: uploading ", "hello: building", "hello: running"})
+        EXPECT_NE(run.err.find(step), std::string::npos) << step << " in\n" << run.err;
+    EXPECT_EQ(record("hello")["status"], "running");  // run came back once it served
     json rec = wait_status("hello", "running");
     EXPECT_EQ(rec["version"], "1.0.0");
     EXPECT_EQ(rec["metadata"]["owner"], "admin");
@@ -197,16 +200,20 @@ TEST_F(Runtime, FolderRunUpdateKill) {
     replace_in(dir + "/hello.cpp", "\"Hello, \"", "\"Howdy, \"");
     auto update = platform({"update", dir});
     ASSERT_EQ(update.code, 0) << update.err;
-    EXPECT_TRUE(eventually([] { return greet("hello") == "Howdy, Ada!"; }, kBuildSeconds))
-        << Runtime::logs("hello");
+    EXPECT_NE(update.err.find("hello: updating"), std::string::npos) << update.err;
+    EXPECT_EQ(greet("hello"), "Howdy, Ada!") << Runtime::logs("hello");
     EXPECT_NE(record("hello")["build"], rec["build"]);
 
     // A failed build keeps the old worker serving and records the error.
     replace_in(dir + "/hello.cpp", "return {{\"message\"", "return {{undeclared_thing");
-    ASSERT_EQ(platform({"update", dir}).code, 0);
-    ASSERT_TRUE(
-        eventually([] { return record("hello")["metadata"].contains("error"); }, kBuildSeconds))
-        << Runtime::logs("hello");
+    auto failed = platform({"update", dir});
+    EXPECT_EQ(failed.code, 1) << failed.err;
+    EXPECT_TRUE(std::regex_search(failed.err,
+                                  std::regex("\nerror: build failed: \\S*hello\\.cpp:\\d+:\\d+: "
+                                             "error: .*undeclared_thing")))
+        << failed.err;
+    EXPECT_NE(failed.err.find("The previous build still serves"), std::string::npos) << failed.err;
+    ASSERT_TRUE(record("hello")["metadata"].contains("error")) << Runtime::logs("hello");
     EXPECT_EQ(record("hello")["status"], "running");
     EXPECT_NE(record("hello")["metadata"]["error"].get<std::string>().find("undeclared_thing"),
               std::string::npos);
@@ -281,7 +288,13 @@ TEST_F(Runtime, RunServicesAreMcpAndAgentToolsUntilKilled) {
 TEST_F(Runtime, CompileErrorIsStatusError) {
     const std::string dir = hello_folder(src_.path(), "broken");
     replace_in(dir + "/hello.cpp", "class Hello {", "class Hello { int x = missing_symbol_here;");
-    ASSERT_EQ(platform({"run", dir}).code, 0);
+    auto run = platform({"run", dir});
+    EXPECT_EQ(run.code, 1) << run.err;
+    EXPECT_TRUE(std::regex_search(
+        run.err,
+        std::regex(
+            "\nerror: build failed: \\S*hello\\.cpp:\\d+:\\d+: error: .*missing_symbol_here")))
+        << run.err;
     json rec = wait_status("broken", "error");
     const std::string error = rec["metadata"].value("error", "");
     EXPECT_NE(error.find("error:"), std::string::npos) << error;
@@ -311,10 +324,11 @@ TEST_F(Runtime, GitRepositoryAtBranchAndCommit) {
     replace_in(repo + "/hello.cpp", "\"Hello, \"", "\"Hi, \"");
     git({"commit", "-q", "-am", "hi"});
 
-    ASSERT_EQ(platform({"run", "--name", "atbranch", repo + "@feature"}).code, 0);
-    ASSERT_EQ(
-        platform({"run", "--name", "atcommit", "file://" + repo + "@" + first.substr(0, 10)}).code,
-        0);
+    ASSERT_EQ(platform({"run", "--detach", "--name", "atbranch", repo + "@feature"}).code, 0);
+    ASSERT_EQ(platform({"run", "--detach", "--name", "atcommit",
+                        "file://" + repo + "@" + first.substr(0, 10)})
+                  .code,
+              0);
     json branch = wait_status("atbranch", "running");
     json commit = wait_status("atcommit", "running");
     EXPECT_EQ(greet("atbranch"), "Hi, Ada!");
@@ -325,9 +339,14 @@ TEST_F(Runtime, GitRepositoryAtBranchAndCommit) {
     // update pulls the branch's new commit; at a commit it only restarts.
     replace_in(repo + "/hello.cpp", "\"Hi, \"", "\"Hey, \"");
     git({"commit", "-q", "-am", "hey"});
-    ASSERT_EQ(platform({"update", "atbranch"}).code, 0);
+    auto detached = platform({"update", "--detach", "atbranch"});
+    ASSERT_EQ(detached.code, 0) << detached.err;
+    EXPECT_NE(detached.err.find("atbranch: queued"), std::string::npos) << detached.err;
+    EXPECT_EQ(record("atbranch")["status"], "updating");  // the old build serves meanwhile
+    EXPECT_EQ(greet("atbranch"), "Hi, Ada!");
     EXPECT_TRUE(eventually([] { return greet("atbranch") == "Hey, Ada!"; }, kBuildSeconds))
         << logs("atbranch");
+    wait_status("atbranch", "running");
     EXPECT_EQ(record("atbranch")["build"], git({"rev-parse", "--short=7", "HEAD"}));
     ASSERT_EQ(platform({"update", "atcommit"}).code, 0);
     EXPECT_TRUE(eventually(
@@ -406,13 +425,26 @@ TEST_F(Runtime, BadInputNamesTheArgument) {
     EXPECT_EQ(status, 403);
     EXPECT_EQ(platform({"kill", "nothing-here"}).code, 5);
     EXPECT_EQ(platform({"run"}).code, 2);
+    // A mistyped local path is the CLI's error, before anything reaches the server.
+    for (const std::string& typo : {std::string("./helo"), src_.path() + "/nowhere@main"}) {
+        auto missing = platform({"run", typo});
+        EXPECT_EQ(missing.code, 2) << missing.err;
+        EXPECT_NE(missing.err.find("source: no folder "), std::string::npos) << missing.err;
+    }
+    EXPECT_EQ(platform({"update", "../nowhere"}).code, 2);
+    EXPECT_EQ(platform({"status"}).out.find("helo"), std::string::npos);
+    EXPECT_EQ(platform({"run", "--timeout", "soon", "."}).code, 2);
 }
 
 // A short name is cloned from <config git.baseurl>/<name>.
 TEST_F(Runtime, ShortNameResolvesUnderGitBaseurl) {
     ASSERT_EQ(platform({"config", "set", "git.baseurl", "file://" + src_.path() + "/repos/"}).code,
               0);
-    ASSERT_EQ(platform({"run", "nosuchrepo"}).code, 0);
+    auto run = platform({"run", "nosuchrepo"});
+    EXPECT_EQ(run.code, 1) << run.err;
+    EXPECT_NE(run.err.find("git clone file://" + src_.path() + "/repos/nosuchrepo failed"),
+              std::string::npos)
+        << run.err;
     json rec = wait_status("nosuchrepo", "error");
     EXPECT_EQ(rec["url"], "file://" + src_.path() + "/repos/nosuchrepo");
     EXPECT_NE(rec["metadata"]
@@ -486,7 +518,7 @@ TEST(RuntimeRestart, RunningServicesComeBack) {
                             {"PLATFORM_ENV", ""},
                             {"PLATFORM_TOKEN", "admin"},
                             {"PLATFORM_PROXY", "127.0.0.1:" + std::to_string(h.proxy_port())}},
-                           120);
+                           kBuildSeconds + 60);
     };
     auto answer = [](HostProcess& h) {
         HttpClient c("127.0.0.1", h.api_port());

@@ -91,7 +91,7 @@ void Manager::execute(const Job& job) {
     auto fail = [&](const std::string& why, bool keep_running) {
         log(name, "runtime: " + why);
         set(name, [&](json& r) {
-            if (!keep_running) r["status"] = "error";
+            r["status"] = keep_running ? "running" : "error";  // an update's old worker serves on
             r["metadata"]["error"] = why;
         });
     };

@@ -107,17 +107,29 @@ json Manager::run(RunRequest req) {
 }
 
 json Manager::update(const std::string& name, std::string archive) {
-    std::lock_guard<std::mutex> g(m_);
-    auto it = objects_.find(name);
-    if (it == objects_.end())
-        throw RuntimeError(PLATFORM_NOT_FOUND, "name: no service '" + name + "' (see status)");
-    if (!archive.empty() && it->second.record.value("type", "") != "archive")
-        throw RuntimeError(PLATFORM_INVALID_ARGUMENT,
-                           "archive: '" + name + "' runs from git; update it by name");
-    it->second.archive = std::move(archive);
-    jobs_.push_back({"update", name});
-    cv_.notify_all();
-    return it->second.record;
+    json rec;
+    {
+        std::lock_guard<std::mutex> g(m_);
+        auto it = objects_.find(name);
+        if (it == objects_.end())
+            throw RuntimeError(PLATFORM_NOT_FOUND, "name: no service '" + name + "' (see status)");
+        if (!archive.empty() && it->second.record.value("type", "") != "archive")
+            throw RuntimeError(PLATFORM_INVALID_ARGUMENT,
+                               "archive: '" + name + "' runs from git; update it by name");
+        it->second.archive = std::move(archive);
+        // A running service keeps serving while it is rebuilt: `updating` until the job ends, then
+        // `running`, with metadata.error when the new build failed. One that does not run (an
+        // earlier error) starts over from `pending`.
+        json& r = it->second.record;
+        r["status"] = it->second.plugin ? "updating" : "pending";
+        if (r.contains("metadata") && r["metadata"].is_object()) r["metadata"].erase("error");
+        r["updated"] = wall_ms();
+        rec = r;
+        jobs_.push_back({"update", name});
+        cv_.notify_all();
+    }
+    persistence_.save(rec);
+    return rec;
 }
 
 void Manager::kill(const std::string& name) {

@@ -95,7 +95,8 @@ public:
             .description(
                 "Every service started with run (or one): name, version, source, status (pending, "
                 "building, "
-                "starting, running, error), build, updated (ms since the epoch) and metadata "
+                "starting, running, updating (rebuilt while the old build serves), error), build, "
+                "updated (ms since the epoch) and metadata "
                 "(owner, group, error).")
             .schema(schema(std::string(R"("name": )") + kName, ""))
             .access(platform::Access::account)

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+using platform::cli::first_error;
 using platform::cli::format_duration;
 using platform::cli::status_row;
 
@@ -48,4 +49,18 @@ TEST(RuntimeFormat, StatusRow) {
     EXPECT_EQ(row[4], "n/a");
     EXPECT_EQ(row[5], "unknown");
     EXPECT_EQ(row[6], "owner=admin, group=go.core.api, error=build failed: x.cpp:1: error: boom");
+}
+
+TEST(FirstError, TheFirstLineNamingAnErrorElseTheFirstLine) {
+    EXPECT_EQ(first_error("build failed: cmake --build exited 1\n"
+                          "[1/2] Building CXX object hello.cpp.o\n"
+                          "  /src/hello.cpp:12:5: error: 'undeclared_thing' was not declared\n"
+                          "/src/hello.cpp:14:1: error: expected ';'\n"),
+              "/src/hello.cpp:12:5: error: 'undeclared_thing' was not declared");
+    EXPECT_EQ(first_error("\n\n  git clone file:///r/nosuch failed (exit 128)  \nfatal: no repo"),
+              "git clone file:///r/nosuch failed (exit 128)");
+    EXPECT_EQ(first_error("CMake Error: The source directory does not exist"),
+              "CMake Error: The source directory does not exist");
+    EXPECT_EQ(first_error(""), "");
+    EXPECT_EQ(first_error("x: error: " + std::string(400, 'y')).size(), 300u);
 }

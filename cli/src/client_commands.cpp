@@ -1,8 +1,13 @@
 // client_commands.cpp — `platform services`, `call`, `help <service> [<method>]` and the dynamic
 // `platform <service> <method> --arg value` (DESIGN §9).
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
 #include <iostream>
+#include <memory>
 #include <optional>
+#include <sstream>
 
 #include "common.hpp"
 
@@ -36,12 +41,43 @@ int services_command(const Args& in) {
                  {"summary", s.contains("metadata") ? s["metadata"].value("summary", "") : ""}});
         std::sort(rows.begin(), rows.end(),
                   [](const json& a, const json& b) { return a["name"] < b["name"]; });
-        print(std::cout, format == Format::json ? r.body : rows, format);
+        if (format != Format::table)
+            return print(std::cout, format == Format::json ? r.body : rows, format), 0;
+        std::vector<std::vector<std::string>> table;  // the columns in this order, not the keys'
+        for (const auto& row : rows)
+            table.push_back({row["name"].get<std::string>(), row["version"].get<std::string>(),
+                             std::to_string(row["endpoints"].get<size_t>()),
+                             row["summary"].get<std::string>()});
+        print_table(std::cout, {"NAME", "VERSION", "ENDPOINTS", "SUMMARY"}, table);
         return 0;
     });
 }
 
 namespace {
+
+// `--text @notes.md` reads the file, `--text -` reads stdin (once), `@@x` is the text "@x".
+ValueReader flag_file_reader() {
+    auto stdin_used = std::make_shared<std::string>();
+    return [stdin_used](const std::string& flag, const std::string& value) -> std::string {
+        if (value == "-") {
+            if (!stdin_used->empty())
+                throw UsageError("--" + flag + ": stdin was read already by --" + *stdin_used);
+            *stdin_used = flag;
+            std::ostringstream all;
+            all << std::cin.rdbuf();
+            return all.str();
+        }
+        if (value.rfind("@@", 0) == 0) return value.substr(1);
+        if (value.size() < 2 || value[0] != '@') return value;
+        std::ifstream in(value.substr(1), std::ios::binary);
+        if (!in)
+            throw UsageError("--" + flag + ": cannot read " + value.substr(1) + ": " +
+                             std::strerror(errno) + " (@@ starts a value with a literal @)");
+        std::ostringstream all;
+        all << in.rdbuf();
+        return all.str();
+    };
+}
 
 const char* kCallHelp =
     "Call an endpoint with a JSON request.\n\n"
@@ -174,7 +210,10 @@ int dynamic_command(const std::string& service, const Args& in) {
             std::cout << method_help(*s, *m);
             return 0;
         }
-        json request = parse_flags(*m, Args(args.begin() + 1, args.end()));
+        json request = parse_flags(*m, Args(args.begin() + 1, args.end()), flag_file_reader());
+        if (std::string missing = missing_required(*m, request); !missing.empty())
+            throw UsageError(missing + ": is required (platform " + service + " " + m->name +
+                             " --help)");
         CallOptions options;
         if (retryable(*m)) options.may_retry = [] { return true; };
         auto r = rpc.call(s->name, m->canonical, request, options);

@@ -115,6 +115,8 @@ json convert(const std::string& flag, const json& schema, const std::string& tex
     return text;
 }
 
+// An object's own required fields are marked required only when the object itself is: an optional
+// object's fields are needed only when it is given.
 void flag_lines(const json& schema, const std::string& prefix, const json& required,
                 std::ostringstream& os, const std::vector<std::string>& order = {}) {
     if (!schema.contains("properties")) return;
@@ -128,11 +130,12 @@ void flag_lines(const json& schema, const std::string& prefix, const json& requi
         const json prop = declared.is_object() ? declared : json::object();
         const std::string flag = prefix + name;
         const std::string type = type_of(prop);
+        bool req = std::find(required.begin(), required.end(), name) != required.end();
         if (type == "object" && prop.contains("properties")) {
-            flag_lines(prop, flag + "_", prop.value("required", json::array()), os);
+            flag_lines(prop, flag + "_",
+                       req ? prop.value("required", json::array()) : json::array(), os);
             continue;
         }
-        bool req = std::find(required.begin(), required.end(), name) != required.end();
         std::string line = "  --" + flag + " " + type;
         line.resize(std::max<size_t>(line.size() + 1, 30), ' ');
         line += req ? "required  " : "          ";
@@ -217,7 +220,8 @@ const MethodInfo* find_method(const ServiceInfo& s, const std::string& word) {
     return nullptr;
 }
 
-json parse_flags(const MethodInfo& m, const std::vector<std::string>& args) {
+json parse_flags(const MethodInfo& m, const std::vector<std::string>& args,
+                 const ValueReader& read) {
     json request = json::object();
     for (size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
@@ -238,9 +242,11 @@ json parse_flags(const MethodInfo& m, const std::vector<std::string>& args) {
                 (i + 1 >= args.size() || (args[i + 1] != "true" && args[i + 1] != "false")))
                 value = "true";
             else if (i + 1 < args.size())
-                value = args[++i];
+                value = read ? read(name, args[++i]) : args[++i];
             else
                 throw UsageError("--" + name + ": needs a value");
+        } else if (read) {
+            value = read(name, value);
         }
         if (!valid_utf8(value))
             throw UsageError("--" + name + ": must be UTF-8 text (the value has other bytes)");
@@ -270,6 +276,34 @@ json parse_flags(const MethodInfo& m, const std::vector<std::string>& args) {
         }
     }
     return request;
+}
+
+namespace {
+std::string missing_in(const json& schema, const json& given, const std::string& prefix,
+                       const std::vector<std::string>& order) {
+    std::vector<std::string> names = order;
+    for (const auto& r : schema.value("required", json::array()))
+        if (r.is_string() && std::find(names.begin(), names.end(), r) == names.end())
+            names.push_back(r);
+    const json required = schema.value("required", json::array());
+    const json props = schema.value("properties", json::object());
+    for (const auto& name : names) {
+        const bool is_required =
+            std::find(required.begin(), required.end(), name) != required.end();
+        const bool present = given.is_object() && given.contains(name);
+        if (is_required && !present) return "--" + prefix + name;
+        const json prop = props.contains(name) && props[name].is_object() ? props[name] : json();
+        if (present && prop.is_object() && type_of(prop) == "object" && prop.contains("properties"))
+            if (std::string nested = missing_in(prop, given[name], prefix + name + "_", {});
+                !nested.empty())
+                return nested;
+    }
+    return "";
+}
+}  // namespace
+
+std::string missing_required(const MethodInfo& m, const json& request) {
+    return missing_in(m.schema, request, "", m.order);
 }
 
 bool retryable(const MethodInfo& m) {

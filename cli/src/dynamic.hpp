@@ -6,6 +6,7 @@
 // about an endpoint is written twice: the CLI knows only what the descriptor says.
 #pragma once
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
@@ -48,7 +49,15 @@ const MethodInfo* find_method(const ServiceInfo& s, const std::string& word);
 // `--ids=1 --ids=2`, `--ids 1 --ids 2`, `--ids '[1,2]'`, items coerced by `items`), string as is.
 // Throws UsageError ("Unknown flag: --zz", "--limit: must be an integer (got 'x')", "--title: must
 // be UTF-8 text ..." for a value with other bytes).
-nlohmann::json parse_flags(const MethodInfo& m, const std::vector<std::string>& args);
+// `read`, when set, sees every value given to a flag (not a bare boolean's implied `true`) and
+// answers the text to use instead: the CLI reads `@file` and `-` (stdin) there.
+using ValueReader = std::function<std::string(const std::string& flag, const std::string& value)>;
+nlohmann::json parse_flags(const MethodInfo& m, const std::vector<std::string>& args,
+                           const ValueReader& read = {});
+
+// The first required argument `request` lacks, as its flag ("--title"; "--options_domain" for a
+// required field of an object that was given), or "" when none is missing.
+std::string missing_required(const MethodInfo& m, const nlohmann::json& request);
 
 // May a call of `m` be repeated after a 500/408 (rpc_client.hpp)? Only when it is not a
 // submission: verb GET, or flagged read_only or idempotent.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <regex>
 
 #include "dynamic.hpp"
@@ -78,11 +79,28 @@ std::string selected_environment() {
 }
 
 std::string selected_address() {
-    if (std::string proxy = env_var("PLATFORM_PROXY"); !proxy.empty()) return proxy;
+    if (std::string proxy = env_var("PLATFORM_PROXY"); !proxy.empty())
+        return normal_address(proxy, "PLATFORM_PROXY");
     const std::string name = selected_environment();
     auto e = find_environment(name);
     if (!e) throw UsageError("Environment '" + name + "' does not exist (see `platform env`)");
     return e->address;
+}
+
+std::string normal_address(const std::string& text, const std::string& what) {
+    std::string a = text;
+    if (a.rfind("https://", 0) == 0)
+        throw UsageError(what + ": '" + text +
+                         "': the RPC proxy speaks plain HTTP; give host:port or http://host:port");
+    if (a.rfind("http://", 0) == 0) a = a.substr(7);
+    for (const char* tail : {"/", "/rpc"})
+        if (a.size() > std::strlen(tail) &&
+            a.compare(a.size() - std::strlen(tail), std::strlen(tail), tail) == 0)
+            a.resize(a.size() - std::strlen(tail));
+    if (!valid_address(a))
+        throw UsageError(what + ": '" + text +
+                         "' is not host:port or http://host:port (e.g. 127.0.0.1:8081)");
+    return a;
 }
 
 bool valid_address(const std::string& address) {
@@ -93,8 +111,13 @@ bool valid_address(const std::string& address) {
     return port >= 1 && port <= 65535;
 }
 
-void add_environment(const std::string& name, const std::string& address,
+void add_environment(const std::string& name, const std::string& given,
                      const std::string& description) {
+    std::string address = given;
+    try {  // http://host:port/ is host:port
+        address = normal_address(given, "address");
+    } catch (const UsageError&) {
+    }
     if (!valid_name(name))
         throw EnvError{
             "Invalid environment name '" + name + "': letters, digits, '.', '_' and '-', up to 64",

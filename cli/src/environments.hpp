@@ -36,7 +36,7 @@ std::optional<Environment> find_environment(const std::string& name);
 void set_environment_flag(const std::string& name);
 std::string selected_environment();
 
-// PLATFORM_PROXY, else the selected environment's address. Throws UsageError
+// PLATFORM_PROXY (normal_address), else the selected environment's address. Throws UsageError
 // ("Environment 'x' does not exist") when the selected one is unknown and PLATFORM_PROXY is unset.
 std::string selected_address();
 
@@ -52,5 +52,10 @@ void delete_environment(const std::string& name);  // not the selected one, not 
 
 // "host:port" with a port 1-65535 and a non-empty host ("[::1]:8081" allowed).
 bool valid_address(const std::string& address);
+
+// An address as people write it: "host:port", or "http://host:port" with an optional trailing
+// "/" or "/rpc", as "host:port". Throws UsageError naming `what` (e.g. "PLATFORM_PROXY") for
+// https:// (the RPC proxy speaks plain HTTP) and anything else.
+std::string normal_address(const std::string& text, const std::string& what);
 
 }  // namespace platform::cli

@@ -1,6 +1,9 @@
 // platform — the command-line client and the server entry (DESIGN §9, docs/cli.md).
+#include <platform/abi.h>
+
 #include <iostream>
 #include <map>
+#include <platform/host/gateway.hpp>
 #include <string>
 
 #include "commands.hpp"
@@ -68,8 +71,12 @@ int run(Args args) {
         } else if (a.rfind("--output=", 0) == 0) {
             global = {a};
             args.erase(args.begin());
+        } else if (a == "--version" || a == "-V") {
+            std::cout << "platform " << platform::host::platform_version() << " (plugin ABI "
+                      << PLATFORM_ABI_MAJOR << "." << PLATFORM_ABI_MINOR << ")\n";
+            return 0;
         } else {
-            std::cerr << "Unknown flag: " << a << "\n" << top_help();
+            std::cerr << "Unknown flag: " << a << " (platform --help lists the options)\n";
             return 2;
         }
     }

@@ -67,6 +67,7 @@ private:
 // What a new job is made of.
 struct NewJob {
     std::string owner, prompt, agent, thread, task, grant;
+    std::string channel = "web";  // where the conversation is filed: web, mail or cli
 };
 
 class Jobs {

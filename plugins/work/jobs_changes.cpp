@@ -37,6 +37,7 @@ json Jobs::create(const NewJob& j, bool* created) {
               {"agent", j.agent},
               {"thread", j.thread},
               {"task", j.task},
+              {"channel", j.channel},
               {"result", nullptr},
               {"error", nullptr},
               {"steps", json::array()},

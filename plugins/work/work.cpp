@@ -205,7 +205,10 @@ json Work::submit(platform::Request& r) {
     const std::string grant = r.grant();
     json job;
     try {
-        job = jobs_.create({who, text, agent, thread, "", grant});
+        // X-Platform-Client names the channel the conversation is filed under (the CLI: cli).
+        const std::string client = platform::lower(r.header("X-Platform-Client"));
+        job = jobs_.create({who, text, agent, thread, "", grant,
+                            client == "cli" || client == "mail" ? client : "web"});
     } catch (...) {
         host_.revoke_grant(grant);
         throw;

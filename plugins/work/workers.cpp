@@ -127,7 +127,10 @@ void Workers::run(const json& job) {
             call(grant, "tasks", "update", {{"id", task}, {"status", "doing"}}, kWriteBackMs);
         if (a.abandoned) return;
     }
-    json request = {{"prompt", prompt}, {"channel", "web"}, {"title", title(prompt)}};
+    const std::string channel = text(job, "channel");  // records from before it was kept: web
+    json request = {{"prompt", prompt},
+                    {"channel", channel.empty() ? "web" : channel},
+                    {"title", title(prompt)}};
     if (!text(job, "agent").empty()) request["agent"] = text(job, "agent");
     if (!text(job, "thread").empty()) request["thread"] = text(job, "thread");
     Answer a = call(grant, "agent", "run", request, settings_.timeout_ms);

@@ -2,7 +2,9 @@
 // registry's descriptors, generated help, exit codes (2 usage, 4 unreachable, 5 not found, 3 401).
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <nlohmann/json.hpp>
+#include <regex>
 
 #include "command.hpp"
 #include "host_process.hpp"
@@ -113,14 +115,74 @@ TEST_F(Cli, ServerErrorsMapToExitCodes) {
     auto missing = platform({"notes", "get", "--title", "never-written"});
     EXPECT_EQ(missing.code, 5);
     EXPECT_NE(missing.err.find("never-written"), std::string::npos);
-    auto invalid = platform({"notes", "add", "--title", "x"});  // text missing: the server's 400
-    EXPECT_EQ(invalid.code, 1);
-    EXPECT_NE(invalid.err.find("text: is required"), std::string::npos) << invalid.err;
+    auto invalid = platform({"notes", "add", "--title", std::string(201, 'y'), "--text", "x"});
+    EXPECT_EQ(invalid.code, 1);  // the server's 400: a title longer than its limit
+    EXPECT_NE(invalid.err.find("title: must be at most 200"), std::string::npos) << invalid.err;
+}
+
+// The CLI has the schema: a missing required argument is its usage error, and nothing is sent.
+TEST_F(Cli, AMissingRequiredArgumentIsExitTwoBeforeAnyCall) {
+    auto missing = platform({"notes", "add", "--title", "x"});
+    EXPECT_EQ(missing.code, 2) << missing.err;
+    EXPECT_NE(missing.err.find("--text: is required (platform notes add --help)"),
+              std::string::npos)
+        << missing.err;
+    EXPECT_EQ(platform({"notes", "get", "--title", "x"}).code, 5);  // never stored
+    // A nested object's required fields count only when the object is given.
+    auto optional_object = platform({"registry", "getService", "--service", "notes"});
+    EXPECT_EQ(optional_object.code, 0) << optional_object.err;
+}
+
+// `@file` and `-` give a flag a large value from a file or stdin; `@@` is a literal `@`.
+TEST_F(Cli, FlagValuesFromAFileOrStdin) {
+    platform::test::TempDir dir;
+    const std::string big(90000, 'z'), file = dir.path() + "/text.md";
+    std::ofstream(file) << big << "\nend\n";
+    auto from_file = platform({"notes", "add", "--title", "from-file", "--text", "@" + file});
+    ASSERT_EQ(from_file.code, 0) << from_file.err;
+    EXPECT_EQ(json::parse(platform({"notes", "get", "--title", "from-file"}).out)["text"],
+              big + "\nend\n");
+    auto piped = run_command(
+        {"/bin/sh", "-c", "printf 'line one\\nline two' | \"$0\" notes add --title piped --text -",
+         HostProcess::binary()},
+        {{"PLATFORM_PROXY", "127.0.0.1:" + std::to_string(host->proxy_port())},
+         {"PLATFORM_TOKEN", token}});
+    ASSERT_EQ(piped.code, 0) << piped.err;
+    EXPECT_EQ(json::parse(platform({"notes", "get", "--title", "piped"}).out)["text"],
+              "line one\nline two");
+    auto at = platform({"notes", "add", "--title", "at", "--text", "@@bob"});
+    ASSERT_EQ(at.code, 0) << at.err;
+    EXPECT_EQ(json::parse(platform({"notes", "get", "--title", "at"}).out)["text"], "@bob");
+    auto no_file = platform({"notes", "add", "--title", "x", "--text", "@" + dir.path() + "/nope"});
+    EXPECT_EQ(no_file.code, 2);
+    EXPECT_NE(no_file.err.find("--text: cannot read " + dir.path() + "/nope"), std::string::npos)
+        << no_file.err;
+}
+
+TEST_F(Cli, VersionAndAnUnknownGlobalFlagInOneLine) {
+    auto version = platform({"--version"});
+    EXPECT_EQ(version.code, 0);
+    EXPECT_TRUE(std::regex_match(
+        version.out, std::regex("platform v\\d+\\.\\d+\\.\\d+ \\(plugin ABI 1\\.\\d+\\)\n")))
+        << version.out;
+    auto unknown = platform({"--bogus", "services"});
+    EXPECT_EQ(unknown.code, 2);
+    EXPECT_EQ(unknown.err, "Unknown flag: --bogus (platform --help lists the options)\n");
+    // PLATFORM_PROXY may be written as a URL.
+    auto url = platform(
+        {"services", "-o", "raw"},
+        {{"PLATFORM_PROXY", "http://127.0.0.1:" + std::to_string(host->proxy_port()) + "/"}});
+    EXPECT_EQ(url.code, 0) << url.err;
 }
 
 TEST_F(Cli, ServicesAndCall) {
     auto services = platform({"services"});
     ASSERT_EQ(services.code, 0) << services.err;
+    EXPECT_TRUE(std::regex_search(services.out, std::regex("^NAME +VERSION +ENDPOINTS +SUMMARY\n")))
+        << services.out;  // the columns docs/cli.md names, in its order
+    EXPECT_TRUE(std::regex_search(services.out,
+                                  std::regex("\ngo\\.core\\.api\\.v1\\.notes +\\S+ +[0-9]+ +\\S")))
+        << services.out;
     EXPECT_NE(services.out.find("go.core.api.v1.notes"), std::string::npos);
     EXPECT_NE(services.out.find("go.core.api.registry"), std::string::npos);
     auto call = platform({"call", "notes", "Notes.Add", R"({"title":"c","text":"via call"})"});

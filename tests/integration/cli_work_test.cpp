@@ -166,6 +166,7 @@ TEST_F(CliWork, ListRetryAndInbox) {
     ASSERT_FALSE(items.empty()) << inbox.out;
     const std::string thread = items[0]["id"];
     EXPECT_EQ(items[0]["unread"], 1) << inbox.out;
+    EXPECT_EQ(items[0]["channel"], "cli") << inbox.out;  // submitted from the CLI
     auto read = platform({"inbox", "read", thread});
     ASSERT_EQ(read.code, 0) << read.err;
     EXPECT_TRUE(has(read.out, "Hello, Ann.")) << read.out;

@@ -52,6 +52,22 @@ TEST_F(Environments, SelectionOrder) {
     EXPECT_EQ(selected_address(), "127.0.0.1:8081");
     setenv("PLATFORM_PROXY", "127.0.0.1:9", 1);
     EXPECT_EQ(selected_address(), "127.0.0.1:9");
+    for (const char* url :
+         {"http://127.0.0.1:9", "http://127.0.0.1:9/", "http://127.0.0.1:9/rpc"}) {
+        setenv("PLATFORM_PROXY", url, 1);
+        EXPECT_EQ(selected_address(), "127.0.0.1:9") << url;
+    }
+    for (const char* bad : {"https://127.0.0.1:9", "127.0.0.1", "http://:9", "localhost:99999"}) {
+        setenv("PLATFORM_PROXY", bad, 1);
+        try {
+            selected_address();
+            ADD_FAILURE() << bad << " accepted";
+        } catch (const UsageError& e) {
+            EXPECT_NE(std::string(e.what()).find("PLATFORM_PROXY: '" + std::string(bad) + "'"),
+                      std::string::npos)
+                << e.what();
+        }
+    }
     unsetenv("PLATFORM_PROXY");
     set_environment_flag("nowhere");
     EXPECT_THROW(selected_address(), UsageError);

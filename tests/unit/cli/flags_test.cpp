@@ -117,3 +117,51 @@ TEST(ParseFlags, RetryRuleFollowsTheDescriptor) {
 }
 
 }  // namespace
+
+// An optional object's required fields are needed only when it is given, in help and in checks.
+TEST(RequiredArguments, NestedFieldsOfAnOptionalObjectAreRequiredOnlyWithIt) {
+    MethodInfo m = method(
+        {{"service", {{"type", "string"}}},
+         {"options",
+          {{"type", "object"},
+           {"properties", {{"domain", {{"type", "string"}}}, {"ttl", {{"type", "integer"}}}}},
+           {"required", {"domain"}}}},
+         {"user",
+          {{"type", "object"},
+           {"properties", {{"email", {{"type", "string"}}}}},
+           {"required", {"email"}}}}});
+    m.name = "get";
+    m.schema["required"] = {"service", "user"};
+    m.order = {"service", "options", "user"};
+    using platform::cli::missing_required;
+    EXPECT_EQ(missing_required(m, json::object()), "--service");
+    EXPECT_EQ(missing_required(m, {{"service", "s"}}), "--user");
+    EXPECT_EQ(missing_required(m, {{"service", "s"}, {"user", json::object()}}), "--user_email");
+    EXPECT_EQ(missing_required(m, {{"service", "s"}, {"user", {{"email", "e"}}}}), "");
+    EXPECT_EQ(missing_required(
+                  m, {{"service", "s"}, {"user", {{"email", "e"}}}, {"options", {{"ttl", 5}}}}),
+              "--options_domain");
+
+    platform::cli::ServiceInfo s;
+    s.name = s.typed = "svc";
+    s.methods = {m};
+    const std::string help = platform::cli::method_help(s, m);
+    auto line_of = [&](const std::string& flag) {
+        const size_t at = help.find("  " + flag + " ");
+        return at == std::string::npos ? std::string() : help.substr(at, help.find('\n', at) - at);
+    };
+    EXPECT_NE(line_of("--user_email").find("required"), std::string::npos) << help;
+    EXPECT_EQ(line_of("--options_domain").find("required"), std::string::npos) << help;
+    EXPECT_FALSE(line_of("--options_domain").empty()) << help;
+}
+
+TEST(ParseFlags, AReaderSeesEveryGivenValue) {
+    const MethodInfo m = method({{"s", {{"type", "string"}}}, {"b", {{"type", "boolean"}}}});
+    std::vector<std::string> seen;
+    auto read = [&](const std::string& flag, const std::string& value) {
+        seen.push_back(flag + "=" + value);
+        return value == "@f" ? std::string("from file") : value;
+    };
+    EXPECT_EQ(parse_flags(m, {"--s", "@f", "--b"}, read), (json{{"s", "from file"}, {"b", true}}));
+    EXPECT_EQ(seen, (std::vector<std::string>{"s=@f"}));
+}

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Debian's `pebble` (a small RFC 8555 ACME test server) for the ACME client's tests (DESIGN §11).
+# Debian's `pebble` (a small RFC 8555 ACME test server) for the ACME client's tests.
 #
 #   scripts/pebble.sh install    installs the `pebble` package when `command -v pebble` fails
 #                                (apt-get update first; sudo only when not root); prints one line

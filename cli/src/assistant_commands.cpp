@@ -1,7 +1,7 @@
 // assistant_commands.cpp — `platform ask` over the agent service and `platform submit` over the
-// work service (plugins/agent, plugins/work; spec hosted-assistant-api.md §1.5, §4.1). Calls are
-// sent with `X-Platform-Client: cli`, so the conversation shows under the cli channel of the
-// inbox. Submissions are never retried (a lost answer could mean the job runs twice).
+// work service (plugins/agent, plugins/work). Calls are sent with `X-Platform-Client: cli`, so the
+// conversation shows under the cli channel of the inbox. Submissions are never retried (a lost
+// answer could mean the job runs twice).
 #include <unistd.h>
 
 #include <iostream>

@@ -1,6 +1,7 @@
 // auth_commands.cpp — `platform auth create|list|delete account|rule|token` in micro's spellings
-// (micro §5.2), calling the `auth` service (docs/identity.md). Other words after `platform auth`
-// stay the dynamic `platform auth <method> --arg value`.
+// (flags such as `--resource type:name:endpoint`, replies such as `Rule created`), calling the
+// `auth` service (docs/identity.md). Other words after `platform auth` stay the dynamic
+// `platform auth <method> --arg value`.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <ctime>

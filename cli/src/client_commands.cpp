@@ -1,5 +1,5 @@
 // client_commands.cpp — `platform services`, `call`, `help <service> [<method>]` and the dynamic
-// `platform <service> <method> --arg value` (DESIGN §9).
+// `platform <service> <method> --arg value` (docs/cli.md).
 #include <algorithm>
 #include <cerrno>
 #include <cstring>

@@ -1,4 +1,4 @@
-// commands.hpp — the `platform` commands. Each returns the process exit code (DESIGN §2 table:
+// commands.hpp — the `platform` commands. Each returns the process exit code (docs/cli.md:
 // 0 ok, 1 error, 2 usage, 3 unauthenticated/forbidden, 4 unreachable, 5 not found, 6 payment).
 #pragma once
 

@@ -56,7 +56,7 @@ std::optional<ServiceInfo> lookup_service(const RpcClient& rpc, const std::strin
                     .call("registry", "Registry.GetService", request, CallOptions::reads());
         return r;
     };
-    // A short name is the catalogue's service first (DESIGN §4: `platform events` is the
+    // A short name is the catalogue's service first (docs/decisions.md 3: `platform events` is the
     // catalogue's reminders, not the built-in event stream), else the built-in of that name.
     auto r = name.find('.') == std::string::npos ? get("v1." + name) : get(name);
     if (r.http_status == 404 && name.find('.') == std::string::npos) r = get(name);

@@ -1,6 +1,6 @@
 // common.hpp — what every client command shares: the --output/--help flags, printing a server
 // error with its exit code, looking a service up, durations, and turning exceptions into exit
-// codes (DESIGN §2 table).
+// codes (docs/cli.md, "Exit codes").
 #pragma once
 
 #include <iostream>

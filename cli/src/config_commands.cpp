@@ -1,5 +1,5 @@
 // config_commands.cpp — `platform config get|set|del|list` over the `config` built-in
-// (plugins/config/README.md), printing what micro's CLI prints (micro.md §3.1, §5.2).
+// (plugins/config/README.md), printing what micro's CLI prints (docs/cli.md).
 #include <iostream>
 
 #include "common.hpp"

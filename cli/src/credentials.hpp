@@ -1,4 +1,4 @@
-// credentials.hpp — the CLI's stored logins (DESIGN §9).
+// credentials.hpp — the CLI's stored logins.
 //
 // `$PLATFORM_HOME/tokens.json` (PLATFORM_HOME defaults to ~/.platform), mode 0600, rewritten
 // atomically (temp file + rename), holds one entry per environment name:

@@ -1,4 +1,4 @@
-// dynamic.hpp — commands built at run time from the registry's descriptors (DESIGN §9).
+// dynamic.hpp — commands built at run time from the registry's descriptors (docs/cli.md).
 //
 // `platform <service> <method> --arg value`: the service's getService entry gives each method's
 // JSON Schema, which types the flags (integer, number, boolean, array, object), flattens nested
@@ -41,7 +41,7 @@ ServiceInfo service_info(const nlohmann::json& service, const std::string& typed
 const MethodInfo* find_method(const ServiceInfo& s, const std::string& word);
 
 // Turns `--flag value` / `--flag=value` arguments into the request object (micro's dynamic
-// flags, micro.md §5.1). A flag names a top-level property, or a nested one with its path joined
+// flags). A flag names a top-level property, or a nested one with its path joined
 // by '_' (`--options_domain x` -> {"options":{"domain":"x"}}); a property literally named
 // `user_email` wins over the nested reading. Values are coerced by the schema: integer, number,
 // boolean (a bare `--flag` is true; `--flag false` / `--flag=false` too), object (JSON), array

@@ -1,4 +1,4 @@
-// environments.hpp — where the CLI sends its calls (DESIGN §9, spec gateway §4.3 rule 4).
+// environments.hpp — where the CLI sends its calls (docs/cli.md, "Environments").
 //
 // An environment is a name for a server's RPC proxy address. Three are built in:
 //

@@ -1,4 +1,4 @@
-// identity_commands.cpp — `platform login`, `logout`, `user`, `signup` (DESIGN §9, docs/identity.md).
+// identity_commands.cpp — `platform login`, `logout`, `user`, `signup` (docs/identity.md).
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>

@@ -1,4 +1,4 @@
-// platform — the command-line client and the server entry (DESIGN §9, docs/cli.md).
+// platform — the command-line client and the server entry (docs/cli.md).
 #include <platform/abi.h>
 
 #include <iostream>

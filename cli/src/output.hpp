@@ -1,4 +1,4 @@
-// output.hpp — how the CLI prints (DESIGN §9 conventions).
+// output.hpp — how the CLI prints (docs/cli.md, "Conventions").
 //
 // Data goes to stdout, messages to stderr. Formats: `table` (the default of listing commands on a
 // terminal), `json` (indented; the default of calls), `raw` (compact JSON on one line, a string

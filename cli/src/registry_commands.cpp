@@ -1,5 +1,5 @@
 // registry_commands.cpp — `platform registry list|get` and `platform tools`, both read from the
-// registry's descriptors (DESIGN §2: one description drives every surface).
+// registry's descriptors (one description drives every surface).
 #include <algorithm>
 #include <iostream>
 

@@ -1,4 +1,4 @@
-// rpc_client.hpp — the CLI's transport: POST /rpc on the server's RPC proxy (DESIGN §9).
+// rpc_client.hpp — the CLI's transport: POST /rpc on the server's RPC proxy (docs/cli.md).
 //
 // The address is the selected environment's (environments.hpp; 127.0.0.1:8081 for `local`),
 // overridden for one invocation by PLATFORM_PROXY=host:port. The bearer token comes from a token provider the program
@@ -39,7 +39,7 @@ void set_token_provider(TokenProvider provider);
 // when the selected environment does not exist.
 std::string default_address();
 
-// Retries (spec gateway §7 rule 3, DESIGN §2): a call that answers 500 or 408 is sent again, at
+// Retries (docs/cli.md, "Retries"): a call that answers 500 or 408 is sent again, at
 // most kMaxRetries times, 100 ms then 200 ms apart, and only when `may_retry` says the call is not
 // a submission. `may_retry` is asked once, after the first 500/408, so deciding may cost a call
 // (`platform call` looks the endpoint up then). Nothing else is retried: not other statuses, not

@@ -1,4 +1,5 @@
-// runtime_format.hpp — how `platform status` prints the runtime's objects (micro.md §5.3).
+// runtime_format.hpp — how `platform status` prints the runtime's objects, as micro's CLI does
+// (docs/cli.md, "Runtime").
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// state_files.hpp — the CLI's files under PLATFORM_HOME (DESIGN §9).
+// state_files.hpp — the CLI's files under PLATFORM_HOME.
 //
 //   $PLATFORM_HOME/config.json   the environments added and the selected one (environments.hpp)
 //   $PLATFORM_HOME/tokens.json   one login per environment (credentials.hpp)

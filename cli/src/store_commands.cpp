@@ -1,5 +1,5 @@
 // store_commands.cpp — `platform store read|write|delete|list` over the `store` built-in
-// (plugins/store/README.md), printing what micro's CLI prints (micro.md §3.2).
+// (plugins/store/README.md), printing what micro's CLI prints (docs/cli.md).
 #include <cmath>
 #include <iostream>
 #include <map>

@@ -1,7 +1,7 @@
-// work_commands.cpp — `platform work` and `platform inbox` (plugins/work, plugins/inbox; spec
-// hosted-assistant-api.md §4.1): positional ids, tables on a terminal, and `work get --wait`,
-// which follows a job with one long poll after another (work/get `wait`, answered as soon as the
-// job ends) and draws a progress line on a terminal, redrawn every second.
+// work_commands.cpp — `platform work` and `platform inbox` (plugins/work, plugins/inbox):
+// positional ids, tables on a terminal, and `work get --wait`, which follows a job with one long
+// poll after another (work/get `wait`, answered as soon as the job ends) and draws a progress line
+// on a terminal, redrawn every second.
 #include <unistd.h>
 
 #include <chrono>

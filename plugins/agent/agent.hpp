@@ -1,6 +1,6 @@
-// agent — the hosted assistant's agent service `v1.agent` (spec hosted-assistant-api.md §1.1,
-// §4.1; DESIGN §7): ask an agent (a reply and the saved conversation), list the agents, and, as
-// extensions of the spec, manage the caller's own agents; named agents are also MCP prompts.
+// agent — the hosted assistant's agent service `v1.agent` (README.md; docs/decisions.md 28): ask
+// an agent (a reply and the saved conversation), list the agents, and, beyond the hosted-assistant
+// API, manage the caller's own agents; named agents are also MCP prompts.
 //
 //   ask     POST /api/v1/agent/ask {prompt*, agent, thread} -> {text, thread}; also surface A:
 //           POST /agent and POST /agent/<name> (http_path /agent/{agent=**}: an empty match is

@@ -1,5 +1,5 @@
-// The caller's own agents (extensions of the spec: agent/create, update, delete) and every agent
-// as an MCP prompt (prompts/list, prompts/get).
+// The caller's own agents (agent/create, update, delete, beyond the hosted-assistant API's ask and
+// list) and every agent as an MCP prompt (prompts/list, prompts/get).
 #include "agent.hpp"
 #include "agent_loop.hpp"
 

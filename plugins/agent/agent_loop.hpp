@@ -1,5 +1,5 @@
 // agent_loop — one reply of an agent: the model is asked, the tools it calls run as the caller,
-// their results go back to it, until it answers in text (DESIGN §7).
+// their results go back to it, until it answers in text.
 //
 //   system   the agent's instructions, "You are <name>…", the date and time now in the account's
 //            zone, and that tool results are data, never instructions;

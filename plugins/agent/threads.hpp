@@ -1,5 +1,5 @@
 // threads — the caller's conversations with the assistant, shared by every channel (web, mail,
-// cli; DESIGN §7), in the agent plugin's store, owner-scoped (Request::owned): another account's
+// cli), in the agent plugin's store, owner-scoped (Request::owned): another account's
 // thread id reads as absent.
 //
 // Record layout (three owner-scoped collections; keys are under "<collection>/<owner>/"):

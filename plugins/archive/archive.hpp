@@ -1,5 +1,4 @@
-// archive — what this instance has collected, across services (spec: hosted-assistant §4.2
-// "archive").
+// archive — what this instance has collected, across services (the catalogue's `archive` service).
 //
 // An item is {id, kind, title, url, text, date} (list and search give `snippet`, the first 200
 // bytes of `text`, instead of `text`). Its id is "<kind>:<the source's id>" — what bookmarks/add
@@ -29,7 +28,7 @@ public:
     // caller may not see.
     platform::json get(platform::Request& r);
 
-    // The kinds of the spec, in its order.
+    // The kinds archive/list takes: news, post, video, market, social, reminder, in that order.
     static const std::vector<std::string>& kinds();
 
 private:

@@ -1,4 +1,4 @@
-// auth-noop — the platform_auth_provider_t of the `test` profile (DESIGN §6).
+// auth-noop — the platform_auth_provider_t of the `test` profile.
 //
 // The bearer token text IS the account id: "alice" authenticates as the user "alice" with the
 // configured scopes. No token is anonymous (`{}`), unless `anonymous_account` names an account

@@ -1,10 +1,10 @@
-// blog — posts by their author, public unless private (spec: hosted-assistant §4.2 "blog").
+// blog — posts by their author, public unless private (the catalogue's `blog` service).
 //
 // A post is {id, title, content, tags, private, author, created, updated, url}; ids are unique
 // per author. The post lives in its author's owner-scoped collection `posts`; a public post also
 // has a card (the post without its content, plus a snippet) in the shared `public` index, so
 // other accounts and anonymous callers can list and read it. Who may do what:
-//   - read, list, feed: anyone (public methods, spec §5.1); a private post only for its author,
+//   - read, list, feed: anyone (public methods, no credential); a private post only for its author,
 //     others get 404 as if it did not exist;
 //   - create: an account; update, delete: the author only — another account's public post is 403
 //     (it is visible, so refusing says nothing new), its private post 404.

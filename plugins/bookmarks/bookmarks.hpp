@@ -1,5 +1,4 @@
-// bookmarks — items the caller saved, with a private note (spec: hosted-assistant §4.2
-// "bookmarks").
+// bookmarks — items the caller saved, with a private note (the catalogue's `bookmarks` service).
 //
 // A bookmark is {id, ref, url, title, note, kind, created, saved}: `ref` is the id of a public
 // archive item ("" for a plain link), kind is article, video, post or link. `add` takes a `ref`

@@ -1,6 +1,6 @@
-// broker — the platform's broker service (spec gateway §4.2 "broker", §6.1; micro §3.4): publish a
-// message on a topic, or subscribe and receive messages as a stream. Fire-and-forget through the
-// profile's broker provider (host table broker_*): no persistence, no ordering guarantee.
+// broker — the platform's broker service, after micro's (README.md): publish a message on a topic,
+// or subscribe and receive messages as a stream. Fire-and-forget through the profile's broker
+// provider (host table broker_*): no persistence, no ordering guarantee.
 #include <strings.h>
 
 #include <chrono>

@@ -1,5 +1,5 @@
-// calendar — the catalogue's `events` service (reminders and scheduled events; spec:
-// hosted-assistant §4.2 "events", §5.5, §6). The folder is not plugins/events because that is the
+// calendar — the catalogue's `events` service (reminders and scheduled events; account required,
+// delete withheld from the agent). The folder is not plugins/events because that is the
 // platform's built-in event stream. CRUD in events.cpp, free slots in free.cpp, the time
 // arithmetic in tz/rfc3339/schedule, firing in due/firing/scheduler.
 #pragma once
@@ -30,7 +30,7 @@ public:
     platform::json free(platform::Request& r);
 
     // The owner's time zone: metadata.timezone of the account, asked of the `auth` service as the
-    // caller (DESIGN §6); UTC when there is no such service (auth-noop) or no valid setting.
+    // caller; UTC when there is no such service (auth-noop) or no valid setting.
     static std::shared_ptr<const calendar::TimeZone> owner_zone(platform::Request& r);
 
     static constexpr int kDefaultMinutes = 30;

@@ -1,5 +1,5 @@
 // due — what fires next and when: each event's hidden schedule state and the plugin-wide due
-// index the scheduler (scheduler.hpp) reads. Spec hosted-assistant §6; DESIGN §7.
+// index the scheduler (scheduler.hpp) reads.
 //
 // An event record (owner-scoped, `events/<owner>/<id>`) keeps, besides its shown fields, the
 // object "_sched", never shown (shown() drops it):

@@ -1,7 +1,7 @@
 // firing — what one due step does, acting for the event's owner through its grant
 // (Host::call_granted: the owner's identity, token restrictions and payment). The answers land
-// in the owner's inbox: agent threads are the inbox (spec §6 "mailed to the owner": the inbox
-// now, mail once there is a mail service; DESIGN §7). Contracts relied on (plugins/agent):
+// in the owner's inbox (agent threads are the inbox) until there is a mail service to mail them.
+// Contracts relied on (plugins/agent):
 //
 //   agent/run  {prompt, title, channel, read_only, deliver} → {text, thread, steps, model};
 //              metered (1 credit), 402 / 404 / 502 / 503 on failure

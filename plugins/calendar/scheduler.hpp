@@ -1,4 +1,4 @@
-// scheduler — fires due events (spec §6, DESIGN §7). One thread per plugin instance, started by
+// scheduler — fires due events (README.md, "Firing"). One thread per plugin instance, started by
 // Calendar::start and joined by Calendar::stop. It waits on a condition variable for `poll_ms`
 // of real time (or until create/update wake it), then reads the host's business clock
 // (Host::now_ms: manual in the `test` profile, so tests move it with the clock service) and takes

@@ -1,4 +1,5 @@
-// config — the platform's configuration service (spec gateway §4.2 "config", micro §3.1).
+// config — the platform's configuration service, after micro's: get, set, delete and list values
+// by dotted path (README.md).
 // A privileged built-in: values live in its own store table, one record per top-level segment
 // (README.md), and secrets are sealed through the "secrets" sub-table.
 #include <mutex>

@@ -17,7 +17,7 @@ using json = nlohmann::json;
 
 // The member that marks a sealed secret: {"$secret": "<sealed JSON text>"}.
 inline constexpr const char* kSecretKey = "$secret";
-// What a secret reads as without decryption (spec gateway §4.2 config rule 5).
+// What a secret of any JSON type reads as without decryption.
 inline constexpr const char* kSecretShown = "[secret]";
 
 // Splits "a.b.c" into {"a","b","c"}; "" into {}. Throws platform::Error(invalid_argument) naming

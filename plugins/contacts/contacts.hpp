@@ -1,4 +1,4 @@
-// contacts — the caller's address book (spec: hosted-assistant §4.2 "contacts").
+// contacts — the caller's address book (the catalogue's `contacts` service).
 //
 // A card is {id, name, email, phone, note, created, updated}. Names are unique per owner, compared
 // without case and surrounding spaces: adding a name that has a card updates that card (the

@@ -1,4 +1,4 @@
-// docs — markdown documents owned by the caller (spec: hosted-assistant §4.2 "docs").
+// docs — markdown documents owned by the caller (the catalogue's `docs` service).
 //
 // A document is {id, title, content, public, created, updated} (RFC 3339, business clock). Ids
 // are derived from the time, title and content (the first such id the owner does not have), so

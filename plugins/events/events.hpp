@@ -1,5 +1,5 @@
 // events — the platform's built-in `events` service (go.core.api.events): ordered, persistent
-// streams per topic (spec gateway §4.2 "events", §6.2), over the host's events functions.
+// streams per topic, read live or replayed from an offset, over the host's events functions.
 //
 //   publish  POST  topic, payload, metadata, timestamp      → {id, topic, offset, timestamp}
 //   read     GET   topic, offset, limit                     → {events, next_offset}

@@ -1,4 +1,4 @@
-// files — the caller's files, private to their owner (spec: hosted-assistant §4.2 "files").
+// files — the caller's files, private to their owner (the catalogue's `files` service).
 //
 // A file is {id, name, type, encoding, size, url, created}: `put` stores its bytes (text as given,
 // or base64-decoded with `encoding: base64`) and answers the record with `url`, `/ui/files/<id>`,

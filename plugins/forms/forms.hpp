@@ -1,6 +1,7 @@
-// forms — forms their owner builds and the responses visitors send (spec: hosted-assistant §4.2
-// "forms", §3 "Form"). Owner methods in forms.cpp, responses and their validation in
-// responses.cpp, the browser page /ui/forms/<id> (GET shows the form, POST submits) in page.cpp.
+// forms — forms their owner builds and the responses visitors send (a public form takes anyone's
+// until closed; responses stay private). Owner methods in forms.cpp, responses and their
+// validation in responses.cpp, the browser page /ui/forms/<id> (GET shows the form, POST submits)
+// in page.cpp.
 #pragma once
 
 #include <optional>

@@ -1,4 +1,4 @@
-// Browser uploads (spec: hosted-assistant §8 "browser uploads 8 MB"): GET /ui/images is a page
+// Browser uploads (up to 8 MB, where images/upload takes 512 KB): GET /ui/images is a page
 // that reads a file, base64-encodes it and posts it as JSON to POST /ui/images with the session's
 // CSRF token; the account is the signed-in one. Same checks as images/upload, 8 MB decoded.
 #include "images.hpp"

@@ -1,5 +1,5 @@
-// images — raster images their owner uploads, private until the owner makes them public (spec:
-// hosted-assistant §4.2 "images", §8). Upload, get, update, delete, daily, generate and the
+// images — raster images their owner uploads, private until the owner makes them public (the
+// catalogue's `images` service, README.md). Upload, get, update, delete, daily, generate and the
 // bytes at /ui/images/<id> in images.cpp; list and search with their cursors in listing.cpp;
 // reading the bytes in raster.cpp.
 #pragma once

@@ -1,4 +1,4 @@
-// inbox — the hosted assistant's inbox (spec hosted-assistant-api.md §1.3, §4.1; DESIGN §7):
+// inbox — the hosted assistant's inbox (README.md):
 // the caller's recent conversations across channels (web, mail, cli) with their unread counts,
 // their latest messages, and marking them read or unread. Service `v1.inbox`:
 //

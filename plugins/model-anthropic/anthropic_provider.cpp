@@ -1,5 +1,5 @@
 // model-anthropic — a model provider (PLATFORM_KIND_MODEL) for Anthropic's Messages API with tool
-// use (DESIGN §7, README.md). Settings are read at each completion
+// use (README.md). Settings are read at each completion
 // (model-common/model_settings.hpp); the request and answer are translated by
 // anthropic_format.hpp; the POST, its retry and its errors are upstream_call.hpp's.
 #include <platform/sdk.hpp>

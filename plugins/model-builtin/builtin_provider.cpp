@@ -1,4 +1,4 @@
-// model-builtin — the offline default model (PLATFORM_KIND_MODEL, DESIGN §7, README.md): a
+// model-builtin — the offline default model (PLATFORM_KIND_MODEL, README.md): a
 // rule-based router over the provider-neutral request (conversation.hpp). No settings, no network;
 // "now" is the request's context.now, else the host's business clock.
 #include <platform/sdk.hpp>

@@ -1,5 +1,5 @@
 // model_settings — where an HTTP model provider (model-openai, model-anthropic) finds its upstream
-// (DESIGN §7). Not a plugin: both providers compile this file in.
+// (docs/decisions.md 29). Not a plugin: both providers compile this file in.
 //
 // Each setting is read at every completion, first found wins:
 //   1. the config service, `model.<name>.base_url|api_key|model|timeout_ms` (one Config.Get of

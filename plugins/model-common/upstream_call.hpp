@@ -1,5 +1,6 @@
 // upstream_call — one JSON POST to a model upstream through the host's outbound client, with the
-// error mapping and the retry rule both HTTP model providers share (DESIGN §7). Not a plugin.
+// error mapping and the retry rule both HTTP model providers share (docs/decisions.md 29).
+// Not a plugin.
 //
 // The request is an operator URL (Host::fetch with operator_url): a public upstream is reached
 // directly, a loopback or private one (Ollama, llama.cpp, a test's fake server) only when its

@@ -1,5 +1,5 @@
 // model-openai — a model provider (PLATFORM_KIND_MODEL) for any OpenAI-compatible Chat Completions
-// endpoint with tool calling: OpenAI, Ollama, llama.cpp server, vLLM (DESIGN §7, README.md).
+// endpoint with tool calling: OpenAI, Ollama, llama.cpp server, vLLM (README.md).
 // Settings are read at each completion (model-common/model_settings.hpp); the request and answer
 // are translated by openai_format.hpp; the POST, its retry and its errors are upstream_call.hpp's.
 #include <platform/sdk.hpp>

@@ -1,5 +1,5 @@
 // network — the nodes this host knows (itself; later its replicas) and which services each serves
-// (spec gateway §1: the network service). A privileged built-in over the "network" sub-table.
+// (the `network` service: nodes, services). A privileged built-in over the "network" sub-table.
 #include <platform/sdk.hpp>
 
 using platform::json;

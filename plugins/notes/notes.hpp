@@ -1,4 +1,5 @@
-// notes — short notes keyed by title, owned by the caller (spec: hosted-assistant §4.2 "notes").
+// notes — short notes keyed by title, owned by the caller (the catalogue's `notes` service: add,
+// get, list, delete).
 // The CRUD methods are in notes.cpp; the notes as MCP resources (notes://<title>) in
 // notes_resources.cpp.
 #pragma once

@@ -1,5 +1,5 @@
-// recall — the caller's earlier conversations with the assistant, to look back at (spec
-// hosted-assistant-api.md §4.2 "recall"). Service `v1.recall`:
+// recall — the caller's earlier conversations with the assistant, to look back at. Service
+// `v1.recall`:
 //
 //   conversation  GET {id*, limit (1-1000, 50)} -> {conversation: summary, messages: [...]}: the
 //                 latest `limit` messages (the most recent kept), oldest first

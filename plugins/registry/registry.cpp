@@ -1,4 +1,4 @@
-// registry — the platform's service registry, read side (spec gateway §4.2 "registry").
+// registry — the platform's service registry, read side (listServices, getService; README.md).
 // A privileged built-in: it reads the host's registry through the "registry" sub-table.
 #include <chrono>
 #include <condition_variable>

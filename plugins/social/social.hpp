@@ -1,6 +1,6 @@
-// social — this instance's own social posts (spec: hosted-assistant §4.2 "social, stream").
+// social — this instance's own social posts: the catalogue's `social` service, list and search.
 //
-// The spec shows only list and search, nothing that writes a social post, so a social post here is
+// The hosted-assistant API has no method that writes a social post, so a social post here is
 // the announcement of a public blog post: {id, title, text, author, url, post, created}, where
 // `post` (and `id`) is the blog post's id and `text` is "<title> — <snippet>". They are read from
 // the blog's public feed (blog/feed) through the host, so there is no store of their own: a post

@@ -1,5 +1,5 @@
-// store — the platform's store service (spec gateway §4.2 "store", micro §3.2) over the privileged
-// "store" sub-table: read, write, delete and list the records of any table of the profile's store.
+// store — the platform's store service, after micro's (README.md), over the privileged "store"
+// sub-table: read, write, delete and list the records of any table of the profile's store.
 #include <platform/sdk.hpp>
 #include <string>
 #include <vector>

@@ -1,5 +1,5 @@
-// tasks — to-do items of the caller, for themself or for the agent (spec: hosted-assistant §4.2
-// "tasks", §3 task states).
+// tasks — to-do items of the caller, for themself or for the agent (the catalogue's `tasks`
+// service: create, read, update, delete, list, next).
 //
 // A task is {id, title, detail, assignee: "me"|"agent", due, status, result, created, updated}.
 // Ids derive from the arguments and the time (the first such id the owner does not have), so one

@@ -1,5 +1,5 @@
-// jobs.hpp — the durable work queue in this plugin's own store (DESIGN §7; spec hosted-assistant
-// §1.2, §3): the owners' records, a global queue and a running index, and each change of state.
+// jobs.hpp — the durable work queue in this plugin's own store (README.md): the owners' records,
+// a global queue and a running index, and each change of state.
 //
 // Keys of the plugin's table (owners escaped as platform::Collection does):
 //   work/<owner>/<id>          the record; Request::owned("work") sees exactly these

@@ -1,6 +1,6 @@
-// work — the hosted assistant's background work `v1.work` (spec hosted-assistant-api.md §1.2,
-// §3, §4.1, §8; DESIGN §7): a prompt submitted as a durable job that the agent runs later for its
-// owner; the owner polls it for status, result and steps.
+// work — the hosted assistant's background work `v1.work` (README.md): a prompt submitted as a
+// durable job that the agent runs later for its owner; the owner polls it for status, result and
+// steps.
 //
 //   submit     POST /api/v1/work/submit {prompt*, agent, thread} -> {id, status: "todo"};
 //              surface A POST /work. Needs "Allow actions" (action flag). Takes a grant so the

@@ -1,4 +1,4 @@
-// workers.hpp — the threads that run queued work (DESIGN §7).
+// workers.hpp — the threads that run queued work.
 //
 // start() repairs the store first (Jobs::recover: work caught `doing` by a crash becomes failed
 // "interrupted"), then starts `workers` threads. Each takes the oldest queued job (Jobs::claim,

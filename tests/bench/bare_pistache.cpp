@@ -30,7 +30,7 @@ public:
 
     void onRequest(const Http::Request& request, Http::ResponseWriter response) override {
         // Pistache 0.0.5 puts `Connection: Close` on the writer whenever the request carries no
-        // Connection header; unless --stock, answer by HTTP/1.1 rules instead (DESIGN §5 "traps").
+        // Connection header; unless --stock, answer by HTTP/1.1 rules instead.
         auto asked = request.headers().tryGet<Http::Header::Connection>();
         bool close = asked ? asked->control() == Http::ConnectionControl::Close
                            : request.version() == Http::Version::Http10;

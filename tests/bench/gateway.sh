@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Gateway throughput next to its peers, in one run (DESIGN §10). Three servers, each on a free
+# Gateway throughput next to its peers, in one run. Three servers, each on a free
 # loopback port:
 #   host      the real host, `platform server --profile local` with a fresh PLATFORM_HOME, timed on
 #             GET /api/v1/notes/list (a real plugin call) and GET / (no plugin);
@@ -11,7 +11,7 @@
 #   pipeline  pipeline.lua: DEPTH requests per write.
 # Before timing a server in a mode, lib/probe.py checks it the same way on one connection: 200s,
 # whether the connection stays open, and whether all DEPTH pipelined answers come back. A server
-# that drops pipelined requests is reported `dropped` and not timed (bare Pistache does: DESIGN §5).
+# that drops pipelined requests is reported `dropped` and not timed (bare Pistache 0.0.5 does).
 # Prints one markdown table (req/s, p50, p99, errors per server and mode; host ÷ pistache and
 # host ÷ nginx per mode) and writes it to --out.
 #

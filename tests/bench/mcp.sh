@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# MCP tools/call throughput next to the official TypeScript SDK's server, in one run (DESIGN §10).
+# MCP tools/call throughput next to the official TypeScript SDK's server, in one run.
 #   host  `platform server --profile test` (memory store, bearer token = account id), /mcp
 #   node  mcp_node_server.mjs: @modelcontextprotocol/sdk's Streamable HTTP server, same tool
 # Both serve notes_get {"title":"bench"} from memory and answer JSON. mcp_client.mjs (fetch,

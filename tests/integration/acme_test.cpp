@@ -1,4 +1,4 @@
-// The host's ACME client (host/src/acme/, DESIGN §11 "ACME test server") against Debian's
+// The host's ACME client (host/src/acme/, docs/decisions.md 23) against Debian's
 // `pebble` on loopback. Each test starts its own pebble on free 127.0.0.1 ports with a generated
 // config and a throw-away CA for pebble's own HTTPS, and waits until its directory answers (a
 // bounded poll, no fixed sleeps). Nothing is installed here: without pebble the tests fail saying

@@ -1,6 +1,7 @@
 // The `platform` CLI's shared machinery against a real server (issue 7, docs/cli.md): micro's
-// config and store CLI expectations (micro.md §3.1, §3.2), environments (add/set/list/del, -e,
-// PLATFORM_PROXY, mode 0600), dynamic flags through the real binary, completion, NO_COLOR, -o raw.
+// config and store CLI output (silent writes, bare values, `Not found`), environments
+// (add/set/list/del, -e, PLATFORM_PROXY, mode 0600), dynamic flags through the real binary,
+// completion, NO_COLOR, -o raw.
 #include <gtest/gtest.h>
 #include <pty.h>
 #include <sys/stat.h>

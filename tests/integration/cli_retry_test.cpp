@@ -1,4 +1,4 @@
-// The CLI's retry rule (docs/cli.md, spec gateway §7 rule 3, DESIGN §2): a 500 or 408 answer is
+// The CLI's retry rule (docs/cli.md, "Retries"): a 500 or 408 answer is
 // sent again (twice at most) only for calls that are not submissions — verb GET, or flagged
 // read_only/idempotent — and never for anything else. A tiny loopback HTTP server in the test
 // plays the RPC proxy: it answers scripted statuses and counts the requests per method.

@@ -2,7 +2,7 @@
 // each sleeping on its own host worker) when the signal comes. Every one of them is answered 200
 // with its body; a request made after the signal is refused — 503 with Connection: close, whether
 // on a new connection or on a keep-alive one opened before, or the connection refused once the
-// port is closed (DESIGN §5, http_settings.hpp drain_ms); the host logs that it drained and exits
+// port is closed (http_settings.hpp drain_ms); the host logs that it drained and exits
 // 0 within 10 s of the signal.
 #include <gtest/gtest.h>
 

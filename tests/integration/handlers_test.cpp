@@ -1,4 +1,4 @@
-// The gateway handlers against the real host (spec §4.1, micro.md §1.5): rpc (default), api
+// The gateway handlers against the real host (docs/decisions.md 13-16): rpc (default), api
 // (apiecho test plugin: api.Request in, api.Response out), proxy and web (reverse proxy to a
 // registered node: a loopback HTTP server run by this test), event (publish on the broker, read
 // back through /broker/subscribe), the start-up check of --handler, POST /rpc with form fields,
@@ -428,7 +428,8 @@ TEST(ProxyHandler, ForwardsToARegisteredNodeAndFallsBackToRpc) {
     EXPECT_EQ(seen[1].body, "{\"a\":1}");
     EXPECT_EQ(seen[1].headers["content-type"], "application/json");
 
-    // /v1/foo/bar names v1.foo (spec §4.1); registered, it is proxied with the path as given.
+    // /v1/foo/bar names v1.foo (a leading version segment joins the service name); registered, it
+    // is proxied with the path as given.
     register_service(api, service_record("go.core.api.v1.versioned", up.address()));
     auto v1 = api.get("/v1/versioned/:name");
     ASSERT_EQ(v1.status, 207) << v1.body;

@@ -1,4 +1,4 @@
-// HTTP behaviour of both ports on Pistache 0.0.5 (DESIGN §5): pipelined requests answered in
+// HTTP behaviour of both ports on Pistache 0.0.5: pipelined requests answered in
 // order, header limits (431), early 413, CORS preflight before auth, request ids and W3C
 // traceparent, the JSON access log, Prometheus /metrics, /health readiness, the per-address rate
 // limit (429 + Retry-After) and the graceful drain on SIGTERM.

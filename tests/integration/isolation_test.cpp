@@ -1,4 +1,4 @@
-// Process isolation (DESIGN §2 "Isolation", docs/decisions.md 25): a profile written here runs
+// Process isolation (docs/decisions.md 25): a profile written here runs
 // `crashy` (tests/plugins/crashy) and `notes` in platform-worker processes. A crash, an abort or a
 // hang fails only that plugin's call (503, or 504 by the deadline for a hang), the worker comes
 // back with a new pid, and the host and every other plugin keep answering.

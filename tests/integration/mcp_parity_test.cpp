@@ -1,5 +1,5 @@
-// Every tool in tools/list answers over MCP exactly what its method answers on /api/v1 (DESIGN §5:
-// "MCP and HTTP give identical payloads for the same call"). Arguments come from each tool's
+// Every tool in tools/list answers over MCP exactly what its method answers on /api/v1
+// (docs/mcp.md: results carry what /api/v1 returns in `data`). Arguments come from each tool's
 // inputSchema, so services added later are covered without touching this file.
 //
 // Each tool is called with the same arguments through POST /api/v1/<service>/<method> and through

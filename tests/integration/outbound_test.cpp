@@ -1,4 +1,4 @@
-// The host's outbound HTTP client through the real host (DESIGN §6 last bullet, §8): the test-only
+// The host's outbound HTTP client (outbound.hpp) through the real host: the test-only
 // `fetch` plugin calls the host table's http_fetch. A profile copied from profiles/test.yaml adds
 // an `outbound:` section that allow-lists a loopback upstream served by this test. A user URL to
 // loopback is 403 with the guard's reason; the same URL as an operator upstream is fetched; a

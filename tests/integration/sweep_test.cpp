@@ -8,7 +8,7 @@
 //         kTimeoutMs per request: a hang is a failure, not a stuck test.
 //   MCP   tools/call with the same arguments (no raw bodies: a body that is not JSON is -32700 at
 //         the transport, checked once) — isError results naming the argument, never a JSON-RPC
-//         error (DESIGN §2, docs/mcp.md: JSON-RPC errors are for unknown tools).
+//         error (docs/mcp.md: JSON-RPC errors are for unknown tools).
 // Valid calls (at the limits, ~1 MiB strings, undeclared arguments where allowed) are not made to
 // streaming endpoints or the business clock (valid_calls_skipped, printed with the reason).
 // Before the sweep `keeper` stores a note, a task and a doc; after it they read back unchanged

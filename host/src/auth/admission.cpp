@@ -32,7 +32,7 @@ bool listed(const std::vector<std::string>& list, const std::vector<std::string>
     return false;
 }
 
-// The assistant services and the capability each needs (DESIGN §6): agent, work and inbox their
+// The assistant services and the capability each needs: agent, work and inbox their
 // own; recall (the agent's conversations) the agent's. A token's `services` list does not limit
 // them: it limits what they reach, since their calls run as the caller (decision 30).
 const char* capability_of(const std::string& short_name) {

@@ -1,5 +1,5 @@
 // Services registered through the registry service: records with nodes (id, address, metadata)
-// that expire without a heartbeat within their TTL (spec §3: 90 s).
+// that expire without a heartbeat within their TTL (90 s by default).
 #include <platform/host/names.hpp>
 #include <platform/host/service_registry.hpp>
 #include <regex>

@@ -407,7 +407,7 @@ void Gateway::rpc_call(HttpRequest& req, const Reply& reply, const OpenStream& o
             return reply(
                 gateway_error(id, 400, "request: must be a JSON object (or a JSON string of one)"));
     }
-    // `address` pins the node (micro §1.9); an in-process service has one node: this host.
+    // `address` pins the node the call goes to; an in-process service has one node: this host.
     if (std::string address = field("address"); !address.empty()) {
         const auto wanted = node_key(address);
         bool here = false;

@@ -1,4 +1,4 @@
-// The api handler (micro.md §1.5 api): resolve like rpc, call the endpoint with micro's
+// The api handler (docs/decisions.md 16): resolve like rpc, call the endpoint with micro's
 // api.Request as its arguments
 //   {"method", "path", "header": {"Name": {"key", "values"}}, "get": {...}, "post": {...},
 //    "body": "<raw body>", "url": "<path?query>"}

@@ -1,4 +1,4 @@
-// The event handler (micro.md §1.5 event): a path is a topic and an event name
+// The event handler (docs/decisions.md 13): a path is a topic and an event name
 // (resolve_event_path: "/foo/bar" -> topic <ns>.foo, name bar; "/v1/foo/bar" -> <ns>.v1.foo, bar),
 // and the request is published on the broker (the profile's broker provider, as the host table's
 // broker_publish does) as micro's api.Event JSON:

@@ -1,4 +1,4 @@
-// The proxy and web handlers (micro.md §1.5 http/web): the path names a registered (external)
+// The proxy and web handlers (docs/decisions.md 15): the path names a registered (external)
 // service — proxy: resolve_proxy_path ("/foo/bar" -> foo, "/v1/foo/bar" -> v1.foo); web:
 // resolve_web_path (the first segment) — and the request is reverse-proxied to one of its live
 // nodes (ServiceRegistry::node_addresses) with libcurl: method, path and query as given, headers

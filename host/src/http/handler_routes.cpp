@@ -1,4 +1,4 @@
-// Routes declared by endpoints, served before the handler's own resolution (micro.md §1.2):
+// Routes declared by endpoints, served before the handler's own resolution (docs/decisions.md 14):
 //   - in-process plugins: platform_endpoint_t.http_path ("/notes/{title}") with the endpoint's
 //     verb (GET endpoints: GET and HEAD; POST endpoints: POST); {name} segments become string
 //     arguments typed by the schema like query values, bound over the query and the body;

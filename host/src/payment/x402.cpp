@@ -1,5 +1,5 @@
 // x402 encoding (payment.hpp): PaymentRequired v2 (and v1), base64 both alphabets, payload
-// decoding, requirement matching, replay keys. reference: /work/shared/reference/mu.md §4, §8.
+// decoding, requirement matching, replay keys. See docs/identity.md, "Payment".
 #include <openssl/evp.h>
 
 #include <algorithm>

@@ -21,7 +21,7 @@ MODES = {
 }
 HOSTS = ("host-notes", "host-root")
 PEERS = ("pistache", "nginx")  # the ratios' denominators; pistache-stock is shown, not divided by
-# Servers known to drop pipelined requests (DESIGN §5, Pistache 0.0.5): "dropped" is a finding for
+# Servers known to drop pipelined requests (Pistache 0.0.5): "dropped" is a finding for
 # them, not a failure of the run.
 DROPS_KNOWN = ("pistache", "pistache-stock")
 

@@ -1,4 +1,4 @@
-// owned_fixtures.hpp — the ownership sweep's fixtures (DESIGN §6: another account gets 404),
+// owned_fixtures.hpp — the ownership sweep's fixtures (another account gets 404),
 // shared by access_test (over HTTP) and sweep_test (its MCP twin).
 //
 // Ownership, swept: every endpoint declaring owner access is listed here with how to make

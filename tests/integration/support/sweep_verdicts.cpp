@@ -19,7 +19,7 @@ std::string message_of(const HttpResult& r) {
     return "";
 }
 
-// An error body that disagrees with its status (DESIGN §2's table): /api/v1's error.code, the
+// An error body that disagrees with its status (abi.h's status table): /api/v1's error.code, the
 // gateway's Code. Empty when they agree or the body is not an error.
 std::string mismatch(const HttpResult& r) {
     static const std::map<int, std::string> codes = {

@@ -7,7 +7,7 @@
 // or an MCP internal error. 501 (not supported here) and 503 (a provider that is not configured or
 // is stopping, named in the message) are allowed anywhere; 502 and 504 only from an endpoint that
 // declares it reaches an upstream (`upstream`: the open_world flag). A 500 is never right.
-// Every HTTP error body must agree with its status (DESIGN §2's table: 413 is payload_too_large),
+// Every HTTP error body must agree with its status (abi.h's table: 413 is payload_too_large),
 // and a number sent at its limits that the answer echoes under its own name must come back
 // unchanged (an offset read into an int or a uint32 comes back wrapped).
 #pragma once

@@ -1,4 +1,4 @@
-// clock — test-only: moves the host's manual business clock over HTTP (DESIGN §4 "Clock").
+// clock — test-only: moves the host's manual business clock (profile `clock: manual`) over HTTP.
 // /clock/now, /clock/set, /clock/advance. Privileged (uses the "clock" sub-table); on a real
 // clock set/advance answer 501.
 #include <platform/sdk.hpp>

@@ -1,6 +1,6 @@
 // platform/sdk/config.hpp against a fake host whose calls to "config" reach the real config
 // service (plugins/config) loaded in the same fake host: typed getters coerce and never fail,
-// structured reads fail on a type mismatch (spec gateway §4.2 config rule 4).
+// structured reads fail on a type mismatch.
 #include <gtest/gtest.h>
 
 #include <map>

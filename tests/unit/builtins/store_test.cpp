@@ -1,5 +1,6 @@
 // The store service (plugins/store) through the fake host's privileged "store" sub-table: exact and
-// prefix reads, suffix filters, limit/offset/order, TTL, delete, list and tables (micro §3.2 cases).
+// prefix reads, suffix filters, limit/offset/order, TTL, delete, list and tables (the cases of
+// micro's own store conformance test).
 #include <gtest/gtest.h>
 
 #include <platform/testing/fake_host.hpp>

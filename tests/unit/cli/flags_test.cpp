@@ -1,4 +1,4 @@
-// micro's dynamic-flag table (client/cli/util/dynamic_test.go, micro.md §5.1) against parse_flags:
+// micro's dynamic-flag table (client/cli/util/dynamic_test.go) against parse_flags:
 // arrays in four forms, booleans, literal and nested underscores, coercion by the schema.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// `platform status`: micro's fmtDuration table (client/cli/run/service_test.go, micro.md §5.3) for
+// `platform status`: micro's fmtDuration table (client/cli/run/service_test.go) for
 // the UPDATED column, and the row's n/a and metadata rules.
 #include "runtime_format.hpp"
 

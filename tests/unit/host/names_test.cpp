@@ -1,5 +1,5 @@
-// names.hpp: the gateway's path resolvers (spec §4.1, micro's apiRoute, proxyRoute, vpath, web and
-// event tables), route templates, and method names.
+// names.hpp: the gateway's path resolvers (the gateway's resolution table, micro's apiRoute,
+// proxyRoute, vpath, web and event tables), route templates, and method names.
 #include <gtest/gtest.h>
 
 #include <optional>
@@ -32,7 +32,7 @@ TEST_P(ResolveRpcPath, MatchesTable) {
     EXPECT_EQ(r->method, c.method) << c.path;
 }
 
-// spec/platform-gateway.md §4.1, "Resolution with namespace N" (service relative to N).
+// The gateway's resolution table for namespace N (service relative to N).
 INSTANTIATE_TEST_SUITE_P(SpecTable, ResolveRpcPath,
                          ::testing::Values(RouteCase{"/foo/bar", "foo", "Foo.Bar"},
                                            RouteCase{"/foo/bar/baz", "foo", "Bar.Baz"},
@@ -41,7 +41,7 @@ INSTANTIATE_TEST_SUITE_P(SpecTable, ResolveRpcPath,
                                            RouteCase{"/v1/foo/bar/baz", "v1.foo", "Bar.Baz"},
                                            RouteCase{"/v2/foo/bar", "v2.foo", "Foo.Bar"}));
 
-// reference/micro.md §2.1 (micro's route_test.go apiRoute table), plus the derived /foo row.
+// micro's apiRoute table (service/api/server/route_test.go), plus the derived /foo row.
 INSTANTIATE_TEST_SUITE_P(
     MicroApiRoute, ResolveRpcPath,
     ::testing::Values(RouteCase{"/foo/bar", "foo", "Foo.Bar"},
@@ -56,7 +56,7 @@ INSTANTIATE_TEST_SUITE_P(
                       RouteCase{"/v1/foo/bar/baz/cat", "v1.foo.bar", "Baz.Cat"},
                       RouteCase{"/foo", "foo", "Foo.Call"}));
 
-// DESIGN §4 names: snake_case catalogue methods and trailing slashes.
+// Platform names (names.hpp): snake_case catalogue methods and trailing slashes.
 INSTANTIATE_TEST_SUITE_P(
     Platform, ResolveRpcPath,
     ::testing::Values(RouteCase{"/registry/listServices", "registry", "Registry.ListServices"},
@@ -118,7 +118,7 @@ TEST(PathSegments, DropsEmptySegments) {
     EXPECT_EQ(path_segments("/greeter/:name"), (V{"greeter", ":name"}));
 }
 
-// ---- proxy resolver: micro.md §2.2 (proxyRoute, route_test.go) -------------------------------
+// ---- proxy resolver: micro's proxyRoute table (route_test.go) ---------------------------------
 
 struct NameCase {
     const char* path;
@@ -150,7 +150,7 @@ TEST(ProxyRoute, InvalidNamesGiveNone) {
     EXPECT_EQ(proxy_route("/v1/"), "");   // micro's alias check sees "" -> none
 }
 
-// spec §4.1: "/foo" -> N.foo with path /foo; "/foo/bar" -> N.foo with path /foo/bar; segments such
+// Proxy: "/foo" -> N.foo with path /foo; "/foo/bar" -> N.foo with path /foo/bar; segments such
 // as /greeter/:name are kept as given.
 TEST(ResolveProxyPath, SpecTableKeepsThePath) {
     using platform::host::resolve_proxy_path;
@@ -171,7 +171,7 @@ TEST(ResolveProxyPath, SpecTableKeepsThePath) {
     EXPECT_EQ(platform::host::qualify("N", resolve_proxy_path("/foo")->service), "N.foo");
 }
 
-// ---- vpath with a prefix: micro.md §2.4 (http_test.go) ----------------------------------------
+// ---- vpath with a prefix: micro's http handler table (http_test.go) ---------------------------
 
 TEST(ResolveVpath, MicroHttpHandlerTable) {
     using platform::host::resolve_vpath;
@@ -200,7 +200,7 @@ TEST(ResolveVpath, MicroHttpHandlerTable) {
     EXPECT_EQ(resolve_vpath("p", "/v1").value_or(""), "p.v1");
 }
 
-// ---- web resolver: micro.md §2.5 ---------------------------------------------------------------
+// ---- web resolver: micro v3.0's web resolver table (resolver_test.go) ---------------------------
 
 TEST(ResolveWebPath, FirstSegmentNamesTheService) {
     using platform::host::qualify;
@@ -225,7 +225,7 @@ TEST(ResolveWebPath, FirstSegmentNamesTheService) {
     EXPECT_TRUE(resolve_web_path("/a-b-").has_value());  // micro's expression allows a trailing '-'
 }
 
-// ---- event route: micro.md §1.5 event (evRoute) ------------------------------------------------
+// ---- event route: micro's evRoute (docs/decisions.md 13) ----------------------------------------
 
 TEST(ResolveEventPath, TopicAndAction) {
     using platform::host::resolve_event_path;
@@ -255,7 +255,7 @@ TEST(ResolveEventPath, TopicAndAction) {
     }
 }
 
-// ---- route templates and expressions: micro.md §2.6 --------------------------------------------
+// ---- route templates and expressions: micro's router tests (router_test.go) ---------------------
 
 using platform::host::RoutePattern;
 using platform::host::RouteVars;

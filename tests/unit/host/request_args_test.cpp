@@ -1,4 +1,4 @@
-// request_args.hpp: an HTTP request's query and body as one argument object (DESIGN §4, §5).
+// request_args.hpp: an HTTP request's query and body as one argument object.
 #include <gtest/gtest.h>
 
 #include <platform/host/request_args.hpp>

@@ -1,4 +1,4 @@
-// status.hpp: the one table of DESIGN §2 — ABI code → HTTP status, /api/v1 error.code, CLI exit.
+// status.hpp: the one table of abi.h — ABI code → HTTP status, /api/v1 error.code, CLI exit.
 #include <gtest/gtest.h>
 
 #include <platform/host/status.hpp>
@@ -15,7 +15,7 @@ struct Row {
     int cli_exit;
 };
 
-// DESIGN §2, row by row. OK's error.code is "—" in the table; the host uses "ok".
+// abi.h's status table, row by row. OK's error.code is "-" there; the host uses "ok".
 const Row kDesignTable[] = {
     {PLATFORM_OK, 200, "ok", 0},
     {PLATFORM_INVALID_ARGUMENT, 400, "invalid_argument", 1},

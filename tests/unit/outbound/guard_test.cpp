@@ -1,4 +1,4 @@
-// The SSRF guard as a table (DESIGN §6): every special range, in every encoding a URL can carry
+// The SSRF guard as a table (outbound.hpp): every special range, in every encoding a URL can carry
 // it, is refused with a reason naming the rule — by the address checker, after URL normalisation,
 // and through Outbound::fetch (which refuses before connecting, so nothing here touches the
 // network). Public addresses pass the checker.

@@ -29,8 +29,8 @@ TEST_P(Untyped, MatchesQson) {
         << GetParam().query;
 }
 
-// micro.md §2.6 (util/qson/qson_test.go), except the last: '.' nests here (DESIGN §4, micro.md
-// §1.4).
+// micro's qson cases (util/qson/qson_test.go), except the last: '.' nests here, as micro's
+// gateway nests dotted keys after qson (query.hpp).
 INSTANTIATE_TEST_SUITE_P(
     Qson, Untyped,
     testing::Values(

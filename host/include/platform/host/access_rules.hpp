@@ -1,4 +1,4 @@
-// platform/host/access_rules.hpp — access rules and micro's verification algorithm (DESIGN §6).
+// platform/host/access_rules.hpp — access rules and micro's verification algorithm.
 //
 // A rule: id, scope (`""` = `<public>` anyone; `*` any account of the namespace; `+` any account
 // of any namespace; otherwise a scope the account must hold), access GRANTED | DENIED, resource

@@ -1,4 +1,4 @@
-// platform/host/clock.hpp — business time (DESIGN §4 "Clock"): real, or manual for tests.
+// platform/host/clock.hpp — business time: real, or manual for tests (profile `clock:`).
 // TTLs, token expiry, due dates and reminders read this clock; timeouts and deadlines use the
 // monotonic clock instead (monotonic_ms).
 #pragma once

@@ -4,7 +4,7 @@
 // (envelope {"data"} / {"error":{code,message}}, ?envelope=result gives {"result"}), then
 //   1. routes declared by endpoints (platform_endpoint_t.http_path of in-process plugins, endpoint
 //      metadata `path`/`method`/`host` of registered external services; names.hpp RoutePattern),
-//   2. the active handler (--handler / PLATFORM_API_HANDLER, spec §4.1, micro.md §1.5):
+//   2. the active handler (--handler / PLATFORM_API_HANDLER; docs/decisions.md 13-16):
 //      rpc    resolve_rpc_path -> the endpoint, arguments from query and body (the default);
 //      api    resolve_rpc_path -> the endpoint called with micro's api.Request; an
 //             api.Response-shaped result {statusCode, header, body} becomes the HTTP response;
@@ -44,7 +44,7 @@ struct HttpRequest {
     std::string header(const std::string& lower_name) const;
 };
 
-// The gateway handlers (spec §4.1); one is active.
+// The gateway handlers; one is active (--handler / PLATFORM_API_HANDLER, rpc by default).
 enum class HandlerKind { rpc, api, proxy, event, web };
 inline constexpr const char* kHandlerChoices = "rpc, api, proxy, event, web";
 std::optional<HandlerKind> parse_handler(std::string_view name);

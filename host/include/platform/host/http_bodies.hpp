@@ -8,7 +8,7 @@
 
 namespace platform::host {
 
-// Gateway error (spec §7.4): {"Id","Code","Detail","Status"} with the matching HTTP status.
+// Gateway error: {"Id","Code","Detail","Status"} with the matching HTTP status.
 HttpResponse gateway_error(const std::string& id, int http_status, const std::string& detail);
 
 // /api/v1 error: {"error":{"code","message"}}.

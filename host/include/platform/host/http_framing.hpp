@@ -1,7 +1,7 @@
 // platform/host/http_framing.hpp — where one HTTP/1.1 request ends in a connection's bytes.
 //
 // Pistache 0.0.5 parses one request and drops whatever follows it in the read buffer, so
-// pipelined requests vanish (DESIGN §5). The server keeps each connection's unconsumed bytes and
+// pipelined requests vanish. The server keeps each connection's unconsumed bytes and
 // asks frame_request() where the first whole request ends (request line, header fields up to the
 // empty line, then a Content-Length body or a chunked body up to its last chunk and trailers);
 // exactly those bytes go to Pistache's parser. The limits are checked here, before a body is

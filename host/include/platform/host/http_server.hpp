@@ -1,4 +1,4 @@
-// platform/host/http_server.hpp — the two listening ports on Pistache (DESIGN §5).
+// platform/host/http_server.hpp — the two listening ports on Pistache.
 //
 // Port api (8080) and port proxy (8081), each a Pistache endpoint whose handler turns requests
 // into HttpRequests for the Gateway and writes its HttpResponses back, from whatever thread the

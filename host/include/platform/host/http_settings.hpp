@@ -1,4 +1,4 @@
-// platform/host/http_settings.hpp — the profile's `http:` section (DESIGN §5): limits, CORS, access
+// platform/host/http_settings.hpp — the profile's `http:` section: limits, CORS, access
 // log, rate limits and the shutdown drain of both listening ports (docs/reliability.md).
 //
 //   http:

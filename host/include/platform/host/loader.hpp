@@ -3,7 +3,7 @@
 // Boost.DLL is only the portable dlopen (rtld_now | rtld_local). Before dlopen the file is
 // checked to be a complete ELF shared object (a truncated file would SIGBUS inside dlopen).
 // Every refusal is one clear message; the caller logs it and keeps serving the other plugins.
-// Libraries are never unloaded (DESIGN §2 "Loading").
+// Libraries are never unloaded: stop joins a plugin's threads; the process exits with them mapped.
 #pragma once
 
 #include <platform/abi.h>

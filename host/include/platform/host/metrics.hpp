@@ -1,5 +1,5 @@
 // platform/host/metrics.hpp — the host's Prometheus metrics (text exposition format 0.0.4),
-// served at GET /metrics on the api port (DESIGN §5).
+// served at GET /metrics on the api port.
 //
 //   platform_http_requests_total{method,status}          counter (method: GET... or OTHER)
 //   platform_http_request_duration_seconds               histogram

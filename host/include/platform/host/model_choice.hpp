@@ -1,6 +1,6 @@
 // platform/host/model_choice.hpp — which model provider answers host_api.model_complete (ABI 1.5,
-// DESIGN §7), chosen again at every call so a `platform config set model.provider` or a changed
-// profile takes effect without a restart:
+// docs/decisions.md 30), chosen again at every call so a `platform config set model.provider` or
+// a changed profile takes effect without a restart:
 //   1. config `model.provider` (the config built-in, read as the host): "openai", "anthropic",
 //      "builtin" or any <name> means plugin model-<name> (a full id "model-<name>" works too);
 //   2. the environment: OPENAI_API_KEY or OPENAI_BASE_URL set -> model-openai, else

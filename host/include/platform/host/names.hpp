@@ -1,6 +1,6 @@
 // platform/host/names.hpp — service and method names, and the gateway's path resolver.
 //
-// Names (DESIGN §4): built-ins are <ns>.<name> ("go.core.api.registry"), catalogue services are
+// Names: built-ins are <ns>.<name> ("go.core.api.registry"), catalogue services are
 // <ns>.v1.<name>. A method's canonical name is Service.Method in CamelCase: each path word split
 // on '-' and '_' gets its first letter upper-cased ("inbox/mark_read" -> "Inbox.MarkRead").
 #pragma once
@@ -35,16 +35,16 @@ struct Route {
     std::string method;   // "Foo.Bar"
 };
 
-// micro's rpc/api resolver (spec §4.1 table): "/foo/bar" -> {foo, Foo.Bar},
+// micro's rpc/api resolver (apiRoute): "/foo/bar" -> {foo, Foo.Bar},
 // "/v1/foo/bar/baz" -> {v1.foo, Bar.Baz}. nullopt for "/" or an empty path.
 std::optional<Route> resolve_rpc_path(std::string_view path);
 
 // Splits a path on '/', dropping empty segments ("//a/b/" -> {a, b}).
 std::vector<std::string> path_segments(std::string_view path);
 
-// ---- resolvers of the other handlers (spec §4.1; micro.md §1.3, §1.5, §2.2-§2.5) ----
+// ---- resolvers of the other handlers (micro's proxyRoute, web, vpath and evRoute) ----
 
-// micro's proxyRoute (§2.2): the service a path names for the proxy handler, relative to the
+// micro's proxyRoute: the service a path names for the proxy handler, relative to the
 // namespace: "/foo/bar" -> "foo", "/v1/foo/bar" -> "v1.foo" (a `v<digits>` first segment followed
 // by another one is a version), "" when the path names none (the name segment must match
 // ^[a-zA-Z0-9]+(-[a-zA-Z0-9]+)*$).
@@ -56,17 +56,17 @@ struct ForwardRoute {
     std::string service;
     std::string path;
 };
-// The proxy resolver (spec §4.1): "/foo" -> {foo, /foo}, "/foo/bar" -> {foo, /foo/bar},
+// The proxy resolver: "/foo" -> {foo, /foo}, "/foo/bar" -> {foo, /foo/bar},
 // "/v1/foo/bar" -> {v1.foo, /v1/foo/bar}. nullopt when proxy_route finds no service.
 std::optional<ForwardRoute> resolve_proxy_path(std::string_view path);
-// micro's web resolver (§2.5): the first segment names the service ("/foobar/x" -> foobar); it
+// micro's web resolver: the first segment names the service ("/foobar/x" -> foobar); it
 // must match ^[a-zA-Z0-9]+([a-zA-Z0-9-]*[a-zA-Z0-9]*)?$. The path forwarded is the whole path.
 std::optional<ForwardRoute> resolve_web_path(std::string_view path);
-// micro's vpath resolver (§2.4): the full service name with `prefix` ("" = none):
+// micro's vpath resolver: the full service name with `prefix` ("" = none):
 // ("go.micro.api", "/v1/foo/bar") -> "go.micro.api.v1.foo"; nullopt for "/".
 std::optional<std::string> resolve_vpath(std::string_view prefix, std::string_view path);
 
-// micro's evRoute (§1.5 event): topic = ns.p0, or ns.p0.p1 when p0 is a version (v<digits>) and
+// micro's evRoute: topic = ns.p0, or ns.p0.p1 when p0 is a version (v<digits>) and
 // more segments follow; the action is the segments after the topic's joined with '.':
 // ("go.core.api", "/foo/bar/baz") -> {go.core.api.foo, bar.baz}; "/v1/foo/bar" ->
 // {go.core.api.v1.foo, bar}; "/foo" -> {go.core.api.foo, ""}; "/" -> {go.core.api, "event"}.
@@ -77,7 +77,7 @@ struct EventRoute {
 };
 EventRoute resolve_event_path(std::string_view ns, std::string_view path);
 
-// ---- route templates (endpoint metadata `path`, platform_endpoint_t.http_path; micro §1.2) ----
+// ---- route templates (endpoint metadata `path`, platform_endpoint_t.http_path) ----
 //
 // A pattern is either a google.api-style template or a PCRE-like regular expression:
 //   - template: starts with '/'; segments are literals, `*` (one segment), `**` (the rest, last

@@ -1,5 +1,5 @@
 // platform/host/openapi.hpp — the OpenAPI 3.1 document of every served endpoint, generated from
-// the plugins' descriptors (DESIGN §2: the one description drives everything).
+// the plugins' descriptors (the one description drives everything).
 //
 // Catalogue services appear at /api/v1/<service>/<method> (envelope {"data"} / {"error"}), the
 // platform's built-ins at /<service>/<method> (the rpc handler: bare result / gateway error). GET

@@ -1,5 +1,5 @@
 // platform/host/outbound.hpp — the host's outbound HTTP client behind the host table's http_fetch
-// (DESIGN §2 "Host-services table", §6 last bullet, §8). libcurl stays inside outbound.cpp.
+// (plugins make no network calls of their own). libcurl stays inside outbound.cpp.
 //
 // Every request goes through one decision per hop (the first URL and every redirect):
 //   - URL: http and https only; no userinfo, no backslashes, no percent-encoded or non-ASCII host.

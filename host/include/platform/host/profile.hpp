@@ -1,4 +1,4 @@
-// platform/host/profile.hpp — profiles: which providers and plugins a server wires in (DESIGN §4).
+// platform/host/profile.hpp — profiles: which providers and plugins a server wires in.
 //
 // A profile is a YAML file found by name in PLATFORM_PROFILE_PATH, $PLATFORM_HOME/profiles/,
 // <exe>/profiles/, <exe>/../share/platform/profiles/ and the source tree's profiles/ — or given as

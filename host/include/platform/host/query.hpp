@@ -1,4 +1,4 @@
-// Query string / form body → JSON argument object (DESIGN §4 "Dispatcher", micro.md §1.4 "qson").
+// Query string / form body → JSON argument object (micro's qson syntax, typed by the schema).
 //
 // Syntax (application/x-www-form-urlencoded, without the leading '?'):
 //   - pairs split on '&' (empty pairs are skipped), key and value split on the first '='; a key

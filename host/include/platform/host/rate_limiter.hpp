@@ -1,7 +1,7 @@
 // platform/host/rate_limiter.hpp — per-client-address token buckets (profile `http.rate_limit`).
 //
 // Each address has a bucket of `burst` tokens refilled at `rate` per second (real monotonic time,
-// DESIGN §4 "Clock"); a request takes one token, and without one it is refused with the seconds
+// not business time); a request takes one token, and without one it is refused with the seconds
 // until the next token as Retry-After (at least 1). State is bounded: past `max_clients`
 // addresses, buckets that have refilled (idle long enough to be indistinguishable from new ones)
 // are dropped, then the least recently seen. The counters live in this process only.

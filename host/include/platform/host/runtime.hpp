@@ -1,6 +1,6 @@
 // platform/host/runtime.hpp — the host: plugins wired by a profile, and the call path to them.
 //
-// start(): finds plugin files (DESIGN §4 "Plugins on disk"), loads each (a refused plugin is one
+// start(): finds plugin files (plugin_dirs()), loads each (a refused plugin is one
 // log line; the others keep serving), creates the profile's providers and then the service
 // plugins, starts them and registers their services. stop(): on_stop in reverse order, then
 // on_destroy; libraries stay mapped until the process exits.

@@ -1,6 +1,5 @@
 // platform/host/runtime_manager.hpp — the runtime's objects: services built from source and run
-// in platform-worker processes while the host serves (spec gateway §3 "Runtime object", §4.2
-// "runtime"; docs/decisions.md 27).
+// in platform-worker processes while the host serves (docs/decisions.md 27).
 //
 // RECORDS. One JSON record per object: {name, version, source (what the user typed), type
 // ("archive" | "git"), url, ref, status, build, updated (ms since the epoch), metadata {owner,

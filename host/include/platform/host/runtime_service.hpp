@@ -1,5 +1,5 @@
-// platform/host/runtime_service.hpp — the `runtime` built-in service (spec gateway §4.2 "runtime",
-// docs/decisions.md 27): run, update, kill, status and logs of services built from source.
+// platform/host/runtime_service.hpp — the `runtime` built-in service (docs/decisions.md 27): run,
+// update, kill, status and logs of services built from source.
 //
 // It is compiled into the host (it starts processes, runs compilers and clones repositories, and
 // adds services to the host's table, none of which a plugin may do), but it is written like a

@@ -1,5 +1,4 @@
-// JSON Schema (draft 2020-12 subset) for endpoint arguments and plugin config (DESIGN §4
-// "Dispatcher").
+// JSON Schema (draft 2020-12 subset) for endpoint arguments and plugin config.
 //
 // A plugin's schema is compiled once, when the plugin loads: anything outside the subset below is
 // refused there with a SchemaError, so a typo never turns into a silently permissive endpoint. A
@@ -21,7 +20,7 @@
 // wrong type, min > max pairs, and a "required" name missing from "properties" when
 // additionalProperties is false.
 //
-// Validation rules beyond plain JSON Schema (the dispatcher's strictness, DESIGN §4):
+// Validation rules beyond plain JSON Schema (the dispatcher's strictness):
 //   - a REQUIRED string property that is "" is rejected ("must not be empty") unless its schema
 //   sets
 //     minLength, enum or const;

@@ -2,7 +2,7 @@
 //
 // The key comes from PLATFORM_CONFIG_SECRET_KEY / --config_secret_key (64 hex digits, or any
 // other text, hashed with SHA-256 into a key), else from $PLATFORM_HOME/keys/config.key, generated
-// once with 32 random bytes (mode 0600; local use only, spec §4.2 config rule 6). The key never
+// once with 32 random bytes (mode 0600; local use only: production sets the key). The key never
 // leaves the host: plugins reach seal/open through the privileged "secrets" sub-table.
 // Sealed form: "v1:" + base64(nonce[12] | ciphertext | tag[16]).
 #pragma once

@@ -2,8 +2,8 @@
 //
 // Lookup accepts the full name ("go.core.api.v1.notes"), a name relative to the namespace
 // ("v1.notes", "registry"), or a catalogue short name ("notes" -> "v1.notes" when no built-in
-// is called "notes"). Its JSON form is the registry service's (spec §2: name, version,
-// endpoints with request/response, nodes with id/address/metadata).
+// is called "notes"). Its JSON form is the registry service's (name, version, endpoints with
+// request/response, nodes with id/address/metadata).
 #pragma once
 
 #include <platform/abi.h>

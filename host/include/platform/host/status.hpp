@@ -1,4 +1,4 @@
-// platform/host/status.hpp — the one table mapping ABI status codes to every surface (DESIGN §2).
+// platform/host/status.hpp — the one table mapping ABI status codes to every surface (abi.h).
 #pragma once
 
 #include <platform/abi.h>

@@ -1,5 +1,5 @@
 // platform/host/tool_catalog.hpp — the catalogue's endpoints as tools, and which of them a caller
-// may use. One description drives every surface (DESIGN §2): MCP's tools/list and tools/call
+// may use. One description drives every surface: MCP's tools/list and tools/call
 // (mcp.hpp) and the host table's call_tools (ABI 1.5, what the agent offers its model) both read
 // this catalogue and filter it with tools_for, so the two lists never drift apart.
 //

@@ -1,5 +1,5 @@
 // platform/host/worker_plugin.hpp — a plugin that runs in a `platform-worker` process
-// (DESIGN §2 "Isolation", docs/decisions.md 25, protocol in worker_protocol.hpp).
+// (docs/decisions.md 25, protocol in worker_protocol.hpp).
 //
 // WorkerPlugin::load starts a worker for a .so, takes the descriptor it sends and builds a Plugin
 // whose descriptor hooks (on_create, on_start, on_call, on_cancel, on_stop) forward to the worker.

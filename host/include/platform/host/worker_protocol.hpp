@@ -1,5 +1,5 @@
 // platform/host/worker_protocol.hpp — the contract between the host and `platform-worker`, the
-// process that runs one isolated plugin (DESIGN §2 "Isolation", docs/decisions.md 25).
+// process that runs one isolated plugin (docs/decisions.md 25).
 //
 // TRANSPORT
 //   One connected Unix stream socket per worker (a socketpair; the child gets its end as fd 3,

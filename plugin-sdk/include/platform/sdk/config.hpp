@@ -1,5 +1,4 @@
-// platform/sdk/config.hpp — read the platform's config service from a plugin (spec gateway §4.2,
-// config rule 4).
+// platform/sdk/config.hpp — read the platform's config service from a plugin.
 //
 //   platform::Config cfg(host);                        // as the plugin's own service account
 //   std::string url = cfg.string("notes.base_url", "http://localhost");

@@ -17,6 +17,7 @@ PLATFORM_DEPS_PACKAGES=(
     slowhttptest wrk  # tests/reliability: slow clients (slowloris, slow body, slow read) and the soak
     clang libclang-rt-14-dev  # sanitizer build and libFuzzer targets (scripts/sanitize, tests/fuzz/run)
     clang-format python3  # the first checks of scripts/test: scripts/check-format, scripts/check-build-files
+    sqlite3  # scripts/backup and scripts/restore (online .backup of the SQLite files) and their test
 )
 PLATFORM_DEPS_BENCH_PACKAGES=(wrk nginx-light python3 valgrind)
 

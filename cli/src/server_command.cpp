@@ -54,6 +54,11 @@ int server_command(int argc, char** argv) {
     server.add_option("--mcp_allowed_hosts", s.mcp_allowed_hosts,
                       "Host names /mcp accepts besides loopback and the ACME hosts, "
                       "comma-separated, * = any (PLATFORM_MCP_ALLOWED_HOSTS)");
+    server
+        .add_option("--log_level", s.log_level,
+                    "Log level: trace, debug, info, warn, error or off (PLATFORM_LOG_LEVEL)")
+        ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}))
+        ->capture_default_str();
     for (auto* opt : server.get_options())  // a later flag wins, like a later environment setting
         if (opt->get_name() != "--plugin_path")
             opt->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);

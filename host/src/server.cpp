@@ -79,6 +79,16 @@ TlsCertificate first_certificate(const Settings& s) {
     return TlsListener::self_signed({host});
 }
 
+// Settings::log_level -> spdlog's level; anything else is info.
+spdlog::level::level_enum log_level_of(const std::string& name) {
+    if (name == "trace") return spdlog::level::trace;
+    if (name == "debug") return spdlog::level::debug;
+    if (name == "warn") return spdlog::level::warn;
+    if (name == "error") return spdlog::level::err;
+    if (name == "off") return spdlog::level::off;
+    return spdlog::level::info;
+}
+
 }  // namespace
 
 int run_server(Settings settings) {
@@ -93,6 +103,9 @@ int run_server(Settings settings) {
     auto logger = spdlog::stderr_color_mt("platform");
     spdlog::set_default_logger(logger);
     spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e %^%l%$ %v");
+    // PLATFORM_LOG_LEVEL (checked by Settings::from_environment). The access log keeps its own
+    // switch, http.access_log; the operator's console notices are not log lines.
+    spdlog::set_level(log_level_of(settings.log_level));
 
     // Everything under PLATFORM_HOME is this user's alone (private_home.hpp).
     if (std::string problem = make_home_private(settings.home); !problem.empty()) {

@@ -1,5 +1,6 @@
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <platform/host/settings.hpp>
@@ -40,6 +41,16 @@ Settings Settings::from_environment() {
             throw std::invalid_argument(std::string("PLATFORM_MCP_SESSION_IDLE_SECONDS: '") + idle +
                                         "' is not a whole number of seconds >= 1");
         s.mcp_session_idle_ms = secs * 1000;
+    }
+    if (const char* level = env("PLATFORM_LOG_LEVEL"); level && *level) {
+        std::string v = level;
+        for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        if (v != "trace" && v != "debug" && v != "info" && v != "warn" && v != "error" &&
+            v != "off")
+            throw std::invalid_argument(std::string("PLATFORM_LOG_LEVEL: '") + level +
+                                        "' is not a log level (trace, debug, info, warn, error "
+                                        "or off)");
+        s.log_level = v;
     }
     s.enable_tls = truthy(env("PLATFORM_ENABLE_TLS"));
     s.enable_acme = truthy(env("PLATFORM_ENABLE_ACME"));

@@ -1,4 +1,4 @@
-// platform/host/settings.hpp — the server's settings (DESIGN §4 "Settings").
+// platform/host/settings.hpp — the server's settings (README.md, "Settings").
 //
 // Each spec variable is also a flag: PLATFORM_API_ADDRESS / --api_address, and so on. Flags
 // override the environment. Port 0 picks a free port.
@@ -25,6 +25,9 @@ struct Settings {
     // lives (PLATFORM_MCP_SESSION_IDLE_SECONDS).
     std::string mcp_allowed_hosts;
     int64_t mcp_session_idle_ms = 3600 * 1000;
+    // The host log's level (PLATFORM_LOG_LEVEL): trace, debug, info, warn, error or off. A value
+    // that is none of these stops from_environment with a message naming the setting.
+    std::string log_level = "info";
     std::vector<std::string> plugin_path;  // PLATFORM_PLUGIN_PATH (colon-separated)
     std::string exe_dir;                   // folder of the running binary
 

@@ -1,12 +1,11 @@
 // `platform admin reset-secret`: on the server's machine, as its user, sets a new secret for an
 // account (admin by default) through the operator credential the running server keeps in
 // <PLATFORM_HOME>/keys/operator.json (host operator_console.hpp), and prints it once.
-#include <sys/random.h>
-
 #include <CLI/CLI.hpp>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <platform/sdk/random.hpp>
 #include <sstream>
 
 #include "common.hpp"
@@ -20,16 +19,7 @@ using nlohmann::json;
 
 // 24 characters of base64url from the kernel's CSPRNG (144 bits).
 std::string new_secret() {
-    static const char* abc = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-    unsigned char bytes[24];
-    for (size_t got = 0; got < sizeof bytes;) {
-        ssize_t n = getrandom(bytes + got, sizeof bytes - got, 0);
-        if (n < 0 && errno != EINTR) throw std::runtime_error("getrandom failed");
-        if (n > 0) got += static_cast<size_t>(n);
-    }
-    std::string out;
-    for (unsigned char b : bytes) out += abc[b & 63];
-    return out;
+    return platform::random_base64url(18);
 }
 
 int reset_secret(const Args& args) {

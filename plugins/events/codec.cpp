@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <ctime>
 #include <platform/sdk/error.hpp>
-#include <random>
+#include <platform/sdk/random.hpp>
 
 namespace events_service {
 
@@ -163,16 +163,7 @@ std::optional<int64_t> integer_arg(const json& args, const char* name, int64_t m
 }
 
 std::string new_id() {
-    thread_local std::mt19937_64 rng{std::random_device{}()};
-    uint64_t hi = rng(), lo = rng();
-    hi = (hi & 0xffffffffffff0fffULL) | 0x0000000000004000ULL;  // version 4
-    lo = (lo & 0x3fffffffffffffffULL) | 0x8000000000000000ULL;  // variant 10
-    char buf[40];
-    std::snprintf(buf, sizeof buf, "%08x-%04x-%04x-%04x-%012llx", static_cast<unsigned>(hi >> 32),
-                  static_cast<unsigned>((hi >> 16) & 0xffff), static_cast<unsigned>(hi & 0xffff),
-                  static_cast<unsigned>(lo >> 48),
-                  static_cast<unsigned long long>(lo & 0xffffffffffffULL));
-    return buf;
+    return platform::uuid4();
 }
 
 void check_name(const json& value, const char* arg) {

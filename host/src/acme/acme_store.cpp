@@ -9,7 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <random>
+#include <platform/sdk/random.hpp>
 #include <sstream>
 #include <stdexcept>
 
@@ -25,10 +25,7 @@ namespace fs = std::filesystem;
 }
 
 std::string temp_name(const std::string& path) {
-    static thread_local std::mt19937_64 rng{std::random_device{}()};
-    std::ostringstream o;
-    o << path << ".tmp-" << ::getpid() << "-" << std::hex << rng();
-    return o.str();
+    return path + ".tmp-" + std::to_string(::getpid()) + "-" + platform::random_hex(8);
 }
 
 // Writes `data` to a new temporary file next to `path` with `mode`, fsynced; returns its name.

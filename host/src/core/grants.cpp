@@ -2,7 +2,7 @@
 #include <cstdio>
 #include <platform/host/grants.hpp>
 #include <platform/host/runtime.hpp>
-#include <random>
+#include <platform/sdk/random.hpp>
 
 namespace platform::host {
 
@@ -32,11 +32,7 @@ bool well_formed(const std::string& id) {
     return true;
 }
 std::string random_grant_id() {
-    static thread_local std::mt19937_64 rng{std::random_device{}()};
-    char buf[35];
-    std::snprintf(buf, sizeof buf, "g-%016llx%016llx", static_cast<unsigned long long>(rng()),
-                  static_cast<unsigned long long>(rng()));
-    return buf;
+    return "g-" + platform::random_hex(16);  // 128 bits from the CSPRNG
 }
 
 }  // namespace

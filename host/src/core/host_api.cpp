@@ -9,7 +9,7 @@
 #include <platform/host/grants.hpp>
 #include <platform/host/model_choice.hpp>
 #include <platform/host/runtime.hpp>
-#include <random>
+#include <platform/sdk/random.hpp>
 #include <vector>
 
 namespace platform::host {
@@ -32,11 +32,7 @@ std::string_view view_of(platform_str_t s) {
 }
 
 std::string random_id() {
-    static thread_local std::mt19937_64 rng{std::random_device{}()};
-    char buf[33];
-    std::snprintf(buf, sizeof buf, "%016llx%016llx", static_cast<unsigned long long>(rng()),
-                  static_cast<unsigned long long>(rng()));
-    return buf;
+    return platform::random_hex(16);
 }
 
 platform_status_t http_fetch(platform_host_ctx_t* c, const platform_http_request_t* request,

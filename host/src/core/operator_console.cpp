@@ -1,6 +1,5 @@
 #include <fcntl.h>
 #include <openssl/crypto.h>
-#include <openssl/rand.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -9,25 +8,9 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <platform/host/operator_console.hpp>
+#include <platform/sdk/random.hpp>
 
 namespace platform::host {
-
-namespace {
-
-std::string base64url(const unsigned char* bytes, size_t n) {
-    static const char* abc = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-    std::string out;
-    uint32_t acc = 0;
-    int bits = 0;
-    for (size_t i = 0; i < n; ++i) {
-        acc = (acc << 8) | bytes[i];
-        for (bits += 8; bits >= 6; bits -= 6) out += abc[(acc >> (bits - 6)) & 63];
-    }
-    if (bits > 0) out += abc[(acc << (6 - bits)) & 63];
-    return out;
-}
-
-}  // namespace
 
 std::string operator_box(std::string_view from, std::string_view text) {
     std::vector<std::string> lines;
@@ -71,9 +54,7 @@ void OperatorConsole::print(const std::string& from, const std::string& text) {
 
 std::string OperatorConsole::write_credential(const std::string& home, const std::string& api,
                                               const std::string& proxy) {
-    unsigned char bytes[32];
-    if (RAND_bytes(bytes, sizeof bytes) != 1) return "operator credential: RAND_bytes failed";
-    const std::string token = base64url(bytes, sizeof bytes);
+    const std::string token = platform::random_base64url(32);
     const std::string dir = home + "/keys";
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);

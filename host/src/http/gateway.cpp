@@ -14,7 +14,7 @@
 #include <platform/host/schema.hpp>
 #include <platform/host/settings.hpp>
 #include <platform/host/status.hpp>
-#include <random>
+#include <platform/sdk/random.hpp>
 #include <stdexcept>
 
 #include "handlers.hpp"
@@ -29,10 +29,7 @@ std::string request_id(const HttpRequest& req) {
     if (!given.empty() && given.size() <= 128 &&
         std::all_of(given.begin(), given.end(), [](char c) { return c > 32 && c < 127; }))
         return given;
-    static thread_local std::mt19937_64 rng{std::random_device{}()};
-    char buf[17];
-    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(rng()));
-    return buf;
+    return platform::random_hex(8);
 }
 
 int64_t timeout_ms(const HttpRequest& req) {

@@ -14,7 +14,7 @@
 #include <cstring>
 #include <platform/host/http_bodies.hpp>
 #include <platform/host/status.hpp>
-#include <random>
+#include <platform/sdk/random.hpp>
 
 #include "handlers.hpp"
 
@@ -132,16 +132,7 @@ std::string cookie(const HttpRequest& req, std::string_view name) {
 }
 
 std::string uuid4() {
-    static thread_local std::mt19937_64 rng{std::random_device{}()};
-    uint64_t a = rng(), b = rng();
-    a = (a & 0xffffffffffff0fffull) | 0x0000000000004000ull;  // version 4
-    b = (b & 0x3fffffffffffffffull) | 0x8000000000000000ull;  // variant 10
-    char buf[37];
-    std::snprintf(buf, sizeof buf, "%08x-%04x-%04x-%04x-%012llx", static_cast<unsigned>(a >> 32),
-                  static_cast<unsigned>((a >> 16) & 0xffff), static_cast<unsigned>(a & 0xffff),
-                  static_cast<unsigned>(b >> 48),
-                  static_cast<unsigned long long>(b & 0xffffffffffffull));
-    return buf;
+    return platform::uuid4();
 }
 
 std::string percent_encode(std::string_view s) {

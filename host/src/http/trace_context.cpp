@@ -1,22 +1,14 @@
 #include <algorithm>
 #include <cstdio>
 #include <platform/host/trace_context.hpp>
-#include <random>
+#include <platform/sdk/random.hpp>
 
 namespace platform::host {
 
 namespace {
 
-std::mt19937_64& rng() {
-    static thread_local std::mt19937_64 r{std::random_device{}() ^
-                                          (static_cast<uint64_t>(std::random_device{}()) << 32)};
-    return r;
-}
-
 std::string hex64() {
-    char buf[17];
-    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(rng()()));
-    return buf;
+    return platform::random_hex(8);
 }
 
 bool lower_hex(std::string_view s) {

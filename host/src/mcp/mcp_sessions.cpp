@@ -1,8 +1,6 @@
 // MCP sessions in the store provider's `_mcp` table (no plugin owns a table starting with '_'),
 // expiring after the idle time in business time; in memory when the profile has no store.
-#include <openssl/rand.h>
-
-#include <stdexcept>
+#include <platform/sdk/random.hpp>
 
 #include "mcp_internal.hpp"
 
@@ -43,14 +41,9 @@ std::optional<Session> from_json(const std::string& id, const std::string& text)
 SessionStore::SessionStore(Runtime& runtime, int64_t idle_ms)
     : runtime_(runtime), idle_ms_(idle_ms) {}
 
-// 128 bits from OpenSSL's CSPRNG as 32 hex digits: a session id must not be guessable.
+// 128 bits from the CSPRNG as 32 hex digits: a session id must not be guessable.
 std::string SessionStore::new_id() const {
-    unsigned char bytes[16];
-    if (RAND_bytes(bytes, sizeof bytes) != 1) throw std::runtime_error("RAND_bytes failed");
-    static const char* hex = "0123456789abcdef";
-    std::string out;
-    for (unsigned char b : bytes) out += {hex[b >> 4], hex[b & 15]};
-    return out;
+    return platform::random_hex(16);
 }
 
 std::optional<Session> SessionStore::get(const std::string& id) {

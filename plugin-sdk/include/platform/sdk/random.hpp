@@ -1,0 +1,69 @@
+// platform/sdk/random.hpp — the one random source for ids, tokens, nonces and secrets.
+//
+// Everything that must not be guessed — MCP session ids, grant ids, event ids, request ids,
+// UUIDs, operator tokens — takes its bytes from the kernel's CSPRNG (getrandom(2)), here, in the
+// host and in plugins alike. std::mt19937 stays only where predictability does not matter (which
+// node a proxied call goes to, a counter's starting point).
+//
+//   platform::random_hex(16)        32 lower-case hex digits (128 bits)
+//   platform::random_base64url(32)  43 characters, no padding (256 bits)
+//   platform::uuid4()               "0f8b5c2e-4c1d-4a7e-9b3f-2d6e8a1c0b7d" (RFC 9562 version 4)
+#pragma once
+
+#include <sys/random.h>
+
+#include <cerrno>
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace platform {
+
+// Fills `out` with `n` bytes from getrandom(2); throws std::runtime_error if the kernel refuses.
+inline void random_bytes(void* out, size_t n) {
+    auto* p = static_cast<unsigned char*>(out);
+    for (size_t got = 0; got < n;) {
+        const ssize_t r = ::getrandom(p + got, n - got, 0);
+        if (r > 0)
+            got += static_cast<size_t>(r);
+        else if (r < 0 && errno != EINTR)
+            throw std::runtime_error("getrandom failed");
+    }
+}
+
+// `bytes` random bytes as 2 × bytes lower-case hex digits.
+inline std::string random_hex(size_t bytes) {
+    static const char* hex = "0123456789abcdef";
+    std::string raw(bytes, '\0'), out;
+    random_bytes(raw.data(), bytes);
+    out.reserve(bytes * 2);
+    for (unsigned char b : raw) out += {hex[b >> 4], hex[b & 15]};
+    return out;
+}
+
+// `bytes` random bytes as unpadded base64url (ceil(bytes * 4 / 3) characters).
+inline std::string random_base64url(size_t bytes) {
+    static const char* abc = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    std::string raw(bytes, '\0'), out;
+    random_bytes(raw.data(), bytes);
+    uint32_t acc = 0;
+    int bits = 0;
+    for (unsigned char b : raw) {
+        acc = (acc << 8) | b;
+        for (bits += 8; bits >= 6; bits -= 6) out += abc[(acc >> (bits - 6)) & 63];
+    }
+    if (bits > 0) out += abc[(acc << (6 - bits)) & 63];
+    return out;
+}
+
+// A version 4 UUID (122 random bits) in its 36-character form.
+inline std::string uuid4() {
+    std::string h = random_hex(16);
+    h[12] = '4';                                                          // version 4
+    h[16] = "89ab"[(h[16] <= '9' ? h[16] - '0' : h[16] - 'a' + 10) & 3];  // variant 10
+    return h.substr(0, 8) + "-" + h.substr(8, 4) + "-" + h.substr(12, 4) + "-" + h.substr(16, 4) +
+           "-" + h.substr(20);
+}
+
+}  // namespace platform

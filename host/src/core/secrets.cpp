@@ -110,7 +110,8 @@ Secrets::Secrets(const std::string& configured_key, const std::string& home) {
 
 std::string Secrets::seal(std::string_view plaintext) const {
     unsigned char nonce[12];
-    RAND_bytes(nonce, sizeof nonce);
+    if (RAND_bytes(nonce, sizeof nonce) != 1)
+        throw std::runtime_error("secrets: RAND_bytes failed: no nonce for sealing");
     std::string out(reinterpret_cast<char*>(nonce), sizeof nonce);
     out.resize(sizeof nonce + plaintext.size() + 16);
     Ctx ctx(EVP_CIPHER_CTX_new(), EVP_CIPHER_CTX_free);

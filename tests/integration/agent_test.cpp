@@ -215,10 +215,7 @@ protected:
         return api->post_json("/api/v1/agent/ask", body, {{"Authorization", "Bearer " + who}});
     }
     static std::vector<std::string> tool_names(const json& request) {
-        std::vector<std::string> out;
-        for (const auto& t : request.value("tools", json::array()))
-            out.push_back(t["function"]["name"]);
-        return out;
+        return FakeModelServer::openai_tool_names(request);
     }
 
     FakeModelServer model;

@@ -19,14 +19,7 @@ using platform::test::McpClient;
 namespace {
 
 std::map<std::string, json> tools_of(McpClient& mcp) {
-    std::map<std::string, json> out;
-    json page = mcp.request("tools/list");
-    for (;;) {
-        EXPECT_TRUE(page.contains("result")) << page;
-        for (const auto& t : page["result"]["tools"]) out[t["name"]] = t;
-        if (!page["result"].contains("nextCursor")) return out;
-        page = mcp.request("tools/list", {{"cursor", page["result"]["nextCursor"]}});
-    }
+    return mcp.tools();
 }
 
 bool has_prefix(const std::map<std::string, json>& tools, const std::string& prefix) {

@@ -146,26 +146,14 @@ HostProcess* Runtime::host = nullptr;
 FakeModelServer* Runtime::model = nullptr;
 TempDir* Runtime::profile_dir = nullptr;
 
-// Every page of tools/list.
+// Every tool's name, all pages of tools/list.
 std::vector<std::string> tool_names(McpClient& mcp) {
     std::vector<std::string> out;
-    json params = json::object();
-    for (;;) {
-        const json page = mcp.request("tools/list", params)["result"];
-        for (const auto& t : page["tools"]) out.push_back(t["name"]);
-        if (!page.contains("nextCursor")) return out;
-        params["cursor"] = page["nextCursor"];
-    }
+    for (const auto& [name, _] : mcp.tools()) out.push_back(name);
+    return out;
 }
 bool has(const std::vector<std::string>& names, const std::string& name) {
     return std::find(names.begin(), names.end(), name) != names.end();
-}
-// The tools the agent offered the model in a recorded chat request.
-std::vector<std::string> offered(const json& request) {
-    std::vector<std::string> out;
-    for (const auto& t : request.value("tools", json::array()))
-        out.push_back(t["function"]["name"]);
-    return out;
 }
 
 TEST_F(Runtime, FolderRunUpdateKill) {
@@ -263,7 +251,7 @@ TEST_F(Runtime, RunServicesAreMcpAndAgentToolsUntilKilled) {
     ASSERT_EQ(ask.status, 200) << ask.body;
     auto seen = model->requests(FakeModelServer::kOpenAiPath);
     ASSERT_EQ(seen.size(), 2u);
-    EXPECT_TRUE(has(offered(seen[0].body), "toolhello_greet"));
+    EXPECT_TRUE(has(FakeModelServer::openai_tool_names(seen[0].body), "toolhello_greet"));
     EXPECT_NE(seen[1].body["messages"].back().dump().find("Hello, Grace!"), std::string::npos)
         << seen[1].body["messages"].back();
 
@@ -281,8 +269,8 @@ TEST_F(Runtime, RunServicesAreMcpAndAgentToolsUntilKilled) {
     ASSERT_EQ(ask.status, 200) << ask.body;
     seen = model->requests(FakeModelServer::kOpenAiPath);
     ASSERT_EQ(seen.size(), 3u);
-    EXPECT_FALSE(has(offered(seen[2].body), "toolhello_greet"));
-    EXPECT_TRUE(has(offered(seen[2].body), "notes_add"));
+    EXPECT_FALSE(has(FakeModelServer::openai_tool_names(seen[2].body), "toolhello_greet"));
+    EXPECT_TRUE(has(FakeModelServer::openai_tool_names(seen[2].body), "notes_add"));
 }
 
 TEST_F(Runtime, CompileErrorIsStatusError) {

@@ -194,6 +194,13 @@ std::string test_profile_text() {
     return text.str();
 }
 
+std::vector<std::string> FakeModelServer::openai_tool_names(const json& request) {
+    std::vector<std::string> out;
+    for (const auto& t : request.value("tools", json::array()))
+        out.push_back(t["function"]["name"]);
+    return out;
+}
+
 HostProcess::Options model_server_host(const FakeModelServer& server, const std::string& path,
                                        const std::string& profile_text) {
     std::ofstream(path) << profile_text << "\noutbound:\n  allow: [\"" << server.allow_entry()

@@ -129,6 +129,8 @@ public:
                                             const std::string& model = "gpt-test",
                                             int prompt_tokens = 11, int completion_tokens = 7,
                                             const std::string& text = "");
+    // The names of the tools an OpenAI-format request offered (request.tools[].function.name).
+    static std::vector<std::string> openai_tool_names(const nlohmann::json& request);
     static nlohmann::json openai_tool_call(const std::string& id, const std::string& name,
                                            const nlohmann::json& arguments) {
         return openai_tool_calls({ToolCall{id, name, arguments, {}}});

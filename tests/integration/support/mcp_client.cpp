@@ -94,6 +94,18 @@ json McpClient::request(const std::string& method, const json& params) {
     return answer;
 }
 
+std::map<std::string, json> McpClient::tools() {
+    std::map<std::string, json> out;
+    json params = json::object();
+    for (;;) {
+        const json page = request("tools/list", params);
+        if (!page.contains("result")) throw std::runtime_error("tools/list: " + page.dump());
+        for (const auto& t : page["result"]["tools"]) out[t["name"]] = t;
+        if (!page["result"].contains("nextCursor")) return out;
+        params["cursor"] = page["result"]["nextCursor"];
+    }
+}
+
 json McpClient::call_tool(const std::string& name, const json& arguments) {
     json answer = request("tools/call", {{"name", name}, {"arguments", arguments}});
     if (!answer.contains("result"))

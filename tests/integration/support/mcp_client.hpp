@@ -37,6 +37,8 @@ public:
     // answer carries none.
     nlohmann::json request(const std::string& method,
                            const nlohmann::json& params = nlohmann::json::object());
+    // Every tool of tools/list, all pages followed, by name (throws when a page is an error).
+    std::map<std::string, nlohmann::json> tools();
     // A tools/call's result (throws on a JSON-RPC error).
     nlohmann::json call_tool(const std::string& name, const nlohmann::json& arguments);
     // POSTs a message with this client's headers (plus `extra`) and returns the raw answer.

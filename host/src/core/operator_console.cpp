@@ -73,30 +73,29 @@ std::string OperatorConsole::write_credential(const std::string& home, const std
         return path + ": cannot write";
     }
     std::lock_guard<std::mutex> g(m_);
-    token_ = token;
+    std::atomic_store(&token_, std::make_shared<const std::string>(token));
     path_ = path;
     return "";
 }
 
 void OperatorConsole::remove_credential() {
     std::lock_guard<std::mutex> g(m_);
-    if (path_.empty()) return;
+    const auto token = std::atomic_exchange(&token_, std::shared_ptr<const std::string>());
+    if (path_.empty() || !token) return;
     std::FILE* f = std::fopen(path_.c_str(), "r");  // another server may have taken the home over
     if (f) {
         std::string text(4096, '\0');
         text.resize(std::fread(text.data(), 1, text.size(), f));
         std::fclose(f);
-        if (text.find(token_) != std::string::npos) ::unlink(path_.c_str());
+        if (text.find(*token) != std::string::npos) ::unlink(path_.c_str());
     }
     path_.clear();
-    OPENSSL_cleanse(token_.data(), token_.size());
-    token_.clear();
 }
 
 bool OperatorConsole::is_operator(std::string_view credential) const {
-    std::lock_guard<std::mutex> g(m_);
-    if (token_.empty() || credential.size() != token_.size()) return false;
-    return CRYPTO_memcmp(credential.data(), token_.data(), token_.size()) == 0;
+    const auto token = std::atomic_load(&token_);  // on every authentication: no lock
+    if (!token || credential.size() != token->size()) return false;
+    return CRYPTO_memcmp(credential.data(), token->data(), token->size()) == 0;
 }
 
 }  // namespace platform::host

@@ -21,6 +21,7 @@
 #pragma once
 
 #include <cstdio>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -53,7 +54,8 @@ private:
     mutable std::mutex m_;
     bool open_ = false;
     std::vector<std::pair<std::string, std::string>> held_;
-    std::string token_, path_;
+    std::shared_ptr<const std::string> token_;  // read with std::atomic_load, lock-free
+    std::string path_;
 };
 
 // The box around `lines` (split on '\n'), first line "<from>: <line>".

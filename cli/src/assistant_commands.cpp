@@ -6,6 +6,7 @@
 
 #include <iostream>
 #include <iterator>
+#include <platform/sdk/schema.hpp>
 
 #include "common.hpp"
 #include "environments.hpp"
@@ -17,7 +18,11 @@ using nlohmann::json;
 
 namespace {
 
-const char* kAskHelp =
+// The agent's prompt limit, as every surface states it.
+const std::string kPromptLimit =
+    "The prompt is at most " + std::to_string(platform::schema::kPromptMaxBytes) + " bytes. ";
+
+const std::string kAskHelp =
     "Ask the assistant. The reply is printed; the conversation's id goes to stderr, and the next\n"
     "`--continue` (or `--thread <id>`) carries the conversation on.\n\n"
     "Examples:\n"
@@ -27,10 +32,10 @@ const char* kAskHelp =
     "  echo \"summarise my tasks\" | platform ask\n"
     "  platform ask --json \"find Ann's number\"     {\"text\": ..., \"thread\": ...}\n\n"
     "Usage: platform ask [--agent <name>] [--thread <id> | --continue] [--json] [--timeout 2m] "
-    "<prompt>\n\n"
-    "The prompt is at most 8000 bytes. Needs an account token with the `agent` capability.\n";
+    "<prompt>\n\n" +
+    kPromptLimit + "Needs an account token with the `agent` capability.\n";
 
-const char* kSubmitHelp =
+const std::string kSubmitHelp =
     "Submit a prompt as background work. Prints the job's id; `platform work get <id> --wait` "
     "follows\n"
     "it (or give --wait here). Never resubmit after a lost answer: check `platform work list` "
@@ -41,9 +46,8 @@ const char* kSubmitHelp =
     "  platform submit --continue \"and remind me the day before\"   (the result lands in that "
     "conversation)\n\n"
     "Usage: platform submit [--agent <name>] [--thread <id> | --continue] [--wait] [--json] "
-    "<prompt>\n\n"
-    "The prompt is at most 8000 bytes. Needs a token with the `work` capability and Allow "
-    "actions.\n";
+    "<prompt>\n\n" +
+    kPromptLimit + "Needs a token with the `work` capability and Allow actions.\n";
 
 // $PLATFORM_HOME/threads.json: {"<environment>": "<last thread id>"}.
 std::string threads_path() {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <platform/validation/schema.hpp>
 #include <sstream>
 
 namespace platform::cli {
@@ -18,30 +19,6 @@ std::string type_of(const json& schema) {
     for (const auto& x : t)
         if (x != "null") return x;
     return "any";
-}
-
-// Well-formed UTF-8 (no overlongs, surrogates or code points past U+10FFFF): the request is sent as
-// JSON, which cannot carry other bytes.
-bool valid_utf8(const std::string& s) {
-    for (size_t i = 0; i < s.size();) {
-        const auto c = static_cast<unsigned char>(s[i]);
-        const size_t n = c < 0x80           ? 1
-                         : (c >> 5) == 0x6  ? 2
-                         : (c >> 4) == 0xe  ? 3
-                         : (c >> 3) == 0x1e ? 4
-                                            : 0;
-        if (n == 0 || i + n > s.size()) return false;
-        uint32_t cp = n == 1 ? c : c & (0x7f >> n);
-        for (size_t k = 1; k < n; ++k) {
-            const auto cc = static_cast<unsigned char>(s[i + k]);
-            if ((cc >> 6) != 0x2) return false;
-            cp = (cp << 6) | (cc & 0x3f);
-        }
-        static const uint32_t least[] = {0, 0, 0x80, 0x800, 0x10000};
-        if (cp < least[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return false;
-        i += n;
-    }
-    return true;
 }
 
 // A flag name resolved against the schema: the path of property names and the leaf schema.
@@ -151,6 +128,8 @@ void flag_lines(const json& schema, const std::string& prefix, const json& requi
         if (prop.contains("maximum")) limits.push_back("max " + prop["maximum"].dump());
         if (prop.contains("maxLength"))
             limits.push_back("at most " + prop["maxLength"].dump() + " characters");
+        if (prop.contains("maxBytes"))
+            limits.push_back("at most " + prop["maxBytes"].dump() + " bytes");
         if (prop.contains("default")) limits.push_back("default " + prop["default"].dump());
         if (type == "array") limits.push_back("repeat the flag or separate with commas");
         if (!limits.empty()) {
@@ -248,7 +227,7 @@ json parse_flags(const MethodInfo& m, const std::vector<std::string>& args,
         } else if (read) {
             value = read(name, value);
         }
-        if (!valid_utf8(value))
+        if (!validation::valid_utf8(value))  // the request is JSON, which carries only UTF-8
             throw UsageError("--" + name + ": must be UTF-8 text (the value has other bytes)");
         json* node = &request;
         for (size_t k = 0; k + 1 < t.path.size(); ++k) node = &(*node)[t.path[k]];

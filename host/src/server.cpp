@@ -113,8 +113,6 @@ int run_server(Settings settings) {
         return 1;
     }
     setenv("PLATFORM_HOME", settings.home.c_str(), 1);
-    setenv("PLATFORM_NAMESPACE", settings.ns.c_str(),
-           1);  // plugins that need it at start (auth-local)
 
     try {
         // TLS on the gateway port (PLATFORM_ENABLE_TLS): checked before any plugin loads.

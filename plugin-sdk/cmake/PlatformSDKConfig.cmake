@@ -3,8 +3,9 @@
 #   find_package(PlatformSDK 0.1 REQUIRED)
 #   platform_add_plugin(hello SOURCES hello.cpp)      # -> <build>/plugins/hello.so
 #
-# Provides the INTERFACE target Platform::sdk (C ABI + header-only C++ SDK + the fake host for
-# unit tests; needs nlohmann_json 3.11) and Platform::abi (the C header alone), and the function
+# Provides the INTERFACE target Platform::sdk (C ABI + header-only C++ SDK; needs nlohmann_json
+# 3.11), Platform::abi (the C header alone), Platform::testing (the SDK, the fake host and the
+# argument validator it checks calls with, for unit tests), and the function
 # platform_add_plugin (PlatformPlugin.cmake). Sets PlatformSDK_INCLUDE_DIR.
 #
 # This file is installed unmodified by both the CMake and the meson build, so it holds no
@@ -43,9 +44,26 @@ if(NOT TARGET Platform::sdk)
     INTERFACE_COMPILE_FEATURES "cxx_std_17")
 endif()
 
+# The argument validator the host uses (lib/libplatform_validation.a), and Platform::testing: what
+# a plugin's unit test links so that the fake host validates arguments as the host does.
+get_filename_component(_platform_sdk_root "${_platform_sdk_include}" DIRECTORY)
+if(NOT TARGET Platform::validation AND EXISTS "${_platform_sdk_root}/lib/libplatform_validation.a")
+  add_library(Platform::validation STATIC IMPORTED)
+  set_target_properties(Platform::validation PROPERTIES
+    IMPORTED_LOCATION "${_platform_sdk_root}/lib/libplatform_validation.a"
+    INTERFACE_INCLUDE_DIRECTORIES "${_platform_sdk_include}"
+    INTERFACE_LINK_LIBRARIES "nlohmann_json::nlohmann_json")
+endif()
+if(NOT TARGET Platform::testing AND TARGET Platform::validation)
+  add_library(Platform::testing INTERFACE IMPORTED)
+  set_target_properties(Platform::testing PROPERTIES
+    INTERFACE_LINK_LIBRARIES "Platform::sdk;Platform::validation")
+endif()
+
 set(PlatformSDK_INCLUDE_DIR "${_platform_sdk_include}")
 include("${CMAKE_CURRENT_LIST_DIR}/PlatformPlugin.cmake")
 
 unset(_platform_sdk_prefix)
 unset(_platform_sdk_include)
+unset(_platform_sdk_root)
 unset(_platform_sdk_up)

@@ -6,27 +6,38 @@
 #include "local_time.hpp"
 #include "threads.hpp"
 
+namespace schema = platform::schema;
+
 using platform::Access;
 using platform::json;
 
 namespace {
 
-constexpr const char* kAgentsConfigSchema = R"json({
-  "type": "object",
-  "properties": {
-    "agents": {"type": "array", "description": "Operator agents every account can ask", "items": {
-      "type": "object",
-      "properties": {
-        "name": {"type": "string", "pattern": "^[a-z0-9-]{1,40}$"},
-        "description": {"type": "string"},
-        "instructions": {"type": "string", "maxLength": 4000},
-        "services": {"type": "array", "items": {"type": "string"}}},
-      "required": ["name"]}},
-    "max_steps": {"type": "integer", "minimum": 1, "maximum": 20, "description": "Model completions per reply (default 6)"},
-    "max_tokens": {"type": "integer", "minimum": 16, "maximum": 100000, "description": "Per completion (default 1024)"},
-    "history": {"type": "integer", "minimum": 0, "maximum": 200, "description": "Earlier messages of the thread sent to the model (default 20)"}
-  }
-})json";
+const schema::Object kAgentsConfigSchema =
+    schema::object()
+        .open()
+        .array("agents", schema::object()
+                             .open()
+                             .str("name")
+                             .pattern("^[a-z0-9-]{1,40}$")
+                             .required()
+                             .str("description")
+                             .str("instructions")
+                             .max_len(4000)
+                             .array("services", schema::string()))
+        .doc("Operator agents every account can ask")
+        .integer("max_steps")
+        .min(1)
+        .max(20)
+        .doc("Model completions per reply (default 6)")
+        .integer("max_tokens")
+        .min(16)
+        .max(100000)
+        .doc("Per completion (default 1024)")
+        .integer("history")
+        .min(0)
+        .max(200)
+        .doc("Earlier messages of the thread sent to the model (default 20)");
 
 int config_int(const platform::Host& host, const char* key, int fallback, int lo, int hi) {
     const json v = host.config(key);
@@ -42,6 +53,30 @@ Agent::Agent(const platform::Host& host)
       max_tokens_(config_int(host, "max_tokens", 1024, 16, 100000)),
       history_(config_int(host, "history", 20, 0, 200)) {}
 
+namespace {
+
+// What create and update take; create needs the instructions too.
+schema::Object agent_fields(bool creating) {
+    const auto name = schema::string().pattern("^[a-z0-9-]{1,40}$");
+    auto fields = schema::object()
+                      .prop("name", name)
+                      .required()
+                      .doc("The agent's name")
+                      .str("description")
+                      .max_len(200)
+                      .doc("One line about it")
+                      .str("instructions")
+                      .max_len(4000);
+    if (creating) fields.required();
+    return fields.doc("What it is for and how it works")
+        .array("services", name)
+        .max_items(50)
+        .unique()
+        .doc("Short service names (notes, tasks...)");
+}
+
+}  // namespace
+
 void Agent::describe(platform::ServiceSpec<Agent>& s) {
     s.id("agent")
         .version("1.0.0")
@@ -51,21 +86,20 @@ void Agent::describe(platform::ServiceSpec<Agent>& s) {
     s.post("ask")
         .title("Ask an agent")
         .description(
-            "Sends a prompt (at most 8000 bytes) to an agent — the default one unless `agent` "
-            "names "
+            "Sends a prompt (at most " + std::to_string(schema::kPromptMaxBytes) +
+            " bytes) to an agent — the default one unless `agent` names "
             "another (agent/list) — which may use your tools to act on your data, and answers its "
             "reply `text` and the saved conversation's id `thread`. Send `thread` back to continue "
             "that conversation; omit it to start a new one. Costs 1 credit (allowance first).")
-        .schema(R"json({
-          "type": "object",
-          "properties": {
-            "prompt": {"type": "string", "minLength": 1, "description": "What to ask, at most 8000 bytes"},
-            "agent": {"type": "string", "maxLength": 100, "description": "The agent to ask (agent/list); default: the default agent"},
-            "thread": {"type": "string", "maxLength": 100, "description": "An owned conversation id (an earlier answer's `thread`) to continue"}
-          },
-          "required": ["prompt"],
-          "additionalProperties": false
-        })json")
+        .schema(schema::object()
+                    .prop("prompt", schema::prompt("What to ask"))
+                    .required()
+                    .str("agent")
+                    .max_len(100)
+                    .doc("The agent to ask (agent/list); default: the default agent")
+                    .str("thread")
+                    .max_len(100)
+                    .doc("An owned conversation id (an earlier answer's `thread`) to continue"))
         .access(Access::account)
         .metered(kPrice)
         .max_body(64 * 1024)
@@ -87,44 +121,24 @@ void Agent::describe(platform::ServiceSpec<Agent>& s) {
             "most "
             "40), instructions (at most 4000 characters) that open its system prompt, and the "
             "services whose tools it may use (empty: all of yours). A name in use is 409.")
-        .schema(R"json({
-          "type": "object",
-          "properties": {
-            "name": {"type": "string", "pattern": "^[a-z0-9-]{1,40}$", "description": "The agent's name"},
-            "description": {"type": "string", "maxLength": 200, "description": "One line about it"},
-            "instructions": {"type": "string", "maxLength": 4000, "description": "What it is for and how it works"},
-            "services": {"type": "array", "maxItems": 50, "uniqueItems": true, "description": "Short service names (notes, tasks...)",
-                         "items": {"type": "string", "pattern": "^[a-z0-9-]{1,40}$"}}
-          },
-          "required": ["name", "instructions"],
-          "additionalProperties": false
-        })json")
+        .schema(agent_fields(true))
         .access(Access::account)
         .handler(&Agent::create);
     s.post("update")
         .title("Change an agent")
         .description("Extension: changes one of your own agents; omitted fields keep their value.")
-        .schema(R"json({
-          "type": "object",
-          "properties": {
-            "name": {"type": "string", "pattern": "^[a-z0-9-]{1,40}$", "description": "The agent's name"},
-            "description": {"type": "string", "maxLength": 200, "description": "One line about it"},
-            "instructions": {"type": "string", "maxLength": 4000, "description": "What it is for and how it works"},
-            "services": {"type": "array", "maxItems": 50, "uniqueItems": true, "description": "Short service names (notes, tasks...)",
-                         "items": {"type": "string", "pattern": "^[a-z0-9-]{1,40}$"}}
-          },
-          "required": ["name"],
-          "additionalProperties": false
-        })json")
+        .schema(agent_fields(false))
         .access(Access::account)
         .idempotent()
         .handler(&Agent::update);
     s.post("delete")
         .title("Delete an agent")
         .description("Extension: deletes one of your own agents; its conversations stay.")
-        .schema(R"json({"type": "object", "properties": {
-          "name": {"type": "string", "pattern": "^[a-z0-9-]{1,40}$", "description": "The agent's name"}},
-          "required": ["name"], "additionalProperties": false})json")
+        .schema(schema::object()
+                    .str("name")
+                    .pattern("^[a-z0-9-]{1,40}$")
+                    .required()
+                    .doc("The agent's name"))
         .access(Access::account)
         .destructive()
         .action()
@@ -133,8 +147,7 @@ void Agent::describe(platform::ServiceSpec<Agent>& s) {
     s.get("prompts")
         .title("List agents as MCP prompts")
         .description("MCP prompts/list: one prompt agent_<name> per agent you can ask.")
-        .schema(R"json({"type": "object", "properties": {
-          "cursor": {"type": "string", "description": "Pagination cursor (one page: ignored)"}}})json")
+        .schema(schema::object().open().prop("cursor", schema::cursor()))
         .access(Access::account)
         .read_only()
         .mcp_prompts()
@@ -144,10 +157,12 @@ void Agent::describe(platform::ServiceSpec<Agent>& s) {
         .description(
             "MCP prompts/get of agent_<name>: its instructions as a user message, followed by "
             "`request` when given; 404 for another name.")
-        .schema(R"json({"type": "object", "properties": {
-          "name": {"type": "string", "description": "agent_<name>"},
-          "arguments": {"type": "object", "additionalProperties": {"type": "string"}}},
-          "required": ["name"]})json")
+        .schema(schema::object()
+                    .open()
+                    .str("name")
+                    .required()
+                    .doc("agent_<name>")
+                    .prop("arguments", schema::map_of(schema::string())))
         .access(Access::account)
         .read_only()
         .mcp_prompt_get()
@@ -172,9 +187,7 @@ json Agent::ask(platform::Request& r) {
 
 Agent::Answer Agent::reply(platform::Request& r, const Turn& turn) {
     const std::string& prompt = turn.prompt;
-    if (prompt.size() > kMaxPromptBytes)
-        throw platform::invalid_argument("prompt: at most 8000 bytes");
-    if (prompt.empty()) throw platform::invalid_argument("prompt: must not be empty");
+    // Not empty and at most schema::kPromptMaxBytes: the ask and run schemas say so.
     if (r.anonymous()) throw platform::unauthenticated("this method needs an account");
     agent::Threads threads(r);
     std::string id = turn.thread, name = turn.agent;

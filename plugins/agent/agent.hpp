@@ -48,7 +48,6 @@ public:
     platform::json messages(platform::Request& r);
     platform::json mark(platform::Request& r);
 
-    static constexpr size_t kMaxPromptBytes = 8000;
     static constexpr size_t kMaxInstructions = 4000;  // characters
     // Credits per ask (and run). Fixed in the descriptor: the host reads an endpoint's price when it loads
     // the plugin, before the plugin's config is known (abi.h, platform_plugin_entry_fn).

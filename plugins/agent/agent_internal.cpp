@@ -5,6 +5,8 @@
 #include "agent.hpp"
 #include "threads.hpp"
 
+namespace schema = platform::schema;
+
 using platform::Access;
 using platform::json;
 
@@ -35,8 +37,9 @@ json shown(json record) {
     return record;
 }
 
-constexpr const char* kChannel =
-    R"("channel": {"type": "string", "enum": ["web", "mail", "cli"], "description": "web, mail or cli"})";
+schema::Value channel_schema() {
+    return schema::string().one_of({"web", "mail", "cli"}).doc("web, mail or cli");
+}
 
 }  // namespace
 
@@ -46,16 +49,25 @@ void Agent::describe_internal(platform::ServiceSpec<Agent>& s) {
         .description(
             "Internal: ask as the caller with delivery options; answers the reply, the thread and "
             "the steps.")
-        .schema(std::string(R"json({"type": "object", "properties": {
-          "prompt": {"type": "string", "minLength": 1, "description": "What to ask, at most 8000 bytes"},
-          "agent": {"type": "string", "maxLength": 100, "description": "The agent to ask; default: the default agent"},
-          "thread": {"type": "string", "maxLength": 100, "description": "An owned conversation to continue"},
-          "title": {"type": "string", "maxLength": 200, "description": "A new thread's title"},
-          "read_only": {"type": "boolean", "default": false, "description": "Only read-only tools"},
-          "deliver": {"type": "boolean", "default": true, "description": "false: save nothing to any thread"},
-          )json") +
-                kChannel + R"json(},
-          "required": ["prompt"], "additionalProperties": false})json")
+        .schema(schema::object()
+                    .prop("prompt", schema::prompt("What to ask"))
+                    .required()
+                    .str("agent")
+                    .max_len(100)
+                    .doc("The agent to ask; default: the default agent")
+                    .str("thread")
+                    .max_len(100)
+                    .doc("An owned conversation to continue")
+                    .str("title")
+                    .max_len(200)
+                    .doc("A new thread's title")
+                    .boolean("read_only")
+                    .def(false)
+                    .doc("Only read-only tools")
+                    .boolean("deliver")
+                    .def(true)
+                    .doc("false: save nothing to any thread")
+                    .prop("channel", channel_schema()))
         .access(Access::account)
         .metered(kPrice)
         .max_body(64 * 1024)
@@ -66,13 +78,19 @@ void Agent::describe_internal(platform::ServiceSpec<Agent>& s) {
         .description(
             "Internal: appends an assistant message (no model) to a thread, or to a new one; "
             "unread + 1.")
-        .schema(std::string(R"json({"type": "object", "properties": {
-          "text": {"type": "string", "minLength": 1, "description": "The message, at most 100000 bytes"},
-          "title": {"type": "string", "maxLength": 200, "description": "A new thread's title"},
-          "thread": {"type": "string", "maxLength": 100, "description": "An owned conversation"},
-          )json") +
-                kChannel + R"json(},
-          "required": ["text"], "additionalProperties": false})json")
+        .schema(schema::object()
+                    .str("text")
+                    .min_len(1)
+                    .max_bytes(kMaxPostBytes)
+                    .required()
+                    .doc("The message, at most 100000 bytes")
+                    .str("title")
+                    .max_len(200)
+                    .doc("A new thread's title")
+                    .str("thread")
+                    .max_len(100)
+                    .doc("An owned conversation")
+                    .prop("channel", channel_schema()))
         .access(Access::account)
         .max_body(256 * 1024)
         .internal()
@@ -80,11 +98,11 @@ void Agent::describe_internal(platform::ServiceSpec<Agent>& s) {
     s.get("threads")
         .title("List conversations (internal)")
         .description("Internal: the caller's conversation headers, most recently active first.")
-        .schema(std::string(R"json({"type": "object", "properties": {
-          "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20, "description": "At most this many"},
-          "offset": {"type": "integer", "minimum": 0, "maximum": 100000, "default": 0, "description": "Skip this many"},
-          )json") +
-                kChannel + R"json(}, "additionalProperties": false})json")
+        .schema(schema::object()
+                    .prop("limit", schema::limit(100, 20, "At most this many"))
+                    .prop("offset", schema::offset("Skip this many"))
+                    .max(kMaxOffset)
+                    .prop("channel", channel_schema()))
         .access(Access::account)
         .read_only()
         .internal()
@@ -92,10 +110,15 @@ void Agent::describe_internal(platform::ServiceSpec<Agent>& s) {
     s.get("messages")
         .title("Read a conversation (internal)")
         .description("Internal: a thread's header and its latest messages, oldest first.")
-        .schema(R"json({"type": "object", "properties": {
-          "id": {"type": "string", "minLength": 1, "maxLength": 100, "description": "An owned conversation id"},
-          "limit": {"type": "integer", "minimum": 0, "maximum": 1000, "default": 0, "description": "The latest this many; 0: all"}},
-          "required": ["id"], "additionalProperties": false})json")
+        .schema(schema::object()
+                    .prop("id", schema::id("An owned conversation id", 100))
+                    .min_len(1)
+                    .required()
+                    .integer("limit")
+                    .min(0)
+                    .max(1000)
+                    .def(0)
+                    .doc("The latest this many; 0: all"))
         .access(Access::account)
         .read_only()
         .internal()
@@ -104,10 +127,13 @@ void Agent::describe_internal(platform::ServiceSpec<Agent>& s) {
         .title("Mark a conversation (internal)")
         .description(
             "Internal: sets a thread's unread count to 1 (unread) or 0 (read); answers the header.")
-        .schema(R"json({"type": "object", "properties": {
-          "id": {"type": "string", "minLength": 1, "maxLength": 100, "description": "An owned conversation id"},
-          "unread": {"type": "boolean", "description": "true: unread; false: read"}},
-          "required": ["id", "unread"], "additionalProperties": false})json")
+        .schema(schema::object()
+                    .prop("id", schema::id("An owned conversation id", 100))
+                    .min_len(1)
+                    .required()
+                    .boolean("unread")
+                    .required()
+                    .doc("true: unread; false: read"))
         .access(Access::account)
         .idempotent()
         .internal()
@@ -129,8 +155,7 @@ json Agent::run(platform::Request& r) {
 
 json Agent::post(platform::Request& r) {
     const std::string text = r.str("text");
-    if (text.empty()) throw platform::invalid_argument("text: must not be empty");
-    if (text.size() > kMaxPostBytes) throw platform::invalid_argument("text: at most 100000 bytes");
+    // Not empty and at most kMaxPostBytes: the schema says so.
     const std::string via = channel_arg(r, "web"), title = r.str("title");
     agent::Threads threads(r);
     std::string id = r.str("thread"), name = agent::kDefaultAgent;
@@ -150,8 +175,7 @@ json Agent::post(platform::Request& r) {
 }
 
 json Agent::threads(platform::Request& r) {
-    const int64_t limit = r.integer("limit", 20, 1, 100),
-                  offset = r.integer("offset", 0, 0, kMaxOffset);
+    const int64_t limit = r.integer("limit"), offset = r.integer("offset");
     const std::string via = channel_arg(r, "");
     auto headers = agent::Threads(r).recent(static_cast<size_t>(limit + offset), via);
     json out = json::array();
@@ -161,7 +185,7 @@ json Agent::threads(platform::Request& r) {
 }
 
 json Agent::messages(platform::Request& r) {
-    const int64_t limit = r.integer("limit", 0, 0, 1000);
+    const int64_t limit = r.integer("limit");
     agent::Threads threads(r);
     const std::string id = r.str("id");
     json header = threads.open(id);

@@ -3,16 +3,21 @@
 #include <algorithm>
 #include <cctype>
 
+namespace schema = platform::schema;
+
 using platform::json;
 
 namespace {
 
 using platform::lower;
 
-constexpr const char* kKindProperty =
-    R"json("kind": {"type": "string", "enum": ["news", "post", "video", "market", "social", "reminder"], "description": "Only items of this kind"})json";
-constexpr const char* kLimitProperty =
-    R"json("limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20, "description": "At most this many"})json";
+// The arguments list and search share.
+const schema::Object kKindAndLimit =
+    schema::object()
+        .str("kind")
+        .one_of({"news", "post", "video", "market", "social", "reminder"})
+        .doc("Only items of this kind")
+        .prop("limit", schema::limit(100, 20, "At most this many"));
 
 }  // namespace
 
@@ -57,8 +62,7 @@ void Archive::describe(platform::ServiceSpec<Archive>& s) {
             "With `kind`: the most recent items of that kind. Without: which kinds exist and how "
             "many items "
             "each has.")
-        .schema(std::string(R"json({"type": "object", "properties": {)json") + kKindProperty +
-                ", " + kLimitProperty + R"json(}, "additionalProperties": false})json")
+        .schema(schema::object().include(kKindAndLimit))
         .access(platform::Access::public_)
         .read_only()
         .handler(&Archive::list);
@@ -66,10 +70,12 @@ void Archive::describe(platform::ServiceSpec<Archive>& s) {
         .title("Search the archive")
         .description(
             "Items whose title or text contains every word of the query, most recent first.")
-        .schema(std::string(R"json({"type": "object", "properties": {
-          "query": {"type": "string", "maxLength": 500, "description": "Words to find (case-insensitive)"}, )json") +
-                kKindProperty + ", " + kLimitProperty +
-                R"json(}, "required": ["query"], "additionalProperties": false})json")
+        .schema(schema::object()
+                    .str("query")
+                    .max_len(500)
+                    .required()
+                    .doc("Words to find (case-insensitive)")
+                    .include(kKindAndLimit))
         .access(platform::Access::public_)
         .read_only()
         .handler(&Archive::search);
@@ -78,9 +84,7 @@ void Archive::describe(platform::ServiceSpec<Archive>& s) {
         .description(
             "One item in full by its id (<kind>:<id>, as list and search give it; bookmarks' "
             "`ref`).")
-        .schema(R"json({"type": "object", "properties": {
-          "id": {"type": "string", "maxLength": 200, "description": "The item's id, e.g. post:bp-..."}},
-          "required": ["id"], "additionalProperties": false})json")
+        .schema(schema::id_object("The item's id, e.g. post:bp-...", 200))
         .access(platform::Access::public_)
         .read_only()
         .handler(&Archive::get);

@@ -65,7 +65,8 @@ struct Settings {
 
     // Reads the plugin config; environment fallbacks PLATFORM_ADMIN_SECRET,
     // PLATFORM_AUTH_PRIVATE_KEY, PLATFORM_NAMESPACE. Throws std::runtime_error naming the key.
-    static Settings from(const json& config);
+    // `host_namespace`: the host's (config platform.namespace), unless config names one.
+    static Settings from(const json& config, const std::string& host_namespace);
 };
 
 // ---- accounts.cpp --------------------------------------------------------------------------

@@ -82,20 +82,35 @@ const platform_plugin_desc_t* descriptor() {
         platform_plugin_desc_t x = *spec().finish(hooks);
         x.kind = PLATFORM_KIND_AUTH;
         x.provider = &platform::AuthProviderTable<AuthLocal>::table;
-        x.config_schema = platform::view(std::string_view(R"json({
-  "type": "object",
-  "properties": {
-    "namespace": {"type": "string", "description": "Namespace the admin account is created in at start (default PLATFORM_NAMESPACE, else go.core.api)"},
-    "admin_secret": {"type": "string", "description": "Initial secret of admin (default PLATFORM_ADMIN_SECRET, else generated and logged once)"},
-    "disable_admin": {"type": "boolean", "description": "Remove and refuse the admin account"},
-    "private_key": {"type": "string", "description": "EC P-256 private key (PEM) signing access tokens (default PLATFORM_AUTH_PRIVATE_KEY, else generated and kept sealed in the store)"},
-    "argon2_ops": {"type": "integer", "description": "argon2id opslimit (default 2, interactive)"},
-    "argon2_mem_kib": {"type": "integer", "description": "argon2id memlimit in KiB (default 65536, interactive)"},
-    "token_expiry": {"type": "integer", "description": "Default access token lifetime in seconds (900)"},
-    "refresh_days": {"type": "integer", "description": "Refresh token lifetime in days (30)"},
-    "session_days": {"type": "integer", "description": "Default session lifetime in days (7)"}
-  }
-})json"));
+        static const std::string config =
+            platform::schema::object()
+                .open()
+                .str("namespace")
+                .doc(
+                    "Namespace the admin account is created in at start (default: the "
+                    "server's, PLATFORM_NAMESPACE, else go.core.api)")
+                .str("admin_secret")
+                .doc(
+                    "Initial secret of admin (default PLATFORM_ADMIN_SECRET, else generated and "
+                    "logged once)")
+                .boolean("disable_admin")
+                .doc("Remove and refuse the admin account")
+                .str("private_key")
+                .doc(
+                    "EC P-256 private key (PEM) signing access tokens (default "
+                    "PLATFORM_AUTH_PRIVATE_KEY, else generated and kept sealed in the store)")
+                .integer("argon2_ops")
+                .doc("argon2id opslimit (default 2, interactive)")
+                .integer("argon2_mem_kib")
+                .doc("argon2id memlimit in KiB (default 65536, interactive)")
+                .integer("token_expiry")
+                .doc("Default access token lifetime in seconds (900)")
+                .integer("refresh_days")
+                .doc("Refresh token lifetime in days (30)")
+                .integer("session_days")
+                .doc("Default session lifetime in days (7)")
+                .dump();
+        x.config_schema = platform::view(config);
         return x;
     }();
     return &d;

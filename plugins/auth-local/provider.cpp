@@ -40,19 +40,18 @@ int64_t int_setting(const json& c, const char* key, int64_t fallback, int64_t lo
 }
 
 // libsodium first: randomness and argon2id need it.
-Settings prepare(const json& config) {
+Settings prepare(const platform::Host& host, const json& config) {
     if (sodium_init() < 0) throw std::runtime_error("auth-local: libsodium failed to initialise");
-    return Settings::from(config);
+    const json ns = host.config("platform.namespace");
+    return Settings::from(config, ns.is_string() ? ns.get<std::string>() : "go.core.api");
 }
 
 }  // namespace
 
-Settings Settings::from(const json& c) {
+Settings Settings::from(const json& c, const std::string& host_namespace) {
     if (!c.is_object()) throw std::runtime_error("auth-local: config must be an object");
     Settings s;
-    s.ns = string_setting(
-        c, "namespace",
-        env("PLATFORM_NAMESPACE").empty() ? "go.core.api" : env("PLATFORM_NAMESPACE"));
+    s.ns = string_setting(c, "namespace", host_namespace);
     if (!valid_namespace(s.ns))
         throw std::runtime_error("auth-local: config `namespace` is not a valid namespace");
     s.admin_secret = string_setting(c, "admin_secret", env("PLATFORM_ADMIN_SECRET"));
@@ -77,7 +76,7 @@ Settings Settings::from(const json& c) {
 
 AuthLocal::AuthLocal(const platform::Host& host, const json& config)
     : host_(host),
-      settings_(prepare(config)),
+      settings_(prepare(host, config)),
       accounts_(host.store(), settings_.argon2_ops, settings_.argon2_mem),
       tokens_(host.store()),
       rules_(host.store()) {}

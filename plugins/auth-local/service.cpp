@@ -3,6 +3,8 @@
 // Handlers are in handlers.cpp. Methods carrying secrets or tokens are withheld from the agent.
 #include "auth_local.hpp"
 
+namespace schema = platform::schema;
+
 namespace auth_local {
 
 namespace {
@@ -12,123 +14,160 @@ using platform::Access;
 constexpr const char* kNamespaceNote =
     " The namespace is the request's Platform-Namespace header, else the server's.";
 
-constexpr const char* kTokenSchema = R"json({
-  "type": "object",
-  "properties": {
-    "id": {"type": "string", "maxLength": 128, "description": "Account id to log in as (or give name)"},
-    "name": {"type": "string", "maxLength": 128, "description": "Account name to log in as, when id is not given"},
-    "secret": {"type": "string", "maxLength": 1024, "description": "The account's secret"},
-    "refresh_token": {"type": "string", "maxLength": 128, "description": "A refresh token from an earlier call, instead of id/name and secret; it is used up (rotated)"},
-    "token_expiry": {"type": "integer", "minimum": 60, "maximum": 86400, "default": 900, "description": "Lifetime of the access token in seconds, 60 to 86400"}
-  },
-  "additionalProperties": false
-})json";
+const schema::Object kTokenSchema =
+    schema::object()
+        .prop("id", schema::id("Account id to log in as (or give name)", 128))
+        .str("name")
+        .max_len(128)
+        .doc("Account name to log in as, when id is not given")
+        .str("secret")
+        .max_len(1024)
+        .doc("The account's secret")
+        .str("refresh_token")
+        .max_len(128)
+        .doc(
+            "A refresh token from an earlier call, instead of id/name and secret; it is used up "
+            "(rotated)")
+        .integer("token_expiry")
+        .min(60)
+        .max(86400)
+        .def(900)
+        .doc("Lifetime of the access token in seconds, 60 to 86400");
 
-constexpr const char* kInspectSchema = R"json({
-  "type": "object",
-  "properties": {"token": {"type": "string", "maxLength": 8192, "description": "An access, personal, services or session token"}},
-  "required": ["token"],
-  "additionalProperties": false
-})json";
+const schema::Object kInspectSchema = schema::object().str("token").max_len(8192).required().doc(
+    "An access, personal, services or session token");
 
-constexpr const char* kCreateAccountSchema = R"json({
-  "type": "object",
-  "properties": {
-    "id": {"type": "string", "pattern": "^[A-Za-z0-9][A-Za-z0-9._@+-]{0,127}$", "description": "Unique account id: letters, digits and . _ @ + -, at most 128 characters"},
-    "secret": {"type": "string", "minLength": 8, "maxLength": 1024, "description": "The secret (password), 8 to 1024 characters; generated when absent"},
-    "name": {"type": "string", "minLength": 1, "maxLength": 128, "description": "Unique display and login name; the id when absent"},
-    "type": {"type": "string", "enum": ["user", "service"], "default": "user", "description": "user or service"},
-    "scopes": {"type": "array", "maxItems": 32, "uniqueItems": true, "items": {"type": "string", "pattern": "^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$"}, "description": "Scopes the account holds, e.g. [\"admin\"]; at most 32"},
-    "metadata": {"type": "object", "maxProperties": 32, "additionalProperties": {"type": "string", "maxLength": 1024}, "description": "String values, at most 32; `timezone` is an IANA name"}
-  },
-  "required": ["id"],
-  "additionalProperties": false
-})json";
+const schema::Object kCreateAccountSchema =
+    schema::object()
+        .str("id")
+        .pattern("^[A-Za-z0-9][A-Za-z0-9._@+-]{0,127}$")
+        .required()
+        .doc("Unique account id: letters, digits and . _ @ + -, at most 128 characters")
+        .str("secret")
+        .min_len(8)
+        .max_len(1024)
+        .doc("The secret (password), 8 to 1024 characters; generated when absent")
+        .str("name")
+        .min_len(1)
+        .max_len(128)
+        .doc("Unique display and login name; the id when absent")
+        .str("type")
+        .one_of({"user", "service"})
+        .def("user")
+        .doc("user or service")
+        .array("scopes", schema::string().pattern("^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$"))
+        .max_items(32)
+        .unique()
+        .doc("Scopes the account holds, e.g. [\"admin\"]; at most 32")
+        .prop("metadata", schema::map_of(schema::string().max_len(1024))
+                              .max_props(32)
+                              .doc("String values, at most 32; `timezone` is an IANA name"));
 
-constexpr const char* kIdSchema = R"json({
-  "type": "object",
-  "properties": {"id": {"type": "string", "maxLength": 128, "description": "The id"}},
-  "required": ["id"],
-  "additionalProperties": false
-})json";
+const schema::Object kIdSchema = schema::id_object("The id", 128);
 
-constexpr const char* kChangeSecretSchema = R"json({
-  "type": "object",
-  "properties": {
-    "id": {"type": "string", "maxLength": 128, "description": "Whose secret: yours when absent; another account's only for admins"},
-    "old_secret": {"type": "string", "maxLength": 1024, "description": "The current secret; required unless an admin changes it"},
-    "new_secret": {"type": "string", "minLength": 8, "maxLength": 1024, "description": "The new secret, 8 to 1024 characters"}
-  },
-  "required": ["new_secret"],
-  "additionalProperties": false
-})json";
+const schema::Object kChangeSecretSchema =
+    schema::object()
+        .prop("id",
+              schema::id("Whose secret: yours when absent; another account's only for admins", 128))
+        .str("old_secret")
+        .max_len(1024)
+        .doc("The current secret; required unless an admin changes it")
+        .str("new_secret")
+        .min_len(8)
+        .max_len(1024)
+        .required()
+        .doc("The new secret, 8 to 1024 characters");
 
-constexpr const char* kTimezoneSchema = R"json({
-  "type": "object",
-  "properties": {"timezone": {"type": "string", "minLength": 1, "maxLength": 64, "description": "An IANA time zone name, e.g. Europe/London or UTC"}},
-  "required": ["timezone"],
-  "additionalProperties": false
-})json";
+const schema::Object kTimezoneSchema =
+    schema::object()
+        .str("timezone")
+        .min_len(1)
+        .max_len(64)
+        .required()
+        .doc("An IANA time zone name, e.g. Europe/London or UTC");
 
-constexpr const char* kCreateRuleSchema = R"json({
-  "type": "object",
-  "properties": {
-    "id": {"type": "string", "pattern": "^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$", "description": "Unique rule id, at most 64 characters"},
-    "scope": {"type": "string", "maxLength": 64, "description": "Who the rule is for: <public> (or empty) anyone, * any account of the namespace, + any account of any namespace, else accounts holding this scope"},
-    "resource": {"type": "string", "maxLength": 256, "pattern": "^[^:\\s]+:[^:\\s]+:\\S+$", "description": "type:name:endpoint with * wildcards, e.g. service:notes:* or *:*:*"},
-    "access": {"type": "string", "enum": ["GRANTED", "DENIED", "granted", "denied"], "default": "GRANTED", "description": "GRANTED or DENIED (either case)"},
-    "priority": {"type": "integer", "minimum": -1000000, "maximum": 1000000, "default": 0, "description": "Higher priorities are checked first"}
-  },
-  "required": ["id", "scope", "resource"],
-  "additionalProperties": false
-})json";
+const schema::Object kCreateRuleSchema =
+    schema::object()
+        .str("id")
+        .pattern("^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+        .required()
+        .doc("Unique rule id, at most 64 characters")
+        .str("scope")
+        .max_len(64)
+        .required()
+        .doc(
+            "Who the rule is for: <public> (or empty) anyone, * any account of the namespace, + "
+            "any account of any namespace, else accounts holding this scope")
+        .str("resource")
+        .max_len(256)
+        .pattern("^[^:\\s]+:[^:\\s]+:\\S+$")
+        .required()
+        .doc("type:name:endpoint with * wildcards, e.g. service:notes:* or *:*:*")
+        .str("access")
+        .one_of({"GRANTED", "DENIED", "granted", "denied"})
+        .def("GRANTED")
+        .doc("GRANTED or DENIED (either case)")
+        .integer("priority")
+        .min(-1000000)
+        .max(1000000)
+        .def(0)
+        .doc("Higher priorities are checked first");
 
-constexpr const char* kCreateTokenSchema = R"json({
-  "type": "object",
-  "properties": {
-    "name": {"type": "string", "maxLength": 100, "description": "A label for the token"},
-    "kind": {"type": "string", "enum": ["personal", "services"], "default": "personal", "description": "personal (the agent, work, inbox and services, by capability) or services (catalogue services only)"},
-    "services": {"type": "array", "maxItems": 50, "uniqueItems": true, "items": {"type": "string", "pattern": "^[a-z0-9][a-z0-9_-]*(\\.[a-z0-9][a-z0-9_-]*)*$", "maxLength": 128}, "description": "Only these services (notes matches v1.notes); empty or absent: every service"},
-    "capabilities": {"type": "array", "maxItems": 4, "uniqueItems": true, "items": {"type": "string", "enum": ["agent", "work", "inbox", "actions"]}, "description": "Only these capabilities (actions = Allow actions); absent: every capability"},
-    "expiry_days": {"type": "integer", "minimum": 1, "maximum": 3650, "description": "Days until it expires, 1 to 3650; never when absent"}
-  },
-  "additionalProperties": false
-})json";
+const schema::Object kCreateTokenSchema =
+    schema::object()
+        .str("name")
+        .max_len(100)
+        .doc("A label for the token")
+        .str("kind")
+        .one_of({"personal", "services"})
+        .def("personal")
+        .doc(
+            "personal (the agent, work, inbox and services, by capability) or services (catalogue "
+            "services only)")
+        .array("services", schema::string().max_len(128).pattern(
+                               "^[a-z0-9][a-z0-9_-]*(\\.[a-z0-9][a-z0-9_-]*)*$"))
+        .max_items(50)
+        .unique()
+        .doc("Only these services (notes matches v1.notes); empty or absent: every service")
+        .array("capabilities", schema::string().one_of({"agent", "work", "inbox", "actions"}))
+        .max_items(4)
+        .unique()
+        .doc("Only these capabilities (actions = Allow actions); absent: every capability")
+        .integer("expiry_days")
+        .min(1)
+        .max(3650)
+        .doc("Days until it expires, 1 to 3650; never when absent");
 
-constexpr const char* kTokenIdSchema = R"json({
-  "type": "object",
-  "properties": {"id": {"type": "string", "maxLength": 64, "description": "The token's id (from listTokens)"}},
-  "required": ["id"],
-  "additionalProperties": false
-})json";
+const schema::Object kTokenIdSchema = schema::id_object("The token's id (from listTokens)");
 
-constexpr const char* kCreateSessionSchema = R"json({
-  "type": "object",
-  "properties": {
-    "id": {"type": "string", "maxLength": 128, "description": "Account id (or give name)"},
-    "name": {"type": "string", "maxLength": 128, "description": "Account name, when id is not given"},
-    "secret": {"type": "string", "maxLength": 1024, "description": "The account's secret"},
-    "expiry_days": {"type": "integer", "minimum": 1, "maximum": 365, "description": "Days the session lasts, 1 to 365; the server's session_days (7) when absent"}
-  },
-  "required": ["secret"],
-  "additionalProperties": false
-})json";
+const schema::Object kCreateSessionSchema =
+    schema::object()
+        .prop("id", schema::id("Account id (or give name)", 128))
+        .str("name")
+        .max_len(128)
+        .doc("Account name, when id is not given")
+        .str("secret")
+        .max_len(1024)
+        .required()
+        .doc("The account's secret")
+        .integer("expiry_days")
+        .min(1)
+        .max(365)
+        .doc("Days the session lasts, 1 to 365; the server's session_days (7) when absent");
 
-constexpr const char* kDeleteSessionSchema = R"json({
-  "type": "object",
-  "properties": {
-    "token": {"type": "string", "maxLength": 128, "description": "The session token (the platform_session cookie's value)"},
-    "id": {"type": "string", "maxLength": 64, "description": "The session's id, instead of the token"}
-  },
-  "additionalProperties": false
-})json";
+const schema::Object kDeleteSessionSchema =
+    schema::object()
+        .str("token")
+        .max_len(128)
+        .doc("The session token (the platform_session cookie's value)")
+        .prop("id", schema::id("The session's id, instead of the token"));
 
-constexpr const char* kRevokeSchema = R"json({
-  "type": "object",
-  "properties": {"refresh_token": {"type": "string", "maxLength": 128, "description": "The refresh token to revoke, with the access tokens of its login"}},
-  "required": ["refresh_token"],
-  "additionalProperties": false
-})json";
+const schema::Object kRevokeSchema =
+    schema::object()
+        .str("refresh_token")
+        .max_len(128)
+        .required()
+        .doc("The refresh token to revoke, with the access tokens of its login");
 
 }  // namespace
 

@@ -7,19 +7,23 @@
 
 #include "ledger.hpp"
 
+namespace schema = platform::schema;
+
 using platform::json;
 
 namespace {
 
-constexpr const char* kAccountAmount = R"json({
-  "type": "object",
-  "properties": {
-    "account": {"type": "string", "minLength": 1, "maxLength": 256, "description": "The account id"},
-    "amount": {"type": "integer", "minimum": 0, "maximum": 1000000000000, "description": "Credits"}
-  },
-  "required": ["account", "amount"],
-  "additionalProperties": false
-})json";
+const schema::Object kAccountAmount = schema::object()
+                                          .str("account")
+                                          .min_len(1)
+                                          .max_len(256)
+                                          .required()
+                                          .doc("The account id")
+                                          .integer("amount")
+                                          .min(0)
+                                          .max(1000000000000)
+                                          .required()
+                                          .doc("Credits");
 
 bool has_scope(const std::string& csv, const std::string& scope) {
     for (size_t i = 0, j; i <= csv.size(); i = j + 1) {
@@ -48,39 +52,47 @@ public:
             .service("billing")
             .summary(
                 "Credits for metered methods: a daily allowance and prepaid credit per account")
-            .config_schema(R"json({"type": "object", "properties": {
-                "allowance_per_day": {"type": "integer", "minimum": 0,
-                                      "description": "Credits included each business day, unless set per account"}},
-                "additionalProperties": false})json");
+            .config_schema(schema::object()
+                               .integer("allowance_per_day")
+                               .min(0)
+                               .doc("Credits included each business day, unless set per account"));
         s.get("balance")
             .title("Credit balance")
             .description(
                 "Your allowance left today, your prepaid credit and your daily allowance. Admins "
                 "may "
                 "name another account.")
-            .schema(R"json({"type": "object", "properties": {
-                "account": {"type": "string", "minLength": 1, "maxLength": 256,
-                            "description": "Another account (admins only); default: yours"}},
-                "additionalProperties": false})json")
+            .schema(schema::object().str("account").min_len(1).max_len(256).doc(
+                "Another account (admins only); default: yours"))
             .access(platform::Access::account)
             .read_only()
             .handler(&Billing::balance);
         s.post("addCredit")
             .title("Add credit")
             .description("Adds prepaid credit to an account (1 credit = $0.01).")
-            .schema(R"json({"type": "object", "properties": {
-                "account": {"type": "string", "minLength": 1, "maxLength": 256},
-                "amount": {"type": "integer", "minimum": 1, "maximum": 1000000000000}},
-                "required": ["account", "amount"], "additionalProperties": false})json")
+            .schema(schema::object()
+                        .str("account")
+                        .min_len(1)
+                        .max_len(256)
+                        .required()
+                        .integer("amount")
+                        .min(1)
+                        .max(1000000000000)
+                        .required())
             .access(platform::Access::admin)
             .handler(&Billing::add_credit);
         s.post("setAllowance")
             .title("Set the daily allowance")
             .description("Sets an account's daily allowance; what it used today still counts.")
-            .schema(R"json({"type": "object", "properties": {
-                "account": {"type": "string", "minLength": 1, "maxLength": 256},
-                "allowance_per_day": {"type": "integer", "minimum": 0, "maximum": 1000000000000}},
-                "required": ["account", "allowance_per_day"], "additionalProperties": false})json")
+            .schema(schema::object()
+                        .str("account")
+                        .min_len(1)
+                        .max_len(256)
+                        .required()
+                        .integer("allowance_per_day")
+                        .min(0)
+                        .max(1000000000000)
+                        .required())
             .access(platform::Access::admin)
             .idempotent()
             .handler(&Billing::set_allowance);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <atomic>
 
+namespace schema = platform::schema;
+
 using platform::json;
 
 namespace {
@@ -11,14 +13,11 @@ std::string make_id(const std::string& seed, int attempt) {
     return platform::hash_id(seed, attempt, "bp-");
 }
 
-constexpr const char* kLookupSchema = R"json({
-  "type": "object",
-  "properties": {
-    "id": {"type": "string", "maxLength": 64, "description": "The post's id"},
-    "title": {"type": "string", "maxLength": 200, "description": "The post's exact title (when no id)"}
-  },
-  "additionalProperties": false
-})json";
+const schema::Object kLookupSchema = schema::object()
+                                         .prop("id", schema::id("The post's id"))
+                                         .str("title")
+                                         .max_len(200)
+                                         .doc("The post's exact title (when no id)");
 
 }  // namespace
 
@@ -29,16 +28,21 @@ void Blog::describe(platform::ServiceSpec<Blog>& s) {
         .description(
             "Publishes a post (public unless `private`); the title is generated from the body when "
             "omitted.")
-        .schema(R"json({
-          "type": "object",
-          "properties": {
-            "content": {"type": "string", "minLength": 50, "maxLength": 100000, "description": "The post (markdown), at least 50 characters"},
-            "title": {"type": "string", "maxLength": 200, "description": "The title; generated from the body when omitted"},
-            "tags": {"type": "string", "maxLength": 1000, "description": "Comma-separated tags"},
-            "private": {"type": "boolean", "default": false, "description": "Only you can read a private post"}
-          },
-          "required": ["content"], "additionalProperties": false
-        })json")
+        .schema(schema::object()
+                    .str("content")
+                    .min_len(50)
+                    .max_len(100000)
+                    .required()
+                    .doc("The post (markdown), at least 50 characters")
+                    .str("title")
+                    .max_len(200)
+                    .doc("The title; generated from the body when omitted")
+                    .str("tags")
+                    .max_len(1000)
+                    .doc("Comma-separated tags")
+                    .boolean("private")
+                    .def(false)
+                    .doc("Only you can read a private post"))
         .access(platform::Access::owner)
         .handler(&Blog::create);
     s.post("update")
@@ -46,17 +50,21 @@ void Blog::describe(platform::ServiceSpec<Blog>& s) {
         .description(
             "Changes your post; omitted fields keep their value. Another account's post: 403 when "
             "public, else 404.")
-        .schema(R"json({
-          "type": "object",
-          "properties": {
-            "id": {"type": "string", "maxLength": 64, "description": "The post's id"},
-            "title": {"type": "string", "maxLength": 200, "description": "The new title (empty: generated from the body)"},
-            "content": {"type": "string", "minLength": 50, "maxLength": 100000, "description": "The new body, at least 50 characters"},
-            "tags": {"type": "string", "maxLength": 1000, "description": "Comma-separated tags (empty clears them)"},
-            "private": {"type": "boolean", "description": "Make the post private or public"}
-          },
-          "required": ["id"], "additionalProperties": false
-        })json")
+        .schema(schema::object()
+                    .prop("id", schema::id("The post's id"))
+                    .required()
+                    .str("title")
+                    .max_len(200)
+                    .doc("The new title (empty: generated from the body)")
+                    .str("content")
+                    .min_len(50)
+                    .max_len(100000)
+                    .doc("The new body, at least 50 characters")
+                    .str("tags")
+                    .max_len(1000)
+                    .doc("Comma-separated tags (empty clears them)")
+                    .boolean("private")
+                    .doc("Make the post private or public"))
         .access(platform::Access::owner)
         .idempotent()
         .handler(&Blog::update);
@@ -85,19 +93,17 @@ void Blog::describe(platform::ServiceSpec<Blog>& s) {
             "Recent posts, newest first, as titles, snippets and ids: every public post and your "
             "private "
             "ones; all of them unless `limit`.")
-        .schema(R"json({"type": "object", "properties": {
-          "limit": {"type": "integer", "minimum": 1, "maximum": 100, "description": "At most this many (default: all)"}},
-          "additionalProperties": false})json")
+        .schema(schema::object().prop("limit",
+                                      schema::limit(100, 0, "At most this many (default: all)")))
         .access(platform::Access::public_)
         .read_only()
         .handler(&Blog::list);
     s.get("feed")
         .title("The public feed")
         .description("Every public post in full, newest first, a page at a time.")
-        .schema(R"json({"type": "object", "properties": {
-          "offset": {"type": "integer", "minimum": 0, "default": 0, "description": "Posts to skip"},
-          "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 100, "description": "Page size"}},
-          "additionalProperties": false})json")
+        .schema(schema::object()
+                    .prop("offset", schema::offset("Posts to skip"))
+                    .prop("limit", schema::limit(100, 100, "Page size")))
         .access(platform::Access::public_)
         .read_only()
         .handler(&Blog::feed);

@@ -4,18 +4,15 @@
 #include <atomic>
 #include <ctime>
 
+namespace schema = platform::schema;
+
 using platform::json;
 
 namespace {
 
 using platform::rfc3339;
 
-constexpr const char* kIdSchema = R"json({
-  "type": "object",
-  "properties": {"id": {"type": "string", "minLength": 1, "maxLength": 64, "description": "The bookmark's id"}},
-  "required": ["id"],
-  "additionalProperties": false
-})json";
+const schema::Object kIdSchema = schema::id_object("The bookmark's id").min_len(1);
 constexpr size_t kMaxText = 30000;  // bytes of archived text kept
 
 // At most n bytes of s, not cutting a UTF-8 sequence.
@@ -54,31 +51,34 @@ void Bookmarks::describe(platform::ServiceSpec<Bookmarks>& s) {
             "Saving "
             "the same item again updates its bookmark and keeps its note and title unless new ones "
             "are given.")
-        .schema(R"json({
-          "type": "object",
-          "properties": {
-            "ref": {"type": "string", "minLength": 1, "maxLength": 200, "description": "A public archive item id"},
-            "url": {"type": "string", "minLength": 1, "maxLength": 2048, "description": "The address, when there is no archive id"},
-            "title": {"type": "string", "maxLength": 300, "description": "A title (default: the item's, or the URL)"},
-            "note": {"type": "string", "maxLength": 10000, "description": "A private note"}
-          },
-          "additionalProperties": false
-        })json")
+        .schema(schema::object()
+                    .str("ref")
+                    .min_len(1)
+                    .max_len(200)
+                    .doc("A public archive item id")
+                    .str("url")
+                    .min_len(1)
+                    .max_len(2048)
+                    .doc("The address, when there is no archive id")
+                    .str("title")
+                    .max_len(300)
+                    .doc("A title (default: the item's, or the URL)")
+                    .str("note")
+                    .max_len(10000)
+                    .doc("A private note"))
         .access(platform::Access::owner)
         .idempotent()
         .handler(&Bookmarks::add);
     s.post("annotate")
         .title("Annotate a bookmark")
         .description("Sets the bookmark's private note; an empty or omitted note clears it.")
-        .schema(R"json({
-          "type": "object",
-          "properties": {
-            "id": {"type": "string", "minLength": 1, "maxLength": 64, "description": "The bookmark's id"},
-            "note": {"type": "string", "maxLength": 10000, "description": "The note (empty clears it)"}
-          },
-          "required": ["id"],
-          "additionalProperties": false
-        })json")
+        .schema(schema::object()
+                    .prop("id", schema::id("The bookmark's id"))
+                    .min_len(1)
+                    .required()
+                    .str("note")
+                    .max_len(10000)
+                    .doc("The note (empty clears it)"))
         .access(platform::Access::owner)
         .idempotent()
         .handler(&Bookmarks::annotate);
@@ -108,16 +108,15 @@ void Bookmarks::describe(platform::ServiceSpec<Bookmarks>& s) {
             "text contains each of its words (ignoring case); `kind` keeps one kind (empty for "
             "all). "
             "`total` counts the matches before paging.")
-        .schema(R"json({
-          "type": "object",
-          "properties": {
-            "query": {"type": "string", "maxLength": 200, "description": "Words to look for, notes included"},
-            "kind": {"type": "string", "enum": ["", "article", "video", "post", "link"], "description": "article, video, post or link; empty for all"},
-            "offset": {"type": "integer", "minimum": 0, "default": 0, "description": "Bookmarks skipped first"},
-            "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20, "description": "At most this many (1-100, default 20)"}
-          },
-          "additionalProperties": false
-        })json")
+        .schema(schema::object()
+                    .str("query")
+                    .max_len(200)
+                    .doc("Words to look for, notes included")
+                    .str("kind")
+                    .one_of({"", "article", "video", "post", "link"})
+                    .doc("article, video, post or link; empty for all")
+                    .prop("offset", schema::offset("Bookmarks skipped first"))
+                    .prop("limit", schema::limit(100, 20, "At most this many (1-100, default 20)")))
         .access(platform::Access::owner)
         .read_only()
         .handler(&Bookmarks::list);

@@ -10,15 +10,18 @@
 #include <platform/sdk.hpp>
 #include <set>
 
+namespace schema = platform::schema;
+
 using platform::json;
 
 namespace {
 
 constexpr size_t kMaxPending = 1000;  // messages queued for one slow subscriber; later ones dropped
 
-constexpr const char* kTopic =
-    R"json("topic": {"type": "string", "minLength": 1, "maxLength": 200, "pattern": "^\\S+$",
-  "description": "Topic name (1-200 characters, no spaces)"})json";
+schema::Value topic_arg() {
+    return schema::string().min_len(1).max_len(200).pattern("^\\S+$").doc(
+        "Topic name (1-200 characters, no spaces)");
+}
 
 struct Message {
     std::string topic, body, headers;
@@ -71,16 +74,17 @@ public:
                 "message headers not already given, and Platform-Account names the publisher. "
                 "Nothing is "
                 "kept: a message with no subscriber is dropped.")
-            .schema(std::string(R"json({"type": "object", "properties": {)json") + kTopic + R"json(,
-                "body": {"type": "string", "maxLength": 1048576, "description": "The message body"},
-                "headers": {"type": "object", "maxProperties": 64, "additionalProperties": {"type": "string", "maxLength": 4096},
-                            "description": "Message headers (name to string value)"}
-              },
-              "required": ["topic", "body"],
-              "additionalProperties": false
-            })json")
-            .output(
-                R"json({"type": "object", "properties": {"published": {"type": "boolean"}}, "required": ["published"]})json")
+            .schema(schema::object()
+                        .prop("topic", topic_arg())
+                        .required()
+                        .str("body")
+                        .max_len(1048576)
+                        .required()
+                        .doc("The message body")
+                        .prop("headers", schema::map_of(schema::string().max_len(4096))
+                                             .max_props(64)
+                                             .doc("Message headers (name to string value)")))
+            .output(schema::object().open().boolean("published").required())
             .access(platform::Access::account)
             .max_body(2u * 1024u * 1024u)
             .handler(&Broker::publish);
@@ -93,18 +97,31 @@ public:
                 "when the "
                 "client goes away. Members of one queue group share the messages (each goes to "
                 "one).")
-            .schema(std::string(R"json({"type": "object", "properties": {)json") + kTopic + R"json(,
-                "queue": {"type": "string", "minLength": 1, "maxLength": 200, "description": "Queue group: each message goes to one member of the group"},
-                "limit": {"type": "integer", "minimum": 1, "maximum": 100000, "description": "Stop after this many messages (default: no limit)"},
-                "wait_ms": {"type": "integer", "minimum": 100, "maximum": 300000, "default": 30000,
-                            "description": "End the stream after this many milliseconds without a message (100-300000)"}
-              },
-              "required": ["topic"],
-              "additionalProperties": false
-            })json")
-            .output(
-                R"json({"type": "object", "description": "Each chunk", "properties": {"topic": {"type": "string"}, "body": {"type": "string"},
-                    "headers": {"type": "object", "additionalProperties": {"type": "string"}}}, "required": ["topic", "body", "headers"]})json")
+            .schema(schema::object()
+                        .prop("topic", topic_arg())
+                        .required()
+                        .str("queue")
+                        .min_len(1)
+                        .max_len(200)
+                        .doc("Queue group: each message goes to one member of the group")
+                        .prop("limit",
+                              schema::limit(100000, 0,
+                                            "Stop after this many messages (default: no limit)"))
+                        .integer("wait_ms")
+                        .min(100)
+                        .max(300000)
+                        .def(30000)
+                        .doc("End the stream after this many milliseconds without a message "
+                             "(100-300000)"))
+            .output(schema::object()
+                        .doc("Each chunk")
+                        .open()
+                        .str("topic")
+                        .required()
+                        .str("body")
+                        .required()
+                        .prop("headers", schema::map_of(schema::string()))
+                        .required())
             .access(platform::Access::account)
             .read_only()
             .streaming()

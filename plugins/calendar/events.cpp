@@ -8,93 +8,125 @@
 #include "rfc3339.hpp"
 #include "schedule.hpp"
 
+namespace schema = platform::schema;
+
 using platform::json;
 using namespace calendar;
 
 namespace {
 
-const std::string kMinutes = std::to_string(Calendar::kMaxMinutes);
+// An event's length, or how long before it an advance report is prepared.
+schema::Value minutes(std::string doc) {
+    return schema::integer().range(1, Calendar::kMaxMinutes).doc(std::move(doc));
+}
 
-const std::string kCreateSchema = R"json({
-  "type": "object",
-  "properties": {
-    "title": {"type": "string", "maxLength": 200, "description": "What the event is"},
-    "when": {"type": "string", "format": "date-time", "description": "Start, RFC 3339 with a time-zone offset; in the future"},
-    "note": {"type": "string", "maxLength": 10000, "description": "Free text kept with the event"},
-    "minutes": {"type": "integer", "minimum": 1, "maximum": )json" +
-                                  kMinutes + R"json(, "default": )json" +
-                                  std::to_string(Calendar::kDefaultMinutes) +
-                                  R"json(, "description": "Duration in minutes"},
-    "repeat": {"type": "string", "enum": ["hourly", "daily", "weekly", "monthly"], "description": "Recurrence; omit for a one-off"},
-    "prompt": {"type": "string", "maxLength": 8000, "description": "Run through the agent when the event fires; the answer lands in your inbox as a new conversation"},
-    "advance": {"type": "object", "description": "A read-only report prepared `minutes` before and delivered at `when` to the recipient",
-      "properties": {
-        "minutes": {"type": "integer", "minimum": 1, "maximum": )json" +
-                                  kMinutes + R"json(, "description": "Minutes before the event"},
-        "recipient": {"type": "string", "enum": ["user", "agent"], "description": "Who gets the report"}},
-      "required": ["minutes", "recipient"], "additionalProperties": false}
-  },
-  "required": ["title", "when"],
-  "additionalProperties": false
-})json";
+const schema::Object kCreateSchema =
+    schema::object()
+        .str("title")
+        .max_len(200)
+        .required()
+        .doc("What the event is")
+        .str("when")
+        .date_time()
+        .required()
+        .doc("Start, RFC 3339 with a time-zone offset; in the future")
+        .str("note")
+        .max_len(10000)
+        .doc("Free text kept with the event")
+        .prop("minutes", minutes("Duration in minutes").def(Calendar::kDefaultMinutes))
+        .str("repeat")
+        .one_of({"hourly", "daily", "weekly", "monthly"})
+        .doc("Recurrence; omit for a one-off")
+        .str("prompt")
+        .max_len(schema::kPromptMaxBytes)
+        .max_bytes(schema::kPromptMaxBytes)
+        .doc(
+            "Run through the agent when the event fires; the answer lands in your inbox as a new "
+            "conversation")
+        .object("advance", schema::object()
+                               .doc("A read-only report prepared `minutes` before and delivered "
+                                    "at `when` to the recipient")
+                               .prop("minutes", minutes("Minutes before the event"))
+                               .required()
+                               .str("recipient")
+                               .one_of({"user", "agent"})
+                               .required()
+                               .doc("Who gets the report"));
 
-const std::string kUpdateSchema = R"json({
-  "type": "object",
-  "properties": {
-    "id": {"type": "string", "maxLength": 64, "description": "The event's id"},
-    "title": {"type": "string", "minLength": 1, "maxLength": 200, "description": "New title"},
-    "when": {"type": "string", "format": "date-time", "description": "New start, in the future (RFC 3339 with offset)"},
-    "note": {"type": "string", "maxLength": 10000, "description": "New note; empty clears it"},
-    "minutes": {"type": "integer", "minimum": 1, "maximum": )json" +
-                                  kMinutes + R"json(, "description": "New duration in minutes"},
-    "repeat": {"type": "string", "enum": ["", "hourly", "daily", "weekly", "monthly"], "description": "New recurrence; empty makes it one-off"},
-    "prompt": {"type": "string", "maxLength": 8000, "description": "New prompt; empty clears it"},
-    "advance": {"type": "object", "description": "Fields given replace the advance report's; zero minutes with an empty recipient clears it",
-      "properties": {
-        "minutes": {"type": "integer", "minimum": 0, "maximum": )json" +
-                                  kMinutes + R"json(},
-        "recipient": {"type": "string", "enum": ["", "user", "agent"]}},
-      "additionalProperties": false}
-  },
-  "required": ["id"],
-  "additionalProperties": false
-})json";
+const schema::Object kUpdateSchema =
+    schema::object()
+        .prop("id", schema::id("The event's id"))
+        .required()
+        .str("title")
+        .min_len(1)
+        .max_len(200)
+        .doc("New title")
+        .str("when")
+        .date_time()
+        .doc("New start, in the future (RFC 3339 with offset)")
+        .str("note")
+        .max_len(10000)
+        .doc("New note; empty clears it")
+        .prop("minutes", minutes("New duration in minutes"))
+        .str("repeat")
+        .one_of({"", "hourly", "daily", "weekly", "monthly"})
+        .doc("New recurrence; empty makes it one-off")
+        .str("prompt")
+        .max_len(schema::kPromptMaxBytes)
+        .max_bytes(schema::kPromptMaxBytes)
+        .doc("New prompt; empty clears it")
+        .object("advance", schema::object()
+                               .doc("Fields given replace the advance report's; zero minutes with "
+                                    "an empty recipient clears it")
+                               .integer("minutes")
+                               .range(0, Calendar::kMaxMinutes)
+                               .str("recipient")
+                               .one_of({"", "user", "agent"}));
 
-constexpr const char* kIdSchema = R"json({
-  "type": "object",
-  "properties": {"id": {"type": "string", "maxLength": 64, "description": "The event's id"}},
-  "required": ["id"],
-  "additionalProperties": false
-})json";
+const schema::Object kIdSchema = schema::id_object("The event's id");
 
-constexpr const char* kListSchema = R"json({
-  "type": "object",
-  "properties": {
-    "offset": {"type": "integer", "minimum": 0, "default": 0, "description": "Upcoming events skipped first"},
-    "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20, "description": "Page size"}
-  },
-  "additionalProperties": false
-})json";
+const schema::Object kListSchema =
+    schema::object()
+        .prop("offset", schema::offset("Upcoming events skipped first"))
+        .prop("limit", schema::limit(100, 20, "Page size"));
 
-constexpr const char* kFreeSchema = R"json({
-  "type": "object",
-  "properties": {
-    "from": {"type": "string", "format": "date-time", "description": "Start of the search (RFC 3339); default now"},
-    "to": {"type": "string", "format": "date-time", "description": "End of the search (RFC 3339); default a week after from; at most 92 days after it"},
-    "minutes": {"type": "integer", "minimum": 1, "maximum": 1440, "default": 30, "description": "Shortest slot worth reporting"},
-    "day_start": {"type": "integer", "minimum": 0, "maximum": 23, "default": 9, "description": "Working day starts at this hour (owner's time zone)"},
-    "day_end": {"type": "integer", "minimum": 0, "maximum": 23, "default": 18, "description": "Working day ends at this hour (owner's time zone)"}
-  },
-  "additionalProperties": false
-})json";
+const schema::Object kFreeSchema =
+    schema::object()
+        .str("from")
+        .date_time()
+        .doc("Start of the search (RFC 3339); default now")
+        .str("to")
+        .date_time()
+        .doc("End of the search (RFC 3339); default a week after from; at most 92 days after it")
+        .integer("minutes")
+        .min(1)
+        .max(1440)
+        .def(30)
+        .doc("Shortest slot worth reporting")
+        .integer("day_start")
+        .min(0)
+        .max(23)
+        .def(9)
+        .doc("Working day starts at this hour (owner's time zone)")
+        .integer("day_end")
+        .min(0)
+        .max(23)
+        .def(18)
+        .doc("Working day ends at this hour (owner's time zone)");
 
-constexpr const char* kConfigSchema = R"json({
-  "type": "object",
-  "properties": {
-    "poll_ms": {"type": "integer", "minimum": 10, "maximum": 60000, "description": "Real time between the scheduler's looks at the due index (default 200)"},
-    "start_delay_ms": {"type": "integer", "minimum": 0, "maximum": 60000, "description": "Real time after start before the first look, so the services it calls are loaded (default 1000)"}
-  }
-})json";
+const schema::Object kConfigSchema =
+    schema::object()
+        .open()
+        .integer("poll_ms")
+        .min(10)
+        .max(60000)
+        .doc("Real time between the scheduler's looks at the due index (default 200)")
+        .integer("start_delay_ms")
+        .min(0)
+        .max(60000)
+        .doc(
+            "Real time after start before the first look, so the services it calls are loaded "
+            "(default 1000)");
 
 std::string new_id(int64_t now_ms) {
     return platform::time_ordered_id("ev", now_ms);
@@ -322,7 +354,7 @@ json Calendar::update(platform::Request& r) {
                         e["advance"] = nullptr;
                     else if (minutes < 1 || who.empty())
                         throw platform::invalid_argument(
-                            "advance: needs minutes (1-" + kMinutes +
+                            "advance: needs minutes (1-" + std::to_string(Calendar::kMaxMinutes) +
                             ") and a recipient (user or agent); zero minutes with an empty "
                             "recipient clears it");
                     else

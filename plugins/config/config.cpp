@@ -8,13 +8,27 @@
 
 #include "tree.hpp"
 
+namespace schema = platform::schema;
+
 using platform::json;
 
 namespace {
 
-// JSON-escaped patterns (the schema text is JSON): a dotted path, and a dotted path or "".
-constexpr const char* kPathPattern = R"(^[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$)";
-constexpr const char* kOptionalPathPattern = R"(^([A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*)?$)";
+// A dotted path (a.b.c): segments of letters, digits, _ and -; optional_path() may also be "".
+schema::Value path(const char* doc) {
+    return schema::string()
+        .min_len(1)
+        .max_len(512)
+        .pattern("^[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$")
+        .doc(doc);
+}
+schema::Value optional_path(const char* doc) {
+    return schema::string()
+        .max_len(512)
+        .pattern("^([A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*)?$")
+        .def("")
+        .doc(doc);
+}
 
 std::string dump(const json& v) {
     return v.dump(-1, ' ', false, json::error_handler_t::replace);
@@ -35,18 +49,16 @@ public:
                 "Secrets read as the string \"[secret]\" unless decrypt is true. 404 naming the "
                 "path when "
                 "nothing is set there.")
-            .schema(std::string(R"json({
-              "type": "object",
-              "properties": {
-                "path": {"type": "string", "maxLength": 512, "default": "", "pattern": ")json") +
-                    kOptionalPathPattern + R"json(",
-                         "description": "Dotted path (a.b.c; segments of letters, digits, _ and -); empty = every value"},
-                "decrypt": {"type": "boolean", "default": false, "description": "Show secrets in clear instead of \"[secret]\""}
-              },
-              "additionalProperties": false
-            })json")
-            .output(
-                R"json({"type": "object", "properties": {"value": {"description": "The value (any JSON type)"}}, "required": ["value"]})json")
+            .schema(schema::object()
+                        .prop("path", optional_path("Dotted path (a.b.c; segments of letters, "
+                                                    "digits, _ and -); empty = every value"))
+                        .boolean("decrypt")
+                        .def(false)
+                        .doc("Show secrets in clear instead of \"[secret]\""))
+            .output(schema::object()
+                        .open()
+                        .prop("value", schema::any().doc("The value (any JSON type)"))
+                        .required())
             .access(platform::Access::admin)
             .read_only()
             .idempotent()
@@ -60,19 +72,17 @@ public:
                 "an object merges into an object already there (recursively); any other value "
                 "replaces "
                 "the subtree. secret=true seals the value at rest (any JSON type).")
-            .schema(std::string(R"json({
-              "type": "object",
-              "properties": {
-                "path": {"type": "string", "minLength": 1, "maxLength": 512, "pattern": ")json") +
-                    kPathPattern + R"json(",
-                         "description": "Dotted path (a.b.c; segments of letters, digits, _ and -)"},
-                "value": {"description": "The value: any JSON type; a string holding a JSON object is stored as the object"},
-                "secret": {"type": "boolean", "default": false, "description": "Seal the value at rest; reads show \"[secret]\" unless decrypted"}
-              },
-              "required": ["path", "value"],
-              "additionalProperties": false
-            })json")
-            .output(R"json({"type": "object", "properties": {}})json")
+            .schema(
+                schema::object()
+                    .prop("path", path("Dotted path (a.b.c; segments of letters, digits, _ and -)"))
+                    .required()
+                    .prop("value", schema::any().doc("The value: any JSON type; a string holding a "
+                                                     "JSON object is stored as the object"))
+                    .required()
+                    .boolean("secret")
+                    .def(false)
+                    .doc("Seal the value at rest; reads show \"[secret]\" unless decrypted"))
+            .output(schema::object().open())
             .access(platform::Access::admin)
             .idempotent()
             .withheld_from_agent()
@@ -82,17 +92,11 @@ public:
             .description(
                 "Removes the value at a dotted path and everything under it; 404 naming the path "
                 "when nothing is set there.")
-            .schema(std::string(R"json({
-              "type": "object",
-              "properties": {
-                "path": {"type": "string", "minLength": 1, "maxLength": 512, "pattern": ")json") +
-                    kPathPattern + R"json(",
-                         "description": "Dotted path (a.b.c) of the key to remove with its subtree"}
-              },
-              "required": ["path"],
-              "additionalProperties": false
-            })json")
-            .output(R"json({"type": "object", "properties": {}})json")
+            .schema(
+                schema::object()
+                    .prop("path", path("Dotted path (a.b.c) of the key to remove with its subtree"))
+                    .required())
+            .output(schema::object().open())
             .access(platform::Access::admin)
             .destructive()
             .withheld_from_agent()
@@ -103,17 +107,9 @@ public:
                 "The dotted paths of the values under a path (every value when empty), in key "
                 "order; "
                 "a secret is listed by its path only.")
-            .schema(std::string(R"json({
-              "type": "object",
-              "properties": {
-                "path": {"type": "string", "maxLength": 512, "default": "", "pattern": ")json") +
-                    kOptionalPathPattern + R"json(",
-                         "description": "Dotted path whose leaves to list; empty = all"}
-              },
-              "additionalProperties": false
-            })json")
-            .output(
-                R"json({"type": "object", "properties": {"paths": {"type": "array", "items": {"type": "string"}}}, "required": ["paths"]})json")
+            .schema(schema::object().prop(
+                "path", optional_path("Dotted path whose leaves to list; empty = all")))
+            .output(schema::object().open().array("paths", schema::string()).required())
             .access(platform::Access::admin)
             .read_only()
             .idempotent()

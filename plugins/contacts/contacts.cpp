@@ -5,6 +5,8 @@
 #include <ctime>
 #include <vector>
 
+namespace schema = platform::schema;
+
 using platform::json;
 
 namespace {
@@ -38,29 +40,28 @@ void Contacts::describe(platform::ServiceSpec<Contacts>& s) {
             "Adds a card. Adding a name that already has a card (ignoring case) updates that card: "
             "the "
             "fields given replace its values, omitted ones are kept.")
-        .schema(R"json({
-          "type": "object",
-          "properties": {
-            "name": {"type": "string", "minLength": 1, "maxLength": 200, "description": "The person's name (unique in your book)"},
-            "email": {"type": "string", "maxLength": 320, "description": "Email address"},
-            "phone": {"type": "string", "maxLength": 64, "description": "Phone number"},
-            "note": {"type": "string", "maxLength": 10000, "description": "Anything else"}
-          },
-          "required": ["name"],
-          "additionalProperties": false
-        })json")
+        .schema(schema::object()
+                    .str("name")
+                    .min_len(1)
+                    .max_len(200)
+                    .required()
+                    .doc("The person's name (unique in your book)")
+                    .str("email")
+                    .max_len(320)
+                    .doc("Email address")
+                    .str("phone")
+                    .max_len(64)
+                    .doc("Phone number")
+                    .str("note")
+                    .max_len(10000)
+                    .doc("Anything else"))
         .access(platform::Access::owner)
         .idempotent()
         .handler(&Contacts::add);
     s.post("delete")
         .title("Delete a contact")
         .description("Deletes the card with this id; 404 when you have none.")
-        .schema(R"json({
-          "type": "object",
-          "properties": {"id": {"type": "string", "minLength": 1, "maxLength": 64, "description": "The card's id"}},
-          "required": ["id"],
-          "additionalProperties": false
-        })json")
+        .schema(schema::id_object("The card's id").min_len(1))
         .access(platform::Access::owner)
         .destructive()
         .action()
@@ -69,12 +70,8 @@ void Contacts::describe(platform::ServiceSpec<Contacts>& s) {
         .title("Find contacts")
         .description(
             "Cards whose name or email address contains `query` (ignoring case), ordered by name.")
-        .schema(R"json({
-          "type": "object",
-          "properties": {"query": {"type": "string", "minLength": 1, "maxLength": 200, "description": "A name, part of a name, or an address"}},
-          "required": ["query"],
-          "additionalProperties": false
-        })json")
+        .schema(schema::object().str("query").min_len(1).max_len(200).required().doc(
+            "A name, part of a name, or an address"))
         .access(platform::Access::owner)
         .read_only()
         .handler(&Contacts::find);

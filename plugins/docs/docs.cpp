@@ -5,6 +5,8 @@
 #include <cctype>
 #include <ctime>
 
+namespace schema = platform::schema;
+
 using platform::json;
 
 namespace {
@@ -13,12 +15,7 @@ using platform::lower;
 
 using platform::rfc3339;
 
-constexpr const char* kIdSchema = R"json({
-  "type": "object",
-  "properties": {"id": {"type": "string", "minLength": 1, "maxLength": 64, "description": "The document's id"}},
-  "required": ["id"],
-  "additionalProperties": false
-})json";
+const schema::Object kIdSchema = schema::id_object("The document's id").min_len(1);
 constexpr size_t kSnippet = 160;  // characters of content shown by list
 
 // True when every whitespace-separated word of `query` (lower case) occurs in `text`.
@@ -58,17 +55,20 @@ void Docs::describe(platform::ServiceSpec<Docs>& s) {
             "none). "
             "Private unless `public` is true; a replace without `public` keeps the document's "
             "setting.")
-        .schema(R"json({
-          "type": "object",
-          "properties": {
-            "title": {"type": "string", "minLength": 1, "maxLength": 200, "description": "The document's title"},
-            "content": {"type": "string", "maxLength": 200000, "description": "The document's text (markdown)"},
-            "id": {"type": "string", "minLength": 1, "maxLength": 64, "description": "Replaces this document instead of creating one"},
-            "public": {"type": "boolean", "description": "Readable by other accounts by id (default false: private)"}
-          },
-          "required": ["title", "content"],
-          "additionalProperties": false
-        })json")
+        .schema(schema::object()
+                    .str("title")
+                    .min_len(1)
+                    .max_len(200)
+                    .required()
+                    .doc("The document's title")
+                    .str("content")
+                    .max_len(200000)
+                    .required()
+                    .doc("The document's text (markdown)")
+                    .prop("id", schema::id("Replaces this document instead of creating one"))
+                    .min_len(1)
+                    .boolean("public")
+                    .doc("Readable by other accounts by id (default false: private)"))
         .access(platform::Access::owner)
         .handler(&Docs::write);
     s.get("read")
@@ -76,14 +76,13 @@ void Docs::describe(platform::ServiceSpec<Docs>& s) {
         .description(
             "One document in full, by `id` or by exact `title` (the most recently changed one with "
             "that title). Give one of them; 404 when there is none.")
-        .schema(R"json({
-          "type": "object",
-          "properties": {
-            "id": {"type": "string", "minLength": 1, "maxLength": 64, "description": "The document's id"},
-            "title": {"type": "string", "minLength": 1, "maxLength": 200, "description": "The exact title"}
-          },
-          "additionalProperties": false
-        })json")
+        .schema(schema::object()
+                    .prop("id", schema::id("The document's id"))
+                    .min_len(1)
+                    .str("title")
+                    .min_len(1)
+                    .max_len(200)
+                    .doc("The exact title"))
         .access(platform::Access::owner)
         .read_only()
         .handler(&Docs::read);
@@ -94,14 +93,11 @@ void Docs::describe(platform::ServiceSpec<Docs>& s) {
             "instead); "
             "`query` keeps those whose title or content contains each of its words "
             "(case-insensitive).")
-        .schema(R"json({
-          "type": "object",
-          "properties": {
-            "query": {"type": "string", "maxLength": 200, "description": "Words to look for in titles and content"},
-            "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 50, "description": "At most this many (1-100, default 50)"}
-          },
-          "additionalProperties": false
-        })json")
+        .schema(schema::object()
+                    .str("query")
+                    .max_len(200)
+                    .doc("Words to look for in titles and content")
+                    .prop("limit", schema::limit(100, 50, "At most this many (1-100, default 50)")))
         .access(platform::Access::owner)
         .read_only()
         .handler(&Docs::list);
@@ -118,8 +114,7 @@ void Docs::describe(platform::ServiceSpec<Docs>& s) {
         .description(
             "MCP resources/list: your 100 most recently changed documents as docs://<id> "
             "resources.")
-        .schema(R"json({"type": "object", "properties": {
-          "cursor": {"type": "string", "description": "Pagination cursor (one page: ignored)"}}})json")
+        .schema(schema::object().open().prop("cursor", schema::cursor()))
         .access(platform::Access::owner)
         .read_only()
         .mcp_resources()
@@ -127,8 +122,7 @@ void Docs::describe(platform::ServiceSpec<Docs>& s) {
     s.get("read_resource")
         .title("Read a document as an MCP resource")
         .description("MCP resources/read of docs://<id>; 404 when there is none.")
-        .schema(R"json({"type": "object", "properties": {
-          "uri": {"type": "string", "description": "docs://<id>"}}, "required": ["uri"]})json")
+        .schema(schema::object().open().str("uri").required().doc("docs://<id>"))
         .access(platform::Access::owner)
         .read_only()
         .mcp_resource_read("docs://")

@@ -5,6 +5,8 @@
 
 #include "codec.hpp"
 
+namespace schema = platform::schema;
+
 using platform::json;
 using namespace events_service;
 
@@ -13,35 +15,40 @@ namespace {
 constexpr const char* kTopicPrefix = "topic/";
 constexpr const char* kGroupPrefix = "group/";
 
-#define EV_TOPIC                                                                                        \
-    R"("topic": {"type": "string", "minLength": 1, "maxLength": 200, "pattern": "^[A-Za-z0-9._-]+$", )" \
-    R"("description": "The topic: 1-200 letters, digits, '.', '_' or '-'"})"
-#define EV_GROUP                                                                                        \
-    R"("group": {"type": "string", "minLength": 1, "maxLength": 200, "pattern": "^[A-Za-z0-9._-]+$", )" \
-    R"("description": "A consumer group: 1-200 letters, digits, '.', '_' or '-'"})"
+// Topic and consumer group names: 1-200 letters, digits, '.', '_' or '-'.
+schema::Value name_arg(const char* doc) {
+    return schema::string().min_len(1).max_len(200).pattern("^[A-Za-z0-9._-]+$").doc(doc);
+}
+schema::Value topic_arg() {
+    return name_arg("The topic: 1-200 letters, digits, '.', '_' or '-'");
+}
+schema::Value group_arg() {
+    return name_arg("A consumer group: 1-200 letters, digits, '.', '_' or '-'");
+}
 
-constexpr const char* kEventSchema = R"json({
-  "type": "object",
-  "properties": {
-    "id": {"type": "string", "description": "Unique id of the event"},
-    "topic": {"type": "string"},
-    "offset": {"type": "integer", "description": "Position in its topic, from 1"},
-    "timestamp": {"type": "string", "format": "date-time", "description": "Business time of the event (RFC 3339)"},
-    "metadata": {"type": "object", "additionalProperties": {"type": "string"}},
-    "payload": {"description": "The JSON value that was published"}
-  }
-})json";
+const schema::Object kEventSchema =
+    schema::object()
+        .open()
+        .str("id")
+        .doc("Unique id of the event")
+        .str("topic")
+        .integer("offset")
+        .doc("Position in its topic, from 1")
+        .str("timestamp")
+        .date_time()
+        .doc("Business time of the event (RFC 3339)")
+        .prop("metadata", schema::map_of(schema::string()))
+        .prop("payload", schema::any().doc("The JSON value that was published"));
 
-constexpr const char* kSettleSchema = R"json({
-  "type": "object",
-  "properties": {
-    )json" EV_TOPIC R"json(,
-    )json" EV_GROUP R"json(,
-    "offset": {"type": "integer", "minimum": 1, "description": "Offset of the delivered event"}
-  },
-  "required": ["topic", "group", "offset"],
-  "additionalProperties": false
-})json";
+const schema::Object kSettleSchema = schema::object()
+                                         .prop("topic", topic_arg())
+                                         .required()
+                                         .prop("group", group_arg())
+                                         .required()
+                                         .integer("offset")
+                                         .min(1)
+                                         .required()
+                                         .doc("Offset of the delivered event");
 
 const json& required(const json& args, const char* name) {
     auto it = args.find(name);
@@ -67,22 +74,29 @@ void Events::describe(platform::ServiceSpec<Events>& s) {
             "timestamp. The payload is any JSON value; metadata is a map of strings; timestamp "
             "overrides the "
             "event's business time (default: now).")
-        .schema(R"json({
-          "type": "object",
-          "properties": {
-            )json" EV_TOPIC R"json(,
-            "payload": {"description": "The event's payload: any JSON value, stored as its JSON text and given back as the same value"},
-            "metadata": {"type": "object", "maxProperties": 50, "additionalProperties": {"type": "string", "maxLength": 4096},
-                         "description": "Up to 50 string key/values kept with the event"},
-            "timestamp": {"type": ["string", "integer"], "format": "date-time", "minimum": 1, "maximum": 253402300799999,
-                          "description": "The event's time, RFC 3339 (2026-01-01T10:00:00Z) or Unix milliseconds; default now"}
-          },
-          "required": ["topic", "payload"],
-          "additionalProperties": false
-        })json")
-        .output(
-            R"json({"type": "object", "properties": {"id": {"type": "string"}, "topic": {"type": "string"},
-                   "offset": {"type": "integer"}, "timestamp": {"type": "string", "format": "date-time"}}})json")
+        .schema(schema::object()
+                    .prop("topic", topic_arg())
+                    .required()
+                    .prop("payload",
+                          schema::any().doc("The event's payload: any JSON value, stored as its "
+                                            "JSON text and given back as the same value"))
+                    .required()
+                    .prop("metadata", schema::map_of(schema::string().max_len(4096))
+                                          .max_props(50)
+                                          .doc("Up to 50 string key/values kept with the event"))
+                    .prop("timestamp", schema::types({"string", "integer"})
+                                           .date_time()
+                                           .min(1)
+                                           .max(253402300799999)
+                                           .doc("The event's time, RFC 3339 (2026-01-01T10:00:00Z) "
+                                                "or Unix milliseconds; default now")))
+        .output(schema::object()
+                    .open()
+                    .str("id")
+                    .str("topic")
+                    .integer("offset")
+                    .str("timestamp")
+                    .date_time())
         .access(platform::Access::account)
         .handler(&Events::publish);
     s.get("read")
@@ -91,20 +105,15 @@ void Events::describe(platform::ServiceSpec<Events>& s) {
             "Stored events of a topic in offset (publication) order, from `offset`, at most "
             "`limit`. "
             "`next_offset` is where the next page starts. An unknown topic has no events.")
-        .schema(R"json({
-          "type": "object",
-          "properties": {
-            )json" EV_TOPIC R"json(,
-            "offset": {"type": "integer", "minimum": 1, "default": 1, "description": "First offset to return (1 = the start)"},
-            "limit": {"type": "integer", "minimum": 1, "maximum": 1000, "default": 100, "description": "Most events to return (1-1000)"}
-          },
-          "required": ["topic"],
-          "additionalProperties": false
-        })json")
-        .output(
-            std::string(
-                R"json({"type": "object", "properties": {"events": {"type": "array", "items": )json") +
-            kEventSchema + R"json(}, "next_offset": {"type": "integer"}}})json")
+        .schema(schema::object()
+                    .prop("topic", topic_arg())
+                    .required()
+                    .integer("offset")
+                    .min(1)
+                    .def(1)
+                    .doc("First offset to return (1 = the start)")
+                    .prop("limit", schema::limit(1000, 100, "Most events to return (1-1000)")))
+        .output(schema::object().open().array("events", kEventSchema).integer("next_offset"))
         .access(platform::Access::account)
         .read_only()
         .idempotent()
@@ -125,19 +134,28 @@ void Events::describe(platform::ServiceSpec<Events>& s) {
             "acked within `ack_ms` of business time, is delivered again (its `delivery` count "
             "grows). Giving `offset` "
             "with a group moves the group there, forgetting its in-flight events.")
-        .schema(R"json({
-          "type": "object",
-          "properties": {
-            )json" EV_TOPIC R"json(,
-            "offset": {"type": "integer", "minimum": 1, "description": "Replay from this offset (1 = the start); default: only new events, or the group's committed position"},
-            )json" EV_GROUP R"json(,
-            "limit": {"type": "integer", "minimum": 1, "maximum": 1000000, "description": "Stop after this many events; default unlimited"},
-            "wait_ms": {"type": "integer", "minimum": 0, "maximum": 300000, "default": 30000, "description": "End the stream after this long without a new event (milliseconds, at most 300000)"},
-            "ack_ms": {"type": "integer", "minimum": 1, "maximum": 86400000, "default": 30000, "description": "Group consumers: redeliver an event not acked within this many milliseconds of business time"}
-          },
-          "required": ["topic"],
-          "additionalProperties": false
-        })json")
+        .schema(schema::object()
+                    .prop("topic", topic_arg())
+                    .required()
+                    .integer("offset")
+                    .min(1)
+                    .doc("Replay from this offset (1 = the start); default: only new events, or "
+                         "the group's committed position")
+                    .prop("group", group_arg())
+                    .prop("limit", schema::limit(1000000, 0,
+                                                 "Stop after this many events; default unlimited"))
+                    .integer("wait_ms")
+                    .min(0)
+                    .max(300000)
+                    .def(30000)
+                    .doc("End the stream after this long without a new event (milliseconds, at "
+                         "most 300000)")
+                    .integer("ack_ms")
+                    .min(1)
+                    .max(86400000)
+                    .def(30000)
+                    .doc("Group consumers: redeliver an event not acked within this many "
+                         "milliseconds of business time"))
         .output(kEventSchema)
         .access(platform::Access::account)
         .streaming()
@@ -150,8 +168,7 @@ void Events::describe(platform::ServiceSpec<Events>& s) {
             "over the acknowledged prefix. 404 for an unknown group or an offset the group was not "
             "given.")
         .schema(kSettleSchema)
-        .output(
-            R"json({"type": "object", "properties": {"acked": {"type": "integer"}, "committed": {"type": "integer"}}})json")
+        .output(schema::object().open().integer("acked").integer("committed"))
         .access(platform::Access::account)
         .idempotent()
         .handler(&Events::ack);
@@ -163,7 +180,7 @@ void Events::describe(platform::ServiceSpec<Events>& s) {
             "the group. 404 for an unknown group or an offset the group was not given; 409 once "
             "acknowledged.")
         .schema(kSettleSchema)
-        .output(R"json({"type": "object", "properties": {"nacked": {"type": "integer"}}})json")
+        .output(schema::object().open().integer("nacked"))
         .access(platform::Access::account)
         .idempotent()
         .handler(&Events::nack);
@@ -171,9 +188,9 @@ void Events::describe(platform::ServiceSpec<Events>& s) {
         .title("List topics")
         .description(
             "The topics published through this service, with their event count and last offset.")
-        .output(
-            R"json({"type": "object", "properties": {"topics": {"type": "array", "items": {"type": "object",
-                   "properties": {"topic": {"type": "string"}, "events": {"type": "integer"}, "last_offset": {"type": "integer"}}}}}})json")
+        .output(schema::object().open().array(
+            "topics",
+            schema::object().open().str("topic").integer("events").integer("last_offset")))
         .access(platform::Access::account)
         .read_only()
         .idempotent()

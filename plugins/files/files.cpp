@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <atomic>
 
+namespace schema = platform::schema;
+
 using platform::json;
 
 namespace {
@@ -11,11 +13,7 @@ std::string make_id(const std::string& seed, int attempt) {
     return platform::hash_id(seed, attempt, "fl-");
 }
 
-constexpr const char* kIdSchema = R"json({
-  "type": "object",
-  "properties": {"id": {"type": "string", "maxLength": 64, "description": "The file's id"}},
-  "required": ["id"], "additionalProperties": false
-})json";
+const schema::Object kIdSchema = schema::id_object("The file's id");
 
 // A stored record as the methods answer it: without the internal `seq`.
 json visible(json file) {
@@ -41,19 +39,24 @@ void Files::describe(platform::ServiceSpec<Files>& s) {
             "MB) and "
             "returns it with its URL, /ui/files/<id>, which serves the bytes to you with the "
             "file's type.")
-        .schema(R"json({
-          "type": "object",
-          "properties": {
-            "name": {"type": "string", "maxLength": 255, "pattern": "^[^/\\\\\\r\\n]*\\.[A-Za-z0-9]{1,16}$",
-                     "description": "The file's name, with an extension (report.pdf)"},
-            "content": {"type": "string", "maxLength": 7000000, "description": "The text, or the bytes in base64"},
-            "encoding": {"type": "string", "enum": ["base64", "text"], "default": "text",
-                         "description": "base64 for binary content; omit for text"},
-            "type": {"type": "string", "maxLength": 255, "pattern": "^[A-Za-z0-9!#$&^_.+-]+/[A-Za-z0-9!#$&^_.+-]+( *;[ -~]*)?$",
-                     "description": "The media type; guessed from the name's extension when omitted"}
-          },
-          "required": ["name", "content"], "additionalProperties": false
-        })json")
+        .schema(schema::object()
+                    .str("name")
+                    .max_len(255)
+                    .pattern("^[^/\\\\\\r\\n]*\\.[A-Za-z0-9]{1,16}$")
+                    .required()
+                    .doc("The file's name, with an extension (report.pdf)")
+                    .str("content")
+                    .max_len(7000000)
+                    .required()
+                    .doc("The text, or the bytes in base64")
+                    .str("encoding")
+                    .one_of({"base64", "text"})
+                    .def("text")
+                    .doc("base64 for binary content; omit for text")
+                    .str("type")
+                    .max_len(255)
+                    .pattern("^[A-Za-z0-9!#$&^_.+-]+/[A-Za-z0-9!#$&^_.+-]+( *;[ -~]*)?$")
+                    .doc("The media type; guessed from the name's extension when omitted"))
         .access(platform::Access::owner)
         .max_body(7400 * 1024)
         .handler(&Files::put);
@@ -85,8 +88,7 @@ void Files::describe(platform::ServiceSpec<Files>& s) {
         .title("Read a file from your cloud drive")
         .description(
             "Read-only, from the cloud drive connected to your account (connect one first).")
-        .schema(R"json({"type": "object", "properties": {"id": {"type": "string", "maxLength": 512,
-          "description": "The drive file's id"}}, "required": ["id"], "additionalProperties": false})json")
+        .schema(schema::id_object("The drive file's id", 512))
         .access(platform::Access::owner)
         .read_only()
         .open_world()
@@ -95,11 +97,14 @@ void Files::describe(platform::ServiceSpec<Files>& s) {
         .title("Search your cloud drive")
         .description(
             "Read-only search of the cloud drive connected to your account; up to 20 a page.")
-        .schema(R"json({"type": "object", "properties": {
-          "query": {"type": "string", "maxLength": 500, "description": "Words to find"},
-          "page": {"type": "string", "maxLength": 1024, "description": "The next-page token of the previous answer"},
-          "limit": {"type": "integer", "minimum": 1, "maximum": 20, "default": 20, "description": "Page size"}},
-          "additionalProperties": false})json")
+        .schema(schema::object()
+                    .str("query")
+                    .max_len(500)
+                    .doc("Words to find")
+                    .str("page")
+                    .max_len(1024)
+                    .doc("The next-page token of the previous answer")
+                    .prop("limit", schema::limit(20, 20, "Page size")))
         .access(platform::Access::owner)
         .read_only()
         .open_world()
@@ -107,8 +112,7 @@ void Files::describe(platform::ServiceSpec<Files>& s) {
     s.get("resources")
         .title("List files as MCP resources")
         .description("MCP resources/list: your 100 newest files as files://<id> resources.")
-        .schema(R"json({"type": "object", "properties": {
-          "cursor": {"type": "string", "description": "Pagination cursor (one page: ignored)"}}})json")
+        .schema(schema::object().open().prop("cursor", schema::cursor()))
         .access(platform::Access::owner)
         .read_only()
         .mcp_resources()
@@ -116,9 +120,7 @@ void Files::describe(platform::ServiceSpec<Files>& s) {
     s.get("read_resource")
         .title("Read a file as an MCP resource")
         .description("MCP resources/read of files://<id>; 404 when absent.")
-        .schema(
-            R"json({"type": "object", "properties": {"uri": {"type": "string", "description": "files://<id>"}},
-          "required": ["uri"]})json")
+        .schema(schema::object().open().str("uri").required().doc("files://<id>"))
         .access(platform::Access::owner)
         .read_only()
         .mcp_resource_read(kScheme)

@@ -6,6 +6,8 @@
 #include <random>
 #include <set>
 
+namespace schema = platform::schema;
+
 using platform::json;
 
 namespace forms_util {
@@ -16,60 +18,63 @@ std::string new_id(const char* prefix, int64_t now_ms) {
 
 namespace {
 
-constexpr const char* kWriteSchema = R"json({
-  "type": "object",
-  "properties": {
-    "title": {"type": "string", "maxLength": 200, "description": "The form's title"},
-    "fields": {"type": "array", "minItems": 1, "maxItems": 50, "description": "The questions, in order",
-      "items": {"type": "object", "properties": {
-        "name": {"type": "string", "pattern": "^[a-z][a-z0-9_]{0,39}$", "description": "Unique lowercase key (a-z, 0-9, _; not `id`)"},
-        "label": {"type": "string", "maxLength": 200, "description": "The question shown"},
-        "type": {"type": "string", "enum": ["text", "textarea", "email"], "default": "text"},
-        "required": {"type": "boolean", "default": false}},
-        "required": ["name", "label"], "additionalProperties": false}},
-    "id": {"type": "string", "maxLength": 64, "description": "Replace this form of yours; omit to create"},
-    "description": {"type": "string", "maxLength": 2000, "description": "Shown above the fields"},
-    "public": {"type": "boolean", "default": false, "description": "Anyone may submit at /ui/forms/<id>"},
-    "closed": {"type": "boolean", "default": false, "description": "Refuses submissions"}
-  },
-  "required": ["title", "fields"],
-  "additionalProperties": false
-})json";
+const schema::Object kWriteSchema =
+    schema::object()
+        .str("title")
+        .max_len(200)
+        .required()
+        .doc("The form's title")
+        .array("fields", schema::object()
+                             .str("name")
+                             .pattern("^[a-z][a-z0-9_]{0,39}$")
+                             .required()
+                             .doc("Unique lowercase key (a-z, 0-9, _; not `id`)")
+                             .str("label")
+                             .max_len(200)
+                             .required()
+                             .doc("The question shown")
+                             .str("type")
+                             .one_of({"text", "textarea", "email"})
+                             .def("text")
+                             .boolean("required")
+                             .def(false))
+        .min_items(1)
+        .max_items(50)
+        .required()
+        .doc("The questions, in order")
+        .prop("id", schema::id("Replace this form of yours; omit to create"))
+        .str("description")
+        .max_len(2000)
+        .doc("Shown above the fields")
+        .boolean("public")
+        .def(false)
+        .doc("Anyone may submit at /ui/forms/<id>")
+        .boolean("closed")
+        .def(false)
+        .doc("Refuses submissions");
 
-constexpr const char* kIdSchema = R"json({
-  "type": "object",
-  "properties": {"id": {"type": "string", "maxLength": 64, "description": "The form's id"}},
-  "required": ["id"], "additionalProperties": false
-})json";
+const schema::Object kIdSchema = schema::id_object("The form's id");
 
-constexpr const char* kListSchema = R"json({
-  "type": "object",
-  "properties": {"offset": {"type": "integer", "minimum": 0, "maximum": 1000000, "default": 0, "description": "Forms skipped first (50 a page)"}},
-  "additionalProperties": false
-})json";
+const schema::Object kListSchema =
+    schema::object().prop("offset", schema::offset("Forms skipped first (50 a page)")).max(1000000);
 
-constexpr const char* kResponsesSchema = R"json({
-  "type": "object",
-  "properties": {
-    "id": {"type": "string", "maxLength": 64, "description": "The form's id"},
-    "offset": {"type": "integer", "minimum": 0, "maximum": 1000000, "default": 0, "description": "Responses skipped first (50 a page)"}},
-  "required": ["id"], "additionalProperties": false
-})json";
+const schema::Object kResponsesSchema =
+    schema::object()
+        .prop("id", schema::id("The form's id"))
+        .required()
+        .prop("offset", schema::offset("Responses skipped first (50 a page)"))
+        .max(1000000);
 
-constexpr const char* kDeleteSchema = R"json({
-  "type": "object",
-  "properties": {
-    "id": {"type": "string", "maxLength": 64, "description": "The form's id"},
-    "response_id": {"type": "string", "maxLength": 64, "description": "Delete only this response"}},
-  "required": ["id"], "additionalProperties": false
-})json";
+const schema::Object kDeleteSchema = schema::object()
+                                         .prop("id", schema::id("The form's id"))
+                                         .required()
+                                         .str("response_id")
+                                         .max_len(64)
+                                         .doc("Delete only this response");
 
 // The path binds `id`; every other member is a field value, checked by the handler.
-constexpr const char* kSubmitSchema = R"json({
-  "type": "object",
-  "properties": {"id": {"type": "string", "maxLength": 64, "description": "The form's id"}},
-  "required": ["id"]
-})json";
+const schema::Object kSubmitSchema =
+    schema::object().open().prop("id", schema::id("The form's id")).required();
 
 [[noreturn]] void missing(const std::string& id) {
     throw platform::not_found("id: no form '" + id + "'");

@@ -3,21 +3,23 @@
 // CSRF token; the account is the signed-in one. Same checks as images/upload, 8 MB decoded.
 #include "images.hpp"
 
+namespace schema = platform::schema;
+
 using platform::json;
 
 namespace {
 
-constexpr const char* kBrowserUploadSchema = R"json({
-  "type": "object",
-  "properties": {
-    "data": {"type": "string", "maxLength": 11200000, "description": "The image, base64 (PNG, JPEG or GIF; at most 8 MB decoded and 8 megapixels)"},
-    "description": {"type": "string", "maxLength": 1000, "description": "What the image shows"}
-  },
-  "required": ["data"], "additionalProperties": false
-})json";
+const schema::Object kBrowserUploadSchema =
+    schema::object()
+        .str("data")
+        .max_len(11200000)
+        .required()
+        .doc("The image, base64 (PNG, JPEG or GIF; at most 8 MB decoded and 8 megapixels)")
+        .str("description")
+        .max_len(1000)
+        .doc("What the image shows");
 
-constexpr const char* kNoArgs =
-    R"json({"type": "object", "properties": {}, "additionalProperties": false})json";
+const schema::Object kNoArgs = schema::object();
 
 constexpr const char* kPage = R"html(<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

@@ -7,50 +7,48 @@
 
 #include "raster.hpp"
 
+namespace schema = platform::schema;
+
 using platform::json;
 
 namespace {
 
 using platform::rfc3339;
 
-constexpr const char* kUploadSchema = R"json({
-  "type": "object",
-  "properties": {
-    "data": {"type": "string", "maxLength": 1000000, "description": "The image, base64 (PNG, JPEG or GIF; at most 512 KB decoded and 8 megapixels)"},
-    "description": {"type": "string", "maxLength": 1000, "description": "What the image shows"}
-  },
-  "required": ["data"], "additionalProperties": false
-})json";
+const schema::Object kUploadSchema =
+    schema::object()
+        .str("data")
+        .max_len(1000000)
+        .required()
+        .doc("The image, base64 (PNG, JPEG or GIF; at most 512 KB decoded and 8 megapixels)")
+        .str("description")
+        .max_len(1000)
+        .doc("What the image shows");
 
-constexpr const char* kIdSchema = R"json({
-  "type": "object",
-  "properties": {"id": {"type": "string", "maxLength": 64, "description": "The image's id"}},
-  "required": ["id"], "additionalProperties": false
-})json";
+const schema::Object kIdSchema = schema::id_object("The image's id");
 
-constexpr const char* kUpdateSchema = R"json({
-  "type": "object",
-  "properties": {
-    "id": {"type": "string", "maxLength": 64, "description": "Your image's id"},
-    "title": {"type": "string", "maxLength": 200},
-    "description": {"type": "string", "maxLength": 1000},
-    "tags": {"type": "array", "maxItems": 20, "items": {"type": "string", "minLength": 1, "maxLength": 50}},
-    "public": {"type": "boolean", "description": "true publishes the image to everyone (list/search scope public, its URL); false makes it private again"}
-  },
-  "required": ["id"], "additionalProperties": false
-})json";
+const schema::Object kUpdateSchema =
+    schema::object()
+        .prop("id", schema::id("Your image's id"))
+        .required()
+        .str("title")
+        .max_len(200)
+        .str("description")
+        .max_len(1000)
+        .array("tags", schema::string().min_len(1).max_len(50))
+        .max_items(20)
+        .boolean("public")
+        .doc(
+            "true publishes the image to everyone (list/search scope public, its URL); false makes "
+            "it private again");
 
-constexpr const char* kDailySchema = R"json({
-  "type": "object",
-  "properties": {"date": {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$", "description": "YYYY-MM-DD; omit for today"}},
-  "additionalProperties": false
-})json";
+const schema::Object kDailySchema = schema::object()
+                                        .str("date")
+                                        .pattern("^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
+                                        .doc("YYYY-MM-DD; omit for today");
 
-constexpr const char* kGenerateSchema = R"json({
-  "type": "object",
-  "properties": {"prompt": {"type": "string", "maxLength": 4000, "description": "What to draw"}},
-  "required": ["prompt"], "additionalProperties": false
-})json";
+const schema::Object kGenerateSchema =
+    schema::object().str("prompt").max_len(4000).required().doc("What to draw");
 
 // Time-ordered: the listing cursors rely on newer ids sorting after older ones.
 std::string new_id(int64_t now_ms) {
@@ -64,10 +62,17 @@ std::string new_id(int64_t now_ms) {
 }  // namespace
 
 void Images::describe(platform::ServiceSpec<Images>& s) {
-    const std::string list_args =
-        R"json("scope": {"type": "string", "enum": ["mine", "public", "all", "daily"], "default": "public", "description": "Whose images"},
-    "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20, "description": "Page size"},
-    "cursor": {"type": "string", "maxLength": 200, "description": "From the previous page; keep query and scope unchanged"})json";
+    // What list and search page by.
+    const schema::Object list_args =
+        schema::object()
+            .str("scope")
+            .one_of({"mine", "public", "all", "daily"})
+            .def("public")
+            .doc("Whose images")
+            .prop("limit", schema::limit(100, 20, "Page size"))
+            .str("cursor")
+            .max_len(200)
+            .doc("From the previous page; keep query and scope unchanged");
     s.id("images")
         .version("1.0.0")
         .service("v1.images")
@@ -92,8 +97,7 @@ void Images::describe(platform::ServiceSpec<Images>& s) {
     s.get("list")
         .title("List images")
         .description("Newest first, one page; pass `cursor` from the answer for the next.")
-        .schema(R"json({"type": "object", "properties": {)json" + list_args +
-                R"json(}, "additionalProperties": false})json")
+        .schema(list_args)
         .access(platform::Access::owner)
         .read_only()
         .handler(&Images::list);
@@ -102,9 +106,12 @@ void Images::describe(platform::ServiceSpec<Images>& s) {
         .description(
             "Images whose title, description or tags contain every word of the query, newest "
             "first.")
-        .schema(
-            R"json({"type": "object", "properties": {"query": {"type": "string", "maxLength": 200, "description": "Words to find"}, )json" +
-            list_args + R"json(}, "required": ["query"], "additionalProperties": false})json")
+        .schema(schema::object()
+                    .str("query")
+                    .max_len(200)
+                    .required()
+                    .doc("Words to find")
+                    .include(list_args))
         .access(platform::Access::owner)
         .read_only()
         .handler(&Images::search);

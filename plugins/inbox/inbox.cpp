@@ -7,14 +7,16 @@ using platform::json;
 
 namespace {
 
-constexpr const char* kLimit =
-    R"json("limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20, "description": "At most this many, 1-100 (default 20)"})json";
-constexpr const char* kId =
-    R"json("id": {"type": "string", "minLength": 1, "maxLength": 100, "description": "A conversation id of yours (an item's id, or agent/ask's thread)"})json";
+namespace schema = platform::schema;
 
-std::string schema(const std::string& properties, bool id_required) {
-    return R"({"type": "object", "properties": {)" + properties + "}" +
-           (id_required ? R"(, "required": ["id"])" : "") + R"(, "additionalProperties": false})";
+schema::Value limit_arg() {
+    return schema::limit(100, 20, "At most this many, 1-100 (default 20)");
+}
+// The one required argument of read, mark_read and mark_unread.
+schema::Object conversation() {
+    return schema::id_object("A conversation id of yours (an item's id, or agent/ask's thread)",
+                             100)
+        .min_len(1);
 }
 
 }  // namespace
@@ -32,7 +34,7 @@ void Inbox::describe(platform::ServiceSpec<Inbox>& s) {
             "active first: each with its id, title, the channel it began on, its unread count, "
             "when it "
             "was last updated and its last message. Listing does not mark anything read.")
-        .schema(schema(kLimit, false))
+        .schema(schema::object().prop("limit", limit_arg()))
         .access(Access::account)
         .read_only()
         .handler(&Inbox::list);
@@ -42,7 +44,7 @@ void Inbox::describe(platform::ServiceSpec<Inbox>& s) {
             "One of your conversations and its latest messages (at most `limit`, oldest first). "
             "Reading "
             "does not change its unread count: use inbox/mark_read.")
-        .schema(schema(std::string(kId) + ", " + kLimit, true))
+        .schema(conversation().prop("limit", limit_arg()))
         .access(Access::account)
         .read_only()
         .http_path("/inbox/{id}")
@@ -50,14 +52,14 @@ void Inbox::describe(platform::ServiceSpec<Inbox>& s) {
     s.post("mark_read")
         .title("Mark a conversation read")
         .description("Sets the conversation's unread count to 0; answers the inbox item.")
-        .schema(schema(kId, true))
+        .schema(conversation())
         .access(Access::account)
         .idempotent()
         .handler(&Inbox::mark_read);
     s.post("mark_unread")
         .title("Mark a conversation unread")
         .description("Sets the conversation's unread count to 1; answers the inbox item.")
-        .schema(schema(kId, true))
+        .schema(conversation())
         .access(Access::account)
         .idempotent()
         .handler(&Inbox::mark_unread);
@@ -68,7 +70,7 @@ json Inbox::item(const json& header) {
 }
 
 json Inbox::list(platform::Request& r) {
-    const int64_t limit = r.integer("limit", 20, 1, 100);
+    const int64_t limit = r.integer("limit");
     const json answer = conversations::agent(r, "threads", {{"limit", limit}});
     json items = json::array();
     for (const auto& header : answer.value("threads", json::array())) items.push_back(item(header));
@@ -77,7 +79,7 @@ json Inbox::list(platform::Request& r) {
 
 json Inbox::read(platform::Request& r) {
     const std::string id = conversations::required(r, "id");
-    const int64_t limit = r.integer("limit", 20, 1, 100);
+    const int64_t limit = r.integer("limit");
     const json answer = conversations::agent(r, "messages", {{"id", id}, {"limit", limit}});
     json out = item(answer.value("thread", json::object()));
     out["messages"] = json::array();

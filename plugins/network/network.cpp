@@ -2,6 +2,8 @@
 // (the `network` service: nodes, services). A privileged built-in over the "network" sub-table.
 #include <platform/sdk.hpp>
 
+namespace schema = platform::schema;
+
 using platform::json;
 
 class Network {
@@ -18,9 +20,7 @@ public:
         s.get("services")
             .title("Services by node")
             .description("The services a node serves; the local node when `node` is omitted.")
-            .schema(R"json({"type":"object","properties":{
-                "node":{"type":"string","maxLength":256,"description":"Node id (default: this host)"}},
-                "additionalProperties":false})json")
+            .schema(schema::object().str("node").max_len(256).doc("Node id (default: this host)"))
             .read_only()
             .idempotent()
             .handler(&Network::services);

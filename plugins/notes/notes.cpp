@@ -2,18 +2,16 @@
 
 #include <ctime>
 
+namespace schema = platform::schema;
+
 using platform::json;
 
 namespace {
 
 using platform::rfc3339;
 
-constexpr const char* kTitleSchema = R"json({
-  "type": "object",
-  "properties": {"title": {"type": "string", "maxLength": 200, "description": "The note's title (its key)"}},
-  "required": ["title"],
-  "additionalProperties": false
-})json";
+const schema::Object kTitleSchema =
+    schema::object().str("title").max_len(200).required().doc("The note's title (its key)");
 
 json missing(const std::string& title) {
     throw platform::not_found("title: no note titled '" + title + "'");
@@ -29,15 +27,15 @@ void Notes::describe(platform::ServiceSpec<Notes>& s) {
     s.post("add")
         .title("Add a note")
         .description("Saves a note under its title. Writing an existing title rewrites that note.")
-        .schema(R"json({
-          "type": "object",
-          "properties": {
-            "title": {"type": "string", "maxLength": 200, "description": "The note's title (its key)"},
-            "text": {"type": "string", "maxLength": 100000, "description": "The note's text"}
-          },
-          "required": ["title", "text"],
-          "additionalProperties": false
-        })json")
+        .schema(schema::object()
+                    .str("title")
+                    .max_len(200)
+                    .required()
+                    .doc("The note's title (its key)")
+                    .str("text")
+                    .max_len(100000)
+                    .required()
+                    .doc("The note's text"))
         .access(platform::Access::owner)
         .idempotent()
         .handler(&Notes::add);
@@ -68,8 +66,7 @@ void Notes::describe(platform::ServiceSpec<Notes>& s) {
         .description(
             "MCP resources/list: the caller's 100 most recently updated notes as "
             "notes://<title> resources.")
-        .schema(R"json({"type": "object", "properties": {
-          "cursor": {"type": "string", "description": "Pagination cursor (one page: ignored)"}}})json")
+        .schema(schema::object().open().prop("cursor", schema::cursor()))
         .access(platform::Access::owner)
         .read_only()
         .mcp_resources()
@@ -78,9 +75,8 @@ void Notes::describe(platform::ServiceSpec<Notes>& s) {
         .title("Read a note as an MCP resource")
         .description(
             "MCP resources/read of notes://<percent-encoded title>; 404 when there is none.")
-        .schema(R"json({"type": "object", "properties": {
-          "uri": {"type": "string", "description": "notes://<percent-encoded title>"}},
-          "required": ["uri"]})json")
+        .schema(
+            schema::object().open().str("uri").required().doc("notes://<percent-encoded title>"))
         .access(platform::Access::owner)
         .read_only()
         .mcp_resource_read("notes://")

@@ -2,6 +2,8 @@
 
 #include "../inbox/conversations.hpp"
 
+namespace schema = platform::schema;
+
 using platform::Access;
 using platform::json;
 
@@ -16,10 +18,13 @@ void Recall::describe(platform::ServiceSpec<Recall>& s) {
             "One of your conversations with the assistant: its summary and its messages, oldest "
             "first. "
             "A long one keeps the most recent `limit` messages (default 50, at most 1000).")
-        .schema(R"json({"type": "object", "properties": {
-          "id": {"type": "string", "minLength": 1, "maxLength": 100, "description": "A conversation id of yours"},
-          "limit": {"type": "integer", "minimum": 1, "maximum": 1000, "default": 50, "description": "The most recent this many messages, 1-1000 (default 50)"}},
-          "required": ["id"], "additionalProperties": false})json")
+        .schema(schema::object()
+                    .prop("id", schema::id("A conversation id of yours", 100))
+                    .min_len(1)
+                    .required()
+                    .prop("limit",
+                          schema::limit(1000, 50,
+                                        "The most recent this many messages, 1-1000 (default 50)")))
         .access(Access::account)
         .read_only()
         .handler(&Recall::conversation);
@@ -31,10 +36,11 @@ void Recall::describe(platform::ServiceSpec<Recall>& s) {
             "begun on one client (web, mail or cli); each with its id, title, channel, agent, "
             "times, "
             "number of messages and last message.")
-        .schema(R"json({"type": "object", "properties": {
-          "client": {"type": "string", "enum": ["web", "mail", "cli"], "description": "Only conversations begun on this client"},
-          "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20, "description": "At most this many, 1-100 (default 20)"}},
-          "additionalProperties": false})json")
+        .schema(schema::object()
+                    .str("client")
+                    .one_of({"web", "mail", "cli"})
+                    .doc("Only conversations begun on this client")
+                    .prop("limit", schema::limit(100, 20, "At most this many, 1-100 (default 20)")))
         .access(Access::account)
         .read_only()
         .handler(&Recall::list);
@@ -47,7 +53,7 @@ json Recall::summary(const json& header) {
 
 json Recall::conversation(platform::Request& r) {
     const std::string id = conversations::required(r, "id");
-    const int64_t limit = r.integer("limit", 50, 1, 1000);
+    const int64_t limit = r.integer("limit");
     const json answer = conversations::agent(r, "messages", {{"id", id}, {"limit", limit}});
     json messages = json::array();
     for (const auto& m : answer.value("messages", json::array()))
@@ -58,7 +64,7 @@ json Recall::conversation(platform::Request& r) {
 
 json Recall::list(platform::Request& r) {
     const std::string client = conversations::channel(r, "client");
-    const int64_t limit = r.integer("limit", 20, 1, 100);
+    const int64_t limit = r.integer("limit");
     json args = {{"limit", limit}};
     if (!client.empty()) args["channel"] = client;
     const json answer = conversations::agent(r, "threads", args);

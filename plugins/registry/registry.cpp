@@ -6,6 +6,8 @@
 #include <mutex>
 #include <platform/sdk.hpp>
 
+namespace schema = platform::schema;
+
 using platform::json;
 
 class Registry {
@@ -27,22 +29,19 @@ public:
             .title("Get a service")
             .description(
                 "One service by full or short name, as a list of its versions; 404 when unknown.")
-            .schema(R"json({
-              "type": "object",
-              "properties": {
-                "service": {"type": "string", "maxLength": 256, "description": "Service name, full (go.core.api.v1.notes) or short (notes)"},
-                "options": {
-                  "type": "object",
-                  "properties": {
-                    "ttl": {"type": "integer", "minimum": 0, "description": "Record TTL in seconds (accepted, informational)"},
-                    "domain": {"type": "string", "maxLength": 256, "description": "Registry domain (namespace)"}
-                  },
-                  "additionalProperties": false
-                }
-              },
-              "required": ["service"],
-              "additionalProperties": false
-            })json")
+            .schema(
+                schema::object()
+                    .str("service")
+                    .max_len(256)
+                    .required()
+                    .doc("Service name, full (go.core.api.v1.notes) or short (notes)")
+                    .object("options", schema::object()
+                                           .integer("ttl")
+                                           .min(0)
+                                           .doc("Record TTL in seconds (accepted, informational)")
+                                           .str("domain")
+                                           .max_len(256)
+                                           .doc("Registry domain (namespace)")))
             .read_only()
             .idempotent()
             .handler(&Registry::get_service);
@@ -52,17 +51,18 @@ public:
                 "Registers or refreshes (a heartbeat) an external service with its nodes; nodes "
                 "expire "
                 "without a heartbeat within the TTL (90 s by default).")
-            .schema(R"json({
-              "type": "object",
-              "properties": {
-                "service": {"type": "object", "description": "{name, version, endpoints[], nodes[{id, address, metadata}], metadata}"},
-                "options": {"type": "object", "properties": {
-                  "ttl": {"type": "integer", "minimum": 1, "maximum": 86400, "description": "Seconds until the nodes expire"},
-                  "domain": {"type": "string", "maxLength": 256}}, "additionalProperties": false}
-              },
-              "required": ["service"],
-              "additionalProperties": false
-            })json")
+            .schema(schema::object()
+                        .prop("service",
+                              schema::any_object().doc("{name, version, endpoints[], nodes[{id, "
+                                                       "address, metadata}], metadata}"))
+                        .required()
+                        .object("options", schema::object()
+                                               .integer("ttl")
+                                               .min(1)
+                                               .max(86400)
+                                               .doc("Seconds until the nodes expire")
+                                               .str("domain")
+                                               .max_len(256)))
             .access(platform::Access::admin)
             .idempotent()
             .handler(&Registry::register_service);
@@ -71,16 +71,10 @@ public:
             .description(
                 "Removes the listed nodes of a registered service, or the whole service when none "
                 "are listed.")
-            .schema(R"json({
-              "type": "object",
-              "properties": {
-                "service": {"type": "object", "description": "{name, nodes[{id}]}"},
-                "options": {"type": "object", "properties": {"domain": {"type": "string", "maxLength": 256}},
-                            "additionalProperties": false}
-              },
-              "required": ["service"],
-              "additionalProperties": false
-            })json")
+            .schema(schema::object()
+                        .prop("service", schema::any_object().doc("{name, nodes[{id}]}"))
+                        .required()
+                        .object("options", schema::object().str("domain").max_len(256)))
             .access(platform::Access::admin)
             .destructive()
             .handler(&Registry::deregister_service);
@@ -90,16 +84,16 @@ public:
                 "Streams {action: create|update|delete, service} for every change of registered "
                 "services, "
                 "until `limit` changes or `wait_ms` without one.")
-            .schema(R"json({
-              "type": "object",
-              "properties": {
-                "service": {"type": "string", "maxLength": 256, "description": "Only changes of this service"},
-                "limit": {"type": "integer", "minimum": 1, "maximum": 100000, "description": "Stop after this many changes"},
-                "wait_ms": {"type": "integer", "minimum": 1, "maximum": 300000, "default": 30000,
-                            "description": "Stop after this long without a change"}
-              },
-              "additionalProperties": false
-            })json")
+            .schema(schema::object()
+                        .str("service")
+                        .max_len(256)
+                        .doc("Only changes of this service")
+                        .prop("limit", schema::limit(100000, 0, "Stop after this many changes"))
+                        .integer("wait_ms")
+                        .min(1)
+                        .max(300000)
+                        .def(30000)
+                        .doc("Stop after this long without a change"))
             .read_only()
             .streaming()
             .async(&Registry::watch);

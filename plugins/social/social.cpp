@@ -2,6 +2,8 @@
 
 #include <cstdint>
 
+namespace schema = platform::schema;
+
 using platform::json;
 
 void Social::describe(platform::ServiceSpec<Social>& s) {
@@ -15,9 +17,8 @@ void Social::describe(platform::ServiceSpec<Social>& s) {
             "This instance's social posts (announcements of its public blog posts), newest first; "
             "all of "
             "them unless `limit`.")
-        .schema(R"json({"type": "object", "properties": {
-          "limit": {"type": "integer", "minimum": 1, "maximum": 100, "description": "At most this many (default: all)"}},
-          "additionalProperties": false})json")
+        .schema(schema::object().prop("limit",
+                                      schema::limit(100, 0, "At most this many (default: all)")))
         .access(platform::Access::public_)
         .read_only()
         .handler(&Social::list);
@@ -25,10 +26,12 @@ void Social::describe(platform::ServiceSpec<Social>& s) {
         .title("Search social posts")
         .description(
             "This instance's own social posts containing every word of the query, newest first.")
-        .schema(R"json({"type": "object", "properties": {
-          "query": {"type": "string", "maxLength": 500, "description": "Words to find (case-insensitive)"},
-          "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20, "description": "At most this many"}},
-          "required": ["query"], "additionalProperties": false})json")
+        .schema(schema::object()
+                    .str("query")
+                    .max_len(500)
+                    .required()
+                    .doc("Words to find (case-insensitive)")
+                    .prop("limit", schema::limit(100, 20, "At most this many")))
         .access(platform::Access::public_)
         .read_only()
         .handler(&Social::search);

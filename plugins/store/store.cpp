@@ -4,36 +4,49 @@
 #include <string>
 #include <vector>
 
+namespace schema = platform::schema;
+
 using platform::json;
 
 namespace {
 
-// Schema fragments shared by the endpoints (JSON text).
-constexpr const char* kTable =
-    R"json("table": {"type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[A-Za-z0-9_.:-]+$",
-  "description": "Table name: each service's records live in the table named after its plugin id (notes, config...)"})json";
-constexpr const char* kScan = R"json(
-  "prefix": {"type": "string", "maxLength": 4096, "description": "Only keys starting with this text"},
-  "suffix": {"type": "string", "maxLength": 4096, "description": "Only keys ending with this text (applied after the prefix scan)"},
-  "limit": {"type": "integer", "minimum": 1, "maximum": 1000, "default": 100, "description": "At most this many results (1-1000)"},
-  "offset": {"type": "integer", "minimum": 0, "maximum": 1000000, "default": 0, "description": "Results skipped first, after filtering"},
-  "order": {"type": "string", "enum": ["asc", "desc"], "default": "asc", "description": "Key order: asc (bytewise) or desc"})json";
-constexpr const char* kRecordOutput =
-    R"json({"type": "object", "properties": {"records": {"type": "array", "items": {"type": "object",
-  "properties": {"key": {"type": "string"}, "value": {"type": "string"},
-                 "expiry": {"type": "integer", "description": "Seconds left before the record expires; 0 = none or not reported by the store"}}}}},
-  "required": ["records"]})json";
-
-std::string schema(std::initializer_list<std::string> props, const char* required) {
-    std::string s = R"json({"type": "object", "properties": {)json";
-    bool first = true;
-    for (const auto& p : props) {
-        s += first ? "" : ",";
-        s += p;
-        first = false;
-    }
-    return s + "}, \"required\": " + required + ", \"additionalProperties\": false}";
+// Every endpoint names a table; read and list scan it the same way.
+const schema::Object kTable =
+    schema::object()
+        .str("table")
+        .min_len(1)
+        .max_len(128)
+        .pattern("^[A-Za-z0-9_.:-]+$")
+        .required()
+        .doc(
+            "Table name: each service's records live in the table named after its plugin id "
+            "(notes, config...)");
+const schema::Object kScan =
+    schema::object()
+        .str("prefix")
+        .max_len(4096)
+        .doc("Only keys starting with this text")
+        .str("suffix")
+        .max_len(4096)
+        .doc("Only keys ending with this text (applied after the prefix scan)")
+        .prop("limit", schema::limit(1000, 100, "At most this many results (1-1000)"))
+        .prop("offset", schema::offset("Results skipped first, after filtering"))
+        .max(1000000)
+        .str("order")
+        .one_of({"asc", "desc"})
+        .def("asc")
+        .doc("Key order: asc (bytewise) or desc");
+// A record's key.
+schema::Value key_arg(const char* doc) {
+    return schema::string().min_len(1).max_len(4096).doc(doc);
 }
+const schema::Object kRecordOutput =
+    schema::object()
+        .open()
+        .array("records",
+               schema::object().open().str("key").str("value").integer("expiry").doc(
+                   "Seconds left before the record expires; 0 = none or not reported by the store"))
+        .required();
 
 struct Query {
     std::string prefix, suffix;
@@ -85,11 +98,10 @@ public:
                 "suffix, in key order with limit and offset applied after filtering. Without key, "
                 "prefix and "
                 "suffix: every record of the table, paged.")
-            .schema(schema(
-                {kTable,
-                 R"json("key": {"type": "string", "minLength": 1, "maxLength": 4096, "description": "Exact key to read (not with prefix or suffix)"})json",
-                 kScan},
-                R"(["table"])"))
+            .schema(schema::object()
+                        .include(kTable)
+                        .prop("key", key_arg("Exact key to read (not with prefix or suffix)"))
+                        .include(kScan))
             .output(kRecordOutput)
             .access(platform::Access::admin)
             .read_only()
@@ -100,13 +112,19 @@ public:
             .title("Write a record")
             .description(
                 "Writes (or overwrites) one record; ttl makes it expire after that many seconds.")
-            .schema(schema(
-                {kTable,
-                 R"json("key": {"type": "string", "minLength": 1, "maxLength": 4096, "description": "Record key"},
-                                   "value": {"type": "string", "maxLength": 1048576, "description": "Record value (text)"},
-                                   "ttl": {"type": "integer", "minimum": 0, "maximum": 315360000, "default": 0, "description": "Seconds until the record expires; 0 = never"})json"},
-                R"(["table", "key", "value"])"))
-            .output(R"json({"type": "object", "properties": {}})json")
+            .schema(schema::object()
+                        .include(kTable)
+                        .prop("key", key_arg("Record key"))
+                        .required()
+                        .str("value")
+                        .max_len(1048576)
+                        .required()
+                        .doc("Record value (text)")
+                        .integer("ttl")
+                        .range(0, 315360000)
+                        .def(0)
+                        .doc("Seconds until the record expires; 0 = never"))
+            .output(schema::object().open())
             .access(platform::Access::admin)
             .idempotent()
             .withheld_from_agent()
@@ -117,12 +135,8 @@ public:
             .description(
                 "Deletes one record by key. Deleting a missing key succeeds with deleted=false, as "
                 "in micro.")
-            .schema(schema(
-                {kTable,
-                 R"json("key": {"type": "string", "minLength": 1, "maxLength": 4096, "description": "Record key"})json"},
-                R"(["table", "key"])"))
-            .output(
-                R"json({"type": "object", "properties": {"deleted": {"type": "boolean"}}, "required": ["deleted"]})json")
+            .schema(schema::object().include(kTable).prop("key", key_arg("Record key")).required())
+            .output(schema::object().open().boolean("deleted").required())
             .access(platform::Access::admin)
             .destructive()
             .idempotent()
@@ -133,9 +147,8 @@ public:
             .description(
                 "The keys of a table, with the same prefix, suffix, order, limit and offset rules "
                 "as read.")
-            .schema(schema({kTable, kScan}, R"(["table"])"))
-            .output(
-                R"json({"type": "object", "properties": {"keys": {"type": "array", "items": {"type": "string"}}}, "required": ["keys"]})json")
+            .schema(schema::object().include(kTable).include(kScan))
+            .output(schema::object().open().array("keys", schema::string()).required())
             .access(platform::Access::admin)
             .read_only()
             .idempotent()
@@ -145,8 +158,7 @@ public:
             .title("List tables")
             .description(
                 "The tables that hold records; 501 when the store provider cannot list them.")
-            .output(
-                R"json({"type": "object", "properties": {"tables": {"type": "array", "items": {"type": "string"}}}, "required": ["tables"]})json")
+            .output(schema::object().open().array("tables", schema::string()).required())
             .access(platform::Access::admin)
             .read_only()
             .idempotent()

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+namespace schema = platform::schema;
+
 using platform::json;
 
 namespace {
@@ -37,9 +39,7 @@ void Stream::describe(platform::ServiceSpec<Stream>& s) {
         .title("Recent activity")
         .description(
             "Public events of this instance (blog posts published or updated), newest first.")
-        .schema(R"json({"type": "object", "properties": {
-          "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20, "description": "At most this many"}},
-          "additionalProperties": false})json")
+        .schema(schema::object().prop("limit", schema::limit(100, 20, "At most this many")))
         .access(platform::Access::public_)
         .read_only()
         .handler(&Stream::list);

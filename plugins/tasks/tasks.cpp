@@ -4,16 +4,13 @@
 
 #include "due.hpp"
 
+namespace schema = platform::schema;
+
 using platform::json;
 
 namespace {
 
-constexpr const char* kIdSchema = R"json({
-  "type": "object",
-  "properties": {"id": {"type": "string", "minLength": 1, "maxLength": 64, "description": "The task's id"}},
-  "required": ["id"],
-  "additionalProperties": false
-})json";
+const schema::Object kIdSchema = schema::id_object("The task's id").min_len(1);
 
 }  // namespace
 
@@ -28,17 +25,22 @@ void Tasks::describe(platform::ServiceSpec<Tasks>& s) {
             "A new task (status todo). Assigned to the agent, it can pick the task up "
             "(tasks/next). `due` is "
             "RFC 3339 or `YYYY-MM-DD HH:MM` in your account's time zone (UTC when none is set).")
-        .schema(R"json({
-          "type": "object",
-          "properties": {
-            "title": {"type": "string", "minLength": 1, "maxLength": 200, "description": "What is to be done"},
-            "detail": {"type": "string", "maxLength": 10000, "description": "More about it"},
-            "assignee": {"type": "string", "enum": ["me", "agent"], "default": "me", "description": "Who does it: me (default) or agent"},
-            "due": {"type": "string", "maxLength": 64, "description": "When it is due: RFC 3339, or YYYY-MM-DD HH:MM in your time zone"}
-          },
-          "required": ["title"],
-          "additionalProperties": false
-        })json")
+        .schema(schema::object()
+                    .str("title")
+                    .min_len(1)
+                    .max_len(200)
+                    .required()
+                    .doc("What is to be done")
+                    .str("detail")
+                    .max_len(10000)
+                    .doc("More about it")
+                    .str("assignee")
+                    .one_of({"me", "agent"})
+                    .def("me")
+                    .doc("Who does it: me (default) or agent")
+                    .str("due")
+                    .max_len(64)
+                    .doc("When it is due: RFC 3339, or YYYY-MM-DD HH:MM in your time zone"))
         .access(platform::Access::owner)
         .handler(&Tasks::create);
     s.post("delete")
@@ -55,15 +57,12 @@ void Tasks::describe(platform::ServiceSpec<Tasks>& s) {
             "Your tasks, open ones first (by due, then oldest), then done and failed ones (most "
             "recently "
             "updated first); `status` keeps one state. `total` counts the matches before paging.")
-        .schema(R"json({
-          "type": "object",
-          "properties": {
-            "offset": {"type": "integer", "minimum": 0, "default": 0, "description": "Tasks skipped first"},
-            "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20, "description": "At most this many (1-100, default 20)"},
-            "status": {"type": "string", "enum": ["todo", "doing", "done", "failed", "blocked"], "description": "Only tasks in this state"}
-          },
-          "additionalProperties": false
-        })json")
+        .schema(schema::object()
+                    .prop("offset", schema::offset("Tasks skipped first"))
+                    .prop("limit", schema::limit(100, 20, "At most this many (1-100, default 20)"))
+                    .str("status")
+                    .one_of({"todo", "doing", "done", "failed", "blocked"})
+                    .doc("Only tasks in this state"))
         .access(platform::Access::owner)
         .read_only()
         .handler(&Tasks::list);
@@ -89,18 +88,23 @@ void Tasks::describe(platform::ServiceSpec<Tasks>& s) {
             "Changes the given fields of a task; `status` may be set to any of todo, doing, done, "
             "failed, "
             "blocked, with its `result` in the same call. Omitted fields keep their value.")
-        .schema(R"json({
-          "type": "object",
-          "properties": {
-            "id": {"type": "string", "minLength": 1, "maxLength": 64, "description": "The task's id"},
-            "title": {"type": "string", "minLength": 1, "maxLength": 200, "description": "A new title"},
-            "detail": {"type": "string", "maxLength": 10000, "description": "A new detail"},
-            "status": {"type": "string", "enum": ["todo", "doing", "done", "failed", "blocked"], "description": "The new state"},
-            "result": {"type": "string", "maxLength": 10000, "description": "What came of it"}
-          },
-          "required": ["id"],
-          "additionalProperties": false
-        })json")
+        .schema(schema::object()
+                    .prop("id", schema::id("The task's id"))
+                    .min_len(1)
+                    .required()
+                    .str("title")
+                    .min_len(1)
+                    .max_len(200)
+                    .doc("A new title")
+                    .str("detail")
+                    .max_len(10000)
+                    .doc("A new detail")
+                    .str("status")
+                    .one_of({"todo", "doing", "done", "failed", "blocked"})
+                    .doc("The new state")
+                    .str("result")
+                    .max_len(10000)
+                    .doc("What came of it"))
         .access(platform::Access::owner)
         .idempotent()
         .handler(&Tasks::update);
@@ -151,8 +155,8 @@ int64_t Tasks::due_ms(platform::Request& r, const std::string& due) const {
 void Tasks::hand_to_agent(platform::Request& r, const json& task) const {
     std::string prompt = task.value("title", "");
     if (!task.value("detail", "").empty()) prompt += "\n\n" + task.value("detail", "");
-    if (prompt.size() > 8000) {  // work's prompt limit, cut on a UTF-8 boundary
-        size_t end = 8000;
+    if (prompt.size() > schema::kPromptMaxBytes) {  // work's prompt limit, cut on a UTF-8 boundary
+        size_t end = schema::kPromptMaxBytes;
         while (end > 0 && (static_cast<unsigned char>(prompt[end]) & 0xC0) == 0x80) --end;
         prompt.resize(end);
     }

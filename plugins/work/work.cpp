@@ -2,36 +2,37 @@
 
 #include <algorithm>
 
+namespace schema = platform::schema;
+
 using platform::Access;
 using platform::json;
 
 namespace {
 
-constexpr const char* kConfigSchema = R"json({
-  "type": "object",
-  "properties": {
-    "workers": {"type": "integer", "minimum": 1, "maximum": 16, "description": "Threads running queued work (default 2)"},
-    "timeout_ms": {"type": "integer", "minimum": 1000, "maximum": 3600000, "description": "Longest agent run of one job (default 600000)"}
-  }
-})json";
+const schema::Object kConfigSchema = schema::object()
+                                         .open()
+                                         .integer("workers")
+                                         .min(1)
+                                         .max(16)
+                                         .doc("Threads running queued work (default 2)")
+                                         .integer("timeout_ms")
+                                         .min(1000)
+                                         .max(3600000)
+                                         .doc("Longest agent run of one job (default 600000)");
 
-constexpr const char* kIdSchema = R"json({
-  "type": "object",
-  "properties": {"id": {"type": "string", "minLength": 1, "maxLength": 100, "description": "The work's id (work/submit's answer)"}},
-  "required": ["id"],
-  "additionalProperties": false
-})json";
+const schema::Object kIdSchema =
+    schema::id_object("The work's id (work/submit's answer)", 100).min_len(1);
 
-constexpr const char* kGetSchema = R"json({
-  "type": "object",
-  "properties": {
-    "id": {"type": "string", "minLength": 1, "maxLength": 100, "description": "The work's id (work/submit's answer)"},
-    "wait": {"type": "integer", "minimum": 0, "maximum": 60, "default": 0,
-             "description": "Seconds to wait for the work to finish before answering (0-60, default 0)"}
-  },
-  "required": ["id"],
-  "additionalProperties": false
-})json";
+const schema::Object kGetSchema =
+    schema::object()
+        .prop("id", schema::id("The work's id (work/submit's answer)", 100))
+        .min_len(1)
+        .required()
+        .integer("wait")
+        .min(0)
+        .max(Work::kMaxWaitSeconds)
+        .def(0)
+        .doc("Seconds to wait for the work to finish before answering (0-60, default 0)");
 
 int64_t config_int(const platform::Host& host, const char* key, int64_t fallback, int64_t lo,
                    int64_t hi) {
@@ -63,23 +64,24 @@ void Work::describe(platform::ServiceSpec<Work>& s) {
     s.post("submit")
         .title("Submit work")
         .description(
-            "Queues a prompt (at most 8000 bytes) as durable background work that an agent — the "
-            "default "
+            "Queues a prompt (at most " + std::to_string(schema::kPromptMaxBytes) +
+            " bytes) as durable background work that an agent — the default "
             "one unless `agent` names another — runs for you later with your tools; `thread` (an "
             "owned "
             "conversation) gives it context and receives the result, else a new conversation does. "
             "Answers the work's `id` at once: poll work/get until done, failed or blocked. Do not "
             "resubmit after a lost answer: the work could run twice.")
-        .schema(R"json({
-          "type": "object",
-          "properties": {
-            "prompt": {"type": "string", "minLength": 1, "description": "What to do, at most 8000 bytes"},
-            "agent": {"type": "string", "minLength": 1, "maxLength": 100, "description": "The agent to run it (agent/list); default: the default agent"},
-            "thread": {"type": "string", "minLength": 1, "maxLength": 100, "description": "An owned conversation id for context and result delivery"}
-          },
-          "required": ["prompt"],
-          "additionalProperties": false
-        })json")
+        .schema(schema::object()
+                    .prop("prompt", schema::prompt("What to do"))
+                    .required()
+                    .str("agent")
+                    .min_len(1)
+                    .max_len(100)
+                    .doc("The agent to run it (agent/list); default: the default agent")
+                    .str("thread")
+                    .min_len(1)
+                    .max_len(100)
+                    .doc("An owned conversation id for context and result delivery"))
         .access(Access::account)
         .action()
         .max_body(64 * 1024)
@@ -92,15 +94,12 @@ void Work::describe(platform::ServiceSpec<Work>& s) {
             "failed, "
             "blocked; most recently finished first). `status` keeps one state; `total` counts the "
             "matches before offset and limit. Steps are left out (work/get has them).")
-        .schema(R"json({
-          "type": "object",
-          "properties": {
-            "status": {"type": "string", "enum": ["todo", "doing", "done", "failed", "blocked"], "description": "Only work in this state"},
-            "offset": {"type": "integer", "minimum": 0, "default": 0, "description": "Jobs skipped first"},
-            "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20, "description": "At most this many (1-100, default 20)"}
-          },
-          "additionalProperties": false
-        })json")
+        .schema(schema::object()
+                    .str("status")
+                    .one_of({"todo", "doing", "done", "failed", "blocked"})
+                    .doc("Only work in this state")
+                    .prop("offset", schema::offset("Jobs skipped first"))
+                    .prop("limit", schema::limit(100, 20, "At most this many (1-100, default 20)")))
         .access(Access::account)
         .read_only()
         .http_path("/work")
@@ -141,15 +140,14 @@ void Work::describe(platform::ServiceSpec<Work>& s) {
             "Internal (the tasks service): queues the prompt of a task assigned to the agent; the "
             "outcome "
             "is written back to the task. A task with open work gets that work's id again.")
-        .schema(R"json({
-          "type": "object",
-          "properties": {
-            "task": {"type": "string", "minLength": 1, "maxLength": 64, "description": "The task's id"},
-            "prompt": {"type": "string", "minLength": 1, "description": "What to do, at most 8000 bytes"}
-          },
-          "required": ["task", "prompt"],
-          "additionalProperties": false
-        })json")
+        .schema(schema::object()
+                    .str("task")
+                    .min_len(1)
+                    .max_len(64)
+                    .required()
+                    .doc("The task's id")
+                    .prop("prompt", schema::prompt("What to do"))
+                    .required())
         .access(Access::account)
         .action()
         .internal()
@@ -163,10 +161,7 @@ std::string Work::owner(const platform::Request& r) {
 }
 
 std::string Work::prompt(const platform::Request& r) {
-    const std::string p = r.str("prompt");
-    if (p.empty()) throw platform::invalid_argument("prompt: must not be empty");
-    if (p.size() > kMaxPromptBytes) throw platform::invalid_argument("prompt: at most 8000 bytes");
-    return p;
+    return r.str("prompt");  // not empty, at most schema::kPromptMaxBytes: the schema says so
 }
 
 void Work::check_thread(platform::Request& r, const std::string& thread) const {

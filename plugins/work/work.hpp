@@ -41,13 +41,12 @@ public:
     platform::json retry(platform::Request& r);
     platform::json from_task(platform::Request& r);
 
-    static constexpr size_t kMaxPromptBytes = 8000;
     static constexpr int64_t kMaxWaitSeconds = 60;
 
 private:
     // The caller's account; 401 when anonymous.
     static std::string owner(const platform::Request& r);
-    // The `prompt` argument: 400 when empty or over 8000 bytes.
+    // The `prompt` argument (the schema refuses it empty or over schema::kPromptMaxBytes).
     static std::string prompt(const platform::Request& r);
     // 404 `thread: no such conversation` unless `thread` is the caller's (agent/messages as the
     // caller).

@@ -25,7 +25,7 @@ json Work::list(platform::Request& r) {
         throw platform::invalid_argument(
             "status: must be one of todo, doing, done, failed, blocked");
     const int64_t offset = r.integer("offset", 0, 0, std::numeric_limits<int32_t>::max());
-    const int64_t limit = r.integer("limit", 20, 1, 100);
+    const int64_t limit = r.integer("limit");
 
     std::vector<json> open, finished;
     for (auto& job : jobs_.all(who)) {
@@ -51,7 +51,7 @@ json Work::list(platform::Request& r) {
 
 json Work::get(platform::Request& r) {
     const std::string who = owner(r), id = r.str("id");
-    const int64_t wait = r.integer("wait", 0, 0, kMaxWaitSeconds);
+    const int64_t wait = r.integer("wait");
     auto job = jobs_.get(who, id);
     if (!job) throw platform::not_found("id: no such work");
     return jobs_.view(wait > 0 ? wait_for(r, *job, wait) : *job);

@@ -17,9 +17,9 @@
 // report, a request that is not an object.
 #include <platform/host/names.hpp>
 #include <platform/host/openapi.hpp>
-#include <platform/host/schema.hpp>
 #include <platform/host/service_registry.hpp>
 #include <platform/host/tool_catalog.hpp>
+#include <platform/validation/schema.hpp>
 
 #include "dynamic.hpp"
 #include "fuzz_host.hpp"
@@ -33,8 +33,8 @@ using platform::cli::ServiceInfo;
 using platform::cli::UsageError;
 using platform::host::Endpoint;
 using platform::host::Plugin;
-using platform::host::Schema;
 using platform::host::ServiceEntry;
+using platform::validation::Schema;
 
 platform::host::ServiceRegistry& registry() {
     static auto* r = new platform::host::ServiceRegistry("go.core.api", "fuzz");
@@ -74,7 +74,7 @@ void custom(const std::string& schema_text, const std::vector<std::string>& args
     std::optional<Schema> schema;
     try {
         schema = Schema::parse(schema_text);
-    } catch (const platform::host::SchemaError&) {
+    } catch (const platform::validation::SchemaError&) {
         return;  // the host refuses such a plugin: no CLI ever sees it
     }
     Plugin p;

@@ -13,10 +13,10 @@
 // answer with a 5xx status (bad paths and values are the caller's: 4xx naming the argument);
 // the schema's path pattern and config_tree::split disagreeing about a path.
 #include <map>
-#include <platform/host/schema.hpp>
 #include <platform/host/status.hpp>
 #include <platform/sdk/error.hpp>
 #include <platform/testing/fake_host.hpp>
+#include <platform/validation/schema.hpp>
 
 #include "fuzz_support.hpp"
 #include "tree.hpp"
@@ -26,7 +26,7 @@ extern "C" const platform_plugin_desc_t* platform_plugin_entry(const platform_en
 namespace {
 
 using nlohmann::json;
-using platform::host::Schema;
+using platform::validation::Schema;
 
 struct Config {
     platform::testing::FakeHost host;
@@ -59,7 +59,7 @@ bool split_accepts(const std::string& path) {
 
 // The schema of `set` (a required, non-empty path) and split() must agree about `path`.
 void check_path_rules(const std::string& path) {
-    if (path.size() > 512 || !platform::host::valid_utf8(path)) return;  // maxLength decides
+    if (path.size() > 512 || !platform::validation::valid_utf8(path)) return;  // maxLength decides
     json probe = {{"path", path}, {"value", 1}};
     const bool schema_ok = !config().schemas.at("set").validate(probe);
     FUZZ_CHECK(schema_ok == split_accepts(path),

@@ -9,8 +9,8 @@
 // Expected: QueryError (std::runtime_error) from parse_query, an ArgsError from request_args.
 // Findings: any other exception; a result that is not an object; a string in the result that
 // is not valid UTF-8 (dump() would throw later, in the dispatcher); validation throwing.
-#include <platform/host/query.hpp>
 #include <platform/host/request_args.hpp>
+#include <platform/validation/query.hpp>
 
 #include "fuzz_support.hpp"
 
@@ -19,8 +19,8 @@ namespace {
 using nlohmann::json;
 using platform::host::ArgsError;
 using platform::host::HttpRequest;
-using platform::host::QueryError;
-using platform::host::Schema;
+using platform::validation::QueryError;
+using platform::validation::Schema;
 
 const Schema& typed_schema() {
     static const Schema s = Schema::parse(R"json({
@@ -60,7 +60,7 @@ void check_utf8(const json& j, const std::string& what) {
 void parse(std::string_view q, const Schema* schema, const char* what) {
     json args;
     try {
-        args = platform::host::parse_query(q, schema);
+        args = platform::validation::parse_query(q, schema);
     } catch (const QueryError&) {
         return;
     }

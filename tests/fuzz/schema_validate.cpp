@@ -13,7 +13,7 @@
 // Expected: SchemaError from compiling. Findings: any other exception (validate must not
 // throw); a refusal without "<path>: <rule>"; validation that is not idempotent (a valid value,
 // defaults applied, must validate again unchanged).
-#include <platform/host/schema.hpp>
+#include <platform/validation/schema.hpp>
 
 #include "fuzz_host.hpp"
 #include "fuzz_support.hpp"
@@ -21,8 +21,8 @@
 namespace {
 
 using nlohmann::json;
-using platform::host::Schema;
-using platform::host::SchemaError;
+using platform::validation::Schema;
+using platform::validation::SchemaError;
 
 struct Target {
     std::string name;  // "notes.add"

@@ -132,10 +132,10 @@ TEST_F(AgentApi, AnotherAccountsThreadIsNotFound) {
 
 TEST_F(AgentApi, PromptsOver8000BytesAreRefused) {
     auto r = post("ask", {{"prompt", std::string(8001, 'x')}}, "ann");
-    expect_400(r, "prompt: at most 8000 bytes");
+    expect_400(r, "prompt: must be at most 8000 bytes");
     std::string euros;
     for (int i = 0; i < 2667; ++i) euros += "\xe2\x82\xac";  // 2667 characters, 8001 bytes
-    expect_400(post("ask", {{"prompt", euros}}, "ann"), "prompt: at most 8000 bytes");
+    expect_400(post("ask", {{"prompt", euros}}, "ann"), "prompt: must be at most 8000 bytes");
     EXPECT_EQ(surface_a({{"prompt", std::string(8001, 'x')}}, "ann").status, 400);
     expect_400(post("ask", json::object(), "ann"), "prompt");
 }

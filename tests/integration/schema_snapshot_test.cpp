@@ -4,7 +4,7 @@
 //
 // The snapshots were taken before the plugins' schemas moved from hand-typed JSON to the SDK's
 // builder (platform/sdk/schema.hpp); the comparison leaves out the byte limits that move added
-// ("maxBytes" in tools/list, "x-maxBytes" in OpenAPI) and nothing else. A deliberate change to an
+// ("maxBytes" in tools/list, "x-maxBytes" in OpenAPI) and empty "required" lists, nothing else. A deliberate change to an
 // endpoint is accepted by writing the snapshots anew and reviewing their diff:
 //   PLATFORM_UPDATE_SNAPSHOTS=1 build/integration-mcp-test --gtest_filter='SchemaSnapshot.*'
 #include <gtest/gtest.h>
@@ -25,11 +25,14 @@ using platform::test::McpClient;
 
 namespace {
 
-// `doc` without the byte-limit keywords, and without what depends on the run (the server's port).
+// `doc` without the byte-limit keywords, and without empty "required" lists (the builder leaves
+// them out; a schema means the same with and without one).
 json without_byte_limits(json doc) {
     if (doc.is_object()) {
         doc.erase("maxBytes");
         doc.erase("x-maxBytes");
+        if (auto it = doc.find("required"); it != doc.end() && it->is_array() && it->empty())
+            doc.erase(it);
         for (auto& [_, v] : doc.items()) v = without_byte_limits(v);
     } else if (doc.is_array()) {
         for (auto& v : doc) v = without_byte_limits(v);

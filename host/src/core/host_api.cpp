@@ -182,8 +182,14 @@ void log(platform_host_ctx_t* c, platform_log_level_t level, platform_str_t m) {
 
 platform_status_t config_get(platform_host_ctx_t* c, platform_str_t path,
                              platform_bytes_sink_fn sink, void* user) {
-    const json* node = &hctx(c).plugin->config;
     std::string p = str(path);
+    // "platform.*" is the host's own part of the table (abi.h, config_get).
+    const json platform_part = {{"namespace", hctx(c).runtime->settings().ns}};
+    const json* node = &hctx(c).plugin->config;
+    if (p == "platform" || p.rfind("platform.", 0) == 0) {
+        node = &platform_part;
+        p.erase(0, p.size() > 8 ? 9 : 8);
+    }
     for (size_t i = 0, j; !p.empty() && i <= p.size(); i = j + 1) {
         j = p.find('.', i);
         if (j == std::string::npos) j = p.size();

@@ -6,18 +6,21 @@
 #include <platform/host/acme_client.hpp>
 #include <platform/host/gateway.hpp>
 #include <platform/host/http_bodies.hpp>
-#include <platform/host/json_depth.hpp>
 #include <platform/host/mcp.hpp>
 #include <platform/host/names.hpp>
 #include <platform/host/openapi.hpp>
 #include <platform/host/request_args.hpp>
-#include <platform/host/schema.hpp>
 #include <platform/host/settings.hpp>
 #include <platform/host/status.hpp>
 #include <platform/sdk/random.hpp>
+#include <platform/validation/json_depth.hpp>
+#include <platform/validation/schema.hpp>
 #include <stdexcept>
 
 #include "handlers.hpp"
+
+using platform::validation::json_depth_ok;
+using platform::validation::kMaxJsonDepth;
 
 namespace platform::host {
 

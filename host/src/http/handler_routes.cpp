@@ -11,10 +11,12 @@
 #include <algorithm>
 #include <limits>
 #include <platform/host/http_bodies.hpp>
-#include <platform/host/query.hpp>
 #include <platform/host/request_args.hpp>
+#include <platform/validation/query.hpp>
 
 #include "handlers.hpp"
+
+using platform::validation::parse_query;
 
 namespace platform::host {
 

@@ -34,8 +34,22 @@ json error_responses(bool catalogue, const Endpoint& e) {
     return out;
 }
 
+// `schema` with our own keywords as OpenAPI extensions: "maxBytes" becomes "x-maxBytes".
+json openapi_schema(json schema) {
+    if (schema.is_object()) {
+        if (auto it = schema.find("maxBytes"); it != schema.end()) {
+            schema["x-maxBytes"] = *it;
+            schema.erase("maxBytes");
+        }
+        for (auto& [_, v] : schema.items()) v = openapi_schema(std::move(v));
+    } else if (schema.is_array()) {
+        for (auto& v : schema) v = openapi_schema(std::move(v));
+    }
+    return schema;
+}
+
 json operation(const ServiceEntry& s, const Endpoint& e, bool catalogue) {
-    const json& schema = e.input.source();
+    const json schema = openapi_schema(e.input.source());
     json op = {{"operationId", s.relative + "." + e.name},
                {"summary", e.title.empty() ? e.method : e.title},
                {"description", e.description},

@@ -1,8 +1,14 @@
 #include <algorithm>
-#include <platform/host/json_depth.hpp>
-#include <platform/host/query.hpp>
 #include <platform/host/request_args.hpp>
+#include <platform/validation/json_depth.hpp>
+#include <platform/validation/query.hpp>
 #include <vector>
+
+using platform::validation::json_depth_ok;
+using platform::validation::kMaxJsonDepth;
+using platform::validation::parse_form;
+using platform::validation::parse_query;
+using platform::validation::valid_utf8;
 
 namespace platform::host {
 

@@ -4,10 +4,13 @@
 
 #include <algorithm>
 #include <cstring>
-#include <platform/host/json_depth.hpp>
 #include <platform/host/request_args.hpp>
+#include <platform/validation/json_depth.hpp>
 
 #include "mcp_internal.hpp"
+
+using platform::validation::json_depth_ok;
+using platform::validation::kMaxJsonDepth;
 
 namespace platform::host {
 

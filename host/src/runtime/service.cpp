@@ -14,12 +14,11 @@ using platform::host::runtime::Manager;
 using platform::host::runtime::RuntimeError;
 using platform::host::runtime::Source;
 
-constexpr const char* kName = R"json({"type": "string", "minLength": 1, "maxLength": 63,
-  "description": "The service's name (as `status` lists it)"})json";
+namespace schema = platform::schema;
 
-std::string schema(const std::string& props, const std::string& required) {
-    return R"({"type": "object", "properties": {)" + props + R"(}, "required": [)" + required +
-           R"(], "additionalProperties": false})";
+// A run service's name, as `status` lists it.
+schema::Value service_name() {
+    return schema::string().min_len(1).max_len(63).doc("The service's name (as `status` lists it)");
 }
 
 // "<source>[@<ref>]": a ref is what follows the last '@' when it has no '/' or ':' (so the user of
@@ -55,12 +54,22 @@ public:
                 "with CMake against this host's SDK, then runs it in a platform-worker process. "
                 "Answers at once "
                 "with status pending; poll status. Needs the admin or runtime scope.")
-            .schema(schema(
-                R"j("source": {"type": "string", "minLength": 1, "maxLength": 2048, "description": "Repository, folder or short name, optionally @ref"},
-              "name": {"type": "string", "minLength": 1, "maxLength": 63, "description": "Service name (default: the folder or repository name)"},
-              "ref": {"type": "string", "minLength": 1, "maxLength": 256, "description": "Branch, tag or commit (instead of @ref)"},
-              "archive": {"type": "string", "description": "The folder as a base64-encoded .tar.gz"})j",
-                R"("source")"))
+            .schema(schema::object()
+                        .str("source")
+                        .min_len(1)
+                        .max_len(2048)
+                        .required()
+                        .doc("Repository, folder or short name, optionally @ref")
+                        .str("name")
+                        .min_len(1)
+                        .max_len(63)
+                        .doc("Service name (default: the folder or repository name)")
+                        .str("ref")
+                        .min_len(1)
+                        .max_len(256)
+                        .doc("Branch, tag or commit (instead of @ref)")
+                        .str("archive")
+                        .doc("The folder as a base64-encoded .tar.gz"))
             .access(platform::Access::account)
             .max_body(64ull << 20)
             .withheld_from_agent()
@@ -73,10 +82,11 @@ public:
                 "one keeps serving until the new one runs; a failed build keeps it and records the "
                 "error. A "
                 "service at a commit is only restarted.")
-            .schema(schema(
-                std::string(R"("name": )") + kName +
-                    R"j(, "archive": {"type": "string", "description": "A new upload (base64 .tar.gz)"})j",
-                R"("name")"))
+            .schema(schema::object()
+                        .prop("name", service_name())
+                        .required()
+                        .str("archive")
+                        .doc("A new upload (base64 .tar.gz)"))
             .access(platform::Access::account)
             .max_body(64ull << 20)
             .withheld_from_agent()
@@ -85,7 +95,7 @@ public:
             .title("Kill a service")
             .description(
                 "Stops the service's worker and removes it; its routes answer 404 afterwards.")
-            .schema(schema(std::string(R"("name": )") + kName, R"("name")"))
+            .schema(schema::object().prop("name", service_name()).required())
             .access(platform::Access::account)
             .destructive()
             .withheld_from_agent()
@@ -98,7 +108,7 @@ public:
                 "starting, running, updating (rebuilt while the old build serves), error), build, "
                 "updated (ms since the epoch) and metadata "
                 "(owner, group, error).")
-            .schema(schema(std::string(R"("name": )") + kName, ""))
+            .schema(schema::object().prop("name", service_name()))
             .access(platform::Access::account)
             .read_only()
             .idempotent()
@@ -109,10 +119,16 @@ public:
                 "The last `lines` lines of the service's build output, runtime events and log; "
                 "with follow, "
                 "then every new line as it comes (a stream), until the call's deadline.")
-            .schema(schema(std::string(R"("name": )") + kName + R"j(,
-              "lines": {"type": "integer", "minimum": 0, "maximum": 10000, "default": 15, "description": "How many past lines"},
-              "follow": {"type": "boolean", "default": false, "description": "Keep streaming new lines"})j",
-                           R"("name")"))
+            .schema(schema::object()
+                        .prop("name", service_name())
+                        .required()
+                        .integer("lines")
+                        .range(0, 10000)
+                        .def(15)
+                        .doc("How many past lines")
+                        .boolean("follow")
+                        .def(false)
+                        .doc("Keep streaming new lines"))
             .access(platform::Access::account)
             .read_only()
             .streaming()

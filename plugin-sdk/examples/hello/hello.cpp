@@ -3,13 +3,16 @@
 //   GET  /api/v1/hello/greet?name=Ada   -> {"data":{"message":"Hello, Ada!"}}
 //   POST /api/v1/hello/count            -> {"data":{"count":1}}, 2, 3... per account
 #include <cstdint>
-#include <mutex>
 #include <platform/sdk.hpp>
+
+namespace schema = platform::schema;
 
 class Hello {
 public:
-    // Everything the host knows about the service: names, schemas, access. The host validates
-    // arguments against the schemas and enforces access before a handler runs.
+    // Everything the host knows about the service: names, argument schemas (built with
+    // platform::schema, never typed as JSON), access. The host validates arguments against the
+    // schemas and enforces access before a handler runs; the same description gives the HTTP
+    // routes, the MCP tools, the CLI's flags and help, and the OpenAPI document.
     static void describe(platform::ServiceSpec<Hello>& s) {
         s.id("hello")
             .version("1.0.0")
@@ -18,12 +21,7 @@ public:
         s.get("greet")
             .title("Greet someone")
             .description("Answers with a greeting for `name`.")
-            .schema(R"json({
-              "type": "object",
-              "properties": {"name": {"type": "string", "maxLength": 100, "description": "Who to greet"}},
-              "required": ["name"],
-              "additionalProperties": false
-            })json")
+            .schema(schema::object().str("name").max_len(100).required().doc("Who to greet"))
             .read_only()
             .handler(&Hello::greet);
         s.post("count")
@@ -38,16 +36,16 @@ public:
     }
 
     platform::json count(platform::Request& r) {
-        auto counters = r.owned("counters");       // the caller's records only; 401 when anonymous
-        std::lock_guard<std::mutex> lock(mutex_);  // handlers run on several threads at once
-        auto current = counters.get("calls");
-        int64_t n = (current ? current->value("count", int64_t{0}) : 0) + 1;
-        counters.put("calls", {{"count", n}});
-        return {{"count", n}};
+        auto counters = r.owned("counters");  // the caller's records only; 401 when anonymous
+        // Handlers run on several threads, and a service may run as several replicas: a mutex
+        // would guard one process only. update() reads, changes and writes with a
+        // compare-and-set on the store, and runs the change again if another call wrote first.
+        auto written = counters.update("calls", [](const std::optional<platform::json>& current) {
+            return platform::json{
+                {"count", (current ? current->value("count", int64_t{0}) : 0) + 1}};
+        });
+        return {{"count", (*written)["count"]}};
     }
-
-private:
-    std::mutex mutex_;
 };
 
 PLATFORM_SERVICE(Hello)

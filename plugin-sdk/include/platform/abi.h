@@ -390,7 +390,9 @@ typedef struct platform_host_api {
     void (*log)(platform_host_ctx_t* ctx, platform_log_level_t level, platform_str_t message);
 
     /* Lends the plugin's configuration (from the profile) at a dotted path ("" = all) as JSON.
-     * NOT_FOUND when absent. */
+     * NOT_FOUND when absent. Paths under "platform." are the host's, the same for every plugin
+     * (since 1.7; a plugin's own config cannot shadow them):
+     *   platform.namespace   the namespace services are registered under ("go.core.api") */
     platform_status_t (*config_get)(platform_host_ctx_t* ctx, platform_str_t path,
                                     platform_bytes_sink_fn sink, void* user);
 

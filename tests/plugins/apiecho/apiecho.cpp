@@ -2,13 +2,16 @@
 // gateway's `api` handler), and endpoints with http_path route templates (/items/{id}, /counts/{n}).
 #include <platform/sdk.hpp>
 
+namespace schema = platform::schema;
+
 using platform::json;
 
 namespace {
-constexpr const char* kPairs = R"json({"type": "object", "additionalProperties": {"type": "object",
-    "properties": {"key": {"type": "string"}, "values": {"type": "array", "items": {"type": "string"}}},
-    "additionalProperties": false}})json";
+// micro's api.Pair map: name -> {key, values}.
+schema::Value pairs() {
+    return schema::map_of(schema::object().str("key").array("values", schema::string()));
 }
+}  // namespace
 
 class ApiEcho {
 public:
@@ -18,30 +21,30 @@ public:
         s.get("call")
             .title("Echo an api.Request")
             .description("Answers status 201, header X-Echo: 1 and the body \"<method> <path>\".")
-            .schema(std::string(R"json({"type": "object", "properties": {
-                "method": {"type": "string"}, "path": {"type": "string"}, "url": {"type": "string"},
-                "body": {"type": "string"}, "header": )json") +
-                    kPairs + R"json(, "get": )json" + kPairs + R"json(, "post": )json" + kPairs +
-                    R"json(},
-                "required": ["method", "path"], "additionalProperties": false})json")
+            .schema(schema::object()
+                        .str("method")
+                        .required()
+                        .str("path")
+                        .required()
+                        .str("url")
+                        .str("body")
+                        .prop("header", pairs())
+                        .prop("get", pairs())
+                        .prop("post", pairs()))
             .read_only()
             .handler(&ApiEcho::call);
         s.get("item")
             .title("One item")
             .description("Also served at GET /items/{id}.")
             .http_path("/items/{id}")
-            .schema(
-                R"json({"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"],
-                           "additionalProperties": false})json")
+            .schema(schema::object().str("id").required())
             .read_only()
             .handler(&ApiEcho::item);
         s.get("count")
             .title("A typed path value")
             .description("Also served at GET /counts/{n}; n is an integer.")
             .http_path("/counts/{n}")
-            .schema(
-                R"json({"type": "object", "properties": {"n": {"type": "integer", "minimum": 0}}, "required": ["n"],
-                           "additionalProperties": false})json")
+            .schema(schema::object().integer("n").min(0).required())
             .read_only()
             .handler(&ApiEcho::count);
     }

@@ -3,6 +3,8 @@
 // clock set/advance answer 501.
 #include <platform/sdk.hpp>
 
+namespace schema = platform::schema;
+
 using platform::json;
 
 class Clock {
@@ -14,15 +16,12 @@ public:
         s.post("set")
             .title("Set business time")
             .description("Sets the manual clock to unix_ms (milliseconds since 1970).")
-            .schema(R"json({"type":"object","properties":{"unix_ms":{"type":"integer","minimum":0}},
-                           "required":["unix_ms"],"additionalProperties":false})json")
+            .schema(schema::object().integer("unix_ms").min(0).required())
             .handler(&Clock::set);
         s.post("advance")
             .title("Advance business time")
             .description("Moves the manual clock forward by ms milliseconds.")
-            .schema(
-                R"json({"type":"object","properties":{"ms":{"type":"integer","minimum":0,"maximum":31622400000}},
-                           "required":["ms"],"additionalProperties":false})json")
+            .schema(schema::object().integer("ms").min(0).max(31622400000).required())
             .handler(&Clock::advance);
     }
 

@@ -1,12 +1,13 @@
 #include "conformance.hpp"
 
+namespace schema = platform::schema;
+
 namespace {
 
 using Spec = platform::ServiceSpec<Conformance>;
 using Endpoint = platform::EndpointSpec<Conformance>;
 
-constexpr const char* kCursor = R"json({"type": "object", "properties": {
-    "cursor": {"type": "string", "description": "Pagination cursor (one page: ignored)"}}})json";
+const schema::Object kCursor = schema::object().open().prop("cursor", schema::cursor());
 
 // A tool that only answers MCP content.
 Endpoint& tool(Spec& s, const char* name, const char* title, const char* description) {
@@ -44,15 +45,11 @@ void Conformance::describe(Spec& s) {
          "Reports progress 0, 50 and 100 of 100 about 50 ms apart.")
         .handler(&Conformance::tool_with_progress);
     asking(s, "sampling", "Sampling", "Asks the client's LLM (sampling/createMessage) to answer.")
-        .schema(R"json({"type": "object", "properties": {
-          "prompt": {"type": "string", "description": "The prompt to send to the LLM"}},
-          "required": ["prompt"], "additionalProperties": false})json")
+        .schema(schema::object().str("prompt").required().doc("The prompt to send to the LLM"))
         .handler(&Conformance::sampling);
     asking(s, "elicitation", "Elicitation",
            "Asks the user (elicitation/create) for name and email.")
-        .schema(R"json({"type": "object", "properties": {
-          "message": {"type": "string", "description": "The message to show the user"}},
-          "required": ["message"], "additionalProperties": false})json")
+        .schema(schema::object().str("message").required().doc("The message to show the user"))
         .handler(&Conformance::elicitation);
     asking(s, "elicitation_sep1034_defaults", "Elicitation with defaults",
            "Asks the user for a form with a default for every primitive type (SEP-1034).")
@@ -78,8 +75,7 @@ void Conformance::describe(Spec& s) {
     s.get("read_resource")
         .title("Read a resource")
         .description("MCP resources/read for test:// URIs; 404 for unknown ones.")
-        .schema(R"json({"type": "object", "properties": {
-          "uri": {"type": "string", "description": "The resource's URI"}}, "required": ["uri"]})json")
+        .schema(schema::object().open().str("uri").required().doc("The resource's URI"))
         .read_only()
         .mcp_resource_read("test://")
         .handler(&Conformance::read_resource);
@@ -93,23 +89,27 @@ void Conformance::describe(Spec& s) {
     s.post("get_prompt")
         .title("Get a prompt")
         .description("MCP prompts/get; 404 for an unknown prompt, 400 for a missing argument.")
-        .schema(R"json({"type": "object", "properties": {
-          "name": {"type": "string", "description": "The prompt's name"},
-          "arguments": {"type": "object", "additionalProperties": {"type": "string"}}},
-          "required": ["name"]})json")
+        .schema(schema::object()
+                    .open()
+                    .str("name")
+                    .required()
+                    .doc("The prompt's name")
+                    .prop("arguments", schema::map_of(schema::string())))
         .read_only()
         .mcp_prompt_get()
         .handler(&Conformance::get_prompt);
     s.post("complete")
         .title("Complete an argument")
         .description("MCP completion/complete for test_prompt_with_arguments; 404 otherwise.")
-        .schema(R"json({"type": "object", "properties": {
-          "ref": {"type": "object", "properties": {"type": {"type": "string"},
-            "name": {"type": "string"}, "uri": {"type": "string"}}, "required": ["type"]},
-          "argument": {"type": "object", "properties": {"name": {"type": "string"},
-            "value": {"type": "string"}}, "required": ["name", "value"]},
-          "context": {"type": "object"}},
-          "required": ["ref", "argument"]})json")
+        .schema(schema::object()
+                    .open()
+                    .object("ref",
+                            schema::object().open().str("type").required().str("name").str("uri"))
+                    .required()
+                    .object("argument",
+                            schema::object().open().str("name").required().str("value").required())
+                    .required()
+                    .prop("context", schema::any_object()))
         .read_only()
         .mcp_complete()
         .handler(&Conformance::complete);

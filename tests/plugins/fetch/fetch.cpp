@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <platform/sdk.hpp>
 
+namespace schema = platform::schema;
+
 using platform::json;
 
 class Fetch {
@@ -20,17 +22,20 @@ public:
                 "operator-configured upstream (checked against outbound.allow); provider joins url "
                 "to "
                 "providers.<name>.base_url.")
-            .schema(R"json({"type":"object","properties":{
-                "url":{"type":"string","minLength":1},
-                "provider":{"type":"string"},
-                "operator":{"type":"boolean"},
-                "method":{"type":"string"},
-                "body":{"type":"string"},
-                "headers":{"type":"object"},
-                "no_redirects":{"type":"boolean"},
-                "timeout_ms":{"type":"integer","minimum":0},
-                "max_response_bytes":{"type":"integer","minimum":0}},
-                "required":["url"],"additionalProperties":false})json")
+            .schema(schema::object()
+                        .str("url")
+                        .min_len(1)
+                        .required()
+                        .str("provider")
+                        .boolean("operator")
+                        .str("method")
+                        .str("body")
+                        .prop("headers", schema::any_object())
+                        .boolean("no_redirects")
+                        .integer("timeout_ms")
+                        .min(0)
+                        .integer("max_response_bytes")
+                        .min(0))
             .handler(&Fetch::get);
     }
 

@@ -8,6 +8,8 @@
 //   POST /api/v1/grantprobe/relay {} (account) → what whoami answers when called as the caller.
 #include <platform/sdk.hpp>
 
+namespace schema = platform::schema;
+
 using platform::json;
 
 class GrantProbe {
@@ -20,34 +22,39 @@ public:
         s.post("hold")
             .title("A grant for the caller")
             .description("Answers a grant letting this plugin act later for the caller.")
-            .schema(R"json({"type":"object","properties":{},"additionalProperties":false})json")
+            .schema(schema::object())
             .access(platform::Access::account)
             .handler(&GrantProbe::hold);
         s.post("act")
             .title("Call a service through a grant")
             .description("Calls service/method with request for the grant's account.")
-            .schema(R"json({"type":"object","properties":{"grant":{"type":"string"},
-                "service":{"type":"string","minLength":1},"method":{"type":"string","minLength":1},
-                "request":{"type":"object"}},"required":["grant","service","method"],"additionalProperties":false})json")
+            .schema(schema::object()
+                        .str("grant")
+                        .required()
+                        .str("service")
+                        .min_len(1)
+                        .required()
+                        .str("method")
+                        .min_len(1)
+                        .required()
+                        .prop("request", schema::any_object()))
             .handler(&GrantProbe::act);
         s.post("revoke")
             .title("Revoke a grant")
             .description("Forgets a grant.")
-            .schema(
-                R"json({"type":"object","properties":{"grant":{"type":"string"}},"required":["grant"],
-                "additionalProperties":false})json")
+            .schema(schema::object().str("grant").required())
             .handler(&GrantProbe::revoke);
         s.post("whoami")
             .title("Who the call acts for (internal)")
             .description("Answers the caller's account; for other plugins only.")
-            .schema(R"json({"type":"object","properties":{},"additionalProperties":false})json")
+            .schema(schema::object())
             .access(platform::Access::account)
             .internal()
             .handler(&GrantProbe::whoami);
         s.post("relay")
             .title("Call the internal whoami as the caller")
             .description("Calls grantprobe/whoami as the caller and answers its result.")
-            .schema(R"json({"type":"object","properties":{},"additionalProperties":false})json")
+            .schema(schema::object())
             .access(platform::Access::account)
             .handler(&GrantProbe::relay);
     }

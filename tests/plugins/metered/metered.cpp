@@ -1,11 +1,13 @@
 // metered — test-only fixture methods for the payment gate: credits and x402 (README.md).
 #include <platform/sdk.hpp>
 
+namespace schema = platform::schema;
+
 using platform::json;
 
 namespace {
-constexpr const char* kAnyArgs = R"json({"type": "object", "properties": {
-    "text": {"type": "string", "maxLength": 1000}}, "additionalProperties": true})json";
+const schema::Object kAnyArgs =
+    schema::object().set("additionalProperties", true).str("text").max_len(1000);
 }
 
 class Metered {

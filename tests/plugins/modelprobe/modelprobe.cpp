@@ -9,6 +9,8 @@
 // All are public, so anonymous callers get the anonymous view.
 #include <platform/sdk.hpp>
 
+namespace schema = platform::schema;
+
 using platform::json;
 
 class ModelProbe {
@@ -22,22 +24,26 @@ public:
             .title("One completion from the host's model")
             .description(
                 "Hands `request` to Host::complete and answers what the model provider answered.")
-            .schema(R"json({"type":"object","properties":{"request":{}},"required":["request"],
-                "additionalProperties":false})json")
+            .schema(schema::object().prop("request", schema::any()).required())
             .handler(&ModelProbe::complete);
         s.post("tools")
             .title("The caller's tools")
             .description("The tools the caller may use, as call_tools lends them.")
-            .schema(R"json({"type":"object","properties":{},"additionalProperties":false})json")
+            .schema(schema::object())
             .read_only()
             .handler(&ModelProbe::tools);
         s.post("call")
             .title("Call a service as the caller")
             .description(
                 "Calls service/method with request as the caller, like an agent's tool step.")
-            .schema(R"json({"type":"object","properties":{"service":{"type":"string","minLength":1},
-                "method":{"type":"string","minLength":1},"request":{"type":"object"}},
-                "required":["service","method"],"additionalProperties":false})json")
+            .schema(schema::object()
+                        .str("service")
+                        .min_len(1)
+                        .required()
+                        .str("method")
+                        .min_len(1)
+                        .required()
+                        .prop("request", schema::any_object()))
             .handler(&ModelProbe::call);
     }
 

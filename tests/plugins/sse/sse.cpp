@@ -4,6 +4,8 @@
 #include <platform/sdk.hpp>
 #include <thread>
 
+namespace schema = platform::schema;
+
 using platform::json;
 
 class Sse {
@@ -14,11 +16,17 @@ public:
             .title("Count")
             .description(
                 "Streams {\"i\": k} for k = 1..n, then ends; fail=true ends with an error instead.")
-            .schema(R"json({"type":"object","properties":{
-                "n":{"type":"integer","minimum":0,"maximum":100000},
-                "fail":{"type":"boolean","default":false},
-                "gap_ms":{"type":"integer","minimum":0,"maximum":1000,"default":0}},
-                "required":["n"],"additionalProperties":false})json")
+            .schema(schema::object()
+                        .integer("n")
+                        .min(0)
+                        .max(100000)
+                        .required()
+                        .boolean("fail")
+                        .def(false)
+                        .integer("gap_ms")
+                        .min(0)
+                        .max(1000)
+                        .def(0))
             .streaming()
             .read_only()
             .async(&Sse::count);

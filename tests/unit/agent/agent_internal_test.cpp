@@ -144,7 +144,7 @@ TEST_F(AgentInternal, RunChecksItsArguments) {
     model.answers = {text("ok")};
     Reply big = run({{"prompt", std::string(8001, 'a')}});
     EXPECT_EQ(big.code, PLATFORM_INVALID_ARGUMENT);
-    EXPECT_EQ(big.body, "prompt: at most 8000 bytes");
+    EXPECT_EQ(big.body, "prompt: must be at most 8000 bytes");
     Reply channel = run({{"prompt", "hi"}, {"channel", "sms"}});
     EXPECT_EQ(channel.code, PLATFORM_INVALID_ARGUMENT);
     EXPECT_EQ(channel.body, "channel: one of web, mail, cli");

@@ -148,7 +148,7 @@ TEST_F(AgentTest, PromptsAreAtMost8000Bytes) {
     EXPECT_EQ(ask({{"prompt", std::string(8000, 'a')}}).code, PLATFORM_OK);
     Reply over = ask({{"prompt", std::string(8001, 'a')}});
     EXPECT_EQ(over.code, PLATFORM_INVALID_ARGUMENT);
-    EXPECT_EQ(over.body, "prompt: at most 8000 bytes");
+    EXPECT_EQ(over.body, "prompt: must be at most 8000 bytes");
     std::string euros;
     for (int i = 0; i < 2667; ++i) euros += "\xe2\x82\xac";  // 2667 characters, 8001 bytes
     EXPECT_EQ(ask({{"prompt", euros}}).code, PLATFORM_INVALID_ARGUMENT);

@@ -44,6 +44,19 @@ TEST_F(AuthLocalTest, AdminIsCreatedOnceWithTheGivenSecret) {
     EXPECT_FALSE(logged(host, "created account admin"));
 }
 
+// The namespace comes from the host's config table (platform.namespace), not the environment.
+TEST_F(AuthLocalTest, AdminIsCreatedInTheHostsNamespace) {
+    host.store.clear();
+    host.platform_namespace = "acme.prod";
+    setenv("PLATFORM_NAMESPACE", "from.the.environment", 1);  // no longer read
+    const bool started = start();
+    unsetenv("PLATFORM_NAMESPACE");
+    ASSERT_TRUE(started);
+    EXPECT_TRUE(host.store.count("account/acme.prod/admin"));
+    EXPECT_FALSE(host.store.count("account/from.the.environment/admin"));
+    EXPECT_FALSE(host.store.count("account/go.core.api/admin"));
+}
+
 // A generated secret goes to the operator (PLATFORM_LOG_OPERATOR), never to a log line.
 TEST_F(AuthLocalTest, AGeneratedAdminSecretIsToldToTheOperatorOnceAndNeverLogged) {
     host.store.clear();

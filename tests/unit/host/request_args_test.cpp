@@ -10,7 +10,7 @@ using nlohmann::json;
 using platform::host::ArgsError;
 using platform::host::HttpRequest;
 using platform::host::request_args;
-using platform::host::Schema;
+using platform::validation::Schema;
 
 const Schema& notes_schema() {
     static const Schema s = Schema::parse(R"json({

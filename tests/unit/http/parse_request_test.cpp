@@ -7,8 +7,8 @@
 
 #include <platform/host/http_framing.hpp>
 #include <platform/host/http_server.hpp>
-#include <platform/host/json_depth.hpp>
 #include <platform/host/request_args.hpp>
+#include <platform/validation/json_depth.hpp>
 #include <string>
 
 namespace {
@@ -48,7 +48,7 @@ TEST(ParseRequest, NoQueryBodyAndConnectionClose) {
 }
 
 TEST(JsonDepth, CountsContainersOutsideStrings) {
-    using platform::host::json_depth_ok;
+    using platform::validation::json_depth_ok;
     EXPECT_TRUE(json_depth_ok("[[1]]", 2));
     EXPECT_FALSE(json_depth_ok("[[[1]]]", 2));
     EXPECT_TRUE(json_depth_ok(R"({"a": "[[[[", "b": "\"[[[["})", 1));

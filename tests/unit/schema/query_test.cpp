@@ -1,5 +1,5 @@
 // parse_query / parse_form: micro's qson cases (no schema) and schema-typed coercion.
-#include "platform/host/query.hpp"
+#include "platform/validation/query.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,10 +8,10 @@
 namespace {
 
 using nlohmann::json;
-using platform::host::parse_form;
-using platform::host::parse_query;
-using platform::host::QueryError;
-using platform::host::Schema;
+using platform::validation::parse_form;
+using platform::validation::parse_query;
+using platform::validation::QueryError;
+using platform::validation::Schema;
 
 struct Case {
     const char* query;
@@ -155,7 +155,7 @@ TEST(Query, ErrorsAreValidUtf8) {
         parse_query("a\xFF[=1", nullptr);
         FAIL();
     } catch (const QueryError& e) {
-        EXPECT_TRUE(platform::host::valid_utf8(e.what()));
+        EXPECT_TRUE(platform::validation::valid_utf8(e.what()));
     }
 }
 

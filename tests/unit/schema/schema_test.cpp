@@ -1,5 +1,5 @@
 // Schema::compile / Schema::validate: the supported subset, compile errors and every message.
-#include "platform/host/schema.hpp"
+#include "platform/validation/schema.hpp"
 
 #include <gtest/gtest.h>
 
@@ -10,8 +10,8 @@
 namespace {
 
 using nlohmann::json;
-using platform::host::Schema;
-using platform::host::SchemaError;
+using platform::validation::Schema;
+using platform::validation::SchemaError;
 
 std::string compile_error(const std::string& text) {
     try {
@@ -118,20 +118,20 @@ TEST(Schema, TitleLengthCountsCodePoints) {
     EXPECT_EQ(h.validate(five), std::nullopt);
     json four = {{"w", "h\xC3\xA9ll"}};
     EXPECT_EQ(h.validate(four), "w: must be at least 5 characters");
-    EXPECT_EQ(platform::host::utf8_length("h\xC3\xA9llo"), 5u);
-    EXPECT_EQ(platform::host::utf8_length("\xF0\x9F\x98\x80"), 1u);
+    EXPECT_EQ(platform::validation::utf8_length("h\xC3\xA9llo"), 5u);
+    EXPECT_EQ(platform::validation::utf8_length("\xF0\x9F\x98\x80"), 1u);
 }
 
 TEST(Schema, RejectsInvalidUtf8) {
     auto s = Schema::compile(json::parse(kNotes));
     for (const char* bad :
          {"\xC3", "\xC0\xAF", "\xED\xA0\x80", "\xF4\x90\x80\x80", "a\xFF", "\x80"}) {
-        EXPECT_FALSE(platform::host::valid_utf8(bad)) << bad;
+        EXPECT_FALSE(platform::validation::valid_utf8(bad)) << bad;
         json args = {{"title", std::string("ok")}, {"text", std::string(bad)}};
         EXPECT_EQ(s.validate(args), "text: must be valid UTF-8");
     }
-    EXPECT_TRUE(platform::host::valid_utf8("h\xC3\xA9llo \xE2\x82\xAC \xF0\x9F\x98\x80"));
-    EXPECT_EQ(platform::host::sanitize_utf8("a\xFF"), "a\xEF\xBF\xBD");
+    EXPECT_TRUE(platform::validation::valid_utf8("h\xC3\xA9llo \xE2\x82\xAC \xF0\x9F\x98\x80"));
+    EXPECT_EQ(platform::validation::sanitize_utf8("a\xFF"), "a\xEF\xBF\xBD");
     json nested = {{"title", "x"}, {"options", {{"free", {"\xFF"}}}}};
     EXPECT_EQ(s.validate(nested), "options.free.0: must be valid UTF-8");
 }
@@ -385,3 +385,20 @@ TEST(Schema, IntrospectionAndCopies) {
 }
 
 }  // namespace
+
+TEST(Schema, MaxBytesCountsUtf8BytesAndComesBeforeMaxLength) {
+    auto s = Schema::compile(json::parse(
+        R"({"type":"object","properties":{"p":{"type":"string","maxLength":4,"maxBytes":4}}})"));
+    json ascii = {{"p", "abcd"}};
+    EXPECT_EQ(s.validate(ascii), std::nullopt);
+    json accented = {{"p", "h\xC3\xA9ll"}};  // 4 code points, 5 bytes
+    EXPECT_EQ(s.validate(accented), "p: must be at most 4 bytes");
+    json five = {{"p", "abcde"}};  // over both: the byte limit is named
+    EXPECT_EQ(s.validate(five), "p: must be at most 4 bytes");
+    auto one = Schema::compile(
+        json::parse(R"({"type":"object","properties":{"p":{"type":"string","maxBytes":1}}})"));
+    json two = {{"p", "ab"}};
+    EXPECT_EQ(one.validate(two), "p: must be at most 1 byte");
+    EXPECT_EQ(compile_error(R"({"type":"object","properties":{"p":{"maxBytes":-1}}})"),
+              "/properties/p/maxBytes: must be a non-negative integer");
+}

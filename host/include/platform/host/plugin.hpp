@@ -6,11 +6,15 @@
 #include <cstdint>
 #include <memory>
 #include <nlohmann/json.hpp>
-#include <platform/host/schema.hpp>
+#include <platform/validation/schema.hpp>
 #include <string>
 #include <vector>
 
 namespace platform::host {
+
+// The argument validator (plugin-sdk/src/validation), shared with the fake host.
+using validation::Schema;
+using validation::SchemaError;
 
 class Runtime;
 class WorkerPlugin;

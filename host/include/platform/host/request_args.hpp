@@ -13,11 +13,13 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <platform/host/gateway.hpp>
-#include <platform/host/schema.hpp>
+#include <platform/validation/schema.hpp>
 #include <string>
 #include <variant>
 
 namespace platform::host {
+
+using validation::Schema;
 
 struct ArgsError {
     int http_status;         // 400, 413 or 415

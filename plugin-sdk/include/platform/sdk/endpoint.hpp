@@ -3,7 +3,7 @@
 //   spec.post("add")
 //       .title("Add a note")
 //       .description("Writing an existing title rewrites that note.")
-//       .schema(R"({"type":"object","properties":{...},"required":["title"]})")
+//       .schema(schema::object().str("title").max_len(200).required().str("text").max_bytes(100000))
 //       .access(platform::Access::owner)
 //       .idempotent()
 //       .handler(&Notes::add);
@@ -16,6 +16,7 @@
 
 #include <functional>
 #include <platform/sdk/request.hpp>
+#include <platform/sdk/schema.hpp>
 #include <string>
 
 namespace platform {
@@ -43,13 +44,20 @@ public:
         description_ = std::move(v);
         return *this;
     }
-    // Input JSON Schema; the default accepts only an empty object.
-    EndpointSpec& schema(std::string v) {
+    // Input JSON Schema, from the builder (platform/sdk/schema.hpp); the default accepts only an
+    // empty object.
+    EndpointSpec& schema(const ::platform::schema::Object& v) {
+        input_ = v.dump();
+        return *this;
+    }
+    // The same as JSON text, for schemas that come from elsewhere (a file, another service).
+    EndpointSpec& schema_json(std::string v) {
         input_ = std::move(v);
         return *this;
     }
-    EndpointSpec& output(std::string v) {
-        output_ = std::move(v);
+    // The result's JSON Schema (documentation: OpenAPI and the registry show it).
+    EndpointSpec& output(const ::platform::schema::Value& v) {
+        output_ = v.json().dump();
         return *this;
     }
     EndpointSpec& access(Access a) {

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -186,10 +187,15 @@ public:
         return out;
     }
 
-    // An integer argument in [lo, hi], `fallback` when absent or null. The host checks the
-    // schema's range before the handler runs; this checks again for callers that skip validation
-    // (the fake host, other plugins' internal calls): 400 "<name>: must be an integer", "must be
-    // at least <lo>", "must be at most <hi>".
+    // An integer argument, `fallback` when absent or null. The host (and the fake host) checked
+    // it against the endpoint's schema before the handler runs, range and default included; this
+    // only reads it (400 "<name>: must be an integer" if it is not one).
+    int64_t integer(const std::string& name, int64_t fallback = 0) const {
+        return integer(name, fallback, std::numeric_limits<int64_t>::min(),
+                       std::numeric_limits<int64_t>::max());
+    }
+    // The same within [lo, hi], for a range the schema cannot state (one that depends on another
+    // argument or on the plugin's config): 400 "must be at least <lo>", "must be at most <hi>".
     int64_t integer(const std::string& name, int64_t fallback, int64_t lo, int64_t hi) const {
         const auto it = args_.find(name);
         if (it == args_.end() || it->is_null()) return fallback;

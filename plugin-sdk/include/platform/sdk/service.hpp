@@ -47,8 +47,9 @@ public:
         service_ = std::move(v);
         return *this;
     }
-    ServiceSpec& config_schema(std::string v) {
-        config_ = std::move(v);
+    // The JSON Schema of the plugin's config (documentation; the plugin checks its config itself).
+    ServiceSpec& config_schema(const ::platform::schema::Object& v) {
+        config_ = v.dump();
         return *this;
     }
 

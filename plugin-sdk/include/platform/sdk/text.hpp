@@ -11,7 +11,7 @@
 #include <cstdio>
 #include <ctime>
 #include <optional>
-#include <random>
+#include <platform/sdk/random.hpp>
 #include <string>
 
 namespace platform {
@@ -124,7 +124,9 @@ inline std::optional<std::string> base64_decode(const std::string& text) {
 
 // `prefix` + 16 hex digits of FNV-1a over `seed` (and `attempt`, when not negative): an id that
 // is a function of what is written and when, so the same call made by two fresh accounts
-// answers the same; a caller moves past ids it already has with attempt 0, 1, 2, ...
+// answers the same; a caller moves past ids it already has with attempt 0, 1, 2, ... For record
+// ids inside an owner's collection only: they name, they do not guard (the owner-scoped store
+// does). Anything that must not be guessed comes from platform/sdk/random.hpp.
 inline std::string hash_id(const std::string& seed, int attempt = -1,
                            const std::string& prefix = "") {
     uint64_t h = 1469598103934665603ULL;
@@ -140,7 +142,11 @@ inline std::string hash_id(const std::string& seed, int attempt = -1,
 // unique within the process and time-ordered — newer ids sort after older ones, which listing
 // cursors rely on. The counter starts at a random value, so two processes rarely collide.
 inline std::string time_ordered_id(const std::string& prefix, int64_t now_ms) {
-    static std::atomic<uint32_t> counter{std::random_device{}()};
+    static std::atomic<uint32_t> counter{[] {
+        uint32_t seed = 0;
+        random_bytes(&seed, sizeof seed);
+        return seed;
+    }()};
     char buf[40];
     std::snprintf(buf, sizeof buf, "-%012llx-%06x", static_cast<unsigned long long>(now_ms),
                   counter.fetch_add(1) & 0xffffff);

@@ -10,8 +10,11 @@
 // plays a provider that lacks some of them), in-memory event topics, records log lines
 // and published messages, serves config from a JSON object, and answers calls synchronously (a
 // handler that answers later from another thread is waited for, up to a timeout). Calls to other
-// services and outbound HTTP go to the hooks `on_call` and `on_fetch` a test sets. It does not
-// validate arguments: that is the real host's job and is tested there. Sub-tables ("clock",
+// services and outbound HTTP go to the hooks `on_call` and `on_fetch` a test sets. Arguments are
+// validated as the real host validates them, with the same library (platform/validation/, link
+// Platform::testing): load() refuses an endpoint whose input schema is invalid, and call() answers
+// INVALID_ARGUMENT with the host's message ("title: is required") before the handler runs, after
+// filling in declared defaults. Access levels are not enforced. Sub-tables ("clock",
 // "store", "secrets") are granted to every plugin. The model (1.5) answers from a queue a test
 // fills (`push_model_answer`, `push_model_failure`; every request is kept in `model_requests`,
 // an empty queue is UNAVAILABLE) and call_tools lends the array in `tools`. Grants (1.6) are
@@ -33,6 +36,7 @@
 #include <nlohmann/json.hpp>
 #include <platform/sdk/store_provider.hpp>
 #include <platform/sdk/str.hpp>
+#include <platform/validation/schema.hpp>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -62,11 +66,31 @@ struct CallState {
 // One loaded plugin instance bound to a FakeHost.
 class FakePlugin {
 public:
-    FakePlugin(FakeHost* host, const platform_plugin_desc_t* desc, void* inst)
-        : host_(host), desc_(desc), inst_(inst) {}
+    FakePlugin(FakeHost* host, const platform_plugin_desc_t* desc, void* inst,
+               std::vector<platform::validation::Schema> inputs)
+        : host_(host), desc_(desc), inst_(inst), inputs_(std::move(inputs)) {}
     FakePlugin(const FakePlugin&) = delete;
-    FakePlugin(FakePlugin&& o) noexcept : host_(o.host_), desc_(o.desc_), inst_(o.inst_) {
+    FakePlugin(FakePlugin&& o) noexcept
+        : host_(o.host_), desc_(o.desc_), inst_(o.inst_), inputs_(std::move(o.inputs_)) {
         o.inst_ = nullptr;
+    }
+
+    // Each endpoint's compiled input schema, in descriptor order; throws what the host's loader
+    // reports: "endpoint '<name>': invalid schema: <pointer>: <problem>".
+    static std::vector<platform::validation::Schema> input_schemas(
+        const platform_plugin_desc_t* desc) {
+        std::vector<platform::validation::Schema> out;
+        for (uint32_t i = 0; i < desc->endpoint_count; ++i) {
+            auto* ep = endpoint(desc, i);
+            try {
+                out.push_back(
+                    platform::validation::Schema::parse(platform::view(ep->input_schema)));
+            } catch (const platform::validation::SchemaError& e) {
+                throw std::runtime_error("endpoint '" + platform::copy(ep->name) +
+                                         "': invalid schema: " + e.what());
+            }
+        }
+        return out;
     }
     ~FakePlugin() {
         if (!inst_) return;
@@ -76,33 +100,43 @@ public:
 
     const platform_plugin_desc_t* descriptor() const { return desc_; }
 
-    // Calls an endpoint by name as `account` (empty = anonymous).
-    Reply call(const std::string& endpoint, const nlohmann::json& args = nlohmann::json::object(),
+    // Calls an endpoint by name as `account` (empty = anonymous). Arguments the schema refuses
+    // answer INVALID_ARGUMENT with the validator's message, and the handler is not called.
+    Reply call(const std::string& endpoint_name,
+               const nlohmann::json& args = nlohmann::json::object(),
                const std::string& account = "", std::map<std::string, std::string> headers = {}) {
         for (uint32_t i = 0; i < desc_->endpoint_count; ++i) {
-            auto* ep = reinterpret_cast<const platform_endpoint_t*>(
-                reinterpret_cast<const char*>(desc_->endpoints) + i * desc_->endpoint_stride);
-            if (platform::view(ep->name) != endpoint) continue;
+            auto* ep = endpoint(desc_, i);
+            if (platform::view(ep->name) != endpoint_name) continue;
+            nlohmann::json checked = args;
+            if (auto problem = inputs_[i].validate(checked))
+                return Reply{PLATFORM_INVALID_ARGUMENT, *problem, "", {}};
             CallState st;
             st.host = host_;
             st.account = account;
             st.service = platform::copy(desc_->service);
-            st.endpoint = endpoint;
+            st.endpoint = endpoint_name;
             st.headers = std::move(headers);
-            std::string body = args.dump();
+            std::string body = checked.dump();
             desc_->on_call(inst_, reinterpret_cast<platform_call_t*>(&st), i, platform::view(body));
             std::unique_lock<std::mutex> lock(st.m);
             if (!st.cv.wait_for(lock, std::chrono::seconds(10), [&] { return st.done; }))
-                throw std::runtime_error("handler did not answer within 10 s: " + endpoint);
+                throw std::runtime_error("handler did not answer within 10 s: " + endpoint_name);
             return st.reply;
         }
-        throw std::runtime_error("no such endpoint: " + endpoint);
+        throw std::runtime_error("no such endpoint: " + endpoint_name);
     }
 
 private:
+    static const platform_endpoint_t* endpoint(const platform_plugin_desc_t* desc, uint32_t i) {
+        return reinterpret_cast<const platform_endpoint_t*>(
+            reinterpret_cast<const char*>(desc->endpoints) + i * desc->endpoint_stride);
+    }
+
     FakeHost* host_;
     const platform_plugin_desc_t* desc_;
     void* inst_;
+    std::vector<platform::validation::Schema> inputs_;
 };
 
 class FakeHost {
@@ -118,6 +152,11 @@ public:
                              platform_bytes_sink_fn sink, void* user) -> platform_status_t {
             const nlohmann::json* node = &self(c)->config;
             std::string p = platform::copy(path);
+            const nlohmann::json platform_part = {{"namespace", self(c)->platform_namespace}};
+            if (p == "platform" || p.rfind("platform.", 0) == 0) {  // the host's part
+                node = &platform_part;
+                p.erase(0, p.size() > 8 ? 9 : 8);
+            }
             size_t start = 0;
             while (!p.empty() && start <= p.size()) {
                 size_t dot = p.find('.', start);
@@ -463,13 +502,14 @@ public:
         args.error_size = sizeof err;
         const platform_plugin_desc_t* desc = entry(&args);
         if (!desc) throw std::runtime_error(std::string("entry refused: ") + err);
+        auto inputs = FakePlugin::input_schemas(desc);
         config = plugin_config;
         std::string cfg = plugin_config.dump();
         void* inst = desc->on_create(&api_, ctx(), platform::view(cfg), err, sizeof err);
         if (!inst) throw std::runtime_error(std::string("on_create failed: ") + err);
         if (desc->on_start && desc->on_start(inst) != PLATFORM_OK)
             throw std::runtime_error("on_start failed");
-        return FakePlugin(this, desc, inst);
+        return FakePlugin(this, desc, inst, std::move(inputs));
     }
 
     const platform_host_api_t* api() const { return &api_; }
@@ -494,6 +534,7 @@ public:
 
     int64_t now_ms = 1767225600000;  // 2026-01-01T00:00:00Z
     nlohmann::json config = nlohmann::json::object();
+    std::string platform_namespace = "go.core.api";  // config_get("platform.namespace")
     std::vector<std::string> logs;
     std::vector<std::string> operator_notices;  // PLATFORM_LOG_OPERATOR lines, kept apart
     std::vector<std::pair<std::string, std::string>> published;

@@ -35,9 +35,9 @@
 #include <stdexcept>
 #include <string_view>
 
-#include "platform/host/schema.hpp"
+#include "platform/validation/schema.hpp"
 
-namespace platform::host {
+namespace platform::validation {
 
 // "<key>: <problem>" for malformed input: bad percent-encoding ("%zz"), unbalanced brackets
 // ("a[b=1"), an empty key or key part ("=1", "a..b", "a[]" not last), invalid UTF-8 after decoding.
@@ -54,4 +54,4 @@ inline nlohmann::json parse_form(std::string_view body, const Schema* schema) {
     return parse_query(body, schema);
 }
 
-}  // namespace platform::host
+}  // namespace platform::validation

@@ -1,4 +1,4 @@
-#include "platform/host/query.hpp"
+#include "platform/validation/query.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "platform/host/json_depth.hpp"
+#include "platform/validation/json_depth.hpp"
 
-namespace platform::host {
+namespace platform::validation {
 namespace {
 
 using json = nlohmann::json;
@@ -210,4 +210,4 @@ nlohmann::json parse_query(std::string_view query, const Schema* schema) {
     return root;
 }
 
-}  // namespace platform::host
+}  // namespace platform::validation

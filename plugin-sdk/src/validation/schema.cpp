@@ -1,4 +1,4 @@
-#include "platform/host/schema.hpp"
+#include "platform/validation/schema.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <regex>
 #include <tuple>
 
-namespace platform::host {
+namespace platform::validation {
 namespace {
 
 using json = nlohmann::json;
@@ -73,7 +73,8 @@ struct Node {
     std::vector<std::string> required;
     std::unique_ptr<Node> additional;  // null: anything goes
     std::optional<json> enum_, const_, default_, minimum, maximum, ex_min, ex_max;
-    std::optional<std::size_t> min_len, max_len, min_items, max_items, min_props, max_props;
+    std::optional<std::size_t> min_len, max_len, max_bytes, min_items, max_items, min_props,
+        max_props;
     std::optional<std::regex> pattern;
     std::string pattern_src, format;
     std::unique_ptr<Node> items;
@@ -134,9 +135,10 @@ struct Builder {
                         bool root) {
         using T = json::value_t;
         static const std::pair<const char*, std::optional<std::size_t> Node::*> counts[] = {
-            {"minLength", &Node::min_len},       {"maxLength", &Node::max_len},
-            {"minItems", &Node::min_items},      {"maxItems", &Node::max_items},
-            {"minProperties", &Node::min_props}, {"maxProperties", &Node::max_props}};
+            {"minLength", &Node::min_len},      {"maxLength", &Node::max_len},
+            {"maxBytes", &Node::max_bytes},     {"minItems", &Node::min_items},
+            {"maxItems", &Node::max_items},     {"minProperties", &Node::min_props},
+            {"maxProperties", &Node::max_props}};
         static const std::pair<const char*, std::optional<json> Node::*> bounds[] = {
             {"minimum", &Node::minimum},
             {"maximum", &Node::maximum},
@@ -323,6 +325,8 @@ Result check(const Node& n, json& v, const std::string& path, bool required);
 Result check_string(const Node& n, const std::string& s, const std::string& path, bool required) {
     if (required && s.empty() && !n.min_len && !n.enum_ && !n.const_)
         return fail(path, "must not be empty");
+    if (n.max_bytes && s.size() > *n.max_bytes)
+        return fail(path, "must be at most " + plural(*n.max_bytes, "byte", "bytes"));
     std::size_t len = n.min_len || n.max_len ? utf8_length(s) : 0;
     if (n.min_len && len < *n.min_len)
         return fail(path, "must be at least " + plural(*n.min_len, "character", "characters"));
@@ -504,4 +508,4 @@ const json* Schema::property(const std::string& dotted_path) const {
     return cur;
 }
 
-}  // namespace platform::host
+}  // namespace platform::validation

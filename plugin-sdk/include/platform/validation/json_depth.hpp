@@ -1,4 +1,4 @@
-// platform/host/json_depth.hpp — how deeply JSON text nests, checked before it is parsed.
+// platform/validation/json_depth.hpp — how deeply JSON text nests, checked before it is parsed.
 //
 // nlohmann::json parses iteratively but copies (and dumps) recursively, one stack frame per
 // level: a 200 KB request body of `[[[[…` parsed fine, then overflowed the thread's stack when the
@@ -12,7 +12,7 @@
 #include <cstddef>
 #include <string_view>
 
-namespace platform::host {
+namespace platform::validation {
 
 inline constexpr std::size_t kMaxJsonDepth = 256;
 
@@ -40,4 +40,4 @@ inline bool json_depth_ok(std::string_view text, std::size_t max_depth = kMaxJso
     return true;
 }
 
-}  // namespace platform::host
+}  // namespace platform::validation

@@ -10,6 +10,9 @@
 //   properties, required, additionalProperties (boolean or schema), minProperties, maxProperties
 //   enum, const, default
 //   minLength, maxLength (Unicode code points), pattern (ECMAScript, unanchored search, std::regex)
+//   maxBytes          ours: the most bytes a string's UTF-8 may take (checked before maxLength,
+//                     so a field limited both ways reports bytes). OpenAPI shows it as
+//                     "x-maxBytes"; MCP tools/list passes it on as is.
 //   minimum, maximum, exclusiveMinimum, exclusiveMaximum (numbers)
 //   items (one schema), minItems, maxItems, uniqueItems
 //   format            any string; "date-time" (RFC 3339) and "email" (loose) are checked
@@ -43,7 +46,7 @@
 #include <utility>
 #include <vector>
 
-namespace platform::host {
+namespace platform::validation {
 
 // "<json pointer>: <problem>", e.g. "/properties/limit/minimum: must be a number". The root schema
 // itself is written "/".
@@ -95,4 +98,4 @@ std::size_t utf8_length(std::string_view s);
 // `s` with each invalid byte replaced by U+FFFD, for putting untrusted names into messages.
 std::string sanitize_utf8(std::string_view s);
 
-}  // namespace platform::host
+}  // namespace platform::validation

@@ -1,7 +1,7 @@
 // calendar — the catalogue's `events` service (reminders and scheduled events; account required,
 // delete withheld from the agent). The folder is not plugins/events because that is the
-// platform's built-in event stream. CRUD in events.cpp, free slots in free.cpp, the time
-// occurrences in schedule (on platform/common/time), firing in due/firing/scheduler.
+// platform's built-in event stream. CRUD in events.cpp, free slots in free.cpp, occurrences in
+// schedule (on platform/common/time), firing in due/firing/scheduler.
 #pragma once
 
 #include <memory>

@@ -3,9 +3,9 @@
 // written back: RFC 3339 with the zone's offset for tools, "Friday 27 November at 09:00" for people.
 //
 // Zones come from the system tz database through platform/common/time.hpp, so offsets are right
-// on either side of a DST change. When context.timezone is absent
-// or unknown, the offset written in context.now is used as a fixed zone; without context.now the
-// provider's fallback clock (the host's business clock) and UTC.
+// on either side of a DST change. When context.timezone is absent or unknown, the offset written
+// in context.now is used as a fixed zone; without context.now the provider's fallback clock (the
+// host's business clock) and UTC.
 #pragma once
 
 #include <cstdint>

@@ -13,6 +13,7 @@ PLATFORM_DEPS_PACKAGES=(
     libpistache-dev nlohmann-json3-dev libboost-dev libsqlitecpp-dev libsqlite3-dev
     libyaml-cpp-dev libspdlog-dev libfmt-dev libcurl4-openssl-dev libssl-dev libsodium-dev
     libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev
+    libhowardhinnant-date-dev tzdata  # date/tz for plugins/common/time, reading /usr/share/zoneinfo
     tmux  # the CLI's terminal tests (work get --wait under a real terminal)
     slowhttptest wrk  # tests/reliability: slow clients (slowloris, slow body, slow read) and the soak
     clang libclang-rt-14-dev  # sanitizer build and libFuzzer targets (scripts/sanitize, tests/fuzz/run)

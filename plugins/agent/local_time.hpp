@@ -3,9 +3,8 @@
 //
 // The zone is metadata.timezone of the caller's account, read from the `auth` service's `me`
 // (as the caller) — the way tasks and calendar read it; UTC when there is no such service
-// (auth-noop, the test profile), no setting, or a name the system's tz database lacks. Zones are
-// read from /usr/share/zoneinfo by the calendar plugin's TZif reader (plugins/calendar/tz.cpp,
-// compiled into this plugin too: shared source, no link between plugins).
+// (auth-noop, the test profile), no setting, or a name the system's tz database lacks. Zones come
+// from /usr/share/zoneinfo through platform/common/time.hpp.
 #pragma once
 
 #include <cstdint>

@@ -1,7 +1,5 @@
 #include <algorithm>
-#include <cctype>
-#include <cstdio>
-#include <ctime>
+#include <platform/common/time.hpp>
 
 #include "archive.hpp"
 
@@ -42,18 +40,8 @@ std::vector<json> pages(const platform::Host& host, platform::Request& r, const 
 // Milliseconds since the epoch of an RFC 3339 time (offset applied), so items dated in different
 // offsets sort correctly; 0 when unreadable.
 int64_t epoch_ms(const std::string& t) {
-    std::tm tm{};
-    int frac_ms = 0;
-    const char* rest = strptime(t.c_str(), "%Y-%m-%dT%H:%M:%S", &tm);
-    if (!rest) return 0;
-    if (*rest == '.')
-        for (int scale = 100; std::isdigit(static_cast<unsigned char>(*++rest)); scale /= 10)
-            frac_ms += (*rest - '0') * scale;
-    int64_t ms = static_cast<int64_t>(timegm(&tm)) * 1000 + frac_ms;
-    int oh = 0, om = 0;
-    if ((*rest == '+' || *rest == '-') && std::sscanf(rest + 1, "%2d:%2d", &oh, &om) == 2)
-        ms -= (*rest == '+' ? 1 : -1) * (oh * 3600000LL + om * 60000LL);
-    return ms;
+    const auto at = platform::time::parse_rfc3339(t);
+    return at ? at->utc_ms() : 0;
 }
 
 json post_item(const json& p) {

@@ -6,9 +6,7 @@
 // endpoints act on the request's namespace (Platform-Namespace, else the server's): admins of
 // that namespace, or of the server's own, may. Rules are one set for the server: only admins of
 // the server's namespace change them.
-#include <sys/stat.h>
-
-#include <fstream>
+#include <platform/common/time.hpp>
 
 #include "auth_local.hpp"
 
@@ -58,20 +56,9 @@ bool printable(const std::string& s) {
     return true;
 }
 
-// An IANA name with a TZif file under /usr/share/zoneinfo.
+// An IANA name of the system's tz database (/usr/share/zoneinfo).
 bool valid_timezone(const std::string& tz) {
-    if (tz.empty() || tz.size() > 64 || tz.front() == '/' || tz.find("..") != std::string::npos)
-        return false;
-    for (char c : tz)
-        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '/' && c != '_' && c != '+' &&
-            c != '-')
-            return false;
-    const std::string path = "/usr/share/zoneinfo/" + tz;
-    struct stat st {};
-    if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
-    char magic[4] = {0};
-    std::ifstream in(path, std::ios::binary);
-    return in.read(magic, 4) && std::string(magic, 4) == "TZif";
+    return platform::time::TimeZone::load(tz) != nullptr;
 }
 
 std::string secret_arg(platform::Request& r, const char* name) {

@@ -1,15 +1,15 @@
 // calendar — the catalogue's `events` service (reminders and scheduled events; account required,
 // delete withheld from the agent). The folder is not plugins/events because that is the
-// platform's built-in event stream. CRUD in events.cpp, free slots in free.cpp, the time
-// arithmetic in tz/rfc3339/schedule, firing in due/firing/scheduler.
+// platform's built-in event stream. CRUD in events.cpp, free slots in free.cpp, occurrences in
+// schedule (on platform/common/time), firing in due/firing/scheduler.
 #pragma once
 
 #include <memory>
 #include <platform/sdk.hpp>
 #include <string>
 
+#include "schedule.hpp"
 #include "scheduler.hpp"
-#include "tz.hpp"
 
 class Calendar {
 public:

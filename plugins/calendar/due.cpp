@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "rfc3339.hpp"
-
 using platform::json;
 
 namespace calendar {

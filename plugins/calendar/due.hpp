@@ -30,7 +30,6 @@
 #include <string>
 
 #include "schedule.hpp"
-#include "tz.hpp"
 
 namespace calendar {
 

@@ -5,7 +5,6 @@
 
 #include "calendar.hpp"
 #include "due.hpp"
-#include "rfc3339.hpp"
 #include "schedule.hpp"
 
 namespace schema = platform::schema;

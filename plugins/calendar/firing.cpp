@@ -3,8 +3,6 @@
 #include <array>
 #include <cstdio>
 
-#include "rfc3339.hpp"
-
 using platform::json;
 
 namespace calendar {
@@ -37,21 +35,15 @@ std::shared_ptr<const TimeZone> zone_from_me(const platform::Host::CallResult& m
 }
 
 std::string local_time(int64_t utc_s, const TimeZone& zone) {
-    static const char* kDays[] = {"Thursday", "Friday",  "Saturday", "Sunday",
-                                  "Monday",   "Tuesday", "Wednesday"};
-    static const char* kMonths[] = {"January",   "February", "March",    "April",
-                                    "May",       "June",     "July",     "August",
-                                    "September", "October",  "November", "December"};
-    const int64_t local = utc_s + zone.offset_at(utc_s);
-    int64_t day = local / 86400, secs = local % 86400;
-    if (secs < 0) secs += 86400, --day;
-    const CivilDate c = civil_from_days(day);
-    char clock[8];
-    std::snprintf(clock, sizeof clock, "%02d:%02d", static_cast<int>(secs / 3600),
-                  static_cast<int>(secs / 60 % 60));
-    return std::string(kDays[((day % 7) + 7) % 7]) + " " + std::to_string(c.day) + " " +
-           kMonths[c.month - 1] + " " + std::to_string(c.year) + ", " + clock + " (" + zone.name() +
-           ")";
+    namespace pt = platform::time;
+    const int64_t local = zone.to_local(utc_s), day = pt::day_of(local);
+    const int secs = pt::seconds_into_day(local);
+    const pt::CivilDate c = pt::civil_from_days(day);
+    char clock[16];
+    std::snprintf(clock, sizeof clock, "%02d:%02d", secs / 3600, secs / 60 % 60);
+    return std::string(pt::kWeekdayNames[pt::weekday_of(day)]) + " " + std::to_string(c.day) + " " +
+           pt::kMonthNames[c.month - 1] + " " + std::to_string(c.year) + ", " + clock + " (" +
+           zone.name() + ")";
 }
 
 std::shared_ptr<const TimeZone> Firing::zone(const std::string& grant) const {

@@ -27,7 +27,7 @@
 #include <platform/sdk.hpp>
 #include <string>
 
-#include "tz.hpp"
+#include "schedule.hpp"
 
 namespace calendar {
 

@@ -3,7 +3,6 @@
 #include "calendar.hpp"
 #include "due.hpp"
 #include "firing.hpp"
-#include "rfc3339.hpp"
 #include "schedule.hpp"
 
 using platform::json;
@@ -20,10 +19,6 @@ int64_t instant_arg(platform::Request& r, const char* name, int64_t fallback) {
         throw platform::invalid_argument(std::string(name) +
                                          ": must be RFC 3339 with a time-zone offset");
     return at->utc_s;
-}
-
-int64_t floor_day(int64_t s) {
-    return s / 86400 - (s % 86400 < 0);
 }
 
 }  // namespace
@@ -70,8 +65,8 @@ json Calendar::free(platform::Request& r) {
                          {"end", format_rfc3339(e, zone->offset_at(e))},
                          {"minutes", (e - s) / 60}});
     };
-    const int64_t first = floor_day(from + zone->offset_at(from)),
-                  last = floor_day(to + zone->offset_at(to));
+    const int64_t first = platform::time::day_of(zone->to_local(from)),
+                  last = platform::time::day_of(zone->to_local(to));
     size_t b = 0;
     for (int64_t day = first; day <= last; ++day) {
         int64_t s = std::max(from, zone->to_utc(day * 86400 + day_start * 3600));

@@ -4,45 +4,17 @@
 
 namespace calendar {
 
-namespace {
-
-// Start of occurrence k (k >= 0).
-int64_t nth(const Timing& t, const TimeZone& zone, int64_t k) {
-    if (t.repeat == "hourly") return t.start_s + k * 3600;
-    const int64_t local = t.start_s + zone.offset_at(t.start_s);
-    int64_t day = local / 86400, secs = local % 86400;
-    if (secs < 0) secs += 86400, --day;
-    if (t.repeat == "daily") return zone.to_utc((day + k) * 86400 + secs);
-    if (t.repeat == "weekly") return zone.to_utc((day + 7 * k) * 86400 + secs);
-    const CivilDate c = civil_from_days(day);
-    const int64_t months = static_cast<int64_t>(c.year) * 12 + (c.month - 1) + k;
-    const int y = static_cast<int>(months / 12), m = static_cast<int>(months % 12) + 1;
-    return zone.to_utc(days_from_civil(y, m, std::min(c.day, days_in_month(y, m))) * 86400 + secs);
-}
-
-// An index at or before the first occurrence that can overlap from_s.
-int64_t first_index(const Timing& t, int64_t from_s) {
-    const int64_t span = from_s - t.start_s - t.minutes * 60;
-    if (t.repeat.empty() || span <= 0) return 0;
-    int64_t period = 3600;
-    if (t.repeat == "daily")
-        period = 86400;
-    else if (t.repeat == "weekly")
-        period = 7 * 86400;
-    else if (t.repeat == "monthly")
-        period = 31 * 86400;
-    return std::max<int64_t>(0, span / period - 2);  // two periods of slack for DST shifts
-}
-
-}  // namespace
-
 void occurrences(const Timing& t, const TimeZone& zone, int64_t from_s, int64_t to_s,
                  const std::function<bool(int64_t)>& fn) {
-    for (int64_t k = first_index(t, from_s);; ++k) {
-        const int64_t start = nth(t, zone, k);
+    using platform::time::Repeat;
+    const Repeat repeat = platform::time::repeat_named(t.repeat).value_or(Repeat::none);
+    // The first occurrence that can overlap from_s starts after from_s - length.
+    for (int64_t k = platform::time::index_before(t.start_s, repeat, from_s - t.minutes * 60);;
+         ++k) {
+        const int64_t start = platform::time::nth_start(t.start_s, repeat, k, zone);
         if (start >= to_s) return;
         if (start + t.minutes * 60 > from_s && !fn(start)) return;
-        if (t.repeat.empty()) return;
+        if (repeat == Repeat::none) return;
     }
 }
 

@@ -1,22 +1,28 @@
 // schedule — when an event happens: its first start, length and repeat, unrolled into
-// occurrences. Hourly repeats add 3600 s; daily, weekly and monthly ones keep the wall-clock time
-// of the first start in the owner's time zone (09:00 stays 09:00 across a DST change), and a
-// monthly event on the 31st falls on the last day of shorter months.
+// occurrences. The repeats are platform/common/time's (repeat.hpp there): hourly adds 3600 s;
+// daily, weekly and monthly keep the wall-clock time of the first start in the owner's time zone
+// (09:00 stays 09:00 across a DST change), and a monthly event on the 31st falls on the last day
+// of shorter months.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <platform/common/time.hpp>
 #include <string>
 
-#include "tz.hpp"
-
 namespace calendar {
+
+// The time library's names used throughout this plugin.
+using platform::time::format_rfc3339;
+using platform::time::Instant;
+using platform::time::parse_rfc3339;
+using platform::time::TimeZone;
 
 struct Timing {
     int64_t start_s;     // first occurrence, UTC seconds
     int64_t minutes;     // length
-    std::string repeat;  // "", hourly, daily, weekly, monthly
+    std::string repeat;  // "", hourly, daily, weekly, monthly (another name: a one-off)
 };
 
 // Calls fn(start) for every occurrence overlapping [from_s, to_s), in order; stops early when fn

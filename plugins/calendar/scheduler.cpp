@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include "rfc3339.hpp"
-
 using platform::json;
 
 namespace calendar {

@@ -4,119 +4,24 @@
 #include <cctype>
 #include <climits>
 #include <cmath>
-#include <cstdio>
-#include <ctime>
+#include <platform/common/time.hpp>
 #include <platform/sdk/error.hpp>
 #include <platform/sdk/random.hpp>
 
 namespace events_service {
 
-namespace {
-
-// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil).
-int64_t days_from_civil(int64_t y, unsigned m, unsigned d) {
-    y -= m <= 2;
-    const int64_t era = (y >= 0 ? y : y - 399) / 400;
-    const unsigned yoe = static_cast<unsigned>(y - era * 400);
-    const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + static_cast<int64_t>(doe) - 719468;
-}
-
-bool leap(int64_t y) {
-    return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-}
-
-unsigned days_in_month(int64_t y, unsigned m) {
-    static const unsigned days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    return m == 2 && leap(y) ? 29 : days[m - 1];
-}
-
-// Reads exactly n digits at text[pos...]; false when they are not digits.
-bool digits(std::string_view text, size_t& pos, size_t n, int& out) {
-    if (pos + n > text.size()) return false;
-    out = 0;
-    for (size_t i = 0; i < n; ++i) {
-        char c = text[pos + i];
-        if (c < '0' || c > '9') return false;
-        out = out * 10 + (c - '0');
-    }
-    pos += n;
-    return true;
-}
-
-bool expect(std::string_view text, size_t& pos, char c) {
-    if (pos >= text.size() || std::toupper(static_cast<unsigned char>(text[pos])) != c)
-        return false;
-    ++pos;
-    return true;
-}
-
-}  // namespace
-
 std::string rfc3339(int64_t unix_ms) {
-    int64_t secs = unix_ms / 1000, ms = unix_ms % 1000;
-    if (ms < 0) ms += 1000, secs -= 1;
-    std::time_t t = static_cast<std::time_t>(secs);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char buf[48];
-    size_t n = std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
-    if (ms)
-        std::snprintf(buf + n, sizeof buf - n, ".%03dZ", static_cast<int>(ms));
-    else
-        std::snprintf(buf + n, sizeof buf - n, "Z");
-    return buf;
+    return platform::time::format_rfc3339_ms(unix_ms);
 }
 
 int64_t parse_rfc3339(std::string_view text, const char* arg) {
-    auto bad = [&]() -> platform::Error {
-        return platform::invalid_argument(std::string(arg) +
-                                          ": must be an RFC 3339 date-time such as "
-                                          "2026-01-01T10:00:00Z, got '" +
-                                          std::string(text.substr(0, 64)) + "'");
-    };
-    size_t pos = 0;
-    int y, mo, d, h, mi, s;
-    if (!digits(text, pos, 4, y) || !expect(text, pos, '-') || !digits(text, pos, 2, mo) ||
-        !expect(text, pos, '-') || !digits(text, pos, 2, d) || !expect(text, pos, 'T') ||
-        !digits(text, pos, 2, h) || !expect(text, pos, ':') || !digits(text, pos, 2, mi) ||
-        !expect(text, pos, ':') || !digits(text, pos, 2, s))
-        throw bad();
-    if (mo < 1 || mo > 12 || d < 1 ||
-        static_cast<unsigned>(d) > days_in_month(y, static_cast<unsigned>(mo)) || h > 23 ||
-        mi > 59 || s > 60)
-        throw bad();
-    int64_t ms = 0;
-    if (pos < text.size() && text[pos] == '.') {
-        ++pos;
-        size_t start = pos, scale = 100;
-        while (pos < text.size() && text[pos] >= '0' && text[pos] <= '9') {
-            if (scale)
-                ms += (text[pos] - '0') * static_cast<int64_t>(scale),
-                    scale /= 10;  // truncated to ms
-            ++pos;
-        }
-        if (pos == start) throw bad();
-    }
-    int64_t offset_min = 0;
-    if (pos < text.size() && std::toupper(static_cast<unsigned char>(text[pos])) == 'Z') {
-        ++pos;
-    } else if (pos < text.size() && (text[pos] == '+' || text[pos] == '-')) {
-        int sign = text[pos] == '-' ? -1 : 1, oh, om;
-        ++pos;
-        if (!digits(text, pos, 2, oh) || !expect(text, pos, ':') || !digits(text, pos, 2, om) ||
-            oh > 23 || om > 59)
-            throw bad();
-        offset_min = sign * (oh * 60 + om);
-    } else {
-        throw bad();
-    }
-    if (pos != text.size()) throw bad();
-    if (s == 60) s = 59, ms = 999;  // a leap second: the last instant of the minute
-    int64_t days = days_from_civil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d));
-    int64_t secs = days * 86400 + h * 3600 + mi * 60 + s - offset_min * 60;
-    return secs * 1000 + ms;
+    const auto at = platform::time::parse_rfc3339(text, platform::time::DateTimeSeparator::t_only);
+    if (!at)
+        throw platform::invalid_argument(std::string(arg) +
+                                         ": must be an RFC 3339 date-time such as "
+                                         "2026-01-01T10:00:00Z, got '" +
+                                         std::string(text.substr(0, 64)) + "'");
+    return at->utc_ms();
 }
 
 int64_t timestamp_arg(const json& value) {

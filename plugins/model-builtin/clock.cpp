@@ -2,23 +2,12 @@
 
 #include <cstdio>
 
-#include "../calendar/rfc3339.hpp"
-
 namespace builtin {
 
 using nlohmann::json;
-
-const char* const kWeekdays[7] = {"Sunday",   "Monday", "Tuesday", "Wednesday",
-                                  "Thursday", "Friday", "Saturday"};
-const char* const kMonths[12] = {"January",   "February", "March",    "April",
-                                 "May",       "June",     "July",     "August",
-                                 "September", "October",  "November", "December"};
+namespace pt = platform::time;
 
 namespace {
-
-int64_t floor_div(int64_t a, int64_t b) {
-    return a / b - ((a % b != 0) && ((a < 0) != (b < 0)));
-}
 
 std::string text_of(const json& context, const char* key) {
     return context.is_object() && context.contains(key) && context[key].is_string()
@@ -28,17 +17,16 @@ std::string text_of(const json& context, const char* key) {
 
 }  // namespace
 
-LocalClock::LocalClock(int64_t now_s, std::shared_ptr<const calendar::TimeZone> zone,
-                       int fixed_offset_s)
+LocalClock::LocalClock(int64_t now_s, std::shared_ptr<const pt::TimeZone> zone, int fixed_offset_s)
     : now_s_(now_s), zone_(std::move(zone)), fixed_offset_s_(fixed_offset_s) {}
 
 LocalClock LocalClock::from_context(const json& context, int64_t fallback_now_s) {
     int64_t now = fallback_now_s;
     int offset = 0;
-    if (auto at = calendar::parse_rfc3339(text_of(context, "now")))
+    if (auto at = pt::parse_rfc3339(text_of(context, "now")))
         now = at->utc_s, offset = at->offset_s;
     const std::string name = text_of(context, "timezone");
-    auto zone = name.empty() ? nullptr : calendar::TimeZone::load(name);
+    auto zone = name.empty() ? nullptr : pt::TimeZone::load(name);
     return LocalClock(now, std::move(zone), offset);
 }
 
@@ -60,37 +48,30 @@ int64_t LocalClock::to_utc(int64_t local_s) const {
 }
 
 int64_t LocalClock::day_of(int64_t utc_s) const {
-    return floor_div(utc_s + offset_at(utc_s), 86400);
+    return pt::day_of(utc_s + offset_at(utc_s));
 }
 
-int LocalClock::weekday_of(int64_t day) {
-    return static_cast<int>(((day % 7) + 7 + 4) % 7);
-}  // 1970-01-01: Thursday
-
 std::string LocalClock::rfc3339(int64_t utc_s) const {
-    return calendar::format_rfc3339(utc_s, offset_at(utc_s));
+    return pt::format_rfc3339(utc_s, offset_at(utc_s));
 }
 
 std::string LocalClock::day_text(int64_t day) const {
-    const calendar::CivilDate d = calendar::civil_from_days(day),
-                              now = calendar::civil_from_days(today());
-    std::string out = std::string(kWeekdays[weekday_of(day)]) + " " + std::to_string(d.day) + " " +
-                      kMonths[d.month - 1];
+    const pt::CivilDate d = pt::civil_from_days(day), now = pt::civil_from_days(today());
+    std::string out = std::string(pt::kWeekdayNames[weekday_of(day)]) + " " +
+                      std::to_string(d.day) + " " + pt::kMonthNames[d.month - 1];
     if (d.year != now.year) out += " " + std::to_string(d.year);
     return out;
 }
 
 std::string LocalClock::time_text(int64_t utc_s) const {
-    const int64_t local = utc_s + offset_at(utc_s);
-    const int64_t in_day = local - floor_div(local, 86400) * 86400;
-    char buf[8];
-    std::snprintf(buf, sizeof buf, "%02d:%02d", static_cast<int>(in_day / 3600),
-                  static_cast<int>(in_day / 60 % 60));
+    const int in_day = pt::seconds_into_day(utc_s + offset_at(utc_s));
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "%02d:%02d", in_day / 3600, in_day / 60 % 60);
     return buf;
 }
 
 bool parse_instant(const std::string& text, int64_t& utc_s) {
-    auto at = calendar::parse_rfc3339(text);
+    auto at = pt::parse_rfc3339(text);
     if (!at) return false;
     utc_s = at->utc_s;
     return true;

@@ -3,11 +3,11 @@
 #include <cctype>
 #include <vector>
 
-#include "../calendar/tz.hpp"
-
 namespace builtin {
 
 namespace {
+
+namespace pt = platform::time;
 
 struct Token {
     size_t begin, end;  // bytes of the original text
@@ -47,10 +47,10 @@ int index_of(const std::string& w, const char* const* names, int count, size_t m
     return -1;
 }
 int weekday_index(const std::string& w) {
-    return index_of(w, kWeekdays, 7, 3);
+    return index_of(w, pt::kWeekdayNames, 7, 3);
 }
 int month_index(const std::string& w) {
-    return w == "may" ? 4 : index_of(w, kMonths, 12, 3);
+    return w == "may" ? 4 : index_of(w, pt::kMonthNames, 12, 3);
 }
 
 bool all_digits(const std::string& s, size_t b, size_t e) {
@@ -97,8 +97,8 @@ struct Scanner {
             all_digits(w, 5, 7) && all_digits(w, 8, 10)) {
             const int y = std::stoi(w.substr(0, 4)), m = std::stoi(w.substr(5, 2)),
                       d = std::stoi(w.substr(8, 2));
-            if (m < 1 || m > 12 || d < 1 || d > calendar::days_in_month(y, m)) return 0;
-            day = calendar::days_from_civil(y, m, d);
+            if (!pt::valid_date(y, m, d)) return 0;
+            day = pt::days_from_civil(y, m, d);
             return 1;
         }
         int d = ordinal(w), m = -1;
@@ -110,10 +110,10 @@ struct Scanner {
             used = 2;
         }
         if (!used) return 0;
-        const int year = calendar::civil_from_days(clock.today()).year;
+        const int year = pt::civil_from_days(clock.today()).year;
         for (int y = year; y <= year + 1; ++y) {
-            if (d > calendar::days_in_month(y, m + 1)) continue;
-            day = calendar::days_from_civil(y, m + 1, d);
+            if (d > pt::days_in_month(y, m + 1)) continue;
+            day = pt::days_from_civil(y, m + 1, d);
             if (day >= clock.today()) return used;
         }
         return 0;

@@ -1,6 +1,7 @@
 #include "tasks.hpp"
 
 #include <atomic>
+#include <platform/common/time.hpp>
 
 #include "due.hpp"
 
@@ -139,17 +140,13 @@ std::string Tasks::time_zone(platform::Request& r) const {
 }
 
 int64_t Tasks::due_ms(platform::Request& r, const std::string& due) const {
-    if (auto ms = tasks::parse_rfc3339(due)) return *ms;
+    if (auto at = platform::time::parse_rfc3339(due)) return at->utc_ms();
     auto local = tasks::parse_local_layout(due);
     if (!local)
         throw platform::invalid_argument("due: '" + due +
                                          "' is neither RFC 3339 (2026-03-01T09:30:00Z) nor "
                                          "YYYY-MM-DD HH:MM");
-    const std::string zone = time_zone(r);
-    auto utc = tasks::local_to_utc(zone, *local);
-    if (!utc)
-        utc = tasks::local_to_utc("UTC", *local);  // an account zone this system does not know
-    return *utc * 1000;
+    return tasks::local_due_ms(*local, time_zone(r));
 }
 
 void Tasks::hand_to_agent(platform::Request& r, const json& task) const {

@@ -1,13 +1,12 @@
-// The calendar plugin (the `events` service, plugins/calendar) through the fake host: the tz
-// database reader against known offsets, RFC 3339, repeats, and the handlers — free slots in the
-// owner's time zone (asked of a fake `auth/me`) across the Europe/London DST change.
+// The calendar plugin (the `events` service, plugins/calendar) through the fake host: repeats
+// unrolled into occurrences, and the handlers — free slots in the owner's time zone (asked of a
+// fake `auth/me`) across the Europe/London DST change. Zones and RFC 3339 themselves:
+// tests/unit/common.
 #include <gtest/gtest.h>
 
 #include <platform/testing/fake_host.hpp>
 
-#include "rfc3339.hpp"
 #include "schedule.hpp"
-#include "tz.hpp"
 
 extern "C" const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t*);
 
@@ -20,60 +19,6 @@ using namespace calendar;
 
 int64_t at(const std::string& rfc3339) {
     return parse_rfc3339(rfc3339).value().utc_s;
-}
-
-TEST(TimeZoneTest, LondonAcrossTheYearAndFarFuture) {
-    auto london = TimeZone::load("Europe/London");
-    ASSERT_TRUE(london);
-    EXPECT_EQ(london->offset_at(at("2027-01-15T12:00:00Z")), 0);
-    EXPECT_EQ(london->offset_at(at("2027-07-15T12:00:00Z")), 3600);
-    EXPECT_EQ(london->offset_at(at("2027-03-28T00:59:59Z")), 0);  // change at 01:00 UTC
-    EXPECT_EQ(london->offset_at(at("2027-03-28T01:00:00Z")), 3600);
-    EXPECT_EQ(london->offset_at(at("2027-10-31T00:59:59Z")), 3600);
-    EXPECT_EQ(london->offset_at(at("2027-10-31T01:00:00Z")), 0);
-    EXPECT_EQ(london->offset_at(at("2099-07-01T00:00:00Z")), 3600);  // from the footer rule
-    EXPECT_EQ(london->offset_at(at("1990-07-01T00:00:00Z")), 3600);  // from the table
-}
-
-TEST(TimeZoneTest, OtherZonesAndBadNames) {
-    auto ny = TimeZone::load("America/New_York");
-    ASSERT_TRUE(ny);
-    EXPECT_EQ(ny->offset_at(at("2027-01-15T12:00:00Z")), -5 * 3600);
-    EXPECT_EQ(ny->offset_at(at("2027-07-15T12:00:00Z")), -4 * 3600);
-    auto sydney = TimeZone::load("Australia/Sydney");  // southern hemisphere: DST over new year
-    ASSERT_TRUE(sydney);
-    EXPECT_EQ(sydney->offset_at(at("2040-01-15T00:00:00Z")), 11 * 3600);
-    EXPECT_EQ(sydney->offset_at(at("2040-07-15T00:00:00Z")), 10 * 3600);
-    auto kolkata = TimeZone::load("Asia/Kolkata");
-    ASSERT_TRUE(kolkata);
-    EXPECT_EQ(kolkata->offset_at(at("2030-01-01T00:00:00Z")), 5 * 3600 + 1800);
-    EXPECT_EQ(TimeZone::load("UTC")->offset_at(0), 0);
-    EXPECT_FALSE(TimeZone::load("Mars/Olympus"));
-    EXPECT_FALSE(TimeZone::load("../etc/passwd"));
-    EXPECT_FALSE(TimeZone::load(""));
-}
-
-TEST(TimeZoneTest, LocalToUtcInGapsAndOverlaps) {
-    auto london = TimeZone::load("Europe/London");
-    const int64_t day = days_from_civil(2027, 3, 28) * 86400;
-    EXPECT_EQ(london->to_utc(day + 9 * 3600), at("2027-03-28T08:00:00Z"));
-    EXPECT_EQ(london->to_utc(day + 3600 + 1800),
-              at("2027-03-28T01:30:00Z"));  // 01:30 does not exist
-    const int64_t back = days_from_civil(2027, 10, 31) * 86400;
-    EXPECT_EQ(london->to_utc(back + 3600 + 1800), at("2027-10-31T00:30:00Z"));  // the earlier 01:30
-}
-
-TEST(Rfc3339Test, ParseAndFormat) {
-    auto p = parse_rfc3339("2027-03-28T09:30:00.250+01:00");
-    ASSERT_TRUE(p);
-    EXPECT_EQ(p->offset_s, 3600);
-    EXPECT_EQ(format_rfc3339(p->utc_s, p->offset_s), "2027-03-28T09:30:00+01:00");
-    EXPECT_EQ(format_rfc3339(p->utc_s, 0), "2027-03-28T08:30:00Z");
-    EXPECT_EQ(format_rfc3339(at("2027-01-01T00:00:00Z"), -5 * 3600 - 1800),
-              "2026-12-31T18:30:00-05:30");
-    for (const char* bad : {"2027-03-28T09:30:00", "2027-02-29T09:30:00Z", "2027-03-28 9:30:00Z",
-                            "tomorrow", "2027-03-28T24:00:00Z", "2027-03-28T09:30:00+1:00"})
-        EXPECT_FALSE(parse_rfc3339(bad)) << bad;
 }
 
 TEST(ScheduleTest, DailyKeepsLocalTimeAcrossDstAndMonthlyClamps) {

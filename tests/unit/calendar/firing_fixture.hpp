@@ -18,7 +18,6 @@
 #include <thread>
 #include <vector>
 
-#include "rfc3339.hpp"
 #include "scheduler.hpp"
 
 extern "C" const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t*);

@@ -54,36 +54,20 @@ protected:
     platform::testing::FakePlugin tasks = host.load(platform_plugin_entry);
 };
 
-TEST(Due, Rfc3339) {
-    EXPECT_EQ(tasks::parse_rfc3339("2026-01-01T00:00:00Z"), 1767225600000);
-    EXPECT_EQ(tasks::parse_rfc3339("2026-01-01t01:00:00.250+01:00"), 1767225600250);
-    EXPECT_EQ(tasks::parse_rfc3339("2025-12-31 19:00:00-05:00"), 1767225600000);
-    for (const char* bad :
-         {"2026-01-01", "2026-01-01T00:00Z", "2026-02-30T00:00:00Z", "2026-01-01T00:00:00",
-          "2026-01-01T24:00:00Z", "2026-01-01T00:00:00+1:00", "tomorrow"})
-        EXPECT_FALSE(tasks::parse_rfc3339(bad)) << bad;
+TEST(Due, LocalLayout) {
     EXPECT_EQ(tasks::parse_local_layout("2026-01-01 00:00"), 1767225600);
     EXPECT_FALSE(tasks::parse_local_layout("2026-01-01T00:00"));
     EXPECT_FALSE(tasks::parse_local_layout("2026-13-01 00:00"));
 }
 
-TEST(Due, LocalTimeAcrossDaylightSaving) {
-    // Europe/London: BST from 2026-03-29 01:00 UTC to 2026-10-25 01:00 UTC.
-    const int64_t mar29 = *tasks::parse_local_layout("2026-03-29 00:00");
-    EXPECT_EQ(tasks::local_to_utc("Europe/London", mar29 + 30 * 60), mar29 + 30 * 60);  // 00:30 GMT
-    EXPECT_EQ(tasks::local_to_utc("Europe/London", mar29 + 90 * 60),
-              mar29 + 90 * 60);  // 01:30: skipped, read as GMT (02:30 BST)
-    EXPECT_EQ(tasks::local_to_utc("Europe/London", mar29 + 3 * 3600),
-              mar29 + 2 * 3600);  // 03:00 BST
-    const int64_t oct25 = *tasks::parse_local_layout("2026-10-25 00:00");
-    EXPECT_EQ(tasks::local_to_utc("Europe/London", oct25 + 90 * 60),
-              oct25 + 30 * 60);  // 01:30: first, BST
-    EXPECT_EQ(tasks::local_to_utc("Europe/London", oct25 + 10 * 3600),
-              oct25 + 10 * 3600);                                                 // 10:00 GMT
-    EXPECT_EQ(tasks::local_to_utc("America/New_York", mar29), mar29 + 4 * 3600);  // EDT
-    EXPECT_EQ(tasks::local_to_utc("UTC", mar29), mar29);
-    EXPECT_FALSE(tasks::local_to_utc("Mars/Olympus", mar29));
-    EXPECT_FALSE(tasks::local_to_utc("../../etc/passwd", mar29));
+TEST(Due, LocalTimeInTheOwnersZoneElseUtc) {
+    // 09:30 on 2026-07-01: BST in London, EDT in New York; an unknown zone is read as UTC.
+    const int64_t local = *tasks::parse_local_layout("2026-07-01 09:30");
+    EXPECT_EQ(tasks::local_due_ms(local, "Europe/London"), (local - 3600) * 1000);
+    EXPECT_EQ(tasks::local_due_ms(local, "America/New_York"), (local + 4 * 3600) * 1000);
+    EXPECT_EQ(tasks::local_due_ms(local, "UTC"), local * 1000);
+    EXPECT_EQ(tasks::local_due_ms(local, ""), local * 1000);
+    EXPECT_EQ(tasks::local_due_ms(local, "Mars/Olympus"), local * 1000);
 }
 
 TEST_F(TasksTest, CreateReadUpdateDelete) {

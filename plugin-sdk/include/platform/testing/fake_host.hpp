@@ -66,9 +66,9 @@ struct CallState {
 // One loaded plugin instance bound to a FakeHost.
 class FakePlugin {
 public:
-    FakePlugin(FakeHost* host, const platform_plugin_desc_t* desc, void* inst,
-               std::vector<platform::validation::Schema> inputs)
-        : host_(host), desc_(desc), inst_(inst), inputs_(std::move(inputs)) {}
+    // Takes over `inst`, created from `desc`; compiles the endpoints' input schemas (see below).
+    FakePlugin(FakeHost* host, const platform_plugin_desc_t* desc, void* inst)
+        : host_(host), desc_(desc), inst_(inst), inputs_(input_schemas(desc)) {}
     FakePlugin(const FakePlugin&) = delete;
     FakePlugin(FakePlugin&& o) noexcept
         : host_(o.host_), desc_(o.desc_), inst_(o.inst_), inputs_(std::move(o.inputs_)) {
@@ -502,14 +502,14 @@ public:
         args.error_size = sizeof err;
         const platform_plugin_desc_t* desc = entry(&args);
         if (!desc) throw std::runtime_error(std::string("entry refused: ") + err);
-        auto inputs = FakePlugin::input_schemas(desc);
+        FakePlugin::input_schemas(desc);  // an invalid schema fails before the plugin is created
         config = plugin_config;
         std::string cfg = plugin_config.dump();
         void* inst = desc->on_create(&api_, ctx(), platform::view(cfg), err, sizeof err);
         if (!inst) throw std::runtime_error(std::string("on_create failed: ") + err);
         if (desc->on_start && desc->on_start(inst) != PLATFORM_OK)
             throw std::runtime_error("on_start failed");
-        return FakePlugin(this, desc, inst, std::move(inputs));
+        return FakePlugin(this, desc, inst);
     }
 
     const platform_host_api_t* api() const { return &api_; }

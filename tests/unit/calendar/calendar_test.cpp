@@ -3,19 +3,14 @@
 // owner's time zone (asked of a fake `auth/me`) across the Europe/London DST change.
 #include <gtest/gtest.h>
 
-#include <platform/testing/fake_host.hpp>
-
+#include "../support/plugin_under_test.hpp"
 #include "rfc3339.hpp"
 #include "schedule.hpp"
 #include "tz.hpp"
 
-extern "C" const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t*);
-
 namespace {
 
-using nlohmann::json;
-using platform::testing::FakeHost;
-using platform::testing::Reply;
+using namespace plugin_test;
 using namespace calendar;
 
 int64_t at(const std::string& rfc3339) {
@@ -130,7 +125,7 @@ protected:
 
     FakeHost host;
     std::map<std::string, std::string> zones{{"alice", "Europe/London"}, {"bob", "UTC"}};
-    platform::testing::FakePlugin plugin = host.load(platform_plugin_entry);
+    FakePlugin plugin = host.load(platform_plugin_entry);
 };
 
 TEST_F(CalendarTest, CreateReadUpdateDelete) {

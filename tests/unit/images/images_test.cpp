@@ -4,17 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <array>
-#include <platform/testing/fake_host.hpp>
 
+#include "../support/plugin_under_test.hpp"
 #include "raster.hpp"
-
-extern "C" const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t*);
 
 namespace {
 
-using nlohmann::json;
-using platform::testing::FakeHost;
-using platform::testing::Reply;
+using namespace plugin_test;
 
 const std::string kPng1x1 =
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+"
@@ -104,9 +100,7 @@ protected:
             "upload", {{"data", images::base64_encode(bytes)}, {"description", "a test"}}, who);
     }
     json ok(const std::string& method, const json& args, const std::string& who = "alice") {
-        Reply r = plugin.call(method, args, who);
-        EXPECT_EQ(r.code, PLATFORM_OK) << method << ": " << r.body;
-        return r.code == PLATFORM_OK ? r.json() : json();
+        return ok_json(plugin.call(method, args, who), method);
     }
     std::vector<std::string> ids(const json& page) {
         std::vector<std::string> out;
@@ -115,7 +109,7 @@ protected:
     }
 
     FakeHost host;
-    platform::testing::FakePlugin plugin = host.load(platform_plugin_entry);
+    FakePlugin plugin = host.load(platform_plugin_entry);
 };
 
 TEST_F(ImagesTest, UploadLimits) {

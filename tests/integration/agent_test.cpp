@@ -15,14 +15,7 @@
 #include "mcp_client.hpp"
 
 using nlohmann::json;
-using platform::test::FakeModelServer;
-using platform::test::HostProcess;
-using platform::test::HttpClient;
-using platform::test::HttpResult;
-using platform::test::McpClient;
-using platform::test::model_server_host;
-using platform::test::TempDir;
-using platform::test::test_profile_text;
+using namespace platform::test;
 
 namespace {
 

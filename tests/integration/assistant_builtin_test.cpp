@@ -9,7 +9,7 @@
 #include "catalogue_test.hpp"
 
 using nlohmann::json;
-using platform::test::HttpResult;
+using namespace platform::test;
 
 namespace {
 

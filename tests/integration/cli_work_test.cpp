@@ -17,14 +17,7 @@
 #include "http_client.hpp"
 
 using nlohmann::json;
-using platform::test::CommandResult;
-using platform::test::FakeModelServer;
-using platform::test::HostProcess;
-using platform::test::HttpClient;
-using platform::test::model_server_host;
-using platform::test::run_command;
-using platform::test::TempDir;
-using platform::test::test_profile_text;
+using namespace platform::test;
 
 namespace {
 

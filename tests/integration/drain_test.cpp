@@ -19,9 +19,7 @@
 #include "http_client.hpp"
 
 using nlohmann::json;
-using platform::test::HostProcess;
-using platform::test::HttpClient;
-using platform::test::HttpResult;
+using namespace platform::test;
 
 namespace {
 

@@ -16,11 +16,10 @@
 
 #include "host_process.hpp"
 #include "http_client.hpp"
+#include "shared_host_test.hpp"
 
 using nlohmann::json;
-using platform::test::HostProcess;
-using platform::test::HttpClient;
-using platform::test::TempDir;
+using namespace platform::test;
 
 namespace {
 
@@ -149,30 +148,15 @@ std::vector<json> stream_events(const std::string& body) {
     return out;
 }
 
-std::map<std::string, std::string> as(const std::string& account) {
-    return {{"Authorization", "Bearer " + account}};
-}
-
-class Events : public ::testing::Test {
+class Events : public SharedHostTest {
 protected:
-    static void SetUpTestSuite() {
-        host = new HostProcess();
-        host->start();
-    }
-    static void TearDownTestSuite() {
-        EXPECT_EQ(host->stop(), 0) << host->log();
-        delete host;
-    }
     json publish(const std::string& topic, const json& payload) {
         auto r = api.post_json("/events/publish", {{"topic", topic}, {"payload", payload}},
                                as("ev-alice"));
         EXPECT_EQ(r.status, 200) << r.body;
         return r.status == 200 ? r.json() : json();
     }
-    HttpClient api{"127.0.0.1", host->api_port()};
-    static HostProcess* host;
 };
-HostProcess* Events::host = nullptr;
 
 TEST_F(Events, PublishThenReadInOrder) {
     for (int i = 1; i <= 3; ++i) {
@@ -303,9 +287,9 @@ TEST(EventsStream, ClientLeavingMidStreamLeavesTheHostServing) {
     HostProcess host;
     host.start();
     HttpClient c("127.0.0.1", host.api_port());
-    ASSERT_EQ(
-        c.post_json("/events/publish", {{"topic", "gone"}, {"payload", 1}}, as("ev-bob")).status,
-        200);
+    ASSERT_EQ(c.post_json("/events/publish", {{"topic", "gone"}, {"payload", 1}}, bearer("ev-bob"))
+                  .status,
+              200);
     int fd = socket(AF_INET, SOCK_STREAM, 0);
     sockaddr_in addr{};
     addr.sin_family = AF_INET;
@@ -331,10 +315,11 @@ TEST(EventsStream, ClientLeavingMidStreamLeavesTheHostServing) {
     ::close(fd);
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
     for (int i = 2; i <= 3; ++i) {  // the consumer now writes to a closed connection
-        auto r = c.post_json("/events/publish", {{"topic", "gone"}, {"payload", i}}, as("ev-bob"));
+        auto r =
+            c.post_json("/events/publish", {{"topic", "gone"}, {"payload", i}}, bearer("ev-bob"));
         ASSERT_EQ(r.status, 200) << r.body << host.log();
     }
-    auto r = c.get("/events/read?topic=gone", as("ev-bob"));
+    auto r = c.get("/events/read?topic=gone", bearer("ev-bob"));
     ASSERT_EQ(r.status, 200) << host.log();
     EXPECT_EQ(r.json().at("events").size(), 3u);
     EXPECT_EQ(host.stop(), 0) << host.log();
@@ -351,7 +336,7 @@ TEST(EventsLocal, EventsSurviveARestart) {
     auto admin = [](HttpClient& c) {
         auto t = c.post_json("/auth/token", {{"id", "admin"}, {"secret", "events-admin-secret"}});
         EXPECT_EQ(t.status, 200) << t.body;
-        return as(t.json().value("access_token", std::string()));
+        return bearer(t.json().value("access_token", std::string()));
     };
     {
         HostProcess host(opts);

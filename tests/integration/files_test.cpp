@@ -10,11 +10,7 @@
 #include "mcp_client.hpp"
 
 using nlohmann::json;
-using platform::test::CatalogueTest;
-using platform::test::HostProcess;
-using platform::test::HttpClient;
-using platform::test::HttpResult;
-using platform::test::McpClient;
+using namespace platform::test;
 
 namespace {
 
@@ -44,11 +40,7 @@ std::string binary() {
 class FilesApi : public CatalogueTest {
 protected:
     FilesApi() : CatalogueTest("files") {}
-    json put(const json& body, const std::string& who) {
-        auto r = post("put", body, who);
-        EXPECT_EQ(r.status, 200) << r.body;
-        return r.json()["data"];
-    }
+    json put(const json& body, const std::string& who) { return ok("put", body, who); }
 };
 
 TEST_F(FilesApi, Base64PutComesBackByteIdenticalFromItsUrl) {

@@ -22,11 +22,10 @@
 
 #include "host_process.hpp"
 #include "http_client.hpp"
+#include "shared_host_test.hpp"
 
 using nlohmann::json;
-using platform::test::HostProcess;
-using platform::test::HttpClient;
-using platform::test::HttpResult;
+using namespace platform::test;
 
 namespace {
 
@@ -246,21 +245,7 @@ HostProcess::Options handler(const std::string& name) {
 
 // ---- rpc (default) -------------------------------------------------------------------------
 
-class RpcHandler : public ::testing::Test {
-protected:
-    static void SetUpTestSuite() {
-        host = new HostProcess();
-        host->start();
-    }
-    static void TearDownTestSuite() {
-        EXPECT_EQ(host->stop(), 0) << host->log();
-        delete host;
-    }
-    HttpClient api{"127.0.0.1", host->api_port()};
-    HttpClient proxy{"127.0.0.1", host->proxy_port()};
-    static HostProcess* host;
-};
-HostProcess* RpcHandler::host = nullptr;
+class RpcHandler : public SharedHostTest {};
 
 TEST_F(RpcHandler, IsTheDefaultAndUnchanged) {
     auto add = api.post_json("/v1/notes/add", {{"title", "h"}, {"text", "one"}},

@@ -14,12 +14,11 @@
 #include "build_tree.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
+#include "profiles.hpp"
+#include "shared_host_test.hpp"
 
 using nlohmann::json;
-using platform::test::HostProcess;
-using platform::test::HttpClient;
-using platform::test::HttpResult;
-using platform::test::TempDir;
+using namespace platform::test;
 
 namespace {
 
@@ -55,21 +54,14 @@ json access_line(const std::string& log, const std::string& id) {
     return nullptr;
 }
 
-class HttpBehaviour : public ::testing::Test {
+class HttpBehaviour : public SharedHostTest {
 protected:
     static void SetUpTestSuite() {
         HostProcess::Options o;
         o.env["PLATFORM_PLUGIN_PATH"] = abi_plugins();
-        host = new HostProcess(o);
-        host->start();
+        start_host(o);
     }
-    static void TearDownTestSuite() {
-        EXPECT_EQ(host->stop(), 0) << host->log();
-        delete host;
-    }
-    static HostProcess* host;
 };
-HostProcess* HttpBehaviour::host = nullptr;
 
 TEST_F(HttpBehaviour, ThreePipelinedRequestsInOnePacketAreAnsweredInOrder) {
     HttpClient c("127.0.0.1", host->api_port());
@@ -335,12 +327,7 @@ TEST_F(HttpBehaviour, HealthIsReadiness) {
 
 // A profile: the test profile plus an `http:` section.
 std::string profile_with(const TempDir& dir, const std::string& http) {
-    std::ifstream in(platform::test::source_dir() + "/profiles/test.yaml");
-    std::stringstream text;
-    text << in.rdbuf();
-    std::string path = dir.path() + "/http-test.yaml";
-    std::ofstream(path) << text.str() << "\nhttp: " << http << "\n";
-    return path;
+    return test_profile_with(dir.path() + "/http-test.yaml", "http: " + http);
 }
 
 TEST(HttpRateLimit, TheThirdRequestInABurstIs429WithRetryAfter) {

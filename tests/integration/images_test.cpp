@@ -12,11 +12,7 @@
 #include "mcp_client.hpp"
 
 using nlohmann::json;
-using platform::test::CatalogueTest;
-using platform::test::HostProcess;
-using platform::test::HttpClient;
-using platform::test::HttpResult;
-using platform::test::McpClient;
+using namespace platform::test;
 
 namespace {
 
@@ -63,17 +59,9 @@ class ImagesApi : public CatalogueTest {
 protected:
     ImagesApi() : CatalogueTest("images") {}
     json upload(const std::string& bytes, const std::string& who) {
-        auto r = post("upload", {{"data", b64(bytes)}}, who);
-        EXPECT_EQ(r.status, 200) << r.body;
-        return r.json()["data"];
+        return ok("upload", {{"data", b64(bytes)}}, who);
     }
-    std::vector<std::string> ids(const HttpResult& r) {
-        std::vector<std::string> out;
-        EXPECT_EQ(r.status, 200) << r.body;
-        const json body = r.json();
-        for (const auto& i : body["data"]["images"]) out.push_back(i["id"]);
-        return out;
-    }
+    std::vector<std::string> ids(const HttpResult& r) { return listed(r, "images", "id"); }
 };
 
 TEST_F(ImagesApi, UploadsThatAreNotAcceptableImagesAre400) {

@@ -15,18 +15,10 @@
 #include "http_client.hpp"
 
 using nlohmann::json;
-using platform::test::FakeModelServer;
-using platform::test::HostProcess;
-using platform::test::HttpClient;
-using platform::test::HttpResult;
-using platform::test::TempDir;
+using namespace platform::test;
 
 namespace {
 
-using Headers = std::map<std::string, std::string>;
-Headers bearer(const std::string& token) {
-    return {{"Authorization", "Bearer " + token}};
-}
 bool has(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;
 }

@@ -28,13 +28,8 @@
 namespace {
 
 using nlohmann::json;
-using platform::cli::MethodInfo;
-using platform::cli::ServiceInfo;
-using platform::cli::UsageError;
-using platform::host::Endpoint;
-using platform::host::Plugin;
-using platform::host::Schema;
-using platform::host::ServiceEntry;
+using namespace platform::cli;
+using namespace platform::host;
 
 platform::host::ServiceRegistry& registry() {
     static auto* r = new platform::host::ServiceRegistry("go.core.api", "fuzz");

@@ -17,10 +17,7 @@
 namespace {
 
 using nlohmann::json;
-using platform::host::ArgsError;
-using platform::host::HttpRequest;
-using platform::host::QueryError;
-using platform::host::Schema;
+using namespace platform::host;
 
 const Schema& typed_schema() {
     static const Schema s = Schema::parse(R"json({

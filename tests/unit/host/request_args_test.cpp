@@ -7,10 +7,7 @@
 namespace {
 
 using nlohmann::json;
-using platform::host::ArgsError;
-using platform::host::HttpRequest;
-using platform::host::request_args;
-using platform::host::Schema;
+using namespace platform::host;
 
 const Schema& notes_schema() {
     static const Schema s = Schema::parse(R"json({

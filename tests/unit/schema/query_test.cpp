@@ -8,10 +8,7 @@
 namespace {
 
 using nlohmann::json;
-using platform::host::parse_form;
-using platform::host::parse_query;
-using platform::host::QueryError;
-using platform::host::Schema;
+using namespace platform::host;
 
 struct Case {
     const char* query;

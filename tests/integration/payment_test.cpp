@@ -18,6 +18,7 @@
 #include "build_tree.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
+#include "unused_port.hpp"
 
 using nlohmann::json;
 using namespace platform::test;
@@ -89,18 +90,6 @@ std::string message(const HttpResult& r) {
         return j["error"].get<std::string>();
     if (j.is_object() && j.contains("Detail")) return j["Detail"].get<std::string>();
     return r.body;
-}
-
-int closed_port() {
-    int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-    socklen_t len = sizeof a;
-    ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-    ::close(fd);
-    return ntohs(a.sin_port);
 }
 
 // A fake x402 facilitator: /verify and /settle in the real format. A payload signed kBadSignature
@@ -376,7 +365,7 @@ TEST_F(PaymentHost, V1XPaymentIsAccepted) {
 }
 
 TEST_F(PaymentHost, FacilitatorDownIs503NamingTheSetting) {
-    start(true, closed_port());
+    start(true, unused_loopback_port());
     auto r = quote(paid(payment()));
     EXPECT_EQ(r.status, 503) << r.body;
     EXPECT_TRUE(has(message(r), "PLATFORM_X402_FACILITATOR_URL")) << r.body;

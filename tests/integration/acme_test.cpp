@@ -41,9 +41,11 @@
 #include "../unit/outbound/loopback_server.hpp"
 #include "file_mode.hpp"
 #include "host_process.hpp"
+#include "text_search.hpp"
 #include "unused_port.hpp"
 
 using namespace platform::host;
+using platform::test::has;
 using platform::test::LoopbackServer;
 using platform::test::mode_of;
 using platform::test::unused_loopback_port;
@@ -52,10 +54,6 @@ namespace fs = std::filesystem;
 extern char** environ;
 
 namespace {
-
-bool has(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
 
 std::string slurp(const std::string& path) {
     std::ifstream in(path, std::ios::binary);

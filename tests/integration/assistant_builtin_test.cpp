@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "catalogue_test.hpp"
+#include "text_search.hpp"
 
 using nlohmann::json;
 using namespace platform::test;
@@ -14,10 +15,6 @@ using namespace platform::test;
 namespace {
 
 constexpr int64_t kWednesday0800 = 1795593600000;  // 2026-11-25T08:00:00Z
-
-bool has(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
 
 class AssistantBuiltin : public platform::test::CatalogueTest {
 protected:

@@ -27,12 +27,7 @@ protected:
     // The CLI with its own PLATFORM_HOME, admin's token, and the server's address unless env says.
     CommandResult platform(std::vector<std::string> args,
                            std::map<std::string, std::string> env = {}) {
-        args.insert(args.begin(), HostProcess::binary());
-        env.emplace("PLATFORM_HOME", home_.path());
-        env.emplace("PLATFORM_PROXY", proxy());
-        env.emplace("PLATFORM_TOKEN", "admin");
-        env.emplace("PLATFORM_ENV", "");
-        return run_command(args, env);
+        return run_cli(*host, home_.path(), "admin", std::move(args), std::move(env));
     }
     TempDir home_;
 };

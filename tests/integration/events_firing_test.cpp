@@ -15,15 +15,12 @@
 #include "host_process.hpp"
 #include "http_client.hpp"
 #include "shared_host_test.hpp"
+#include "text_search.hpp"
 
 using nlohmann::json;
 using namespace platform::test;
 
 namespace {
-
-bool has(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
 
 int64_t ms(const std::string& rfc3339_utc) {  // "2027-03-01T01:00:00Z" only
     std::tm tm{};

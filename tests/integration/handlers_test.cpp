@@ -24,6 +24,7 @@
 #include "http_client.hpp"
 #include "shared_host_test.hpp"
 #include "stream_reader.hpp"
+#include "text_search.hpp"
 
 using nlohmann::json;
 using namespace platform::test;
@@ -171,10 +172,6 @@ void register_service(HttpClient& c, const json& record) {
     ASSERT_EQ(r.status, 200) << r.body;
 }
 
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
-
 HostProcess::Options handler(const std::string& name) {
     HostProcess::Options o;
     o.args = {"--handler", name};
@@ -206,7 +203,7 @@ TEST_F(RpcHandler, HttpPathRoutesBindSegmentsTypedByTheSchema) {
     EXPECT_EQ(count.json(), json({{"n", 7}}));
     auto bad = api.get("/counts/seven");
     EXPECT_EQ(bad.status, 400) << bad.body;
-    EXPECT_TRUE(contains(bad.json()["Detail"], "n: must be an integer")) << bad.body;
+    EXPECT_TRUE(has(bad.json()["Detail"], "n: must be an integer")) << bad.body;
     // The endpoint's verb only: POST is not this route (and /items/42 names no service).
     EXPECT_EQ(api.post_json("/items/42", json::object()).status, 404);
     // A different namespace does not see this host's routes.
@@ -249,13 +246,13 @@ TEST_F(RpcHandler, RpcTakesFormFieldsAddressAndNamespace) {
                                       {"address", "10.1.2.3:8080"}},
                                      who);
     EXPECT_EQ(elsewhere.status, 404);
-    EXPECT_TRUE(contains(elsewhere.json()["Detail"], "no node at 10.1.2.3:8080")) << elsewhere.body;
+    EXPECT_TRUE(has(elsewhere.json()["Detail"], "no node at 10.1.2.3:8080")) << elsewhere.body;
 
     auto other = proxy.post_json(
         "/rpc", {{"service", "v1.notes"}, {"method", "Notes.Get"}, {"request", {{"title", "f"}}}},
         with(who, {{"Platform-Namespace", "other.ns"}}));
     EXPECT_EQ(other.status, 404);
-    EXPECT_TRUE(contains(other.json()["Detail"], "other.ns.v1.notes")) << other.body;
+    EXPECT_TRUE(has(other.json()["Detail"], "other.ns.v1.notes")) << other.body;
     auto same = proxy.post_json(
         "/rpc", {{"service", "v1.notes"}, {"method", "Notes.Get"}, {"request", {{"title", "f"}}}},
         with(who, {{"Platform-Namespace", "go.core.api"}}));
@@ -387,7 +384,7 @@ TEST(WebHandler, ProxiesByFirstSegmentAndRefusesWebSockets) {
                                        {"Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ=="},
                                        {"Sec-WebSocket-Version", "13"}});
     EXPECT_EQ(ws.status, 501) << ws.body;
-    EXPECT_TRUE(contains(ws.json()["Detail"], "WebSocket")) << ws.body;
+    EXPECT_TRUE(has(ws.json()["Detail"], "WebSocket")) << ws.body;
     EXPECT_EQ(up.seen().size(), 1u);
     EXPECT_EQ(host.stop(), 0) << host.log();
 }
@@ -458,14 +455,14 @@ TEST(EventHandler, PublishesTheRequestAsAnEvent) {
 TEST(HandlerSetting, UnknownHandlerIsAStartUpError) {
     HostProcess flag(handler("nosuch"));
     EXPECT_EQ(flag.run_to_exit(), 1);
-    EXPECT_TRUE(contains(flag.log(), "'nosuch'")) << flag.log();
-    EXPECT_TRUE(contains(flag.log(), "rpc, api, proxy, event, web")) << flag.log();
+    EXPECT_TRUE(has(flag.log(), "'nosuch'")) << flag.log();
+    EXPECT_TRUE(has(flag.log(), "rpc, api, proxy, event, web")) << flag.log();
 
     HostProcess::Options o;
     o.env["PLATFORM_API_HANDLER"] = "meta";
     HostProcess env(o);
     EXPECT_EQ(env.run_to_exit(), 1);
-    EXPECT_TRUE(contains(env.log(), "'meta'")) << env.log();
+    EXPECT_TRUE(has(env.log(), "'meta'")) << env.log();
 }
 
 TEST(HandlerSetting, EnvironmentChoosesTheHandler) {

@@ -16,6 +16,7 @@
 #include "http_client.hpp"
 #include "profiles.hpp"
 #include "shared_host_test.hpp"
+#include "text_search.hpp"
 
 using nlohmann::json;
 using namespace platform::test;
@@ -35,23 +36,6 @@ std::string post_request(const std::string& target, const std::string& body,
 std::string slow_rpc(int ms) {
     return json{{"service", "abi.slow"}, {"method", "Slow.Sleep"}, {"request", {{"ms", ms}}}}
         .dump();
-}
-
-size_t count_of(const std::string& text, const std::string& what) {
-    size_t n = 0;
-    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-    return n;
-}
-
-// The access-log line (a JSON object) whose request_id is `id`; null when there is none.
-json access_line(const std::string& log, const std::string& id) {
-    std::istringstream in(log);
-    for (std::string line; std::getline(in, line);) {
-        if (line.empty() || line[0] != '{') continue;
-        json j = json::parse(line, nullptr, false);
-        if (j.is_object() && j.value("request_id", "") == id) return j;
-    }
-    return nullptr;
 }
 
 class HttpBehaviour : public SharedHostTest {

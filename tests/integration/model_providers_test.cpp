@@ -16,6 +16,7 @@
 #include "fake_model_server.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
+#include "text_search.hpp"
 
 using nlohmann::json;
 using namespace platform::test;
@@ -23,10 +24,6 @@ using namespace platform::test;
 namespace {
 
 namespace fs = std::filesystem;
-
-bool has(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
 
 // The error message of an /api/v1 answer ({"error": {"code", "message"}}).
 std::string detail(const HttpResult& r) {

@@ -14,16 +14,13 @@
 #include "build_tree.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
+#include "text_search.hpp"
 
 using namespace platform::test;
 
 namespace {
 
 namespace fs = std::filesystem;
-
-bool has(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
 
 std::string detail(const HttpResult& r) {
     auto j = nlohmann::json::parse(r.body, nullptr, false);

@@ -18,6 +18,7 @@
 #include "build_tree.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
+#include "text_search.hpp"
 #include "unused_port.hpp"
 
 using nlohmann::json;
@@ -31,10 +32,6 @@ constexpr const char* kPayTo = "0x209693Bc6afc0C5328bA36FaF03C514EF312287C";
 constexpr const char* kUsdc = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
 constexpr const char* kPayer = "0xAbC0000000000000000000000000000000000001";
 constexpr const char* kBadSignature = "0xbad";
-
-bool has(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
 
 std::string b64(const std::string& in) {
     static const char* d = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";

@@ -79,13 +79,8 @@ protected:
         delete model;
     }
     CommandResult platform(std::vector<std::string> args, const std::string& token = "admin") {
-        args.insert(args.begin(), HostProcess::binary());
-        return run_command(args,
-                           {{"PLATFORM_HOME", home_.path()},
-                            {"PLATFORM_PROXY", "127.0.0.1:" + std::to_string(host->proxy_port())},
-                            {"PLATFORM_TOKEN", token},
-                            {"PLATFORM_ENV", ""}},
-                           kBuildSeconds + 60);  // run and update wait for the build
+        // run and update wait for the build
+        return run_cli(*host, home_.path(), token, std::move(args), {}, kBuildSeconds + 60);
     }
     static json rpc(const std::string& method, const json& request, int* status = nullptr,
                     const std::string& token = "admin") {

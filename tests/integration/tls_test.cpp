@@ -16,6 +16,7 @@
 #include "http_client.hpp"
 #include "profiles.hpp"
 #include "shared_host_test.hpp"
+#include "text_search.hpp"
 
 using nlohmann::json;
 using platform::host::TlsCertificate;
@@ -114,17 +115,6 @@ private:
     int port_;
     std::string source_;
 };
-
-// The access-log line (a JSON object) whose request_id is `id`; null when there is none.
-json access_line(const std::string& log, const std::string& id) {
-    std::istringstream in(log);
-    for (std::string line; std::getline(in, line);) {
-        if (line.empty() || line[0] != '{') continue;
-        json j = json::parse(line, nullptr, false);
-        if (j.is_object() && j.value("request_id", "") == id) return j;
-    }
-    return nullptr;
-}
 
 // A certificate for 127.0.0.1 and localhost, written as cert.pem and key.pem into `dir`.
 struct CertFiles {

@@ -20,15 +20,12 @@
 #include "catalogue_test.hpp"
 #include "fake_model_server.hpp"
 #include "mcp_client.hpp"
+#include "text_search.hpp"
 
 using nlohmann::json;
 using namespace platform::test;
 
 namespace {
-
-bool has(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
 
 // work/get (surface B) until `done(work)` holds or 60 s pass; each poll waits up to 2 s for a
 // change.

@@ -9,14 +9,7 @@
  * Per abi.h, after on_cancel returns the plugin never touches that call again; `wait` never
  * touches it at all.
  */
-#include <platform/abi.h>
-#include <stdio.h>
-
-#define ABI_EXPORT __attribute__((visibility("default")))
-#define STR(lit) \
-    { lit, sizeof(lit) - 1 }
-#define EMPTY_OBJECT_SCHEMA \
-    STR("{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}")
+#include "abi_test_plugin.h"
 
 enum { SILENT_WAIT = 0, SILENT_CANCELLED = 1 };
 
@@ -70,58 +63,25 @@ static void silent_cancel(void* inst, platform_call_t* call) {
 }
 
 static const platform_endpoint_t silent_endpoints[] = {
-    {
-        .struct_size = sizeof(platform_endpoint_t),
-        .name = STR("wait"),
-        .title = STR("Wait forever"),
-        .description =
-            STR("Never answers: the host must give 504 at the deadline and call on_cancel."),
-        .verb = PLATFORM_VERB_GET,
-        .access = PLATFORM_ACCESS_PUBLIC,
-        .flags = PLATFORM_FLAG_READ_ONLY,
-        .input_schema = EMPTY_OBJECT_SCHEMA,
-        .since = STR("1.0.0"),
-    },
-    {
-        .struct_size = sizeof(platform_endpoint_t),
-        .name = STR("cancelled"),
-        .title = STR("Cancellations"),
-        .description = STR("How many calls the host has cancelled so far: {\"count\":N}."),
-        .verb = PLATFORM_VERB_GET,
-        .access = PLATFORM_ACCESS_PUBLIC,
-        .flags = PLATFORM_FLAG_READ_ONLY,
-        .input_schema = EMPTY_OBJECT_SCHEMA,
-        .output_schema =
-            STR("{\"type\":\"object\",\"properties\":{\"count\":{\"type\":\"integer\"}}}"),
-        .since = STR("1.0.0"),
-    },
+    {GET_ENDPOINT("wait", "Wait forever",
+                  "Never answers: the host must give 504 at the deadline and call on_cancel."),
+     .flags = PLATFORM_FLAG_READ_ONLY, .input_schema = EMPTY_OBJECT_SCHEMA},
+    {GET_ENDPOINT("cancelled", "Cancellations",
+                  "How many calls the host has cancelled so far: {\"count\":N}."),
+     .flags = PLATFORM_FLAG_READ_ONLY, .input_schema = EMPTY_OBJECT_SCHEMA,
+     .output_schema =
+         STR("{\"type\":\"object\",\"properties\":{\"count\":{\"type\":\"integer\"}}}")},
 };
 
 static const platform_plugin_desc_t silent_desc = {
-    .struct_size = sizeof(platform_plugin_desc_t),
-    .abi_version = PLATFORM_ABI_VERSION,
-    .id = STR("abi-never-responds"),
-    .version = STR("1.0.0"),
-    .kind = PLATFORM_KIND_SERVICE,
-    .summary = STR("ABI test: a handler that never answers; counts cancellations"),
-    .service = STR("abi.silent"),
-    .endpoints = silent_endpoints,
-    .endpoint_count = sizeof silent_endpoints / sizeof silent_endpoints[0],
-    .endpoint_stride = sizeof(platform_endpoint_t),
+    SERVICE_DESC(PLATFORM_ABI_VERSION, "abi-never-responds", "abi.silent",
+                 "ABI test: a handler that never answers; counts cancellations", silent_endpoints),
     .on_create = silent_create,
     .on_destroy = silent_destroy,
     .on_call = silent_call,
     .on_cancel = silent_cancel,
 };
 
-ABI_EXPORT const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t* args);
-
 ABI_EXPORT const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t* args) {
-    if (args && PLATFORM_ABI_MAJOR_OF(args->host_abi_version) != PLATFORM_ABI_MAJOR) {
-        if (args->error && args->error_size)
-            snprintf(args->error, args->error_size, "abi-never-responds needs ABI major %u",
-                     (unsigned)PLATFORM_ABI_MAJOR);
-        return NULL;
-    }
-    return &silent_desc;
+    return same_major_or_null(args, "abi-never-responds", &silent_desc);
 }

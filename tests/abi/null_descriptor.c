@@ -4,12 +4,7 @@
  * The host must REFUSE the plugin and log that message ("null-descriptor plugin refuses to
  * load"), never dereference the NULL, and keep serving the other plugins.
  */
-#include <platform/abi.h>
-#include <stdio.h>
-
-#define ABI_EXPORT __attribute__((visibility("default")))
-
-ABI_EXPORT const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t* args);
+#include "abi_test_plugin.h"
 
 ABI_EXPORT const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t* args) {
     if (args && args->error && args->error_size)

@@ -5,12 +5,7 @@
  * Serves abi.older/ping -> {"pong":true}. Uses only host-table entries of ABI 1.0 (log,
  * respond); never get_service, which 1.1 added.
  */
-#include <platform/abi.h>
-#include <stdio.h>
-
-#define ABI_EXPORT __attribute__((visibility("default")))
-#define STR(lit) \
-    { lit, sizeof(lit) - 1 }
+#include "abi_test_plugin.h"
 
 typedef struct older {
     const platform_host_api_t* api;
@@ -51,40 +46,23 @@ static void older_call(void* inst, platform_call_t* call, uint32_t endpoint_inde
 }
 
 static const platform_endpoint_t older_endpoints[] = {
-    {
-        .struct_size = sizeof(platform_endpoint_t),
-        .name = STR("ping"),
-        .title = STR("Ping"),
-        .description = STR("Answers {\"pong\":true}. Proves a plugin built against an older ABI "
-                           "minor loads and serves."),
-        .verb = PLATFORM_VERB_GET,
-        .access = PLATFORM_ACCESS_PUBLIC,
-        .flags = PLATFORM_FLAG_READ_ONLY | PLATFORM_FLAG_IDEMPOTENT,
-        .input_schema =
-            STR("{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}"),
-        .output_schema =
-            STR("{\"type\":\"object\",\"properties\":{\"pong\":{\"type\":\"boolean\"}}}"),
-        .since = STR("1.0.0"),
-    },
+    {GET_ENDPOINT("ping", "Ping",
+                  "Answers {\"pong\":true}. Proves a plugin built against an older ABI minor "
+                  "loads and serves."),
+     .flags = PLATFORM_FLAG_READ_ONLY | PLATFORM_FLAG_IDEMPOTENT,
+     .input_schema = EMPTY_OBJECT_SCHEMA,
+     .output_schema =
+         STR("{\"type\":\"object\",\"properties\":{\"pong\":{\"type\":\"boolean\"}}}")},
 };
 
+/* The descriptor's size did not change in 1.1. */
 static const platform_plugin_desc_t older_desc = {
-    .struct_size = sizeof(platform_plugin_desc_t), /* the descriptor did not change in 1.1 */
-    .abi_version = PLATFORM_ABI_PACK(1, 0),
-    .id = STR("abi-older-minor"),
-    .version = STR("1.0.0"),
-    .kind = PLATFORM_KIND_SERVICE,
-    .summary = STR("ABI test: built against ABI 1.0; must load on a 1.1 host"),
-    .service = STR("abi.older"),
-    .endpoints = older_endpoints,
-    .endpoint_count = sizeof older_endpoints / sizeof older_endpoints[0],
-    .endpoint_stride = sizeof(platform_endpoint_t),
+    SERVICE_DESC(PLATFORM_ABI_PACK(1, 0), "abi-older-minor", "abi.older",
+                 "ABI test: built against ABI 1.0; must load on a 1.1 host", older_endpoints),
     .on_create = older_create,
     .on_destroy = older_destroy,
     .on_call = older_call,
 };
-
-ABI_EXPORT const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t* args);
 
 ABI_EXPORT const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t* args) {
     /* What a 1.0 plugin checks: same major (any minor >= 0 will do). */

@@ -10,15 +10,12 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include <platform/abi.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
-#define ABI_EXPORT __attribute__((visibility("default")))
-#define STR(lit) \
-    { lit, sizeof(lit) - 1 }
+#include "abi_test_plugin.h"
 
 #define SLOW_MAX_MS 60000L
 #define SLOW_MAX_CALLS 256 /* concurrent sleeps; more are answered UNAVAILABLE */
@@ -175,49 +172,26 @@ static void slow_cancel(void* inst, platform_call_t* call) {
 }
 
 static const platform_endpoint_t slow_endpoints[] = {
-    {
-        .struct_size = sizeof(platform_endpoint_t),
-        .name = STR("sleep"),
-        .title = STR("Sleep"),
-        .description = STR("Sleeps `ms` milliseconds (0 to 60000) on the calling worker, then "
-                           "answers {\"slept\":ms}. Stops early when the host cancels the call."),
-        .verb = PLATFORM_VERB_GET,
-        .access = PLATFORM_ACCESS_PUBLIC,
-        .flags = PLATFORM_FLAG_READ_ONLY | PLATFORM_FLAG_IDEMPOTENT,
-        .input_schema = STR("{\"type\":\"object\",\"properties\":{\"ms\":{\"type\":\"integer\","
-                            "\"minimum\":0,\"maximum\":60000}},\"required\":[\"ms\"],"
-                            "\"additionalProperties\":false}"),
-        .output_schema =
-            STR("{\"type\":\"object\",\"properties\":{\"slept\":{\"type\":\"integer\"}}}"),
-        .since = STR("1.0.0"),
-    },
+    {GET_ENDPOINT("sleep", "Sleep",
+                  "Sleeps `ms` milliseconds (0 to 60000) on the calling worker, then answers "
+                  "{\"slept\":ms}. Stops early when the host cancels the call."),
+     .flags = PLATFORM_FLAG_READ_ONLY | PLATFORM_FLAG_IDEMPOTENT,
+     .input_schema = STR("{\"type\":\"object\",\"properties\":{\"ms\":{\"type\":\"integer\","
+                         "\"minimum\":0,\"maximum\":60000}},\"required\":[\"ms\"],"
+                         "\"additionalProperties\":false}"),
+     .output_schema =
+         STR("{\"type\":\"object\",\"properties\":{\"slept\":{\"type\":\"integer\"}}}")},
 };
 
 static const platform_plugin_desc_t slow_desc = {
-    .struct_size = sizeof(platform_plugin_desc_t),
-    .abi_version = PLATFORM_ABI_VERSION,
-    .id = STR("abi-slow"),
-    .version = STR("1.0.0"),
-    .kind = PLATFORM_KIND_SERVICE,
-    .summary = STR("ABI test: a handler that sleeps for the requested time"),
-    .service = STR("abi.slow"),
-    .endpoints = slow_endpoints,
-    .endpoint_count = sizeof slow_endpoints / sizeof slow_endpoints[0],
-    .endpoint_stride = sizeof(platform_endpoint_t),
+    SERVICE_DESC(PLATFORM_ABI_VERSION, "abi-slow", "abi.slow",
+                 "ABI test: a handler that sleeps for the requested time", slow_endpoints),
     .on_create = slow_create,
     .on_destroy = slow_destroy,
     .on_call = slow_call,
     .on_cancel = slow_cancel,
 };
 
-ABI_EXPORT const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t* args);
-
 ABI_EXPORT const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t* args) {
-    if (args && PLATFORM_ABI_MAJOR_OF(args->host_abi_version) != PLATFORM_ABI_MAJOR) {
-        if (args->error && args->error_size)
-            snprintf(args->error, args->error_size, "abi-slow needs ABI major %u",
-                     (unsigned)PLATFORM_ABI_MAJOR);
-        return NULL;
-    }
-    return &slow_desc;
+    return same_major_or_null(args, "abi-slow", &slow_desc);
 }

@@ -28,13 +28,9 @@
 namespace {
 
 using nlohmann::json;
-using platform::cli::MethodInfo;
-using platform::cli::ServiceInfo;
-using platform::cli::UsageError;
-using platform::host::Endpoint;
-using platform::host::Plugin;
-using platform::host::ServiceEntry;
-using platform::validation::Schema;
+using namespace platform::cli;
+using namespace platform::host;
+using namespace platform::validation;
 
 platform::host::ServiceRegistry& registry() {
     static auto* r = new platform::host::ServiceRegistry("go.core.api", "fuzz");

@@ -17,10 +17,8 @@
 namespace {
 
 using nlohmann::json;
-using platform::host::ArgsError;
-using platform::host::HttpRequest;
-using platform::validation::QueryError;
-using platform::validation::Schema;
+using namespace platform::host;
+using namespace platform::validation;
 
 const Schema& typed_schema() {
     static const Schema s = Schema::parse(R"json({

@@ -10,33 +10,24 @@
 #include "build_tree.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
+#include "shared_host_test.hpp"
 
 using nlohmann::json;
-using platform::test::HostProcess;
-using platform::test::HttpClient;
-using platform::test::TempDir;
+using namespace platform::test;
 
 namespace {
 
-class AbiLoading : public ::testing::Test {
+class AbiLoading : public SharedHostTest {
 protected:
     static void SetUpTestSuite() {
-        broken = new TempDir();
+        const std::string broken = suite_dir();
         namespace fs = std::filesystem;
-        fs::copy_file(platform::test::plugin_dir() + "/notes.so", broken->path() + "/truncated.so");
-        fs::resize_file(broken->path() + "/truncated.so", 2048);  // headers intact, segments cut
-        std::ofstream(broken->path() + "/garbage.so")
-            << std::string(200, '#') << " not a shared object\n";
+        fs::copy_file(platform::test::plugin_dir() + "/notes.so", broken + "/truncated.so");
+        fs::resize_file(broken + "/truncated.so", 2048);  // headers intact, segments cut
+        std::ofstream(broken + "/garbage.so") << std::string(200, '#') << " not a shared object\n";
         HostProcess::Options o;
-        o.env["PLATFORM_PLUGIN_PATH"] =
-            platform::test::test_plugin_dir() + "/abi:" + broken->path();
-        host = new HostProcess(o);
-        host->start();
-    }
-    static void TearDownTestSuite() {
-        EXPECT_EQ(host->stop(), 0) << host->log();
-        delete host;
-        delete broken;
+        o.env["PLATFORM_PLUGIN_PATH"] = platform::test::test_plugin_dir() + "/abi:" + broken;
+        start_host(o);
     }
     json rpc(const std::string& service, const std::string& method,
              const json& req = json::object(), int* status = nullptr,
@@ -54,11 +45,7 @@ protected:
         if (at == std::string::npos) return "";
         return log.substr(at, log.find('\n', at) - at);
     }
-    static HostProcess* host;
-    static TempDir* broken;
 };
-HostProcess* AbiLoading::host = nullptr;
-TempDir* AbiLoading::broken = nullptr;
 
 TEST_F(AbiLoading, BrokenPluginsAreRefusedWithOneClearLine) {
     const std::pair<const char*, const char*> cases[] = {

@@ -3,33 +3,19 @@
 // revoked tokens, and ownership swept over every owner endpoint.
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <set>
 
-#include "build_tree.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
 #include "owned_fixtures.hpp"
+#include "profiles.hpp"
 
 using nlohmann::json;
-using platform::test::Expect;
-using platform::test::HostProcess;
-using platform::test::HttpClient;
-using platform::test::HttpResult;
-using platform::test::kMarker;
-using platform::test::owned_fixtures;
-using platform::test::OwnedFixture;
-using platform::test::TempDir;
-using platform::test::with_id;
+using namespace platform::test;
 
 namespace {
 
 const std::string kAdminSecret = "admin-secret-for-tests";
-using Headers = std::map<std::string, std::string>;
-
-Headers bearer(const std::string& token) {
-    return {{"Authorization", "Bearer " + token}};
-}
 
 HostProcess::Options local(const std::string& profile = "local") {
     HostProcess::Options o;
@@ -279,19 +265,7 @@ TEST(Access, ServicesTokenCallsTheCatalogueOnly) {
 TEST(Access, ForgedRevokedAndExpiredTokensAre401) {
     TempDir dir;
     // The local profile on a manual business clock, so expiry can be reached without waiting.
-    std::ifstream in((platform::test::source_dir() + "/profiles") + "/local.yaml");
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    auto swap = [&](const std::string& from, const std::string& to) {
-        auto at = text.find(from);
-        ASSERT_NE(at, std::string::npos) << from;
-        text.replace(at, from.size(), to);
-    };
-    swap("clock: real", "clock: manual\ntest_plugins: true");
-    swap("privileged: [", "privileged: [clock, ");
-    const std::string path = dir.path() + "/manual.yaml";
-    std::ofstream(path) << text;
-
-    HostProcess host(local(path));
+    HostProcess host(local(manual_clock_local_profile(dir.path())));
     host.start();
     HttpClient c("127.0.0.1", host.api_port());
     const std::string admin = login(c, "admin", kAdminSecret);
@@ -321,13 +295,10 @@ TEST(Access, ForgedRevokedAndExpiredTokensAre401) {
 
 TEST(Access, RateLimitPerAccount) {
     TempDir dir;
-    std::ifstream in((platform::test::source_dir() + "/profiles") + "/test.yaml");
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    text += "\nhttp:\n  account_rate_limit: {requests_per_second: 0.01, burst: 2}\n";
-    const std::string path = dir.path() + "/limited.yaml";
-    std::ofstream(path) << text;
     HostProcess::Options o;
-    o.profile = path;
+    o.profile =
+        test_profile_with(dir.path() + "/limited.yaml",
+                          "http:\n  account_rate_limit: {requests_per_second: 0.01, burst: 2}");
     HostProcess host(o);
     host.start();
     HttpClient c("127.0.0.1", host.api_port());

@@ -39,43 +39,27 @@
 #include <thread>
 
 #include "../unit/outbound/loopback_server.hpp"
+#include "file_mode.hpp"
 #include "host_process.hpp"
+#include "text_search.hpp"
+#include "unused_port.hpp"
 
 using namespace platform::host;
+using platform::test::has;
 using platform::test::LoopbackServer;
+using platform::test::mode_of;
+using platform::test::unused_loopback_port;
 namespace fs = std::filesystem;
 
 extern char** environ;
 
 namespace {
 
-bool has(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
-
 std::string slurp(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     std::ostringstream o;
     o << in.rdbuf();
     return o.str();
-}
-
-unsigned mode_of(const std::string& path) {
-    struct stat st {};
-    return ::stat(path.c_str(), &st) == 0 ? (st.st_mode & 0777) : 0;
-}
-
-// A port on 127.0.0.1 nobody listens on right now (chosen by the kernel, then released).
-int free_port() {
-    int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-    socklen_t len = sizeof a;
-    ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-    ::close(fd);
-    return ntohs(a.sin_port);
 }
 
 // ---- OpenSSL helpers: pebble's HTTPS certificate, and checks on what pebble issued ----------
@@ -288,7 +272,7 @@ public:
 
 private:
     void start(const Options& o) {
-        int port = free_port(), mgmt = free_port();
+        int port = unused_loopback_port(), mgmt = unused_loopback_port();
         directory_url = "https://127.0.0.1:" + std::to_string(port) + "/dir";
         mgmt_url = "https://127.0.0.1:" + std::to_string(mgmt);
         nlohmann::json config = {{"pebble",
@@ -296,8 +280,8 @@ private:
                                    {"managementListenAddress", "127.0.0.1:" + std::to_string(mgmt)},
                                    {"certificate", dir_ + "/cert.pem"},
                                    {"privateKey", dir_ + "/key.pem"},
-                                   {"httpPort", o.http_port ? o.http_port : free_port()},
-                                   {"tlsPort", free_port()},
+                                   {"httpPort", o.http_port ? o.http_port : unused_loopback_port()},
+                                   {"tlsPort", unused_loopback_port()},
                                    {"ocspResponderURL", ""},
                                    {"externalAccountBindingRequired", false}}}};
         std::ofstream(dir_ + "/pebble.json") << config.dump(2);
@@ -572,7 +556,7 @@ TEST(AcmeDirectory, BadUrlsFailFastWithAClearMessage) {
     };
 
     AcmeSettings closed;
-    closed.directory_url = "https://127.0.0.1:" + std::to_string(free_port()) + "/dir";
+    closed.directory_url = "https://127.0.0.1:" + std::to_string(unused_loopback_port()) + "/dir";
     std::string m = failure(closed);
     EXPECT_TRUE(has(m, "ACME directory: GET " + closed.directory_url + ": Couldn't connect")) << m;
 

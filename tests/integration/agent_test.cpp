@@ -13,22 +13,12 @@
 #include "catalogue_test.hpp"
 #include "fake_model_server.hpp"
 #include "mcp_client.hpp"
+#include "text_search.hpp"
 
 using nlohmann::json;
-using platform::test::FakeModelServer;
-using platform::test::HostProcess;
-using platform::test::HttpClient;
-using platform::test::HttpResult;
-using platform::test::McpClient;
-using platform::test::model_server_host;
-using platform::test::TempDir;
-using platform::test::test_profile_text;
+using namespace platform::test;
 
 namespace {
-
-bool has(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
 
 class AgentApi : public platform::test::CatalogueTest {
 protected:

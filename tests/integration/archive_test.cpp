@@ -4,30 +4,28 @@
 // reminder (404), an item id saved as a bookmark's `ref`, and one MCP call.
 #include <gtest/gtest.h>
 
+#include "api_answers.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
 #include "mcp_client.hpp"
+#include "shared_host_test.hpp"
 
 using nlohmann::json;
-using platform::test::HostProcess;
-using platform::test::HttpClient;
-using platform::test::HttpResult;
-using platform::test::McpClient;
+using namespace platform::test;
 
 namespace {
 
 const std::string kBody =
     " is the first line; the rest makes this post longer than fifty characters.";
 
-class ArchiveApi : public ::testing::Test {
+class ArchiveApi : public SharedHostTest {
 protected:
     static void SetUpTestSuite() {
-        host = new HostProcess();
-        host->start();
+        start_host();
         HttpClient c("127.0.0.1", host->api_port());
         ASSERT_EQ(c.post_json("/clock/set", {{"unix_ms", 1803859200000LL}}).status,
                   200);  // 2027-03-01
-        const std::map<std::string, std::string> alice = {{"Authorization", "Bearer ar-alice"}};
+        const Headers alice = bearer("ar-alice");
         auto p = c.post_json("/api/v1/blog/create",
                              {{"title", "Tomato harvest"}, {"content", "Tomatoes" + kBody}}, alice);
         ASSERT_EQ(p.status, 200) << p.body;
@@ -44,33 +42,14 @@ protected:
         ASSERT_EQ(e.status, 200) << e.body;
         reminder = e.json()["data"]["id"];
     }
-    static void TearDownTestSuite() {
-        EXPECT_EQ(host->stop(), 0) << host->log();
-        delete host;
-    }
+    // GET /api/v1/archive/<target> as `who` (anonymous when empty).
     HttpResult get(const std::string& target, const std::string& who = "") {
-        std::map<std::string, std::string> h;
-        if (!who.empty()) h["Authorization"] = "Bearer " + who;
-        return api.get("/api/v1/archive/" + target, h);
+        return api.get("/api/v1/archive/" + target, who.empty() ? Headers{} : as(who));
     }
-    static std::vector<std::string> ids_of(const HttpResult& r) {
-        std::vector<std::string> out;
-        EXPECT_EQ(r.status, 200) << r.body;
-        const json body = r.status == 200 ? r.json() : json();
-        if (r.status == 200)
-            for (const auto& i : body["data"]["items"]) out.push_back(i["id"]);
-        return out;
-    }
-    static void expect_400(const HttpResult& r, const std::string& text) {
-        EXPECT_EQ(r.status, 400) << r.body;
-        EXPECT_NE(r.body.find(text), std::string::npos) << r.body;
-    }
+    static std::vector<std::string> ids_of(const HttpResult& r) { return listed(r, "items", "id"); }
 
-    HttpClient api{"127.0.0.1", host->api_port()};
-    static HostProcess* host;
     static std::string post, reminder;
 };
-HostProcess* ArchiveApi::host = nullptr;
 std::string ArchiveApi::post, ArchiveApi::reminder;
 
 TEST_F(ArchiveApi, ListCountsKindsOrListsOneKind) {

@@ -7,17 +7,14 @@
 #include <gtest/gtest.h>
 
 #include "catalogue_test.hpp"
+#include "text_search.hpp"
 
 using nlohmann::json;
-using platform::test::HttpResult;
+using namespace platform::test;
 
 namespace {
 
 constexpr int64_t kWednesday0800 = 1795593600000;  // 2026-11-25T08:00:00Z
-
-bool has(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
 
 class AssistantBuiltin : public platform::test::CatalogueTest {
 protected:

@@ -16,16 +16,9 @@
 #include "http_client.hpp"
 
 using nlohmann::json;
-using platform::test::HostProcess;
-using platform::test::HttpClient;
-using platform::test::run_command;
-using platform::test::TempDir;
+using namespace platform::test;
 
 namespace {
-
-std::map<std::string, std::string> bearer(const std::string& token) {
-    return {{"Authorization", "Bearer " + token}};
-}
 
 std::string read_file(const std::string& path) {
     std::ifstream in(path, std::ios::binary);

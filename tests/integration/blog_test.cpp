@@ -10,11 +10,7 @@
 #include "mcp_client.hpp"
 
 using nlohmann::json;
-using platform::test::CatalogueTest;
-using platform::test::HostProcess;
-using platform::test::HttpClient;
-using platform::test::HttpResult;
-using platform::test::McpClient;
+using namespace platform::test;
 
 namespace {
 
@@ -25,10 +21,9 @@ class BlogApi : public CatalogueTest {
 protected:
     BlogApi() : CatalogueTest("blog") {}
     json create(const json& body, const std::string& who) {
-        auto r = post("create", body, who);
-        EXPECT_EQ(r.status, 200) << r.body;
-        EXPECT_EQ(api.post_json("/clock/advance", {{"ms", 1000}}).status, 200);
-        return r.json()["data"];
+        json created = ok("create", body, who);
+        tick();
+        return created;
     }
 };
 

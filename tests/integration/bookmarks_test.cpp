@@ -9,30 +9,16 @@
 #include "mcp_client.hpp"
 
 using nlohmann::json;
-using platform::test::CatalogueTest;
-using platform::test::HostProcess;
-using platform::test::HttpClient;
-using platform::test::HttpResult;
-using platform::test::McpClient;
+using namespace platform::test;
 
 namespace {
 
 class BookmarksApi : public CatalogueTest {
 protected:
     BookmarksApi() : CatalogueTest("bookmarks") {}
-    json add(const json& body, const std::string& who) {
-        auto r = post("add", body, who);
-        EXPECT_EQ(r.status, 200) << r.body;
-        return r.json()["data"];
-    }
+    json add(const json& body, const std::string& who) { return ok("add", body, who); }
     std::vector<std::string> titles(const json& body, const std::string& who) {
-        auto r = post("list", body, who);
-        EXPECT_EQ(r.status, 200) << r.body;
-        std::vector<std::string> out;
-        json answer = r.json();  // alive for the loop: [] returns references into it
-        for (const auto& b : answer["data"]["bookmarks"])
-            out.push_back(b["title"].get<std::string>());
-        return out;
+        return listed(post("list", body, who), "bookmarks", "title");
     }
 };
 

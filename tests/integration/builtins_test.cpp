@@ -2,12 +2,7 @@
 // /config/set, /store/read, /broker/subscribe...). The profile is a copy of `local` (SQLite store
 // under PLATFORM_HOME, in-memory broker) whose auth-noop gives every account the admin scope, written
 // into PLATFORM_HOME/profiles by the test, so `Authorization: Bearer admin` may call admin methods.
-#include <arpa/inet.h>
 #include <gtest/gtest.h>
-#include <netinet/in.h>
-#include <poll.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -22,12 +17,10 @@
 
 #include "host_process.hpp"
 #include "http_client.hpp"
+#include "stream_reader.hpp"
 
 using nlohmann::json;
-using platform::test::HostProcess;
-using platform::test::HttpClient;
-using platform::test::HttpResult;
-using platform::test::TempDir;
+using namespace platform::test;
 
 namespace {
 
@@ -70,80 +63,6 @@ std::string all_bytes(const std::string& dir) {
         out += ss.str();
     }
     return out;
-}
-
-// One GET on its own connection (Connection: close), read until the server closes or `timeout`;
-// returns the chunks of a streamed answer whatever its framing: Server-Sent Events (`data:` lines,
-// possibly with chunked transfer encoding) or one buffered JSON array of chunks.
-std::vector<json> stream_get(int port, const std::string& target,
-                             std::chrono::milliseconds timeout) {
-    int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_port = htons(static_cast<uint16_t>(port));
-    ::inet_pton(AF_INET, "127.0.0.1", &addr.sin_addr);
-    if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
-        ::close(fd);
-        throw std::runtime_error("connect failed");
-    }
-    std::string req = "GET " + target +
-                      " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer admin\r\n"
-                      "Accept: text/event-stream\r\nConnection: close\r\n\r\n";
-    ::send(fd, req.data(), req.size(), MSG_NOSIGNAL);
-    std::string raw;
-    const auto until = std::chrono::steady_clock::now() + timeout;
-    char buf[4096];
-    for (;;) {
-        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                        until - std::chrono::steady_clock::now())
-                        .count();
-        if (left <= 0) break;
-        pollfd p{fd, POLLIN, 0};
-        if (::poll(&p, 1, static_cast<int>(left)) <= 0) break;
-        ssize_t n = ::recv(fd, buf, sizeof buf, 0);
-        if (n <= 0) break;
-        raw.append(buf, static_cast<size_t>(n));
-    }
-    ::close(fd);
-
-    size_t head_end = raw.find("\r\n\r\n");
-    if (head_end == std::string::npos) throw std::runtime_error("no HTTP response: " + raw);
-    std::string head = raw.substr(0, head_end), body = raw.substr(head_end + 4);
-    std::string lower = head;
-    for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (lower.rfind("http/1.1 200", 0) != 0) throw std::runtime_error("status: " + raw);
-    if (lower.find("transfer-encoding: chunked") != std::string::npos) {
-        std::string plain;
-        size_t pos = 0;
-        while (pos < body.size()) {
-            size_t eol = body.find("\r\n", pos);
-            if (eol == std::string::npos) break;
-            size_t len = std::stoul(body.substr(pos, eol - pos), nullptr, 16);
-            if (len == 0) break;
-            plain += body.substr(eol + 2, len);
-            pos = eol + 2 + len + 2;
-        }
-        body = plain;
-    }
-    std::vector<json> chunks;
-    if (lower.find("text/event-stream") != std::string::npos) {
-        std::istringstream lines(body);
-        for (std::string line; std::getline(lines, line);) {
-            if (!line.empty() && line.back() == '\r') line.pop_back();
-            if (line.rfind("data:", 0) == 0) {
-                json j = json::parse(line.substr(line.size() > 5 && line[5] == ' ' ? 6 : 5),
-                                     nullptr, false);
-                if (!j.is_discarded()) chunks.push_back(j);
-            }
-        }
-    } else {
-        json j = json::parse(body, nullptr, false);
-        if (j.is_array())
-            for (auto& c : j) chunks.push_back(c);
-        else if (!j.is_discarded())
-            chunks.push_back(j);
-    }
-    return chunks;
 }
 
 class BuiltinsTest : public ::testing::Test {
@@ -253,8 +172,8 @@ TEST_F(BuiltinsTest, StoreWriteReadListOverHttp) {
 
 TEST_F(BuiltinsTest, BrokerPublishReachesASubscriberStream) {
     auto sub = std::async(std::launch::async, [port = host->api_port()] {
-        return stream_get(port, "/broker/subscribe?topic=builtins.test&limit=1&wait_ms=20000",
-                          std::chrono::seconds(25));
+        return stream_messages(port, "/broker/subscribe?topic=builtins.test&limit=1&wait_ms=20000",
+                               "admin", 25000);
     });
     // The subscription exists some time after the request: publish until the subscriber answers.
     bool received = false;

@@ -4,31 +4,14 @@
 // the local profile (auth-local keeps the account's time zone) put on a manual clock.
 #include <gtest/gtest.h>
 
-#include <fstream>
-
-#include "build_tree.hpp"
-#include "host_process.hpp"
-#include "http_client.hpp"
+#include "catalogue_test.hpp"
 #include "mcp_client.hpp"
+#include "profiles.hpp"
 
 using nlohmann::json;
-using platform::test::HostProcess;
-using platform::test::HttpClient;
-using platform::test::HttpResult;
-using platform::test::McpClient;
-using platform::test::TempDir;
+using namespace platform::test;
 
 namespace {
-
-std::map<std::string, std::string> as(const std::string& token) {
-    return {{"Authorization", "Bearer " + token}};
-}
-
-// 400 whose message names `arg`.
-void expect_400(const HttpResult& r, const std::string& arg) {
-    EXPECT_EQ(r.status, 400) << r.body;
-    EXPECT_NE(r.body.find(arg), std::string::npos) << r.body;
-}
 
 std::vector<std::string> slots(const HttpResult& r) {
     std::vector<std::string> out;
@@ -40,35 +23,14 @@ std::vector<std::string> slots(const HttpResult& r) {
     return out;
 }
 
-class EventsApi : public ::testing::Test {
+class EventsApi : public CatalogueTest {
 protected:
-    static void SetUpTestSuite() {
-        host = new HostProcess();
-        host->start();
-    }
-    static void TearDownTestSuite() {
-        EXPECT_EQ(host->stop(), 0) << host->log();
-        delete host;
-    }
+    EventsApi() : CatalogueTest("events") {}
     void SetUp() override {  // 2027-03-01T00:00:00Z
         ASSERT_EQ(api.post_json("/clock/set", {{"unix_ms", 1803859200000LL}}).status, 200);
     }
-    HttpResult post(const std::string& method, const json& body, const std::string& who) {
-        return api.post_json("/api/v1/events/" + method, body, as(who));
-    }
-    HttpResult get(const std::string& method_and_query, const std::string& who) {
-        return api.get("/api/v1/events/" + method_and_query, as(who));
-    }
-    json create(const json& body, const std::string& who) {
-        auto r = post("create", body, who);
-        EXPECT_EQ(r.status, 200) << r.body;
-        return r.json()["data"];
-    }
-
-    HttpClient api{"127.0.0.1", host->api_port()};
-    static HostProcess* host;
+    json create(const json& body, const std::string& who) { return ok("create", body, who); }
 };
-HostProcess* EventsApi::host = nullptr;
 
 TEST_F(EventsApi, CreateReadUpdateDelete) {
     json e = create({{"title", "Dentist"},
@@ -223,8 +185,9 @@ TEST(EventsMcp, ToolsAnswerAsHttp) {
     HostProcess host;
     host.start();
     HttpClient api("127.0.0.1", host.api_port());
-    auto made = api.post_json("/api/v1/events/create",
-                              {{"title", "mcp"}, {"when", "2030-03-10T09:30:00Z"}}, as("ev-mcp"));
+    auto made =
+        api.post_json("/api/v1/events/create", {{"title", "mcp"}, {"when", "2030-03-10T09:30:00Z"}},
+                      bearer("ev-mcp"));
     ASSERT_EQ(made.status, 200) << made.body;
     const json e = made.json()["data"];
     McpClient mcp(host.api_port(), "ev-mcp");
@@ -236,26 +199,15 @@ TEST(EventsMcp, ToolsAnswerAsHttp) {
         "events_free", {{"from", "2030-03-10T00:00:00Z"}, {"to", "2030-03-11T00:00:00Z"}});
     EXPECT_EQ(free_tool["structuredContent"],
               api.get("/api/v1/events/free?from=2030-03-10T00:00:00Z&to=2030-03-11T00:00:00Z",
-                      as("ev-mcp"))
+                      bearer("ev-mcp"))
                   .json()["data"]);
 }
 
 // The local profile (auth-local: accounts keep metadata.timezone) on a manual business clock.
 TEST(EventsTimeZone, FreeAcrossTheLondonDstChange) {
     TempDir dir;
-    std::ifstream in((platform::test::source_dir() + "/profiles") + "/local.yaml");
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    auto swap = [&](const std::string& from, const std::string& to) {
-        auto at = text.find(from);
-        ASSERT_NE(at, std::string::npos) << from;
-        text.replace(at, from.size(), to);
-    };
-    swap("clock: real", "clock: manual\ntest_plugins: true");
-    swap("privileged: [", "privileged: [clock, ");
-    const std::string path = dir.path() + "/manual.yaml";
-    std::ofstream(path) << text;
     HostProcess::Options o;
-    o.profile = path;
+    o.profile = manual_clock_local_profile(dir.path());
     o.env["PLATFORM_ADMIN_SECRET"] = "admin-secret-for-events";
     HostProcess host(o);
     host.start();
@@ -273,21 +225,22 @@ TEST(EventsTimeZone, FreeAcrossTheLondonDstChange) {
                            {"when", "2027-03-26T12:00:00Z"},
                            {"minutes", 60},
                            {"repeat", "daily"}},
-                          as(admin))
+                          bearer(admin))
                   .status,
               200);
     const std::string query =
         "/api/v1/events/free?from=2027-03-27T00:00:00Z&to=2027-03-29T00:00:00%2B01:00";
     EXPECT_EQ(
-        slots(c.get(query, as(admin))),
+        slots(c.get(query, bearer(admin))),
         (std::vector<std::string>{"2027-03-27T09:00:00Z 2027-03-27T12:00:00Z",
                                   "2027-03-27T13:00:00Z 2027-03-27T18:00:00Z",
                                   "2027-03-28T09:00:00Z 2027-03-28T12:00:00Z",
                                   "2027-03-28T13:00:00Z 2027-03-28T18:00:00Z"}));  // UTC: no change
 
-    ASSERT_EQ(c.post_json("/auth/setTimezone", {{"timezone", "Europe/London"}}, as(admin)).status,
-              200);
-    auto london = c.get(query, as(admin));
+    ASSERT_EQ(
+        c.post_json("/auth/setTimezone", {{"timezone", "Europe/London"}}, bearer(admin)).status,
+        200);
+    auto london = c.get(query, bearer(admin));
     EXPECT_EQ(london.json()["data"]["timezone"], "Europe/London");
     EXPECT_EQ(slots(london),
               (std::vector<std::string>{"2027-03-27T09:00:00Z 2027-03-27T12:00:00Z",

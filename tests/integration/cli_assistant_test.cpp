@@ -6,10 +6,7 @@
 #include "command.hpp"
 
 using nlohmann::json;
-using platform::test::CommandResult;
-using platform::test::HostProcess;
-using platform::test::run_command;
-using platform::test::TempDir;
+using namespace platform::test;
 
 namespace {
 
@@ -17,13 +14,7 @@ class CliAssistant : public platform::test::CatalogueTest {
 protected:
     CliAssistant() : CatalogueTest("agent") {}
     CommandResult platform(std::vector<std::string> args, const std::string& token = "ann") {
-        args.insert(args.begin(), HostProcess::binary());
-        return run_command(args,
-                           {{"PLATFORM_HOME", home_.path()},
-                            {"PLATFORM_PROXY", "127.0.0.1:" + std::to_string(host->proxy_port())},
-                            {"PLATFORM_TOKEN", token},
-                            {"PLATFORM_ENV", ""}},
-                           120);
+        return run_cli(*host, home_.path(), token, std::move(args), {}, 120);
     }
     static std::string thread_of(const CommandResult& r) {
         std::smatch m;

@@ -13,12 +13,10 @@
 
 #include "command.hpp"
 #include "host_process.hpp"
+#include "shared_host_test.hpp"
 
 using nlohmann::json;
-using platform::test::CommandResult;
-using platform::test::HostProcess;
-using platform::test::run_command;
-using platform::test::TempDir;
+using namespace platform::test;
 
 namespace {
 
@@ -55,18 +53,13 @@ std::string row(const std::string& table, const std::string& id) {
     return "";
 }
 
-class CliIdentity : public ::testing::Test {
+class CliIdentity : public SharedHostTest {
 protected:
     static void SetUpTestSuite() {
         HostProcess::Options o;
         o.profile = "local";
         o.env["PLATFORM_ADMIN_SECRET"] = kAdminSecret;
-        host = new HostProcess(o);
-        host->start();
-    }
-    static void TearDownTestSuite() {
-        EXPECT_EQ(host->stop(), 0);
-        delete host;
+        start_host(o);
     }
 
     // Runs the CLI with its own PLATFORM_HOME (`home`, this test's by default).
@@ -120,10 +113,8 @@ protected:
         return id;
     }
 
-    static HostProcess* host;
     TempDir home_;
 };
-HostProcess* CliIdentity::host = nullptr;
 
 TEST_F(CliIdentity, LoginThenUserAndUserToken) {
     login_admin();

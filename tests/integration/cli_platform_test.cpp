@@ -13,40 +13,24 @@
 
 #include "command.hpp"
 #include "host_process.hpp"
+#include "shared_host_test.hpp"
 
 using nlohmann::json;
-using platform::test::CommandResult;
-using platform::test::HostProcess;
-using platform::test::run_command;
-using platform::test::TempDir;
+using namespace platform::test;
 
 namespace {
 
-class CliPlatform : public ::testing::Test {
+// On the test profile: bearer `admin` is an admin.
+class CliPlatform : public SharedHostTest {
 protected:
-    static void SetUpTestSuite() {
-        host = new HostProcess();  // test profile: bearer `admin` is an admin
-        host->start();
-    }
-    static void TearDownTestSuite() {
-        EXPECT_EQ(host->stop(), 0);
-        delete host;
-    }
     static std::string proxy() { return "127.0.0.1:" + std::to_string(host->proxy_port()); }
     // The CLI with its own PLATFORM_HOME, admin's token, and the server's address unless env says.
     CommandResult platform(std::vector<std::string> args,
                            std::map<std::string, std::string> env = {}) {
-        args.insert(args.begin(), HostProcess::binary());
-        env.emplace("PLATFORM_HOME", home_.path());
-        env.emplace("PLATFORM_PROXY", proxy());
-        env.emplace("PLATFORM_TOKEN", "admin");
-        env.emplace("PLATFORM_ENV", "");
-        return run_command(args, env);
+        return run_cli(*host, home_.path(), "admin", std::move(args), std::move(env));
     }
-    static HostProcess* host;
     TempDir home_;
 };
-HostProcess* CliPlatform::host = nullptr;
 
 // micro test/config_test.go, outputs compared exactly.
 TEST_F(CliPlatform, ConfigMatchesMicrosCli) {

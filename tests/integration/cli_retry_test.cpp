@@ -18,10 +18,7 @@
 #include "host_process.hpp"
 
 using nlohmann::json;
-using platform::test::CommandResult;
-using platform::test::HostProcess;
-using platform::test::run_command;
-using platform::test::TempDir;
+using namespace platform::test;
 
 namespace {
 

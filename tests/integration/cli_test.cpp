@@ -9,23 +9,20 @@
 #include "command.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
+#include "shared_host_test.hpp"
 
 using nlohmann::json;
-using platform::test::CommandResult;
-using platform::test::HostProcess;
-using platform::test::HttpClient;
-using platform::test::run_command;
+using namespace platform::test;
 
 namespace {
 
-class Cli : public ::testing::Test {
+class Cli : public SharedHostTest {
 protected:
     static void SetUpTestSuite() {
         HostProcess::Options o;
         o.profile = "local";  // real accounts (auth-local): the CLI sends admin's personal token
         o.env["PLATFORM_ADMIN_SECRET"] = "cli-admin-secret";
-        host = new HostProcess(o);
-        host->start();
+        start_host(o);
         HttpClient c("127.0.0.1", host->api_port());
         auto login = c.post_json("/auth/token", {{"id", "admin"}, {"secret", "cli-admin-secret"}});
         ASSERT_EQ(login.status, 200) << login.body;
@@ -35,10 +32,6 @@ protected:
         ASSERT_EQ(pat.status, 200) << pat.body;
         token = pat.json()["token"];
     }
-    static void TearDownTestSuite() {
-        EXPECT_EQ(host->stop(), 0);
-        delete host;
-    }
     CommandResult platform(std::vector<std::string> args,
                            std::map<std::string, std::string> env = {}) {
         args.insert(args.begin(), HostProcess::binary());
@@ -47,10 +40,8 @@ protected:
         if (!env.count("PLATFORM_TOKEN")) env["PLATFORM_TOKEN"] = token;
         return run_command(args, env);
     }
-    static HostProcess* host;
     static std::string token;
 };
-HostProcess* Cli::host = nullptr;
 std::string Cli::token;
 
 TEST_F(Cli, NotesAddThenGetPrintsTheNote) {

@@ -15,22 +15,12 @@
 #include "fake_model_server.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
+#include "text_search.hpp"
 
 using nlohmann::json;
-using platform::test::CommandResult;
-using platform::test::FakeModelServer;
-using platform::test::HostProcess;
-using platform::test::HttpClient;
-using platform::test::model_server_host;
-using platform::test::run_command;
-using platform::test::TempDir;
-using platform::test::test_profile_text;
+using namespace platform::test;
 
 namespace {
-
-bool has(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
 
 // Polls `probe` every 50 ms until it is true or `seconds` pass.
 template <class F>
@@ -72,8 +62,7 @@ protected:
                 {"PLATFORM_ENV", ""}};
     }
     CommandResult platform(std::vector<std::string> args) {
-        args.insert(args.begin(), HostProcess::binary());
-        return run_command(args, cli_env(), 60);
+        return run_cli(*host, home.path(), "ann", std::move(args));
     }
     // tmux from PATH (scripts/deps.sh installs it).
     static std::string tmux_binary() {

@@ -4,25 +4,16 @@
 
 #include "host_process.hpp"
 #include "http_client.hpp"
+#include "shared_host_test.hpp"
 
-using platform::test::HostProcess;
-using platform::test::HttpClient;
+using namespace platform::test;
 
 namespace {
 
-class Connections : public ::testing::Test {
+class Connections : public SharedHostTest {
 protected:
-    static void SetUpTestSuite() {
-        host = new HostProcess();
-        host->start();
-    }
-    static void TearDownTestSuite() {
-        host->stop();
-        delete host;
-    }
-    static HostProcess* host;
+    static void TearDownTestSuite() { stop_host(false); }
 };
-HostProcess* Connections::host = nullptr;
 
 TEST_F(Connections, ThreeRequestsWithoutConnectionHeaderShareOneConnection) {
     HttpClient c("127.0.0.1", host->api_port());

@@ -8,29 +8,15 @@
 #include "mcp_client.hpp"
 
 using nlohmann::json;
-using platform::test::CatalogueTest;
-using platform::test::HostProcess;
-using platform::test::HttpClient;
-using platform::test::HttpResult;
-using platform::test::McpClient;
+using namespace platform::test;
 
 namespace {
 
 class ContactsApi : public CatalogueTest {
 protected:
     ContactsApi() : CatalogueTest("contacts") {}
-    json add(const json& body, const std::string& who) {
-        auto r = post("add", body, who);
-        EXPECT_EQ(r.status, 200) << r.body;
-        return r.json()["data"];
-    }
-    std::vector<std::string> names(const HttpResult& r) {
-        EXPECT_EQ(r.status, 200) << r.body;
-        std::vector<std::string> out;
-        json body = r.json();  // alive for the loop: [] returns references into it
-        for (const auto& c : body["data"]["contacts"]) out.push_back(c["name"].get<std::string>());
-        return out;
-    }
+    json add(const json& body, const std::string& who) { return ok("add", body, who); }
+    std::vector<std::string> names(const HttpResult& r) { return listed(r, "contacts", "name"); }
 };
 
 TEST_F(ContactsApi, AddUpdatesByNameFindListDelete) {

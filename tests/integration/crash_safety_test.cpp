@@ -30,11 +30,7 @@
 #include "host_process.hpp"
 #include "http_client.hpp"
 
-using platform::test::HostProcess;
-using platform::test::HttpClient;
-using platform::test::TempDir;
-using platform::test::WriteClient;
-using platform::test::WriteCounts;
+using namespace platform::test;
 
 namespace {
 
@@ -91,10 +87,6 @@ size_t expect_sound_files(const std::string& home) {
     EXPECT_TRUE(fs::exists(home + "/data/store.db"));
     EXPECT_TRUE(fs::exists(home + "/data/events.db"));
     return files.size();
-}
-
-std::map<std::string, std::string> bearer(const std::string& token) {
-    return {{"Authorization", "Bearer " + token}};
 }
 
 // A personal token (never expires, kept in the store) for account `id`, logged in with `secret`.

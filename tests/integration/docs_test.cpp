@@ -9,12 +9,7 @@
 #include "mcp_client.hpp"
 
 using nlohmann::json;
-using platform::test::CatalogueTest;
-using platform::test::EventStream;
-using platform::test::HostProcess;
-using platform::test::HttpClient;
-using platform::test::HttpResult;
-using platform::test::McpClient;
+using namespace platform::test;
 
 namespace {
 
@@ -22,19 +17,9 @@ class DocsApi : public CatalogueTest {
 protected:
     DocsApi() : CatalogueTest("docs") {}
     // A written document's data (asserting success).
-    json write(const json& body, const std::string& who) {
-        auto r = post("write", body, who);
-        EXPECT_EQ(r.status, 200) << r.body;
-        return r.json()["data"];
-    }
+    json write(const json& body, const std::string& who) { return ok("write", body, who); }
     std::vector<std::string> titles(const json& body, const std::string& who) {
-        auto r = post("list", body, who);
-        EXPECT_EQ(r.status, 200) << r.body;
-        std::vector<std::string> out;
-        json answer = r.json();  // alive for the loop: [] returns references into it
-        for (const auto& d : answer["data"]["documents"])
-            out.push_back(d["title"].get<std::string>());
-        return out;
+        return listed(post("list", body, who), "documents", "title");
     }
 };
 

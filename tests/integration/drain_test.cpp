@@ -17,11 +17,10 @@
 #include "build_tree.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
+#include "text_search.hpp"
 
 using nlohmann::json;
-using platform::test::HostProcess;
-using platform::test::HttpClient;
-using platform::test::HttpResult;
+using namespace platform::test;
 
 namespace {
 
@@ -33,12 +32,6 @@ constexpr int kSleepMs = 5000;
 std::string slow_rpc(int ms) {
     return json{{"service", "abi.slow"}, {"method", "Slow.Sleep"}, {"request", {{"ms", ms}}}}
         .dump();
-}
-
-size_t count_of(const std::string& text, const std::string& what) {
-    size_t n = 0;
-    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-    return n;
 }
 
 // Until the host logged `what` `n` times (20 s at most); polls the collected log.

@@ -14,21 +14,13 @@
 
 #include "host_process.hpp"
 #include "http_client.hpp"
+#include "shared_host_test.hpp"
+#include "text_search.hpp"
 
 using nlohmann::json;
-using platform::test::HostProcess;
-using platform::test::HttpClient;
-using platform::test::HttpResult;
+using namespace platform::test;
 
 namespace {
-
-std::map<std::string, std::string> as(const std::string& token) {
-    return {{"Authorization", "Bearer " + token}};
-}
-
-bool has(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
 
 int64_t ms(const std::string& rfc3339_utc) {  // "2027-03-01T01:00:00Z" only
     std::tm tm{};
@@ -36,17 +28,8 @@ int64_t ms(const std::string& rfc3339_utc) {  // "2027-03-01T01:00:00Z" only
     return static_cast<int64_t>(timegm(&tm)) * 1000;
 }
 
-class EventsFiring : public ::testing::Test {
+class EventsFiring : public SharedHostTest {
 protected:
-    static void SetUpTestSuite() {
-        host = new HostProcess();
-        host->start();
-    }
-    static void TearDownTestSuite() {
-        EXPECT_EQ(host->stop(), 0) << host->log();
-        delete host;
-    }
-
     void set_clock(const std::string& rfc3339_utc) {
         ASSERT_EQ(api.post_json("/clock/set", {{"unix_ms", ms(rfc3339_utc)}}).status, 200);
     }
@@ -55,13 +38,13 @@ protected:
         return r.status == 200 ? r.json()["data"] : json();
     }
     json event(const std::string& id, const std::string& who) {
-        return data(api.get("/api/v1/events/read?id=" + id, as(who)));
+        return data(api.get("/api/v1/events/read?id=" + id, bearer(who)));
     }
 
     // The inbox's conversations of `who` (the first array in inbox/list's data), each with
     // "latest": the text of its latest message, read with inbox/read.
     std::vector<json> conversations(const std::string& who) {
-        const auto r = api.get("/api/v1/inbox/list?limit=100", as(who));
+        const auto r = api.get("/api/v1/inbox/list?limit=100", bearer(who));
         if (r.status == 404)
             ADD_FAILURE() << "the inbox service is not built or not loaded: " << r.body;
         if (r.status != 200) return {};
@@ -77,7 +60,7 @@ protected:
         for (json c : list) {
             const std::string id =
                 c.contains("id") ? c["id"].get<std::string>() : c.value("thread", "");
-            const auto latest = api.get("/api/v1/inbox/read?id=" + id + "&limit=1", as(who));
+            const auto latest = api.get("/api/v1/inbox/read?id=" + id + "&limit=1", bearer(who));
             c["latest"] = latest.status == 200 ? latest.json()["data"].dump() : "";
             out.push_back(c);
         }
@@ -103,28 +86,25 @@ protected:
         }
         return true;
     }
-
-    HttpClient api{"127.0.0.1", host->api_port()};
-    static HostProcess* host;
 };
-HostProcess* EventsFiring::host = nullptr;
 
 TEST_F(EventsFiring, PromptReminderAndDailyRepeatLandInTheOwnersInbox) {
     set_clock("2027-03-01T00:00:00Z");
-    ASSERT_EQ(api.post_json("/api/v1/notes/add",
-                            {{"title", "boiler"}, {"text", "the boiler code is 4512"}}, as("ann"))
-                  .status,
-              200);
+    ASSERT_EQ(
+        api.post_json("/api/v1/notes/add",
+                      {{"title", "boiler"}, {"text", "the boiler code is 4512"}}, bearer("ann"))
+            .status,
+        200);
     const json digest = data(api.post_json("/api/v1/events/create",
                                            {{"title", "Notes digest"},
                                             {"when", "2027-03-01T01:00:00Z"},
                                             {"prompt", "what are my notes"},
                                             {"repeat", "daily"}},
-                                           as("ann")));
+                                           bearer("ann")));
     const json dentist = data(api.post_json(
         "/api/v1/events/create",
         {{"title", "Dentist"}, {"when", "2027-03-01T02:00:00Z"}, {"note", "bring card"}},
-        as("ann")));
+        bearer("ann")));
     ASSERT_TRUE(digest["id"].is_string());
     ASSERT_TRUE(dentist["id"].is_string());
     EXPECT_FALSE(digest.contains("_sched"));
@@ -142,7 +122,7 @@ TEST_F(EventsFiring, PromptReminderAndDailyRepeatLandInTheOwnersInbox) {
     EXPECT_TRUE(fired["last_error"].is_null()) << fired;
     EXPECT_EQ(fired["when"], "2027-03-02T01:00:00Z") << fired;  // the next day's
     EXPECT_TRUE(eventually([&] { return unread_with("ann", "4512") == 1; }))
-        << api.get("/api/v1/inbox/list", as("ann")).body;
+        << api.get("/api/v1/inbox/list", bearer("ann")).body;
 
     // No prompt: a reminder.
     set_clock("2027-03-01T02:00:01Z");
@@ -150,12 +130,12 @@ TEST_F(EventsFiring, PromptReminderAndDailyRepeatLandInTheOwnersInbox) {
         << event(dentist["id"], "ann");
     EXPECT_TRUE(event(dentist["id"], "ann")["last_error"].is_null()) << event(dentist["id"], "ann");
     EXPECT_TRUE(eventually([&] { return unread_with("ann", "bring card") == 1; }))
-        << api.get("/api/v1/inbox/list", as("ann")).body;
+        << api.get("/api/v1/inbox/list", bearer("ann")).body;
 
     // The daily repeat, one day later: a second conversation.
     set_clock("2027-03-02T01:00:01Z");
     EXPECT_TRUE(eventually([&] { return unread_with("ann", "4512") == 2; }))
-        << api.get("/api/v1/inbox/list", as("ann")).body;
+        << api.get("/api/v1/inbox/list", bearer("ann")).body;
     EXPECT_EQ(event(digest["id"], "ann")["when"], "2027-03-03T01:00:00Z");
 
     // Bob: none of it.
@@ -163,7 +143,7 @@ TEST_F(EventsFiring, PromptReminderAndDailyRepeatLandInTheOwnersInbox) {
     EXPECT_EQ(unread_with("bob", "bring card"), 0u);
     EXPECT_TRUE(conversations("bob").empty());
     EXPECT_EQ(
-        api.get("/api/v1/events/read?id=" + digest["id"].get<std::string>(), as("bob")).status,
+        api.get("/api/v1/events/read?id=" + digest["id"].get<std::string>(), bearer("bob")).status,
         404);
 }
 

@@ -16,163 +16,23 @@
 
 #include "host_process.hpp"
 #include "http_client.hpp"
+#include "shared_host_test.hpp"
+#include "stream_reader.hpp"
 
 using nlohmann::json;
-using platform::test::HostProcess;
-using platform::test::HttpClient;
-using platform::test::TempDir;
+using namespace platform::test;
 
 namespace {
 
-struct Raw {
-    int status = 0;
-    std::string headers, body;
-};
-
-// One GET on its own connection (Connection: close), read to the end whatever the framing:
-// Content-Length, chunked (a streamed response) or close-delimited.
-Raw get_to_end(int port, const std::string& target, const std::string& account,
-               int timeout_ms = 60000) {
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_port = htons(static_cast<uint16_t>(port));
-    inet_pton(AF_INET, "127.0.0.1", &addr.sin_addr);
-    if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
-        ::close(fd);
-        throw std::runtime_error("connect failed");
-    }
-    std::string req = "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n";
-    if (!account.empty()) req += "Authorization: Bearer " + account + "\r\n";
-    req += "\r\n";
-    ::send(fd, req.data(), req.size(), MSG_NOSIGNAL);
-    std::string in;
-    const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
-    char buf[65536];
-    for (;;) {
-        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                        end - std::chrono::steady_clock::now())
-                        .count();
-        if (left <= 0) break;
-        pollfd p{fd, POLLIN, 0};
-        if (poll(&p, 1, static_cast<int>(left)) <= 0) break;
-        ssize_t n = ::recv(fd, buf, sizeof buf, 0);
-        if (n <= 0) break;
-        in.append(buf, static_cast<size_t>(n));
-        // A Content-Length response is complete once its body is in (the server may keep the socket).
-        size_t head_end = in.find("\r\n\r\n");
-        if (head_end != std::string::npos) {
-            std::string head = in.substr(0, head_end);
-            std::string lower = head;
-            for (auto& c : lower)
-                c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-            size_t cl = lower.find("content-length:");
-            if (cl != std::string::npos &&
-                in.size() - head_end - 4 >= std::stoul(head.substr(cl + 15)))
-                break;
-            // A chunked response is complete at its last (empty) chunk.
-            if (lower.find("transfer-encoding: chunked") != std::string::npos &&
-                (in.compare(head_end + 4, std::string::npos, "0\r\n\r\n") == 0 ||
-                 (in.size() >= 7 && in.compare(in.size() - 7, 7, "\r\n0\r\n\r\n") == 0)))
-                break;
-        }
-    }
-    ::close(fd);
-    Raw r;
-    size_t head_end = in.find("\r\n\r\n");
-    if (head_end == std::string::npos) throw std::runtime_error("no HTTP response: " + in);
-    r.headers = in.substr(0, head_end);
-    r.status = std::stoi(r.headers.substr(9, 3));
-    std::string body = in.substr(head_end + 4);
-    std::string lower = r.headers;
-    for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (lower.find("transfer-encoding: chunked") != std::string::npos) {
-        std::string decoded;
-        size_t pos = 0;
-        while (pos < body.size()) {
-            size_t eol = body.find("\r\n", pos);
-            if (eol == std::string::npos) break;
-            size_t len = std::stoul(body.substr(pos, eol - pos), nullptr, 16);
-            if (len == 0) break;
-            decoded += body.substr(eol + 2, len);
-            pos = eol + 2 + len + 2;
-        }
-        body = decoded;
-    } else if (size_t cl = lower.find("content-length:"); cl != std::string::npos) {
-        body = body.substr(0, std::stoul(r.headers.substr(cl + 15)));
-    }
-    r.body = body;
-    return r;
-}
-
-// The events of a consume body: SSE `data:` frames, or JSON values (objects one after another, or
-// one array of them). An `event: error` frame fails the test.
-std::vector<json> stream_events(const std::string& body) {
-    std::vector<json> out;
-    if (body.find("data:") != std::string::npos) {
-        std::istringstream in(body);
-        std::string line, data, event;
-        auto flush = [&] {
-            if (!data.empty()) {
-                EXPECT_NE(event, "error") << data;
-                if (event != "error") out.push_back(json::parse(data));
-            }
-            data.clear();
-            event.clear();
-        };
-        while (std::getline(in, line)) {
-            if (!line.empty() && line.back() == '\r') line.pop_back();
-            if (line.empty()) {
-                flush();
-            } else if (line.rfind("data:", 0) == 0) {
-                std::string v = line.substr(5);
-                if (!v.empty() && v[0] == ' ') v.erase(0, 1);
-                data += (data.empty() ? "" : "\n") + v;
-            } else if (line.rfind("event:", 0) == 0) {
-                event = line.substr(6);
-                if (!event.empty() && event[0] == ' ') event.erase(0, 1);
-            }
-        }
-        flush();
-        return out;
-    }
-    std::istringstream in(body);
-    while ((in >> std::ws) && in.peek() != std::char_traits<char>::eof()) {
-        json j;
-        in >> j;
-        if (j.is_array()) {
-            for (auto& e : j) out.push_back(e);
-        } else {
-            out.push_back(j);
-        }
-    }
-    return out;
-}
-
-std::map<std::string, std::string> as(const std::string& account) {
-    return {{"Authorization", "Bearer " + account}};
-}
-
-class Events : public ::testing::Test {
+class Events : public SharedHostTest {
 protected:
-    static void SetUpTestSuite() {
-        host = new HostProcess();
-        host->start();
-    }
-    static void TearDownTestSuite() {
-        EXPECT_EQ(host->stop(), 0) << host->log();
-        delete host;
-    }
     json publish(const std::string& topic, const json& payload) {
         auto r = api.post_json("/events/publish", {{"topic", topic}, {"payload", payload}},
                                as("ev-alice"));
         EXPECT_EQ(r.status, 200) << r.body;
         return r.status == 200 ? r.json() : json();
     }
-    HttpClient api{"127.0.0.1", host->api_port()};
-    static HostProcess* host;
 };
-HostProcess* Events::host = nullptr;
 
 TEST_F(Events, PublishThenReadInOrder) {
     for (int i = 1; i <= 3; ++i) {
@@ -197,10 +57,10 @@ TEST_F(Events, PublishThenReadInOrder) {
 
 TEST_F(Events, ConsumeStreamsTheEventsInOrder) {
     for (int i = 1; i <= 3; ++i) publish("it.stream", "event " + std::to_string(i));
-    Raw r = get_to_end(host->api_port(), "/events/consume?topic=it.stream&offset=1&limit=3",
-                       "ev-alice");
+    RawAnswer r = raw_get(host->api_port(), "/events/consume?topic=it.stream&offset=1&limit=3",
+                          bearer("ev-alice"));
     ASSERT_EQ(r.status, 200) << r.headers << "\n" << r.body;
-    auto events = stream_events(r.body);
+    auto events = stream_chunks(r.body);
     ASSERT_EQ(events.size(), 3u) << r.body;
     for (int i = 0; i < 3; ++i) {
         EXPECT_EQ(events[i].at("offset"), i + 1);
@@ -211,15 +71,16 @@ TEST_F(Events, ConsumeStreamsTheEventsInOrder) {
 
 TEST_F(Events, ConsumeDeliversALiveEvent) {
     publish("it.live", 1);
-    Raw r;
+    RawAnswer r;
     std::thread consumer([&] {
-        r = get_to_end(host->api_port(),
-                       "/events/consume?topic=it.live&offset=2&limit=1&wait_ms=20000", "ev-alice");
+        r = raw_get(host->api_port(),
+                    "/events/consume?topic=it.live&offset=2&limit=1&wait_ms=20000",
+                    bearer("ev-alice"));
     });
     publish("it.live", 2);  // before or while the consumer waits: delivered either way
     consumer.join();
     ASSERT_EQ(r.status, 200) << r.body;
-    auto events = stream_events(r.body);
+    auto events = stream_chunks(r.body);
     ASSERT_EQ(events.size(), 1u) << r.body;
     EXPECT_EQ(events[0].at("offset"), 2);
     EXPECT_EQ(events[0].at("payload"), 2);
@@ -228,16 +89,16 @@ TEST_F(Events, ConsumeDeliversALiveEvent) {
 TEST_F(Events, GroupConsumeAndAck) {
     publish("it.group", "a");
     publish("it.group", "b");
-    Raw r = get_to_end(host->api_port(),
-                       "/events/consume?topic=it.group&group=workers&offset=1&limit=1&wait_ms=0",
-                       "ev-alice");
+    RawAnswer r = raw_get(host->api_port(),
+                          "/events/consume?topic=it.group&group=workers&offset=1&limit=1&wait_ms=0",
+                          bearer("ev-alice"));
     ASSERT_EQ(r.status, 200) << r.body;
-    auto first = stream_events(r.body);
+    auto first = stream_chunks(r.body);
     ASSERT_EQ(first.size(), 1u) << r.body;
     EXPECT_EQ(first[0].at("offset"), 1);
-    r = get_to_end(host->api_port(),
-                   "/events/consume?topic=it.group&group=workers&limit=1&wait_ms=0", "ev-alice");
-    auto second = stream_events(r.body);
+    r = raw_get(host->api_port(), "/events/consume?topic=it.group&group=workers&limit=1&wait_ms=0",
+                bearer("ev-alice"));
+    auto second = stream_chunks(r.body);
     ASSERT_EQ(second.size(), 1u) << r.body;
     EXPECT_EQ(second[0].at("offset"), 2);  // the other member's event is in flight
 
@@ -251,9 +112,9 @@ TEST_F(Events, GroupConsumeAndAck) {
         api.post_json("/events/nack", {{"topic", "it.group"}, {"group", "workers"}, {"offset", 2}},
                       as("ev-alice"));
     ASSERT_EQ(nack.status, 200) << nack.body;
-    r = get_to_end(host->api_port(),
-                   "/events/consume?topic=it.group&group=workers&limit=1&wait_ms=0", "ev-alice");
-    auto again = stream_events(r.body);
+    r = raw_get(host->api_port(), "/events/consume?topic=it.group&group=workers&limit=1&wait_ms=0",
+                bearer("ev-alice"));
+    auto again = stream_chunks(r.body);
     ASSERT_EQ(again.size(), 1u) << r.body;
     EXPECT_EQ(again[0].at("offset"), 2);
     EXPECT_EQ(again[0].at("delivery"), 2);
@@ -303,9 +164,9 @@ TEST(EventsStream, ClientLeavingMidStreamLeavesTheHostServing) {
     HostProcess host;
     host.start();
     HttpClient c("127.0.0.1", host.api_port());
-    ASSERT_EQ(
-        c.post_json("/events/publish", {{"topic", "gone"}, {"payload", 1}}, as("ev-bob")).status,
-        200);
+    ASSERT_EQ(c.post_json("/events/publish", {{"topic", "gone"}, {"payload", 1}}, bearer("ev-bob"))
+                  .status,
+              200);
     int fd = socket(AF_INET, SOCK_STREAM, 0);
     sockaddr_in addr{};
     addr.sin_family = AF_INET;
@@ -331,10 +192,11 @@ TEST(EventsStream, ClientLeavingMidStreamLeavesTheHostServing) {
     ::close(fd);
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
     for (int i = 2; i <= 3; ++i) {  // the consumer now writes to a closed connection
-        auto r = c.post_json("/events/publish", {{"topic", "gone"}, {"payload", i}}, as("ev-bob"));
+        auto r =
+            c.post_json("/events/publish", {{"topic", "gone"}, {"payload", i}}, bearer("ev-bob"));
         ASSERT_EQ(r.status, 200) << r.body << host.log();
     }
-    auto r = c.get("/events/read?topic=gone", as("ev-bob"));
+    auto r = c.get("/events/read?topic=gone", bearer("ev-bob"));
     ASSERT_EQ(r.status, 200) << host.log();
     EXPECT_EQ(r.json().at("events").size(), 3u);
     EXPECT_EQ(host.stop(), 0) << host.log();
@@ -351,7 +213,7 @@ TEST(EventsLocal, EventsSurviveARestart) {
     auto admin = [](HttpClient& c) {
         auto t = c.post_json("/auth/token", {{"id", "admin"}, {"secret", "events-admin-secret"}});
         EXPECT_EQ(t.status, 200) << t.body;
-        return as(t.json().value("access_token", std::string()));
+        return bearer(t.json().value("access_token", std::string()));
     };
     {
         HostProcess host(opts);

@@ -5,33 +5,15 @@
 #include <gtest/gtest.h>
 
 #include "catalogue_test.hpp"
+#include "file_bytes.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
 #include "mcp_client.hpp"
 
 using nlohmann::json;
-using platform::test::CatalogueTest;
-using platform::test::HostProcess;
-using platform::test::HttpClient;
-using platform::test::HttpResult;
-using platform::test::McpClient;
+using namespace platform::test;
 
 namespace {
-
-std::string b64(const std::string& b) {
-    static const char* abc = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    std::string out;
-    for (size_t i = 0; i < b.size(); i += 3) {
-        uint32_t n = uint32_t(uint8_t(b[i])) << 16;
-        if (i + 1 < b.size()) n |= uint32_t(uint8_t(b[i + 1])) << 8;
-        if (i + 2 < b.size()) n |= uint8_t(b[i + 2]);
-        out += abc[(n >> 18) & 63];
-        out += abc[(n >> 12) & 63];
-        out += i + 1 < b.size() ? abc[(n >> 6) & 63] : '=';
-        out += i + 2 < b.size() ? abc[n & 63] : '=';
-    }
-    return out;
-}
 
 // Every byte value, twice, and a PNG signature in front.
 std::string binary() {
@@ -44,17 +26,13 @@ std::string binary() {
 class FilesApi : public CatalogueTest {
 protected:
     FilesApi() : CatalogueTest("files") {}
-    json put(const json& body, const std::string& who) {
-        auto r = post("put", body, who);
-        EXPECT_EQ(r.status, 200) << r.body;
-        return r.json()["data"];
-    }
+    json put(const json& body, const std::string& who) { return ok("put", body, who); }
 };
 
 TEST_F(FilesApi, Base64PutComesBackByteIdenticalFromItsUrl) {
     const std::string bytes = binary();
-    json file =
-        put({{"name", "pixel.png"}, {"content", b64(bytes)}, {"encoding", "base64"}}, "fl-alice");
+    json file = put({{"name", "pixel.png"}, {"content", base64(bytes)}, {"encoding", "base64"}},
+                    "fl-alice");
     const std::string id = file["id"];
     EXPECT_EQ(file["type"], "image/png");
     EXPECT_EQ(file["size"], bytes.size());
@@ -151,7 +129,7 @@ TEST_F(FilesApi, DriveIs503UntilConnected) {
 
 TEST_F(FilesApi, McpToolAndResources) {
     json file =
-        put({{"name", "m.bin"}, {"content", b64(binary())}, {"encoding", "base64"}}, "fl-mcp");
+        put({{"name", "m.bin"}, {"content", base64(binary())}, {"encoding", "base64"}}, "fl-mcp");
     McpClient mcp(host->api_port(), "fl-mcp");
     mcp.initialize();
     const json tool = mcp.call_tool("files_get", {{"id", file["id"]}});
@@ -168,7 +146,7 @@ TEST_F(FilesApi, McpToolAndResources) {
     const json read =
         mcp.request("resources/read", {{"uri", "files://" + file["id"].get<std::string>()}});
     ASSERT_TRUE(read.contains("result")) << read;
-    EXPECT_EQ(read["result"]["contents"][0]["blob"], b64(binary()));
+    EXPECT_EQ(read["result"]["contents"][0]["blob"], base64(binary()));
 }
 
 }  // namespace

@@ -10,22 +10,14 @@
 #include "mcp_client.hpp"
 
 using nlohmann::json;
-using platform::test::CatalogueTest;
-using platform::test::HostProcess;
-using platform::test::HttpClient;
-using platform::test::HttpResult;
-using platform::test::McpClient;
+using namespace platform::test;
 
 namespace {
 
 class FormsApi : public CatalogueTest {
 protected:
     FormsApi() : CatalogueTest("forms") {}
-    json write(const json& body, const std::string& who) {
-        auto r = post("write", body, who);
-        EXPECT_EQ(r.status, 200) << r.body;
-        return r.json()["data"];
-    }
+    json write(const json& body, const std::string& who) { return ok("write", body, who); }
     json contact_form(const std::string& who, bool is_public = true, bool closed = false) {
         return write(
             {{"title", "Contact"},
@@ -43,9 +35,7 @@ protected:
                         {{"Content-Type", "application/x-www-form-urlencoded"}});
     }
     json responses(const std::string& id, const std::string& who) {
-        auto r = get("responses?id=" + id, who);
-        EXPECT_EQ(r.status, 200) << r.body;
-        return r.json()["data"]["responses"];
+        return data_of(get("responses?id=" + id, who))["responses"];
     }
 };
 

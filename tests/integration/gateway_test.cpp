@@ -5,31 +5,14 @@
 
 #include "host_process.hpp"
 #include "http_client.hpp"
+#include "shared_host_test.hpp"
 
 using nlohmann::json;
-using platform::test::HostProcess;
-using platform::test::HttpClient;
+using namespace platform::test;
 
 namespace {
 
-class Gateway : public ::testing::Test {
-protected:
-    static void SetUpTestSuite() {
-        host = new HostProcess();
-        host->start();
-    }
-    static void TearDownTestSuite() {
-        EXPECT_EQ(host->stop(), 0) << host->log();
-        delete host;
-    }
-    HttpClient api{"127.0.0.1", host->api_port()};
-    HttpClient proxy{"127.0.0.1", host->proxy_port()};
-    std::map<std::string, std::string> as(const std::string& account) {
-        return {{"Authorization", "Bearer " + account}};
-    }
-    static HostProcess* host;
-};
-HostProcess* Gateway::host = nullptr;
+class Gateway : public SharedHostTest {};
 
 TEST_F(Gateway, RootAnswersTheVersionOnBothPorts) {
     for (auto* c : {&api, &proxy}) {

@@ -12,19 +12,11 @@
 #include "mcp_client.hpp"
 
 using nlohmann::json;
-using platform::test::Headers;
-using platform::test::HostProcess;
-using platform::test::HttpClient;
-using platform::test::McpClient;
-using platform::test::TempDir;
+using namespace platform::test;
 
 namespace {
 
 const std::string kAdminSecret = "admin-secret-for-grant-tests";
-
-Headers bearer(const std::string& token) {
-    return {{"Authorization", "Bearer " + token}};
-}
 
 class Grants : public ::testing::TestWithParam<bool> {
 protected:

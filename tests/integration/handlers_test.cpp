@@ -22,11 +22,12 @@
 
 #include "host_process.hpp"
 #include "http_client.hpp"
+#include "shared_host_test.hpp"
+#include "stream_reader.hpp"
+#include "text_search.hpp"
 
 using nlohmann::json;
-using platform::test::HostProcess;
-using platform::test::HttpClient;
-using platform::test::HttpResult;
+using namespace platform::test;
 
 namespace {
 
@@ -171,73 +172,6 @@ void register_service(HttpClient& c, const json& record) {
     ASSERT_EQ(r.status, 200) << r.body;
 }
 
-// One GET on its own connection, read until the server closes or `timeout`; the JSON of each
-// Server-Sent Events `data:` line (chunked transfer decoded).
-std::vector<json> stream_get(int port, const std::string& target,
-                             std::chrono::milliseconds timeout) {
-    int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_port = htons(static_cast<uint16_t>(port));
-    ::inet_pton(AF_INET, "127.0.0.1", &addr.sin_addr);
-    if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
-        ::close(fd);
-        throw std::runtime_error("connect failed");
-    }
-    std::string req = "GET " + target +
-                      " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer admin\r\n"
-                      "Accept: text/event-stream\r\nConnection: close\r\n\r\n";
-    ::send(fd, req.data(), req.size(), MSG_NOSIGNAL);
-    std::string raw;
-    const auto until = std::chrono::steady_clock::now() + timeout;
-    char buf[4096];
-    for (;;) {
-        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                        until - std::chrono::steady_clock::now())
-                        .count();
-        if (left <= 0) break;
-        pollfd p{fd, POLLIN, 0};
-        if (::poll(&p, 1, static_cast<int>(left)) <= 0) break;
-        ssize_t n = ::recv(fd, buf, sizeof buf, 0);
-        if (n <= 0) break;
-        raw.append(buf, static_cast<size_t>(n));
-    }
-    ::close(fd);
-    size_t head_end = raw.find("\r\n\r\n");
-    if (head_end == std::string::npos) throw std::runtime_error("no HTTP response: " + raw);
-    std::string head = raw.substr(0, head_end), body = raw.substr(head_end + 4);
-    for (auto& ch : head) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-    if (head.rfind("http/1.1 200", 0) != 0) throw std::runtime_error("status: " + raw);
-    if (head.find("transfer-encoding: chunked") != std::string::npos) {
-        std::string plain;
-        size_t pos = 0;
-        while (pos < body.size()) {
-            size_t eol = body.find("\r\n", pos);
-            if (eol == std::string::npos) break;
-            size_t len = std::stoul(body.substr(pos, eol - pos), nullptr, 16);
-            if (len == 0) break;
-            plain += body.substr(eol + 2, len);
-            pos = eol + 2 + len + 2;
-        }
-        body = plain;
-    }
-    std::vector<json> chunks;
-    std::istringstream lines(body);
-    for (std::string line; std::getline(lines, line);) {
-        if (!line.empty() && line.back() == '\r') line.pop_back();
-        if (line.rfind("data:", 0) == 0) {
-            json j =
-                json::parse(line.substr(line.size() > 5 && line[5] == ' ' ? 6 : 5), nullptr, false);
-            if (!j.is_discarded()) chunks.push_back(j);
-        }
-    }
-    return chunks;
-}
-
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
-
 HostProcess::Options handler(const std::string& name) {
     HostProcess::Options o;
     o.args = {"--handler", name};
@@ -246,21 +180,7 @@ HostProcess::Options handler(const std::string& name) {
 
 // ---- rpc (default) -------------------------------------------------------------------------
 
-class RpcHandler : public ::testing::Test {
-protected:
-    static void SetUpTestSuite() {
-        host = new HostProcess();
-        host->start();
-    }
-    static void TearDownTestSuite() {
-        EXPECT_EQ(host->stop(), 0) << host->log();
-        delete host;
-    }
-    HttpClient api{"127.0.0.1", host->api_port()};
-    HttpClient proxy{"127.0.0.1", host->proxy_port()};
-    static HostProcess* host;
-};
-HostProcess* RpcHandler::host = nullptr;
+class RpcHandler : public SharedHostTest {};
 
 TEST_F(RpcHandler, IsTheDefaultAndUnchanged) {
     auto add = api.post_json("/v1/notes/add", {{"title", "h"}, {"text", "one"}},
@@ -283,7 +203,7 @@ TEST_F(RpcHandler, HttpPathRoutesBindSegmentsTypedByTheSchema) {
     EXPECT_EQ(count.json(), json({{"n", 7}}));
     auto bad = api.get("/counts/seven");
     EXPECT_EQ(bad.status, 400) << bad.body;
-    EXPECT_TRUE(contains(bad.json()["Detail"], "n: must be an integer")) << bad.body;
+    EXPECT_TRUE(has(bad.json()["Detail"], "n: must be an integer")) << bad.body;
     // The endpoint's verb only: POST is not this route (and /items/42 names no service).
     EXPECT_EQ(api.post_json("/items/42", json::object()).status, 404);
     // A different namespace does not see this host's routes.
@@ -326,13 +246,13 @@ TEST_F(RpcHandler, RpcTakesFormFieldsAddressAndNamespace) {
                                       {"address", "10.1.2.3:8080"}},
                                      who);
     EXPECT_EQ(elsewhere.status, 404);
-    EXPECT_TRUE(contains(elsewhere.json()["Detail"], "no node at 10.1.2.3:8080")) << elsewhere.body;
+    EXPECT_TRUE(has(elsewhere.json()["Detail"], "no node at 10.1.2.3:8080")) << elsewhere.body;
 
     auto other = proxy.post_json(
         "/rpc", {{"service", "v1.notes"}, {"method", "Notes.Get"}, {"request", {{"title", "f"}}}},
         with(who, {{"Platform-Namespace", "other.ns"}}));
     EXPECT_EQ(other.status, 404);
-    EXPECT_TRUE(contains(other.json()["Detail"], "other.ns.v1.notes")) << other.body;
+    EXPECT_TRUE(has(other.json()["Detail"], "other.ns.v1.notes")) << other.body;
     auto same = proxy.post_json(
         "/rpc", {{"service", "v1.notes"}, {"method", "Notes.Get"}, {"request", {{"title", "f"}}}},
         with(who, {{"Platform-Namespace", "go.core.api"}}));
@@ -464,7 +384,7 @@ TEST(WebHandler, ProxiesByFirstSegmentAndRefusesWebSockets) {
                                        {"Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ=="},
                                        {"Sec-WebSocket-Version", "13"}});
     EXPECT_EQ(ws.status, 501) << ws.body;
-    EXPECT_TRUE(contains(ws.json()["Detail"], "WebSocket")) << ws.body;
+    EXPECT_TRUE(has(ws.json()["Detail"], "WebSocket")) << ws.body;
     EXPECT_EQ(up.seen().size(), 1u);
     EXPECT_EQ(host.stop(), 0) << host.log();
 }
@@ -479,8 +399,8 @@ TEST(EventHandler, PublishesTheRequestAsAnEvent) {
               200);  // in-process: rpc
 
     auto sub = std::async(std::launch::async, [port = host.api_port()] {
-        return stream_get(port, "/broker/subscribe?topic=go.core.api.foo&limit=1&wait_ms=20000",
-                          std::chrono::seconds(25));
+        return stream_messages(
+            port, "/broker/subscribe?topic=go.core.api.foo&limit=1&wait_ms=20000", "admin", 25000);
     });
     // The subscription exists some time after the request: publish until the subscriber has one.
     bool received = false;
@@ -507,8 +427,9 @@ TEST(EventHandler, PublishesTheRequestAsAnEvent) {
 
     // A POST body is the data as it is; the namespace header names the topic's namespace.
     auto sub2 = std::async(std::launch::async, [port = host.api_port()] {
-        return stream_get(port, "/broker/subscribe?topic=other.ns.v1.orders&limit=1&wait_ms=20000",
-                          std::chrono::seconds(25));
+        return stream_messages(port,
+                               "/broker/subscribe?topic=other.ns.v1.orders&limit=1&wait_ms=20000",
+                               "admin", 25000);
     });
     received = false;
     for (int i = 0; i < 150 && !received; ++i) {
@@ -534,14 +455,14 @@ TEST(EventHandler, PublishesTheRequestAsAnEvent) {
 TEST(HandlerSetting, UnknownHandlerIsAStartUpError) {
     HostProcess flag(handler("nosuch"));
     EXPECT_EQ(flag.run_to_exit(), 1);
-    EXPECT_TRUE(contains(flag.log(), "'nosuch'")) << flag.log();
-    EXPECT_TRUE(contains(flag.log(), "rpc, api, proxy, event, web")) << flag.log();
+    EXPECT_TRUE(has(flag.log(), "'nosuch'")) << flag.log();
+    EXPECT_TRUE(has(flag.log(), "rpc, api, proxy, event, web")) << flag.log();
 
     HostProcess::Options o;
     o.env["PLATFORM_API_HANDLER"] = "meta";
     HostProcess env(o);
     EXPECT_EQ(env.run_to_exit(), 1);
-    EXPECT_TRUE(contains(env.log(), "'meta'")) << env.log();
+    EXPECT_TRUE(has(env.log(), "'meta'")) << env.log();
 }
 
 TEST(HandlerSetting, EnvironmentChoosesTheHandler) {

@@ -14,12 +14,12 @@
 #include "build_tree.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
+#include "profiles.hpp"
+#include "shared_host_test.hpp"
+#include "text_search.hpp"
 
 using nlohmann::json;
-using platform::test::HostProcess;
-using platform::test::HttpClient;
-using platform::test::HttpResult;
-using platform::test::TempDir;
+using namespace platform::test;
 
 namespace {
 
@@ -38,38 +38,14 @@ std::string slow_rpc(int ms) {
         .dump();
 }
 
-size_t count_of(const std::string& text, const std::string& what) {
-    size_t n = 0;
-    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-    return n;
-}
-
-// The access-log line (a JSON object) whose request_id is `id`; null when there is none.
-json access_line(const std::string& log, const std::string& id) {
-    std::istringstream in(log);
-    for (std::string line; std::getline(in, line);) {
-        if (line.empty() || line[0] != '{') continue;
-        json j = json::parse(line, nullptr, false);
-        if (j.is_object() && j.value("request_id", "") == id) return j;
-    }
-    return nullptr;
-}
-
-class HttpBehaviour : public ::testing::Test {
+class HttpBehaviour : public SharedHostTest {
 protected:
     static void SetUpTestSuite() {
         HostProcess::Options o;
         o.env["PLATFORM_PLUGIN_PATH"] = abi_plugins();
-        host = new HostProcess(o);
-        host->start();
+        start_host(o);
     }
-    static void TearDownTestSuite() {
-        EXPECT_EQ(host->stop(), 0) << host->log();
-        delete host;
-    }
-    static HostProcess* host;
 };
-HostProcess* HttpBehaviour::host = nullptr;
 
 TEST_F(HttpBehaviour, ThreePipelinedRequestsInOnePacketAreAnsweredInOrder) {
     HttpClient c("127.0.0.1", host->api_port());
@@ -335,12 +311,7 @@ TEST_F(HttpBehaviour, HealthIsReadiness) {
 
 // A profile: the test profile plus an `http:` section.
 std::string profile_with(const TempDir& dir, const std::string& http) {
-    std::ifstream in(platform::test::source_dir() + "/profiles/test.yaml");
-    std::stringstream text;
-    text << in.rdbuf();
-    std::string path = dir.path() + "/http-test.yaml";
-    std::ofstream(path) << text.str() << "\nhttp: " << http << "\n";
-    return path;
+    return test_profile_with(dir.path() + "/http-test.yaml", "http: " + http);
 }
 
 TEST(HttpRateLimit, TheThirdRequestInABurstIs429WithRetryAfter) {

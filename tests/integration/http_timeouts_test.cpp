@@ -7,18 +7,15 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <fstream>
 #include <future>
-#include <sstream>
 #include <thread>
 
-#include "build_tree.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
+#include "profiles.hpp"
+#include "shared_host_test.hpp"
 
-using platform::test::HostProcess;
-using platform::test::HttpClient;
-using platform::test::TempDir;
+using namespace platform::test;
 using Clock = std::chrono::steady_clock;
 
 namespace {
@@ -27,24 +24,13 @@ double seconds_since(Clock::time_point t) {
     return std::chrono::duration<double>(Clock::now() - t).count();
 }
 
-class HttpTimeouts : public ::testing::Test {
+class HttpTimeouts : public SharedHostTest {
 protected:
     static void SetUpTestSuite() {
-        dir = new TempDir();
-        std::ifstream in(platform::test::source_dir() + "/profiles/test.yaml");
-        std::stringstream text;
-        text << in.rdbuf();
         HostProcess::Options o;
-        o.profile = dir->path() + "/timeouts.yaml";
-        std::ofstream(o.profile) << text.str()
-                                 << "\nhttp: {header_timeout_ms: 1000, idle_timeout_ms: 1000}\n";
-        host = new HostProcess(o);
-        host->start();
-    }
-    static void TearDownTestSuite() {
-        EXPECT_EQ(host->stop(), 0) << host->log();
-        delete host;
-        delete dir;
+        o.profile = test_profile_with(suite_dir() + "/timeouts.yaml",
+                                      "http: {header_timeout_ms: 1000, idle_timeout_ms: 1000}");
+        start_host(o);
     }
     // The 408 a connection gets after sending `bytes` (maybe nothing) and then nothing more.
     static void expect_408_after(const std::string& bytes) {
@@ -59,11 +45,7 @@ protected:
         EXPECT_LT(seconds_since(start), 4.0);  // the checks run every 500 ms
         EXPECT_TRUE(c.connection_closed());
     }
-    static TempDir* dir;
-    static HostProcess* host;
 };
-TempDir* HttpTimeouts::dir = nullptr;
-HostProcess* HttpTimeouts::host = nullptr;
 
 TEST_F(HttpTimeouts, AConnectionThatSendsNothingGets408) {
     expect_408_after("");

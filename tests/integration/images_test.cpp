@@ -7,16 +7,13 @@
 #include <algorithm>
 
 #include "catalogue_test.hpp"
+#include "file_bytes.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
 #include "mcp_client.hpp"
 
 using nlohmann::json;
-using platform::test::CatalogueTest;
-using platform::test::HostProcess;
-using platform::test::HttpClient;
-using platform::test::HttpResult;
-using platform::test::McpClient;
+using namespace platform::test;
 
 namespace {
 
@@ -24,76 +21,34 @@ const std::string kPng1x1 =
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+"
     "M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
 
-std::string b64(const std::string& b) {
-    static const char* abc = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    std::string out;
-    for (size_t i = 0; i < b.size(); i += 3) {
-        uint32_t n = uint32_t(uint8_t(b[i])) << 16;
-        if (i + 1 < b.size()) n |= uint32_t(uint8_t(b[i + 1])) << 8;
-        if (i + 2 < b.size()) n |= uint8_t(b[i + 2]);
-        out += abc[(n >> 18) & 63];
-        out += abc[(n >> 12) & 63];
-        out += i + 1 < b.size() ? abc[(n >> 6) & 63] : '=';
-        out += i + 2 < b.size() ? abc[n & 63] : '=';
-    }
-    return out;
-}
-uint32_t crc(const std::string& s) {
-    uint32_t c = 0xFFFFFFFFu;
-    for (unsigned char b : s) {
-        c ^= b;
-        for (int k = 0; k < 8; ++k) c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-    }
-    return c ^ 0xFFFFFFFFu;
-}
-std::string be32(uint32_t v) {
-    return {char(v >> 24), char(v >> 16), char(v >> 8), char(v)};
-}
-std::string chunk(const std::string& type, const std::string& data) {
-    return be32(uint32_t(data.size())) + type + data + be32(crc(type + data));
-}
-// A structurally valid PNG header and chunks for any size (the IDAT is filler, not pixels).
-std::string png(uint32_t w, uint32_t h, size_t idat = 16) {
-    return std::string("\x89PNG\r\n\x1a\n", 8) +
-           chunk("IHDR", be32(w) + be32(h) + std::string("\x08\x00\x00\x00\x00", 5)) +
-           chunk("IDAT", std::string(idat, 'x')) + chunk("IEND", "");
-}
-
 class ImagesApi : public CatalogueTest {
 protected:
     ImagesApi() : CatalogueTest("images") {}
     json upload(const std::string& bytes, const std::string& who) {
-        auto r = post("upload", {{"data", b64(bytes)}}, who);
-        EXPECT_EQ(r.status, 200) << r.body;
-        return r.json()["data"];
+        return ok("upload", {{"data", base64(bytes)}}, who);
     }
-    std::vector<std::string> ids(const HttpResult& r) {
-        std::vector<std::string> out;
-        EXPECT_EQ(r.status, 200) << r.body;
-        const json body = r.json();
-        for (const auto& i : body["data"]["images"]) out.push_back(i["id"]);
-        return out;
-    }
+    std::vector<std::string> ids(const HttpResult& r) { return listed(r, "images", "id"); }
 };
 
 TEST_F(ImagesApi, UploadsThatAreNotAcceptableImagesAre400) {
-    expect_400(post("upload", {{"data", b64("plain text, not an image at all")}}, "im-lim"),
+    expect_400(post("upload", {{"data", base64("plain text, not an image at all")}}, "im-lim"),
                "not a PNG, JPEG or GIF");
     const std::string good = png(2, 2);
-    expect_400(post("upload", {{"data", b64(good.substr(0, good.size() - 12))}}, "im-lim"),
+    expect_400(post("upload", {{"data", base64(good.substr(0, good.size() - 12))}}, "im-lim"),
                "truncated PNG");
-    expect_400(post("upload", {{"data", b64(png(3000, 3000))}}, "im-lim"), "8 megapixels");
-    expect_400(post("upload", {{"data", b64(png(10, 10, 513 * 1024 - 57))}}, "im-lim"),
+    expect_400(post("upload", {{"data", base64(png(3000, 3000))}}, "im-lim"), "8 megapixels");
+    expect_400(post("upload", {{"data", base64(png(10, 10, 513 * 1024 - 57))}}, "im-lim"),
                "512 KB");  // 513 KB
-    expect_400(post("upload", {{"data", b64(std::string(513 * 1024, '\0'))}}, "im-lim"), "512 KB");
+    expect_400(post("upload", {{"data", base64(std::string(513 * 1024, '\0'))}}, "im-lim"),
+               "512 KB");
     expect_400(post("upload", {{"data", "not base64!"}}, "im-lim"), "base64");
     expect_400(
         post("upload", {{"data", kPng1x1}, {"description", std::string(1001, 'd')}}, "im-lim"),
         "description");
     expect_400(post("upload", json::object(), "im-lim"), "data");
-    EXPECT_EQ(post("upload", {{"data", b64(png(10, 10, 512 * 1024 - 57))}}, "im-lim").status,
+    EXPECT_EQ(post("upload", {{"data", base64(png(10, 10, 512 * 1024 - 57))}}, "im-lim").status,
               200);  // exactly 512 KB
-    EXPECT_EQ(post("upload", {{"data", b64(png(2000, 4000))}}, "im-lim").status,
+    EXPECT_EQ(post("upload", {{"data", base64(png(2000, 4000))}}, "im-lim").status,
               200);  // exactly 8 MP
     EXPECT_EQ(api.post_json("/api/v1/images/upload", {{"data", kPng1x1}}).status, 401);
 }
@@ -107,9 +62,9 @@ TEST_F(ImagesApi, BrowserUploadPageAndItsEightMegabyteLimit) {
     EXPECT_NE(page.body.find("X-CSRF-Token"), std::string::npos);
 
     const std::string big = png(100, 100, 600 * 1024);  // more than 512 KB, less than 8 MB
-    EXPECT_EQ(post("upload", {{"data", b64(big)}}, "browser").status, 400);
-    auto r =
-        api.post_json("/ui/images", {{"data", b64(big)}, {"description", "large"}}, as("browser"));
+    EXPECT_EQ(post("upload", {{"data", base64(big)}}, "browser").status, 400);
+    auto r = api.post_json("/ui/images", {{"data", base64(big)}, {"description", "large"}},
+                           as("browser"));
     ASSERT_EQ(r.status, 200) << r.body;
     const json image =
         r.json();  // an http_path route answers the result itself, without the envelope
@@ -118,8 +73,8 @@ TEST_F(ImagesApi, BrowserUploadPageAndItsEightMegabyteLimit) {
     EXPECT_EQ(served.status, 200);
     EXPECT_EQ(served.body, big);
 
-    auto over =
-        api.post_json("/ui/images", {{"data", b64(png(100, 100, 8 * 1024 * 1024))}}, as("browser"));
+    auto over = api.post_json("/ui/images", {{"data", base64(png(100, 100, 8 * 1024 * 1024))}},
+                              as("browser"));
     EXPECT_EQ(over.status, 400);
     EXPECT_NE(over.body.find("data"), std::string::npos) << over.body;
     EXPECT_NE(over.body.find("8 MB"), std::string::npos) << over.body;
@@ -142,7 +97,7 @@ TEST_F(ImagesApi, UploadGetServeUpdateDelete) {
     auto bytes = api.get("/ui/images/" + id, as("im-alice"));
     ASSERT_EQ(bytes.status, 200) << bytes.body;
     EXPECT_EQ(bytes.header("content-type"), "image/png");
-    EXPECT_EQ(b64(bytes.body), kPng1x1);
+    EXPECT_EQ(base64(bytes.body), kPng1x1);
     EXPECT_EQ(api.get("/ui/images/" + id).status, 404);                // private: anonymous
     EXPECT_EQ(api.get("/ui/images/" + id, as("im-bob")).status, 404);  // private: another account
     EXPECT_EQ(get("get?id=" + id, "im-bob").status, 404);

@@ -15,8 +15,7 @@
 #include "mcp_client.hpp"
 
 using nlohmann::json;
-using platform::test::HttpResult;
-using platform::test::McpClient;
+using namespace platform::test;
 
 namespace {
 

@@ -18,17 +18,9 @@
 #include "mcp_client.hpp"
 
 using nlohmann::json;
-using platform::test::HostProcess;
-using platform::test::HttpClient;
-using platform::test::HttpResult;
-using platform::test::McpClient;
-using platform::test::TempDir;
+using namespace platform::test;
 
 namespace {
-
-std::map<std::string, std::string> as(const std::string& a) {
-    return {{"Authorization", "Bearer " + a}};
-}
 
 // The `test` profile's providers, with crashy's folder added and two plugins in workers.
 std::string write_profile(const TempDir& dir) {
@@ -109,10 +101,10 @@ void crash_while_others_work(const Isolated& iso, const std::function<void(HttpC
             const std::string who = "worker-" + std::to_string(t);
             for (int i = 0; i < 5 || !crashed; ++i) {
                 HttpResult r =
-                    i % 2
-                        ? c.get("/clock/now")
-                        : c.post_json("/api/v1/notes/add",
-                                      {{"title", "n" + std::to_string(i)}, {"text", "x"}}, as(who));
+                    i % 2 ? c.get("/clock/now")
+                          : c.post_json("/api/v1/notes/add",
+                                        {{"title", "n" + std::to_string(i)}, {"text", "x"}},
+                                        bearer(who));
                 (r.status == 200 ? ok : failed).fetch_add(1);
                 if (r.status != 200) ADD_FAILURE() << r.status << " " << r.body;
             }
@@ -135,19 +127,19 @@ void expect_restarting(const HttpResult& r) {
 TEST(Isolation, NotesInAWorkerWorkAsInProcess) {
     Isolated iso;
     HttpClient c("127.0.0.1", iso.host.api_port());
-    ASSERT_EQ(
-        c.post_json("/api/v1/notes/add", {{"title", "secret"}, {"text", "alice's"}}, as("alice"))
-            .status,
-        200);
-    HttpResult got = c.get("/api/v1/notes/get?title=secret", as("alice"));
+    ASSERT_EQ(c.post_json("/api/v1/notes/add", {{"title", "secret"}, {"text", "alice's"}},
+                          bearer("alice"))
+                  .status,
+              200);
+    HttpResult got = c.get("/api/v1/notes/get?title=secret", bearer("alice"));
     ASSERT_EQ(got.status, 200) << got.body;
     EXPECT_EQ(got.json()["data"]["text"], "alice's");
-    auto list = c.get("/api/v1/notes/list", as("alice")).json()["data"]["notes"];
+    auto list = c.get("/api/v1/notes/list", bearer("alice")).json()["data"]["notes"];
     ASSERT_EQ(list.size(), 1u);
     EXPECT_EQ(list[0]["title"], "secret");
     // Owner scoping holds through the proxied store: another account sees nothing.
-    EXPECT_EQ(c.get("/api/v1/notes/get?title=secret", as("bob")).status, 404);
-    EXPECT_EQ(c.get("/api/v1/notes/list", as("bob")).json()["data"]["notes"].size(), 0u);
+    EXPECT_EQ(c.get("/api/v1/notes/get?title=secret", bearer("bob")).status, 404);
+    EXPECT_EQ(c.get("/api/v1/notes/list", bearer("bob")).json()["data"]["notes"].size(), 0u);
     EXPECT_EQ(c.get("/api/v1/notes/list").status, 401);
 
     McpClient mcp(iso.host.api_port(), "alice");
@@ -203,7 +195,7 @@ TEST(Isolation, AbortFailsOnlyItsCallAndTheWorkerRestarts) {
     });
     EXPECT_NE(wait_for_new_worker(c, before), before);
     EXPECT_EQ(c.get("/api/v1/crashy/ok").status, 200);
-    EXPECT_EQ(c.get("/api/v1/notes/list", as("worker-0")).status, 200);
+    EXPECT_EQ(c.get("/api/v1/notes/list", bearer("worker-0")).status, 200);
     EXPECT_EQ(iso.host.stop(), 0);
 }
 

@@ -28,36 +28,15 @@
 #include <cstdio>
 #include <set>
 
+#include "file_bytes.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
 #include "mcp_client.hpp"
 
 using nlohmann::json;
-using platform::test::HostProcess;
-using platform::test::HttpClient;
-using platform::test::HttpResult;
-using platform::test::McpClient;
+using namespace platform::test;
 
 namespace {
-
-std::string base64(const std::string& in) {
-    static const char* t = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    std::string out;
-    size_t i = 0;
-    for (; i + 2 < in.size(); i += 3) {
-        const unsigned v =
-            (unsigned char)in[i] << 16 | (unsigned char)in[i + 1] << 8 | (unsigned char)in[i + 2];
-        out += {t[v >> 18], t[(v >> 12) & 63], t[(v >> 6) & 63], t[v & 63]};
-    }
-    if (i + 1 == in.size()) {
-        const unsigned v = (unsigned char)in[i] << 16;
-        out += {t[v >> 18], t[(v >> 12) & 63], '=', '='};
-    } else if (i + 2 == in.size()) {
-        const unsigned v = (unsigned char)in[i] << 16 | (unsigned char)in[i + 1] << 8;
-        out += {t[v >> 18], t[(v >> 12) & 63], t[(v >> 6) & 63], '='};
-    }
-    return out;
-}
 
 std::string declared_type(const json& schema) {
     if (!schema.contains("type")) return schema.contains("properties") ? "object" : "string";

@@ -13,13 +13,7 @@
 #include "mcp_client.hpp"
 
 using nlohmann::json;
-using platform::test::EventStream;
-using platform::test::Headers;
-using platform::test::HostProcess;
-using platform::test::HttpClient;
-using platform::test::HttpResult;
-using platform::test::McpClient;
-using platform::test::TempDir;
+using namespace platform::test;
 
 namespace {
 

@@ -10,11 +10,7 @@
 #include "mcp_client.hpp"
 
 using nlohmann::json;
-using platform::test::EventStream;
-using platform::test::Headers;
-using platform::test::HostProcess;
-using platform::test::HttpClient;
-using platform::test::McpClient;
+using namespace platform::test;
 
 namespace {
 

@@ -13,23 +13,13 @@
 #include "fake_model_server.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
+#include "text_search.hpp"
 
 using nlohmann::json;
-using platform::test::FakeModelServer;
-using platform::test::HostProcess;
-using platform::test::HttpClient;
-using platform::test::HttpResult;
-using platform::test::TempDir;
+using namespace platform::test;
 
 namespace {
 
-using Headers = std::map<std::string, std::string>;
-Headers bearer(const std::string& token) {
-    return {{"Authorization", "Bearer " + token}};
-}
-bool has(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
 bool ends_with(const std::string& s, const std::string& tail) {
     return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }

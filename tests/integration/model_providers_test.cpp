@@ -16,21 +16,14 @@
 #include "fake_model_server.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
+#include "text_search.hpp"
 
 using nlohmann::json;
-using platform::test::FakeModelServer;
-using platform::test::HostProcess;
-using platform::test::HttpClient;
-using platform::test::HttpResult;
-using platform::test::TempDir;
+using namespace platform::test;
 
 namespace {
 
 namespace fs = std::filesystem;
-
-bool has(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
 
 // The error message of an /api/v1 answer ({"error": {"code", "message"}}).
 std::string detail(const HttpResult& r) {

@@ -11,10 +11,7 @@
 #include "http_client.hpp"
 
 using nlohmann::json;
-using platform::test::HostProcess;
-using platform::test::HttpClient;
-using platform::test::run_command;
-using platform::test::TempDir;
+using namespace platform::test;
 
 namespace {
 

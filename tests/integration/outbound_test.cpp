@@ -14,20 +14,13 @@
 #include "build_tree.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
+#include "text_search.hpp"
 
-using platform::test::HostProcess;
-using platform::test::HttpClient;
-using platform::test::HttpResult;
-using platform::test::LoopbackServer;
-using platform::test::TempDir;
+using namespace platform::test;
 
 namespace {
 
 namespace fs = std::filesystem;
-
-bool has(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
 
 std::string detail(const HttpResult& r) {
     auto j = nlohmann::json::parse(r.body, nullptr, false);

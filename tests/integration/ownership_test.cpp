@@ -6,40 +6,37 @@
 #include "http_client.hpp"
 
 using nlohmann::json;
-using platform::test::HostProcess;
-using platform::test::HttpClient;
+using namespace platform::test;
 
 namespace {
-
-std::map<std::string, std::string> as(const std::string& a) {
-    return {{"Authorization", "Bearer " + a}};
-}
 
 TEST(Ownership, AccountsAreIsolatedAndAnonymousIsRefused) {
     HostProcess host;
     host.start();
     HttpClient c("127.0.0.1", host.api_port());
 
+    ASSERT_EQ(c.post_json("/api/v1/notes/add", {{"title", "secret"}, {"text", "alice's"}},
+                          bearer("alice"))
+                  .status,
+              200);
     ASSERT_EQ(
-        c.post_json("/api/v1/notes/add", {{"title", "secret"}, {"text", "alice's"}}, as("alice"))
+        c.post_json("/api/v1/notes/add", {{"title", "mine"}, {"text", "bob's"}}, bearer("bob"))
             .status,
-        200);
-    ASSERT_EQ(
-        c.post_json("/api/v1/notes/add", {{"title", "mine"}, {"text", "bob's"}}, as("bob")).status,
         200);
 
     // Bob cannot read, list or delete Alice's note: 404, existence not revealed.
-    EXPECT_EQ(c.get("/api/v1/notes/get?title=secret", as("bob")).status, 404);
-    EXPECT_EQ(c.post_json("/api/v1/notes/delete", {{"title", "secret"}}, as("bob")).status, 404);
-    auto bobs = c.get("/api/v1/notes/list", as("bob")).json()["data"]["notes"];
+    EXPECT_EQ(c.get("/api/v1/notes/get?title=secret", bearer("bob")).status, 404);
+    EXPECT_EQ(c.post_json("/api/v1/notes/delete", {{"title", "secret"}}, bearer("bob")).status,
+              404);
+    auto bobs = c.get("/api/v1/notes/list", bearer("bob")).json()["data"]["notes"];
     ASSERT_EQ(bobs.size(), 1u);
     EXPECT_EQ(bobs[0]["title"], "mine");
     // Bob writing the same title creates his own note; Alice's is untouched.
-    ASSERT_EQ(
-        c.post_json("/api/v1/notes/add", {{"title", "secret"}, {"text", "bob's too"}}, as("bob"))
-            .status,
-        200);
-    EXPECT_EQ(c.get("/api/v1/notes/get?title=secret", as("alice")).json()["data"]["text"],
+    ASSERT_EQ(c.post_json("/api/v1/notes/add", {{"title", "secret"}, {"text", "bob's too"}},
+                          bearer("bob"))
+                  .status,
+              200);
+    EXPECT_EQ(c.get("/api/v1/notes/get?title=secret", bearer("alice")).json()["data"]["text"],
               "alice's");
 
     // Anonymous: 401 with the gateway body and WWW-Authenticate, on every surface.

@@ -18,13 +18,11 @@
 #include "build_tree.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
+#include "text_search.hpp"
+#include "unused_port.hpp"
 
 using nlohmann::json;
-using platform::test::HostProcess;
-using platform::test::HttpClient;
-using platform::test::HttpResult;
-using platform::test::LoopbackServer;
-using platform::test::TempDir;
+using namespace platform::test;
 
 namespace {
 
@@ -34,10 +32,6 @@ constexpr const char* kPayTo = "0x209693Bc6afc0C5328bA36FaF03C514EF312287C";
 constexpr const char* kUsdc = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
 constexpr const char* kPayer = "0xAbC0000000000000000000000000000000000001";
 constexpr const char* kBadSignature = "0xbad";
-
-bool has(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
 
 std::string b64(const std::string& in) {
     static const char* d = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -93,18 +87,6 @@ std::string message(const HttpResult& r) {
         return j["error"].get<std::string>();
     if (j.is_object() && j.contains("Detail")) return j["Detail"].get<std::string>();
     return r.body;
-}
-
-int closed_port() {
-    int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-    socklen_t len = sizeof a;
-    ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-    ::close(fd);
-    return ntohs(a.sin_port);
 }
 
 // A fake x402 facilitator: /verify and /settle in the real format. A payload signed kBadSignature
@@ -380,7 +362,7 @@ TEST_F(PaymentHost, V1XPaymentIsAccepted) {
 }
 
 TEST_F(PaymentHost, FacilitatorDownIs503NamingTheSetting) {
-    start(true, closed_port());
+    start(true, unused_loopback_port());
     auto r = quote(paid(payment()));
     EXPECT_EQ(r.status, 503) << r.body;
     EXPECT_TRUE(has(message(r), "PLATFORM_X402_FACILITATOR_URL")) << r.body;

@@ -7,9 +7,7 @@
 #include "host_process.hpp"
 #include "http_client.hpp"
 
-using platform::test::HostProcess;
-using platform::test::HttpClient;
-using platform::test::TempDir;
+using namespace platform::test;
 
 namespace {
 

@@ -13,9 +13,7 @@
 #include "host_process.hpp"
 #include "http_client.hpp"
 
-using platform::test::HostProcess;
-using platform::test::HttpClient;
-using platform::test::TempDir;
+using namespace platform::test;
 
 namespace fs = std::filesystem;
 

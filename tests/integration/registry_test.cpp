@@ -5,12 +5,12 @@
 
 #include <future>
 
+#include "api_answers.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
 
 using nlohmann::json;
-using platform::test::HostProcess;
-using platform::test::HttpClient;
+using namespace platform::test;
 
 namespace {
 

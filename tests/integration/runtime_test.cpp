@@ -20,16 +20,10 @@
 #include "host_process.hpp"
 #include "http_client.hpp"
 #include "mcp_client.hpp"
+#include "shared_host_test.hpp"
 
 using nlohmann::json;
-using platform::test::CommandResult;
-using platform::test::EventStream;
-using platform::test::FakeModelServer;
-using platform::test::HostProcess;
-using platform::test::HttpClient;
-using platform::test::McpClient;
-using platform::test::run_command;
-using platform::test::TempDir;
+using namespace platform::test;
 namespace fs = std::filesystem;
 
 namespace {
@@ -72,30 +66,21 @@ bool eventually(const std::function<bool()>& condition, int seconds) {
     return condition();
 }
 
-class Runtime : public ::testing::Test {
+class Runtime : public SharedHostTest {
 protected:
     // The test profile with the scripted model server as the agent's model (OpenAI's format).
     static void SetUpTestSuite() {
         model = new FakeModelServer();
-        profile_dir = new TempDir();
-        host = new HostProcess(platform::test::model_server_host(
-            *model, profile_dir->path() + "/runtime.yaml", platform::test::test_profile_text()));
-        host->start();
+        start_host(platform::test::model_server_host(*model, suite_dir() + "/runtime.yaml",
+                                                     platform::test::test_profile_text()));
     }
     static void TearDownTestSuite() {
-        EXPECT_EQ(host->stop(), 0);
-        delete host;
-        delete profile_dir;
+        stop_host();
         delete model;
     }
     CommandResult platform(std::vector<std::string> args, const std::string& token = "admin") {
-        args.insert(args.begin(), HostProcess::binary());
-        return run_command(args,
-                           {{"PLATFORM_HOME", home_.path()},
-                            {"PLATFORM_PROXY", "127.0.0.1:" + std::to_string(host->proxy_port())},
-                            {"PLATFORM_TOKEN", token},
-                            {"PLATFORM_ENV", ""}},
-                           kBuildSeconds + 60);  // run and update wait for the build
+        // run and update wait for the build
+        return run_cli(*host, home_.path(), token, std::move(args), {}, kBuildSeconds + 60);
     }
     static json rpc(const std::string& method, const json& request, int* status = nullptr,
                     const std::string& token = "admin") {
@@ -137,14 +122,10 @@ protected:
         if (status) *status = r.status;
         return r.status == 200 ? r.json()["data"].value("message", "") : r.body;
     }
-    static HostProcess* host;
     static FakeModelServer* model;
-    static TempDir* profile_dir;
     TempDir home_, src_;
 };
-HostProcess* Runtime::host = nullptr;
 FakeModelServer* Runtime::model = nullptr;
-TempDir* Runtime::profile_dir = nullptr;
 
 // Every tool's name, all pages of tools/list.
 std::vector<std::string> tool_names(McpClient& mcp) {

@@ -19,9 +19,7 @@
 #include "mcp_client.hpp"
 
 using nlohmann::json;
-using platform::test::HostProcess;
-using platform::test::HttpClient;
-using platform::test::McpClient;
+using namespace platform::test;
 
 namespace {
 

@@ -35,11 +35,7 @@
 #include "host_process.hpp"
 #include "http_client.hpp"
 
-using platform::test::CommandResult;
-using platform::test::HostProcess;
-using platform::test::HttpClient;
-using platform::test::run_command;
-using platform::test::TempDir;
+using namespace platform::test;
 using Clock = std::chrono::steady_clock;
 
 namespace {

@@ -3,25 +3,23 @@
 // account, limits, the missing query, private posts left out, and one MCP call.
 #include <gtest/gtest.h>
 
+#include "api_answers.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
 #include "mcp_client.hpp"
+#include "shared_host_test.hpp"
 
 using nlohmann::json;
-using platform::test::HostProcess;
-using platform::test::HttpClient;
-using platform::test::HttpResult;
-using platform::test::McpClient;
+using namespace platform::test;
 
 namespace {
 
 const std::string kBody = " — a post body that is comfortably longer than fifty characters.";
 
-class SocialApi : public ::testing::Test {
+class SocialApi : public SharedHostTest {
 protected:
     static void SetUpTestSuite() {
-        host = new HostProcess();
-        host->start();
+        start_host();
         HttpClient c("127.0.0.1", host->api_port());
         // Oldest first: "Garden tomatoes", "Rust notes" (private), "Kernel news".
         for (const auto& [title, priv] : {std::pair<const char*, bool>{"Garden tomatoes", false},
@@ -36,33 +34,14 @@ protected:
             ASSERT_EQ(c.post_json("/clock/advance", {{"ms", 1000}}).status, 200);
         }
     }
-    static void TearDownTestSuite() {
-        EXPECT_EQ(host->stop(), 0) << host->log();
-        delete host;
-    }
+    // GET /api/v1/social/<target> as `who` (anonymous when empty).
     HttpResult get(const std::string& target, const std::string& who = "") {
-        std::map<std::string, std::string> h;
-        if (!who.empty()) h["Authorization"] = "Bearer " + who;
-        return api.get("/api/v1/social/" + target, h);
+        return api.get("/api/v1/social/" + target, who.empty() ? Headers{} : as(who));
     }
-    static std::vector<std::string> ids_of(const HttpResult& r) {
-        std::vector<std::string> out;
-        EXPECT_EQ(r.status, 200) << r.body;
-        const json body = r.status == 200 ? r.json() : json();
-        if (r.status == 200)
-            for (const auto& p : body["data"]["posts"]) out.push_back(p["id"]);
-        return out;
-    }
-    static void expect_400(const HttpResult& r, const std::string& text) {
-        EXPECT_EQ(r.status, 400) << r.body;
-        EXPECT_NE(r.body.find(text), std::string::npos) << r.body;
-    }
+    static std::vector<std::string> ids_of(const HttpResult& r) { return listed(r, "posts", "id"); }
 
-    HttpClient api{"127.0.0.1", host->api_port()};
-    static HostProcess* host;
     static std::vector<std::string> ids;
 };
-HostProcess* SocialApi::host = nullptr;
 std::vector<std::string> SocialApi::ids;
 
 TEST_F(SocialApi, ListAnnouncesPublicPostsNewestFirst) {

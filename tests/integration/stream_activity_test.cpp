@@ -5,26 +5,23 @@
 
 #include <fstream>
 
+#include "api_answers.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
 #include "mcp_client.hpp"
+#include "shared_host_test.hpp"
 
 using nlohmann::json;
-using platform::test::HostProcess;
-using platform::test::HttpClient;
-using platform::test::HttpResult;
-using platform::test::McpClient;
-using platform::test::TempDir;
+using namespace platform::test;
 
 namespace {
 
 const std::string kBody = " — a post body that is comfortably longer than fifty characters.";
 
-class StreamApi : public ::testing::Test {
+class StreamApi : public SharedHostTest {
 protected:
     static void SetUpTestSuite() {
-        dir = new TempDir();
-        const std::string path = dir->path() + "/activity.yaml";
+        const std::string path = suite_dir() + "/activity.yaml";
         std::ofstream(path)
             << "name: activity\nclock: manual\ntest_plugins: true\n"
                "plugins: [blog, stream, clock]\nprivileged: [clock]\n"
@@ -32,41 +29,21 @@ protected:
                "  events: {plugin: events-memory}\n  auth: {plugin: auth-noop}\n";
         HostProcess::Options o;
         o.profile = path;
-        host = new HostProcess(o);
-        host->start();
-    }
-    static void TearDownTestSuite() {
-        EXPECT_EQ(host->stop(), 0) << host->log();
-        delete host;
-        delete dir;
+        start_host(o);
     }
     json create(const json& body) {
-        auto r =
-            api.post_json("/api/v1/blog/create", body, {{"Authorization", "Bearer st-author"}});
-        EXPECT_EQ(r.status, 200) << r.body;
+        json created = data_of(api.post_json("/api/v1/blog/create", body, as("st-author")));
         EXPECT_EQ(api.post_json("/clock/advance", {{"ms", 60000}}).status, 200);
-        return r.json()["data"];
+        return created;
     }
+    // GET /api/v1/stream/list<query> as `who` (anonymous when empty).
     HttpResult list(const std::string& query = "", const std::string& who = "") {
-        std::map<std::string, std::string> h;
-        if (!who.empty()) h["Authorization"] = "Bearer " + who;
-        return api.get("/api/v1/stream/list" + query, h);
+        return api.get("/api/v1/stream/list" + query, who.empty() ? Headers{} : as(who));
     }
     static std::vector<std::string> ids_of(const HttpResult& r) {
-        std::vector<std::string> out;
-        EXPECT_EQ(r.status, 200) << r.body;
-        const json body = r.status == 200 ? r.json() : json();
-        if (r.status == 200)
-            for (const auto& a : body["data"]["activities"]) out.push_back(a["id"]);
-        return out;
+        return listed(r, "activities", "id");
     }
-
-    HttpClient api{"127.0.0.1", host->api_port()};
-    static HostProcess* host;
-    static TempDir* dir;
 };
-HostProcess* StreamApi::host = nullptr;
-TempDir* StreamApi::dir = nullptr;
 
 TEST_F(StreamApi, RecentPublicActivityNewestFirst) {
     EXPECT_TRUE(ids_of(list()).empty());

@@ -6,10 +6,10 @@
 
 #include "host_process.hpp"
 #include "http_client.hpp"
+#include "shared_host_test.hpp"
 
 using nlohmann::json;
-using platform::test::HostProcess;
-using platform::test::HttpClient;
+using namespace platform::test;
 
 namespace {
 
@@ -24,19 +24,7 @@ std::vector<json> data_frames(const std::string& body) {
     return out;
 }
 
-class Streaming : public ::testing::Test {
-protected:
-    static void SetUpTestSuite() {
-        host = new HostProcess();
-        host->start();
-    }
-    static void TearDownTestSuite() {
-        EXPECT_EQ(host->stop(), 0);
-        delete host;
-    }
-    static HostProcess* host;
-};
-HostProcess* Streaming::host = nullptr;
+class Streaming : public SharedHostTest {};
 
 TEST_F(Streaming, ChunksArriveAsServerSentEvents) {
     HttpClient c("127.0.0.1", host->api_port());

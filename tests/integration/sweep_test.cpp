@@ -28,15 +28,11 @@
 #include "http_client.hpp"
 #include "mcp_client.hpp"
 #include "owned_fixtures.hpp"
+#include "shared_host_test.hpp"
 #include "sweep_verdicts.hpp"
 
 using nlohmann::json;
-using platform::test::BadInput;
-using platform::test::BadKind;
-using platform::test::HostProcess;
-using platform::test::HttpClient;
-using platform::test::HttpResult;
-using platform::test::McpClient;
+using namespace platform::test;
 namespace t = platform::test;
 using t::judge_http;
 using t::judge_mcp;
@@ -46,7 +42,6 @@ using t::shorten;
 namespace {
 
 constexpr int kTimeoutMs = 10000;
-using Headers = std::map<std::string, std::string>;
 
 struct Op {
     std::string path, tool, access;  // tool: "<service>_<method>" for catalogue endpoints
@@ -124,21 +119,13 @@ std::string joined(const std::vector<std::string>& lines) {
     return out;
 }
 
-class Sweep : public ::testing::Test {
+class Sweep : public SharedHostTest {
 protected:
-    static void SetUpTestSuite() {
-        host_ = new HostProcess();
-        host_->start();
-    }
-    static void TearDownTestSuite() {
-        delete host_;
-        host_ = nullptr;
-    }
-    static HostProcess* host_;
+    static void TearDownTestSuite() { stop_host(false); }
 };
-HostProcess* Sweep::host_ = nullptr;
 
-Headers bearer(const std::string& token) {
+// The bearer header and a JSON Content-Type.
+Headers json_bearer(const std::string& token) {
     return {{"Authorization", "Bearer " + token}, {"Content-Type", "application/json"}};
 }
 
@@ -152,7 +139,7 @@ Tally sweep_http(int port, const std::vector<Op>& ops) {
         ++tally.calls;
         tally.kinds.insert(c.kind);
         try {
-            const HttpResult r = client->request(method, target, body, bearer(op.token()));
+            const HttpResult r = client->request(method, target, body, json_bearer(op.token()));
             tally.answered(
                 c, std::to_string(r.status) +
                        (std::getenv("SWEEP_VERBOSE") ? " " + op.path + " " + shorten(r.body) : ""));
@@ -260,18 +247,18 @@ Tally sweep_mcp(int port, const std::vector<Op>& ops) {
 
 TEST_F(Sweep, EveryEndpointRefusesBadInputOverHttpAndMcp) {
     const auto started = std::chrono::steady_clock::now();
-    HttpClient c("127.0.0.1", host_->api_port());
+    HttpClient c("127.0.0.1", host->api_port());
     // What must survive the sweep: keeper's note, task and doc, as first read back.
     ASSERT_EQ(c.post_json("/api/v1/notes/add", {{"title", "kept"}, {"text", "kept note"}},
-                          bearer("keeper"))
+                          json_bearer("keeper"))
                   .status,
               200);
     const std::string task =
-        c.post_json("/api/v1/tasks/create", {{"title", "kept task"}}, bearer("keeper"))
+        c.post_json("/api/v1/tasks/create", {{"title", "kept task"}}, json_bearer("keeper"))
             .json()["data"]["id"];
     const std::string doc =
         c.post_json("/api/v1/docs/write", {{"title", "kept doc"}, {"content", "kept"}},
-                    bearer("keeper"))
+                    json_bearer("keeper"))
             .json()["data"]["id"];
     const std::vector<std::pair<std::string, json>> reads = {
         {"/api/v1/notes/get", {{"title", "kept"}}},
@@ -279,17 +266,18 @@ TEST_F(Sweep, EveryEndpointRefusesBadInputOverHttpAndMcp) {
         {"/api/v1/docs/read", {{"id", doc}}}};
     std::vector<std::string> before;
     for (const auto& [path, args] : reads)
-        before.push_back(c.post_json(path, args, bearer("keeper")).body);
+        before.push_back(c.post_json(path, args, json_bearer("keeper")).body);
 
     const std::vector<Op> ops = operations(c);
     ASSERT_GT(ops.size(), 50u);
-    Tally http = sweep_http(host_->api_port(), ops);
+    Tally http = sweep_http(host->api_port(), ops);
     const auto http_done = std::chrono::steady_clock::now();
-    Tally mcp = sweep_mcp(host_->api_port(), ops);
+    Tally mcp = sweep_mcp(host->api_port(), ops);
     const auto mcp_done = std::chrono::steady_clock::now();
 
     for (size_t i = 0; i < reads.size(); ++i)
-        EXPECT_EQ(c.post_json(reads[i].first, reads[i].second, bearer("keeper")).body, before[i])
+        EXPECT_EQ(c.post_json(reads[i].first, reads[i].second, json_bearer("keeper")).body,
+                  before[i])
             << reads[i].first;
     EXPECT_EQ(c.get("/health").status, 200);
 
@@ -320,7 +308,7 @@ TEST_F(Sweep, EveryEndpointRefusesBadInputOverHttpAndMcp) {
 // A POST /mcp body that is not JSON is a JSON-RPC parse error (-32700) at the transport, HTTP 400;
 // for ill-formed UTF-8 the message names the argument.
 TEST_F(Sweep, McpBodiesThatAreNotJsonAreParseErrors) {
-    auto m = mcp_client(host_->api_port(), "sweeper");
+    auto m = mcp_client(host->api_port(), "sweeper");
     Headers h = m->headers();
     h["Content-Type"] = "application/json";
     const std::string call =
@@ -344,10 +332,10 @@ TEST_F(Sweep, McpBodiesThatAreNotJsonAreParseErrors) {
 // tool on account A's resource through tools/call and gets an isError not_found result that shows
 // nothing of it; A's resource is untouched.
 TEST_F(Sweep, EveryOwnerToolAnswersNotFoundToAnotherAccountOverMcp) {
-    HttpClient c("127.0.0.1", host_->api_port());
+    HttpClient c("127.0.0.1", host->api_port());
     int swept = 0, not_tools = 0;
     std::set<std::string> tools;
-    for (const auto& [name, _] : tools_of(*mcp_client(host_->api_port(), "mcp-owner-probe")))
+    for (const auto& [name, _] : tools_of(*mcp_client(host->api_port(), "mcp-owner-probe")))
         tools.insert(name);
     for (const Op& op : operations(c)) {
         if (op.access != "owner") continue;
@@ -361,12 +349,12 @@ TEST_F(Sweep, EveryOwnerToolAnswersNotFoundToAnotherAccountOverMcp) {
         const t::OwnedFixture& f = it->second;
         const std::string a = "mcp-owner-a-" + std::to_string(swept),
                           b = "mcp-owner-b-" + std::to_string(swept);
-        auto created = c.post_json(f.create_path, f.create_args, bearer(a));
+        auto created = c.post_json(f.create_path, f.create_args, json_bearer(a));
         ASSERT_EQ(created.status, 200) << op.path << " " << created.body;
         const json data = created.json()["data"];
         const std::string id =
             data.is_object() && data.contains("id") ? data["id"].get<std::string>() : "";
-        auto mb = mcp_client(host_->api_port(), b);
+        auto mb = mcp_client(host->api_port(), b);
         const json answer = mcp_response(call_tool(*mb, 1, op.tool, t::with_id(f.args, id)));
         ASSERT_TRUE(answer.contains("result")) << op.tool << " " << answer.dump();
         const json& r = answer["result"];
@@ -393,7 +381,7 @@ TEST_F(Sweep, EveryOwnerToolAnswersNotFoundToAnotherAccountOverMcp) {
             EXPECT_EQ(r.dump().find(t::kMarker), std::string::npos)
                 << op.tool << " leaks A's resource: " << r.dump();
         }
-        auto mine = c.post_json(f.read, t::with_id(f.read_args, id), bearer(a));
+        auto mine = c.post_json(f.read, t::with_id(f.read_args, id), json_bearer(a));
         EXPECT_EQ(mine.status, 200) << op.path << " " << mine.body;
         EXPECT_NE(mine.body.find(t::kMarker), std::string::npos) << op.path << " " << mine.body;
         ++swept;

@@ -5,41 +5,25 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <fstream>
-#include <iterator>
 #include <thread>
 
-#include "build_tree.hpp"
 #include "catalogue_test.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
 #include "mcp_client.hpp"
+#include "profiles.hpp"
 
 using nlohmann::json;
-using platform::test::CatalogueTest;
-using platform::test::HostProcess;
-using platform::test::HttpClient;
-using platform::test::HttpResult;
-using platform::test::McpClient;
-using platform::test::TempDir;
+using namespace platform::test;
 
 namespace {
 
 class TasksApi : public CatalogueTest {
 protected:
     TasksApi() : CatalogueTest("tasks") {}
-    json create(const json& body, const std::string& who) {
-        auto r = post("create", body, who);
-        EXPECT_EQ(r.status, 200) << r.body;
-        return r.json()["data"];
-    }
+    json create(const json& body, const std::string& who) { return ok("create", body, who); }
     std::vector<std::string> titles(const std::string& query, const std::string& who) {
-        auto r = get("list" + query, who);
-        EXPECT_EQ(r.status, 200) << r.body;
-        std::vector<std::string> out;
-        json body = r.json();  // alive for the loop: [] returns references into it
-        for (const auto& t : body["data"]["tasks"]) out.push_back(t["title"].get<std::string>());
-        return out;
+        return listed(get("list" + query, who), "tasks", "title");
     }
 };
 
@@ -147,19 +131,8 @@ TEST_F(TasksApi, ListOpenFirstWithStatusFilterAndPagingAndNextForTheAgent) {
 
 TEST(TasksTimeZone, LocalDueIsReadInTheAccountsZone) {
     TempDir dir;
-    std::ifstream in((platform::test::source_dir() + "/profiles") + "/local.yaml");
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    auto swap = [&](const std::string& from, const std::string& to) {
-        auto at = text.find(from);
-        ASSERT_NE(at, std::string::npos) << from;
-        text.replace(at, from.size(), to);
-    };
-    swap("clock: real", "clock: manual\ntest_plugins: true");
-    swap("privileged: [", "privileged: [clock, ");
-    const std::string path = dir.path() + "/manual.yaml";
-    std::ofstream(path) << text;
     HostProcess::Options o;
-    o.profile = path;
+    o.profile = manual_clock_local_profile(dir.path());
     o.env["PLATFORM_ADMIN_SECRET"] = "admin-secret-for-tasks";
     HostProcess host(o);
     host.start();

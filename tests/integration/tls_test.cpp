@@ -12,16 +12,16 @@
 #include <regex>
 #include <sstream>
 
-#include "build_tree.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
+#include "profiles.hpp"
+#include "shared_host_test.hpp"
+#include "text_search.hpp"
 
 using nlohmann::json;
 using platform::host::TlsCertificate;
 using platform::host::TlsListener;
-using platform::test::HostProcess;
-using platform::test::HttpClient;
-using platform::test::TempDir;
+using namespace platform::test;
 
 namespace {
 
@@ -116,25 +116,14 @@ private:
     std::string source_;
 };
 
-// The access-log line (a JSON object) whose request_id is `id`; null when there is none.
-json access_line(const std::string& log, const std::string& id) {
-    std::istringstream in(log);
-    for (std::string line; std::getline(in, line);) {
-        if (line.empty() || line[0] != '{') continue;
-        json j = json::parse(line, nullptr, false);
-        if (j.is_object() && j.value("request_id", "") == id) return j;
-    }
-    return nullptr;
-}
-
 // A certificate for 127.0.0.1 and localhost, written as cert.pem and key.pem into `dir`.
 struct CertFiles {
     std::string cert, key;
 };
-CertFiles write_certificate(const TempDir& dir,
+CertFiles write_certificate(const std::string& dir,
                             const std::vector<std::string>& hosts = {"localhost", "127.0.0.1"}) {
     TlsCertificate c = TlsListener::self_signed(hosts);
-    CertFiles f{dir.path() + "/cert.pem", dir.path() + "/key.pem"};
+    CertFiles f{dir + "/cert.pem", dir + "/key.pem"};
     std::ofstream(f.cert) << c.cert_pem;
     std::ofstream(f.key) << c.key_pem;
     return f;
@@ -151,43 +140,21 @@ int internal_port(const std::string& log) {
     return std::regex_search(log, m, line) ? std::stoi(m[1]) : 0;
 }
 
-// The test profile with an `http:` section.
-std::string profile_with(const TempDir& dir, const std::string& http) {
-    std::ifstream in(platform::test::source_dir() + "/profiles/test.yaml");
-    std::stringstream text;
-    text << in.rdbuf();
-    std::string path = dir.path() + "/tls-test.yaml";
-    std::ofstream(path) << text.str() << "\nhttp: " << http << "\n";
-    return path;
-}
-
-class Tls : public ::testing::Test {
+class Tls : public SharedHostTest {
 protected:
     static void SetUpTestSuite() {
         curl_global_init(CURL_GLOBAL_DEFAULT);
-        dir = new TempDir();
-        files = new CertFiles(write_certificate(*dir));
+        files = write_certificate(suite_dir());
         HostProcess::Options o;
-        o.args = tls_args(*files);
-        host = new HostProcess(o);
-        host->start();
-    }
-    static void TearDownTestSuite() {
-        EXPECT_EQ(host->stop(), 0) << host->log();
-        delete host;
-        delete files;
-        delete dir;
+        o.args = tls_args(files);
+        start_host(o);
     }
     static Https client(const std::string& source_ip = "") {
-        return Https(files->cert, host->api_port(), source_ip);
+        return Https(files.cert, host->api_port(), source_ip);
     }
-    static TempDir* dir;
-    static CertFiles* files;
-    static HostProcess* host;
+    static CertFiles files;
 };
-TempDir* Tls::dir = nullptr;
-CertFiles* Tls::files = nullptr;
-HostProcess* Tls::host = nullptr;
+CertFiles Tls::files;
 
 }  // namespace
 
@@ -326,7 +293,7 @@ TEST(TlsStartup, AMissingCertificateFileStopsStartupNamingTheSetting) {
 
 TEST(TlsStartup, AKeyOfAnotherCertificateStopsStartupNamingTheKeySetting) {
     TempDir dir, other;
-    CertFiles f = write_certificate(dir), g = write_certificate(other);
+    CertFiles f = write_certificate(dir.path()), g = write_certificate(other.path());
     HostProcess::Options o;
     o.args = {"--enable_tls", "--tls_cert_file", f.cert, "--tls_key_file", g.key};
     HostProcess host(o);
@@ -355,9 +322,10 @@ TEST(TlsStartup, WithAcmeAMissingCertificateGivesATemporarySelfSignedOne) {
 
 TEST(TlsRateLimit, EachRealClientHasItsOwnBucket) {
     TempDir dir;
-    CertFiles f = write_certificate(dir);
+    CertFiles f = write_certificate(dir.path());
     HostProcess::Options o;
-    o.profile = profile_with(dir, "{rate_limit: {requests_per_second: 0.01, burst: 2}}");
+    o.profile = test_profile_with(dir.path() + "/tls-test.yaml",
+                                  "http: {rate_limit: {requests_per_second: 0.01, burst: 2}}");
     o.args = tls_args(f);
     HostProcess host(o);
     host.start();

@@ -61,4 +61,15 @@ CommandResult run_command(const std::vector<std::string>& argv,
     return r;
 }
 
+CommandResult run_cli(const HostProcess& host, const std::string& home, const std::string& token,
+                      std::vector<std::string> args, std::map<std::string, std::string> env,
+                      int timeout_seconds) {
+    args.insert(args.begin(), HostProcess::binary());
+    env.emplace("PLATFORM_HOME", home);
+    env.emplace("PLATFORM_PROXY", "127.0.0.1:" + std::to_string(host.proxy_port()));
+    env.emplace("PLATFORM_TOKEN", token);
+    env.emplace("PLATFORM_ENV", "");
+    return run_command(args, env, timeout_seconds);
+}
+
 }  // namespace platform::test

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "host_process.hpp"
+
 namespace platform::test {
 
 struct CommandResult {
@@ -16,5 +18,12 @@ struct CommandResult {
 CommandResult run_command(const std::vector<std::string>& argv,
                           const std::map<std::string, std::string>& env = {},
                           int timeout_seconds = 60);
+
+// Runs the `platform` CLI (HostProcess::binary()) with `args` against `host`, as run_command does:
+// PLATFORM_HOME `home` (the CLI's own files), PLATFORM_PROXY the host's proxy port, PLATFORM_TOKEN
+// `token` and an empty PLATFORM_ENV, each unless `env` sets it.
+CommandResult run_cli(const HostProcess& host, const std::string& home, const std::string& token,
+                      std::vector<std::string> args, std::map<std::string, std::string> env = {},
+                      int timeout_seconds = 60);
 
 }  // namespace platform::test

@@ -1,12 +1,8 @@
 #include "fake_model_server.hpp"
 
-#include <filesystem>
 #include <fstream>
-#include <sstream>
-#include <stdexcept>
 
 #include "../../unit/outbound/loopback_server.hpp"
-#include "build_tree.hpp"
 
 namespace platform::test {
 
@@ -183,15 +179,6 @@ json FakeModelServer::anthropic_tool_use(const std::vector<ToolCall>& calls,
 
 json FakeModelServer::anthropic_error(const std::string& message, const std::string& type) {
     return {{"type", "error"}, {"error", {{"type", type}, {"message", message}}}};
-}
-
-std::string test_profile_text() {
-    namespace fs = std::filesystem;
-    std::ifstream in(fs::path(platform::test::source_dir()) / "profiles" / "test.yaml");
-    if (!in) throw std::runtime_error("profiles/test.yaml not found next to the tests");
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
 }
 
 std::vector<std::string> FakeModelServer::openai_tool_names(const json& request) {

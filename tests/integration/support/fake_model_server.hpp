@@ -40,6 +40,7 @@
 #include <vector>
 
 #include "host_process.hpp"
+#include "profiles.hpp"
 
 namespace platform::test {
 
@@ -167,9 +168,6 @@ private:
     std::vector<Request> requests_;
     std::unique_ptr<LoopbackServer> server_;  // last: destroyed (joined) first
 };
-
-// The text of the source tree's profiles/test.yaml, for tests that write a variant of it.
-std::string test_profile_text();
 
 // Writes `profile_text` with `server` on the profile's outbound allow-list to `path`, and answers
 // the options of a HostProcess using it: OPENAI_BASE_URL, OPENAI_API_KEY ("test-key") and

@@ -12,6 +12,15 @@
 
 namespace platform::test {
 
+// Request headers by name.
+using Headers = std::map<std::string, std::string>;
+
+// The header that makes a call as the holder of `token` (on the `test` profile the token is the
+// account id).
+inline Headers bearer(const std::string& token) {
+    return {{"Authorization", "Bearer " + token}};
+}
+
 struct HttpResult {
     int status = 0;
     std::map<std::string, std::string>

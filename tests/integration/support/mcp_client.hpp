@@ -21,8 +21,6 @@
 
 namespace platform::test {
 
-using Headers = std::map<std::string, std::string>;
-
 // Every `data:` message of an event-stream body, in order.
 std::vector<nlohmann::json> sse_messages(const std::string& body);
 

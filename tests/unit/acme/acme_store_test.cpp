@@ -19,11 +19,15 @@
 #include <platform/host/acme_client.hpp>
 #include <thread>
 
+#include "../../support/file_mode.hpp"
+#include "../../support/unused_port.hpp"
 #include "certs.hpp"
 #include "jws.hpp"
 
 using namespace platform::host;
 using namespace platform::host::acme;
+using platform::test::mode_of;
+using platform::test::unused_loopback_port;
 
 namespace {
 
@@ -39,24 +43,6 @@ struct TempDir {
     ~TempDir() { std::filesystem::remove_all(path); }
     std::string path;
 };
-
-unsigned mode_of(const std::string& path) {
-    struct stat st {};
-    return ::stat(path.c_str(), &st) == 0 ? (st.st_mode & 0777) : 0;
-}
-
-// A port on 127.0.0.1 nobody listens on (bound by the kernel, then released).
-int closed_port() {
-    int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-    socklen_t len = sizeof a;
-    ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-    ::close(fd);
-    return ntohs(a.sin_port);
-}
 
 // A self-signed certificate for `names` valid from an hour ago until now + `valid_for` seconds.
 std::string self_signed(const EcKey& key, const std::vector<std::string>& names, long valid_for) {
@@ -96,7 +82,7 @@ Certificate make_certificate(const std::vector<std::string>& names, long valid_f
 
 AcmeSettings offline_settings(const std::string& state_dir) {
     AcmeSettings s;
-    s.directory_url = "https://127.0.0.1:" + std::to_string(closed_port()) + "/dir";
+    s.directory_url = "https://127.0.0.1:" + std::to_string(unused_loopback_port()) + "/dir";
     s.hosts = {"localhost", "platform.test"};
     s.state_dir = state_dir;
     s.request_timeout_ms = 2000;

@@ -7,17 +7,14 @@
 
 #include <algorithm>
 #include <map>
-#include <platform/testing/fake_host.hpp>
 #include <string>
 #include <vector>
 
-extern "C" const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t*);
+#include "../support/plugin_under_test.hpp"
 
 namespace agent_test {
 
-using nlohmann::json;
-using platform::testing::FakeHost;
-using platform::testing::Reply;
+using namespace plugin_test;
 
 // The model and the caller's tools, installed in the fake host's table (model_complete,
 // call_tools of ABI 1.5). Answers are given in order; the last one repeats.
@@ -76,13 +73,6 @@ inline void install(FakeHost& host, ScriptedModel& model) {
     };
 }
 
-inline Reply answer(platform_status_t code, const std::string& body) {
-    Reply r;
-    r.code = code;
-    r.body = body;
-    return r;
-}
-
 struct ServiceCall {
     std::string service, method, account;
     json request;
@@ -101,18 +91,18 @@ protected:
         host.on_call = [this](const std::string& service, const std::string& method,
                               const json& request, const std::string& account) -> Reply {
             if (service == "auth") {
-                if (zone.empty()) return answer(PLATFORM_NOT_FOUND, "");
-                return answer(
+                if (zone.empty()) return reply(PLATFORM_NOT_FOUND, "");
+                return reply(
                     PLATFORM_OK,
                     json{{"account", {{"id", account}, {"metadata", {{"timezone", zone}}}}}}
                         .dump());
             }
             made.push_back({service, method, account, request});
             if (method == "Notes.Add")
-                return answer(PLATFORM_OK, json{{"title", request.value("title", "")}}.dump());
+                return reply(PLATFORM_OK, json{{"title", request.value("title", "")}}.dump());
             if (method == "Tasks.Create")
-                return answer(PLATFORM_INVALID_ARGUMENT, "title: required");
-            return answer(PLATFORM_OK, R"({"notes":[{"title":"boiler","text":"4512"}]})");
+                return reply(PLATFORM_INVALID_ARGUMENT, "title: required");
+            return reply(PLATFORM_OK, R"({"notes":[{"title":"boiler","text":"4512"}]})");
         };
     }
 
@@ -143,7 +133,7 @@ protected:
     std::vector<ServiceCall> made;
     std::string zone;
     FakeHost host;
-    platform::testing::FakePlugin agent = host.load(
+    FakePlugin agent = host.load(
         platform_plugin_entry, {{"agents", json::array({{{"name", "notetaker"},
                                                          {"description", "Keeps notes"},
                                                          {"instructions", "Only ever take notes."},

@@ -127,9 +127,9 @@ TEST_F(AgentTest, StopsAfterMaxSteps) {
     int runs = 0;
     other.on_call = [&](const std::string& service, const std::string&, const json&,
                         const std::string&) {
-        if (service == "auth") return answer(PLATFORM_NOT_FOUND, "");
+        if (service == "auth") return reply(PLATFORM_NOT_FOUND, "");
         ++runs;
-        return answer(PLATFORM_OK, "{}");
+        return reply(PLATFORM_OK, "{}");
     };
     auto limited = other.load(platform_plugin_entry, {{"max_steps", 3}});
     looping.answers = {calls({call("c", "notes_list", json::object())})};

@@ -5,23 +5,11 @@
 
 #include <gtest/gtest.h>
 
-#include <platform/testing/fake_host.hpp>
-
-extern "C" const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t*);
+#include "../support/plugin_under_test.hpp"
 
 namespace {
 
-using nlohmann::json;
-using platform::testing::FakeHost;
-using platform::testing::Reply;
-
-// A reply from another service, as the fake host's on_call hook answers it.
-Reply reply(platform_status_t code, std::string body) {
-    Reply r;
-    r.code = code;
-    r.body = std::move(body);
-    return r;
-}
+using namespace plugin_test;
 
 TEST(ArchiveOrder, NewestFirstAcrossOffsets) {
     std::vector<json> items = {
@@ -86,16 +74,14 @@ protected:
         };
     }
     json call(const std::string& method, const json& args, const std::string& who = "alice") {
-        Reply r = archive.call(method, args, who);
-        EXPECT_EQ(r.code, PLATFORM_OK) << r.body;
-        return r.code == PLATFORM_OK ? r.json() : json();
+        return ok_json(archive.call(method, args, who), method);
     }
 
     json posts;
     bool events = true;
     std::vector<std::string> calls;
     FakeHost host;
-    platform::testing::FakePlugin archive = host.load(platform_plugin_entry);
+    FakePlugin archive = host.load(platform_plugin_entry);
 };
 
 TEST_F(ArchiveTest, ListWithoutKindCountsEachKind) {

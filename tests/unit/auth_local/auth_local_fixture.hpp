@@ -6,17 +6,13 @@
 
 #include <cstdlib>
 #include <memory>
-#include <platform/testing/fake_host.hpp>
 #include <string>
 
-extern "C" const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t*);
+#include "../support/plugin_under_test.hpp"
 
 namespace auth_local_test {
 
-using nlohmann::json;
-using platform::testing::FakeHost;
-using platform::testing::FakePlugin;
-using platform::testing::Reply;
+using namespace plugin_test;
 
 inline json cheap_config() {
     return {{"argon2_ops", 1},
@@ -44,12 +40,7 @@ protected:
         plugin.reset();
         inst_ = nullptr;
         char err[512] = {0};
-        platform_entry_args_t args{};
-        args.struct_size = sizeof args;
-        args.host_abi_version = PLATFORM_ABI_VERSION;
-        args.api = host.api();
-        args.error = err;
-        args.error_size = sizeof err;
+        platform_entry_args_t args = plugin_test::entry_args(host.api(), err);
         const platform_plugin_desc_t* desc = platform_plugin_entry(&args);
         if (!desc) return false;
         host.config = config;

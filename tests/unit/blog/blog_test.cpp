@@ -5,15 +5,11 @@
 
 #include <gtest/gtest.h>
 
-#include <platform/testing/fake_host.hpp>
-
-extern "C" const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t*);
+#include "../support/plugin_under_test.hpp"
 
 namespace {
 
-using nlohmann::json;
-using platform::testing::FakeHost;
-using platform::testing::Reply;
+using namespace plugin_test;
 
 const std::string kBody =
     "This body is long enough to be a blog post: it has more than fifty characters.";
@@ -37,19 +33,15 @@ class BlogTest : public ::testing::Test {
 protected:
     json create(const json& args, const std::string& who) {
         Reply r = blog.call("create", args, who);
-        EXPECT_EQ(r.code, PLATFORM_OK) << r.body;
         host.now_ms += 1000;
-        return r.code == PLATFORM_OK ? r.json() : json();
+        return ok_json(r);
     }
     std::vector<std::string> listed(const std::string& who) {
-        std::vector<std::string> out;
-        const json body = blog.call("list", json::object(), who).json();  // alive through the loop
-        for (const auto& p : body["posts"]) out.push_back(p["id"]);
-        return out;
+        return plugin_test::listed(blog.call("list", json::object(), who), "posts", "id");
     }
 
     FakeHost host;
-    platform::testing::FakePlugin blog = host.load(platform_plugin_entry);
+    FakePlugin blog = host.load(platform_plugin_entry);
 };
 
 TEST_F(BlogTest, CreateGeneratesTitleAndNormalisesTags) {

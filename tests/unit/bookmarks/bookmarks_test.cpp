@@ -2,48 +2,34 @@
 // (the archive service played by on_call), notes kept on re-saving, search in notes, paging.
 #include <gtest/gtest.h>
 
-#include <platform/testing/fake_host.hpp>
 #include <string>
 #include <vector>
 
-extern "C" const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t*);
+#include "../support/plugin_under_test.hpp"
 
 namespace {
 
-using nlohmann::json;
-using platform::testing::FakeHost;
-using platform::testing::Reply;
+using namespace plugin_test;
 
 class BookmarksTest : public ::testing::Test {
 protected:
     json add(const json& args, const std::string& who = "alice") {
-        Reply r = bookmarks.call("add", args, who);
-        EXPECT_EQ(r.code, PLATFORM_OK) << r.body;
-        return r.code == PLATFORM_OK ? r.json() : json();
+        return ok_json(bookmarks.call("add", args, who));
     }
     std::vector<std::string> titles(const json& args, const std::string& who = "alice") {
-        Reply r = bookmarks.call("list", args, who);
-        EXPECT_EQ(r.code, PLATFORM_OK) << r.body;
-        std::vector<std::string> out;
-        if (r.code != PLATFORM_OK) return out;
-        const json body = r.json();
-        for (const auto& b : body.at("bookmarks")) out.push_back(b.at("title").get<std::string>());
-        return out;
+        return listed(bookmarks.call("list", args, who), "bookmarks", "title");
     }
     // An archive service answering `method` with `answer` and anything else with 404.
     void archive(const std::string& method, const json& answer) {
         host.on_call = [method, answer](const std::string& service, const std::string& m,
                                         const json&, const std::string&) {
-            Reply r;
-            if (service != "archive" || m != method) return r.code = PLATFORM_NOT_FOUND, r;
-            r.code = PLATFORM_OK;
-            r.body = answer.dump();
-            return r;
+            if (service != "archive" || m != method) return reply(PLATFORM_NOT_FOUND, "");
+            return reply(PLATFORM_OK, answer.dump());
         };
     }
 
     FakeHost host;
-    platform::testing::FakePlugin bookmarks = host.load(platform_plugin_entry);
+    FakePlugin bookmarks = host.load(platform_plugin_entry);
 };
 
 TEST_F(BookmarksTest, SavingAUrlAndReSavingKeepsTheNote) {

@@ -8,18 +8,14 @@
 #include <future>
 #include <map>
 #include <mutex>
-#include <platform/testing/fake_host.hpp>
 #include <string>
 #include <thread>
 
-extern "C" const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t*);
+#include "../support/plugin_under_test.hpp"
 
 namespace {
 
-using nlohmann::json;
-using platform::testing::FakeHost;
-using platform::testing::FakePlugin;
-using platform::testing::Reply;
+using namespace plugin_test;
 
 struct Published {
     std::string topic, body;
@@ -90,12 +86,7 @@ struct TestHost : FakeHost {
 
     FakePlugin load_broker() {
         char err[512] = {0};
-        platform_entry_args_t args{};
-        args.struct_size = sizeof args;
-        args.host_abi_version = PLATFORM_ABI_VERSION;
-        args.api = &table;
-        args.error = err;
-        args.error_size = sizeof err;
+        platform_entry_args_t args = plugin_test::entry_args(&table, err);
         const platform_plugin_desc_t* desc = platform_plugin_entry(&args);
         if (!desc) throw std::runtime_error(err);
         void* inst = desc->on_create(&table, ctx(), platform::view("{}"), err, sizeof err);

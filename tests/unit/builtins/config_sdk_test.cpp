@@ -5,17 +5,14 @@
 
 #include <map>
 #include <platform/sdk/config.hpp>
-#include <platform/testing/fake_host.hpp>
 #include <string>
 #include <vector>
 
-extern "C" const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t*);
+#include "../support/plugin_under_test.hpp"
 
 namespace {
 
-using nlohmann::json;
-using platform::testing::FakeHost;
-using platform::testing::Reply;
+using namespace plugin_test;
 
 struct Limits {
     int max = 0;
@@ -62,7 +59,7 @@ protected:
     }
 
     FakeHost host;
-    platform::testing::FakePlugin service_plugin = host.load(platform_plugin_entry);
+    FakePlugin service_plugin = host.load(platform_plugin_entry);
     platform::Host sdk_host{host.api(), host.ctx()};
     platform::Config cfg{sdk_host};
     std::vector<std::string> calls;

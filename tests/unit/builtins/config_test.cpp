@@ -2,18 +2,15 @@
 // prefix reads, strings holding JSON maps, and secrets that never reach the store in clear.
 #include <gtest/gtest.h>
 
-#include <platform/testing/fake_host.hpp>
 #include <regex>
 #include <string>
 #include <vector>
 
-extern "C" const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t*);
+#include "../support/plugin_under_test.hpp"
 
 namespace {
 
-using nlohmann::json;
-using platform::testing::FakeHost;
-using platform::testing::Reply;
+using namespace plugin_test;
 
 class ConfigTest : public ::testing::Test {
 protected:
@@ -30,9 +27,8 @@ protected:
         return config.call("get", {{"path", path}, {"decrypt", decrypt}}, "admin");
     }
     json value(const std::string& path, bool decrypt = false) {
-        Reply r = get(path, decrypt);
-        EXPECT_EQ(r.code, PLATFORM_OK) << path << ": " << r.body;
-        return r.code == PLATFORM_OK ? r.json().at("value") : json();
+        const json answer = ok_json(get(path, decrypt), path);
+        return answer.is_null() ? json() : answer.at("value");
     }
     Reply del(const std::string& path) { return config.call("delete", {{"path", path}}, "admin"); }
     // Every byte the store holds, keys and values of every table.
@@ -44,7 +40,7 @@ protected:
     }
 
     FakeHost host;
-    platform::testing::FakePlugin config = host.load(platform_plugin_entry);
+    FakePlugin config = host.load(platform_plugin_entry);
 };
 
 TEST_F(ConfigTest, SetThenGetAndMissingIs404NamingThePath) {

@@ -3,17 +3,14 @@
 // micro's own store conformance test).
 #include <gtest/gtest.h>
 
-#include <platform/testing/fake_host.hpp>
 #include <string>
 #include <vector>
 
-extern "C" const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t*);
+#include "../support/plugin_under_test.hpp"
 
 namespace {
 
-using nlohmann::json;
-using platform::testing::FakeHost;
-using platform::testing::Reply;
+using namespace plugin_test;
 
 class StoreTest : public ::testing::Test {
 protected:
@@ -30,20 +27,17 @@ protected:
                                   const std::string& table = "t") {
         opts["table"] = table;
         Reply r = call(ep, opts);
-        EXPECT_EQ(r.code, PLATFORM_OK) << r.body;
+        if (ep != "list") return listed(r, "records", "key");
         std::vector<std::string> out;
-        if (r.code != PLATFORM_OK) return out;
-        json body = r.json();
-        if (ep == "list")
+        const json body = ok_json(r);
+        if (!body.is_null())
             for (auto& k : body.at("keys")) out.push_back(k.get<std::string>());
-        else
-            for (auto& rec : body.at("records")) out.push_back(rec.at("key").get<std::string>());
         return out;
     }
     using Keys = std::vector<std::string>;
 
     FakeHost host;
-    platform::testing::FakePlugin store = host.load(platform_plugin_entry);
+    FakePlugin store = host.load(platform_plugin_entry);
 };
 
 TEST_F(StoreTest, WriteThenReadByExactKey) {

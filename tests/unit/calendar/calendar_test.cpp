@@ -4,17 +4,12 @@
 // tests/unit/common.
 #include <gtest/gtest.h>
 
-#include <platform/testing/fake_host.hpp>
-
+#include "../support/plugin_under_test.hpp"
 #include "schedule.hpp"
-
-extern "C" const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t*);
 
 namespace {
 
-using nlohmann::json;
-using platform::testing::FakeHost;
-using platform::testing::Reply;
+using namespace plugin_test;
 using namespace calendar;
 
 int64_t at(const std::string& rfc3339) {
@@ -75,7 +70,7 @@ protected:
 
     FakeHost host;
     std::map<std::string, std::string> zones{{"alice", "Europe/London"}, {"bob", "UTC"}};
-    platform::testing::FakePlugin plugin = host.load(platform_plugin_entry);
+    FakePlugin plugin = host.load(platform_plugin_entry);
 };
 
 TEST_F(CalendarTest, CreateReadUpdateDelete) {

@@ -12,22 +12,17 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <platform/testing/fake_host.hpp>
 #include <set>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "../support/plugin_under_test.hpp"
 #include "scheduler.hpp"
-
-extern "C" const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t*);
 
 namespace firing_test {
 
-using nlohmann::json;
-using platform::testing::FakeHost;
-using platform::testing::FakePlugin;
-using platform::testing::Reply;
+using namespace plugin_test;
 
 inline int64_t at(const std::string& rfc3339) {
     return calendar::parse_rfc3339(rfc3339).value().utc_s;

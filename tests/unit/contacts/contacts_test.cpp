@@ -2,38 +2,27 @@
 // part of a name or an address, owner scoping.
 #include <gtest/gtest.h>
 
-#include <platform/testing/fake_host.hpp>
 #include <string>
 #include <vector>
 
-extern "C" const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t*);
+#include "../support/plugin_under_test.hpp"
 
 namespace {
 
-using nlohmann::json;
-using platform::testing::FakeHost;
-using platform::testing::Reply;
+using namespace plugin_test;
 
 class ContactsTest : public ::testing::Test {
 protected:
     json add(const json& args, const std::string& who = "alice") {
-        Reply r = contacts.call("add", args, who);
-        EXPECT_EQ(r.code, PLATFORM_OK) << r.body;
-        return r.code == PLATFORM_OK ? r.json() : json();
+        return ok_json(contacts.call("add", args, who));
     }
     std::vector<std::string> names(const std::string& endpoint, const json& args,
                                    const std::string& who = "alice") {
-        Reply r = contacts.call(endpoint, args, who);
-        EXPECT_EQ(r.code, PLATFORM_OK) << r.body;
-        std::vector<std::string> out;
-        if (r.code != PLATFORM_OK) return out;
-        const json body = r.json();
-        for (const auto& c : body.at("contacts")) out.push_back(c.at("name").get<std::string>());
-        return out;
+        return listed(contacts.call(endpoint, args, who), "contacts", "name");
     }
 
     FakeHost host;
-    platform::testing::FakePlugin contacts = host.load(platform_plugin_entry);
+    FakePlugin contacts = host.load(platform_plugin_entry);
 };
 
 TEST_F(ContactsTest, AddingTheSameNameUpdatesThatCard) {

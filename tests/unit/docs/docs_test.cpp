@@ -2,37 +2,26 @@
 // order, search, public documents and the MCP resources.
 #include <gtest/gtest.h>
 
-#include <platform/testing/fake_host.hpp>
 #include <string>
 #include <vector>
 
-extern "C" const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t*);
+#include "../support/plugin_under_test.hpp"
 
 namespace {
 
-using nlohmann::json;
-using platform::testing::FakeHost;
-using platform::testing::Reply;
+using namespace plugin_test;
 
 class DocsTest : public ::testing::Test {
 protected:
     json write(const json& args, const std::string& who = "alice") {
-        Reply r = docs.call("write", args, who);
-        EXPECT_EQ(r.code, PLATFORM_OK) << r.body;
-        return r.code == PLATFORM_OK ? r.json() : json();
+        return ok_json(docs.call("write", args, who));
     }
     std::vector<std::string> titles(const json& args, const std::string& who = "alice") {
-        Reply r = docs.call("list", args, who);
-        EXPECT_EQ(r.code, PLATFORM_OK) << r.body;
-        std::vector<std::string> out;
-        if (r.code != PLATFORM_OK) return out;
-        const json body = r.json();
-        for (const auto& d : body.at("documents")) out.push_back(d.at("title").get<std::string>());
-        return out;
+        return listed(docs.call("list", args, who), "documents", "title");
     }
 
     FakeHost host;
-    platform::testing::FakePlugin docs = host.load(platform_plugin_entry);
+    FakePlugin docs = host.load(platform_plugin_entry);
 };
 
 TEST_F(DocsTest, WriteCreatesPrivateDocumentsWithFreshIds) {

@@ -1,10 +1,7 @@
-// Loads a BUILT events provider (.so) the way the host does — dlopen(RTLD_NOW | RTLD_LOCAL),
-// platform_plugin_entry, on_create with a FakeHost's table — and calls its
-// platform_events_provider_t from C++. (The pieces of tests/unit/providers/plugin_loader.hpp this
-// folder needs, kept here so the two suites evolve separately.)
+// A BUILT events provider (.so), loaded the way the host does (../support/built_plugin.hpp), called
+// over its platform_events_provider_t from C++.
 #pragma once
 
-#include <dlfcn.h>
 #include <platform/abi.h>
 
 #include <atomic>
@@ -18,61 +15,12 @@
 #include <string>
 #include <vector>
 
-#include "build_tree.hpp"
+#include "../support/built_plugin.hpp"
+#include "../support/scratch_dir.hpp"
 
 namespace events_test {
 
-inline std::string plugin_path(const std::string& name) {
-    return platform::test::plugin_dir() + "/" + name + ".so";
-}
-
-// The descriptor of a built plugin. Libraries stay mapped, as in the host (never unloaded).
-inline const platform_plugin_desc_t* describe(const std::string& name) {
-    std::string path = plugin_path(name);
-    void* lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!lib) throw std::runtime_error("dlopen " + path + ": " + dlerror());
-    auto entry = reinterpret_cast<platform_plugin_entry_fn>(dlsym(lib, PLATFORM_ENTRY_SYMBOL));
-    if (!entry) throw std::runtime_error(path + ": no " PLATFORM_ENTRY_SYMBOL);
-    char err[512] = {0};
-    platform_entry_args_t args{};
-    args.struct_size = sizeof args;
-    args.host_abi_version = PLATFORM_ABI_VERSION;
-    args.error = err;
-    args.error_size = sizeof err;
-    const platform_plugin_desc_t* desc = entry(&args);
-    if (!desc) throw std::runtime_error(path + ": entry refused: " + err);
-    return desc;
-}
-
-// Tries on_create and returns its error message ("" when it succeeded; the instance is destroyed).
-inline std::string create_error(platform::testing::FakeHost& host, const std::string& name,
-                                const nlohmann::json& config) {
-    const platform_plugin_desc_t* desc = describe(name);
-    std::string cfg = config.dump();
-    char err[512] = {0};
-    void* inst = desc->on_create(host.api(), host.ctx(), platform::view(cfg), err, sizeof err);
-    if (!inst) return err[0] ? err : "(no message)";
-    if (desc->on_destroy) desc->on_destroy(inst);
-    return "";
-}
-
-// A fresh directory removed with the object.
-class TempDir {
-public:
-    TempDir() {
-        std::string tmpl = (std::filesystem::temp_directory_path() / "events-test-XXXXXX").string();
-        if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
-        path_ = tmpl;
-    }
-    ~TempDir() {
-        std::error_code ec;
-        std::filesystem::remove_all(path_, ec);
-    }
-    const std::filesystem::path& path() const { return path_; }
-
-private:
-    std::filesystem::path path_;
-};
+using namespace plugin_test;
 
 // One event as the tests see it.
 struct Ev {
@@ -91,21 +39,11 @@ class EventsClient {
 public:
     EventsClient(platform::testing::FakeHost& host, const std::string& name,
                  const nlohmann::json& config = nlohmann::json::object())
-        : desc_(describe(name)) {
-        std::string cfg = config.dump();
-        char err[512] = {0};
-        inst_ = desc_->on_create(host.api(), host.ctx(), platform::view(cfg), err, sizeof err);
-        if (!inst_) throw std::runtime_error(name + ": on_create failed: " + err);
-        t_ = static_cast<const platform_events_provider_t*>(desc_->provider);
-    }
-    EventsClient(const EventsClient&) = delete;
-    EventsClient& operator=(const EventsClient&) = delete;
-    ~EventsClient() {
-        if (desc_->on_stop) desc_->on_stop(inst_);
-        if (desc_->on_destroy) desc_->on_destroy(inst_);
-    }
+        : plugin_(host, name, config),
+          inst_(plugin_.inst()),
+          t_(plugin_.table<platform_events_provider_t>()) {}
 
-    const platform_plugin_desc_t* desc() const { return desc_; }
+    const platform_plugin_desc_t* desc() const { return plugin_.desc(); }
     const platform_events_provider_t* table() const { return t_; }
 
     // Appends; returns the offset (0 on failure, with *status set).
@@ -159,7 +97,7 @@ public:
     }
 
     void stop() const {
-        if (desc_->on_stop) desc_->on_stop(inst_);
+        if (plugin_.desc()->on_stop) plugin_.desc()->on_stop(inst_);
     }
 
     nlohmann::json topics() const {
@@ -170,9 +108,9 @@ public:
     }
 
 private:
-    const platform_plugin_desc_t* desc_;
-    void* inst_ = nullptr;
-    const platform_events_provider_t* t_ = nullptr;
+    Instance plugin_;
+    void* inst_;
+    const platform_events_provider_t* t_;
     mutable std::atomic<uint64_t> ids_{0};
 };
 

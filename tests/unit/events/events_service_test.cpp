@@ -3,20 +3,16 @@
 // time, committed position), ack/nack errors and topics.
 #include <gtest/gtest.h>
 
-#include <platform/testing/fake_host.hpp>
 #include <set>
 #include <string>
 #include <thread>
 #include <vector>
 
-extern "C" const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t*);
+#include "../support/plugin_under_test.hpp"
 
 namespace {
 
-using nlohmann::json;
-using platform::testing::FakeHost;
-using platform::testing::FakePlugin;
-using platform::testing::Reply;
+using namespace plugin_test;
 
 constexpr const char* kUser = "alice";
 

@@ -10,7 +10,6 @@
 #include "events_client.hpp"
 
 using namespace events_test;
-using platform::testing::FakeHost;
 
 namespace {
 

@@ -11,7 +11,6 @@
 #include "events_client.hpp"
 
 using namespace events_test;
-using platform::testing::FakeHost;
 
 namespace {
 

@@ -4,15 +4,11 @@
 
 #include <gtest/gtest.h>
 
-#include <platform/testing/fake_host.hpp>
-
-extern "C" const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t*);
+#include "../support/plugin_under_test.hpp"
 
 namespace {
 
-using nlohmann::json;
-using platform::testing::FakeHost;
-using platform::testing::Reply;
+using namespace plugin_test;
 
 const std::string kBinary("\x89PNG\r\n\x1a\n\x00\x01\x02\xff\xfe", 13);
 
@@ -54,7 +50,7 @@ protected:
     }
 
     FakeHost host;
-    platform::testing::FakePlugin files = host.load(platform_plugin_entry);
+    FakePlugin files = host.load(platform_plugin_entry);
 };
 
 TEST_F(FilesTest, PutBinaryServesIdenticalBytes) {

@@ -2,22 +2,16 @@
 // private and closed forms, validation against the fields, and the HTML page.
 #include <gtest/gtest.h>
 
-#include <platform/testing/fake_host.hpp>
-
-extern "C" const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t*);
+#include "../support/plugin_under_test.hpp"
 
 namespace {
 
-using nlohmann::json;
-using platform::testing::FakeHost;
-using platform::testing::Reply;
+using namespace plugin_test;
 
 class FormsTest : public ::testing::Test {
 protected:
     json ok(const std::string& method, const json& args, const std::string& who = "alice") {
-        Reply r = plugin.call(method, args, who);
-        EXPECT_EQ(r.code, PLATFORM_OK) << method << ": " << r.body;
-        return r.code == PLATFORM_OK ? r.json() : json();
+        return ok_json(plugin.call(method, args, who), method);
     }
     json survey(bool is_public = true, bool closed = false) {
         return ok("write", {{"title", "Survey <1>"},
@@ -30,7 +24,7 @@ protected:
     }
 
     FakeHost host;
-    platform::testing::FakePlugin plugin = host.load(platform_plugin_entry);
+    FakePlugin plugin = host.load(platform_plugin_entry);
 };
 
 TEST_F(FormsTest, WriteReadReplaceList) {

@@ -7,13 +7,7 @@
 namespace {
 
 using nlohmann::json;
-using platform::host::catalogue_error;
-using platform::host::catalogue_outcome;
-using platform::host::catalogue_status;
-using platform::host::gateway_error;
-using platform::host::gateway_outcome;
-using platform::host::HttpResponse;
-using platform::host::Outcome;
+using namespace platform::host;
 
 int count_header(const HttpResponse& r, const std::string& name) {
     int n = 0;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "../support/scratch_dir.hpp"
 #include "build_tree.hpp"
 
 namespace {
@@ -22,22 +23,14 @@ const fs::path kNotes = fs::path(platform::test::plugin_dir()) / "notes.so";
 
 class LoaderTest : public ::testing::Test {
 protected:
-    void SetUp() override {
-        std::string templ = (fs::temp_directory_path() / "loader-test-XXXXXX").string();
-        ASSERT_NE(mkdtemp(templ.data()), nullptr);
-        dir_ = templ;
-    }
-    void TearDown() override {
-        std::error_code ec;
-        fs::remove_all(dir_, ec);
-    }
     fs::path write(const std::string& name, const std::string& bytes) {
         fs::path p = dir_ / name;
         fs::create_directories(p.parent_path());
         std::ofstream(p, std::ios::binary) << bytes;
         return p;
     }
-    fs::path dir_;
+    plugin_test::TempDir tmp_;
+    const fs::path dir_ = tmp_.path();
 };
 
 TEST_F(LoaderTest, CheckElfRefusesWhatIsNotASharedObject) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "../support/scratch_dir.hpp"
 #include "build_tree.hpp"
 
 namespace {
@@ -26,16 +27,6 @@ const char* kRequiredProviders =
 
 class ProfileTest : public ::testing::Test {
 protected:
-    void SetUp() override {
-        std::string templ = (fs::temp_directory_path() / "profile-test-XXXXXX").string();
-        ASSERT_NE(mkdtemp(templ.data()), nullptr);
-        dir_ = templ;
-    }
-    void TearDown() override {
-        std::error_code ec;
-        fs::remove_all(dir_, ec);
-    }
-
     std::string write(const std::string& name, const std::string& text) {
         fs::path p = fs::path(dir_) / name;
         std::ofstream(p) << text;
@@ -53,7 +44,8 @@ protected:
         return "";
     }
 
-    std::string dir_;
+    plugin_test::TempDir tmp_;
+    const std::string dir_ = tmp_.path().string();
 };
 
 TEST_F(ProfileTest, ValidProfileParses) {

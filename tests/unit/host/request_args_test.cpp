@@ -7,9 +7,7 @@
 namespace {
 
 using nlohmann::json;
-using platform::host::ArgsError;
-using platform::host::HttpRequest;
-using platform::host::request_args;
+using namespace platform::host;
 using platform::validation::Schema;
 
 const Schema& notes_schema() {

@@ -5,11 +5,7 @@
 
 #include <platform/host/http_cors.hpp>
 
-using platform::host::add_cors_headers;
-using platform::host::cors_origin_problem;
-using platform::host::CorsSettings;
-using platform::host::has_header;
-using platform::host::HeaderList;
+using namespace platform::host;
 
 namespace {
 

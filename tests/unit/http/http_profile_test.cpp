@@ -1,45 +1,13 @@
 // The profile's `http:` section: defaults, values, and errors naming file:line: http.<key>.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
-#include <filesystem>
-#include <fstream>
-#include <platform/host/profile.hpp>
+#include "../support/profile_section_test.hpp"
 
 using namespace platform::host;
 
 namespace {
 
-const char* kBase =
-    "name: t\n"
-    "providers:\n"
-    "  store: {plugin: store-memory}\n"
-    "  broker: {plugin: broker-memory}\n"
-    "  auth: {plugin: auth-noop}\n";
-
-class HttpProfile : public ::testing::Test {
-protected:
-    void SetUp() override {
-        dir_ =
-            std::filesystem::temp_directory_path() / ("http-profile-" + std::to_string(getpid()));
-        std::filesystem::create_directories(dir_);
-    }
-    void TearDown() override { std::filesystem::remove_all(dir_); }
-    std::string write(const std::string& extra) {
-        std::string path = (dir_ / "p.yaml").string();
-        std::ofstream(path) << kBase << extra;
-        return path;
-    }
-    std::string error_of(const std::string& extra) {
-        try {
-            load_profile(write(extra), {});
-        } catch (const ProfileError& e) {
-            return e.what();
-        }
-        return "(no error)";
-    }
-    std::filesystem::path dir_;
-};
+class HttpProfile : public plugin_test::ProfileSectionTest {};
 
 TEST_F(HttpProfile, Defaults) {
     Profile p = load_profile(write(""), {});

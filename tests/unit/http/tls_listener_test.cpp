@@ -25,12 +25,7 @@
 #include <thread>
 #include <vector>
 
-using platform::host::parse_tls_preface;
-using platform::host::tls_preface;
-using platform::host::TlsCertificate;
-using platform::host::TlsCertificateError;
-using platform::host::TlsListener;
-using platform::host::TlsPreface;
+using namespace platform::host;
 
 namespace {
 

@@ -4,50 +4,21 @@
 #include <gtest/gtest.h>
 
 #include <array>
-#include <platform/testing/fake_host.hpp>
 
+#include "../../support/file_bytes.hpp"
+#include "../support/plugin_under_test.hpp"
 #include "raster.hpp"
-
-extern "C" const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t*);
 
 namespace {
 
-using nlohmann::json;
-using platform::testing::FakeHost;
-using platform::testing::Reply;
+using namespace plugin_test;
+using platform::test::jpeg;
+using platform::test::png;
 
 const std::string kPng1x1 =
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+"
     "M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
 const std::string kGif1x1 = "R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7";
-
-uint32_t crc(const std::string& s) {
-    uint32_t c = 0xFFFFFFFFu;
-    for (unsigned char b : s) {
-        c ^= b;
-        for (int k = 0; k < 8; ++k) c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-    }
-    return c ^ 0xFFFFFFFFu;
-}
-std::string be32(uint32_t v) {
-    return {char(v >> 24), char(v >> 16), char(v >> 8), char(v)};
-}
-std::string chunk(const std::string& type, const std::string& data) {
-    return be32(uint32_t(data.size())) + type + data + be32(crc(type + data));
-}
-// A structurally valid PNG of any size (8-bit greyscale; the IDAT is not real pixel data).
-std::string png(uint32_t w, uint32_t h, size_t idat = 16) {
-    return std::string("\x89PNG\r\n\x1a\n", 8) +
-           chunk("IHDR", be32(w) + be32(h) + std::string("\x08\x00\x00\x00\x00", 5)) +
-           chunk("IDAT", std::string(idat, 'x')) + chunk("IEND", "");
-}
-std::string jpeg(uint16_t w, uint16_t h) {
-    std::string sof = {'\xFF',  '\xC0', 0, 11,   8, char(h >> 8), char(h), char(w >> 8),
-                       char(w), 1,      1, 0x11, 0};
-    std::string sos = {'\xFF', '\xDA', 0, 8, 1, 1, 0, 0, 63, 0};
-    return std::string("\xFF\xD8\xFF\xE0\x00\x04JF", 8) + sof + sos +
-           std::string("\x12\xFF\x00\x34\xFF\xD0\x56", 7) + "\xFF\xD9";
-}
 
 TEST(RasterTest, Base64) {
     EXPECT_EQ(images::base64_decode("aGVsbG8="), "hello");
@@ -104,9 +75,7 @@ protected:
             "upload", {{"data", images::base64_encode(bytes)}, {"description", "a test"}}, who);
     }
     json ok(const std::string& method, const json& args, const std::string& who = "alice") {
-        Reply r = plugin.call(method, args, who);
-        EXPECT_EQ(r.code, PLATFORM_OK) << method << ": " << r.body;
-        return r.code == PLATFORM_OK ? r.json() : json();
+        return ok_json(plugin.call(method, args, who), method);
     }
     std::vector<std::string> ids(const json& page) {
         std::vector<std::string> out;
@@ -115,7 +84,7 @@ protected:
     }
 
     FakeHost host;
-    platform::testing::FakePlugin plugin = host.load(platform_plugin_entry);
+    FakePlugin plugin = host.load(platform_plugin_entry);
 };
 
 TEST_F(ImagesTest, UploadLimits) {

@@ -4,26 +4,19 @@
 #pragma once
 
 #include <map>
-#include <platform/testing/fake_host.hpp>
 #include <string>
 #include <vector>
 
+#include "../support/plugin_under_test.hpp"
+
 namespace inbox_test {
 
-using nlohmann::json;
-using platform::testing::Reply;
+using namespace plugin_test;
 
 struct AgentCall {
     std::string service, method, account;
     json request;
 };
-
-inline Reply reply(platform_status_t code, const std::string& body) {
-    Reply r;
-    r.code = code;
-    r.body = body;
-    return r;
-}
 
 struct FakeAgent {
     std::map<std::string, std::vector<json>> threads;   // account -> headers, most recent first

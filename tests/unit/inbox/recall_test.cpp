@@ -6,12 +6,9 @@
 
 #include "fake_agent.hpp"
 
-extern "C" const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t*);
-
 namespace {
 
 using namespace inbox_test;
-using platform::testing::FakeHost;
 
 class RecallTest : public ::testing::Test {
 protected:
@@ -23,7 +20,7 @@ protected:
     }
     FakeAgent agent;
     FakeHost host;
-    platform::testing::FakePlugin recall = host.load(platform_plugin_entry);
+    FakePlugin recall = host.load(platform_plugin_entry);
 };
 
 TEST_F(RecallTest, AConversationKeepsTheMostRecentMessages) {

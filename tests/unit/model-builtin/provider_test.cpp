@@ -4,16 +4,12 @@
 // context or, without one, from the host's clock.
 #include <gtest/gtest.h>
 
-#include <platform/testing/fake_host.hpp>
-
+#include "../support/plugin_under_test.hpp"
 #include "clocks.hpp"
-
-extern "C" const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t*);
 
 namespace {
 
-using nlohmann::json;
-using platform::testing::FakeHost;
+using namespace plugin_test;
 
 bool has(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;
@@ -29,12 +25,7 @@ class ModelBuiltinProvider : public ::testing::Test {
 protected:
     void SetUp() override {
         char err[512] = {0};
-        platform_entry_args_t args{};
-        args.struct_size = sizeof args;
-        args.host_abi_version = PLATFORM_ABI_VERSION;
-        args.api = host.api();
-        args.error = err;
-        args.error_size = sizeof err;
+        platform_entry_args_t args = plugin_test::entry_args(host.api(), err);
         desc_ = platform_plugin_entry(&args);
         ASSERT_NE(desc_, nullptr) << err;
         ASSERT_EQ(desc_->kind, PLATFORM_KIND_MODEL);

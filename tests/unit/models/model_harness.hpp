@@ -9,16 +9,14 @@
 #include <algorithm>
 #include <cstdlib>
 #include <deque>
-#include <platform/testing/fake_host.hpp>
 #include <string>
 #include <vector>
 
-extern "C" const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t*);
+#include "../support/plugin_under_test.hpp"
 
 namespace models_test {
 
-using nlohmann::json;
-using platform::testing::FakeHost;
+using namespace plugin_test;
 
 // One request the provider sent through the host.
 struct Sent {
@@ -103,12 +101,7 @@ public:
     // Loads the plugin with `profile_config` (once per harness).
     void load(const json& profile_config = json::object()) {
         char err[512] = {0};
-        platform_entry_args_t args{};
-        args.struct_size = sizeof args;
-        args.host_abi_version = PLATFORM_ABI_VERSION;
-        args.api = host.api();
-        args.error = err;
-        args.error_size = sizeof err;
+        platform_entry_args_t args = plugin_test::entry_args(host.api(), err);
         desc_ = platform_plugin_entry(&args);
         ASSERT_NE(desc_, nullptr) << err;
         ASSERT_EQ(desc_->kind, PLATFORM_KIND_MODEL);

@@ -1,17 +1,14 @@
 // The notes plugin (plugins/notes/notes.cpp) through the fake host: owner-scoped notes by title.
 #include <gtest/gtest.h>
 
-#include <platform/testing/fake_host.hpp>
 #include <string>
 #include <vector>
 
-extern "C" const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t*);
+#include "../support/plugin_under_test.hpp"
 
 namespace {
 
-using nlohmann::json;
-using platform::testing::FakeHost;
-using platform::testing::Reply;
+using namespace plugin_test;
 
 class NotesTest : public ::testing::Test {
 protected:
@@ -26,17 +23,11 @@ protected:
     }
     // Titles of `who`'s notes, in the order list returns them.
     std::vector<std::string> titles(const std::string& who) {
-        Reply r = notes.call("list", json::object(), who);
-        EXPECT_EQ(r.code, PLATFORM_OK) << r.body;
-        std::vector<std::string> out;
-        if (r.code != PLATFORM_OK) return out;
-        const json body = r.json();  // keep it alive: at() returns a reference into it
-        for (const auto& n : body.at("notes")) out.push_back(n.at("title").get<std::string>());
-        return out;
+        return listed(notes.call("list", json::object(), who), "notes", "title");
     }
 
     FakeHost host;
-    platform::testing::FakePlugin notes = host.load(platform_plugin_entry);
+    FakePlugin notes = host.load(platform_plugin_entry);
 };
 
 TEST_F(NotesTest, AddThenGet) {

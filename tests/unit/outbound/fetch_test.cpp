@@ -13,12 +13,8 @@
 #include "fetch_helper.hpp"
 #include "loopback_server.hpp"
 
-using platform::host::Outbound;
-using platform::host::OutboundSettings;
-using platform::host::ProviderSettings;
-using platform::test::fetch;
-using platform::test::FetchArgs;
-using platform::test::LoopbackServer;
+using namespace platform::host;
+using namespace platform::test;
 
 namespace {
 

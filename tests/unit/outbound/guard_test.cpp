@@ -8,15 +8,8 @@
 
 #include "fetch_helper.hpp"
 
-using platform::host::allow_entry_problem;
-using platform::host::allow_listed;
-using platform::host::Outbound;
-using platform::host::OutboundSettings;
-using platform::host::parse_ipv4;
-using platform::host::parse_url;
-using platform::host::refused_address;
-using platform::host::refused_name;
-using platform::test::fetch;
+using namespace platform::host;
+using namespace platform::test;
 
 namespace {
 

@@ -1,51 +1,13 @@
 // The profile's `payment:` section: parsed into Profile::payment; errors name file:line: payment.<key>.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <platform/host/profile.hpp>
 #include <string>
+
+#include "../support/profile_section_test.hpp"
 
 namespace {
 
-namespace fs = std::filesystem;
-using platform::host::load_profile;
-using platform::host::Profile;
-using platform::host::ProfileError;
-
-const char* kRequired =
-    "name: p\n"
-    "providers:\n"
-    "  store: {plugin: store-memory}\n"
-    "  broker: {plugin: broker-memory}\n"
-    "  auth: {plugin: auth-noop}\n";
-
-class PaymentProfile : public ::testing::Test {
-protected:
-    void SetUp() override {
-        std::string templ = (fs::temp_directory_path() / "payment-profile-XXXXXX").string();
-        ASSERT_NE(mkdtemp(templ.data()), nullptr);
-        dir_ = templ;
-        file_ = dir_ + "/p.yaml";
-    }
-    void TearDown() override {
-        std::error_code ec;
-        fs::remove_all(dir_, ec);
-    }
-    // Loads kRequired + `section` (which starts on line 6); the error text, or "" when it loaded.
-    std::string error_of(const std::string& section) {
-        std::ofstream(file_) << kRequired << section;
-        try {
-            profile_ = load_profile(file_, {});
-        } catch (const ProfileError& e) {
-            return e.what();
-        }
-        return "";
-    }
-    std::string dir_, file_;
-    Profile profile_;
-};
+class PaymentProfile : public plugin_test::ProfileSectionTest {};
 
 TEST_F(PaymentProfile, DefaultsWithoutTheSection) {
     ASSERT_EQ(error_of(""), "");

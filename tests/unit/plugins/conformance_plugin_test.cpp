@@ -4,17 +4,14 @@
 #include <gtest/gtest.h>
 
 #include <map>
-#include <platform/testing/fake_host.hpp>
 #include <set>
 #include <string>
 
-extern "C" const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t*);
+#include "../support/plugin_under_test.hpp"
 
 namespace {
 
-using nlohmann::json;
-using platform::testing::FakeHost;
-using platform::testing::Reply;
+using namespace plugin_test;
 
 constexpr const char* kPngBase64Start = "iVBORw0KGgo";  // \x89PNG\r\n\x1a\n
 constexpr const char* kWavBase64Start = "UklGR";        // RIFF
@@ -30,7 +27,7 @@ protected:
     static json content(json items) { return {{"content", std::move(items)}}; }
 
     FakeHost host;
-    platform::testing::FakePlugin plugin = host.load(platform_plugin_entry);
+    FakePlugin plugin = host.load(platform_plugin_entry);
 };
 
 const platform_endpoint_t* endpoint(const platform_plugin_desc_t* d, uint32_t i) {

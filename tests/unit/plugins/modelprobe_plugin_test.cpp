@@ -3,12 +3,9 @@
 // run out, failures passed through, and call_tools lending the array a test sets.
 #include <gtest/gtest.h>
 
-#include <platform/testing/fake_host.hpp>
+#include "../support/plugin_under_test.hpp"
 
-extern "C" const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t*);
-
-using nlohmann::json;
-using platform::testing::FakeHost;
+using namespace plugin_test;
 
 namespace {
 

@@ -1,10 +1,9 @@
 // auth-noop through its built .so.
 #include <gtest/gtest.h>
 
-#include "plugin_loader.hpp"
+#include "../support/built_plugin.hpp"
 
-using namespace providers_test;
-using platform::testing::FakeHost;
+using namespace plugin_test;
 
 namespace {
 
@@ -87,11 +86,10 @@ TEST(AuthNoop, BadTokensAreUnauthenticated) {
 
 TEST(AuthNoop, BadConfigIsRefused) {
     FakeHost host;
-    EXPECT_NE(Instance::create_error(host, "auth-noop", {{"scopes", "admin"}}).find("scopes"),
+    EXPECT_NE(create_error(host, "auth-noop", {{"scopes", "admin"}}).find("scopes"),
               std::string::npos);
-    EXPECT_NE(Instance::create_error(host, "auth-noop", {{"issuer", 7}}).find("issuer"),
-              std::string::npos);
-    EXPECT_NE(Instance::create_error(host, "auth-noop", {{"anonymous_account", "two words"}})
+    EXPECT_NE(create_error(host, "auth-noop", {{"issuer", 7}}).find("issuer"), std::string::npos);
+    EXPECT_NE(create_error(host, "auth-noop", {{"anonymous_account", "two words"}})
                   .find("anonymous_account"),
               std::string::npos);
 }

@@ -9,10 +9,9 @@
 #include <set>
 #include <thread>
 
-#include "plugin_loader.hpp"
+#include "../support/built_plugin.hpp"
 
-using namespace providers_test;
-using platform::testing::FakeHost;
+using namespace plugin_test;
 
 namespace {
 

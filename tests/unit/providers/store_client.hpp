@@ -1,5 +1,5 @@
-// A test-side client for a loaded store provider: C++ calls over platform_store_provider_t, plus
-// a scratch directory for providers that need a file.
+// A test-side client for a loaded store provider: C++ calls over platform_store_provider_t (the
+// loader and the scratch directory are in ../support).
 #pragma once
 
 #include <cstdlib>
@@ -10,9 +10,12 @@
 #include <utility>
 #include <vector>
 
-#include "plugin_loader.hpp"
+#include "../support/built_plugin.hpp"
+#include "../support/scratch_dir.hpp"
 
 namespace providers_test {
+
+using namespace plugin_test;
 
 constexpr int64_t kNow = 1767225600000;  // the FakeHost's default business time
 
@@ -21,25 +24,6 @@ using Rows = std::vector<std::pair<std::string, std::string>>;
 inline platform_str_t bytes(const std::string& s) {
     return platform_str_t{s.data(), s.size()};
 }
-
-// A fresh directory removed with the object.
-class TempDir {
-public:
-    TempDir() {
-        std::string tmpl =
-            (std::filesystem::temp_directory_path() / "providers-test-XXXXXX").string();
-        if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
-        path_ = tmpl;
-    }
-    ~TempDir() {
-        std::error_code ec;
-        std::filesystem::remove_all(path_, ec);
-    }
-    const std::filesystem::path& path() const { return path_; }
-
-private:
-    std::filesystem::path path_;
-};
 
 class StoreClient {
 public:

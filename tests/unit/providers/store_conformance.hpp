@@ -22,7 +22,6 @@
 #include "store_client.hpp"
 
 using namespace providers_test;
-using platform::testing::FakeHost;
 
 namespace store_conformance {
 

@@ -6,7 +6,6 @@
 #include "store_client.hpp"
 
 using namespace providers_test;
-using platform::testing::FakeHost;
 
 namespace {
 
@@ -52,7 +51,7 @@ TEST(StoreSqlite, UnopenablePathFailsNamingThePath) {
     FakeHost host;
     std::ofstream(dir.path() / "file") << "not a directory";
     auto bad = dir.path() / "file" / "store.db";
-    std::string err = Instance::create_error(host, "store-sqlite", at(bad));
+    std::string err = create_error(host, "store-sqlite", at(bad));
     EXPECT_NE(err.find(bad.string()), std::string::npos) << err;
 }
 
@@ -61,17 +60,16 @@ TEST(StoreSqlite, NotADatabaseFailsNamingThePath) {
     FakeHost host;
     auto junk = dir.path() / "junk.db";
     std::ofstream(junk) << std::string(8192, 'x');
-    std::string err = Instance::create_error(host, "store-sqlite", at(junk));
+    std::string err = create_error(host, "store-sqlite", at(junk));
     EXPECT_NE(err.find(junk.string()), std::string::npos) << err;
 }
 
 TEST(StoreSqlite, MissingOrInMemoryPathIsRefused) {
     FakeHost host;
-    EXPECT_NE(Instance::create_error(host, "store-sqlite", nlohmann::json::object()).find("`path`"),
+    EXPECT_NE(create_error(host, "store-sqlite", nlohmann::json::object()).find("`path`"),
               std::string::npos);
-    EXPECT_NE(Instance::create_error(host, "store-sqlite", {{"path", 42}}).find("`path`"),
-              std::string::npos);
-    EXPECT_NE(Instance::create_error(host, "store-sqlite", {{"path", ":memory:"}}).find(":memory:"),
+    EXPECT_NE(create_error(host, "store-sqlite", {{"path", 42}}).find("`path`"), std::string::npos);
+    EXPECT_NE(create_error(host, "store-sqlite", {{"path", ":memory:"}}).find(":memory:"),
               std::string::npos);
 }
 

@@ -8,10 +8,7 @@
 namespace {
 
 using nlohmann::json;
-using platform::validation::parse_form;
-using platform::validation::parse_query;
-using platform::validation::QueryError;
-using platform::validation::Schema;
+using namespace platform::validation;
 
 struct Case {
     const char* query;

@@ -4,23 +4,11 @@
 
 #include <gtest/gtest.h>
 
-#include <platform/testing/fake_host.hpp>
-
-extern "C" const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t*);
+#include "../support/plugin_under_test.hpp"
 
 namespace {
 
-using nlohmann::json;
-using platform::testing::FakeHost;
-using platform::testing::Reply;
-
-// A reply from another service, as the fake host's on_call hook answers it.
-Reply reply(platform_status_t code, std::string body) {
-    Reply r;
-    r.code = code;
-    r.body = std::move(body);
-    return r;
-}
+using namespace plugin_test;
 
 class SocialTest : public ::testing::Test {
 protected:
@@ -52,7 +40,7 @@ protected:
     std::vector<std::string> calls;
     bool blog = true;
     FakeHost host;
-    platform::testing::FakePlugin social = host.load(platform_plugin_entry);
+    FakePlugin social = host.load(platform_plugin_entry);
 };
 
 TEST_F(SocialTest, ListAnnouncesEveryPublicPostNewestFirst) {

@@ -4,23 +4,11 @@
 
 #include <gtest/gtest.h>
 
-#include <platform/testing/fake_host.hpp>
-
-extern "C" const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t*);
+#include "../support/plugin_under_test.hpp"
 
 namespace {
 
-using nlohmann::json;
-using platform::testing::FakeHost;
-using platform::testing::Reply;
-
-// A reply from another service, as the fake host's on_call hook answers it.
-Reply reply(platform_status_t code, std::string body) {
-    Reply r;
-    r.code = code;
-    r.body = std::move(body);
-    return r;
-}
+using namespace plugin_test;
 
 class StreamTest : public ::testing::Test {
 protected:
@@ -37,12 +25,7 @@ protected:
         };
     }
     std::vector<std::string> ids(int limit) {
-        Reply r = stream.call("list", {{"limit", limit}}, "");
-        EXPECT_EQ(r.code, PLATFORM_OK) << r.body;
-        std::vector<std::string> out;
-        const json body = r.json();
-        for (const auto& a : body["activities"]) out.push_back(a["id"]);
-        return out;
+        return listed(stream.call("list", {{"limit", limit}}, ""), "activities", "id");
     }
 
     std::vector<json> posts = {{{"id", "b"},
@@ -59,7 +42,7 @@ protected:
                                 {"updated", "2026-01-04T00:00:00Z"}}};
     bool blog = true;
     FakeHost host;
-    platform::testing::FakePlugin stream = host.load(platform_plugin_entry);
+    FakePlugin stream = host.load(platform_plugin_entry);
 };
 
 TEST_F(StreamTest, PublishedAndUpdatedNewestFirst) {

@@ -3,40 +3,26 @@
 // handed to the work service (work/from_task; without one — no on_call — they are kept as they are).
 #include <gtest/gtest.h>
 
-#include <platform/testing/fake_host.hpp>
 #include <string>
 #include <vector>
 
 #include "../../../plugins/tasks/due.hpp"
-
-extern "C" const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t*);
+#include "../support/plugin_under_test.hpp"
 
 namespace {
 
-using nlohmann::json;
-using platform::testing::FakeHost;
-using platform::testing::Reply;
+using namespace plugin_test;
 
 class TasksTest : public ::testing::Test {
 protected:
     json create(const json& args, const std::string& who = "alice") {
-        Reply r = tasks.call("create", args, who);
-        EXPECT_EQ(r.code, PLATFORM_OK) << r.body;
-        return r.code == PLATFORM_OK ? r.json() : json();
+        return ok_json(tasks.call("create", args, who));
     }
     json update(const json& args, const std::string& who = "alice") {
-        Reply r = tasks.call("update", args, who);
-        EXPECT_EQ(r.code, PLATFORM_OK) << r.body;
-        return r.code == PLATFORM_OK ? r.json() : json();
+        return ok_json(tasks.call("update", args, who));
     }
     std::vector<std::string> titles(const json& args, const std::string& who = "alice") {
-        Reply r = tasks.call("list", args, who);
-        EXPECT_EQ(r.code, PLATFORM_OK) << r.body;
-        std::vector<std::string> out;
-        if (r.code != PLATFORM_OK) return out;
-        const json body = r.json();
-        for (const auto& t : body.at("tasks")) out.push_back(t.at("title").get<std::string>());
-        return out;
+        return listed(tasks.call("list", args, who), "tasks", "title");
     }
     // The auth service's `me` answers this time zone for every account.
     void zone(const std::string& tz) {
@@ -51,7 +37,7 @@ protected:
     }
 
     FakeHost host;
-    platform::testing::FakePlugin tasks = host.load(platform_plugin_entry);
+    FakePlugin tasks = host.load(platform_plugin_entry);
 };
 
 TEST(Due, LocalLayout) {

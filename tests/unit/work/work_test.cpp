@@ -10,21 +10,16 @@
 #include <deque>
 #include <memory>
 #include <mutex>
-#include <platform/testing/fake_host.hpp>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "../../../plugins/work/workers.hpp"
-
-extern "C" const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t*);
+#include "../support/plugin_under_test.hpp"
 
 namespace {
 
-using nlohmann::json;
-using platform::testing::FakeHost;
-using platform::testing::FakePlugin;
-using platform::testing::Reply;
+using namespace plugin_test;
 
 Reply answer(platform_status_t code, const std::string& body) {
     Reply r;

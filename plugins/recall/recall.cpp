@@ -1,9 +1,10 @@
 #include "recall.hpp"
 
-#include "../inbox/conversations.hpp"
+#include "common/conversations/conversations.hpp"
 
 using platform::Access;
 using platform::json;
+namespace conversations = common::conversations;
 
 void Recall::describe(platform::ServiceSpec<Recall>& s) {
     s.id("recall")

@@ -1,10 +1,10 @@
-#include "model_settings.hpp"
+#include "common/model/model_settings.hpp"
 
 #include <cctype>
 #include <cstdlib>
 #include <platform/sdk/config.hpp>
 
-namespace model_common {
+namespace common::model {
 
 using nlohmann::json;
 
@@ -81,4 +81,4 @@ std::string url_host(const std::string& url) {
     return authority;
 }
 
-}  // namespace model_common
+}  // namespace common::model

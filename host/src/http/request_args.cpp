@@ -2,6 +2,7 @@
 #include <platform/host/json_depth.hpp>
 #include <platform/host/query.hpp>
 #include <platform/host/request_args.hpp>
+#include <platform/sdk/text.hpp>
 #include <vector>
 
 namespace platform::host {
@@ -12,8 +13,7 @@ namespace {
 std::string media_type(const std::string& content_type) {
     std::string t = content_type.substr(0, content_type.find(';'));
     t.erase(std::remove_if(t.begin(), t.end(), ::isspace), t.end());
-    std::transform(t.begin(), t.end(), t.begin(), ::tolower);
-    return t;
+    return platform::lower(t);
 }
 bool is_json(const std::string& t) {
     return t.empty() || t == "application/json" || t == "text/json" ||

@@ -9,10 +9,7 @@
 
 namespace store_sqlite {
 
-using common::sqlite::bind_blob;
-using common::sqlite::check_size;
-using common::sqlite::column_bytes;
-using common::sqlite::StatementScope;
+using namespace common::sqlite;  // the statement and error helpers
 
 namespace {
 

@@ -66,6 +66,17 @@ inline std::string html_escape(const std::string& s) {
     return out;
 }
 
+// The value of a base64 digit of either alphabet ('+' and '-' are 62, '/' and '_' are 63); -1 for
+// any other character.
+inline int base64_digit(unsigned char c) {
+    if (c >= 'A' && c <= 'Z') return c - 'A';
+    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+    if (c >= '0' && c <= '9') return c - '0' + 52;
+    if (c == '+' || c == '-') return 62;
+    if (c == '/' || c == '_') return 63;
+    return -1;
+}
+
 // Standard base64 (RFC 4648 §4) with padding.
 inline std::string base64_encode(std::string_view bytes) {
     static const char* abc = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -99,19 +110,8 @@ inline std::optional<std::string> base64_decode(std::string_view text) {
             continue;
         }
         if (pads) return std::nullopt;
-        int v;
-        if (c >= 'A' && c <= 'Z')
-            v = c - 'A';
-        else if (c >= 'a' && c <= 'z')
-            v = c - 'a' + 26;
-        else if (c >= '0' && c <= '9')
-            v = c - '0' + 52;
-        else if (c == '+' || c == '-')
-            v = 62;
-        else if (c == '/' || c == '_')
-            v = 63;
-        else
-            return std::nullopt;
+        const int v = base64_digit(c);
+        if (v < 0) return std::nullopt;
         ++chars;
         acc = (acc << 6) | uint32_t(v);
         bits += 6;
@@ -148,20 +148,9 @@ inline std::optional<std::string> base64url_decode(std::string_view text) {
     out.reserve(text.size() * 3 / 4);
     uint32_t acc = 0;
     int bits = 0;
-    for (char c : text) {
-        int v;
-        if (c >= 'A' && c <= 'Z')
-            v = c - 'A';
-        else if (c >= 'a' && c <= 'z')
-            v = c - 'a' + 26;
-        else if (c >= '0' && c <= '9')
-            v = c - '0' + 52;
-        else if (c == '-')
-            v = 62;
-        else if (c == '_')
-            v = 63;
-        else
-            return std::nullopt;
+    for (unsigned char c : text) {
+        const int v = c == '+' || c == '/' ? -1 : base64_digit(c);
+        if (v < 0) return std::nullopt;
         acc = (acc << 6) | uint32_t(v);
         bits += 6;
         if (bits >= 8) {

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <platform/sdk/text.hpp>
 
 #include "environments.hpp"
 #include "rpc_client.hpp"
@@ -55,27 +56,6 @@ private:
     int fd_ = -1;
 };
 
-std::string base64url_decode(std::string in) {
-    for (char& c : in) c = c == '-' ? '+' : c == '_' ? '/' : c;
-    while (in.size() % 4) in += '=';
-    static const std::string alphabet =
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    std::string out;
-    int val = 0, bits = -8;
-    for (char c : in) {
-        if (c == '=') break;
-        auto pos = alphabet.find(c);
-        if (pos == std::string::npos) return {};
-        val = (val << 6) + static_cast<int>(pos);
-        bits += 6;
-        if (bits >= 0) {
-            out += static_cast<char>((val >> bits) & 0xFF);
-            bits -= 8;
-        }
-    }
-    return out;
-}
-
 bool needs_refresh(const StoredToken& t) {
     return t.expiry > 0 && !t.refresh_token.empty() && t.expiry - now() <= kRefreshMargin;
 }
@@ -120,8 +100,9 @@ std::optional<json> jwt_claim(const std::string& token, const std::string& claim
     auto first = token.find('.');
     auto second = first == std::string::npos ? first : token.find('.', first + 1);
     if (second == std::string::npos) return std::nullopt;
-    json payload =
-        json::parse(base64url_decode(token.substr(first + 1, second - first - 1)), nullptr, false);
+    json payload = json::parse(
+        platform::base64_decode(token.substr(first + 1, second - first - 1)).value_or(""), nullptr,
+        false);
     if (!payload.is_object() || !payload.contains(claim)) return std::nullopt;
     return payload[claim];
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <iterator>
+#include <platform/sdk/text.hpp>
 
 #include "common.hpp"
 #include "credentials.hpp"
@@ -24,10 +25,7 @@ std::string trim(std::string s) {
     return s;
 }
 
-std::string lower(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(), ::tolower);
-    return s;
-}
+using platform::lower;
 
 bool stdin_is_terminal() {
     return isatty(STDIN_FILENO) != 0;

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <platform/sdk/text.hpp>
 
 #include "common.hpp"
 #include "runtime_format.hpp"
@@ -102,22 +103,6 @@ Parsed parse(const Args& args, bool name_flag, bool log_flags) {
     return p;
 }
 
-std::string base64(const std::string& in) {
-    static const char* table = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    std::string out;
-    out.reserve((in.size() + 2) / 3 * 4);
-    for (size_t i = 0; i < in.size(); i += 3) {
-        uint32_t n = static_cast<unsigned char>(in[i]) << 16;
-        if (i + 1 < in.size()) n |= static_cast<unsigned char>(in[i + 1]) << 8;
-        if (i + 2 < in.size()) n |= static_cast<unsigned char>(in[i + 2]);
-        out += table[(n >> 18) & 63];
-        out += table[(n >> 12) & 63];
-        out += i + 1 < in.size() ? table[(n >> 6) & 63] : '=';
-        out += i + 2 < in.size() ? table[n & 63] : '=';
-    }
-    return out;
-}
-
 // The folder as a base64 .tar.gz, without build/ and .git/.
 std::string archive(const fs::path& dir) {
     std::string cmd =
@@ -129,7 +114,7 @@ std::string archive(const fs::path& dir) {
     for (size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) bytes.append(buf, n);
     if (::pclose(f) != 0 || bytes.empty())
         throw UsageError("cannot pack " + dir.string() + " with tar");
-    return base64(bytes);
+    return platform::base64_encode(bytes);
 }
 
 bool is_folder(const std::string& s) {

@@ -2,6 +2,7 @@
 // (worker_host_calls.cpp answers it), except call_info and call_header, answered from the call
 // record the host sent, and log / resource_updated, sent without waiting.
 #include <cstring>
+#include <platform/sdk/text.hpp>
 
 #include "worker_state.hpp"
 
@@ -94,8 +95,7 @@ void call_info(platform_call_t* call, platform_call_info_t* out) {
 platform_str_t call_header(platform_call_t* call, platform_str_t name) {
     auto c = state().find_call(call);
     if (!c) return {nullptr, 0};
-    std::string key(name.ptr ? name.ptr : "", name.len);
-    for (auto& ch : key) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    const std::string key = platform::lower(std::string(name.ptr ? name.ptr : "", name.len));
     auto it = c->headers.find(key);
     return it == c->headers.end() ? platform_str_t{nullptr, 0} : view(it->second);
 }

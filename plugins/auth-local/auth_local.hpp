@@ -1,7 +1,7 @@
 // auth-local — store-backed accounts, rules, tokens and sessions (docs/identity.md).
 //
 // One plugin of kind `auth` that also serves the built-in service `auth`. Pieces, one file each:
-//   crypto.cpp    random tokens, base64url, sha256, HMAC, constant-time compare
+//   crypto.cpp    random tokens, sha256, HMAC, constant-time compare (base64url: the SDK's)
 //   accounts.cpp  accounts per namespace, argon2id secrets (libsodium), the `admin` bootstrap
 //   tokens.cpp    opaque tokens (refresh, personal, services, session) stored as their sha256
 //   jwt.cpp       ES256 access tokens (OpenSSL) and the signing key, sealed in the store
@@ -39,11 +39,11 @@ using platform::json;
 // ---- crypto.cpp ----------------------------------------------------------------------------
 
 std::string random_bytes(size_t n);
-std::string random_token();  // 32 random bytes, base64url without padding (43 characters)
-std::string random_id();     // 12 random bytes, base64url (16 characters)
-std::string base64url(std::string_view bytes);
-std::optional<std::string> base64url_decode(std::string_view text);  // strict; nullopt when invalid
-std::string sha256(std::string_view data);                           // 32 raw bytes
+std::string random_token();        // 32 random bytes, base64url without padding (43 characters)
+std::string random_id();           // 12 random bytes, base64url (16 characters)
+using platform::base64url_decode;  // strict (platform/sdk/text.hpp); nullopt when invalid
+using platform::base64url_encode;  // without padding
+std::string sha256(std::string_view data);  // 32 raw bytes
 std::string sha256_hex(std::string_view data);
 std::string hmac_sha256_hex(std::string_view key, std::string_view data);
 bool same(std::string_view a, std::string_view b);  // constant time for equal lengths

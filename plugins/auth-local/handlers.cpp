@@ -28,10 +28,7 @@ std::vector<std::string> split_csv(const std::string& s) {
     return out;
 }
 
-std::string lower(std::string s) {
-    for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
+using platform::lower;
 
 // The bearer token, else the platform_session cookie; "" when neither.
 std::string credential_of(platform::Request& r) {

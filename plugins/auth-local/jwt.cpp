@@ -151,7 +151,7 @@ void Jwt::load(const platform::Host& host, const std::string& pem) {
 
 std::string Jwt::sign(const json& claims) const {
     if (!key_) throw platform::unavailable("auth-local: no signing key");
-    const std::string input = base64url(kHeader) + "." + base64url(claims.dump());
+    const std::string input = base64url_encode(kHeader) + "." + base64url_encode(claims.dump());
     std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
     size_t len = 0;
     if (!ctx || EVP_DigestSignInit(ctx.get(), nullptr, EVP_sha256(), nullptr, pkey(key_)) != 1 ||
@@ -163,7 +163,7 @@ std::string Jwt::sign(const json& claims) const {
                        reinterpret_cast<const unsigned char*>(input.data()), input.size()) != 1)
         throw platform::internal("jwt: signing failed");
     return input + "." +
-           base64url(der_to_raw(reinterpret_cast<const unsigned char*>(der.data()), len));
+           base64url_encode(der_to_raw(reinterpret_cast<const unsigned char*>(der.data()), len));
 }
 
 std::optional<json> Jwt::verify(std::string_view token) const {

@@ -1,4 +1,4 @@
-#include <cctype>
+#include <platform/sdk/text.hpp>
 
 #include "bookmarks.hpp"
 
@@ -40,7 +40,7 @@ std::string Bookmarks::kind_of_archive(const std::string& k) {
 std::string Bookmarks::kind_of_url(const std::string& url) {
     std::string host = url.substr(url.find("://") + 3);
     host = host.substr(0, host.find_first_of("/?#:"));
-    for (auto& c : host) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    host = platform::lower(host);
     if (host.rfind("www.", 0) == 0) host = host.substr(4);
     for (const char* v :
          {"youtube.com", "m.youtube.com", "youtu.be", "vimeo.com", "dailymotion.com", "twitch.tv"})

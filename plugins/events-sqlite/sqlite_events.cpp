@@ -1,84 +1,48 @@
 // events-sqlite — append, read, wait and the topic list over pooled connections.
 #include "sqlite_events.hpp"
 
-#include <sqlite3.h>
+#include <SQLiteCpp/Transaction.h>
 
 #include <algorithm>
 #include <chrono>
 #include <climits>
-#include <filesystem>
 #include <platform/sdk/error.hpp>
+
+#include "common/sqlite/errors.hpp"
 
 namespace events_sqlite {
 
+using namespace common::sqlite;  // the statement and error helpers
+
 namespace {
 
-std::string path_of(const platform::json& config) {
-    auto it = config.find("path");
-    if (it == config.end() || !it->is_string() || it->get<std::string>().empty())
-        throw std::runtime_error("events-sqlite: config `path` (the database file) is required");
-    std::string path = it->get<std::string>();
-    if (path == ":memory:" || path.rfind("file:", 0) == 0)
-        throw std::runtime_error("events-sqlite: config `path` must be a file path, got '" + path +
-                                 "' (use events-memory for in-memory events)");
-    auto parent = std::filesystem::path(path).parent_path();
-    std::error_code ec;
-    if (!parent.empty()) std::filesystem::create_directories(parent, ec);
-    if (ec)
-        throw std::runtime_error("events-sqlite: cannot create the directory of '" + path +
-                                 "': " + ec.message());
-    return path;
-}
-
-Pool open_pool(const platform::json& config) {
-    std::string path = path_of(config);
-    try {
-        return Pool(path);
-    } catch (const std::exception& e) {
-        throw std::runtime_error("events-sqlite: cannot open database '" + path + "': " + e.what());
-    }
-}
-
-// Turns a SQLite failure into a platform error the host maps to HTTP.
-[[noreturn]] void fail(const platform::Host& host, const char* op, const SQLite::Exception& e) {
-    int code = e.getErrorCode();
-    std::string msg = std::string("events-sqlite: ") + op + ": " + e.what();
-    if (code == SQLITE_TOOBIG) throw platform::Error(platform::Code::payload_too_large, msg);
-    host.error(msg);
-    if (code == SQLITE_BUSY || code == SQLITE_LOCKED || code == SQLITE_FULL || code == SQLITE_IOERR)
-        throw platform::unavailable(msg);
-    throw platform::internal(msg);
-}
-
-void check_size(std::string_view what, std::string_view bytes) {
-    if (bytes.size() > static_cast<size_t>(INT_MAX))
-        throw platform::Error(platform::Code::payload_too_large,
-                              std::string(what) + ": over 2 GiB");
-}
+constexpr const char* kName = "events-sqlite";
 
 platform_str_t bytes(std::string_view s) {
     return platform_str_t{s.empty() ? "" : s.data(), s.size()};
 }
 
-// Rolls back an open transaction unless committed.
-struct TxGuard {
-    SQLite::Database& db;
-    bool done = false;
-    ~TxGuard() {
-        if (!done) {
-            try {
-                db.exec("ROLLBACK");
-            } catch (...) {
-            }
-        }
-    }
-};
+// The topic's newest offset, 0 when it has none.
+uint64_t newest_offset(Connection& c, std::string_view topic) {
+    auto& s = *c.last;
+    StatementScope scope(s);
+    bind_blob(s, 1, topic);
+    if (s.executeStep() && !s.getColumn(0).isNull())
+        return static_cast<uint64_t>(s.getColumn(0).getInt64());
+    return 0;
+}
 
 }  // namespace
 
 SqliteEvents::SqliteEvents(const platform::Host& host, const platform::json& config)
-    : host_(host), pool_(open_pool(config)) {
+    : host_(host),
+      pool_(common::sqlite::open_pool<Connection>(config, kName,
+                                                  "use events-memory for in-memory events")) {
     host_.info("events-sqlite: opened '" + pool_.path() + "' (WAL, synchronous=FULL)");
+}
+
+[[noreturn]] void SqliteEvents::fail(const char* op, const SQLite::Exception& e) const {
+    common::sqlite::throw_platform_error(host_, kName, op, e);
 }
 
 uint64_t SqliteEvents::append(const platform_event_t& e) {
@@ -92,21 +56,13 @@ uint64_t SqliteEvents::append(const platform_event_t& e) {
     uint64_t offset = 0;
     try {
         auto c = pool_.acquire();
-        c->db.exec("BEGIN IMMEDIATE");  // takes the write lock now: MAX+1 cannot race
-        TxGuard tx{c->db};
-        {
-            auto& s = *c->last;
-            ResetOnExit reset{s};
-            s.tryReset();
-            bind_blob(s, 1, topic);
-            if (s.executeStep() && !s.getColumn(0).isNull())
-                offset = static_cast<uint64_t>(s.getColumn(0).getInt64());
-        }
-        ++offset;
+        // IMMEDIATE takes the write lock now: MAX+1 cannot race. Leaving without commit() rolls
+        // back.
+        SQLite::Transaction tx(c->db, SQLite::TransactionBehavior::IMMEDIATE);
+        offset = newest_offset(*c, topic) + 1;
         {
             auto& s = *c->insert;
-            ResetOnExit reset{s};
-            s.tryReset();
+            StatementScope scope(s);
             bind_blob(s, 1, topic);
             s.bind(2, static_cast<int64_t>(offset));
             bind_text(s, 3, platform::view(e.id));
@@ -115,10 +71,9 @@ uint64_t SqliteEvents::append(const platform_event_t& e) {
             bind_blob(s, 6, platform::view(e.payload));
             s.exec();
         }
-        c->db.exec("COMMIT");
-        tx.done = true;
+        tx.commit();
     } catch (const SQLite::Exception& ex) {
-        fail(host_, "append", ex);
+        fail("append", ex);
     }
     {
         std::lock_guard<std::mutex> lock(mutex_);
@@ -139,8 +94,7 @@ void SqliteEvents::read(std::string_view topic, uint64_t from_offset, uint32_t l
     try {
         auto c = pool_.acquire();
         auto& s = *c->read;
-        ResetOnExit reset{s};
-        s.tryReset();
+        StatementScope scope(s);
         bind_blob(s, 1, topic);
         s.bind(2, static_cast<int64_t>(from_offset));
         s.bind(3, limit ? static_cast<int64_t>(limit) : int64_t{-1});
@@ -156,22 +110,16 @@ void SqliteEvents::read(std::string_view topic, uint64_t from_offset, uint32_t l
             if (!fn(ev)) break;
         }
     } catch (const SQLite::Exception& e) {
-        fail(host_, "read", e);
+        fail("read", e);
     }
 }
 
 uint64_t SqliteEvents::last_offset(std::string_view topic) {
     try {
         auto c = pool_.acquire();
-        auto& s = *c->last;
-        ResetOnExit reset{s};
-        s.tryReset();
-        bind_blob(s, 1, topic);
-        if (s.executeStep() && !s.getColumn(0).isNull())
-            return static_cast<uint64_t>(s.getColumn(0).getInt64());
-        return 0;
+        return newest_offset(*c, topic);
     } catch (const SQLite::Exception& e) {
-        fail(host_, "wait", e);
+        fail("wait", e);
     }
 }
 
@@ -209,14 +157,13 @@ std::string SqliteEvents::topics() {
     try {
         auto c = pool_.acquire();
         auto& s = *c->topics;
-        ResetOnExit reset{s};
-        s.tryReset();
+        StatementScope scope(s);
         while (s.executeStep())
             out.push_back({{"topic", std::string(column_bytes(s.getColumn(0)))},
                            {"events", s.getColumn(1).getInt64()},
                            {"last_offset", s.getColumn(2).getInt64()}});
     } catch (const SQLite::Exception& e) {
-        fail(host_, "topics", e);
+        fail("topics", e);
     }
     return out.dump(-1, ' ', false, platform::json::error_handler_t::replace);
 }

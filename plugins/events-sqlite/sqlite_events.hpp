@@ -44,7 +44,9 @@ public:
     static constexpr int kPollMs = 200;  // cross-process re-check interval of wait
 
 private:
-    uint64_t last_offset(std::string_view topic);  // 0 for an empty topic
+    [[noreturn]] void fail(const char* op,
+                           const SQLite::Exception& e) const;  // as a platform error
+    uint64_t last_offset(std::string_view topic);              // 0 for an empty topic
     uint64_t known_locked(std::string_view topic) const;
 
     platform::Host host_;

@@ -1,7 +1,6 @@
-#include <algorithm>
-#include <cctype>
 #include <ctime>
 #include <map>
+#include <platform/sdk/text.hpp>
 #include <set>
 
 #include "files.hpp"
@@ -53,8 +52,7 @@ std::string guess_type(const std::string& name) {
         {"pptx", "application/vnd.openxmlformats-officedocument.presentationml.presentation"}};
     auto dot = name.rfind('.');
     if (dot == std::string::npos) return "application/octet-stream";
-    std::string ext = name.substr(dot + 1);
-    for (auto& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const std::string ext = platform::lower(name.substr(dot + 1));
     auto it = types.find(ext);
     return it == types.end() ? "application/octet-stream" : it->second;
 }
@@ -62,8 +60,7 @@ std::string guess_type(const std::string& name) {
 bool active_type(const std::string& type) {
     std::string base = type.substr(0, type.find(';'));
     base.erase(base.find_last_not_of(" \t") + 1);
-    std::transform(base.begin(), base.end(), base.begin(),
-                   [](unsigned char c) { return std::tolower(c); });
+    base = platform::lower(base);
     static const std::set<std::string> active = {
         "text/html",       "application/xhtml+xml", "image/svg+xml",          "text/xml",
         "application/xml", "text/javascript",       "application/javascript", "text/xsl",

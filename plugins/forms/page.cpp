@@ -1,5 +1,4 @@
-#include <algorithm>
-#include <cctype>
+#include <platform/sdk/text.hpp>
 
 #include "forms.hpp"
 
@@ -46,9 +45,7 @@ std::string form_html(const json& form) {
 
 // A form-encoded post came from a browser: it gets HTML back.
 bool from_browser(const platform::Request& r) {
-    std::string type = r.header("content-type");
-    std::transform(type.begin(), type.end(), type.begin(),
-                   [](unsigned char c) { return std::tolower(c); });
+    const std::string type = platform::lower(r.header("content-type"));
     return type.rfind("application/x-www-form-urlencoded", 0) == 0;
 }
 

@@ -1,9 +1,10 @@
 #include "inbox.hpp"
 
-#include "conversations.hpp"
+#include "common/conversations/conversations.hpp"
 
 using platform::Access;
 using platform::json;
+namespace conversations = common::conversations;
 
 namespace {
 

@@ -11,7 +11,7 @@
 //
 // item = {id, title, channel (where it began), unread, updated, last: {role, text, at, channel}}.
 // Nothing is stored here: the conversations are the agent plugin's, read and marked through its
-// internal endpoints as the caller (conversations.hpp), so another account's id is 404.
+// internal endpoints as the caller (common/conversations), so another account's id is 404.
 #pragma once
 
 #include <platform/sdk.hpp>

@@ -3,12 +3,12 @@
 #include <platform/sdk/error.hpp>
 #include <utility>
 
-#include "../model-common/neutral.hpp"
+#include "common/model/neutral.hpp"
 
 namespace model_anthropic {
 
 using nlohmann::json;
-using namespace model_common;
+using namespace common::model;
 
 namespace {
 

@@ -2,8 +2,8 @@
 
 #include <platform/sdk/error.hpp>
 
-#include "../model-common/neutral.hpp"
 #include "clock.hpp"
+#include "common/model/neutral.hpp"
 #include "reply.hpp"
 #include "router.hpp"
 
@@ -53,10 +53,10 @@ std::string help_text(const std::set<std::string>& tools) {
 }
 
 json respond(const json& request, int64_t fallback_now_ms) {
-    const json& messages = model_common::checked_messages(request);
+    const json& messages = common::model::checked_messages(request);
     if (messages.empty()) throw platform::invalid_argument("messages: must not be empty");
     std::set<std::string> tools;
-    for (const auto& t : model_common::checked_tools(request))
+    for (const auto& t : common::model::checked_tools(request))
         tools.insert(t["name"].get<std::string>());
     const LocalClock clock =
         LocalClock::from_context(request.value("context", json::object()), fallback_now_ms / 1000);
@@ -66,7 +66,7 @@ json respond(const json& request, int64_t fallback_now_ms) {
     if (role != "user") return answer(help_text(tools));
 
     const std::string said =
-        model_common::content_text(last.contains("content") ? last["content"] : json());
+        common::model::content_text(last.contains("content") ? last["content"] : json());
     const Routed routed = route(said, tools, clock);
     if (!routed.refused.empty())
         return answer("I can't do that: this agent may not use " + routed.refused +

@@ -13,7 +13,7 @@
 // "builtin", "usage": {"input_tokens": 0, "output_tokens": 0}}; call ids go on from the number of
 // calls already in the conversation, so they are unique in it. A request without a messages array
 // (or with an empty one) is invalid_argument naming `messages`; other shape checks are
-// model-common's (neutral.hpp), as in the HTTP providers.
+// plugins/common/model's (neutral.hpp), as in the HTTP providers.
 #pragma once
 
 #include <cstdint>

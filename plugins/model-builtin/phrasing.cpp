@@ -39,12 +39,6 @@ std::string cut_utf8(const std::string& s, size_t max) {
 
 }  // namespace
 
-std::string lower(std::string text) {
-    for (char& c : text)
-        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    return text;
-}
-
 std::string strip_leading(std::string text, std::initializer_list<const char*> words) {
     text = trim(text);
     for (bool again = true; again;) {

@@ -2,6 +2,7 @@
 // looks like before matching, and how captured words become a title or a name.
 #pragma once
 
+#include <platform/sdk/text.hpp>
 #include <string>
 
 namespace builtin {
@@ -28,6 +29,6 @@ std::string unquoted(std::string text);
 std::string short_title(const std::string& text);
 
 // ASCII lower case (UTF-8 bytes above 0x7F unchanged, so offsets match the original).
-std::string lower(std::string text);
+using platform::lower;  // platform/sdk/text.hpp
 
 }  // namespace builtin

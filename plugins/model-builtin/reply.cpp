@@ -3,7 +3,7 @@
 #include <map>
 #include <vector>
 
-#include "../model-common/neutral.hpp"
+#include "common/model/neutral.hpp"
 
 namespace builtin {
 
@@ -231,12 +231,12 @@ std::string reply_to_results(const json& messages, const LocalClock& clock) {
         std::string tool = str(m, "name");
         if (tool.empty() && call != calls.end()) tool = str(call->second, "name");
         const json args = call != calls.end() && call->second.contains("arguments")
-                              ? model_common::arguments_object(call->second["arguments"], nullptr)
+                              ? common::model::arguments_object(call->second["arguments"], nullptr)
                               : json::object();
         const bool is_error =
             m.contains("is_error") && m["is_error"].is_boolean() && m["is_error"].get<bool>();
         const std::string text =
-            model_common::content_text(m.contains("content") ? m["content"] : json());
+            common::model::content_text(m.contains("content") ? m["content"] : json());
         out += (out.empty() ? "" : "\n\n") +
                reply_to_result(tool.empty() ? "a tool" : tool, args, text, is_error, clock);
     }

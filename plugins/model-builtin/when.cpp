@@ -1,6 +1,7 @@
 #include "when.hpp"
 
 #include <cctype>
+#include <platform/sdk/text.hpp>
 #include <vector>
 
 namespace builtin {
@@ -21,9 +22,7 @@ std::vector<Token> tokens_of(const std::string& text) {
         const size_t b = i;
         while (i < text.size() && !std::isspace(static_cast<unsigned char>(text[i]))) ++i;
         if (b == i) break;
-        std::string w;
-        for (size_t k = b; k < i; ++k)
-            w += static_cast<char>(std::tolower(static_cast<unsigned char>(text[k])));
+        std::string w = platform::lower(text.substr(b, i - b));
         while (!w.empty() &&
                (w.back() == ',' || w.back() == ';' || w.back() == '!' || w.back() == '?'))
             w.pop_back();
@@ -38,8 +37,7 @@ int index_of(const std::string& w, const char* const* names, int count, size_t m
     if (w.size() < min_len) return -1;
     for (int k = 0; k < count; ++k) {
         const std::string name = names[k];
-        std::string lower;
-        for (char c : name) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        const std::string lower = platform::lower(name);
         if (lower == w || (w.size() <= lower.size() && lower.compare(0, w.size(), w) == 0 &&
                            (w.size() == 3 || w.size() == 4)))
             return k;

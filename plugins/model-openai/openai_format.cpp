@@ -2,12 +2,12 @@
 
 #include <platform/sdk/error.hpp>
 
-#include "../model-common/neutral.hpp"
+#include "common/model/neutral.hpp"
 
 namespace model_openai {
 
 using nlohmann::json;
-using namespace model_common;
+using namespace common::model;
 
 namespace {
 

@@ -1,20 +1,20 @@
 // model-openai — a model provider (PLATFORM_KIND_MODEL) for any OpenAI-compatible Chat Completions
 // endpoint with tool calling: OpenAI, Ollama, llama.cpp server, vLLM (README.md).
-// Settings are read at each completion (model-common/model_settings.hpp); the request and answer
+// Settings are read at each completion (common/model/model_settings.hpp); the request and answer
 // are translated by openai_format.hpp; the POST, its retry and its errors are upstream_call.hpp's.
 #include <platform/sdk.hpp>
 #include <platform/sdk/model_provider.hpp>
 
-#include "../model-common/model_settings.hpp"
-#include "../model-common/upstream_call.hpp"
+#include "common/model/model_settings.hpp"
+#include "common/model/upstream_call.hpp"
 #include "openai_format.hpp"
 
 using platform::json;
 
 namespace {
 
-const model_common::SettingNames kNames{"openai", "OPENAI", "https://api.openai.com/v1",
-                                        "gpt-4o-mini"};
+const common::model::SettingNames kNames{"openai", "OPENAI", "https://api.openai.com/v1",
+                                         "gpt-4o-mini"};
 
 }  // namespace
 
@@ -24,9 +24,9 @@ public:
         : host_(host), config_(config.is_object() ? config : json::object()) {}
 
     json complete(const json& request) {
-        const auto s = model_common::resolve_settings(host_, kNames, config_);
+        const auto s = common::model::resolve_settings(host_, kNames, config_);
         json body = model_openai::to_upstream(request, s.model);
-        model_common::UpstreamPost post;
+        common::model::UpstreamPost post;
         post.name = kNames.name;
         post.url = s.base_url + "/chat/completions";
         post.timeout_ms = s.timeout_ms;
@@ -34,10 +34,10 @@ public:
         post.base_setting = s.base_setting;
         if (!s.api_key.empty())
             post.headers["Authorization"] = "Bearer " + s.api_key;
-        else if (model_common::url_host(s.base_url) == "api.openai.com")
+        else if (common::model::url_host(s.base_url) == "api.openai.com")
             throw platform::unavailable(s.key_setting + " is not set");
         post.body = std::move(body);
-        return model_openai::from_upstream(model_common::post_json(host_, post), s.model);
+        return model_openai::from_upstream(common::model::post_json(host_, post), s.model);
     }
 
 private:

@@ -1,11 +1,12 @@
 #include "recall.hpp"
 
-#include "../inbox/conversations.hpp"
+#include "common/conversations/conversations.hpp"
 
 namespace schema = platform::schema;
 
 using platform::Access;
 using platform::json;
+namespace conversations = common::conversations;
 
 void Recall::describe(platform::ServiceSpec<Recall>& s) {
     s.id("recall")

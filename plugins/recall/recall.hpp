@@ -8,7 +8,7 @@
 //
 // summary = {id, title, channel, agent, created, updated, messages (how many), last}; a message
 // is {seq, role, text, at, channel, agent}. Nothing is stored here: the conversations are the
-// agent plugin's, read through its internal endpoints as the caller (../inbox/conversations.hpp),
+// agent plugin's, read through its internal endpoints as the caller (common/conversations),
 // so another account's id is 404. Reading changes no unread count (the inbox's business).
 #pragma once
 

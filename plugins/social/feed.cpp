@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "common/paging/paged_call.hpp"
 #include "social.hpp"
 
 using platform::json;
@@ -9,27 +10,14 @@ namespace {
 
 using platform::lower;
 
+const common::paging::PagedMethod kBlogFeed{"v1.blog", "feed", "posts", "blog/feed"};
+
 }  // namespace
 
 namespace social {
 
 std::vector<json> public_posts(const platform::Host& host, platform::Request& r) {
-    std::vector<json> out;
-    for (size_t offset = 0;;) {
-        platform::Host::CallResult page;
-        try {
-            page = host.call("v1.blog", "feed", {{"offset", offset}, {"limit", 100}}, r.call());
-        } catch (const platform::Error& e) {
-            if (e.code() == platform::Code::not_found) return out;  // no blog service
-            throw;
-        }
-        if (!page.ok()) throw platform::Error(page.code, "blog/feed: " + page.body);
-        const json body = json::parse(page.body, nullptr, false);
-        const json posts = body.is_object() ? body.value("posts", json::array()) : json::array();
-        for (const auto& p : posts) out.push_back(p);
-        offset += posts.size();
-        if (posts.empty() || offset >= body.value("total", size_t{0})) return out;
-    }
+    return common::paging::all_pages(host, r.call(), kBlogFeed);
 }
 
 json announcement(const json& post) {

@@ -1,7 +1,5 @@
-// store-sqlite — connections, schema and statement cache.
+// store-sqlite — the schema and the statement cache of a connection.
 #include "connection.hpp"
-
-#include <sqlite3.h>
 
 namespace store_sqlite {
 
@@ -26,10 +24,7 @@ std::string scan_sql(bool bounded, bool desc) {
 
 }  // namespace
 
-Connection::Connection(const std::string& path)
-    : db(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE | SQLite::OPEN_NOMUTEX, 5000) {
-    db.exec("PRAGMA journal_mode=WAL");
-    db.exec("PRAGMA synchronous=FULL");
+Connection::Connection(const std::string& path) : common::sqlite::Connection(path) {
     db.exec(kSchema);
     get.emplace(db,
                 std::string("SELECT value FROM records WHERE tbl = ?1 AND key = ?2 AND ") + kLive);
@@ -39,39 +34,6 @@ Connection::Connection(const std::string& path)
     purge.emplace(db, "DELETE FROM records WHERE expires_at > 0 AND expires_at <= ?1");
     for (int b = 0; b < 2; ++b)
         for (int d = 0; d < 2; ++d) scans_[b][d].emplace(db, scan_sql(b, d));
-}
-
-void bind_blob(SQLite::Statement& s, int index, std::string_view bytes) {
-    static const char empty[1] = {0};
-    s.bindNoCopy(index, static_cast<const void*>(bytes.empty() ? empty : bytes.data()),
-                 static_cast<int>(bytes.size()));
-}
-
-Pool::Pool(std::string path) : path_(std::move(path)) {
-    auto first = std::make_unique<Connection>(path_);
-    if (first->db.execAndGet("PRAGMA journal_mode").getString() != "wal")
-        throw SQLite::Exception("the file system does not support WAL mode");
-    idle_.push_back(std::move(first));
-}
-
-Pool::Lease Pool::acquire() {
-    {
-        std::lock_guard<std::mutex> lock(mutex_);
-        if (!idle_.empty()) {
-            auto c = std::move(idle_.back());
-            idle_.pop_back();
-            return Lease(this, std::move(c));
-        }
-    }
-    return Lease(this, std::make_unique<Connection>(path_));
-}
-
-void Pool::release(std::unique_ptr<Connection> c) {
-    // A connection still inside a transaction (a rollback that failed) would hold the write lock
-    // and leak its state into the next caller: close it instead of pooling it.
-    if (!sqlite3_get_autocommit(c->db.getHandle())) return;
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (idle_.size() < kMaxIdle) idle_.push_back(std::move(c));
 }
 
 }  // namespace store_sqlite

@@ -2,72 +2,62 @@
 #include "sqlite_store.hpp"
 
 #include <SQLiteCpp/Transaction.h>
-#include <sqlite3.h>
 
-#include <climits>
-#include <filesystem>
 #include <optional>
-#include <platform/sdk/error.hpp>
+
+#include "common/sqlite/errors.hpp"
 
 namespace store_sqlite {
 
+using namespace common::sqlite;  // the statement and error helpers
+
 namespace {
 
-std::string path_of(const platform::json& config) {
-    auto it = config.find("path");
-    if (it == config.end() || !it->is_string() || it->get<std::string>().empty())
-        throw std::runtime_error("store-sqlite: config `path` (the database file) is required");
-    std::string path = it->get<std::string>();
-    if (path == ":memory:" || path.rfind("file:", 0) == 0)
-        throw std::runtime_error("store-sqlite: config `path` must be a file path, got '" + path +
-                                 "' (use store-memory for an in-memory store)");
-    auto parent = std::filesystem::path(path).parent_path();
-    std::error_code ec;
-    if (!parent.empty()) std::filesystem::create_directories(parent, ec);
-    if (ec)
-        throw std::runtime_error("store-sqlite: cannot create the directory of '" + path +
-                                 "': " + ec.message());
-    return path;
+constexpr const char* kName = "store-sqlite";
+
+// The live value of (table, key) as of now_ms, passed to fn; false when there is none.
+bool read_live(Connection& c, std::string_view table, std::string_view key, int64_t now_ms,
+               const ValueFn& fn) {
+    auto& s = *c.get;
+    StatementScope scope(s);
+    bind_blob(s, 1, table);
+    bind_blob(s, 2, key);
+    s.bind(3, static_cast<int64_t>(now_ms));
+    if (!s.executeStep()) return false;
+    fn(column_bytes(s.getColumn(0)));
+    return true;
 }
 
-Pool open_pool(const platform::json& config) {
-    std::string path = path_of(config);
-    try {
-        return Pool(path);
-    } catch (const std::exception& e) {
-        throw std::runtime_error("store-sqlite: cannot open database '" + path + "': " + e.what());
-    }
+void write_row(Connection& c, std::string_view table, std::string_view key, std::string_view value,
+               int64_t expires_at_ms) {
+    auto& s = *c.put;
+    StatementScope scope(s);
+    bind_blob(s, 1, table);
+    bind_blob(s, 2, key);
+    bind_blob(s, 3, value);
+    s.bind(4, static_cast<int64_t>(expires_at_ms > 0 ? expires_at_ms : 0));
+    s.exec();
 }
 
-// Turns a SQLite failure into a platform error the host maps to HTTP.
-[[noreturn]] void fail(const platform::Host& host, const char* op, const SQLite::Exception& e) {
-    int code = e.getErrorCode();
-    std::string msg = std::string("store-sqlite: ") + op + ": " + e.what();
-    if (code == SQLITE_TOOBIG) throw platform::Error(platform::Code::payload_too_large, msg);
-    host.error(msg);
-    if (code == SQLITE_BUSY || code == SQLITE_LOCKED || code == SQLITE_FULL || code == SQLITE_IOERR)
-        throw platform::unavailable(msg);
-    throw platform::internal(msg);
-}
-
-void check_size(std::string_view what, std::string_view bytes) {
-    if (bytes.size() > static_cast<size_t>(INT_MAX))
-        throw platform::Error(platform::Code::payload_too_large,
-                              std::string(what) + ": over 2 GiB");
-}
-
-std::string_view column_bytes(const SQLite::Column& c) {
-    const void* p = c.getBlob();
-    int n = c.getBytes();
-    return p ? std::string_view(static_cast<const char*>(p), static_cast<size_t>(n))
-             : std::string_view();
+bool delete_row(Connection& c, std::string_view table, std::string_view key) {
+    auto& s = *c.del;
+    StatementScope scope(s);
+    bind_blob(s, 1, table);
+    bind_blob(s, 2, key);
+    return s.exec() > 0;
 }
 
 }  // namespace
 
 SqliteStore::SqliteStore(const platform::Host& host, const platform::json& config)
-    : host_(host), pool_(open_pool(config)) {
+    : host_(host),
+      pool_(common::sqlite::open_pool<Connection>(config, kName,
+                                                  "use store-memory for an in-memory store")) {
     host_.info("store-sqlite: opened '" + pool_.path() + "' (WAL, synchronous=FULL)");
+}
+
+[[noreturn]] void SqliteStore::fail(const char* op, const SQLite::Exception& e) const {
+    common::sqlite::throw_platform_error(host_, kName, op, e);
 }
 
 void SqliteStore::seen(int64_t now_ms) {
@@ -82,17 +72,9 @@ bool SqliteStore::get(std::string_view table, std::string_view key, int64_t now_
     seen(now_ms);
     try {
         auto c = pool_.acquire();
-        auto& s = *c->get;
-        ResetOnExit reset{s};
-        s.tryReset();
-        bind_blob(s, 1, table);
-        bind_blob(s, 2, key);
-        s.bind(3, static_cast<int64_t>(now_ms));
-        if (!s.executeStep()) return false;
-        fn(column_bytes(s.getColumn(0)));
-        return true;
+        return read_live(*c, table, key, now_ms, fn);
     } catch (const SQLite::Exception& e) {
-        fail(host_, "get", e);
+        fail("get", e);
     }
 }
 
@@ -104,19 +86,10 @@ void SqliteStore::put(std::string_view table, std::string_view key, std::string_
         std::lock_guard<std::mutex> writing(
             writes_);  // before the lease: queued writers hold no connection
         auto c = pool_.acquire();
-        {
-            auto& s = *c->put;
-            ResetOnExit reset{s};
-            s.tryReset();
-            bind_blob(s, 1, table);
-            bind_blob(s, 2, key);
-            bind_blob(s, 3, value);
-            s.bind(4, static_cast<int64_t>(expires_at_ms > 0 ? expires_at_ms : 0));
-            s.exec();
-        }
+        write_row(*c, table, key, value, expires_at_ms);
         maybe_purge(*c);
     } catch (const SQLite::Exception& e) {
-        fail(host_, "put", e);
+        fail("put", e);
     }
 }
 
@@ -126,8 +99,7 @@ void SqliteStore::maybe_purge(Connection& c) {
         return;
     auto& s = *c.purge;
     try {
-        ResetOnExit reset{s};
-        s.tryReset();
+        StatementScope scope(s);
         s.bind(1, static_cast<int64_t>(now));
         s.exec();
     } catch (const SQLite::Exception& e) {  // the put itself succeeded; try again later
@@ -140,41 +112,11 @@ bool SqliteStore::del(std::string_view table, std::string_view key) {
         std::lock_guard<std::mutex> writing(
             writes_);  // before the lease: queued writers hold no connection
         auto c = pool_.acquire();
-        auto& s = *c->del;
-        ResetOnExit reset{s};
-        s.tryReset();
-        bind_blob(s, 1, table);
-        bind_blob(s, 2, key);
-        return s.exec() > 0;
+        return delete_row(*c, table, key);
     } catch (const SQLite::Exception& e) {
-        fail(host_, "delete", e);
+        fail("delete", e);
     }
 }
-
-namespace {
-
-void write_row(Connection& c, std::string_view table, std::string_view key, std::string_view value,
-               int64_t expires_at_ms) {
-    auto& s = *c.put;
-    ResetOnExit reset{s};
-    s.tryReset();
-    bind_blob(s, 1, table);
-    bind_blob(s, 2, key);
-    bind_blob(s, 3, value);
-    s.bind(4, static_cast<int64_t>(expires_at_ms > 0 ? expires_at_ms : 0));
-    s.exec();
-}
-
-void delete_row(Connection& c, std::string_view table, std::string_view key) {
-    auto& s = *c.del;
-    ResetOnExit reset{s};
-    s.tryReset();
-    bind_blob(s, 1, table);
-    bind_blob(s, 2, key);
-    s.exec();
-}
-
-}  // namespace
 
 bool SqliteStore::cas(std::string_view table, std::string_view key,
                       std::optional<std::string_view> expected,
@@ -191,19 +133,11 @@ bool SqliteStore::cas(std::string_view table, std::string_view key,
             // IMMEDIATE: the write lock is ours before we read, so the compare still holds at the
             // write. Leaving the scope without commit() rolls back.
             SQLite::Transaction tx(c->db, SQLite::TransactionBehavior::IMMEDIATE);
-            bool matches;
-            {
-                auto& s = *c->get;
-                ResetOnExit reset{s};
-                s.tryReset();
-                bind_blob(s, 1, table);
-                bind_blob(s, 2, key);
-                s.bind(3, static_cast<int64_t>(now_ms));
-                bool present = s.executeStep();
-                matches =
-                    expected ? present && column_bytes(s.getColumn(0)) == *expected : !present;
-            }
-            if (!matches) return false;
+            bool same = false;
+            const bool present = read_live(*c, table, key, now_ms, [&](std::string_view live) {
+                same = expected && live == *expected;
+            });
+            if (expected ? !same : present) return false;
             if (value)
                 write_row(*c, table, key, *value, expires_at_ms);
             else
@@ -213,7 +147,7 @@ bool SqliteStore::cas(std::string_view table, std::string_view key,
         if (value) maybe_purge(*c);
         return true;
     } catch (const SQLite::Exception& e) {
-        fail(host_, "compare-and-set", e);
+        fail("compare-and-set", e);
     }
 }
 
@@ -238,7 +172,7 @@ void SqliteStore::batch(std::string_view table, const std::vector<platform::Batc
         }
         maybe_purge(*c);
     } catch (const SQLite::Exception& e) {
-        fail(host_, "batch", e);
+        fail("batch", e);
     }
 }
 
@@ -249,7 +183,7 @@ std::vector<std::string> SqliteStore::tables() {
         SQLite::Statement s(c->db, "SELECT DISTINCT tbl FROM records ORDER BY tbl");
         while (s.executeStep()) out.emplace_back(column_bytes(s.getColumn(0)));
     } catch (const SQLite::Exception& e) {
-        fail(host_, "tables", e);
+        fail("tables", e);
     }
     return out;
 }
@@ -261,8 +195,7 @@ void SqliteStore::scan(std::string_view table, const ScanQuery& q, int64_t now_m
     try {
         auto c = pool_.acquire();
         auto& s = c->scan(upper.has_value(), q.descending);
-        ResetOnExit reset{s};
-        s.tryReset();
+        StatementScope scope(s);
         bind_blob(s, 1, table);
         bind_blob(s, 2, q.prefix);
         s.bind(3, static_cast<int64_t>(now_ms));
@@ -272,7 +205,7 @@ void SqliteStore::scan(std::string_view table, const ScanQuery& q, int64_t now_m
         while (s.executeStep())
             if (!fn(column_bytes(s.getColumn(0)), column_bytes(s.getColumn(1)))) break;
     } catch (const SQLite::Exception& e) {
-        fail(host_, "scan", e);
+        fail("scan", e);
     }
 }
 

@@ -45,6 +45,8 @@ public:
     void batch(std::string_view table, const std::vector<platform::BatchOp>& ops);
 
 private:
+    [[noreturn]] void fail(const char* op,
+                           const SQLite::Exception& e) const;  // as a platform error
     void seen(int64_t now_ms);
     void maybe_purge(Connection& c);
 

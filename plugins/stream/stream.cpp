@@ -2,31 +2,16 @@
 
 #include <algorithm>
 
+#include "common/paging/paged_call.hpp"
+
 namespace schema = platform::schema;
 
 using platform::json;
 
 namespace {
 
-// Every public blog post, read page by page from blog/feed as the caller; empty without a blog.
-std::vector<json> public_posts(const platform::Host& host, platform::Request& r) {
-    std::vector<json> out;
-    for (size_t offset = 0;;) {
-        platform::Host::CallResult page;
-        try {
-            page = host.call("v1.blog", "feed", {{"offset", offset}, {"limit", 100}}, r.call());
-        } catch (const platform::Error& e) {
-            if (e.code() == platform::Code::not_found) return out;  // no blog service
-            throw;
-        }
-        if (!page.ok()) throw platform::Error(page.code, "blog/feed: " + page.body);
-        const json body = json::parse(page.body, nullptr, false);
-        const json posts = body.is_object() ? body.value("posts", json::array()) : json::array();
-        for (const auto& p : posts) out.push_back(p);
-        offset += posts.size();
-        if (posts.empty() || offset >= body.value("total", size_t{0})) return out;
-    }
-}
+// The blog's public posts, read page by page as the caller; none without a blog service.
+const common::paging::PagedMethod kBlogFeed{"v1.blog", "feed", "posts", "blog/feed"};
 
 }  // namespace
 
@@ -64,7 +49,7 @@ std::vector<json> Stream::activities(const json& post) {
 
 json Stream::list(platform::Request& r) {
     std::vector<json> all;
-    for (const auto& post : public_posts(host_, r))
+    for (const auto& post : common::paging::all_pages(host_, r.call(), kBlogFeed))
         for (auto& a : activities(post)) all.push_back(std::move(a));
     std::stable_sort(all.begin(), all.end(), [](const json& a, const json& b) {
         return a.value("at", "") != b.value("at", "") ? a.value("at", "") > b.value("at", "")

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <memory>
+#include <platform/sdk/text.hpp>
 #include <stdexcept>
 
 namespace platform::host::acme {
@@ -38,9 +39,7 @@ size_t on_header(char* data, size_t size, size_t n, void* user) {
     }
     auto colon = line.find(':');
     if (colon == std::string::npos) return size * n;
-    std::string name = line.substr(0, colon);
-    std::transform(name.begin(), name.end(), name.begin(),
-                   [](unsigned char c) { return char(std::tolower(c)); });
+    const std::string name = platform::lower(line.substr(0, colon));
     size_t v = line.find_first_not_of(" \t", colon + 1);
     t->reply.headers[name] = v == std::string::npos ? "" : line.substr(v);
     return size * n;

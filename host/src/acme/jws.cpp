@@ -1,4 +1,4 @@
-// host/src/acme/jws.cpp — base64url, the P-256 key, JWK + RFC 7638 thumbprint, ES256 JWS.
+// host/src/acme/jws.cpp — the P-256 key, JWK + RFC 7638 thumbprint, ES256 JWS.
 #include "jws.hpp"
 
 #include <openssl/bio.h>
@@ -16,7 +16,6 @@
 namespace platform::host::acme {
 namespace {
 
-const char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 constexpr size_t kCoord = 32;  // P-256 coordinate and scalar size in bytes
 
 template <typename T, void (*F)(T*)>
@@ -75,53 +74,6 @@ std::string openssl_error() {
         out += buf;
     }
     return out.empty() ? "unknown OpenSSL error" : out;
-}
-
-std::string base64url_encode(std::string_view bytes) {
-    std::string out;
-    out.reserve((bytes.size() + 2) / 3 * 4);
-    uint32_t acc = 0;
-    int bits = 0;
-    for (unsigned char c : bytes) {
-        acc = (acc << 8) | c;
-        bits += 8;
-        while (bits >= 6) {
-            bits -= 6;
-            out += kAlphabet[(acc >> bits) & 0x3f];
-        }
-    }
-    if (bits > 0) out += kAlphabet[(acc << (6 - bits)) & 0x3f];
-    return out;
-}
-
-std::optional<std::string> base64url_decode(std::string_view text) {
-    if (text.size() % 4 == 1) return std::nullopt;  // never produced by an encoder
-    std::string out;
-    uint32_t acc = 0;
-    int bits = 0;
-    for (char c : text) {
-        int v;
-        if (c >= 'A' && c <= 'Z')
-            v = c - 'A';
-        else if (c >= 'a' && c <= 'z')
-            v = c - 'a' + 26;
-        else if (c >= '0' && c <= '9')
-            v = c - '0' + 52;
-        else if (c == '-')
-            v = 62;
-        else if (c == '_')
-            v = 63;
-        else
-            return std::nullopt;
-        acc = (acc << 6) | uint32_t(v);
-        bits += 6;
-        if (bits >= 8) {
-            bits -= 8;
-            out += char((acc >> bits) & 0xff);
-        }
-    }
-    if ((acc & ((1u << bits) - 1)) != 0) return std::nullopt;  // non-canonical trailing bits
-    return out;
 }
 
 std::string sha256(std::string_view data) {

@@ -6,15 +6,16 @@
 
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <platform/sdk/text.hpp>
 #include <string>
 #include <string_view>
 
 namespace platform::host::acme {
 
-// RFC 4648 §5 without padding.
-std::string base64url_encode(std::string_view bytes);
-// Strict: only the base64url alphabet, no '=' padding, no whitespace; nullopt otherwise.
-std::optional<std::string> base64url_decode(std::string_view text);
+// RFC 4648 §5 without padding; decoding is strict: only the base64url alphabet, no '=' padding, no
+// whitespace, canonical trailing bits; nullopt otherwise (platform/sdk/text.hpp).
+using platform::base64url_decode;
+using platform::base64url_encode;
 
 // SHA-256 of `data` (32 raw bytes).
 std::string sha256(std::string_view data);

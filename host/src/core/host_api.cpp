@@ -10,6 +10,7 @@
 #include <platform/host/model_choice.hpp>
 #include <platform/host/runtime.hpp>
 #include <platform/sdk/random.hpp>
+#include <platform/sdk/text.hpp>
 #include <vector>
 
 namespace platform::host {
@@ -288,8 +289,7 @@ void call_info(platform_call_t* handle, platform_call_info_t* out) {
 platform_str_t call_header(platform_call_t* handle, platform_str_t name) {
     auto c = find_call(handle);
     if (!c) return {nullptr, 0};
-    std::string key = str(name);
-    for (auto& ch : key) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    const std::string key = platform::lower(str(name));
     auto it = c->headers.find(key);
     return it == c->headers.end() ? platform_str_t{nullptr, 0} : view(it->second);
 }

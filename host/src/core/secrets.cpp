@@ -9,6 +9,7 @@
 #include <fstream>
 #include <memory>
 #include <platform/host/secrets.hpp>
+#include <platform/sdk/text.hpp>
 #include <stdexcept>
 
 namespace platform::host {
@@ -41,27 +42,6 @@ std::string to_hex(const unsigned char* p, size_t n) {
     static const char* digits = "0123456789abcdef";
     std::string out;
     for (size_t i = 0; i < n; ++i) out += {digits[p[i] >> 4], digits[p[i] & 15]};
-    return out;
-}
-
-std::string base64(const std::string& in) {
-    std::string out(4 * ((in.size() + 2) / 3) + 1, '\0');
-    int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                            reinterpret_cast<const unsigned char*>(in.data()),
-                            static_cast<int>(in.size()));
-    out.resize(static_cast<size_t>(n));
-    return out;
-}
-
-std::optional<std::string> unbase64(std::string_view in) {
-    if (in.empty() || in.size() % 4) return std::nullopt;
-    std::string out(3 * in.size() / 4, '\0');
-    int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                            reinterpret_cast<const unsigned char*>(in.data()),
-                            static_cast<int>(in.size()));
-    if (n < 0) return std::nullopt;
-    size_t pad = in.back() == '=' ? (in[in.size() - 2] == '=' ? 2 : 1) : 0;
-    out.resize(static_cast<size_t>(n) - pad);
     return out;
 }
 
@@ -125,12 +105,12 @@ std::string Secrets::seal(std::string_view plaintext) const {
     EVP_EncryptFinal_ex(ctx.get(), cipher + total, &len);
     total += len;
     EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_GET_TAG, 16, cipher + total);
-    return "v1:" + base64(out);
+    return "v1:" + platform::base64_encode(out);
 }
 
 std::optional<std::string> Secrets::open(std::string_view sealed) const {
     if (sealed.substr(0, 3) != "v1:") return std::nullopt;
-    auto raw = unbase64(sealed.substr(3));
+    auto raw = platform::base64_decode(sealed.substr(3));
     if (!raw || raw->size() < 12 + 16) return std::nullopt;
     const auto* bytes = reinterpret_cast<const unsigned char*>(raw->data());
     const size_t n = raw->size() - 12 - 16;

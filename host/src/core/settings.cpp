@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <platform/host/settings.hpp>
+#include <platform/sdk/text.hpp>
 #include <stdexcept>
 
 namespace platform::host {
@@ -43,8 +44,7 @@ Settings Settings::from_environment() {
         s.mcp_session_idle_ms = secs * 1000;
     }
     if (const char* level = env("PLATFORM_LOG_LEVEL"); level && *level) {
-        std::string v = level;
-        for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        const std::string v = platform::lower(level);
         if (v != "trace" && v != "debug" && v != "info" && v != "warn" && v != "error" &&
             v != "off")
             throw std::invalid_argument(std::string("PLATFORM_LOG_LEVEL: '") + level +

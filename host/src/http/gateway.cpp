@@ -13,6 +13,7 @@
 #include <platform/host/settings.hpp>
 #include <platform/host/status.hpp>
 #include <platform/sdk/random.hpp>
+#include <platform/sdk/text.hpp>
 #include <platform/validation/json_depth.hpp>
 #include <platform/validation/schema.hpp>
 #include <stdexcept>
@@ -62,9 +63,7 @@ bool query_flag(const std::string& query, const std::string& kv) {
 }
 
 bool websocket_upgrade(const HttpRequest& req) {
-    std::string up = req.header("upgrade");
-    std::transform(up.begin(), up.end(), up.begin(), ::tolower);
-    return up.find("websocket") != std::string::npos;
+    return platform::lower(req.header("upgrade")).find("websocket") != std::string::npos;
 }
 
 // "host:port" -> {host class, port}: the loopback names and the any-address count as one host.
@@ -74,7 +73,7 @@ std::pair<std::string, std::string> node_key(const std::string& address) {
     std::string host = address.substr(0, colon), port = address.substr(colon + 1);
     if (host.size() > 1 && host.front() == '[' && host.back() == ']')
         host = host.substr(1, host.size() - 2);
-    std::transform(host.begin(), host.end(), host.begin(), ::tolower);
+    host = platform::lower(host);
     if (host.empty() || host == "localhost" || host == "127.0.0.1" || host == "::1" ||
         host == "0.0.0.0" || host == "::")
         host = "loopback";

@@ -15,6 +15,7 @@
 #include <platform/host/http_bodies.hpp>
 #include <platform/host/status.hpp>
 #include <platform/sdk/random.hpp>
+#include <platform/sdk/text.hpp>
 
 #include "handlers.hpp"
 
@@ -104,8 +105,7 @@ json form_pairs(std::string_view text) {
 std::string media_type(const std::string& content_type) {
     std::string t = content_type.substr(0, content_type.find(';'));
     t.erase(std::remove_if(t.begin(), t.end(), ::isspace), t.end());
-    std::transform(t.begin(), t.end(), t.begin(), ::tolower);
-    return t;
+    return platform::lower(t);
 }
 
 std::string bearer(const HttpRequest& req) {

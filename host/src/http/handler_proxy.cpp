@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <platform/host/http_bodies.hpp>
+#include <platform/sdk/text.hpp>
 #include <random>
 
 #include "handlers.hpp"
@@ -70,8 +71,7 @@ std::vector<std::string> connection_tokens(const std::string& value) {
         std::string t = value.substr(i, j - i);
         t.erase(0, t.find_first_not_of(" \t"));
         t.erase(t.find_last_not_of(" \t") + 1);
-        for (auto& ch : t) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-        if (!t.empty()) out.push_back(t);
+        if (!t.empty()) out.push_back(platform::lower(t));
         i = j + 1;
     }
     return out;
@@ -171,8 +171,7 @@ HttpResponse forward_http(const HttpRequest& req, const std::string& address,
         if (strcasecmp(name.c_str(), "connection") == 0)
             for (auto& t : connection_tokens(value)) drop.push_back(t);
     for (auto& [name, value] : got.headers) {
-        std::string lower = name;
-        for (auto& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        const std::string lower = platform::lower(name);
         if (hop_by_hop(lower) || lower == "x-request-id" || !header_name_ok(name) ||
             !header_value_ok(value) || std::find(drop.begin(), drop.end(), lower) != drop.end())
             continue;

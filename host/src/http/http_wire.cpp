@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <platform/host/http_bodies.hpp>
 #include <platform/host/status.hpp>
+#include <platform/sdk/text.hpp>
 #include <sstream>
 #include <vector>
 
@@ -16,10 +17,7 @@ namespace wire {
 
 namespace {
 
-std::string lower(std::string s) {
-    for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
+using platform::lower;
 
 // Wants the connection closed: Connection: close, or HTTP/1.0 without keep-alive.
 bool wants_close(Http::Version version, const std::string& connection) {

@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <platform/host/request_args.hpp>
+#include <platform/sdk/text.hpp>
 #include <platform/validation/json_depth.hpp>
 #include <platform/validation/query.hpp>
 #include <vector>
@@ -18,8 +19,7 @@ namespace {
 std::string media_type(const std::string& content_type) {
     std::string t = content_type.substr(0, content_type.find(';'));
     t.erase(std::remove_if(t.begin(), t.end(), ::isspace), t.end());
-    std::transform(t.begin(), t.end(), t.begin(), ::tolower);
-    return t;
+    return platform::lower(t);
 }
 bool is_json(const std::string& t) {
     return t.empty() || t == "application/json" || t == "text/json" ||

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <platform/host/request_args.hpp>
+#include <platform/sdk/text.hpp>
 #include <platform/validation/json_depth.hpp>
 
 #include "mcp_internal.hpp"
@@ -17,11 +18,7 @@ namespace platform::host {
 using namespace mcp;
 
 namespace {
-std::string lower(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return s;
-}
+using platform::lower;
 
 // "Example.com:8080" / "[::1]:80" -> "example.com" / "::1".
 std::string host_name(std::string host) {

@@ -6,15 +6,13 @@
 #include <algorithm>
 #include <cstring>
 #include <platform/host/outbound.hpp>
+#include <platform/sdk/text.hpp>
 
 namespace platform::host {
 
 namespace {
 
-std::string lower(std::string s) {
-    for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
+using platform::lower;
 
 bool hex_digit(char c) {
     return std::isxdigit(static_cast<unsigned char>(c)) != 0;

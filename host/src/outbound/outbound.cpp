@@ -11,6 +11,7 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <platform/host/outbound.hpp>
+#include <platform/sdk/text.hpp>
 #include <set>
 
 namespace platform::host {
@@ -26,10 +27,7 @@ std::string str(platform_str_t s) {
 platform_str_t view(const std::string& s) {
     return {s.data(), s.size()};
 }
-std::string lower(std::string s) {
-    for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
+using platform::lower;
 std::string trim(const std::string& s) {
     size_t b = s.find_first_not_of(" \t\r\n"), e = s.find_last_not_of(" \t\r\n");
     return b == std::string::npos ? "" : s.substr(b, e - b + 1);

@@ -17,6 +17,7 @@
 #include <platform/host/names.hpp>
 #include <platform/host/payment.hpp>
 #include <platform/host/runtime.hpp>
+#include <platform/sdk/text.hpp>
 
 namespace platform::host {
 
@@ -278,9 +279,7 @@ void PaymentGate::pay_x402(const Identity& who, Invocation inv, const ServiceEnt
         }
         std::string payer = verified.body.value("payer", "");
         if (payer.empty()) payer = x402::payer_of(*payload);
-        std::transform(payer.begin(), payer.end(), payer.begin(),
-                       [](unsigned char c) { return std::tolower(c); });
-        inv.headers[kPayerHeader] = payer;
+        inv.headers[kPayerHeader] = platform::lower(payer);
         auto paid =
             std::make_shared<std::pair<json, json>>(std::move(*payload), std::move(*requirement));
         run(who, std::move(inv), [this, done, paid, key, record, version, payer](Outcome o) {

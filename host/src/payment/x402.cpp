@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <platform/host/payment.hpp>
+#include <platform/sdk/text.hpp>
 
 namespace platform::host {
 
@@ -14,11 +15,7 @@ using nlohmann::json;
 namespace x402 {
 
 namespace {
-std::string lower(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return s;
-}
+using platform::lower;
 std::string str_field(const json& o, const char* key) {
     if (!o.is_object()) return "";
     auto it = o.find(key);
@@ -88,65 +85,6 @@ json payment_required_v1(const PaymentSettings& s, uint64_t price, const Resourc
     return {{"x402Version", 1},
             {"error", error},
             {"accepts", json::array({requirement_v1(s, price, r)})}};
-}
-
-std::string base64_encode(std::string_view bytes) {
-    static const char* digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    std::string out;
-    out.reserve((bytes.size() + 2) / 3 * 4);
-    size_t i = 0;
-    for (; i + 2 < bytes.size(); i += 3) {
-        uint32_t v = (uint32_t(uint8_t(bytes[i])) << 16) | (uint32_t(uint8_t(bytes[i + 1])) << 8) |
-                     uint8_t(bytes[i + 2]);
-        for (int shift : {18, 12, 6, 0}) out += digits[(v >> shift) & 63];
-    }
-    if (i < bytes.size()) {
-        uint32_t v = uint32_t(uint8_t(bytes[i])) << 16;
-        if (i + 1 < bytes.size()) v |= uint32_t(uint8_t(bytes[i + 1])) << 8;
-        out += digits[(v >> 18) & 63];
-        out += digits[(v >> 12) & 63];
-        out += i + 1 < bytes.size() ? digits[(v >> 6) & 63] : '=';
-        out += '=';
-    }
-    return out;
-}
-
-std::optional<std::string> base64_decode(std::string_view text) {
-    auto value = [](char c) -> int {
-        if (c >= 'A' && c <= 'Z') return c - 'A';
-        if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-        if (c >= '0' && c <= '9') return c - '0' + 52;
-        if (c == '+' || c == '-') return 62;
-        if (c == '/' || c == '_') return 63;
-        return -1;
-    };
-    std::string digits;
-    digits.reserve(text.size());
-    size_t padding = 0;
-    for (char c : text) {
-        if (c == ' ' || c == '\t' || c == '\r' || c == '\n') continue;
-        if (c == '=') {
-            ++padding;
-            continue;
-        }
-        if (padding || value(c) < 0) return std::nullopt;  // a digit after padding, or not base64
-        digits += c;
-    }
-    if (digits.size() % 4 == 1 || padding > 2) return std::nullopt;
-    if (padding && (digits.size() + padding) % 4 != 0) return std::nullopt;
-    std::string out;
-    out.reserve(digits.size() * 3 / 4);
-    uint32_t acc = 0;
-    int bits = 0;
-    for (char c : digits) {
-        acc = (acc << 6) | static_cast<uint32_t>(value(c));
-        bits += 6;
-        if (bits >= 8) {
-            bits -= 8;
-            out += static_cast<char>((acc >> bits) & 0xff);
-        }
-    }
-    return out;
 }
 
 std::optional<json> decode_payment(std::string_view header, std::string* error) {

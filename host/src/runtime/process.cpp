@@ -81,30 +81,4 @@ int run_process(const std::vector<std::string>& argv, const std::string& cwd, co
     return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : -1;
 }
 
-bool base64_decode(const std::string& text, std::string& out) {
-    static const std::string alphabet =
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    out.clear();
-    out.reserve(text.size() * 3 / 4);
-    uint32_t acc = 0;
-    int bits = 0;
-    bool padding = false;
-    for (char c : text) {
-        if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
-        if (c == '=') {
-            padding = true;
-            continue;
-        }
-        auto v = alphabet.find(c);
-        if (v == std::string::npos || padding) return false;
-        acc = (acc << 6) | static_cast<uint32_t>(v);
-        bits += 6;
-        if (bits >= 8) {
-            bits -= 8;
-            out.push_back(static_cast<char>((acc >> bits) & 0xff));
-        }
-    }
-    return true;
-}
-
 }  // namespace platform::host::runtime

@@ -169,9 +169,10 @@ public:
         req.group = runtime_.settings().ns;
         if (r.args().contains("archive")) {
             req.source.kind = "archive";
-            if (!platform::host::runtime::base64_decode(r.str("archive"), req.source.archive) ||
-                req.source.archive.empty())
+            auto archive = platform::base64_decode(r.str("archive"));
+            if (!archive || archive->empty())
                 throw platform::invalid_argument("archive: not base64 of a .tar.gz");
+            req.source.archive = std::move(*archive);
             if (!r.args().contains("name"))
                 throw platform::invalid_argument("name: required with an archive");
         } else {
@@ -184,9 +185,12 @@ public:
     json update(platform::Request& r) {
         allowed(r);
         std::string archive;
-        if (r.args().contains("archive") &&
-            (!platform::host::runtime::base64_decode(r.str("archive"), archive) || archive.empty()))
-            throw platform::invalid_argument("archive: not base64 of a .tar.gz");
+        if (r.args().contains("archive")) {
+            auto decoded = platform::base64_decode(r.str("archive"));
+            if (!decoded || decoded->empty())
+                throw platform::invalid_argument("archive: not base64 of a .tar.gz");
+            archive = std::move(*decoded);
+        }
         return {{"service", visible(call([&] {
                      return manager_->update(r.str("name"), std::move(archive));
                  }))}};

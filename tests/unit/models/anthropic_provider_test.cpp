@@ -1,5 +1,5 @@
 // model-anthropic through the SDK's fake host (model_harness.hpp): settings, headers, URL and
-// errors (the retry rule and the error shapes are model-common's, tested with model-openai).
+// errors (the retry rule and the error shapes are plugins/common/model's, tested with model-openai).
 #include "model_harness.hpp"
 
 namespace {

@@ -1,16 +1,16 @@
-// The parts the HTTP model providers share (plugins/model-common): settings layers, URL hosts,
+// The parts the HTTP model providers share (plugins/common/model): settings layers, URL hosts,
 // upstream error messages, the retry wait, the neutral request's checks and tool arguments.
 #include <gtest/gtest.h>
 
 #include <map>
 
-#include "../../../plugins/model-common/model_settings.hpp"
-#include "../../../plugins/model-common/neutral.hpp"
-#include "../../../plugins/model-common/upstream_call.hpp"
+#include "common/model/model_settings.hpp"
+#include "common/model/neutral.hpp"
+#include "common/model/upstream_call.hpp"
 
 namespace {
 
-using namespace model_common;
+using namespace common::model;
 using nlohmann::json;
 
 const SettingNames kNames{"openai", "OPENAI", "https://api.openai.com/v1", "gpt-4o-mini"};

@@ -1,4 +1,5 @@
-// platform/sdk/text.hpp: the helpers service plugins share (RFC 3339, case, HTML, base64, ids).
+// platform/sdk/text.hpp: the helpers plugins and the host share (RFC 3339, case, HTML, base64,
+// base64url, ids).
 #include <gtest/gtest.h>
 
 #include <platform/sdk/text.hpp>
@@ -36,6 +37,23 @@ TEST(SdkText, Base64RoundTripsEveryLengthAndRejectsMalformedInput) {
     EXPECT_FALSE(platform::base64_decode("aGVsbG8=="));  // wrong padding
     EXPECT_FALSE(platform::base64_decode("a"));          // no whole byte
     EXPECT_FALSE(platform::base64_decode("not base64!"));
+}
+
+TEST(SdkText, Base64urlIsUnpaddedAndItsDecoderStrict) {
+    std::string bytes;
+    for (int i = 0; i < 70; ++i) {
+        const std::string text = platform::base64url_encode(bytes);
+        EXPECT_EQ(text.size(), (bytes.size() * 4 + 2) / 3) << i;  // no padding
+        EXPECT_EQ(platform::base64url_decode(text), bytes) << i;
+        bytes += static_cast<char>(i * 37);
+    }
+    EXPECT_EQ(platform::base64url_encode("\xfb\xff"), "-_8");
+    EXPECT_EQ(platform::base64url_encode("hello"), "aGVsbG8");
+    EXPECT_FALSE(platform::base64url_decode("aGVsbG8="));  // padding
+    EXPECT_FALSE(platform::base64url_decode("+/8"));       // the standard alphabet
+    EXPECT_FALSE(platform::base64url_decode("aGVs bG8"));  // whitespace
+    EXPECT_FALSE(platform::base64url_decode("aGVsbG9"));   // unused bits set: not canonical
+    EXPECT_FALSE(platform::base64url_decode("aGVsb"));     // no whole byte
 }
 
 TEST(SdkText, HashIdsFollowTheSeedAndAttempt) {

@@ -22,6 +22,7 @@
 #include <optional>
 #include <platform/host/calls.hpp>
 #include <platform/host/profile.hpp>
+#include <platform/sdk/text.hpp>
 #include <set>
 #include <string>
 #include <string_view>
@@ -62,10 +63,10 @@ nlohmann::json payment_required(const PaymentSettings& s, uint64_t price, const 
 nlohmann::json payment_required_v1(const PaymentSettings& s, uint64_t price, const Resource& r,
                                    const std::string& error);
 
-// Standard base64 with padding.
-std::string base64_encode(std::string_view bytes);
-// Standard or URL-safe base64, padded or not (whitespace ignored); nullopt when malformed.
-std::optional<std::string> base64_decode(std::string_view text);
+// Standard base64 with padding; decoding takes the standard or URL-safe alphabet, padded or not
+// (whitespace ignored), nullopt when malformed (platform/sdk/text.hpp).
+using platform::base64_decode;
+using platform::base64_encode;
 
 // A PAYMENT-SIGNATURE / X-PAYMENT value (base64 of a JSON PaymentPayload) as JSON; nullopt with
 // *error saying what is wrong.

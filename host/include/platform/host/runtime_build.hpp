@@ -23,9 +23,6 @@ using LogFn = std::function<void(const std::string& line)>;
 int run_process(const std::vector<std::string>& argv, const std::string& cwd, const LogFn& log,
                 int64_t timeout_ms, const std::atomic<bool>* cancel = nullptr);
 
-// Standard base64 (RFC 4648, padding optional, whitespace skipped); false on any other byte.
-bool base64_decode(const std::string& text, std::string& out);
-
 // Where a source comes from. kind "archive": a .tar.gz (the CLI's upload of a local folder);
 // kind "git": anything `git clone` takes (a path, file://, https://, ssh), at `ref` (a branch, a
 // tag or a commit; "" = the default branch).

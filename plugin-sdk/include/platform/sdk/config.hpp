@@ -28,6 +28,7 @@
 #include <nlohmann/json.hpp>
 #include <platform/sdk/error.hpp>
 #include <platform/sdk/host.hpp>
+#include <platform/sdk/text.hpp>
 #include <string>
 #include <string_view>
 
@@ -93,8 +94,7 @@ public:
         if (value_.is_boolean()) return value_.get<bool>();
         if (value_.is_number()) return value_.get<double>() != 0;
         if (!value_.is_string()) return def;
-        std::string s = trimmed(value_.get<std::string>());
-        for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        const std::string s = lower(trimmed(value_.get<std::string>()));
         if (s == "true" || s == "1" || s == "yes" || s == "on") return true;
         if (s == "false" || s == "0" || s == "no" || s == "off") return false;
         return def;

@@ -15,6 +15,7 @@
 #include <cerrno>
 #include <cstddef>
 #include <cstdint>
+#include <platform/sdk/text.hpp>
 #include <stdexcept>
 #include <string>
 
@@ -44,17 +45,9 @@ inline std::string random_hex(size_t bytes) {
 
 // `bytes` random bytes as unpadded base64url (ceil(bytes * 4 / 3) characters).
 inline std::string random_base64url(size_t bytes) {
-    static const char* abc = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-    std::string raw(bytes, '\0'), out;
+    std::string raw(bytes, '\0');
     random_bytes(raw.data(), bytes);
-    uint32_t acc = 0;
-    int bits = 0;
-    for (unsigned char b : raw) {
-        acc = (acc << 8) | b;
-        for (bits += 8; bits >= 6; bits -= 6) out += abc[(acc >> (bits - 6)) & 63];
-    }
-    if (bits > 0) out += abc[(acc << (6 - bits)) & 63];
-    return out;
+    return base64url_encode(raw);
 }
 
 // A version 4 UUID (122 random bits) in its 36-character form.

@@ -1,5 +1,6 @@
-// platform/sdk/text.hpp — small text helpers service plugins share: RFC 3339 times, ASCII case
-// folding, HTML escaping, base64, content-derived and time-ordered ids, and a write sequence.
+// platform/sdk/text.hpp — small text helpers plugins (and the host) share: RFC 3339 times, ASCII
+// case folding, HTML escaping, base64 and base64url, content-derived and time-ordered ids, and a
+// write sequence.
 //
 // Header-only, no state except the process-wide counters of time_ordered_id and next_sequence; every function may be called
 // from any thread.
@@ -13,6 +14,7 @@
 #include <optional>
 #include <platform/sdk/random.hpp>
 #include <string>
+#include <string_view>
 
 namespace platform {
 
@@ -64,8 +66,19 @@ inline std::string html_escape(const std::string& s) {
     return out;
 }
 
+// The value of a base64 digit of either alphabet ('+' and '-' are 62, '/' and '_' are 63); -1 for
+// any other character.
+inline int base64_digit(unsigned char c) {
+    if (c >= 'A' && c <= 'Z') return c - 'A';
+    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+    if (c >= '0' && c <= '9') return c - '0' + 52;
+    if (c == '+' || c == '-') return 62;
+    if (c == '/' || c == '_') return 63;
+    return -1;
+}
+
 // Standard base64 (RFC 4648 §4) with padding.
-inline std::string base64_encode(const std::string& bytes) {
+inline std::string base64_encode(std::string_view bytes) {
     static const char* abc = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     std::string out;
     out.reserve((bytes.size() + 2) / 3 * 4);
@@ -84,7 +97,7 @@ inline std::string base64_encode(const std::string& bytes) {
 // Decodes base64, standard or URL-safe alphabet (RFC 4648 §4, §5); ASCII whitespace (line breaks
 // of MIME-wrapped text) is skipped and padding is optional but, when present, must be right.
 // nullopt for any other character, data after the padding, or a length no bytes can have.
-inline std::optional<std::string> base64_decode(const std::string& text) {
+inline std::optional<std::string> base64_decode(std::string_view text) {
     std::string out;
     out.reserve(text.size() / 4 * 3);
     uint32_t acc = 0;
@@ -97,19 +110,8 @@ inline std::optional<std::string> base64_decode(const std::string& text) {
             continue;
         }
         if (pads) return std::nullopt;
-        int v;
-        if (c >= 'A' && c <= 'Z')
-            v = c - 'A';
-        else if (c >= 'a' && c <= 'z')
-            v = c - 'a' + 26;
-        else if (c >= '0' && c <= '9')
-            v = c - '0' + 52;
-        else if (c == '+' || c == '-')
-            v = 62;
-        else if (c == '/' || c == '_')
-            v = 63;
-        else
-            return std::nullopt;
+        const int v = base64_digit(c);
+        if (v < 0) return std::nullopt;
         ++chars;
         acc = (acc << 6) | uint32_t(v);
         bits += 6;
@@ -119,6 +121,44 @@ inline std::optional<std::string> base64_decode(const std::string& text) {
         }
     }
     if (chars % 4 == 1 || pads > 2 || (pads && (chars + pads) % 4 != 0)) return std::nullopt;
+    return out;
+}
+
+// base64url (RFC 4648 §5) without padding, as JWS, JWT and ACME write it.
+inline std::string base64url_encode(std::string_view bytes) {
+    static const char* abc = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    std::string out;
+    out.reserve((bytes.size() * 4 + 2) / 3);
+    uint32_t acc = 0;
+    int bits = 0;
+    for (unsigned char c : bytes) {
+        acc = (acc << 8) | c;
+        for (bits += 8; bits >= 6; bits -= 6) out += abc[(acc >> (bits - 6)) & 63];
+    }
+    if (bits > 0) out += abc[(acc << (6 - bits)) & 63];
+    return out;
+}
+
+// Decodes unpadded base64url strictly, for signed tokens: only the URL-safe alphabet, no padding,
+// no whitespace, and the unused bits of the last character must be zero, so each byte string has
+// exactly one accepted spelling. nullopt otherwise, and for a length no bytes can have.
+inline std::optional<std::string> base64url_decode(std::string_view text) {
+    if (text.size() % 4 == 1) return std::nullopt;
+    std::string out;
+    out.reserve(text.size() * 3 / 4);
+    uint32_t acc = 0;
+    int bits = 0;
+    for (unsigned char c : text) {
+        const int v = c == '+' || c == '/' ? -1 : base64_digit(c);
+        if (v < 0) return std::nullopt;
+        acc = (acc << 6) | uint32_t(v);
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            out += static_cast<char>((acc >> bits) & 0xFF);
+        }
+    }
+    if (acc & ((1u << bits) - 1)) return std::nullopt;  // non-canonical trailing bits
     return out;
 }
 

@@ -1,9 +1,9 @@
-// conversations — the agent's conversations as inbox and recall read them. Neither service keeps
+// common/conversations — the agent's conversations as inbox and recall read them. Neither service keeps
 // anything: each call is the agent plugin's internal endpoints (plugins/agent/README.md, "Internal
 // endpoints") called as the caller, Host::call("agent", <method>, args, r.call()), so ownership
 // (another account's thread is 404), token restrictions and deadlines are the caller's. This file
 // holds those calls, the checks of the arguments both services take, and the shapes they answer
-// with. Shared source: compiled into inbox and recall (plugins never link each other).
+// with. A library linked by inbox and recall (platform_common_conversations); not a plugin.
 #pragma once
 
 #include <cstdint>
@@ -11,7 +11,7 @@
 #include <platform/sdk.hpp>
 #include <string>
 
-namespace conversations {
+namespace common::conversations {
 
 // agent/<method> as the caller of `r`: its result, or its error passed on with the agent's code
 // and message (404 "thread: no such conversation", 400, 401...). A host without the agent
@@ -31,4 +31,4 @@ platform::json pick(const platform::json& from, std::initializer_list<const char
 // A message as both services show it: {seq, role, text, at, channel, agent}.
 platform::json message(const platform::json& stored);
 
-}  // namespace conversations
+}  // namespace common::conversations

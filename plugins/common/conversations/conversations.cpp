@@ -1,8 +1,8 @@
-#include "conversations.hpp"
+#include "common/conversations/conversations.hpp"
 
 using platform::json;
 
-namespace conversations {
+namespace common::conversations {
 
 json agent(const platform::Request& r, const std::string& method, const json& args) {
     platform::Host::CallResult out;
@@ -46,4 +46,4 @@ json message(const json& stored) {
     return pick(stored, {"seq", "role", "text", "at", "channel", "agent"});
 }
 
-}  // namespace conversations
+}  // namespace common::conversations

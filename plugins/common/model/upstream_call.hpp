@@ -1,6 +1,6 @@
-// upstream_call — one JSON POST to a model upstream through the host's outbound client, with the
-// error mapping and the retry rule both HTTP model providers share (docs/decisions.md 29).
-// Not a plugin.
+// common/model/upstream_call — one JSON POST to a model upstream through the host's outbound
+// client, with the error mapping and the retry rule both HTTP model providers share
+// (docs/decisions.md 29). Part of the model client library they link; not a plugin.
 //
 // The request is an operator URL (Host::fetch with operator_url): a public upstream is reached
 // directly, a loopback or private one (Ollama, llama.cpp, a test's fake server) only when its
@@ -24,7 +24,7 @@
 #include <platform/sdk/host.hpp>
 #include <string>
 
-namespace model_common {
+namespace common::model {
 
 struct UpstreamPost {
     std::string name;  // "openai": the start of every message
@@ -50,4 +50,4 @@ int64_t retry_wait_ms(const nlohmann::json& headers);
 // True when the host's failure text says the connection was refused.
 bool connection_refused(const std::string& error);
 
-}  // namespace model_common
+}  // namespace common::model

@@ -1,8 +1,8 @@
-#include "neutral.hpp"
+#include "common/model/neutral.hpp"
 
 #include <platform/sdk/error.hpp>
 
-namespace model_common {
+namespace common::model {
 
 using nlohmann::json;
 using platform::invalid_argument;
@@ -111,4 +111,4 @@ json arguments_object(const json& arguments, std::string* problem) {
     return json::object();
 }
 
-}  // namespace model_common
+}  // namespace common::model

@@ -1,5 +1,6 @@
-// neutral — reading the provider-neutral model request of abi.h (platform_model_provider_t)
-// the same way in every HTTP model provider. Not a plugin.
+// common/model/neutral — reading the provider-neutral model request of abi.h
+// (platform_model_provider_t) the same way in every model provider (the HTTP ones and
+// model-builtin). Part of the model client library they link; not a plugin.
 //
 // Malformed requests are platform::Error(invalid_argument) naming the field:
 //   messages                 required, an array of objects
@@ -14,7 +15,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-namespace model_common {
+namespace common::model {
 
 // The request's messages, checked as above.
 const nlohmann::json& checked_messages(const nlohmann::json& request);
@@ -40,4 +41,4 @@ nlohmann::json input_schema_of(const nlohmann::json& tool);
 // anything else (a malformed string included) becomes {} and *problem says why.
 nlohmann::json arguments_object(const nlohmann::json& arguments, std::string* problem);
 
-}  // namespace model_common
+}  // namespace common::model

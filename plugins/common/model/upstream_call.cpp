@@ -1,4 +1,4 @@
-#include "upstream_call.hpp"
+#include "common/model/upstream_call.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -6,7 +6,7 @@
 #include <platform/sdk/error.hpp>
 #include <thread>
 
-namespace model_common {
+namespace common::model {
 
 using nlohmann::json;
 using platform::Code;
@@ -115,4 +115,4 @@ json post_json(const platform::Host& host, const UpstreamPost& post) {
     return body;
 }
 
-}  // namespace model_common
+}  // namespace common::model

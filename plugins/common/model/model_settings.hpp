@@ -1,5 +1,5 @@
-// model_settings — where an HTTP model provider (model-openai, model-anthropic) finds its upstream
-// (docs/decisions.md 29). Not a plugin: both providers compile this file in.
+// common/model/model_settings — where an HTTP model provider (model-openai, model-anthropic) finds
+// its upstream (docs/decisions.md 29). Part of the model client library both link; not a plugin.
 //
 // Each setting is read at every completion, first found wins:
 //   1. the config service, `model.<name>.base_url|api_key|model|timeout_ms` (one Config.Get of
@@ -19,7 +19,7 @@
 #include <platform/sdk/host.hpp>
 #include <string>
 
-namespace model_common {
+namespace common::model {
 
 // What a provider calls its settings and what it uses when none is set.
 struct SettingNames {
@@ -50,4 +50,4 @@ UpstreamSettings merge_settings(const SettingNames& names, const nlohmann::json&
 // The host part of a URL ("api.openai.com" for "https://api.openai.com/v1"), lower case.
 std::string url_host(const std::string& url);
 
-}  // namespace model_common
+}  // namespace common::model

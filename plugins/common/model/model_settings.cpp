@@ -1,10 +1,10 @@
-#include "model_settings.hpp"
+#include "common/model/model_settings.hpp"
 
-#include <cctype>
 #include <cstdlib>
 #include <platform/sdk/config.hpp>
+#include <platform/sdk/text.hpp>
 
-namespace model_common {
+namespace common::model {
 
 using nlohmann::json;
 
@@ -77,8 +77,7 @@ std::string url_host(const std::string& url) {
     } else if (const size_t colon = authority.find(':'); colon != std::string::npos) {
         authority.erase(colon);
     }
-    for (auto& c : authority) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return authority;
+    return platform::lower(authority);
 }
 
-}  // namespace model_common
+}  // namespace common::model

@@ -15,6 +15,7 @@
 #include <platform/sdk/host.hpp>
 #include <platform/sdk/model_provider.hpp>
 #include <platform/sdk/provider.hpp>
+#include <platform/sdk/random.hpp>
 #include <platform/sdk/request.hpp>
 #include <platform/sdk/service.hpp>
 #include <platform/sdk/store.hpp>

@@ -2,6 +2,7 @@
 // base64url, ids).
 #include <gtest/gtest.h>
 
+#include <platform/sdk/random.hpp>
 #include <platform/sdk/text.hpp>
 #include <set>
 

@@ -12,9 +12,11 @@
 
 #include <sys/random.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <platform/sdk/text.hpp>
 #include <stdexcept>
 #include <string>
@@ -57,6 +59,21 @@ inline std::string uuid4() {
     h[16] = "89ab"[(h[16] <= '9' ? h[16] - '0' : h[16] - 'a' + 10) & 3];  // variant 10
     return h.substr(0, 8) + "-" + h.substr(8, 4) + "-" + h.substr(12, 4) + "-" + h.substr(16, 4) +
            "-" + h.substr(20);
+}
+
+// "<prefix>-<12 hex digits of now_ms>-<6 hex digits of a counter>" ("ev-0191a2b3c4d5-8f3e01"):
+// unique within the process and time-ordered — newer ids sort after older ones, which listing
+// cursors rely on. The counter starts at a random value, so two processes rarely collide.
+inline std::string time_ordered_id(const std::string& prefix, int64_t now_ms) {
+    static std::atomic<uint32_t> counter{[] {
+        uint32_t seed = 0;
+        random_bytes(&seed, sizeof seed);
+        return seed;
+    }()};
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "-%012llx-%06x", static_cast<unsigned long long>(now_ms),
+                  counter.fetch_add(1) & 0xffffff);
+    return prefix + buf;
 }
 
 }  // namespace platform

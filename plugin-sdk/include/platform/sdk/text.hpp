@@ -2,7 +2,7 @@
 // case folding, HTML escaping, base64 and base64url, content-derived and time-ordered ids, and a
 // write sequence.
 //
-// Header-only, no state except the process-wide counters of time_ordered_id and next_sequence; every function may be called
+// Header-only, no state except the process-wide counter of next_sequence; every function may be called
 // from any thread.
 #pragma once
 
@@ -12,7 +12,6 @@
 #include <cstdio>
 #include <ctime>
 #include <optional>
-#include <platform/sdk/random.hpp>
 #include <string>
 #include <string_view>
 
@@ -176,21 +175,6 @@ inline std::string hash_id(const std::string& seed, int attempt = -1,
     std::string out = prefix;
     for (int i = 0; i < 16; ++i, h >>= 4) out += hex[h & 15];
     return out;
-}
-
-// "<prefix>-<12 hex digits of now_ms>-<6 hex digits of a counter>" ("ev-0191a2b3c4d5-8f3e01"):
-// unique within the process and time-ordered — newer ids sort after older ones, which listing
-// cursors rely on. The counter starts at a random value, so two processes rarely collide.
-inline std::string time_ordered_id(const std::string& prefix, int64_t now_ms) {
-    static std::atomic<uint32_t> counter{[] {
-        uint32_t seed = 0;
-        random_bytes(&seed, sizeof seed);
-        return seed;
-    }()};
-    char buf[40];
-    std::snprintf(buf, sizeof buf, "-%012llx-%06x", static_cast<unsigned long long>(now_ms),
-                  counter.fetch_add(1) & 0xffffff);
-    return prefix + buf;
 }
 
 // A number that grows with every call in this process and with the business clock across

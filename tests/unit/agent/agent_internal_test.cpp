@@ -147,10 +147,10 @@ TEST_F(AgentInternal, RunChecksItsArguments) {
     EXPECT_EQ(big.body, "prompt: must be at most 8000 bytes");
     Reply channel = run({{"prompt", "hi"}, {"channel", "sms"}});
     EXPECT_EQ(channel.code, PLATFORM_INVALID_ARGUMENT);
-    EXPECT_EQ(channel.body, "channel: one of web, mail, cli");
+    EXPECT_EQ(channel.body, "channel: must be one of web, mail, cli");
     Reply deliver = run({{"prompt", "hi"}, {"deliver", "yes"}});
     EXPECT_EQ(deliver.code, PLATFORM_INVALID_ARGUMENT);
-    EXPECT_EQ(deliver.body, "deliver: must be true or false");
+    EXPECT_EQ(deliver.body, "deliver: must be a boolean");
     EXPECT_EQ(run({{"prompt", "hi"}}, "").code, PLATFORM_UNAUTHENTICATED);
     EXPECT_TRUE(model.requests.empty());
 }
@@ -182,7 +182,7 @@ TEST_F(AgentInternal, PostAppendsAnAssistantMessageWithoutTheModel) {
               PLATFORM_NOT_FOUND);
     EXPECT_EQ(agent.call("post", {{"text", "x"}, {"thread", "th-nothing"}}, "ann").code,
               PLATFORM_NOT_FOUND);
-    EXPECT_EQ(agent.call("post", {{"text", ""}}, "ann").body, "text: must not be empty");
+    EXPECT_EQ(agent.call("post", {{"text", ""}}, "ann").body, "text: must be at least 1 character");
     EXPECT_EQ(agent.call("post", {{"text", std::string(100001, 'a')}}, "ann").code,
               PLATFORM_INVALID_ARGUMENT);
     EXPECT_TRUE(model.requests.empty());

@@ -49,7 +49,9 @@ TEST_F(AuthLocalTest, AdminIsCreatedInTheHostsNamespace) {
     host.store.clear();
     host.platform_namespace = "acme.prod";
     setenv("PLATFORM_NAMESPACE", "from.the.environment", 1);  // no longer read
-    const bool started = start();
+    json config = cheap_config();
+    config.erase("namespace");  // the plugin's own setting would win
+    const bool started = start(config);
     unsetenv("PLATFORM_NAMESPACE");
     ASSERT_TRUE(started);
     EXPECT_TRUE(host.store.count("account/acme.prod/admin"));

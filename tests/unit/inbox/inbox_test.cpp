@@ -56,7 +56,7 @@ TEST_F(InboxTest, LimitsAre1To100) {
               PLATFORM_INVALID_ARGUMENT);
     EXPECT_EQ(inbox.call("read", {{"id", "th-web"}, {"limit", 101}}, "ann").code,
               PLATFORM_INVALID_ARGUMENT);
-    EXPECT_EQ(inbox.call("read", json::object(), "ann").body, "id: must not be empty");
+    EXPECT_EQ(inbox.call("read", json::object(), "ann").body, "id: is required");
     EXPECT_EQ(inbox.call("list", {{"limit", 100}}, "ann").code, PLATFORM_OK);
     EXPECT_EQ(agent.calls.size(), 1u);  // refused before the agent
 }

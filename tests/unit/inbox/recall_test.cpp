@@ -76,7 +76,7 @@ TEST_F(RecallTest, ListsByClientMostRecentFirst) {
         EXPECT_TRUE(c.contains(key)) << key;
 
     EXPECT_EQ(recall.call("list", {{"client", "fax"}}, "ann").body,
-              "client: one of web, mail, cli");
+              "client: must be one of web, mail, cli");
     EXPECT_EQ(recall.call("list", {{"limit", 0}}, "ann").code, PLATFORM_INVALID_ARGUMENT);
     EXPECT_EQ(recall.call("list", {{"limit", 101}}, "ann").code, PLATFORM_INVALID_ARGUMENT);
 }

@@ -216,7 +216,7 @@ TEST_F(NotesTest, ResourcesListNewestFirstWithFirstLineDescriptions) {
     ASSERT_EQ(add("old", "first line\nsecond line", "alice").code, PLATFORM_OK);
     host.now_ms += 1000;
     ASSERT_EQ(add("b/c d%", "windows line\r\nnext", "alice").code, PLATFORM_OK);
-    ASSERT_EQ(add("a same second", "", "alice").code, PLATFORM_OK);
+    ASSERT_EQ(add("a same second", "\nan empty first line", "alice").code, PLATFORM_OK);
     ASSERT_EQ(add("bob's", "not alice's", "bob").code, PLATFORM_OK);
 
     Reply r = notes.call("resources", {{"cursor", "ignored"}}, "alice");
@@ -302,3 +302,20 @@ TEST_F(NotesTest, ChangesTellSubscribers) {
 }
 
 }  // namespace
+
+// The fake host validates with the host's validator: the 400s a client gets, before the handler.
+TEST(NotesArguments, RefusedAsTheHostRefusesThem) {
+    FakeHost host;
+    auto notes = host.load(platform_plugin_entry);
+    const auto missing = notes.call("add", {{"title", "t"}}, "alice");
+    EXPECT_EQ(missing.code, PLATFORM_INVALID_ARGUMENT);
+    EXPECT_EQ(missing.body, "text: is required");
+    const auto wrong_type = notes.call("get", {{"title", 5}}, "alice");
+    EXPECT_EQ(wrong_type.code, PLATFORM_INVALID_ARGUMENT);
+    EXPECT_EQ(wrong_type.body, "title: must be a string");
+    const auto too_long =
+        notes.call("add", {{"title", std::string(201, 'x')}, {"text", "t"}}, "alice");
+    EXPECT_EQ(too_long.code, PLATFORM_INVALID_ARGUMENT);
+    EXPECT_EQ(too_long.body, "title: must be at most 200 characters");
+    EXPECT_TRUE(host.store.empty());  // no handler ran
+}

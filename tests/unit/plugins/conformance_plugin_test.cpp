@@ -266,12 +266,12 @@ TEST_F(ConformancePlugin, Complete) {
     EXPECT_EQ(complete(ref, "arg2", "test").json().at("completion").at("values"),
               (json{"test", "testValue1", "testValue2"}));
     EXPECT_EQ(complete(ref, "arg1", "zzz").json().at("completion").at("values"), json::array());
-    EXPECT_EQ(complete(ref, "other", "").json().at("completion").at("values"), json::array());
+    EXPECT_EQ(complete(ref, "other", "x").json().at("completion").at("values"), json::array());
 
-    EXPECT_EQ(complete({{"type", "ref/prompt"}, {"name", "test_simple_prompt"}}, "arg1", "").code,
+    EXPECT_EQ(complete({{"type", "ref/prompt"}, {"name", "test_simple_prompt"}}, "arg1", "x").code,
               PLATFORM_NOT_FOUND);
     EXPECT_EQ(
-        complete({{"type", "ref/resource"}, {"uri", "test://template/{id}/data"}}, "id", "").code,
+        complete({{"type", "ref/resource"}, {"uri", "test://template/{id}/data"}}, "id", "x").code,
         PLATFORM_NOT_FOUND);
 }
 

@@ -108,7 +108,8 @@ public:
         for (uint32_t i = 0; i < desc_->endpoint_count; ++i) {
             auto* ep = endpoint(desc_, i);
             if (platform::view(ep->name) != endpoint_name) continue;
-            nlohmann::json checked = args;
+            // `{}` in a call is JSON null: no arguments, as an empty body is to the host.
+            nlohmann::json checked = args.is_null() ? nlohmann::json::object() : args;
             if (auto problem = inputs_[i].validate(checked))
                 return Reply{PLATFORM_INVALID_ARGUMENT, *problem, "", {}};
             CallState st;

@@ -45,6 +45,14 @@ int report(const RpcResult& r) {
     return platform::host::cli_exit_for_http(r.http_status);
 }
 
+int report_missing(const RpcResult& r) {
+    if (r.http_status == 404) {
+        std::cerr << "Not found\n";
+        return 5;
+    }
+    return report(r);
+}
+
 std::optional<ServiceInfo> lookup_service(const RpcClient& rpc, const std::string& name,
                                           int& code) {
     auto get = [&rpc](const std::string& service) {

@@ -28,6 +28,8 @@ Common take_common(Args& args, bool keep_help = false);
 // Prints "error: <detail>" (plus a hint to log in for a 401 sent without credentials) and returns
 // the exit code for the HTTP status (401/403 -> 3, 404 -> 5, 402 -> 6, otherwise 1).
 int report(const RpcResult& r);
+// The same, except that a 404 (a missing key or path) prints only "Not found" (exit 5).
+int report_missing(const RpcResult& r);
 
 // The registry's descriptor of a service ("notes", "registry", or a full name), through
 // Registry.GetService (retried as a read); a short name is the catalogue's v1.<name> when there

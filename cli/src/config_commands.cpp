@@ -41,15 +41,10 @@ int config_command(const Args& in) {
     return guarded([&]() -> int {
         Args args = in;
         Common c = take_common(args);
-        const std::string sub = args.empty() ? "" : args[0];
-        const bool builtin =
-            sub == "get" || sub == "set" || sub == "del" || sub == "delete" || sub == "list";
-        if (!builtin && !sub.empty() && sub.rfind("-", 0) != 0)
-            return dynamic_command("config", in);
-        if (c.help || sub.empty()) {
-            (c.help ? std::cout : std::cerr) << kConfigHelp;
-            return c.help ? 0 : 2;
-        }
+        if (auto done = subcommand_or_method("config", in, args, c,
+                                             {"get", "set", "del", "delete", "list"}, kConfigHelp))
+            return *done;
+        const std::string sub = args[0];
         bool secret = false;
         Args words;
         for (size_t i = 1; i < args.size(); ++i) {

@@ -118,14 +118,10 @@ int store_command(const Args& in) {
     return guarded([&]() -> int {
         Args args = in;
         Common c = take_common(args);
-        const std::string sub = args.empty() ? "" : args[0];
-        const bool builtin =
-            sub == "read" || sub == "write" || sub == "delete" || sub == "del" || sub == "list";
-        if (!builtin && !sub.empty() && sub.rfind("-", 0) != 0) return dynamic_command("store", in);
-        if (c.help || sub.empty()) {
-            (c.help ? std::cout : std::cerr) << kStoreHelp;
-            return c.help ? 0 : 2;
-        }
+        if (auto done = subcommand_or_method(
+                "store", in, args, c, {"read", "write", "delete", "del", "list"}, kStoreHelp))
+            return *done;
+        const std::string sub = args[0];
         Flags f = parse(Args(args.begin() + 1, args.end()));
         RpcClient rpc;
         if (sub == "read") {

@@ -37,12 +37,35 @@ Common take_common(Args& args, bool keep_help) {
     return c;
 }
 
+std::optional<int> subcommand_or_method(const std::string& service, const Args& in,
+                                        const Args& args, const Common& c,
+                                        std::initializer_list<const char*> subcommands,
+                                        const char* help) {
+    const std::string sub = args.empty() ? "" : args[0];
+    bool builtin = false;
+    for (const char* s : subcommands) builtin = builtin || sub == s;
+    if (!builtin && !sub.empty() && sub.rfind("-", 0) != 0) return dynamic_command(service, in);
+    if (c.help || sub.empty()) {
+        (c.help ? std::cout : std::cerr) << help;
+        return c.help ? 0 : 2;
+    }
+    return std::nullopt;
+}
+
 int report(const RpcResult& r) {
     std::cerr << paint(std::cerr, "31", "error:") << " " << r.detail();
     if (r.http_status == 401 && !r.sent_token)
         std::cerr << " (not logged in: run `platform login`, or set PLATFORM_TOKEN)";
     std::cerr << "\n";
     return platform::host::cli_exit_for_http(r.http_status);
+}
+
+int report_missing(const RpcResult& r) {
+    if (r.http_status == 404) {
+        std::cerr << "Not found\n";
+        return 5;
+    }
+    return report(r);
 }
 
 std::optional<ServiceInfo> lookup_service(const RpcClient& rpc, const std::string& name,

@@ -3,8 +3,10 @@
 // codes (docs/cli.md, "Exit codes").
 #pragma once
 
+#include <initializer_list>
 #include <iostream>
 #include <optional>
+#include <string>
 
 #include "commands.hpp"
 #include "dynamic.hpp"
@@ -25,9 +27,20 @@ struct Common {
 };
 Common take_common(Args& args, bool keep_help = false);
 
+// For a built-in that is also a service (config, store, registry): a first word of args that is
+// none of `subcommands` (and no flag) calls the service's method of that name with the original
+// arguments `in` (dynamic_command); --help prints `help` (exit 0), no word at all prints it to
+// stderr (exit 2). Returns that exit code, or nullopt when args[0] is one of `subcommands`.
+std::optional<int> subcommand_or_method(const std::string& service, const Args& in,
+                                        const Args& args, const Common& c,
+                                        std::initializer_list<const char*> subcommands,
+                                        const char* help);
+
 // Prints "error: <detail>" (plus a hint to log in for a 401 sent without credentials) and returns
 // the exit code for the HTTP status (401/403 -> 3, 404 -> 5, 402 -> 6, otherwise 1).
 int report(const RpcResult& r);
+// The same, except that a 404 (a missing key or path) prints only "Not found" (exit 5).
+int report_missing(const RpcResult& r);
 
 // The registry's descriptor of a service ("notes", "registry", or a full name), through
 // Registry.GetService (retried as a read); a short name is the catalogue's v1.<name> when there

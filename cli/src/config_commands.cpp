@@ -35,29 +35,16 @@ json value_of(const std::string& text) {
     return v.is_discarded() ? json(text) : v;
 }
 
-int fail(const RpcResult& r) {
-    if (r.http_status == 404) {
-        std::cerr << "Not found\n";
-        return 5;
-    }
-    return report(r);
-}
-
 }  // namespace
 
 int config_command(const Args& in) {
     return guarded([&]() -> int {
         Args args = in;
         Common c = take_common(args);
-        const std::string sub = args.empty() ? "" : args[0];
-        const bool builtin =
-            sub == "get" || sub == "set" || sub == "del" || sub == "delete" || sub == "list";
-        if (!builtin && !sub.empty() && sub.rfind("-", 0) != 0)
-            return dynamic_command("config", in);
-        if (c.help || sub.empty()) {
-            (c.help ? std::cout : std::cerr) << kConfigHelp;
-            return c.help ? 0 : 2;
-        }
+        if (auto done = subcommand_or_method("config", in, args, c,
+                                             {"get", "set", "del", "delete", "list"}, kConfigHelp))
+            return *done;
+        const std::string sub = args[0];
         bool secret = false;
         Args words;
         for (size_t i = 1; i < args.size(); ++i) {
@@ -74,7 +61,7 @@ int config_command(const Args& in) {
             if (words.size() != 1) throw UsageError("Usage: platform config get [--secret] <path>");
             auto r = rpc.call("config", "Config.Get", {{"path", words[0]}, {"decrypt", secret}},
                               CallOptions::reads());
-            if (!r.ok()) return fail(r);
+            if (!r.ok()) return report_missing(r);
             const json value =
                 r.body.is_object() && r.body.contains("value") ? r.body["value"] : json();
             if (value.is_null()) {
@@ -90,18 +77,18 @@ int config_command(const Args& in) {
             json request = {{"path", words[0]}, {"value", value_of(words[1])}};
             if (secret) request["secret"] = true;
             auto r = rpc.call("config", "Config.Set", request);  // a submission: never retried
-            return r.ok() ? 0 : fail(r);
+            return r.ok() ? 0 : report_missing(r);
         }
         if (sub == "del" || sub == "delete") {
             if (words.size() != 1) throw UsageError("Usage: platform config del <path>");
             auto r = rpc.call("config", "Config.Delete", {{"path", words[0]}});
-            return r.ok() ? 0 : fail(r);
+            return r.ok() ? 0 : report_missing(r);
         }
         // list
         if (words.size() > 1) throw UsageError("Usage: platform config list [<path>]");
         auto r = rpc.call("config", "Config.List", {{"path", words.empty() ? "" : words[0]}},
                           CallOptions::reads());
-        if (!r.ok()) return fail(r);
+        if (!r.ok()) return report_missing(r);
         const Format format = c.format.value_or(Format::raw);
         if (format == Format::json) {
             print(std::cout, r.body, format);

@@ -52,13 +52,10 @@ int registry_command(const Args& in) {
     return guarded([&]() -> int {
         Args args = in;
         Common c = take_common(args);
-        const std::string sub = args.empty() ? "" : args[0];
-        if (sub != "list" && sub != "ls" && sub != "get" && !sub.empty() && sub.rfind("-", 0) != 0)
-            return dynamic_command("registry", in);
-        if (c.help || sub.empty()) {
-            (c.help ? std::cout : std::cerr) << kRegistryHelp;
-            return c.help ? 0 : 2;
-        }
+        if (auto done =
+                subcommand_or_method("registry", in, args, c, {"list", "ls", "get"}, kRegistryHelp))
+            return *done;
+        const std::string sub = args[0];
         RpcClient rpc;
         if (sub == "get") {
             if (args.size() != 2) throw UsageError("Usage: platform registry get <service>");

@@ -27,6 +27,53 @@ TokenProvider& installed_provider() {
     static TokenProvider p;
     return p;
 }
+
+CURL* new_handle() {
+    CURL* curl = curl_easy_init();
+    if (!curl) throw Unreachable("cannot initialise the HTTP client");
+    return curl;
+}
+
+std::string rpc_body(const std::string& service, const std::string& method, const json& request) {
+    return json{{"service", service}, {"method", method}, {"request", request}}.dump();
+}
+
+struct Exchange {
+    CURLcode rc = CURLE_OK;
+    long status = 0;
+    curl_off_t connected = 0;  // how long connecting took; 0: never connected
+};
+
+// POSTs payload to url on curl (set up further by the caller) with headers, handing the answer to
+// write(..., data); frees the handle and the headers.
+Exchange post(CURL* curl, const std::string& url, curl_slist* headers, const std::string& payload,
+              curl_write_callback write, void* data) {
+    curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
+    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+    curl_easy_setopt(curl, CURLOPT_POSTFIELDS, payload.c_str());
+    curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE, static_cast<long>(payload.size()));
+    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, write);
+    curl_easy_setopt(curl, CURLOPT_WRITEDATA, data);
+    curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, 5000L);
+    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+    Exchange e;
+    e.rc = curl_easy_perform(curl);
+    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &e.status);
+    curl_easy_getinfo(curl, CURLINFO_CONNECT_TIME_T, &e.connected);
+    curl_slist_free_all(headers);
+    curl_easy_cleanup(curl);
+    return e;
+}
+
+// The answer's body as JSON, or as text when it is not JSON.
+RpcResult answer(long status, bool sent_token, const std::string& body) {
+    RpcResult r;
+    r.http_status = static_cast<int>(status);
+    r.sent_token = sent_token;
+    r.body = json::parse(body, nullptr, false);
+    if (r.body.is_discarded()) r.body = body;
+    return r;
+}
 }  // namespace
 
 void set_token_provider(TokenProvider provider) {
@@ -69,11 +116,8 @@ RpcResult RpcClient::call(const std::string& service, const std::string& method,
 RpcResult RpcClient::once(const std::string& service, const std::string& method,
                           const json& request, const CallOptions& options) const {
     const std::string token = provider_ ? provider_() : token_;
-    CURL* curl = curl_easy_init();
-    if (!curl) throw Unreachable("cannot initialise the HTTP client");
-    std::string url = "http://" + address_ + "/rpc";
-    std::string payload =
-        json{{"service", service}, {"method", method}, {"request", request}}.dump();
+    CURL* curl = new_handle();
+    const std::string payload = rpc_body(service, method, request);
     std::string response;
     curl_slist* headers = curl_slist_append(nullptr, "Content-Type: application/json");
     if (!token.empty())
@@ -86,39 +130,21 @@ RpcResult RpcClient::once(const std::string& service, const std::string& method,
         curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS,
                          static_cast<long>(options.timeout_seconds * 1000) + 1000L);
     }
-    curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
-    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-    curl_easy_setopt(curl, CURLOPT_POSTFIELDS, payload.c_str());
-    curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE, static_cast<long>(payload.size()));
-    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, collect);
-    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &response);
-    curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, 5000L);
-    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-    CURLcode rc = curl_easy_perform(curl);
-    long status = 0;
-    curl_off_t connected = 0;
-    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
-    curl_easy_getinfo(curl, CURLINFO_CONNECT_TIME_T, &connected);
-    curl_slist_free_all(headers);
-    curl_easy_cleanup(curl);
-    if (rc == CURLE_OPERATION_TIMEDOUT && connected > 0) {  // connected, then no answer in time
+    const Exchange e =
+        post(curl, "http://" + address_ + "/rpc", headers, payload, collect, &response);
+    if (e.rc == CURLE_OPERATION_TIMEDOUT && e.connected > 0) {  // connected, then no answer in time
         RpcResult late;
         late.http_status = 408;
         late.sent_token = !token.empty();
         late.body = "no answer from " + address_ + " within the request timeout";
         return late;
     }
-    if (rc != CURLE_OK)
+    if (e.rc != CURLE_OK)
         throw Unreachable("cannot reach the platform server at " + address_ + ": " +
-                          curl_easy_strerror(rc) +
+                          curl_easy_strerror(e.rc) +
                           " (is `platform server` running? -e <env> or PLATFORM_PROXY=host:port "
                           "picks another address)");
-    RpcResult r;
-    r.http_status = static_cast<int>(status);
-    r.sent_token = !token.empty();
-    r.body = json::parse(response, nullptr, false);
-    if (r.body.is_discarded()) r.body = response;
-    return r;
+    return answer(e.status, !token.empty(), response);
 }
 
 namespace {
@@ -159,11 +185,8 @@ RpcResult RpcClient::stream(
     const std::function<bool(const std::string&, const std::string&)>& on_event,
     double timeout_seconds) const {
     const std::string token = provider_ ? provider_() : token_;
-    CURL* curl = curl_easy_init();
-    if (!curl) throw Unreachable("cannot initialise the HTTP client");
-    std::string url = "http://" + address_ + "/rpc";
-    std::string payload =
-        json{{"service", service}, {"method", method}, {"request", request}}.dump();
+    CURL* curl = new_handle();
+    const std::string payload = rpc_body(service, method, request);
     curl_slist* headers = curl_slist_append(nullptr, "Content-Type: application/json");
     headers = curl_slist_append(headers, "Accept: text/event-stream");
     if (!token.empty())
@@ -171,28 +194,12 @@ RpcResult RpcClient::stream(
     if (timeout_seconds > 0)
         headers = curl_slist_append(headers, ("Timeout: " + seconds_text(timeout_seconds)).c_str());
     SseReader reader{&on_event, {}, {}, false};
-    curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
-    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-    curl_easy_setopt(curl, CURLOPT_POSTFIELDS, payload.c_str());
-    curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE, static_cast<long>(payload.size()));
-    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, SseReader::write);
-    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &reader);
-    curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, 5000L);
-    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-    CURLcode rc = curl_easy_perform(curl);
-    long status = 0;
-    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
-    curl_slist_free_all(headers);
-    curl_easy_cleanup(curl);
-    if (rc != CURLE_OK && !(rc == CURLE_WRITE_ERROR && reader.stopped))
+    const Exchange e =
+        post(curl, "http://" + address_ + "/rpc", headers, payload, SseReader::write, &reader);
+    if (e.rc != CURLE_OK && !(e.rc == CURLE_WRITE_ERROR && reader.stopped))
         throw Unreachable("cannot reach the platform server at " + address_ + ": " +
-                          curl_easy_strerror(rc));
-    RpcResult r;
-    r.http_status = static_cast<int>(status);
-    r.sent_token = !token.empty();
-    r.body = json::parse(reader.body, nullptr, false);
-    if (r.body.is_discarded()) r.body = reader.body;
-    return r;
+                          curl_easy_strerror(e.rc));
+    return answer(e.status, !token.empty(), reader.body);
 }
 
 }  // namespace platform::cli

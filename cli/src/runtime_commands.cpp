@@ -148,6 +148,19 @@ std::string folder_name(const std::string& s) {
     return fs::canonical(s).filename().string();
 }
 
+// A local folder goes up as req.archive, named --name or after the folder.
+void add_upload(json& req, const Parsed& p, const std::string& folder) {
+    req["archive"] = archive(folder);
+    req["name"] = p.name.empty() ? folder_name(folder) : p.name;
+    say_uploading(req["name"], req["archive"]);
+}
+
+// Once Run or Update is accepted: "queued" with --detach, else the build followed to its end.
+int detach_or_follow(const RpcClient& rpc, const Parsed& p, const std::string& name, bool update) {
+    if (p.detach) return std::cerr << name << ": queued (platform status " << name << ")\n", 0;
+    return follow_build(rpc, name, update, p.timeout_seconds);
+}
+
 int simple(const Args& in, const char* help, const std::function<int(Parsed&, RpcClient&)>& body,
            bool name_flag, bool log_flags) {
     return guarded([&]() -> int {
@@ -174,9 +187,7 @@ int run_command(const Args& in) {
             check_local_path(source);
             json req = {{"source", source}};
             if (is_folder(source)) {
-                req["archive"] = archive(source);
-                req["name"] = p.name.empty() ? folder_name(source) : p.name;
-                say_uploading(req["name"], req["archive"]);
+                add_upload(req, p, source);
             } else {
                 const auto at =
                     source.rfind('@');  // a local repository at a ref: the server clones the path
@@ -186,10 +197,7 @@ int run_command(const Args& in) {
             }
             auto r = rpc.call("runtime", "Runtime.Run", req);
             if (!r.ok()) return report(r);
-            const std::string name = r.body["service"].value("name", "");
-            if (p.detach)
-                return std::cerr << name << ": queued (platform status " << name << ")\n", 0;
-            return follow_build(rpc, name, false, p.timeout_seconds);
+            return detach_or_follow(rpc, p, r.body["service"].value("name", ""), false);
         },
         true, false);
 }
@@ -203,20 +211,15 @@ int update_command(const Args& in) {
                     "Usage: platform update [--name <name>] [--detach] [--timeout 10m] "
                     "<name|path>");
             check_local_path(p.words[0]);
-            json req;
+            json req = json::object();
             if (is_folder(p.words[0])) {
-                req = {{"name", p.name.empty() ? folder_name(p.words[0]) : p.name},
-                       {"archive", archive(p.words[0])}};
-                say_uploading(req["name"], req["archive"]);
+                add_upload(req, p, p.words[0]);
             } else {
                 req = {{"name", p.words[0]}};
             }
             auto r = rpc.call("runtime", "Runtime.Update", req);
             if (!r.ok()) return report(r);
-            const std::string name = req["name"];
-            if (p.detach)
-                return std::cerr << name << ": queued (platform status " << name << ")\n", 0;
-            return follow_build(rpc, name, true, p.timeout_seconds);
+            return detach_or_follow(rpc, p, req["name"].get<std::string>(), true);
         },
         true, false);
 }

@@ -107,14 +107,6 @@ json query(const Flags& f, const std::string& key, bool key_is_text) {
     return q;
 }
 
-int fail(const RpcResult& r) {
-    if (r.http_status == 404) {
-        std::cerr << "Not found\n";
-        return 5;
-    }
-    return report(r);
-}
-
 std::string expiry_text(const json& e) {
     const int64_t s = e.is_number() ? e.get<int64_t>() : 0;
     return s <= 0 ? "None" : std::to_string(s) + "s";
@@ -126,21 +118,17 @@ int store_command(const Args& in) {
     return guarded([&]() -> int {
         Args args = in;
         Common c = take_common(args);
-        const std::string sub = args.empty() ? "" : args[0];
-        const bool builtin =
-            sub == "read" || sub == "write" || sub == "delete" || sub == "del" || sub == "list";
-        if (!builtin && !sub.empty() && sub.rfind("-", 0) != 0) return dynamic_command("store", in);
-        if (c.help || sub.empty()) {
-            (c.help ? std::cout : std::cerr) << kStoreHelp;
-            return c.help ? 0 : 2;
-        }
+        if (auto done = subcommand_or_method(
+                "store", in, args, c, {"read", "write", "delete", "del", "list"}, kStoreHelp))
+            return *done;
+        const std::string sub = args[0];
         Flags f = parse(Args(args.begin() + 1, args.end()));
         RpcClient rpc;
         if (sub == "read") {
             if (f.words.size() != 1) throw UsageError("Usage: platform store read [flags] <key>");
             auto r =
                 rpc.call("store", "Store.Read", query(f, f.words[0], true), CallOptions::reads());
-            if (!r.ok()) return fail(r);
+            if (!r.ok()) return report_missing(r);
             const json records = r.body.value("records", json::array());
             if (c.format && *c.format != Format::table) {
                 print(std::cout, records, *c.format);
@@ -165,20 +153,20 @@ int store_command(const Args& in) {
                 request["ttl"] = static_cast<int64_t>(
                     std::ceil(parse_duration("--expiry", f.values.at("--expiry"))));
             auto r = rpc.call("store", "Store.Write", request);  // a submission: never retried
-            return r.ok() ? 0 : fail(r);
+            return r.ok() ? 0 : report_missing(r);
         }
         if (sub == "delete" || sub == "del") {
             if (f.words.size() != 1) throw UsageError("Usage: platform store delete <key>");
             json request = {{"table", query(f, "", false)["table"]}, {"key", f.words[0]}};
             auto r = rpc.call("store", "Store.Delete", request);
-            return r.ok() ? 0 : fail(r);
+            return r.ok() ? 0 : report_missing(r);
         }
         // list
         if (f.words.size() > 1) throw UsageError("Usage: platform store list [flags] [<prefix>]");
         json q = query(f, "", false);
         if (f.words.size() == 1) q["prefix"] = f.words[0];
         auto r = rpc.call("store", "Store.List", q, CallOptions::reads());
-        if (!r.ok()) return fail(r);
+        if (!r.ok()) return report_missing(r);
         const json keys = r.body.value("keys", json::array());
         if (c.format && *c.format != Format::table)
             print(std::cout, keys, *c.format);

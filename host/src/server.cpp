@@ -10,10 +10,12 @@
 #include <optional>
 #include <platform/host/acme_client.hpp>
 #include <platform/host/http_server.hpp>
+#include <platform/host/names.hpp>
 #include <platform/host/private_home.hpp>
 #include <platform/host/profile.hpp>
 #include <platform/host/runtime.hpp>
 #include <platform/host/server.hpp>
+#include <platform/host/stop_signals.hpp>
 #include <platform/host/tls_listener.hpp>
 #include <string>
 #include <thread>
@@ -22,21 +24,6 @@
 namespace platform::host {
 
 namespace {
-
-std::vector<std::string> split_hosts(const std::string& list) {
-    std::vector<std::string> out;
-    size_t i = 0;
-    while (i <= list.size()) {
-        size_t j = list.find(',', i);
-        if (j == std::string::npos) j = list.size();
-        std::string h = list.substr(i, j - i);
-        h.erase(0, h.find_first_not_of(" \t"));
-        h.erase(h.find_last_not_of(" \t") + 1);
-        if (!h.empty()) out.push_back(h);
-        i = j + 1;
-    }
-    return out;
-}
 
 // The gateway port's first certificate (decision 18): PLATFORM_TLS_CERT_FILE and
 // PLATFORM_TLS_KEY_FILE, which must be readable and belong together — else start-up fails
@@ -66,7 +53,7 @@ TlsCertificate first_certificate(const Settings& s) {
         problem = std::string(name(e.part)) + ": " + (names_file ? "" : file + ": ") + what;
         if (!s.enable_acme) throw std::runtime_error(problem);
     }
-    const auto hosts = split_hosts(s.acme_hosts);
+    const auto hosts = comma_list(s.acme_hosts);
     const std::string host = hosts.empty() ? "localhost" : hosts.front();
     if (s.tls_cert_file.empty() && s.tls_key_file.empty())
         spdlog::info(
@@ -93,12 +80,7 @@ spdlog::level::level_enum log_level_of(const std::string& name) {
 
 int run_server(Settings settings) {
     // Workers inherit this mask, so only the sigwait below sees SIGINT/SIGTERM.
-    sigset_t signals;
-    sigemptyset(&signals);
-    sigaddset(&signals, SIGINT);
-    sigaddset(&signals, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &signals, nullptr);
-    std::signal(SIGPIPE, SIG_IGN);
+    const sigset_t signals = block_stop_signals();
 
     auto logger = spdlog::stderr_color_mt("platform");
     spdlog::set_default_logger(logger);

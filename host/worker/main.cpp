@@ -16,6 +16,7 @@
 #include <csignal>
 #include <cstring>
 #include <platform/host/loader.hpp>
+#include <platform/host/stop_signals.hpp>
 #include <platform/host/worker_descriptor.hpp>
 #include <string>
 
@@ -166,12 +167,7 @@ int main(int argc, char** argv) {
         return 2;
     }
     // Only the main thread's sigwait sees SIGTERM/SIGINT; every thread made below inherits this.
-    sigset_t signals;
-    sigemptyset(&signals);
-    sigaddset(&signals, SIGTERM);
-    sigaddset(&signals, SIGINT);
-    pthread_sigmask(SIG_BLOCK, &signals, nullptr);
-    std::signal(SIGPIPE, SIG_IGN);
+    const sigset_t signals = platform::host::block_stop_signals();
     auto logger = spdlog::stderr_color_mt("worker");
     logger->set_pattern("[%Y-%m-%d %H:%M:%S.%e] [worker " + std::to_string(::getpid()) +
                         "] [%^%l%$] %v");

@@ -16,11 +16,17 @@ uint64_t id_of(platform_call_t* call) {
 std::string text(const json& v) {
     return host::worker::bytes_of(v);
 }
-platform_status_t lend(const json& reply, platform_bytes_sink_fn sink, void* user) {
-    platform_status_t st = code_of(reply);
-    if (st == PLATFORM_OK && sink) {
-        std::string out = reply.contains("out") ? text(reply["out"]) : std::string();
-        sink(user, view(out));
+
+// Sends `request` with a new reply token for done(user), which the host calls back once if it
+// accepts the request; when it refuses, done never runs and the token is forgotten.
+platform_status_t ask_with_reply(json request, platform_reply_fn done, void* user) {
+    if (!done) return PLATFORM_INVALID_ARGUMENT;
+    const uint64_t token = state().add_reply(done, user);
+    request["token"] = token;
+    platform_status_t st = code_of(ask(std::move(request)));
+    if (st != PLATFORM_OK) {
+        std::lock_guard<std::mutex> g(state().m);
+        state().replies.erase(token);
     }
     return st;
 }
@@ -128,20 +134,13 @@ platform_status_t call_service(platform_host_ctx_t*, platform_call_t* parent,
                                platform_str_t service, platform_str_t method,
                                platform_str_t request, uint32_t flags, platform_reply_fn done,
                                void* user) {
-    if (!done) return PLATFORM_INVALID_ARGUMENT;
-    const uint64_t token = state().add_reply(done, user);
-    platform_status_t st = code_of(ask({{"op", "call_service"},
-                                        {"parent", id_of(parent)},
-                                        {"service", bytes(service)},
-                                        {"method", bytes(method)},
-                                        {"request", bytes(request)},
-                                        {"flags", flags},
-                                        {"token", token}}));
-    if (st != PLATFORM_OK) {  // done will not run
-        std::lock_guard<std::mutex> g(state().m);
-        state().replies.erase(token);
-    }
-    return st;
+    return ask_with_reply({{"op", "call_service"},
+                           {"parent", id_of(parent)},
+                           {"service", bytes(service)},
+                           {"method", bytes(method)},
+                           {"request", bytes(request)},
+                           {"flags", flags}},
+                          done, user);
 }
 
 platform_status_t http_fetch(platform_host_ctx_t*, const platform_http_request_t* request,
@@ -247,19 +246,12 @@ platform_status_t call_log(platform_call_t* call, platform_str_t level, platform
 platform_status_t call_client_request(platform_call_t* call, platform_str_t method,
                                       platform_str_t params, int64_t timeout_ms,
                                       platform_reply_fn reply, void* user) {
-    if (!reply) return PLATFORM_INVALID_ARGUMENT;
-    const uint64_t token = state().add_reply(reply, user);
-    platform_status_t st = code_of(ask({{"op", "call_client_request"},
-                                        {"parent", id_of(call)},
-                                        {"method", bytes(method)},
-                                        {"params", bytes(params)},
-                                        {"timeout_ms", timeout_ms},
-                                        {"token", token}}));
-    if (st != PLATFORM_OK) {
-        std::lock_guard<std::mutex> g(state().m);
-        state().replies.erase(token);
-    }
-    return st;
+    return ask_with_reply({{"op", "call_client_request"},
+                           {"parent", id_of(call)},
+                           {"method", bytes(method)},
+                           {"params", bytes(params)},
+                           {"timeout_ms", timeout_ms}},
+                          reply, user);
 }
 void resource_updated(platform_host_ctx_t*, platform_str_t uri, platform_str_t account) {
     if (auto ch = state().channel)
@@ -288,20 +280,13 @@ platform_status_t grant_call_service(platform_host_ctx_t*, platform_str_t grant,
                                      platform_str_t service, platform_str_t method,
                                      platform_str_t request, int64_t timeout_ms,
                                      platform_reply_fn done, void* user) {
-    if (!done) return PLATFORM_INVALID_ARGUMENT;
-    const uint64_t token = state().add_reply(done, user);
-    platform_status_t st = code_of(ask({{"op", "grant_call_service"},
-                                        {"grant", bytes(grant)},
-                                        {"service", bytes(service)},
-                                        {"method", bytes(method)},
-                                        {"request", bytes(request)},
-                                        {"timeout_ms", timeout_ms},
-                                        {"token", token}}));
-    if (st != PLATFORM_OK) {  // done will not run
-        std::lock_guard<std::mutex> g(state().m);
-        state().replies.erase(token);
-    }
-    return st;
+    return ask_with_reply({{"op", "grant_call_service"},
+                           {"grant", bytes(grant)},
+                           {"service", bytes(service)},
+                           {"method", bytes(method)},
+                           {"request", bytes(request)},
+                           {"timeout_ms", timeout_ms}},
+                          done, user);
 }
 platform_status_t grant_revoke(platform_host_ctx_t*, platform_str_t grant) {
     return code_of(ask({{"op", "grant_revoke"}, {"grant", bytes(grant)}}));

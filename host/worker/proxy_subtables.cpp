@@ -2,6 +2,7 @@
 // host table shares with them. get_service asks the host (which knows whether the plugin is
 // privileged and which versions it has) and lends the worker's proxy table.
 #include <cstring>
+#include <platform/host/store_ops.hpp>
 
 #include "worker_state.hpp"
 
@@ -10,14 +11,6 @@ namespace platform::worker {
 namespace {
 std::string text(const json& v) {
     return host::worker::bytes_of(v);
-}
-platform_status_t lend(const json& reply, platform_bytes_sink_fn sink, void* user) {
-    platform_status_t st = code_of(reply);
-    if (st == PLATFORM_OK && sink) {
-        std::string out = reply.contains("out") ? text(reply["out"]) : std::string();
-        sink(user, view(out));
-    }
-    return st;
 }
 platform_status_t lend_error(const json& reply, platform_bytes_sink_fn sink, void* user) {
     platform_status_t st = code_of(reply);
@@ -167,17 +160,10 @@ json cas_request(const platform_str_t* table, platform_str_t key, const platform
 
 json batch_request(const platform_str_t* table, const platform_store_op_t* ops, uint32_t count,
                    uint32_t stride) {
-    constexpr size_t kMin = offsetof(platform_store_op_t, key) + sizeof(platform_str_t);
-    if (count && (!ops || stride < kMin)) return nullptr;
     json list = json::array();
-    const auto* base = reinterpret_cast<const unsigned char*>(ops);
     for (uint32_t i = 0; i < count; ++i) {
-        const unsigned char* at = base + size_t{i} * stride;
-        uint32_t size = 0;
-        std::memcpy(&size, at, sizeof size);
-        if (size < kMin || size > stride) return nullptr;
-        platform_store_op_t op{};
-        std::memcpy(&op, at, std::min<size_t>(size, sizeof op));
+        platform_store_op_t op;
+        if (!host::read_store_op(ops, stride, i, op)) return nullptr;
         list.push_back({{"kind", op.kind},
                         {"key", bytes(op.key)},
                         {"value", bytes(op.value)},

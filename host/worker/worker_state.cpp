@@ -30,6 +30,14 @@ json bytes(platform_str_t s) {
 platform_str_t view(const std::string& s) {
     return {s.data(), s.size()};
 }
+platform_status_t lend(const json& reply, platform_bytes_sink_fn sink, void* user) {
+    platform_status_t st = code_of(reply);
+    if (st == PLATFORM_OK && sink) {
+        std::string out = reply.contains("out") ? host::worker::bytes_of(reply["out"]) : "";
+        sink(user, view(out));
+    }
+    return st;
+}
 
 std::shared_ptr<CallRecord> WorkerState::find_call(platform_call_t* call) {
     std::lock_guard<std::mutex> g(m);

@@ -83,6 +83,8 @@ json ask(json request);
 platform_status_t code_of(const json& reply);
 json bytes(platform_str_t s);
 platform_str_t view(const std::string& s);
+// The reply's code; when it is OK, reply["out"] (empty when absent) is lent to sink (if any).
+platform_status_t lend(const json& reply, platform_bytes_sink_fn sink, void* user);
 
 // Shared by the host table and the privileged "store" / "registry" sub-tables (table: NULL = the
 // plugin's own store table).

@@ -10,36 +10,30 @@
 #include <algorithm>
 #include <ctime>
 #include <memory>
+#include <platform/host/openssl_handles.hpp>
 #include <stdexcept>
 
 namespace platform::host::acme {
 namespace {
 
-template <typename T, void (*F)(T*)>
-struct Deleter {
-    void operator()(T* p) const { F(p); }
-};
-using Bio = std::unique_ptr<BIO, Deleter<BIO, BIO_free_all>>;
-using X509Ptr = std::unique_ptr<X509, Deleter<X509, X509_free>>;
-using Req = std::unique_ptr<X509_REQ, Deleter<X509_REQ, X509_REQ_free>>;
-using Ext = std::unique_ptr<X509_EXTENSION, Deleter<X509_EXTENSION, X509_EXTENSION_free>>;
-using Names = std::unique_ptr<GENERAL_NAMES, Deleter<GENERAL_NAMES, GENERAL_NAMES_free>>;
-
-[[noreturn]] void fail(const std::string& what) {
-    throw std::runtime_error(what + ": " + openssl_error());
-}
+using openssl::Bio;
+using openssl::Owned;
+using openssl::X509Ptr;
+using Req = Owned<X509_REQ, X509_REQ_free>;
+using Ext = Owned<X509_EXTENSION, X509_EXTENSION_free>;
+using Names = Owned<GENERAL_NAMES, GENERAL_NAMES_free>;
 
 // Every certificate of the PEM text, in order.
 std::vector<X509Ptr> read_chain(const std::string& pem) {
-    Bio bio(BIO_new_mem_buf(pem.data(), int(pem.size())));
-    if (!bio) fail("certificate chain");
+    Bio bio = openssl::memory_bio(pem);
+    if (!bio) openssl_failure("certificate chain");
     ERR_clear_error();
     std::vector<X509Ptr> chain;
     while (X509* c = PEM_read_bio_X509(bio.get(), nullptr, nullptr, nullptr)) chain.emplace_back(c);
     // The loop ends on "no start line" after the last certificate; anything else is a bad PEM.
     unsigned long e = ERR_peek_last_error();
     if (e && !(ERR_GET_LIB(e) == ERR_LIB_PEM && ERR_GET_REASON(e) == PEM_R_NO_START_LINE))
-        fail("certificate chain: bad PEM");
+        openssl_failure("certificate chain: bad PEM");
     ERR_clear_error();
     if (chain.empty())
         throw std::runtime_error("certificate chain: no certificate in the PEM text");
@@ -57,13 +51,13 @@ std::vector<std::string> sorted_names(std::vector<std::string> names) {
 std::string make_csr_der(const EcKey& key, const std::vector<std::string>& names) {
     if (names.empty()) throw std::runtime_error("CSR: no names");
     Req req(X509_REQ_new());
-    if (!req || !X509_REQ_set_version(req.get(), X509_REQ_VERSION_1)) fail("CSR");
+    if (!req || !X509_REQ_set_version(req.get(), X509_REQ_VERSION_1)) openssl_failure("CSR");
     if (names.front().size() <= 64) {
         X509_NAME* subject = X509_REQ_get_subject_name(req.get());
         if (!X509_NAME_add_entry_by_txt(
                 subject, "CN", MBSTRING_UTF8,
                 reinterpret_cast<const unsigned char*>(names.front().c_str()), -1, -1, 0))
-            fail("CSR: subject");
+            openssl_failure("CSR: subject");
     }
     Names sans(sk_GENERAL_NAME_new_null());
     for (const auto& name : names) {
@@ -72,12 +66,12 @@ std::string make_csr_der(const EcKey& key, const std::vector<std::string>& names
         if (!gn || !ia5 || !ASN1_STRING_set(ia5, name.data(), int(name.size()))) {
             GENERAL_NAME_free(gn);
             ASN1_IA5STRING_free(ia5);
-            fail("CSR: subjectAltName");
+            openssl_failure("CSR: subjectAltName");
         }
         GENERAL_NAME_set0_value(gn, GEN_DNS, ia5);
         if (!sk_GENERAL_NAME_push(sans.get(), gn)) {
             GENERAL_NAME_free(gn);
-            fail("CSR: subjectAltName");
+            openssl_failure("CSR: subjectAltName");
         }
     }
     Ext ext(X509V3_EXT_i2d(NID_subject_alt_name, 0, sans.get()));
@@ -85,13 +79,13 @@ std::string make_csr_der(const EcKey& key, const std::vector<std::string>& names
     bool ok = ext && exts && sk_X509_EXTENSION_push(exts, ext.get()) &&
               X509_REQ_add_extensions(req.get(), exts);
     sk_X509_EXTENSION_free(exts);  // the extension itself is owned by `ext`
-    if (!ok) fail("CSR: extensions");
+    if (!ok) openssl_failure("CSR: extensions");
     if (!X509_REQ_set_pubkey(req.get(), key.get()) ||
         X509_REQ_sign(req.get(), key.get(), EVP_sha256()) <= 0)
-        fail("CSR: signing");
+        openssl_failure("CSR: signing");
     unsigned char* der = nullptr;
     int len = i2d_X509_REQ(req.get(), &der);
-    if (len <= 0) fail("CSR: encoding");
+    if (len <= 0) openssl_failure("CSR: encoding");
     std::string out(reinterpret_cast<char*>(der), size_t(len));
     OPENSSL_free(der);
     return out;
@@ -104,7 +98,7 @@ LeafInfo inspect_chain(const std::string& chain_pem) {
     info.chain_length = int(chain.size());
 
     struct tm tm {};
-    if (!ASN1_TIME_to_tm(X509_get0_notAfter(leaf), &tm)) fail("certificate: notAfter");
+    if (!ASN1_TIME_to_tm(X509_get0_notAfter(leaf), &tm)) openssl_failure("certificate: notAfter");
     info.not_after_unix = int64_t(timegm(&tm));
 
     Names sans(static_cast<GENERAL_NAMES*>(

@@ -11,6 +11,7 @@
 #include <openssl/pem.h>
 
 #include <memory>
+#include <platform/host/openssl_handles.hpp>
 #include <stdexcept>
 
 namespace platform::host::acme {
@@ -18,21 +19,14 @@ namespace {
 
 constexpr size_t kCoord = 32;  // P-256 coordinate and scalar size in bytes
 
-template <typename T, void (*F)(T*)>
-struct Deleter {
-    void operator()(T* p) const { F(p); }
-};
-using Bio = std::unique_ptr<BIO, Deleter<BIO, BIO_free_all>>;
-using Bn = std::unique_ptr<BIGNUM, Deleter<BIGNUM, BN_free>>;
-using MdCtx = std::unique_ptr<EVP_MD_CTX, Deleter<EVP_MD_CTX, EVP_MD_CTX_free>>;
-using PkeyCtx = std::unique_ptr<EVP_PKEY_CTX, Deleter<EVP_PKEY_CTX, EVP_PKEY_CTX_free>>;
-using Sig = std::unique_ptr<ECDSA_SIG, Deleter<ECDSA_SIG, ECDSA_SIG_free>>;
-using ParamBld = std::unique_ptr<OSSL_PARAM_BLD, Deleter<OSSL_PARAM_BLD, OSSL_PARAM_BLD_free>>;
-using Params = std::unique_ptr<OSSL_PARAM, Deleter<OSSL_PARAM, OSSL_PARAM_free>>;
-
-[[noreturn]] void fail(const std::string& what) {
-    throw std::runtime_error(what + ": " + openssl_error());
-}
+using openssl::Bio;
+using openssl::Owned;
+using Bn = Owned<BIGNUM, BN_free>;
+using MdCtx = Owned<EVP_MD_CTX, EVP_MD_CTX_free>;
+using PkeyCtx = Owned<EVP_PKEY_CTX, EVP_PKEY_CTX_free>;
+using Sig = Owned<ECDSA_SIG, ECDSA_SIG_free>;
+using ParamBld = Owned<OSSL_PARAM_BLD, OSSL_PARAM_BLD_free>;
+using Params = Owned<OSSL_PARAM, OSSL_PARAM_free>;
 
 bool is_p256(EVP_PKEY* k) {
     char group[64] = {};
@@ -45,11 +39,11 @@ bool is_p256(EVP_PKEY* k) {
 
 std::string coordinate(EVP_PKEY* k, const char* name) {
     BIGNUM* raw = nullptr;
-    if (!EVP_PKEY_get_bn_param(k, name, &raw)) fail("EC key: reading the public point");
+    if (!EVP_PKEY_get_bn_param(k, name, &raw)) openssl_failure("EC key: reading the public point");
     Bn bn(raw);
     std::string out(kCoord, '\0');
     if (BN_bn2binpad(bn.get(), reinterpret_cast<unsigned char*>(out.data()), kCoord) != int(kCoord))
-        fail("EC key: coordinate too large");
+        openssl_failure("EC key: coordinate too large");
     return out;
 }
 
@@ -76,23 +70,28 @@ std::string openssl_error() {
     return out.empty() ? "unknown OpenSSL error" : out;
 }
 
+void openssl_failure(const std::string& what) {
+    throw std::runtime_error(what + ": " + openssl_error());
+}
+
 std::string sha256(std::string_view data) {
     unsigned char md[EVP_MAX_MD_SIZE];
     unsigned int len = 0;
-    if (!EVP_Digest(data.data(), data.size(), md, &len, EVP_sha256(), nullptr)) fail("SHA-256");
+    if (!EVP_Digest(data.data(), data.size(), md, &len, EVP_sha256(), nullptr))
+        openssl_failure("SHA-256");
     return std::string(reinterpret_cast<char*>(md), len);
 }
 
 EcKey EcKey::generate() {
     EVP_PKEY* k = EVP_PKEY_Q_keygen(nullptr, nullptr, "EC", "P-256");
-    if (!k) fail("EC key: generating a P-256 key");
+    if (!k) openssl_failure("EC key: generating a P-256 key");
     return EcKey(k);
 }
 
 EcKey EcKey::from_pem(const std::string& pem) {
-    Bio bio(BIO_new_mem_buf(pem.data(), int(pem.size())));
+    Bio bio = openssl::memory_bio(pem);
     EVP_PKEY* k = bio ? PEM_read_bio_PrivateKey(bio.get(), nullptr, nullptr, nullptr) : nullptr;
-    if (!k) fail("EC key: not a PEM private key");
+    if (!k) openssl_failure("EC key: not a PEM private key");
     EcKey key(k);
     if (!is_p256(k)) throw std::runtime_error("EC key: not a P-256 (prime256v1) key");
     return key;
@@ -114,19 +113,19 @@ EcKey EcKey::from_jwk(const nlohmann::json& jwk) {
         !OSSL_PARAM_BLD_push_octet_string(bld.get(), OSSL_PKEY_PARAM_PUB_KEY, point.data(),
                                           point.size()) ||
         (d && !OSSL_PARAM_BLD_push_BN(bld.get(), OSSL_PKEY_PARAM_PRIV_KEY, d.get())))
-        fail("JWK: building parameters");
+        openssl_failure("JWK: building parameters");
     Params params(OSSL_PARAM_BLD_to_param(bld.get()));
     PkeyCtx ctx(EVP_PKEY_CTX_new_from_name(nullptr, "EC", nullptr));
     EVP_PKEY* k = nullptr;
     if (!params || !ctx || EVP_PKEY_fromdata_init(ctx.get()) <= 0 ||
         EVP_PKEY_fromdata(ctx.get(), &k, d ? EVP_PKEY_KEYPAIR : EVP_PKEY_PUBLIC_KEY,
                           params.get()) <= 0)
-        fail("JWK: not a valid P-256 key");
+        openssl_failure("JWK: not a valid P-256 key");
     EcKey key(k);
     if (d) {  // fromdata does not check that d belongs to x, y
         PkeyCtx check(EVP_PKEY_CTX_new_from_pkey(nullptr, k, nullptr));
         if (!check || EVP_PKEY_pairwise_check(check.get()) != 1)
-            fail("JWK: \"d\" does not match \"x\", \"y\"");
+            openssl_failure("JWK: \"d\" does not match \"x\", \"y\"");
     }
     return key;
 }
@@ -145,7 +144,7 @@ EcKey::~EcKey() {
 std::string EcKey::private_pem() const {
     Bio bio(BIO_new(BIO_s_mem()));
     if (!bio || !PEM_write_bio_PrivateKey(bio.get(), pkey_, nullptr, nullptr, 0, nullptr, nullptr))
-        fail("EC key: writing PEM");
+        openssl_failure("EC key: writing PEM");
     char* data = nullptr;
     long n = BIO_get_mem_data(bio.get(), &data);
     return std::string(data, size_t(n));
@@ -175,22 +174,22 @@ std::string EcKey::sign_es256(std::string_view data) const {
     if (!ctx || EVP_DigestSignInit(ctx.get(), nullptr, EVP_sha256(), nullptr, pkey_) <= 0 ||
         EVP_DigestSign(ctx.get(), nullptr, &len,
                        reinterpret_cast<const unsigned char*>(data.data()), data.size()) <= 0)
-        fail("ES256: signing");
+        openssl_failure("ES256: signing");
     std::string der(len, '\0');
     auto* out = reinterpret_cast<unsigned char*>(der.data());
     if (EVP_DigestSign(ctx.get(), out, &len, reinterpret_cast<const unsigned char*>(data.data()),
                        data.size()) <= 0)
-        fail("ES256: signing");
+        openssl_failure("ES256: signing");
     const unsigned char* p = out;
     Sig sig(d2i_ECDSA_SIG(nullptr, &p, long(len)));
-    if (!sig) fail("ES256: decoding the DER signature");
+    if (!sig) openssl_failure("ES256: decoding the DER signature");
     const BIGNUM *r = nullptr, *s = nullptr;
     ECDSA_SIG_get0(sig.get(), &r, &s);
     std::string raw(2 * kCoord, '\0');
     auto* rs = reinterpret_cast<unsigned char*>(raw.data());
     if (BN_bn2binpad(r, rs, kCoord) != int(kCoord) ||
         BN_bn2binpad(s, rs + kCoord, kCoord) != int(kCoord))
-        fail("ES256: signature too large");
+        openssl_failure("ES256: signature too large");
     return raw;
 }
 

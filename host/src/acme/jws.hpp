@@ -67,5 +67,7 @@ std::string key_authorization(const std::string& token, const EcKey& account_key
 
 // The text of OpenSSL's error queue (emptied), for exception messages.
 std::string openssl_error();
+// Throws std::runtime_error "<what>: <openssl_error()>".
+[[noreturn]] void openssl_failure(const std::string& what);
 
 }  // namespace platform::host::acme

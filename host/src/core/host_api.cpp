@@ -9,6 +9,7 @@
 #include <platform/host/grants.hpp>
 #include <platform/host/model_choice.hpp>
 #include <platform/host/runtime.hpp>
+#include <platform/host/store_ops.hpp>
 #include <platform/sdk/random.hpp>
 #include <platform/sdk/text.hpp>
 #include <vector>
@@ -136,20 +137,12 @@ platform_status_t batch_in(const StoreRef& s, const platform_store_op_t* ops, ui
         !PLATFORM_HAS_FIELD(platform_store_provider_t, s.table, batch) || !s.table->batch)
         return PLATFORM_UNSUPPORTED;
     if (count == 0) return PLATFORM_OK;
-    // Normalise the plugin's ops (walked by its stride, each within its struct_size) into the
-    // host's layout, refusing the whole batch before the provider sees any of it.
-    constexpr size_t kMin = offsetof(platform_store_op_t, key) + sizeof(platform_str_t);
-    if (!ops || stride < kMin) return PLATFORM_INVALID_ARGUMENT;
+    // Normalise the plugin's ops into the host's layout, refusing the whole batch before the
+    // provider sees any of it.
     std::vector<platform_store_op_t> copy(count);
-    const auto* base = reinterpret_cast<const unsigned char*>(ops);
     for (uint32_t i = 0; i < count; ++i) {
-        const unsigned char* at = base + size_t{i} * stride;
-        uint32_t size = 0;
-        std::memcpy(&size, at, sizeof size);
-        if (size < kMin || size > stride) return PLATFORM_INVALID_ARGUMENT;
         platform_store_op_t& op = copy[i];
-        std::memcpy(&op, at, std::min<size_t>(size, sizeof op));
-        op.struct_size = sizeof op;
+        if (!read_store_op(ops, stride, i, op)) return PLATFORM_INVALID_ARGUMENT;
         if (op.kind == PLATFORM_STORE_OP_DEL) {
             op.value = {};
             op.expires_at_ms = 0;

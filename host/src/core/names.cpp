@@ -32,16 +32,36 @@ std::string_view last_segment(std::string_view name) {
     return dot == std::string_view::npos ? name : name.substr(dot + 1);
 }
 
-std::vector<std::string> path_segments(std::string_view path) {
-    std::vector<std::string> parts;
+namespace {
+// Every piece of `text` between `sep`s, empty ones included ("a,,b" -> {a, "", b}).
+std::vector<std::string_view> pieces(std::string_view text, char sep) {
+    std::vector<std::string_view> out;
     size_t i = 0;
-    while (i <= path.size()) {
-        size_t j = path.find('/', i);
-        if (j == std::string_view::npos) j = path.size();
-        if (j > i) parts.emplace_back(path.substr(i, j - i));
+    while (i <= text.size()) {
+        size_t j = text.find(sep, i);
+        if (j == std::string_view::npos) j = text.size();
+        out.push_back(text.substr(i, j - i));
         i = j + 1;
     }
+    return out;
+}
+}  // namespace
+
+std::vector<std::string> path_segments(std::string_view path) {
+    std::vector<std::string> parts;
+    for (std::string_view p : pieces(path, '/'))
+        if (!p.empty()) parts.emplace_back(p);
     return parts;
+}
+
+std::vector<std::string> comma_list(std::string_view text) {
+    std::vector<std::string> out;
+    for (std::string_view p : pieces(text, ',')) {
+        const size_t first = p.find_first_not_of(" \t");
+        if (first != std::string_view::npos)
+            out.emplace_back(p.substr(first, p.find_last_not_of(" \t") - first + 1));
+    }
+    return out;
 }
 
 std::optional<Route> resolve_rpc_path(std::string_view path) {
@@ -165,13 +185,16 @@ EventRoute resolve_event_path(std::string_view ns, std::string_view path) {
     return {qualify(ns, topic), action};
 }
 
-std::string percent_decode_path(std::string_view s) {
+namespace {
+std::string percent_decode(std::string_view s, bool plus_is_space) {
     std::string out;
     out.reserve(s.size());
     for (size_t i = 0; i < s.size(); ++i) {
         int hi = 0, lo = 0;
-        if (s[i] == '%' && i + 2 < s.size() && (hi = hex(s[i + 1])) >= 0 &&
-            (lo = hex(s[i + 2])) >= 0) {
+        if (plus_is_space && s[i] == '+') {
+            out += ' ';
+        } else if (s[i] == '%' && i + 2 < s.size() && (hi = hex(s[i + 1])) >= 0 &&
+                   (lo = hex(s[i + 2])) >= 0) {
             out += static_cast<char>(hi * 16 + lo);
             i += 2;
         } else {
@@ -179,6 +202,15 @@ std::string percent_decode_path(std::string_view s) {
         }
     }
     return out;
+}
+}  // namespace
+
+std::string percent_decode_path(std::string_view s) {
+    return percent_decode(s, false);
+}
+
+std::string form_decode(std::string_view s) {
+    return percent_decode(s, true);
 }
 
 std::optional<RoutePattern> RoutePattern::compile(std::string_view pattern, std::string* error) {

@@ -86,6 +86,20 @@ bool boolean(const Ctx& c, const YAML::Node& n, const std::string& key) {
     c.fail(n, key, "must be true or false");
 }
 
+// An integer in [min, max].
+int64_t integer(const Ctx& c, const YAML::Node& n, const std::string& key, int64_t min,
+                int64_t max) {
+    int64_t out = 0;
+    try {
+        out = n.as<int64_t>();
+    } catch (...) {
+        c.fail(n, key, "must be an integer");
+    }
+    if (out < min || out > max)
+        c.fail(n, key, "must be between " + std::to_string(min) + " and " + std::to_string(max));
+    return out;
+}
+
 // `http.cors`: false (no CORS at all), true (the default: no origin listed), or
 // {origins: ["*" | scheme://host[:port], ...]} (http_cors.hpp).
 CorsSettings cors_settings(const Ctx& c, const YAML::Node& n, const std::string& key) {
@@ -119,21 +133,18 @@ std::string text(const Ctx& c, const YAML::Node& n, const std::string& key) {
     return n.Scalar();
 }
 
+// A string that is empty (after ${VAR} expansion) or an http(s) URL.
+std::string http_url(const Ctx& c, const YAML::Node& n, const std::string& key) {
+    std::string url = scalar(c, n, key);
+    std::string error;
+    if (!url.empty() && !parse_url(url, &error))
+        c.fail(n, key, "must be an http(s) URL (" + error + ")");
+    return url;
+}
+
 OutboundSettings parse_outbound(const Ctx& c, const YAML::Node& v) {
     if (!v.IsMap()) c.fail(v, "outbound", "must be a mapping");
     OutboundSettings o;
-    auto integer = [&](const YAML::Node& n, const std::string& key, int64_t min, int64_t max) {
-        int64_t out = 0;
-        try {
-            out = n.as<int64_t>();
-        } catch (...) {
-            c.fail(n, key, "must be an integer");
-        }
-        if (out < min || out > max)
-            c.fail(n, key,
-                   "must be between " + std::to_string(min) + " and " + std::to_string(max));
-        return out;
-    };
     for (const auto& kv : v) {
         const std::string sk = kv.first.as<std::string>();
         const std::string k = "outbound." + sk;
@@ -145,11 +156,11 @@ OutboundSettings parse_outbound(const Ctx& c, const YAML::Node& v) {
                 if (auto problem = allow_entry_problem(o.allow[i++])) c.fail(entry, k, *problem);
             }
         } else if (sk == "timeout_ms")
-            o.timeout_ms = static_cast<int32_t>(integer(n, k, 1, 3600000));
+            o.timeout_ms = static_cast<int32_t>(integer(c, n, k, 1, 3600000));
         else if (sk == "max_response_bytes")
-            o.max_response_bytes = static_cast<uint64_t>(integer(n, k, 1, int64_t(1) << 40));
+            o.max_response_bytes = static_cast<uint64_t>(integer(c, n, k, 1, int64_t(1) << 40));
         else if (sk == "max_redirects")
-            o.max_redirects = static_cast<int>(integer(n, k, 0, 20));
+            o.max_redirects = static_cast<int>(integer(c, n, k, 0, 20));
         else if (sk == "user_agent")
             o.user_agent = scalar(c, n, k);
         else if (sk == "providers") {
@@ -165,10 +176,7 @@ OutboundSettings parse_outbound(const Ctx& c, const YAML::Node& v) {
                     const std::string fk = f.first.as<std::string>();
                     const std::string full = pkey + "." + fk;
                     if (fk == "base_url") {
-                        ps.base_url = scalar(c, f.second, full);
-                        std::string error;
-                        if (!ps.base_url.empty() && !parse_url(ps.base_url, &error))
-                            c.fail(f.second, full, "must be an http(s) URL (" + error + ")");
+                        ps.base_url = http_url(c, f.second, full);
                     } else if (fk == "api_key")
                         ps.api_key = scalar(c, f.second, full);
                     else if (fk == "api_key_header")
@@ -195,18 +203,6 @@ OutboundSettings parse_outbound(const Ctx& c, const YAML::Node& v) {
 HttpSettings parse_http(const Ctx& c, const YAML::Node& v) {
     if (!v.IsMap()) c.fail(v, "http", "must be a mapping");
     HttpSettings h;
-    auto integer = [&](const YAML::Node& n, const std::string& key, int64_t min, int64_t max) {
-        int64_t out = 0;
-        try {
-            out = n.as<int64_t>();
-        } catch (...) {
-            c.fail(n, key, "must be an integer");
-        }
-        if (out < min || out > max)
-            c.fail(n, key,
-                   "must be between " + std::to_string(min) + " and " + std::to_string(max));
-        return out;
-    };
     auto positive = [&](const YAML::Node& n, const std::string& key) {
         double out = 0;
         try {
@@ -222,19 +218,19 @@ HttpSettings parse_http(const Ctx& c, const YAML::Node& v) {
         const std::string k = "http." + sk;
         const YAML::Node& n = kv.second;
         if (sk == "max_request_bytes")
-            h.max_request_bytes = static_cast<uint64_t>(integer(n, k, 1024, int64_t(1) << 32));
+            h.max_request_bytes = static_cast<uint64_t>(integer(c, n, k, 1024, int64_t(1) << 32));
         else if (sk == "max_header_count")
-            h.max_header_count = static_cast<uint32_t>(integer(n, k, 1, 10000));
+            h.max_header_count = static_cast<uint32_t>(integer(c, n, k, 1, 10000));
         else if (sk == "max_header_bytes")
-            h.max_header_bytes = static_cast<uint32_t>(integer(n, k, 256, 1 << 20));
+            h.max_header_bytes = static_cast<uint32_t>(integer(c, n, k, 256, 1 << 20));
         else if (sk == "header_timeout_ms")
-            h.header_timeout_ms = integer(n, k, 100, 3600000);
+            h.header_timeout_ms = integer(c, n, k, 100, 3600000);
         else if (sk == "idle_timeout_ms")
-            h.idle_timeout_ms = integer(n, k, 100, 86400000);
+            h.idle_timeout_ms = integer(c, n, k, 100, 86400000);
         else if (sk == "max_connections")
-            h.max_connections = static_cast<uint32_t>(integer(n, k, 1, 1000000));
+            h.max_connections = static_cast<uint32_t>(integer(c, n, k, 1, 1000000));
         else if (sk == "drain_ms")
-            h.drain_ms = integer(n, k, 0, 3600000);
+            h.drain_ms = integer(c, n, k, 0, 3600000);
         else if (sk == "cors")
             h.cors = cors_settings(c, n, k);
         else if (sk == "access_log")
@@ -270,18 +266,6 @@ HttpSettings parse_http(const Ctx& c, const YAML::Node& v) {
 PaymentSettings parse_payment(const Ctx& c, const YAML::Node& v) {
     if (!v.IsMap()) c.fail(v, "payment", "must be a mapping");
     PaymentSettings p;
-    auto integer = [&](const YAML::Node& n, const std::string& key, int64_t min, int64_t max) {
-        int64_t out = 0;
-        try {
-            out = n.as<int64_t>();
-        } catch (...) {
-            c.fail(n, key, "must be an integer");
-        }
-        if (out < min || out > max)
-            c.fail(n, key,
-                   "must be between " + std::to_string(min) + " and " + std::to_string(max));
-        return out;
-    };
     auto nonempty = [&](const YAML::Node& n, const std::string& key) {
         std::string s = scalar(c, n, key);
         if (s.empty()) c.fail(n, key, "must not be empty");
@@ -294,20 +278,17 @@ PaymentSettings parse_payment(const Ctx& c, const YAML::Node& v) {
         if (sk == "pay_to")
             p.pay_to = scalar(c, n, k);  // may expand to "" (x402 off)
         else if (sk == "facilitator_url") {
-            p.facilitator_url = scalar(c, n, k);
-            std::string error;
-            if (!p.facilitator_url.empty() && !parse_url(p.facilitator_url, &error))
-                c.fail(n, k, "must be an http(s) URL (" + error + ")");
+            p.facilitator_url = http_url(c, n, k);
         } else if (sk == "network")
             p.network = nonempty(n, k);
         else if (sk == "asset")
             p.asset = nonempty(n, k);
         else if (sk == "decimals")
-            p.decimals = static_cast<int>(integer(n, k, 2, 36));
+            p.decimals = static_cast<int>(integer(c, n, k, 2, 36));
         else if (sk == "max_timeout_seconds")
-            p.max_timeout_seconds = integer(n, k, 1, 86400);
+            p.max_timeout_seconds = integer(c, n, k, 1, 86400);
         else if (sk == "timeout_ms")
-            p.timeout_ms = integer(n, k, 100, 600000);
+            p.timeout_ms = integer(c, n, k, 100, 600000);
         else if (sk == "extra") {
             if (!n.IsMap())
                 c.fail(n, k, "must be a mapping (the asset's EIP-712 domain: name, version)");

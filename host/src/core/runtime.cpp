@@ -87,6 +87,26 @@ bool Runtime::create(Plugin& p, std::string& error) {
     return true;
 }
 
+bool Runtime::start_or_refuse(Plugin& p) {
+    std::string error;
+    if (!create(p, error)) {
+        spdlog::error("plugin {} refused: {}", p.path, error);
+        return false;
+    }
+    if (p.desc->on_start && p.desc->on_start(p.instance) != PLATFORM_OK) {
+        spdlog::error("plugin {} refused: on_start failed", p.path);
+        if (p.desc->on_destroy) p.desc->on_destroy(p.instance);
+        p.instance = nullptr;
+        return false;
+    }
+    return true;
+}
+
+bool Runtime::profile_loads(const std::string& id) const {
+    return profile_.all_plugins || std::find(profile_.plugins.begin(), profile_.plugins.end(),
+                                             id) != profile_.plugins.end();
+}
+
 void Runtime::load_all() {
     std::map<std::string, Plugin*> by_id;
     std::set<std::string> stems;
@@ -164,10 +184,7 @@ void Runtime::load_all() {
     start_models(by_id);
     // The `runtime` built-in lives in the host (runtime_service.hpp), privileged; served with
     // `plugins: all`, or when a `plugins:` list names it.
-    const bool want_runtime =
-        profile_.all_plugins || std::find(profile_.plugins.begin(), profile_.plugins.end(),
-                                          "runtime") != profile_.plugins.end();
-    if (want_runtime && !by_id.count("runtime")) {
+    if (profile_loads("runtime") && !by_id.count("runtime")) {
         plugins_.push_back(make_runtime_plugin());
         by_id["runtime"] = plugins_.back().get();
     }
@@ -186,22 +203,10 @@ void Runtime::load_all() {
         Plugin& p = *up;
         if (p.kind != PLATFORM_KIND_SERVICE) continue;
         const bool builtin_runtime = p.path == "<built-in runtime>";
-        if (!profile_.all_plugins && std::find(profile_.plugins.begin(), profile_.plugins.end(),
-                                               p.id) == profile_.plugins.end())
-            continue;
+        if (!profile_loads(p.id)) continue;
         if (profile_.plugin_config.contains(p.id)) p.config = profile_.plugin_config[p.id];
         p.privileged = builtin_runtime || profile_.privileged.count(p.id) > 0;
-        std::string error;
-        if (!create(p, error)) {
-            spdlog::error("plugin {} refused: {}", p.path, error);
-            continue;
-        }
-        if (p.desc->on_start && p.desc->on_start(p.instance) != PLATFORM_OK) {
-            spdlog::error("plugin {} refused: on_start failed", p.path);
-            if (p.desc->on_destroy) p.desc->on_destroy(p.instance);
-            p.instance = nullptr;
-            continue;
-        }
+        if (!start_or_refuse(p)) continue;
         if (!registry_.add(&p)) {
             spdlog::error("plugin {} refused: service {} already registered", p.path, p.service);
             continue;
@@ -218,9 +223,7 @@ void Runtime::start_models(const std::map<std::string, Plugin*>& by_id) {
     for (const auto& [id, pp] : by_id) {
         Plugin& p = *pp;
         if (p.kind != PLATFORM_KIND_MODEL || models_.count(id) || p.instance) continue;
-        if (!profile_.all_plugins && std::find(profile_.plugins.begin(), profile_.plugins.end(),
-                                               id) == profile_.plugins.end())
-            continue;
+        if (!profile_loads(id)) continue;
         const auto* table = static_cast<const platform_model_provider_t*>(p.desc->provider);
         if (p.worker || !table || !PLATFORM_HAS_FIELD(platform_model_provider_t, table, complete) ||
             !table->complete) {
@@ -231,17 +234,7 @@ void Runtime::start_models(const std::map<std::string, Plugin*>& by_id) {
         }
         if (profile_.plugin_config.contains(id)) p.config = profile_.plugin_config[id];
         p.privileged = profile_.privileged.count(id) > 0;
-        std::string error;
-        if (!create(p, error)) {
-            spdlog::error("plugin {} refused: {}", p.path, error);
-            continue;
-        }
-        if (p.desc->on_start && p.desc->on_start(p.instance) != PLATFORM_OK) {
-            spdlog::error("plugin {} refused: on_start failed", p.path);
-            if (p.desc->on_destroy) p.desc->on_destroy(p.instance);
-            p.instance = nullptr;
-            continue;
-        }
+        if (!start_or_refuse(p)) continue;
         models_[id] = &p;
         started_.push_back(&p);
         spdlog::info("plugin {} {} loaded as a model provider", p.id, p.version);

@@ -26,28 +26,6 @@ using nlohmann::json;
 namespace gw {
 
 namespace {
-int hex(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-std::string form_decode(std::string_view s) {
-    std::string out;
-    for (size_t i = 0; i < s.size(); ++i) {
-        int hi = 0, lo = 0;
-        if (s[i] == '+') {
-            out += ' ';
-        } else if (s[i] == '%' && i + 2 < s.size() && (hi = hex(s[i + 1])) >= 0 &&
-                   (lo = hex(s[i + 2])) >= 0) {
-            out += static_cast<char>(hi * 16 + lo);
-            i += 2;
-        } else {
-            out += s[i];
-        }
-    }
-    return out;
-}
 bool tchar(char c) {
     return std::isalnum(static_cast<unsigned char>(c)) ||
            std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;

@@ -63,17 +63,8 @@ struct CurlFree {
 
 // Header names the Connection header lists are hop-by-hop too.
 std::vector<std::string> connection_tokens(const std::string& value) {
-    std::vector<std::string> out;
-    size_t i = 0;
-    while (i <= value.size()) {
-        size_t j = value.find(',', i);
-        if (j == std::string::npos) j = value.size();
-        std::string t = value.substr(i, j - i);
-        t.erase(0, t.find_first_not_of(" \t"));
-        t.erase(t.find_last_not_of(" \t") + 1);
-        if (!t.empty()) out.push_back(platform::lower(t));
-        i = j + 1;
-    }
+    std::vector<std::string> out = comma_list(value);
+    for (auto& t : out) t = platform::lower(t);
     return out;
 }
 }  // namespace

@@ -28,26 +28,11 @@ bool in_namespace(const std::string& name, const std::string& ns) {
                           name[ns.size()] == '.');
 }
 
-std::vector<std::string> split_list(const std::string& text) {
-    std::vector<std::string> out;
-    size_t i = 0;
-    while (i <= text.size()) {
-        size_t j = text.find(',', i);
-        if (j == std::string::npos) j = text.size();
-        std::string item = text.substr(i, j - i);
-        item.erase(0, item.find_first_not_of(" \t"));
-        item.erase(item.find_last_not_of(" \t") + 1);
-        if (!item.empty()) out.push_back(item);
-        i = j + 1;
-    }
-    return out;
-}
-
 // A metadata value: a string (comma-separated) or an array of strings.
 std::vector<std::string> metadata_list(const json& metadata, const char* key) {
     if (!metadata.is_object() || !metadata.contains(key)) return {};
     const json& v = metadata[key];
-    if (v.is_string()) return split_list(v.get<std::string>());
+    if (v.is_string()) return comma_list(v.get<std::string>());
     std::vector<std::string> out;
     if (v.is_array())
         for (const auto& item : v)

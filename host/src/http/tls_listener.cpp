@@ -29,6 +29,7 @@
 #include <functional>
 #include <mutex>
 #include <platform/host/http_framing.hpp>
+#include <platform/host/openssl_handles.hpp>
 #include <platform/host/settings.hpp>
 #include <platform/host/tls_listener.hpp>
 #include <thread>
@@ -44,14 +45,12 @@ constexpr size_t kBufferCap = 64 * 1024;  // bytes held per direction before rea
 constexpr int kLingerMs = 2000;     // after our close: how long the client's last bytes are read
 constexpr int kStopWaitMs = 10000;  // stop(): how long connection threads get to end
 
-template <typename T, void (*Free)(T*)>
-struct Deleter {
-    void operator()(T* p) const { Free(p); }
-};
-using BioPtr = std::unique_ptr<BIO, Deleter<BIO, BIO_free_all>>;
-using X509Ptr = std::unique_ptr<X509, Deleter<X509, X509_free>>;
-using KeyPtr = std::unique_ptr<EVP_PKEY, Deleter<EVP_PKEY, EVP_PKEY_free>>;
-using SslPtr = std::unique_ptr<SSL, Deleter<SSL, SSL_free>>;
+using openssl::memory_bio;
+using openssl::Owned;
+using openssl::X509Ptr;
+using BioPtr = openssl::Bio;
+using KeyPtr = Owned<EVP_PKEY, EVP_PKEY_free>;
+using SslPtr = Owned<SSL, SSL_free>;
 
 // The OpenSSL error queue as text (and cleared), or `fallback` when it is empty.
 std::string openssl_error(const std::string& fallback = "unknown error") {
@@ -63,10 +62,6 @@ std::string openssl_error(const std::string& fallback = "unknown error") {
         out = reason ? reason : buf;  // the last one is the most specific
     }
     return out.empty() ? fallback : out;
-}
-
-BioPtr memory_bio(const std::string& text) {
-    return BioPtr(BIO_new_mem_buf(text.data(), static_cast<int>(text.size())));
 }
 
 // Encrypted keys are not supported: never prompt for a pass phrase.
@@ -624,7 +619,7 @@ TlsCertificate TlsListener::self_signed(const std::vector<std::string>& hosts_in
     unsigned char serial[16];
     if (RAND_bytes(serial, sizeof serial) != 1) throw fail("RAND_bytes");
     serial[0] &= 0x7f;  // positive
-    std::unique_ptr<BIGNUM, Deleter<BIGNUM, BN_free>> bn(BN_bin2bn(serial, sizeof serial, nullptr));
+    Owned<BIGNUM, BN_free> bn(BN_bin2bn(serial, sizeof serial, nullptr));
     if (!bn || !BN_to_ASN1_INTEGER(bn.get(), X509_get_serialNumber(x.get()))) throw fail("serial");
     X509_gmtime_adj(X509_getm_notBefore(x.get()), -3600);
     X509_gmtime_adj(X509_getm_notAfter(x.get()), 30L * 24 * 3600);

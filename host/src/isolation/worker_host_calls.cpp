@@ -2,6 +2,7 @@
 // real host table (host_api.cpp) as the plugin. Field names match the worker's proxy_api.cpp.
 #include <cstring>
 #include <functional>
+#include <platform/host/outbound.hpp>
 #include <unordered_map>
 
 #include "worker_process.hpp"
@@ -157,12 +158,7 @@ json batch(const HostSide& h, const Args& a) {
 json fetch(const HostSide& h, const Args& a) {
     std::string method = a.s("method"), url = a.s("url"), headers = a.s("headers"),
                 body = a.s("body"), provider = a.s("provider");
-    platform_http_request_t r{};
-    r.struct_size = sizeof r;
-    r.method = view(method);
-    r.url = view(url);
-    r.headers_json = view(headers);
-    r.body = view(body);
+    platform_http_request_t r = http_request(method, url, headers, body);
     r.provider = view(provider);
     r.timeout_ms = static_cast<int32_t>(a.i("timeout_ms"));
     r.max_response_bytes = static_cast<uint64_t>(a.i("max_response_bytes"));

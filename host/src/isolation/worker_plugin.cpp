@@ -20,9 +20,6 @@ using nlohmann::json;
 using worker::WorkerProcess;
 
 namespace {
-int64_t now_ms() {
-    return Clock::monotonic_ms();
-}
 
 // The descriptor hooks of an isolated plugin: `inst` is its WorkerPlugin.
 WorkerPlugin& of(void* inst) {
@@ -124,7 +121,7 @@ WorkerPlugin::ProcessPtr WorkerPlugin::spawn(const std::string& so_path, json& d
     if (pid < 0) return nullptr;
     auto p = std::make_shared<WorkerProcess>();
     p->pid = pid;
-    p->started_ms = now_ms();
+    p->started_ms = Clock::monotonic_ms();
     std::weak_ptr<WorkerPlugin> self = weak_from_this();
     std::weak_ptr<WorkerProcess> weak = p;
     auto on_message = [self, weak](json m) {

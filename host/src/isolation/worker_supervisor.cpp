@@ -18,9 +18,6 @@ using nlohmann::json;
 using worker::WorkerProcess;
 
 namespace {
-int64_t now_ms() {
-    return Clock::monotonic_ms();
-}
 platform_call_t* handle(uint64_t id) {
     return reinterpret_cast<platform_call_t*>(static_cast<uintptr_t>(id));
 }
@@ -83,7 +80,7 @@ void WorkerPlugin::cancel(platform_call_t* call) {
             auto it = p->flights.find(id);
             if (it == p->flights.end()) continue;
             it->second.answered = true;
-            it->second.cancelled_ms = now_ms();
+            it->second.cancelled_ms = Clock::monotonic_ms();
             p->settle(it);
         }
         p->channel->send({{"op", "cancel"}, {"call", id}});
@@ -115,10 +112,10 @@ void WorkerPlugin::on_exit(const ProcessPtr& p, const std::string& why) {
             current_.reset();
             last_exit_ = how;
             if (!stopping_) {
-                if (now_ms() - p->started_ms >= options_.healthy_reset_ms)
+                if (Clock::monotonic_ms() - p->started_ms >= options_.healthy_reset_ms)
                     delay_ms_ = options_.restart_initial_ms;
                 delay = delay_ms_;
-                restart_at_ = now_ms() + delay_ms_;
+                restart_at_ = Clock::monotonic_ms() + delay_ms_;
                 delay_ms_ = std::min(delay_ms_ * 2, options_.restart_max_ms);
                 restart_due_ = true;
                 cv_.notify_all();
@@ -141,20 +138,21 @@ void WorkerPlugin::on_exit(const ProcessPtr& p, const std::string& why) {
 
 void WorkerPlugin::supervise() {
     std::unique_lock<std::mutex> lock(m_);
-    int64_t next_check = now_ms() + options_.ping_interval_ms;
+    int64_t next_check = Clock::monotonic_ms() + options_.ping_interval_ms;
     while (!stopping_) {
         int64_t wake = restart_due_ ? std::min(next_check, restart_at_) : next_check;
-        cv_.wait_for(lock, std::chrono::milliseconds(std::max<int64_t>(0, wake - now_ms())));
+        cv_.wait_for(lock,
+                     std::chrono::milliseconds(std::max<int64_t>(0, wake - Clock::monotonic_ms())));
         if (stopping_) break;
-        if (restart_due_ && now_ms() >= restart_at_) {
+        if (restart_due_ && Clock::monotonic_ms() >= restart_at_) {
             restart_due_ = false;
             lock.unlock();
             restart();
             lock.lock();
             continue;
         }
-        if (now_ms() < next_check) continue;
-        next_check = now_ms() + options_.ping_interval_ms;
+        if (Clock::monotonic_ms() < next_check) continue;
+        next_check = Clock::monotonic_ms() + options_.ping_interval_ms;
         std::vector<ProcessPtr> procs = draining_;
         if (current_) procs.insert(procs.begin(), current_);
         lock.unlock();
@@ -174,7 +172,8 @@ void WorkerPlugin::check_health(const ProcessPtr& p) {
         if (p->dead || !p->running) return;
         idle = p->flights.empty();
         for (auto& [id, f] : p->flights)
-            if (f.cancelled_ms && !f.returned && now_ms() - f.cancelled_ms > options_.hang_grace_ms)
+            if (f.cancelled_ms && !f.returned &&
+                Clock::monotonic_ms() - f.cancelled_ms > options_.hang_grace_ms)
                 wedged = true;
     }
     const std::string& id = plugin_->id;
@@ -219,7 +218,7 @@ void WorkerPlugin::restart() {
     if (!p) {
         spdlog::error("plugin {}: worker failed to start: {}; next try in {} ms", plugin_->id,
                       error, delay_ms_);
-        restart_at_ = now_ms() + delay_ms_;
+        restart_at_ = Clock::monotonic_ms() + delay_ms_;
         delay_ms_ = std::min(delay_ms_ * 2, options_.restart_max_ms);
         restart_due_ = true;
         return;
@@ -233,7 +232,7 @@ void WorkerPlugin::restart() {
     }
     if (died) {  // it ended before it was current: on_exit did not schedule the next try
         current_.reset();
-        restart_at_ = now_ms() + delay_ms_;
+        restart_at_ = Clock::monotonic_ms() + delay_ms_;
         delay_ms_ = std::min(delay_ms_ * 2, options_.restart_max_ms);
         restart_due_ = true;
         return;

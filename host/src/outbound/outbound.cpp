@@ -201,6 +201,17 @@ platform_status_t Outbound::fetch(const platform_http_request_t* req,
     return PLATFORM_INVALID_ARGUMENT;
 }
 
+platform_http_request_t http_request(const std::string& method, const std::string& url,
+                                     const std::string& headers_json, const std::string& body) {
+    platform_http_request_t req{};
+    req.struct_size = sizeof req;
+    req.method = view(method);
+    req.url = view(url);
+    req.headers_json = view(headers_json);
+    req.body = view(body);
+    return req;
+}
+
 platform_status_t Outbound::fetch(const platform_http_request_t& in, platform_http_response_fn done,
                                   void* user) const {
     platform_http_request_t req{};  // fields past an older plugin's struct_size read as zeros

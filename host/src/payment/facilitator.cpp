@@ -18,9 +18,6 @@ struct Collected {
 std::string str(platform_str_t s) {
     return s.ptr ? std::string(s.ptr, s.len) : std::string();
 }
-platform_str_t view(const std::string& s) {
-    return {s.data(), s.size()};
-}
 }  // namespace
 
 Facilitator::Facilitator(const Outbound& outbound, const PaymentSettings& settings)
@@ -52,12 +49,7 @@ FacilitatorAnswer Facilitator::post(const std::string& path, const char* field, 
     const std::string method = "POST";
     const std::string headers =
         R"({"Content-Type":"application/json","Accept":"application/json"})";
-    platform_http_request_t req{};
-    req.struct_size = sizeof req;
-    req.method = view(method);
-    req.url = view(url);
-    req.headers_json = view(headers);
-    req.body = view(body);
+    platform_http_request_t req = http_request(method, url, headers, body);
     req.timeout_ms = static_cast<int32_t>(settings_.timeout_ms);
     req.max_response_bytes = 1 << 20;
     req.flags = PLATFORM_HTTP_OPERATOR_URL | PLATFORM_HTTP_NO_REDIRECTS;

@@ -41,6 +41,9 @@ std::optional<Route> resolve_rpc_path(std::string_view path);
 
 // Splits a path on '/', dropping empty segments ("//a/b/" -> {a, b}).
 std::vector<std::string> path_segments(std::string_view path);
+// Splits a comma-separated list into its items, trimmed of spaces and tabs, dropping empty ones
+// (" a, b ,,c" -> {a, b, c}): metadata lists, host lists, Connection header tokens.
+std::vector<std::string> comma_list(std::string_view text);
 
 // ---- resolvers of the other handlers (micro's proxyRoute, web, vpath and evRoute) ----
 
@@ -114,5 +117,8 @@ private:
 // Percent-decodes a path segment ("my%20note" -> "my note"); '+' stays '+'. Malformed escapes are
 // kept as they are.
 std::string percent_decode_path(std::string_view s);
+// Decodes an application/x-www-form-urlencoded key or value: as percent_decode_path, and '+' is
+// a space ("a+b%2B" -> "a b+").
+std::string form_decode(std::string_view s);
 
 }  // namespace platform::host

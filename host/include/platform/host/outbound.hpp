@@ -94,6 +94,11 @@ std::optional<std::string> allow_entry_problem(const std::string& entry);
 // True when host:port (normalised as by parse_url) matches an entry of `allow`.
 bool allow_listed(const std::vector<std::string>& allow, const std::string& host, int port);
 
+// A request for Outbound::fetch (struct_size set) whose method, url, headers_json and body view
+// the given strings, which must outlive it; every other field is zero.
+platform_http_request_t http_request(const std::string& method, const std::string& url,
+                                     const std::string& headers_json, const std::string& body);
+
 class Outbound {
 public:
     explicit Outbound(OutboundSettings s);

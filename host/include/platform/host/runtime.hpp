@@ -128,6 +128,11 @@ private:
     void load_all();
     void start_models(const std::map<std::string, Plugin*>& by_id);
     bool create(Plugin& p, std::string& error);
+    // create, then on_start; on either failing, logs "plugin <path> refused: ..." and returns
+    // false (a failed on_start destroys the instance again).
+    bool start_or_refuse(Plugin& p);
+    // Whether the profile loads plugin `id` (`plugins: all`, or its `plugins:` list names it).
+    bool profile_loads(const std::string& id) const;
     std::vector<std::string> plugin_dirs() const;
 
     Settings settings_;

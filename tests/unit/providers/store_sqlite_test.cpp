@@ -1,8 +1,6 @@
 // store-sqlite beyond the conformance suite: durability across instances and on_create failures.
 #include <gtest/gtest.h>
 
-#include <fstream>
-
 #include "store_client.hpp"
 
 using namespace providers_test;
@@ -49,8 +47,7 @@ TEST(StoreSqlite, CreatesParentDirectoriesAndUsesWal) {
 TEST(StoreSqlite, UnopenablePathFailsNamingThePath) {
     TempDir dir;
     FakeHost host;
-    std::ofstream(dir.path() / "file") << "not a directory";
-    auto bad = dir.path() / "file" / "store.db";
+    auto bad = below_a_file(dir, "store.db");
     std::string err = create_error(host, "store-sqlite", at(bad));
     EXPECT_NE(err.find(bad.string()), std::string::npos) << err;
 }
@@ -58,8 +55,7 @@ TEST(StoreSqlite, UnopenablePathFailsNamingThePath) {
 TEST(StoreSqlite, NotADatabaseFailsNamingThePath) {
     TempDir dir;
     FakeHost host;
-    auto junk = dir.path() / "junk.db";
-    std::ofstream(junk) << std::string(8192, 'x');
+    auto junk = junk_file(dir, "junk.db");
     std::string err = create_error(host, "store-sqlite", at(junk));
     EXPECT_NE(err.find(junk.string()), std::string::npos) << err;
 }

@@ -13,27 +13,16 @@ top=$(cd "$here/../.." && pwd)
 checker=${1:-$top/scripts/check-plugin-includes}
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/check-plugin-includes.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
-failures=0
+# shellcheck source=expect_output.sh
+source "$here/expect_output.sh"
 
 # expect NAME WANTED_EXIT PATTERN... — runs the checker on $scratch/NAME; the output must contain
 # every PATTERN (grep -F).
 expect() {
-    local name=$1 want=$2 out rc=0 p
+    local name=$1 want=$2 out rc=0
     shift 2
     out=$(python3 "$checker" --root "$scratch/$name" 2>&1) || rc=$?
-    if ((rc != want)); then
-        echo "FAIL $name: exit $rc, wanted $want"$'\n'"$out"
-        failures=$((failures + 1))
-        return
-    fi
-    for p in "$@"; do
-        if ! grep -qF -- "$p" <<<"$out"; then
-            echo "FAIL $name: output lacks '$p'"$'\n'"$out"
-            failures=$((failures + 1))
-            return
-        fi
-    done
-    echo "ok   $name"
+    expect_output "$name" "$want" "$rc" "$out" "$@"
 }
 
 # file TREE PATH TEXT — writes $scratch/TREE/PATH.
@@ -102,8 +91,4 @@ base library
 file library plugins/common/x/x.cpp '#include "../../b/b.hpp"'
 expect library 1 "plugins/common/x/x.cpp:1: includes plugins/b/b.hpp (the b plugin's folder)"
 
-if ((failures)); then
-    echo "$failures failure(s)"
-    exit 1
-fi
-echo "all passed"
+report_failures

@@ -7,6 +7,7 @@
 #include "../support/model_completion.hpp"
 #include "../support/plugin_under_test.hpp"
 #include "clocks.hpp"
+#include "service_answers.hpp"
 
 namespace {
 
@@ -80,16 +81,8 @@ TEST_F(ModelBuiltinProvider, ATwoTurnConversationCallsAToolThenAnswersFromItsRes
 
     // The agent runs the call and sends its result back (plugins/agent/agent_loop.cpp's shapes).
     request["messages"].push_back({{"role", "assistant"}, {"content", ""}, {"tool_calls", {call}}});
-    const json created = {{"id", "ev-1"},
-                          {"title", "call the dentist"},
-                          {"when", "2026-11-26T09:00:00+01:00"},
-                          {"note", ""},
-                          {"minutes", 30},
-                          {"repeat", ""},
-                          {"prompt", ""},
-                          {"advance", nullptr},
-                          {"created", "2026-11-25T09:00:00Z"},
-                          {"updated", "2026-11-25T09:00:00Z"}};
+    const json created =
+        builtin_test::answers::event("call the dentist", "2026-11-26T09:00:00+01:00", "ev-1");
     request["messages"].push_back({{"role", "tool"},
                                    {"tool_call_id", "call_1"},
                                    {"name", "events_create"},

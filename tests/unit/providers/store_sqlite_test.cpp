@@ -11,6 +11,13 @@ nlohmann::json at(const std::filesystem::path& p) {
     return {{"path", p.string()}};
 }
 
+// store-sqlite's on_create on the database `db` fails with a message naming it.
+void expect_refused_naming(const std::filesystem::path& db) {
+    FakeHost host;
+    const std::string err = create_error(host, "store-sqlite", at(db));
+    EXPECT_NE(err.find(db.string()), std::string::npos) << err;
+}
+
 }  // namespace
 
 TEST(StoreSqlite, DataSurvivesRecreatingTheInstance) {
@@ -46,18 +53,12 @@ TEST(StoreSqlite, CreatesParentDirectoriesAndUsesWal) {
 
 TEST(StoreSqlite, UnopenablePathFailsNamingThePath) {
     TempDir dir;
-    FakeHost host;
-    auto bad = below_a_file(dir, "store.db");
-    std::string err = create_error(host, "store-sqlite", at(bad));
-    EXPECT_NE(err.find(bad.string()), std::string::npos) << err;
+    expect_refused_naming(below_a_file(dir, "store.db"));
 }
 
 TEST(StoreSqlite, NotADatabaseFailsNamingThePath) {
     TempDir dir;
-    FakeHost host;
-    auto junk = junk_file(dir, "junk.db");
-    std::string err = create_error(host, "store-sqlite", at(junk));
-    EXPECT_NE(err.find(junk.string()), std::string::npos) << err;
+    expect_refused_naming(junk_file(dir, "junk.db"));
 }
 
 TEST(StoreSqlite, MissingOrInMemoryPathIsRefused) {

@@ -7,20 +7,9 @@
 set -uo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-checker=${1:-$here/../../scripts/check-build-files}
-scratch=$(mktemp -d "${TMPDIR:-/tmp}/check-build-files.XXXXXX")
-trap 'rm -rf "$scratch"' EXIT
-# shellcheck source=expect_output.sh
-source "$here/expect_output.sh"
-
-# expect NAME WANTED_EXIT PATTERN... — runs the checker on $scratch/NAME; the output must contain
-# every PATTERN (grep -F).
-expect() {
-    local name=$1 want=$2 out rc=0
-    shift 2
-    out=$("$checker" --root "$scratch/$name" 2>&1) || rc=$?
-    expect_output "$name" "$want" "$rc" "$out" "$@"
-}
+checker=("${1:-$here/../../scripts/check-build-files}")
+# shellcheck source=checker_test_lib.sh
+source "$here/checker_test_lib.sh"
 
 # tree NAME FOLDER CMAKE_TEXT MESON_TEXT — writes one folder's build files (empty text: no file).
 tree() {
@@ -30,7 +19,7 @@ tree() {
 }
 
 # The repository itself.
-out=$("$checker" 2>&1) && echo "ok   repository" || {
+out=$("${checker[@]}" 2>&1) && echo "ok   repository" || {
     echo "FAIL repository"$'\n'"$out"
     failures=$((failures + 1))
 }

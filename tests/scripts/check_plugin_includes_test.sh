@@ -10,20 +10,9 @@ set -uo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
-checker=${1:-$top/scripts/check-plugin-includes}
-scratch=$(mktemp -d "${TMPDIR:-/tmp}/check-plugin-includes.XXXXXX")
-trap 'rm -rf "$scratch"' EXIT
-# shellcheck source=expect_output.sh
-source "$here/expect_output.sh"
-
-# expect NAME WANTED_EXIT PATTERN... — runs the checker on $scratch/NAME; the output must contain
-# every PATTERN (grep -F).
-expect() {
-    local name=$1 want=$2 out rc=0
-    shift 2
-    out=$(python3 "$checker" --root "$scratch/$name" 2>&1) || rc=$?
-    expect_output "$name" "$want" "$rc" "$out" "$@"
-}
+checker=(python3 "${1:-$top/scripts/check-plugin-includes}")
+# shellcheck source=checker_test_lib.sh
+source "$here/checker_test_lib.sh"
 
 # file TREE PATH TEXT — writes $scratch/TREE/PATH.
 file() {
@@ -49,7 +38,7 @@ base() {
 }
 
 # The repository itself.
-out=$(python3 "$checker" 2>&1) && echo "ok   repository" || {
+out=$("${checker[@]}" 2>&1) && echo "ok   repository" || {
     echo "FAIL repository"$'\n'"$out"
     failures=$((failures + 1))
 }

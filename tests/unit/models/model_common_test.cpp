@@ -4,6 +4,7 @@
 
 #include <map>
 
+#include "../support/model_completion.hpp"
 #include "common/model/model_settings.hpp"
 #include "common/model/neutral.hpp"
 #include "common/model/upstream_call.hpp"
@@ -118,11 +119,7 @@ TEST(Neutral, ReplyStopIsToolCallsThenTheLimitThenEnd) {
     EXPECT_EQ(neutral_reply("", json::array({call}), true, "m", 1, 2)["stop"], "tool_calls");
     EXPECT_EQ(neutral_reply("hi", json::array(), true, "m", 1, 2)["stop"], "max_tokens");
     EXPECT_EQ(neutral_reply("hi", json::array(), false, "m", 1, 2),
-              (json{{"text", "hi"},
-                    {"tool_calls", json::array()},
-                    {"stop", "end"},
-                    {"model", "m"},
-                    {"usage", {{"input_tokens", 1}, {"output_tokens", 2}}}}));
+              plugin_test::text_reply("hi", "m", 1, 2));
 }
 
 }  // namespace

@@ -319,11 +319,9 @@ TEST(Access, EveryOwnerEndpointAnswers404ToAnotherAccount) {
         const OwnedFixture& f = it->second;
         const std::string a = "owner-a-" + std::to_string(swept),
                           b = "owner-b-" + std::to_string(swept);
-        auto created = c.post_json(f.create_path, f.create_args, bearer(a));
-        ASSERT_EQ(created.status, 200) << op.path << " " << created.body;
-        const json data = created.json()["data"];
-        const std::string id =
-            data.is_object() && data.contains("id") ? data["id"].get<std::string>() : "";
+        const auto created = create_owned(c, f, bearer(a), op.path);
+        ASSERT_TRUE(created.has_value());
+        const std::string& id = *created;
         auto r = c.post_json(op.path, with_id(f.args, id), bearer(b));
         switch (f.expect) {
             case Expect::Own:

@@ -37,19 +37,9 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/platform-smoke.XXXXXX")
 log=$tmp/server.log
 pid=""
 
-cleanup() {
-    if [[ -n $pid ]] && kill -0 "$pid" 2>/dev/null; then
-        kill -TERM "$pid" 2>/dev/null || true
-        for _ in $(seq 50); do   # Pistache's shutdown takes 1-2 s
-            kill -0 "$pid" 2>/dev/null || break
-            sleep 0.1
-        done
-        kill -KILL "$pid" 2>/dev/null || true
-        wait "$pid" 2>/dev/null || true
-    fi
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
+# shellcheck source=../tests/scripts/stop_process.sh
+source "$top/tests/scripts/stop_process.sh"
+stop_and_remove_on_exit pid 50 "$tmp"  # Pistache's shutdown takes 1-2 s
 
 show_log() {
     echo "---- server log ($log, last 40 lines) ----" >&2

@@ -10,12 +10,6 @@ namespace {
 constexpr size_t kMaxOwnAgents = 50;
 constexpr const char* kPromptPrefix = "agent_";
 
-size_t characters(const std::string& s) {
-    size_t n = 0;
-    for (unsigned char c : s) n += (c & 0xC0) != 0x80;
-    return n;
-}
-
 std::string checked_name(const platform::Request& r) {
     const std::string name = r.str("name");
     if (!agent::valid_name(name))
@@ -30,7 +24,7 @@ void take_fields(const platform::Request& r, json& record) {
     if (a.contains("description")) record["description"] = a["description"];
     if (a.contains("instructions")) {
         const std::string text = a["instructions"].get<std::string>();
-        if (characters(text) > Agent::kMaxInstructions)
+        if (platform::utf8_length(text) > Agent::kMaxInstructions)
             throw platform::invalid_argument("instructions: at most 4000 characters");
         record["instructions"] = text;
     }

@@ -16,13 +16,9 @@ std::string padded(int64_t n, int width) {
 }  // namespace
 
 std::string excerpt(const std::string& text, size_t chars) {
-    std::string line = text.substr(0, text.find('\n'));
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    size_t count = 0;
-    for (size_t i = 0; i < line.size(); ++i)
-        if ((static_cast<unsigned char>(line[i]) & 0xC0) != 0x80 && count++ == chars)
-            return line.substr(0, i) + "…";
-    return line;
+    const std::string line = platform::first_line(text);
+    const std::string cut = platform::utf8_prefix(line, chars);
+    return cut.size() < line.size() ? cut + "…" : line;
 }
 
 Threads::Threads(const platform::Request& r)

@@ -30,15 +30,6 @@ bool matches(const std::string& query, const std::string& text) {
     return true;
 }
 
-// The first `n` UTF-8 characters of s.
-std::string prefix_chars(const std::string& s, size_t n) {
-    size_t chars = 0;
-    for (size_t i = 0; i < s.size(); ++i)
-        if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80 && chars++ == n)
-            return s.substr(0, i);
-    return s;
-}
-
 [[noreturn]] void missing_id(const std::string& id) {
     throw platform::not_found("id: no document " + id);
 }
@@ -213,7 +204,7 @@ json Docs::list(platform::Request& r) {
         const std::string content = doc.value("content", "");
         if (!matches(query, doc.value("title", "") + "\n" + content)) continue;
         doc.erase("content");
-        doc["snippet"] = prefix_chars(content, kSnippet);
+        doc["snippet"] = platform::utf8_prefix(content, kSnippet);
         out.push_back(visible(std::move(doc)));
     }
     return {{"documents", out}};

@@ -10,13 +10,7 @@ constexpr size_t kMaxResources = 100, kMaxDescription = 80;  // description: in 
 
 // The content's first line, cut to kMaxDescription UTF-8 characters.
 std::string description(const std::string& text) {
-    std::string line = text.substr(0, text.find('\n'));
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    size_t chars = 0;
-    for (size_t i = 0; i < line.size(); ++i)
-        if ((static_cast<unsigned char>(line[i]) & 0xC0) != 0x80 && chars++ == kMaxDescription)
-            return line.substr(0, i);
-    return line;
+    return platform::utf8_prefix(platform::first_line(text), kMaxDescription);
 }
 
 }  // namespace

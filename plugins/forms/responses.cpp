@@ -6,12 +6,6 @@ namespace {
 
 constexpr size_t kTextMax = 1000, kTextareaMax = 10000, kEmailMax = 254;
 
-size_t utf8_length(const std::string& s) {
-    size_t n = 0;
-    for (unsigned char c : s) n += (c & 0xC0) != 0x80;
-    return n;
-}
-
 bool is_email(const std::string& s) {
     auto at = s.find('@');
     if (at == 0 || at == std::string::npos || s.find('@', at + 1) != std::string::npos)
@@ -63,7 +57,7 @@ json Forms::validate(const json& form, const json& args) {
         const size_t max = type == "textarea" ? kTextareaMax
                            : type == "email"  ? kEmailMax
                                               : kTextMax;
-        if (utf8_length(v) > max)
+        if (platform::utf8_length(v) > max)
             throw platform::invalid_argument(name + ": must be at most " + std::to_string(max) +
                                              " characters");
         if (type != "textarea" && v.find_first_of("\r\n") != std::string::npos)

@@ -12,10 +12,6 @@ using namespace common::model;
 
 namespace {
 
-std::string dump(const json& v) {
-    return v.dump(-1, ' ', false, json::error_handler_t::replace);
-}
-
 // The upstream role and content blocks of one neutral message (role "system" gives none).
 std::pair<std::string, json> blocks_of(const json& m) {
     const std::string role = m["role"];
@@ -32,21 +28,12 @@ std::pair<std::string, json> blocks_of(const json& m) {
     if (role == "assistant" && m.contains("tool_calls") && m["tool_calls"].is_array())
         for (size_t i = 0; i < m["tool_calls"].size(); ++i) {
             const json& c = m["tool_calls"][i];
-            const std::string id = c.contains("id") && c["id"].is_string()
-                                       ? c["id"].get<std::string>()
-                                       : "toolu_" + std::to_string(i);
             blocks.push_back({{"type", "tool_use"},
-                              {"id", id},
+                              {"id", string_or(c, "id", "toolu_" + std::to_string(i))},
                               {"name", c["name"]},
                               {"input", arguments_object(c.value("arguments", json()), nullptr)}});
         }
     return {role, blocks};
-}
-
-int64_t count(const json& usage, const char* key) {
-    return usage.is_object() && usage.contains(key) && usage[key].is_number_integer()
-               ? usage[key].get<int64_t>()
-               : 0;
 }
 
 }  // namespace
@@ -83,7 +70,7 @@ json from_upstream(const json& body, const std::string& model) {
     if (!body.is_object() || !body.contains("content") || !body["content"].is_array())
         throw platform::Error(
             platform::Code::bad_gateway,
-            "anthropic answered without a content array: " + dump(body).substr(0, 200));
+            "anthropic answered without a content array: " + json_text(body).substr(0, 200));
     std::string text;
     json calls = json::array();
     for (const json& block : body["content"]) {
@@ -93,12 +80,8 @@ json from_upstream(const json& body, const std::string& model) {
             text += (text.empty() ? "" : "\n") + block["text"].get<std::string>();
         } else if (type == "tool_use") {
             json call;
-            call["id"] = block.contains("id") && block["id"].is_string()
-                             ? block["id"].get<std::string>()
-                             : "toolu_" + std::to_string(calls.size());
-            call["name"] = block.contains("name") && block["name"].is_string()
-                               ? block["name"].get<std::string>()
-                               : "";
+            call["id"] = string_or(block, "id", "toolu_" + std::to_string(calls.size()));
+            call["name"] = string_or(block, "name", "");
             std::string problem;
             call["arguments"] =
                 arguments_object(block.contains("input") ? block["input"] : json(), &problem);
@@ -106,24 +89,10 @@ json from_upstream(const json& body, const std::string& model) {
             calls.push_back(std::move(call));
         }
     }
-    const std::string reason = body.contains("stop_reason") && body["stop_reason"].is_string()
-                                   ? body["stop_reason"].get<std::string>()
-                                   : "";
-    std::string stop = "end";
-    if (!calls.empty())
-        stop = "tool_calls";
-    else if (reason == "max_tokens")
-        stop = "max_tokens";
     const json usage = body.contains("usage") ? body["usage"] : json();
-    return {{"text", text},
-            {"tool_calls", calls},
-            {"stop", stop},
-            {"model", body.contains("model") && body["model"].is_string()
-                          ? body["model"].get<std::string>()
-                          : model},
-            {"usage",
-             {{"input_tokens", count(usage, "input_tokens")},
-              {"output_tokens", count(usage, "output_tokens")}}}};
+    return neutral_reply(text, calls, string_or(body, "stop_reason", "") == "max_tokens",
+                         string_or(body, "model", model), token_count(usage, "input_tokens"),
+                         token_count(usage, "output_tokens"));
 }
 
 std::string messages_url(const std::string& base_url) {

@@ -11,10 +11,6 @@ using namespace common::model;
 
 namespace {
 
-std::string dump(const json& v) {
-    return v.dump(-1, ' ', false, json::error_handler_t::replace);
-}
-
 json assistant_message(const json& m) {
     json out = {{"role", "assistant"}};
     const std::string text = content_text(m.value("content", json()));
@@ -22,15 +18,12 @@ json assistant_message(const json& m) {
     if (m.contains("tool_calls") && m["tool_calls"].is_array())
         for (size_t i = 0; i < m["tool_calls"].size(); ++i) {
             const json& c = m["tool_calls"][i];
-            const std::string id = c.contains("id") && c["id"].is_string()
-                                       ? c["id"].get<std::string>()
-                                       : "call_" + std::to_string(i);
-            calls.push_back(
-                {{"id", id},
-                 {"type", "function"},
-                 {"function",
-                  {{"name", c["name"]},
-                   {"arguments", dump(arguments_object(c.value("arguments", json()), nullptr))}}}});
+            calls.push_back({{"id", string_or(c, "id", "call_" + std::to_string(i))},
+                             {"type", "function"},
+                             {"function",
+                              {{"name", c["name"]},
+                               {"arguments", json_text(arguments_object(
+                                                 c.value("arguments", json()), nullptr))}}}});
         }
     out["content"] = text.empty() && !calls.empty() ? json() : json(text);
     if (!calls.empty()) out["tool_calls"] = calls;
@@ -47,22 +40,14 @@ json tool_call_of(const json& c, size_t i) {
     const json fn =
         c.contains("function") && c["function"].is_object() ? c["function"] : json::object();
     json out;
-    out["id"] = c.contains("id") && c["id"].is_string() && !c["id"].get<std::string>().empty()
-                    ? c["id"].get<std::string>()
-                    : "call_" + std::to_string(i);
-    out["name"] =
-        fn.contains("name") && fn["name"].is_string() ? fn["name"].get<std::string>() : "";
+    const std::string id = string_or(c, "id", "");
+    out["id"] = id.empty() ? "call_" + std::to_string(i) : id;
+    out["name"] = string_or(fn, "name", "");
     std::string problem;
     out["arguments"] =
         arguments_object(fn.contains("arguments") ? fn["arguments"] : json(), &problem);
     if (!problem.empty()) out["arguments_error"] = problem;
     return out;
-}
-
-int64_t count(const json& usage, const char* key) {
-    return usage.is_object() && usage.contains(key) && usage[key].is_number_integer()
-               ? usage[key].get<int64_t>()
-               : 0;
 }
 
 }  // namespace
@@ -105,7 +90,7 @@ json from_upstream(const json& body, const std::string& model) {
         !body["choices"][0].contains("message") || !body["choices"][0]["message"].is_object())
         throw platform::Error(
             platform::Code::bad_gateway,
-            "openai answered without choices[0].message: " + dump(body).substr(0, 200));
+            "openai answered without choices[0].message: " + json_text(body).substr(0, 200));
     const json& choice = body["choices"][0];
     const json& message = choice["message"];
     json calls = json::array();
@@ -113,25 +98,11 @@ json from_upstream(const json& body, const std::string& model) {
         for (size_t i = 0; i < message["tool_calls"].size(); ++i)
             if (message["tool_calls"][i].is_object())
                 calls.push_back(tool_call_of(message["tool_calls"][i], i));
-    const std::string finish =
-        choice.contains("finish_reason") && choice["finish_reason"].is_string()
-            ? choice["finish_reason"].get<std::string>()
-            : "";
-    std::string stop = "end";
-    if (!calls.empty())
-        stop = "tool_calls";
-    else if (finish == "length")
-        stop = "max_tokens";
     const json usage = body.contains("usage") ? body["usage"] : json();
-    return {{"text", content_text(message.value("content", json()))},
-            {"tool_calls", calls},
-            {"stop", stop},
-            {"model", body.contains("model") && body["model"].is_string()
-                          ? body["model"].get<std::string>()
-                          : model},
-            {"usage",
-             {{"input_tokens", count(usage, "prompt_tokens")},
-              {"output_tokens", count(usage, "completion_tokens")}}}};
+    return neutral_reply(content_text(message.value("content", json())), calls,
+                         string_or(choice, "finish_reason", "") == "length",
+                         string_or(body, "model", model), token_count(usage, "prompt_tokens"),
+                         token_count(usage, "completion_tokens"));
 }
 
 }  // namespace model_openai

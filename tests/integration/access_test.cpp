@@ -7,6 +7,7 @@
 
 #include "host_process.hpp"
 #include "http_client.hpp"
+#include "local_accounts.hpp"
 #include "owned_fixtures.hpp"
 #include "profiles.hpp"
 
@@ -18,16 +19,7 @@ namespace {
 const std::string kAdminSecret = "admin-secret-for-tests";
 
 HostProcess::Options local(const std::string& profile = "local") {
-    HostProcess::Options o;
-    o.profile = profile;
-    o.env["PLATFORM_ADMIN_SECRET"] = kAdminSecret;
-    return o;
-}
-
-std::string login(HttpClient& c, const std::string& id, const std::string& secret) {
-    auto r = c.post_json("/auth/token", {{"id", id}, {"secret", secret}});
-    EXPECT_EQ(r.status, 200) << r.body;
-    return r.json().value("access_token", "");
+    return local_options(kAdminSecret, profile);
 }
 
 // Creates an account as admin and returns its access token.
@@ -35,7 +27,7 @@ std::string account(HttpClient& c, const std::string& admin, const std::string& 
     auto r = c.post_json("/auth/createAccount", {{"id", id}, {"secret", id + "-secret-1"}},
                          bearer(admin));
     EXPECT_EQ(r.status, 200) << r.body;
-    return login(c, id, id + "-secret-1");
+    return access_token(c, id, id + "-secret-1");
 }
 
 // Creates a rule as admin; fails the test with the answer when refused.
@@ -82,7 +74,7 @@ TEST(Access, LockdownLikeMicro) {
     HostProcess host(local());
     host.start();
     HttpClient c("127.0.0.1", host.api_port());
-    const std::string admin = login(c, "admin", kAdminSecret);
+    const std::string admin = access_token(c, "admin", kAdminSecret);
     const std::string bob = account(c, admin, "bob");
 
     // The default rule is public: anonymous callers reach public endpoints.
@@ -107,7 +99,7 @@ TEST(Access, LockdownLikeMicro) {
               404);  // built-ins are not in the catalogue
     EXPECT_EQ(c.post_json("/registry/listServices", json::object(), bearer(bob)).status, 200);
     // The auth service stays public, so one can still log in.
-    EXPECT_FALSE(login(c, "bob", "bob-secret-1").empty());
+    EXPECT_FALSE(access_token(c, "bob", "bob-secret-1").empty());
 
     // Lifting the lock: the default rule back, anonymous works again.
     create_rule(c, admin, {{"id", "default"}, {"scope", "<public>"}, {"resource", "*:*:*"}});
@@ -118,7 +110,7 @@ TEST(Access, DeniedRuleWithHigherPriorityWinsAndNamesTheAccount) {
     HostProcess host(local());
     host.start();
     HttpClient c("127.0.0.1", host.api_port());
-    const std::string admin = login(c, "admin", kAdminSecret);
+    const std::string admin = access_token(c, "admin", kAdminSecret);
     const std::string bob = account(c, admin, "bob");
     create_rule(c, admin,
                 {{"id", "no-registry"},
@@ -137,7 +129,7 @@ TEST(Access, CookieSessionNeedsCsrfForWrites) {
     HostProcess host(local());
     host.start();
     HttpClient c("127.0.0.1", host.api_port());
-    const std::string admin = login(c, "admin", kAdminSecret);
+    const std::string admin = access_token(c, "admin", kAdminSecret);
     account(c, admin, "carol");
 
     auto bad = c.post_json("/auth/login", {{"id", "carol"}, {"secret", "wrong"}});
@@ -199,7 +191,7 @@ TEST(Access, TokenScopedToNotesIsRefusedEverywhereElse) {
     HostProcess host(local());
     host.start();
     HttpClient c("127.0.0.1", host.api_port());
-    const std::string admin = login(c, "admin", kAdminSecret);
+    const std::string admin = access_token(c, "admin", kAdminSecret);
     const std::string dave = account(c, admin, "dave");
     const std::string notes_only =
         personal_token(c, dave, {{"services", {"notes"}}, {"capabilities", {"actions"}}});
@@ -228,7 +220,7 @@ TEST(Access, TokenWithoutActionsIsRefusedOnEveryActionEndpoint) {
     HostProcess host(local());
     host.start();
     HttpClient c("127.0.0.1", host.api_port());
-    const std::string admin = login(c, "admin", kAdminSecret);
+    const std::string admin = access_token(c, "admin", kAdminSecret);
     const std::string erin = account(c, admin, "erin");
     const std::string no_actions =
         personal_token(c, erin, {{"capabilities", {"agent", "work", "inbox"}}});
@@ -253,7 +245,7 @@ TEST(Access, ServicesTokenCallsTheCatalogueOnly) {
     HostProcess host(local());
     host.start();
     HttpClient c("127.0.0.1", host.api_port());
-    const std::string admin = login(c, "admin", kAdminSecret);
+    const std::string admin = access_token(c, "admin", kAdminSecret);
     const std::string fay = account(c, admin, "fay");
     const std::string services = personal_token(c, fay, {{"kind", "services"}});
     EXPECT_EQ(c.post_json("/api/v1/notes/list", json::object(), bearer(services)).status, 200);
@@ -268,7 +260,7 @@ TEST(Access, ForgedRevokedAndExpiredTokensAre401) {
     HostProcess host(local(manual_clock_local_profile(dir.path())));
     host.start();
     HttpClient c("127.0.0.1", host.api_port());
-    const std::string admin = login(c, "admin", kAdminSecret);
+    const std::string admin = access_token(c, "admin", kAdminSecret);
     const std::string gus = account(c, admin, "gus");
     ASSERT_EQ(c.post_json("/auth/me", json::object(), bearer(gus)).status, 200);
 
@@ -327,11 +319,9 @@ TEST(Access, EveryOwnerEndpointAnswers404ToAnotherAccount) {
         const OwnedFixture& f = it->second;
         const std::string a = "owner-a-" + std::to_string(swept),
                           b = "owner-b-" + std::to_string(swept);
-        auto created = c.post_json(f.create_path, f.create_args, bearer(a));
-        ASSERT_EQ(created.status, 200) << op.path << " " << created.body;
-        const json data = created.json()["data"];
-        const std::string id =
-            data.is_object() && data.contains("id") ? data["id"].get<std::string>() : "";
+        const auto created = create_owned(c, f, bearer(a), op.path);
+        ASSERT_TRUE(created.has_value());
+        const std::string& id = *created;
         auto r = c.post_json(op.path, with_id(f.args, id), bearer(b));
         switch (f.expect) {
             case Expect::Own:

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "catalogue_test.hpp"
+#include "local_accounts.hpp"
 #include "mcp_client.hpp"
 #include "profiles.hpp"
 
@@ -206,18 +207,14 @@ TEST(EventsMcp, ToolsAnswerAsHttp) {
 // The local profile (auth-local: accounts keep metadata.timezone) on a manual business clock.
 TEST(EventsTimeZone, FreeAcrossTheLondonDstChange) {
     TempDir dir;
-    HostProcess::Options o;
-    o.profile = manual_clock_local_profile(dir.path());
-    o.env["PLATFORM_ADMIN_SECRET"] = "admin-secret-for-events";
-    HostProcess host(o);
+    HostProcess host(
+        local_options("admin-secret-for-events", manual_clock_local_profile(dir.path())));
     host.start();
     HttpClient c("127.0.0.1", host.api_port());
     // The business time first: tokens are issued (and expire) on it.
     ASSERT_EQ(c.post_json("/clock/set", {{"unix_ms", 1803859200000LL}}).status, 200);  // 2027-03-01
-    auto login =
-        c.post_json("/auth/token", {{"id", "admin"}, {"secret", "admin-secret-for-events"}});
-    ASSERT_EQ(login.status, 200) << login.body;
-    const std::string admin = login.json()["access_token"];
+    const std::string admin = access_token(c, "admin", "admin-secret-for-events");
+    ASSERT_FALSE(admin.empty());
 
     // Lunch at 12:00 London time every day, from Friday 26 March (GMT); BST starts Sunday 28th.
     ASSERT_EQ(c.post_json("/api/v1/events/create",

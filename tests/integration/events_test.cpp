@@ -16,6 +16,7 @@
 
 #include "host_process.hpp"
 #include "http_client.hpp"
+#include "local_accounts.hpp"
 #include "shared_host_test.hpp"
 #include "stream_reader.hpp"
 
@@ -204,16 +205,11 @@ TEST(EventsStream, ClientLeavingMidStreamLeavesTheHostServing) {
 
 TEST(EventsLocal, EventsSurviveARestart) {
     TempDir home;
-    HostProcess::Options opts;
-    opts.profile = "local";
-    opts.home = home.path();
-    opts.env["PLATFORM_ADMIN_SECRET"] =
-        "events-admin-secret";  // local has real accounts (auth-local)
+    // local has real accounts (auth-local)
+    const HostProcess::Options opts = local_options("events-admin-secret", "local", home.path());
     // An access token for admin through POST /auth/token.
     auto admin = [](HttpClient& c) {
-        auto t = c.post_json("/auth/token", {{"id", "admin"}, {"secret", "events-admin-secret"}});
-        EXPECT_EQ(t.status, 200) << t.body;
-        return bearer(t.json().value("access_token", std::string()));
+        return bearer(access_token(c, "admin", "events-admin-secret"));
     };
     {
         HostProcess host(opts);

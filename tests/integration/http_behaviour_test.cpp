@@ -38,6 +38,26 @@ std::string slow_rpc(int ms) {
         .dump();
 }
 
+// Sends `raw` on a fresh connection to `port` that never reconnects and checks that the answer is
+// the error `status` (its JSON body's Code too) and that the server then closed the connection;
+// answers the response for the caller's own checks.
+HttpResult refused_and_closed(int port, const std::string& raw, int status) {
+    HttpClient c("127.0.0.1", port);
+    c.set_reconnect(false);
+    c.send_raw(raw);
+    auto r = c.read_response();
+    EXPECT_EQ(r.status, status);
+    EXPECT_EQ(r.json()["Code"], status) << r.body;
+    EXPECT_TRUE(c.connection_closed());
+    return r;
+}
+
+// The CORS preflight a browser on `origin` sends before a GET of `path`.
+HttpResult preflight(HttpClient& c, const std::string& path, const std::string& origin) {
+    return c.request("OPTIONS", path, "",
+                     {{"Origin", origin}, {"Access-Control-Request-Method", "GET"}});
+}
+
 class HttpBehaviour : public SharedHostTest {
 protected:
     static void SetUpTestSuite() {
@@ -132,20 +152,14 @@ TEST_F(HttpBehaviour, RequestsAfterConnectionCloseAreNotAnswered) {
 }
 
 TEST_F(HttpBehaviour, TooManyHeadersIs431AndCloses) {
-    HttpClient c("127.0.0.1", host->api_port());
-    c.set_reconnect(false);
     std::string req = "GET / HTTP/1.1\r\nHost: t\r\n";
     for (int i = 0; i < 100; ++i)
         req += "X-Header-" + std::to_string(i) + ": v\r\n";  // 101 with Host
-    c.send_raw(req + "\r\n");
-    auto r = c.read_response();
-    EXPECT_EQ(r.status, 431);
-    EXPECT_EQ(r.json()["Code"], 431) << r.body;
+    auto r = refused_and_closed(host->api_port(), req + "\r\n", 431);
     EXPECT_EQ(r.json()["Status"], "Request Header Fields Too Large");
     EXPECT_NE(r.json()["Detail"].get<std::string>().find("more than 100 request header fields"),
               std::string::npos);
     EXPECT_EQ(r.header("connection"), "Close");
-    EXPECT_TRUE(c.connection_closed());
     // 100 fields are fine.
     HttpClient ok("127.0.0.1", host->api_port());
     std::map<std::string, std::string> headers;
@@ -154,40 +168,27 @@ TEST_F(HttpBehaviour, TooManyHeadersIs431AndCloses) {
 }
 
 TEST_F(HttpBehaviour, AnOversizedHeaderIs431) {
-    HttpClient c("127.0.0.1", host->api_port());
-    c.set_reconnect(false);
-    c.send_raw("GET / HTTP/1.1\r\nHost: t\r\nX-Big: " + std::string(20 * 1024, 'b') + "\r\n\r\n");
-    auto r = c.read_response();
-    EXPECT_EQ(r.status, 431);
-    EXPECT_EQ(r.json()["Code"], 431) << r.body;
+    auto r = refused_and_closed(
+        host->api_port(),
+        "GET / HTTP/1.1\r\nHost: t\r\nX-Big: " + std::string(20 * 1024, 'b') + "\r\n\r\n", 431);
     EXPECT_NE(r.json()["Detail"].get<std::string>().find("longer than 16384 bytes"),
               std::string::npos)
         << r.body;
-    EXPECT_TRUE(c.connection_closed());
 }
 
 TEST_F(HttpBehaviour, AnOversizedBodyIs413BeforeItIsSent) {
-    HttpClient c("127.0.0.1", host->proxy_port());
-    c.set_reconnect(false);
-    c.send_raw(
+    refused_and_closed(
+        host->proxy_port(),
         "POST /rpc HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: "
-        "500000000\r\n\r\n{");
-    auto r = c.read_response();
-    EXPECT_EQ(r.status, 413);
-    EXPECT_EQ(r.json()["Code"], 413) << r.body;
-    EXPECT_TRUE(c.connection_closed());
+        "500000000\r\n\r\n{",
+        413);
 }
 
 TEST_F(HttpBehaviour, MalformedRequestIs400) {
-    HttpClient c("127.0.0.1", host->api_port());
-    c.set_reconnect(false);
-    c.send_raw(
-        "POST /rpc HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\nTransfer-Encoding: "
-        "chunked\r\n\r\n0\r\n\r\n");
-    auto r = c.read_response();
-    EXPECT_EQ(r.status, 400);
-    EXPECT_EQ(r.json()["Code"], 400) << r.body;
-    EXPECT_TRUE(c.connection_closed());
+    refused_and_closed(host->api_port(),
+                       "POST /rpc HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\nTransfer-Encoding: "
+                       "chunked\r\n\r\n0\r\n\r\n",
+                       400);
 }
 
 TEST_F(HttpBehaviour, NoOtherOriginMayReadAnswersByDefault) {
@@ -199,9 +200,7 @@ TEST_F(HttpBehaviour, NoOtherOriginMayReadAnswersByDefault) {
     EXPECT_EQ(read.status, 200);
     EXPECT_EQ(read.header("access-control-allow-origin"), "");
     EXPECT_EQ(read.header("access-control-allow-credentials"), "");
-    auto pre =
-        c.request("OPTIONS", "/api/v1/notes/list", "",
-                  {{"Origin", "https://app.example"}, {"Access-Control-Request-Method", "GET"}});
+    auto pre = preflight(c, "/api/v1/notes/list", "https://app.example");
     EXPECT_EQ(pre.status, 200);
     EXPECT_EQ(pre.header("access-control-allow-origin"), "");
     EXPECT_EQ(c.get("/", {{"Origin", "null"}}).header("access-control-allow-origin"), "");
@@ -309,16 +308,16 @@ TEST_F(HttpBehaviour, HealthIsReadiness) {
     EXPECT_GT(j["plugins"]["serving"].get<int>(), 0);
 }
 
-// A profile: the test profile plus an `http:` section.
-std::string profile_with(const TempDir& dir, const std::string& http) {
-    return test_profile_with(dir.path() + "/http-test.yaml", "http: " + http);
+// A host on the test profile plus the `http:` section `http` (the profile written to `dir`).
+HostProcess::Options with_http(const TempDir& dir, const std::string& http) {
+    HostProcess::Options o;
+    o.profile = test_profile_with(dir.path() + "/http-test.yaml", "http: " + http);
+    return o;
 }
 
 TEST(HttpRateLimit, TheThirdRequestInABurstIs429WithRetryAfter) {
     TempDir dir;
-    HostProcess::Options o;
-    o.profile = profile_with(dir, "{rate_limit: {requests_per_second: 1, burst: 2}}");
-    HostProcess host(o);
+    HostProcess host(with_http(dir, "{rate_limit: {requests_per_second: 1, burst: 2}}"));
     host.start();
     HttpClient c("127.0.0.1", host.api_port());
     EXPECT_EQ(c.get("/").status, 200);
@@ -346,10 +345,8 @@ TEST(HttpRateLimit, TheThirdRequestInABurstIs429WithRetryAfter) {
 
 TEST(HttpLimits, ProfileLimitsApply) {
     TempDir dir;
-    HostProcess::Options o;
-    o.profile = profile_with(
-        dir, "{max_header_count: 5, max_request_bytes: 2048, cors: false, access_log: false}");
-    HostProcess host(o);
+    HostProcess host(with_http(
+        dir, "{max_header_count: 5, max_request_bytes: 2048, cors: false, access_log: false}"));
     host.start();
     HttpClient c("127.0.0.1", host.api_port());
     auto five = c.get("/", {{"A", "1"}, {"B", "2"}, {"C", "3"}, {"D", "4"}});  // + Host = 5
@@ -365,9 +362,7 @@ TEST(HttpLimits, ProfileLimitsApply) {
 
 TEST(HttpLimits, ConnectionsBeyondTheCapGet503AndTimeoutsClose) {
     TempDir dir;
-    HostProcess::Options o;
-    o.profile = profile_with(dir, "{max_connections: 2, header_timeout_ms: 500}");
-    HostProcess host(o);
+    HostProcess host(with_http(dir, "{max_connections: 2, header_timeout_ms: 500}"));
     host.start();
     HttpClient a("127.0.0.1", host.api_port()), b("127.0.0.1", host.api_port());
     EXPECT_EQ(a.get("/").status, 200);
@@ -443,9 +438,7 @@ TEST(HttpDrain, SigtermLetsInFlightRequestsFinishAndExitsZero) {
 // credentials. Both ports.
 TEST(HttpCors, OnlyListedOriginsMayReadAnswers) {
     TempDir dir;
-    HostProcess::Options o;
-    o.profile = profile_with(dir, "{cors: {origins: [\"https://app.example\"]}}");
-    HostProcess host(o);
+    HostProcess host(with_http(dir, "{cors: {origins: [\"https://app.example\"]}}"));
     host.start();
     HttpClient c("127.0.0.1", host.api_port());
     // The endpoint needs an owner: without a token it is 401, which the listed page may read...
@@ -455,9 +448,7 @@ TEST(HttpCors, OnlyListedOriginsMayReadAnswers) {
     EXPECT_EQ(anon.header("access-control-allow-credentials"), "true");
     EXPECT_EQ(anon.header("vary"), "Origin");
     // ...and the preflight is 200, empty, before auth, with the methods and headers it may use.
-    auto pre =
-        c.request("OPTIONS", "/api/v1/notes/list", "",
-                  {{"Origin", "https://app.example"}, {"Access-Control-Request-Method", "GET"}});
+    auto pre = preflight(c, "/api/v1/notes/list", "https://app.example");
     EXPECT_EQ(pre.status, 200);
     EXPECT_EQ(pre.body, "");
     EXPECT_EQ(pre.header("access-control-allow-origin"), "https://app.example");
@@ -489,9 +480,7 @@ TEST(HttpCors, OnlyListedOriginsMayReadAnswers) {
 
 TEST(HttpCors, StarLetsAnyOriginReadWithoutCredentials) {
     TempDir dir;
-    HostProcess::Options o;
-    o.profile = profile_with(dir, "{cors: {origins: [\"*\"]}}");
-    HostProcess host(o);
+    HostProcess host(with_http(dir, "{cors: {origins: [\"*\"]}}"));
     host.start();
     HttpClient c("127.0.0.1", host.api_port());
     auto r = c.get("/api/v1/notes/list",

@@ -16,6 +16,7 @@
 #include "command.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
+#include "local_accounts.hpp"
 
 using nlohmann::json;
 using namespace platform::test;
@@ -75,16 +76,11 @@ TEST(McpConformance, EveryActiveServerScenarioPasses) {
 }
 
 TEST(McpInspector, ListsToolsAndCallsNotesWithABearerHeader) {
-    HostProcess::Options o;
-    o.profile = "local";
-    o.env["PLATFORM_ADMIN_SECRET"] = "admin-secret-for-inspector";
-    HostProcess host(o);
+    HostProcess host(local_options("admin-secret-for-inspector"));
     host.start();
     HttpClient api("127.0.0.1", host.api_port());
-    auto login =
-        api.post_json("/auth/token", {{"id", "admin"}, {"secret", "admin-secret-for-inspector"}});
-    ASSERT_EQ(login.status, 200) << login.body;
-    const std::string token = login.json()["access_token"];
+    const std::string token = access_token(api, "admin", "admin-secret-for-inspector");
+    ASSERT_FALSE(token.empty());
     TempDir home;
     auto inspector = [&](std::vector<std::string> args) {
         std::vector<std::string> argv = {kE2e + "/node_modules/.bin/mcp-inspector", "--cli",

@@ -10,6 +10,7 @@
 
 #include "host_process.hpp"
 #include "http_client.hpp"
+#include "local_accounts.hpp"
 #include "mcp_client.hpp"
 
 using nlohmann::json;
@@ -23,19 +24,16 @@ json rpc(int id, const std::string& method, const json& params = json::object())
     return {{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", params}};
 }
 
-HostProcess::Options local_profile(const std::string& home = "") {
-    HostProcess::Options o;
-    o.profile = "local";
-    o.home = home;
-    o.env["PLATFORM_ADMIN_SECRET"] = kAdminSecret;
-    return o;
-}
-
-std::string login(HttpClient& c) {
-    auto r = c.post_json("/auth/token", {{"id", "admin"}, {"secret", kAdminSecret}});
-    EXPECT_EQ(r.status, 200) << r.body;
-    return r.json().value("access_token", "");
-}
+// A host on the test profile and alice's MCP session with it, initialized.
+struct AliceSession {
+    AliceSession() {
+        host.start();
+        mcp = std::make_unique<McpClient>(host.api_port(), "alice");
+        mcp->initialize();
+    }
+    HostProcess host;
+    std::unique_ptr<McpClient> mcp;
+};
 
 TEST(McpTransport, InitializeOpensASessionAndInitializedIs202) {
     HostProcess host;
@@ -65,10 +63,8 @@ TEST(McpTransport, InitializeOpensASessionAndInitializedIs202) {
 }
 
 TEST(McpTransport, SessionIsRequiredKnownAndEndsWithDelete) {
-    HostProcess host;
-    host.start();
-    McpClient mcp(host.api_port(), "alice");
-    mcp.initialize();
+    AliceSession session;
+    McpClient& mcp = *session.mcp;
     const std::string sid = mcp.session();
 
     mcp.set_session("");
@@ -88,10 +84,8 @@ TEST(McpTransport, SessionIsRequiredKnownAndEndsWithDelete) {
 }
 
 TEST(McpTransport, ProtocolVersionHeaderMustBeSupported) {
-    HostProcess host;
-    host.start();
-    McpClient mcp(host.api_port(), "alice");
-    mcp.initialize();
+    AliceSession session;
+    McpClient& mcp = *session.mcp;
     HttpResult bad = mcp.post(rpc(5, "ping"), {{"MCP-Protocol-Version", "1999-01-01"}});
     EXPECT_EQ(bad.status, 400) << bad.body;
     EXPECT_NE(bad.body.find("1999-01-01"), std::string::npos) << bad.body;
@@ -102,10 +96,8 @@ TEST(McpTransport, ProtocolVersionHeaderMustBeSupported) {
 }
 
 TEST(McpTransport, AcceptAndContentTypeAreChecked) {
-    HostProcess host;
-    host.start();
-    McpClient mcp(host.api_port(), "alice");
-    mcp.initialize();
+    AliceSession session;
+    McpClient& mcp = *session.mcp;
     HttpResult html = mcp.post(rpc(2, "ping"), {{"Accept", "text/html"}});
     EXPECT_EQ(html.status, 406) << html.body;
     HttpResult text = mcp.post(rpc(3, "ping"), {{"Content-Type", "text/plain"}});
@@ -124,10 +116,8 @@ TEST(McpTransport, AcceptAndContentTypeAreChecked) {
 }
 
 TEST(McpTransport, JsonRpcFramingErrors) {
-    HostProcess host;
-    host.start();
-    McpClient mcp(host.api_port(), "alice");
-    mcp.initialize();
+    AliceSession session;
+    McpClient& mcp = *session.mcp;
     Headers h = mcp.headers();
     h["Content-Type"] = "application/json";
 
@@ -172,7 +162,7 @@ TEST(McpTransport, DnsRebindingProtection) {
 }
 
 TEST(McpTransport, BadBearerIs401WithResourceMetadata) {
-    HostProcess host(local_profile());
+    HostProcess host(local_options(kAdminSecret));
     host.start();
     McpClient mcp(host.api_port(), "not-a-valid-token");
     HttpResult r = mcp.post(rpc(1, "initialize", {{"protocolVersion", "2025-11-25"}}));
@@ -217,27 +207,23 @@ TEST(McpTransport, IdleSessionExpiresOnTheBusinessClock) {
 }
 
 TEST(McpTransport, StandaloneEventStreamOncePerSession) {
-    HostProcess host;
-    host.start();
-    McpClient mcp(host.api_port(), "alice");
-    mcp.initialize();
-    EventStream first(host.api_port(), mcp.headers());
+    AliceSession session;
+    McpClient& mcp = *session.mcp;
+    EventStream first(session.host.api_port(), mcp.headers());
     EXPECT_EQ(first.status(), 200) << first.received();
     EXPECT_TRUE(first.wait_for("text/event-stream", 5000)) << first.received();
-    EventStream second(host.api_port(), mcp.headers());
+    EventStream second(session.host.api_port(), mcp.headers());
     EXPECT_EQ(second.status(), 409) << second.received();
 }
 
 TEST(McpTransport, ConcurrentEventStreamsOpenExactlyOne) {
-    HostProcess host;
-    host.start();
-    McpClient mcp(host.api_port(), "alice");
-    mcp.initialize();
+    AliceSession session;
+    McpClient& mcp = *session.mcp;
     std::vector<std::unique_ptr<EventStream>> streams(6);
     std::vector<std::thread> openers;
     for (auto& s : streams)
-        openers.emplace_back([&s, &host, &mcp] {
-            s = std::make_unique<EventStream>(host.api_port(), mcp.headers());
+        openers.emplace_back([&s, &session, &mcp] {
+            s = std::make_unique<EventStream>(session.host.api_port(), mcp.headers());
         });
     for (auto& t : openers) t.join();
     int opened = 0, refused = 0;
@@ -250,9 +236,9 @@ TEST(McpTransport, ConcurrentEventStreamsOpenExactlyOne) {
     EXPECT_EQ(refused, 5);
     // The slot is freed with the session: a new session opens its own stream.
     ASSERT_EQ(mcp.http().request("DELETE", "/mcp", "", mcp.headers()).status, 204);
-    McpClient again(host.api_port(), "alice");
+    McpClient again(session.host.api_port(), "alice");
     again.initialize();
-    EventStream fresh(host.api_port(), again.headers());
+    EventStream fresh(session.host.api_port(), again.headers());
     EXPECT_EQ(fresh.status(), 200) << fresh.received();
 }
 
@@ -260,10 +246,10 @@ TEST(McpTransport, SessionsSurviveARestartOnTheLocalProfile) {
     TempDir home;
     std::string sid, token;
     {
-        HostProcess host(local_profile(home.path()));
+        HostProcess host(local_options(kAdminSecret, "local", home.path()));
         host.start();
         HttpClient api("127.0.0.1", host.api_port());
-        token = login(api);
+        token = access_token(api, "admin", kAdminSecret);
         McpClient mcp(host.api_port(), token);
         mcp.initialize();
         sid = mcp.session();
@@ -272,7 +258,7 @@ TEST(McpTransport, SessionsSurviveARestartOnTheLocalProfile) {
         EXPECT_EQ(host.stop(), 0);
     }
     // Another process on the same store: the session is still there, as on another replica.
-    HostProcess again(local_profile(home.path()));
+    HostProcess again(local_options(kAdminSecret, "local", home.path()));
     again.start();
     McpClient mcp(again.api_port(), token);
     mcp.set_session(sid);

@@ -8,6 +8,7 @@
 
 #include "host_process.hpp"
 #include "http_client.hpp"
+#include "local_accounts.hpp"
 #include "mcp_client.hpp"
 
 using nlohmann::json;
@@ -144,23 +145,15 @@ TEST(McpTools, ProgressAndLogsPrecedeTheResultOnAnEventStream) {
 }
 
 TEST(McpTools, ATokenForAnotherServiceSeesNoNotesTools) {
-    HostProcess::Options o;
-    o.profile = "local";
-    o.env["PLATFORM_ADMIN_SECRET"] = "admin-secret-for-mcp-tests";
-    HostProcess host(o);
+    HostProcess host(local_options("admin-secret-for-mcp-tests"));
     host.start();
     HttpClient api("127.0.0.1", host.api_port());
-    auto login = [&](const std::string& id, const std::string& secret) {
-        auto r = api.post_json("/auth/token", {{"id", id}, {"secret", secret}});
-        EXPECT_EQ(r.status, 200) << r.body;
-        return r.json().value("access_token", "");
-    };
-    const std::string admin = login("admin", "admin-secret-for-mcp-tests");
+    const std::string admin = access_token(api, "admin", "admin-secret-for-mcp-tests");
     ASSERT_EQ(api.post_json("/auth/createAccount", {{"id", "dave"}, {"secret", "dave-secret-1"}},
                             {{"Authorization", "Bearer " + admin}})
                   .status,
               200);
-    const std::string dave = login("dave", "dave-secret-1");
+    const std::string dave = access_token(api, "dave", "dave-secret-1");
     auto token = [&](const json& services) {
         auto r = api.post_json("/auth/createToken", {{"services", services}},
                                {{"Authorization", "Bearer " + dave}});

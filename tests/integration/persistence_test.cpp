@@ -6,6 +6,7 @@
 
 #include "host_process.hpp"
 #include "http_client.hpp"
+#include "local_accounts.hpp"
 
 using namespace platform::test;
 
@@ -13,17 +14,13 @@ namespace {
 
 // An access token for admin (PLATFORM_ADMIN_SECRET), through POST /auth/token.
 std::map<std::string, std::string> admin_bearer(HttpClient& c, const std::string& secret) {
-    auto r = c.post_json("/auth/token", {{"id", "admin"}, {"secret", secret}});
-    EXPECT_EQ(r.status, 200) << r.body;
-    return {{"Authorization", "Bearer " + r.json().value("access_token", std::string())}};
+    return bearer(access_token(c, "admin", secret));
 }
 
 TEST(Persistence, NotesSurviveARestartOnTheLocalProfile) {
     TempDir home;
-    HostProcess::Options opts;
-    opts.profile = "local";
-    opts.home = home.path();
-    opts.env["PLATFORM_ADMIN_SECRET"] = "persistence-admin-secret";
+    const HostProcess::Options opts =
+        local_options("persistence-admin-secret", "local", home.path());
     {
         HostProcess host(opts);
         host.start();

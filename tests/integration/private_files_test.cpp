@@ -12,6 +12,7 @@
 
 #include "host_process.hpp"
 #include "http_client.hpp"
+#include "local_accounts.hpp"
 
 using namespace platform::test;
 
@@ -45,18 +46,13 @@ std::vector<std::string> open_to_others(const std::string& home) {
 // Starts the local profile on `home`, writes a note as admin (so the store and its WAL exist),
 // and stops it.
 void run_local(const std::string& home) {
-    HostProcess::Options o;
-    o.profile = "local";
-    o.home = home;
-    o.env["PLATFORM_ADMIN_SECRET"] = "private-files-admin-secret";
-    HostProcess host(o);
+    HostProcess host(local_options("private-files-admin-secret", "local", home));
     host.start();
     HttpClient c("127.0.0.1", host.api_port());
-    auto token =
-        c.post_json("/auth/token", {{"id", "admin"}, {"secret", "private-files-admin-secret"}});
-    ASSERT_EQ(token.status, 200) << token.body;
-    auto r = c.post_json("/api/v1/notes/add", {{"title", "mine"}, {"text", "only mine"}},
-                         {{"Authorization", "Bearer " + token.json().value("access_token", "")}});
+    const std::string token = access_token(c, "admin", "private-files-admin-secret");
+    ASSERT_FALSE(token.empty());
+    auto r =
+        c.post_json("/api/v1/notes/add", {{"title", "mine"}, {"text", "only mine"}}, bearer(token));
     ASSERT_EQ(r.status, 200) << r.body;
     EXPECT_EQ(host.stop(), 0) << host.log();
 }

@@ -349,11 +349,9 @@ TEST_F(Sweep, EveryOwnerToolAnswersNotFoundToAnotherAccountOverMcp) {
         const t::OwnedFixture& f = it->second;
         const std::string a = "mcp-owner-a-" + std::to_string(swept),
                           b = "mcp-owner-b-" + std::to_string(swept);
-        auto created = c.post_json(f.create_path, f.create_args, json_bearer(a));
-        ASSERT_EQ(created.status, 200) << op.path << " " << created.body;
-        const json data = created.json()["data"];
-        const std::string id =
-            data.is_object() && data.contains("id") ? data["id"].get<std::string>() : "";
+        const auto created = t::create_owned(c, f, json_bearer(a), op.path);
+        ASSERT_TRUE(created.has_value());
+        const std::string& id = *created;
         auto mb = mcp_client(host->api_port(), b);
         const json answer = mcp_response(call_tool(*mb, 1, op.tool, t::with_id(f.args, id)));
         ASSERT_TRUE(answer.contains("result")) << op.tool << " " << answer.dump();

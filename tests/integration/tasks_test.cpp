@@ -10,6 +10,7 @@
 #include "catalogue_test.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
+#include "local_accounts.hpp"
 #include "mcp_client.hpp"
 #include "profiles.hpp"
 
@@ -131,18 +132,14 @@ TEST_F(TasksApi, ListOpenFirstWithStatusFilterAndPagingAndNextForTheAgent) {
 
 TEST(TasksTimeZone, LocalDueIsReadInTheAccountsZone) {
     TempDir dir;
-    HostProcess::Options o;
-    o.profile = manual_clock_local_profile(dir.path());
-    o.env["PLATFORM_ADMIN_SECRET"] = "admin-secret-for-tasks";
-    HostProcess host(o);
+    HostProcess host(
+        local_options("admin-secret-for-tasks", manual_clock_local_profile(dir.path())));
     host.start();
     HttpClient c("127.0.0.1", host.api_port());
     ASSERT_EQ(c.post_json("/clock/set", {{"unix_ms", 1767225600000LL}}).status, 200);  // 2026-01-01
-    auto login =
-        c.post_json("/auth/token", {{"id", "admin"}, {"secret", "admin-secret-for-tasks"}});
-    ASSERT_EQ(login.status, 200) << login.body;
-    const std::map<std::string, std::string> admin = {
-        {"Authorization", "Bearer " + login.json()["access_token"].get<std::string>()}};
+    const std::string token = access_token(c, "admin", "admin-secret-for-tasks");
+    ASSERT_FALSE(token.empty());
+    const std::map<std::string, std::string> admin = bearer(token);
     auto due = [&](const std::string& local) {
         auto r = c.post_json("/api/v1/tasks/create", {{"title", "t"}, {"due", local}}, admin);
         EXPECT_EQ(r.status, 200) << r.body;

@@ -70,14 +70,9 @@ platform=$build/platform
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/platform-soak.XXXXXX")
 host_pid=
-cleanup() {
-    if [[ -n $host_pid ]] && kill -0 "$host_pid" 2>/dev/null; then
-        kill -KILL "$host_pid" 2>/dev/null || true
-        wait "$host_pid" 2>/dev/null || true
-    fi
-    rm -rf "$work"
-}
-trap cleanup EXIT
+# shellcheck source=../scripts/stop_process.sh
+source "$top/tests/scripts/stop_process.sh"
+stop_and_remove_on_exit host_pid 0 "$work"
 die() {
     echo "soak.sh: FAIL: $*" >&2
     [[ -f $work/host.log ]] && { echo "--- host log (last 20 lines)" >&2; tail -n 20 "$work/host.log" >&2; }

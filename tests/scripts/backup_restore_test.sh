@@ -38,19 +38,9 @@ home=$scratch/home
 client=$scratch/client
 backup=$scratch/backup
 server_pid=
-cleanup() {
-    if [[ -n $server_pid ]] && kill -0 "$server_pid" 2>/dev/null; then
-        kill -TERM "$server_pid" 2>/dev/null || true
-        for _ in $(seq 1 100); do
-            kill -0 "$server_pid" 2>/dev/null || break
-            sleep 0.1
-        done
-        kill -KILL "$server_pid" 2>/dev/null || true
-        wait "$server_pid" 2>/dev/null || true
-    fi
-    rm -rf "$scratch"
-}
-trap cleanup EXIT
+# shellcheck source=stop_process.sh
+source "$here/stop_process.sh"
+stop_and_remove_on_exit server_pid 100 "$scratch"
 
 fail() {
     echo "FAIL: $*"

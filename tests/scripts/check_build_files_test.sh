@@ -7,31 +7,9 @@
 set -uo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-checker=${1:-$here/../../scripts/check-build-files}
-scratch=$(mktemp -d "${TMPDIR:-/tmp}/check-build-files.XXXXXX")
-trap 'rm -rf "$scratch"' EXIT
-failures=0
-
-# expect NAME WANTED_EXIT PATTERN... — runs the checker on $scratch/NAME; the output must contain
-# every PATTERN (grep -F).
-expect() {
-    local name=$1 want=$2 out rc=0 p
-    shift 2
-    out=$("$checker" --root "$scratch/$name" 2>&1) || rc=$?
-    if ((rc != want)); then
-        echo "FAIL $name: exit $rc, wanted $want"$'\n'"$out"
-        failures=$((failures + 1))
-        return
-    fi
-    for p in "$@"; do
-        if ! grep -qF -- "$p" <<<"$out"; then
-            echo "FAIL $name: output lacks '$p'"$'\n'"$out"
-            failures=$((failures + 1))
-            return
-        fi
-    done
-    echo "ok   $name"
-}
+checker=("${1:-$here/../../scripts/check-build-files}")
+# shellcheck source=checker_test_lib.sh
+source "$here/checker_test_lib.sh"
 
 # tree NAME FOLDER CMAKE_TEXT MESON_TEXT — writes one folder's build files (empty text: no file).
 tree() {
@@ -41,7 +19,7 @@ tree() {
 }
 
 # The repository itself.
-out=$("$checker" 2>&1) && echo "ok   repository" || {
+out=$("${checker[@]}" 2>&1) && echo "ok   repository" || {
     echo "FAIL repository"$'\n'"$out"
     failures=$((failures + 1))
 }
@@ -82,8 +60,4 @@ project(hello CXX)
 add_library(hello MODULE hello.cpp)' ''
 expect example 0 "0 folders"
 
-if ((failures)); then
-    echo "$failures failure(s)"
-    exit 1
-fi
-echo "all passed"
+report_failures

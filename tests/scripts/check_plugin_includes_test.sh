@@ -10,31 +10,9 @@ set -uo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
-checker=${1:-$top/scripts/check-plugin-includes}
-scratch=$(mktemp -d "${TMPDIR:-/tmp}/check-plugin-includes.XXXXXX")
-trap 'rm -rf "$scratch"' EXIT
-failures=0
-
-# expect NAME WANTED_EXIT PATTERN... — runs the checker on $scratch/NAME; the output must contain
-# every PATTERN (grep -F).
-expect() {
-    local name=$1 want=$2 out rc=0 p
-    shift 2
-    out=$(python3 "$checker" --root "$scratch/$name" 2>&1) || rc=$?
-    if ((rc != want)); then
-        echo "FAIL $name: exit $rc, wanted $want"$'\n'"$out"
-        failures=$((failures + 1))
-        return
-    fi
-    for p in "$@"; do
-        if ! grep -qF -- "$p" <<<"$out"; then
-            echo "FAIL $name: output lacks '$p'"$'\n'"$out"
-            failures=$((failures + 1))
-            return
-        fi
-    done
-    echo "ok   $name"
-}
+checker=(python3 "${1:-$top/scripts/check-plugin-includes}")
+# shellcheck source=checker_test_lib.sh
+source "$here/checker_test_lib.sh"
 
 # file TREE PATH TEXT — writes $scratch/TREE/PATH.
 file() {
@@ -60,7 +38,7 @@ base() {
 }
 
 # The repository itself.
-out=$(python3 "$checker" 2>&1) && echo "ok   repository" || {
+out=$("${checker[@]}" 2>&1) && echo "ok   repository" || {
     echo "FAIL repository"$'\n'"$out"
     failures=$((failures + 1))
 }
@@ -102,8 +80,4 @@ base library
 file library plugins/common/x/x.cpp '#include "../../b/b.hpp"'
 expect library 1 "plugins/common/x/x.cpp:1: includes plugins/b/b.hpp (the b plugin's folder)"
 
-if ((failures)); then
-    echo "$failures failure(s)"
-    exit 1
-fi
-echo "all passed"
+report_failures

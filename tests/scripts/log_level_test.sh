@@ -21,14 +21,9 @@ command -v curl >/dev/null 2>&1 || {
 
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/log-level-test.XXXXXX")
 server_pid=
-cleanup() {
-    if [[ -n $server_pid ]] && kill -0 "$server_pid" 2>/dev/null; then
-        kill -KILL "$server_pid" 2>/dev/null || true
-        wait "$server_pid" 2>/dev/null || true
-    fi
-    rm -rf "$scratch"
-}
-trap cleanup EXIT
+# shellcheck source=stop_process.sh
+source "$here/stop_process.sh"
+stop_and_remove_on_exit server_pid 0 "$scratch"
 fail() {
     echo "FAIL: $*"
     exit 1

@@ -1,6 +1,6 @@
 // file_bytes.hpp — the bytes of files tests upload or expect back: base64 text (RFC 4648, with
-// padding) and structurally valid PNG and JPEG files of any size, as the images and files plugins
-// check them (the pixel data is filler: nothing decodes it).
+// padding, the SDK's) and structurally valid PNG and JPEG files of any size, as the images and
+// files plugins check them (the pixel data is filler: nothing decodes it).
 //
 //   api.post_json("/api/v1/images/upload", {{"data", base64(png(640, 480))}}, bearer("alice"));
 //
@@ -9,23 +9,14 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <platform/sdk/text.hpp>
 #include <string>
 
 namespace platform::test {
 
+// Standard base64 with padding, as the SDK writes it.
 inline std::string base64(const std::string& bytes) {
-    static const char* abc = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    std::string out;
-    for (size_t i = 0; i < bytes.size(); i += 3) {
-        uint32_t n = uint32_t(uint8_t(bytes[i])) << 16;
-        if (i + 1 < bytes.size()) n |= uint32_t(uint8_t(bytes[i + 1])) << 8;
-        if (i + 2 < bytes.size()) n |= uint8_t(bytes[i + 2]);
-        out += abc[(n >> 18) & 63];
-        out += abc[(n >> 12) & 63];
-        out += i + 1 < bytes.size() ? abc[(n >> 6) & 63] : '=';
-        out += i + 2 < bytes.size() ? abc[n & 63] : '=';
-    }
-    return out;
+    return platform::base64_encode(bytes);
 }
 
 // The CRC-32 of a PNG chunk (ISO 3309, as zlib computes it).

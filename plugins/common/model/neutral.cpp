@@ -1,6 +1,7 @@
 #include "common/model/neutral.hpp"
 
 #include <platform/sdk/error.hpp>
+#include <utility>
 
 namespace common::model {
 
@@ -71,7 +72,7 @@ std::string content_text(const json& content) {
                 out += part["text"].get<std::string>();
         return out;
     }
-    return content.dump(-1, ' ', false, json::error_handler_t::replace);
+    return json_text(content);
 }
 
 std::string system_text(const json& request) {
@@ -109,6 +110,32 @@ json arguments_object(const json& arguments, std::string* problem) {
     if (arguments.is_null()) return json::object();
     if (problem) *problem = "arguments are not a JSON object: " + arguments.dump().substr(0, 200);
     return json::object();
+}
+
+std::string json_text(const json& value) {
+    return value.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::string string_or(const json& object, const char* key, const std::string& fallback) {
+    return object.is_object() && object.contains(key) && object[key].is_string()
+               ? object[key].get<std::string>()
+               : fallback;
+}
+
+int64_t token_count(const json& usage, const char* key) {
+    return usage.is_object() && usage.contains(key) && usage[key].is_number_integer()
+               ? usage[key].get<int64_t>()
+               : 0;
+}
+
+json neutral_reply(std::string text, json calls, bool stopped_at_limit, std::string model,
+                   int64_t input_tokens, int64_t output_tokens) {
+    const char* stop = !calls.empty() ? "tool_calls" : stopped_at_limit ? "max_tokens" : "end";
+    return {{"text", std::move(text)},
+            {"tool_calls", std::move(calls)},
+            {"stop", stop},
+            {"model", std::move(model)},
+            {"usage", {{"input_tokens", input_tokens}, {"output_tokens", output_tokens}}}};
 }
 
 }  // namespace common::model

@@ -41,4 +41,21 @@ nlohmann::json input_schema_of(const nlohmann::json& tool);
 // anything else (a malformed string included) becomes {} and *problem says why.
 nlohmann::json arguments_object(const nlohmann::json& arguments, std::string* problem);
 
+// Reading upstream replies:
+
+// JSON text for messages and request bodies, invalid UTF-8 replaced rather than thrown on.
+std::string json_text(const nlohmann::json& value);
+
+// object[key] when object is an object holding a string there, else `fallback`.
+std::string string_or(const nlohmann::json& object, const char* key, const std::string& fallback);
+
+// usage[key] when usage is an object holding an integer there, else 0.
+int64_t token_count(const nlohmann::json& usage, const char* key);
+
+// The neutral reply {text, tool_calls, stop, model, usage: {input_tokens, output_tokens}}. stop is
+// "tool_calls" when there are calls, else "max_tokens" when the upstream stopped at its token
+// limit, else "end".
+nlohmann::json neutral_reply(std::string text, nlohmann::json calls, bool stopped_at_limit,
+                             std::string model, int64_t input_tokens, int64_t output_tokens);
+
 }  // namespace common::model

@@ -6,6 +6,8 @@
 #include <platform/sdk/error.hpp>
 #include <thread>
 
+#include "common/model/neutral.hpp"
+
 namespace common::model {
 
 using nlohmann::json;
@@ -13,10 +15,6 @@ using platform::Code;
 using platform::Error;
 
 namespace {
-
-std::string dump(const json& v) {
-    return v.dump(-1, ' ', false, json::error_handler_t::replace);
-}
 
 std::string clip(const std::string& text, size_t n = 200) {
     return text.size() <= n ? text : text.substr(0, n) + "...";
@@ -30,7 +28,7 @@ platform::HttpResponse attempt(const platform::Host& host, const UpstreamPost& p
     req.headers = post.headers.is_object() ? post.headers : json::object();
     req.headers["Content-Type"] = "application/json";
     req.headers["Accept"] = "application/json";
-    req.body = dump(post.body);
+    req.body = json_text(post.body);
     req.timeout_ms = static_cast<int32_t>(std::clamp<int64_t>(post.timeout_ms, 1, 3600000));
     req.operator_url = true;
     return host.fetch(req);

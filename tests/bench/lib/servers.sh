@@ -1,6 +1,9 @@
 # shellcheck shell=bash
 # Process helpers for tests/bench/gateway.sh (sourced, not run): start-up checks, free ports, and
-# stopping what the script started. The caller sets `set -euo pipefail`.
+# stopping what the script started. The caller sets `set -euo pipefail` and `top` (the repository).
+
+# shellcheck source=../scripts/stop_process.sh
+source "$top/tests/scripts/stop_process.sh"
 
 bench_pids=()  # every process started through bench_start, stopped by bench_cleanup
 
@@ -19,22 +22,11 @@ bench_start() {
     bench_pids+=("$bench_last_pid")
 }
 
-# bench_stop PID — SIGTERM, then SIGKILL after 5 s.
-bench_stop() {
-    local pid=$1
-    kill -TERM "$pid" 2>/dev/null || return 0
-    for _ in $(seq 1 50); do
-        kill -0 "$pid" 2>/dev/null || break
-        sleep 0.1
-    done
-    kill -KILL "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
-}
 
 # bench_cleanup — stops every process bench_start started (set as the EXIT trap).
 bench_cleanup() {
     local pid
-    for pid in "${bench_pids[@]}"; do bench_stop "$pid"; done
+    for pid in "${bench_pids[@]}"; do stop_process "$pid" 50; done  # SIGKILL after 5 s
 }
 
 # alive PID NAME LOG — dies with the log's tail when the process has exited.

@@ -1,5 +1,7 @@
 #include "owned_fixtures.hpp"
 
+#include <gtest/gtest.h>
+
 namespace platform::test {
 
 using nlohmann::json;
@@ -14,6 +16,15 @@ json with_id(const json& j, const std::string& id) {
     if (j.is_structured())
         for (auto it = out.begin(); it != out.end(); ++it) *it = with_id(*it, id);
     return out;
+}
+
+std::optional<std::string> create_owned(HttpClient& c, const OwnedFixture& f, const Headers& owner,
+                                        const std::string& path) {
+    auto created = c.post_json(f.create_path, f.create_args, owner);
+    EXPECT_EQ(created.status, 200) << path << " " << created.body;
+    if (created.status != 200) return std::nullopt;
+    const json data = created.json()["data"];
+    return data.is_object() && data.contains("id") ? data["id"].get<std::string>() : "";
 }
 
 const std::map<std::string, OwnedFixture>& owned_fixtures() {

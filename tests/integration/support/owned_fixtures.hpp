@@ -8,7 +8,10 @@
 
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
+
+#include "http_client.hpp"
 
 namespace platform::test {
 
@@ -27,6 +30,12 @@ constexpr const char* kMarker = "owned-by-A";
 
 // `j` with "{id}" replaced by `id` in every string.
 nlohmann::json with_id(const nlohmann::json& j, const std::string& id);
+
+// Makes A's resource of fixture `f` through `c` with A's headers `owner`: the id the create call
+// answered ("" when its data has none), or nullopt and a test failure naming `path` (the endpoint
+// swept) when the call is refused.
+std::optional<std::string> create_owned(HttpClient& c, const OwnedFixture& f, const Headers& owner,
+                                        const std::string& path);
 
 // Every owner endpoint's fixture, by /api/v1 path.
 const std::map<std::string, OwnedFixture>& owned_fixtures();

@@ -89,6 +89,14 @@ AcmeSettings offline_settings(const std::string& state_dir) {
     return s;
 }
 
+// A certificate for s.hosts valid `valid_for` seconds more, saved in s's state as one obtained
+// earlier from s's directory.
+Certificate stored_certificate(const AcmeSettings& s, long valid_for) {
+    Certificate cert = make_certificate(s.hosts, valid_for);
+    AcmeStore(s.state_dir).save(s.hosts, s.directory_url, cert);
+    return cert;
+}
+
 constexpr long kDay = 86400;
 
 }  // namespace
@@ -256,8 +264,7 @@ TEST(AcmeClientOffline, ReusesAGoodStoredCertificateWithoutTheNetwork) {
     TempDir dir;
     HttpChallenges challenges;
     AcmeSettings s = offline_settings(dir.path);
-    Certificate cert = make_certificate(s.hosts, 90 * kDay);
-    AcmeStore(s.state_dir).save(s.hosts, s.directory_url, cert);
+    Certificate cert = stored_certificate(s, 90 * kDay);
 
     AcmeClient client(s, challenges);
     Certificate got = client.obtain();
@@ -273,8 +280,7 @@ TEST(AcmeClientOffline, RenewsWithin30DaysOfExpiry) {
     TempDir dir;
     HttpChallenges challenges;
     AcmeSettings s = offline_settings(dir.path);
-    Certificate cert = make_certificate(s.hosts, 10 * kDay);
-    AcmeStore(s.state_dir).save(s.hosts, s.directory_url, cert);
+    Certificate cert = stored_certificate(s, 10 * kDay);
 
     AcmeClient client(s, challenges);
     int64_t now = int64_t(std::time(nullptr));

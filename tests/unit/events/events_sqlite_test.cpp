@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <fstream>
 #include <numeric>
 #include <thread>
 
@@ -66,12 +65,10 @@ TEST(EventsSqlite, MissingOrInMemoryPathIsRefused) {
 TEST(EventsSqlite, UnusablePathFailsNamingIt) {
     TempDir dir;
     FakeHost host;
-    std::ofstream(dir.path() / "file") << "not a directory";
-    auto bad = dir.path() / "file" / "events.db";
+    auto bad = below_a_file(dir, "events.db");
     std::string err = create_error(host, "events-sqlite", at(bad));
     EXPECT_NE(err.find(bad.string()), std::string::npos) << err;
-    auto junk = dir.path() / "junk.db";
-    std::ofstream(junk) << std::string(8192, 'x');
+    auto junk = junk_file(dir, "junk.db");
     err = create_error(host, "events-sqlite", at(junk));
     EXPECT_NE(err.find(junk.string()), std::string::npos) << err;
 }

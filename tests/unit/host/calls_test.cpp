@@ -11,6 +11,14 @@ using platform::host::Call;
 using platform::host::CallTable;
 using platform::host::Outcome;
 
+// A new call of `table` whose on_cancel is running (cancelling set, as the host sets it).
+std::shared_ptr<Call> cancelling_call(CallTable& table) {
+    auto c = table.create();
+    std::lock_guard<std::mutex> g(c->m);
+    c->cancelling = true;
+    return c;
+}
+
 TEST(CallTable, CreateGivesDistinctIds) {
     auto& table = CallTable::global();
     const size_t before = table.size();
@@ -98,12 +106,8 @@ TEST(CallTable, ForgottenOnlyWhenAnsweredAndHandlerReturned) {
 
 TEST(CallTable, CancellingKeepsEntryUntilCancelFinished) {
     auto& table = CallTable::global();
-    auto c = table.create();
+    auto c = cancelling_call(table);
     auto* h = CallTable::handle(*c);
-    {
-        std::lock_guard<std::mutex> g(c->m);
-        c->cancelling = true;
-    }
     EXPECT_TRUE(table.answer(c, {}));
     table.handler_returned(c);
     EXPECT_EQ(table.find(h), c) << "forgotten while on_cancel still runs";
@@ -113,12 +117,8 @@ TEST(CallTable, CancellingKeepsEntryUntilCancelFinished) {
 
 TEST(CallTable, CancelFinishedBeforeAnswerDoesNotForget) {
     auto& table = CallTable::global();
-    auto c = table.create();
+    auto c = cancelling_call(table);
     auto* h = CallTable::handle(*c);
-    {
-        std::lock_guard<std::mutex> g(c->m);
-        c->cancelling = true;
-    }
     table.cancel_finished(c);
     EXPECT_EQ(table.find(h), c);
     table.handler_returned(c);

@@ -10,6 +10,7 @@
 #include <platform/host/worker_channel.hpp>
 #include <platform/host/worker_protocol.hpp>
 #include <random>
+#include <stdexcept>
 #include <thread>
 
 using namespace platform::host::worker;
@@ -130,38 +131,45 @@ TEST(WorkerChannel, ManyRequestsInFlightAreMatchedById) {
     b->close();
 }
 
-TEST(WorkerChannel, GarbageDropsTheConnectionAndFailsPendingRequests) {
-    int sv[2];
-    ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+// A started channel on one end of a socket pair whose other end, `peer`, the test drives; `why`
+// gets the reason the channel gives when it closes. The test closes `peer`.
+struct ChannelWithPeer {
+    ChannelWithPeer() {
+        int sv[2];
+        if (::socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0) throw std::runtime_error("socketpair");
+        peer = sv[1];
+        channel = std::make_shared<Channel>(
+            sv[0], nullptr, [this](const std::string& reason) { closed.set_value(reason); });
+        channel->start();
+        why = closed.get_future();
+    }
+    int peer = -1;
     std::promise<std::string> closed;
-    auto a = std::make_shared<Channel>(
-        sv[0], nullptr, [&closed](const std::string& why) { closed.set_value(why); });
-    a->start();
+    std::future<std::string> why;
+    std::shared_ptr<Channel> channel;
+};
+
+TEST(WorkerChannel, GarbageDropsTheConnectionAndFailsPendingRequests) {
+    ChannelWithPeer c;
+    auto& a = c.channel;
     // A request nobody answers is pending while the peer sends garbage.
     auto pending = std::async(std::launch::async, [&] { return a->request({{"op", "ping"}}); });
     std::string junk = std::string("\0\0\0\x05", 4) + "\xff\xff\xff\xff\xff";
-    ASSERT_EQ(::write(sv[1], junk.data(), junk.size()), static_cast<ssize_t>(junk.size()));
-    auto why = closed.get_future();
-    ASSERT_EQ(why.wait_for(std::chrono::seconds(10)), std::future_status::ready);
-    EXPECT_NE(why.get().find("protocol error"), std::string::npos);
+    ASSERT_EQ(::write(c.peer, junk.data(), junk.size()), static_cast<ssize_t>(junk.size()));
+    ASSERT_EQ(c.why.wait_for(std::chrono::seconds(10)), std::future_status::ready);
+    EXPECT_NE(c.why.get().find("protocol error"), std::string::npos);
     EXPECT_FALSE(pending.get().has_value());
     EXPECT_TRUE(a->closed());
     EXPECT_FALSE(a->send({{"op", "log"}}));
     EXPECT_FALSE(a->request({{"op", "ping"}}, 100).has_value());
-    ::close(sv[1]);
+    ::close(c.peer);
 }
 
 TEST(WorkerChannel, PeerCloseIsNoticed) {
-    int sv[2];
-    ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
-    std::promise<std::string> closed;
-    auto a = std::make_shared<Channel>(
-        sv[0], nullptr, [&closed](const std::string& why) { closed.set_value(why); });
-    a->start();
-    ::close(sv[1]);
-    auto why = closed.get_future();
-    ASSERT_EQ(why.wait_for(std::chrono::seconds(10)), std::future_status::ready);
-    EXPECT_TRUE(a->closed());
+    ChannelWithPeer c;
+    ::close(c.peer);
+    ASSERT_EQ(c.why.wait_for(std::chrono::seconds(10)), std::future_status::ready);
+    EXPECT_TRUE(c.channel->closed());
 }
 
 }  // namespace

@@ -4,8 +4,10 @@
 // context or, without one, from the host's clock.
 #include <gtest/gtest.h>
 
+#include "../support/model_completion.hpp"
 #include "../support/plugin_under_test.hpp"
 #include "clocks.hpp"
+#include "service_answers.hpp"
 
 namespace {
 
@@ -14,12 +16,6 @@ using namespace plugin_test;
 bool has(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;
 }
-
-struct Completion {
-    platform_status_t code = -1;
-    std::string text;
-    json answer() const { return json::parse(text); }
-};
 
 class ModelBuiltinProvider : public ::testing::Test {
 protected:
@@ -38,17 +34,7 @@ protected:
         if (inst_ && desc_->on_destroy) desc_->on_destroy(inst_);
     }
 
-    Completion complete(const std::string& body) {
-        const auto* table = static_cast<const platform_model_provider_t*>(desc_->provider);
-        Completion out;
-        out.code = table->complete(
-            inst_, platform::view(body),
-            [](void* user, platform_str_t bytes) {
-                static_cast<Completion*>(user)->text.append(bytes.ptr, bytes.len);
-            },
-            &out);
-        return out;
-    }
+    Completion complete(const std::string& body) { return complete_with(desc_, inst_, body); }
     Completion complete(const json& request) { return complete(request.dump()); }
 
     FakeHost host;
@@ -95,16 +81,8 @@ TEST_F(ModelBuiltinProvider, ATwoTurnConversationCallsAToolThenAnswersFromItsRes
 
     // The agent runs the call and sends its result back (plugins/agent/agent_loop.cpp's shapes).
     request["messages"].push_back({{"role", "assistant"}, {"content", ""}, {"tool_calls", {call}}});
-    const json created = {{"id", "ev-1"},
-                          {"title", "call the dentist"},
-                          {"when", "2026-11-26T09:00:00+01:00"},
-                          {"note", ""},
-                          {"minutes", 30},
-                          {"repeat", ""},
-                          {"prompt", ""},
-                          {"advance", nullptr},
-                          {"created", "2026-11-25T09:00:00Z"},
-                          {"updated", "2026-11-25T09:00:00Z"}};
+    const json created =
+        builtin_test::answers::event("call the dentist", "2026-11-26T09:00:00+01:00", "ev-1");
     request["messages"].push_back({{"role", "tool"},
                                    {"tool_call_id", "call_1"},
                                    {"name", "events_create"},
@@ -113,11 +91,8 @@ TEST_F(ModelBuiltinProvider, ATwoTurnConversationCallsAToolThenAnswersFromItsRes
     Completion second = complete(request);
     ASSERT_EQ(second.code, PLATFORM_OK) << second.text;
     EXPECT_EQ(second.answer(),
-              (json{{"text", "I'll remind you on Thursday 26 November at 09:00: call the dentist."},
-                    {"tool_calls", json::array()},
-                    {"stop", "end"},
-                    {"model", "builtin"},
-                    {"usage", {{"input_tokens", 0}, {"output_tokens", 0}}}}));
+              text_reply("I'll remind you on Thursday 26 November at 09:00: call the dentist.",
+                         "builtin", 0, 0));
 
     // The thread goes on: the next call's id follows the ones already in the conversation.
     request["messages"].push_back({{"role", "assistant"}, {"content", second.answer()["text"]}});

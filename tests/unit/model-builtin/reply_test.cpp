@@ -8,6 +8,7 @@
 
 #include "clocks.hpp"
 #include "conversation.hpp"
+#include "service_answers.hpp"
 
 namespace {
 
@@ -15,6 +16,7 @@ using builtin::reply_to_result;
 using builtin::reply_to_results;
 using builtin_test::clock_at;
 using builtin_test::paris;
+using namespace builtin_test::answers;
 using nlohmann::json;
 
 bool has(const std::string& text, const std::string& part) {
@@ -23,48 +25,6 @@ bool has(const std::string& text, const std::string& part) {
 
 std::string ok(const std::string& tool, const json& result, const json& args = json::object()) {
     return reply_to_result(tool, args, result.dump(), false, paris());
-}
-
-// ---- what the services answer (field for field) -----------------------------------------------
-
-const json kNote = {{"title", "boiler code"},
-                    {"text", "the boiler code is 4512"},
-                    {"created", "2026-11-25T09:00:00Z"},
-                    {"updated", "2026-11-25T09:00:00Z"}};
-
-json task(const std::string& title, const json& due, const std::string& status = "todo") {
-    return {{"id", "t-5f3a9c"},
-            {"title", title},
-            {"detail", ""},
-            {"assignee", "me"},
-            {"due", due},
-            {"status", status},
-            {"result", ""},
-            {"created", "2026-11-25T09:00:00Z"},
-            {"updated", "2026-11-25T09:00:00Z"}};
-}
-
-json event(const std::string& title, const std::string& when) {
-    return {{"id", "ev-19c3b0e2"},
-            {"title", title},
-            {"when", when},
-            {"note", ""},
-            {"minutes", 30},
-            {"repeat", ""},
-            {"prompt", ""},
-            {"advance", nullptr},
-            {"created", "2026-11-25T09:00:00Z"},
-            {"updated", "2026-11-25T09:00:00Z"}};
-}
-
-json card(const std::string& name, const std::string& email, const std::string& phone) {
-    return {{"id", "c-0a1b2c"},
-            {"email", email},
-            {"phone", phone},
-            {"note", ""},
-            {"created", "2026-11-20T09:00:00Z"},
-            {"name", name},
-            {"updated", "2026-11-20T09:00:00Z"}};
 }
 
 // ---- one result per tool ----------------------------------------------------------------------

@@ -6,6 +6,7 @@ namespace {
 
 using models_test::ModelHarness;
 using nlohmann::json;
+using plugin_test::text_reply;
 
 const json kAsk = {{"system", "S"}, {"messages", {{{"role", "user"}, {"content", "hi"}}}}};
 
@@ -26,11 +27,7 @@ TEST_F(AnthropicProvider, DefaultsAreAnthropicWithKeyAndVersionHeaders) {
     h.answer(200, text_answer("Hello."));
     auto c = h.complete(kAsk);
     ASSERT_EQ(c.code, PLATFORM_OK) << c.text;
-    EXPECT_EQ(c.answer(), (json{{"text", "Hello."},
-                                {"tool_calls", json::array()},
-                                {"stop", "end"},
-                                {"model", "claude-served"},
-                                {"usage", {{"input_tokens", 8}, {"output_tokens", 4}}}}));
+    EXPECT_EQ(c.answer(), text_reply("Hello.", "claude-served", 8, 4));
     ASSERT_EQ(h.sent.size(), 1u);
     EXPECT_EQ(h.sent[0].url, "https://api.anthropic.com/v1/messages");
     EXPECT_EQ(h.sent[0].headers["x-api-key"], "sk-ant-1");

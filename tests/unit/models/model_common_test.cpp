@@ -4,6 +4,7 @@
 
 #include <map>
 
+#include "../support/model_completion.hpp"
 #include "common/model/model_settings.hpp"
 #include "common/model/neutral.hpp"
 #include "common/model/upstream_call.hpp"
@@ -100,6 +101,25 @@ TEST(Neutral, SystemTextFoldsSystemMessages) {
     EXPECT_EQ(system_text(req), "A\n\nB");
     EXPECT_EQ(content_text(nullptr), "");
     EXPECT_EQ(content_text({{"k", 1}}), "{\"k\":1}");
+}
+
+TEST(Neutral, ReplyFieldsReadLeniently) {
+    const json body = {{"id", "x1"}, {"n", 3}, {"usage", {{"in", 7}, {"out", "8"}}}};
+    EXPECT_EQ(string_or(body, "id", "fallback"), "x1");
+    EXPECT_EQ(string_or(body, "n", "fallback"), "fallback");  // not a string
+    EXPECT_EQ(string_or(json::array(), "id", "fallback"), "fallback");
+    EXPECT_EQ(token_count(body["usage"], "in"), 7);
+    EXPECT_EQ(token_count(body["usage"], "out"), 0);  // not an integer
+    EXPECT_EQ(token_count(nullptr, "in"), 0);
+    EXPECT_EQ(json_text(std::string("a\xff")), "\"a\xef\xbf\xbd\"");  // invalid UTF-8 replaced
+}
+
+TEST(Neutral, ReplyStopIsToolCallsThenTheLimitThenEnd) {
+    const json call = {{"id", "c"}, {"name", "t"}, {"arguments", json::object()}};
+    EXPECT_EQ(neutral_reply("", json::array({call}), true, "m", 1, 2)["stop"], "tool_calls");
+    EXPECT_EQ(neutral_reply("hi", json::array(), true, "m", 1, 2)["stop"], "max_tokens");
+    EXPECT_EQ(neutral_reply("hi", json::array(), false, "m", 1, 2),
+              plugin_test::text_reply("hi", "m", 1, 2));
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "../support/model_completion.hpp"
 #include "../support/plugin_under_test.hpp"
 
 namespace models_test {
@@ -24,13 +25,6 @@ struct Sent {
     json headers, body;
     uint32_t flags = 0;
     int32_t timeout_ms = 0;
-};
-
-// What complete() answered: the status and the answer (or the error message).
-struct Completion {
-    platform_status_t code = -1;
-    std::string text;
-    json answer() const { return json::parse(text); }
 };
 
 class ModelHarness {
@@ -112,16 +106,7 @@ public:
 
     Completion complete(const json& request) {
         if (!inst_) load();
-        const auto* table = static_cast<const platform_model_provider_t*>(desc_->provider);
-        Completion out;
-        const std::string body = request.dump();
-        out.code = table->complete(
-            inst_, platform::view(body),
-            [](void* user, platform_str_t bytes) {
-                static_cast<Completion*>(user)->text.append(bytes.ptr, bytes.len);
-            },
-            &out);
-        return out;
+        return complete_with(desc_, inst_, request.dump());
     }
 
     // Scripts the next upstream answer (a response with an HTTP status), or a host failure.

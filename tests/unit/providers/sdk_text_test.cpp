@@ -1,5 +1,5 @@
-// platform/sdk/text.hpp: the helpers plugins and the host share (RFC 3339, case, HTML, base64,
-// base64url, ids).
+// platform/sdk/text.hpp: the helpers plugins and the host share (RFC 3339, case, UTF-8 lengths and
+// cuts, HTML, base64, base64url, ids).
 #include <gtest/gtest.h>
 
 #include <platform/sdk/random.hpp>
@@ -16,6 +16,21 @@ TEST(SdkText, Rfc3339IsUtcWholeSeconds) {
 
 TEST(SdkText, LowerFoldsAsciiOnly) {
     EXPECT_EQ(platform::lower("MiXeD 42 ÄÖ"), "mixed 42 ÄÖ");
+}
+
+TEST(SdkText, Utf8LengthsAndCutsCountCharactersNotBytes) {
+    EXPECT_EQ(platform::utf8_length("añb€"), 4u);
+    EXPECT_EQ(platform::utf8_prefix("añb€", 2), "añ");
+    EXPECT_EQ(platform::utf8_prefix("añb€", 4), "añb€");
+    EXPECT_EQ(platform::utf8_prefix("añb€", 9), "añb€");
+    EXPECT_EQ(platform::utf8_prefix("abc", 0), "");
+}
+
+TEST(SdkText, FirstLineEndsBeforeTheLineBreak) {
+    EXPECT_EQ(platform::first_line("title\r\nbody"), "title");
+    EXPECT_EQ(platform::first_line("title\nbody"), "title");
+    EXPECT_EQ(platform::first_line("only"), "only");
+    EXPECT_EQ(platform::first_line(""), "");
 }
 
 TEST(SdkText, HtmlEscapeCoversElementsAndAttributes) {

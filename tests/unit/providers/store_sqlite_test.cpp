@@ -1,8 +1,6 @@
 // store-sqlite beyond the conformance suite: durability across instances and on_create failures.
 #include <gtest/gtest.h>
 
-#include <fstream>
-
 #include "store_client.hpp"
 
 using namespace providers_test;
@@ -11,6 +9,13 @@ namespace {
 
 nlohmann::json at(const std::filesystem::path& p) {
     return {{"path", p.string()}};
+}
+
+// store-sqlite's on_create on the database `db` fails with a message naming it.
+void expect_refused_naming(const std::filesystem::path& db) {
+    FakeHost host;
+    const std::string err = create_error(host, "store-sqlite", at(db));
+    EXPECT_NE(err.find(db.string()), std::string::npos) << err;
 }
 
 }  // namespace
@@ -48,20 +53,12 @@ TEST(StoreSqlite, CreatesParentDirectoriesAndUsesWal) {
 
 TEST(StoreSqlite, UnopenablePathFailsNamingThePath) {
     TempDir dir;
-    FakeHost host;
-    std::ofstream(dir.path() / "file") << "not a directory";
-    auto bad = dir.path() / "file" / "store.db";
-    std::string err = create_error(host, "store-sqlite", at(bad));
-    EXPECT_NE(err.find(bad.string()), std::string::npos) << err;
+    expect_refused_naming(below_a_file(dir, "store.db"));
 }
 
 TEST(StoreSqlite, NotADatabaseFailsNamingThePath) {
     TempDir dir;
-    FakeHost host;
-    auto junk = dir.path() / "junk.db";
-    std::ofstream(junk) << std::string(8192, 'x');
-    std::string err = create_error(host, "store-sqlite", at(junk));
-    EXPECT_NE(err.find(junk.string()), std::string::npos) << err;
+    expect_refused_naming(junk_file(dir, "junk.db"));
 }
 
 TEST(StoreSqlite, MissingOrInMemoryPathIsRefused) {

@@ -1,5 +1,5 @@
 // platform/sdk/text.hpp — small text helpers plugins (and the host) share: RFC 3339 times, ASCII
-// case folding, HTML escaping, base64 and base64url, content-derived and time-ordered ids, and a
+// case folding, UTF-8 lengths and cuts, HTML escaping, base64 and base64url, content-derived and time-ordered ids, and a
 // write sequence.
 //
 // Header-only, no state except the process-wide counter of next_sequence; every function may be called
@@ -35,6 +35,29 @@ inline std::string lower(std::string s) {
     for (auto& c : s)
         if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
     return s;
+}
+
+// The number of UTF-8 characters (lead bytes) in `s`.
+inline size_t utf8_length(std::string_view s) {
+    size_t n = 0;
+    for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+    return n;
+}
+
+// The first `n` UTF-8 characters of `s` (all of it when it has no more).
+inline std::string utf8_prefix(const std::string& s, size_t n) {
+    size_t chars = 0;
+    for (size_t i = 0; i < s.size(); ++i)
+        if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80 && chars++ == n)
+            return s.substr(0, i);
+    return s;
+}
+
+// The first line of `text` (up to the first '\n', a trailing '\r' dropped).
+inline std::string first_line(const std::string& text) {
+    std::string line = text.substr(0, text.find('\n'));
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    return line;
 }
 
 // Text safe inside HTML elements and double-quoted attributes.

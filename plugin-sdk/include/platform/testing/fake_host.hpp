@@ -308,13 +308,7 @@ public:
             auto* h = self(c);
             std::string account =
                 parent ? reinterpret_cast<CallState*>(parent)->account : h->service_account;
-            if (!h->on_call) return PLATFORM_NOT_FOUND;
-            auto req = request.len ? nlohmann::json::parse(platform::view(request))
-                                   : nlohmann::json::object();
-            auto r = h->on_call(platform::copy(service), platform::copy(method), req, account);
-            if (r.code == PLATFORM_NOT_FOUND && r.body.empty()) return PLATFORM_NOT_FOUND;
-            done(user, r.code, platform::view(r.body));
-            return PLATFORM_OK;
+            return h->answer_call(service, method, request, account, done, user);
         };
         api_.grant_create = [](platform_call_t* call, platform_bytes_sink_fn sink,
                                void* user) -> platform_status_t {
@@ -338,13 +332,7 @@ public:
                 if (it == h->grants.end()) return PLATFORM_NOT_FOUND;
                 account = it->second;
             }
-            if (!h->on_call) return PLATFORM_NOT_FOUND;
-            auto req = request.len ? nlohmann::json::parse(platform::view(request))
-                                   : nlohmann::json::object();
-            auto r = h->on_call(platform::copy(service), platform::copy(method), req, account);
-            if (r.code == PLATFORM_NOT_FOUND && r.body.empty()) return PLATFORM_NOT_FOUND;
-            done(user, r.code, platform::view(r.body));
-            return PLATFORM_OK;
+            return h->answer_call(service, method, request, account, done, user);
         };
         api_.grant_revoke = [](platform_host_ctx_t* c, platform_str_t grant) -> platform_status_t {
             auto* h = self(c);
@@ -584,6 +572,19 @@ public:
 
 private:
     static FakeHost* self(platform_host_ctx_t* c) { return reinterpret_cast<FakeHost*>(c); }
+    // A call to another service (plain or through a grant) for `account`, answered by on_call;
+    // NOT_FOUND, with no answer, when there is no on_call or it answers NOT_FOUND with no body.
+    platform_status_t answer_call(platform_str_t service, platform_str_t method,
+                                  platform_str_t request, const std::string& account,
+                                  platform_reply_fn done, void* user) {
+        if (!on_call) return PLATFORM_NOT_FOUND;
+        auto req =
+            request.len ? nlohmann::json::parse(platform::view(request)) : nlohmann::json::object();
+        auto r = on_call(platform::copy(service), platform::copy(method), req, account);
+        if (r.code == PLATFORM_NOT_FOUND && r.body.empty()) return PLATFORM_NOT_FOUND;
+        done(user, r.code, platform::view(r.body));
+        return PLATFORM_OK;
+    }
     bool expired(const Entry& e) const { return e.expires_at && e.expires_at <= now_ms; }
     std::map<std::string, Entry>& table(const std::string& name) {
         return name == own_table ? tables[""] : tables[name];

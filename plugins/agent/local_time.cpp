@@ -1,9 +1,9 @@
 #include "local_time.hpp"
 
-#include <platform/common/time.hpp>
+#include "common/time/time.hpp"
 
 using platform::json;
-namespace pt = platform::time;
+namespace pt = common::time;
 
 namespace agent {
 

@@ -4,7 +4,7 @@
 // The zone is metadata.timezone of the caller's account, read from the `auth` service's `me`
 // (as the caller) — the way tasks and calendar read it; UTC when there is no such service
 // (auth-noop, the test profile), no setting, or a name the system's tz database lacks. Zones come
-// from /usr/share/zoneinfo through platform/common/time.hpp.
+// from /usr/share/zoneinfo through common/time/time.hpp.
 #pragma once
 
 #include <cstdint>

@@ -1,7 +1,7 @@
 #include <algorithm>
-#include <platform/common/time.hpp>
 
 #include "archive.hpp"
+#include "common/time/time.hpp"
 
 using platform::json;
 
@@ -40,7 +40,7 @@ std::vector<json> pages(const platform::Host& host, platform::Request& r, const 
 // Milliseconds since the epoch of an RFC 3339 time (offset applied), so items dated in different
 // offsets sort correctly; 0 when unreadable.
 int64_t epoch_ms(const std::string& t) {
-    const auto at = platform::time::parse_rfc3339(t);
+    const auto at = common::time::parse_rfc3339(t);
     return at ? at->utc_ms() : 0;
 }
 

@@ -6,9 +6,8 @@
 // endpoints act on the request's namespace (Platform-Namespace, else the server's): admins of
 // that namespace, or of the server's own, may. Rules are one set for the server: only admins of
 // the server's namespace change them.
-#include <platform/common/time.hpp>
-
 #include "auth_local.hpp"
+#include "common/time/time.hpp"
 
 namespace auth_local {
 
@@ -55,7 +54,7 @@ bool printable(const std::string& s) {
 
 // An IANA name of the system's tz database (/usr/share/zoneinfo).
 bool valid_timezone(const std::string& tz) {
-    return platform::time::TimeZone::load(tz) != nullptr;
+    return common::time::TimeZone::load(tz) != nullptr;
 }
 
 std::string secret_arg(platform::Request& r, const char* name) {

@@ -35,7 +35,7 @@ std::shared_ptr<const TimeZone> zone_from_me(const platform::Host::CallResult& m
 }
 
 std::string local_time(int64_t utc_s, const TimeZone& zone) {
-    namespace pt = platform::time;
+    namespace pt = common::time;
     const int64_t local = zone.to_local(utc_s), day = pt::day_of(local);
     const int secs = pt::seconds_into_day(local);
     const pt::CivilDate c = pt::civil_from_days(day);

@@ -65,8 +65,8 @@ json Calendar::free(platform::Request& r) {
                          {"end", format_rfc3339(e, zone->offset_at(e))},
                          {"minutes", (e - s) / 60}});
     };
-    const int64_t first = platform::time::day_of(zone->to_local(from)),
-                  last = platform::time::day_of(zone->to_local(to));
+    const int64_t first = common::time::day_of(zone->to_local(from)),
+                  last = common::time::day_of(zone->to_local(to));
     size_t b = 0;
     for (int64_t day = first; day <= last; ++day) {
         int64_t s = std::max(from, zone->to_utc(day * 86400 + day_start * 3600));

@@ -6,12 +6,11 @@ namespace calendar {
 
 void occurrences(const Timing& t, const TimeZone& zone, int64_t from_s, int64_t to_s,
                  const std::function<bool(int64_t)>& fn) {
-    using platform::time::Repeat;
-    const Repeat repeat = platform::time::repeat_named(t.repeat).value_or(Repeat::none);
+    using common::time::Repeat;
+    const Repeat repeat = common::time::repeat_named(t.repeat).value_or(Repeat::none);
     // The first occurrence that can overlap from_s starts after from_s - length.
-    for (int64_t k = platform::time::index_before(t.start_s, repeat, from_s - t.minutes * 60);;
-         ++k) {
-        const int64_t start = platform::time::nth_start(t.start_s, repeat, k, zone);
+    for (int64_t k = common::time::index_before(t.start_s, repeat, from_s - t.minutes * 60);; ++k) {
+        const int64_t start = common::time::nth_start(t.start_s, repeat, k, zone);
         if (start >= to_s) return;
         if (start + t.minutes * 60 > from_s && !fn(start)) return;
         if (repeat == Repeat::none) return;

@@ -8,16 +8,17 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
-#include <platform/common/time.hpp>
 #include <string>
+
+#include "common/time/time.hpp"
 
 namespace calendar {
 
 // The time library's names used throughout this plugin.
-using platform::time::format_rfc3339;
-using platform::time::Instant;
-using platform::time::parse_rfc3339;
-using platform::time::TimeZone;
+using common::time::format_rfc3339;
+using common::time::Instant;
+using common::time::parse_rfc3339;
+using common::time::TimeZone;
 
 struct Timing {
     int64_t start_s;     // first occurrence, UTC seconds

@@ -4,18 +4,19 @@
 #include <cctype>
 #include <climits>
 #include <cmath>
-#include <platform/common/time.hpp>
 #include <platform/sdk/error.hpp>
 #include <platform/sdk/random.hpp>
+
+#include "common/time/time.hpp"
 
 namespace events_service {
 
 std::string rfc3339(int64_t unix_ms) {
-    return platform::time::format_rfc3339_ms(unix_ms);
+    return common::time::format_rfc3339_ms(unix_ms);
 }
 
 int64_t parse_rfc3339(std::string_view text, const char* arg) {
-    const auto at = platform::time::parse_rfc3339(text, platform::time::DateTimeSeparator::t_only);
+    const auto at = common::time::parse_rfc3339(text, common::time::DateTimeSeparator::t_only);
     if (!at)
         throw platform::invalid_argument(std::string(arg) +
                                          ": must be an RFC 3339 date-time such as "

@@ -16,7 +16,7 @@ using json = nlohmann::json;
 // are not zero.
 std::string rfc3339(int64_t unix_ms);
 // Parses an RFC 3339 date-time ("2026-01-01T10:00:00.5+02:00", "...Z"; "T" between date and
-// time, the fraction cut to milliseconds, second 60 read as :59.999) with platform/common/time.hpp;
+// time, the fraction cut to milliseconds, second 60 read as :59.999) with common/time/time.hpp;
 // throws platform::invalid_argument naming `arg` when the text is not one.
 int64_t parse_rfc3339(std::string_view text, const char* arg);
 // A `timestamp` argument: an RFC 3339 string or integer Unix milliseconds (>= 1).

@@ -5,7 +5,7 @@
 namespace builtin {
 
 using nlohmann::json;
-namespace pt = platform::time;
+namespace pt = common::time;
 
 namespace {
 

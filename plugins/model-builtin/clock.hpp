@@ -2,7 +2,7 @@
 // (abi.h, platform_model_provider_t: context.now, context.timezone), and the ways an instant is
 // written back: RFC 3339 with the zone's offset for tools, "Friday 27 November at 09:00" for people.
 //
-// Zones come from the system tz database through platform/common/time.hpp, so offsets are right
+// Zones come from the system tz database through common/time/time.hpp, so offsets are right
 // on either side of a DST change. When context.timezone is absent or unknown, the offset written
 // in context.now is used as a fixed zone; without context.now the provider's fallback clock (the
 // host's business clock) and UTC.
@@ -11,15 +11,16 @@
 #include <cstdint>
 #include <memory>
 #include <nlohmann/json.hpp>
-#include <platform/common/time.hpp>
 #include <string>
+
+#include "common/time/time.hpp"
 
 namespace builtin {
 
 class LocalClock {
 public:
     // `zone` nullptr = a fixed offset of `fixed_offset_s` seconds east of UTC.
-    LocalClock(int64_t now_s, std::shared_ptr<const platform::time::TimeZone> zone,
+    LocalClock(int64_t now_s, std::shared_ptr<const common::time::TimeZone> zone,
                int fixed_offset_s = 0);
 
     // From the request's `context` object (see above); `fallback_now_s` when context.now is
@@ -36,7 +37,7 @@ public:
     // Local day numbers (days since 1970-01-01 on the wall clock) and their weekday (0 = Sunday).
     int64_t day_of(int64_t utc_s) const;
     int64_t today() const { return day_of(now_s_); }
-    static int weekday_of(int64_t day) { return platform::time::weekday_of(day); }
+    static int weekday_of(int64_t day) { return common::time::weekday_of(day); }
     // The instant of local midnight starting `day` (the first instant of the day after a gap).
     int64_t midnight(int64_t day) const { return to_utc(day * 86400); }
 
@@ -53,7 +54,7 @@ public:
 
 private:
     int64_t now_s_;
-    std::shared_ptr<const platform::time::TimeZone> zone_;
+    std::shared_ptr<const common::time::TimeZone> zone_;
     int fixed_offset_s_;
 };
 

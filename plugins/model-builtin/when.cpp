@@ -8,7 +8,7 @@ namespace builtin {
 
 namespace {
 
-namespace pt = platform::time;
+namespace pt = common::time;
 
 struct Token {
     size_t begin, end;  // bytes of the original text

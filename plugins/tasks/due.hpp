@@ -1,5 +1,5 @@
 // due.hpp — the `due` of a task: RFC 3339, or `YYYY-MM-DD HH:MM` in the owner's time zone. Dates,
-// RFC 3339 and zones are platform/common/time.hpp's; this is the local layout and its reading.
+// RFC 3339 and zones are common/time/time.hpp's; this is the local layout and its reading.
 #pragma once
 
 #include <cstdint>

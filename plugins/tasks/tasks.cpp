@@ -1,8 +1,8 @@
 #include "tasks.hpp"
 
 #include <atomic>
-#include <platform/common/time.hpp>
 
+#include "common/time/time.hpp"
 #include "due.hpp"
 
 namespace schema = platform::schema;
@@ -140,7 +140,7 @@ std::string Tasks::time_zone(platform::Request& r) const {
 }
 
 int64_t Tasks::due_ms(platform::Request& r, const std::string& due) const {
-    if (auto at = platform::time::parse_rfc3339(due)) return at->utc_ms();
+    if (auto at = common::time::parse_rfc3339(due)) return at->utc_ms();
     auto local = tasks::parse_local_layout(due);
     if (!local)
         throw platform::invalid_argument("due: '" + due +

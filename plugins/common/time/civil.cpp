@@ -1,8 +1,8 @@
+#include "common/time/civil.hpp"
+
 #include <date/date.h>
 
-#include <platform/common/time/civil.hpp>
-
-namespace platform::time {
+namespace common::time {
 
 const char* const kWeekdayNames[7] = {"Sunday",   "Monday", "Tuesday", "Wednesday",
                                       "Thursday", "Friday", "Saturday"};
@@ -51,4 +51,4 @@ int seconds_into_day(int64_t seconds) {
     return static_cast<int>(seconds - day_of(seconds) * 86400);
 }
 
-}  // namespace platform::time
+}  // namespace common::time

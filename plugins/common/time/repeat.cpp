@@ -1,8 +1,10 @@
-#include <algorithm>
-#include <platform/common/time/civil.hpp>
-#include <platform/common/time/repeat.hpp>
+#include "common/time/repeat.hpp"
 
-namespace platform::time {
+#include <algorithm>
+
+#include "common/time/civil.hpp"
+
+namespace common::time {
 
 std::optional<Repeat> repeat_named(std::string_view name) {
     if (name.empty()) return Repeat::none;
@@ -40,4 +42,4 @@ int64_t index_before(int64_t first_s, Repeat repeat, int64_t at_s) {
     return std::max<int64_t>(0, span / period - 2);  // two periods of slack for DST changes
 }
 
-}  // namespace platform::time
+}  // namespace common::time

@@ -1,9 +1,11 @@
+#include "common/time/rfc3339.hpp"
+
 #include <cstdio>
 #include <cstdlib>
-#include <platform/common/time/civil.hpp>
-#include <platform/common/time/rfc3339.hpp>
 
-namespace platform::time {
+#include "common/time/civil.hpp"
+
+namespace common::time {
 
 namespace {
 
@@ -93,4 +95,4 @@ std::string format_rfc3339_ms(int64_t utc_ms) {
     return out + "Z";
 }
 
-}  // namespace platform::time
+}  // namespace common::time

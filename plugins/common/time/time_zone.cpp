@@ -1,3 +1,5 @@
+#include "common/time/time_zone.hpp"
+
 #include <date/ptz.h>
 #include <date/tz.h>
 
@@ -7,9 +9,8 @@
 #include <map>
 #include <mutex>
 #include <optional>
-#include <platform/common/time/time_zone.hpp>
 
-namespace platform::time {
+namespace common::time {
 
 namespace {
 
@@ -97,4 +98,4 @@ int64_t TimeZone::to_utc(int64_t local_s) const {
     return local_s - info.first.offset.count();
 }
 
-}  // namespace platform::time
+}  // namespace common::time

@@ -1,12 +1,12 @@
-// platform/common/time.hpp: RFC 3339 read and written (round trips, milliseconds, offsets, the
+// common/time/time.hpp: RFC 3339 read and written (round trips, milliseconds, offsets, the
 // separators, leap seconds, inputs refused) and the civil-date arithmetic under it.
 #include <gtest/gtest.h>
 
-#include <platform/common/time.hpp>
+#include "common/time/time.hpp"
 
 namespace {
 
-using namespace platform::time;
+using namespace common::time;
 
 TEST(Rfc3339, ParseAndFormat) {
     auto p = parse_rfc3339("2027-03-28T09:30:00.250+01:00");

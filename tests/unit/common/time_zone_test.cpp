@@ -1,15 +1,16 @@
-// platform/common/time.hpp: zones of the system's tz database against known offsets (the table
+// common/time/time.hpp: zones of the system's tz database against known offsets (the table
 // to 2037, the footer rule after it), wall times in DST gaps and overlaps in Europe/London and
 // America/New_York, names refused, and repeating series across the changes.
 #include <gtest/gtest.h>
 
-#include <platform/common/time.hpp>
 #include <string>
 #include <vector>
 
+#include "common/time/time.hpp"
+
 namespace {
 
-using namespace platform::time;
+using namespace common::time;
 
 int64_t at(const std::string& rfc3339) {
     return parse_rfc3339(rfc3339).value().utc_s;

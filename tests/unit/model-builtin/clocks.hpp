@@ -13,7 +13,7 @@ namespace builtin_test {
 constexpr const char* kParisNow = "2026-11-25T10:00:00+01:00";
 
 inline builtin::LocalClock clock_at(const std::string& now, const std::string& zone) {
-    auto tz = platform::time::TimeZone::load(zone);
+    auto tz = common::time::TimeZone::load(zone);
     EXPECT_NE(tz, nullptr) << zone << " is missing from /usr/share/zoneinfo";
     return builtin::LocalClock::from_context({{"now", now}, {"timezone", zone}}, 0);
 }

@@ -17,7 +17,7 @@ using builtin_test::clock_at;
 using builtin_test::paris;
 
 int64_t day(int y, int m, int d) {
-    return platform::time::days_from_civil(y, m, d);
+    return common::time::days_from_civil(y, m, d);
 }
 
 // The reminder instant of `text`, as RFC 3339 in the clock's zone ("" when there is none).

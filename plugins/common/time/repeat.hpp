@@ -1,5 +1,5 @@
 // repeat — the starts of a repeating series (hourly, daily, weekly, monthly) from its first start,
-// in a time zone. Part of platform/common/time.hpp.
+// in a time zone. Part of common/time/time.hpp.
 //
 // Hourly repeats add 3600 s. Daily, weekly and monthly ones keep the wall-clock time of the first
 // start in the zone (09:00 stays 09:00 across a DST change; a time the change skips moves forward
@@ -9,10 +9,11 @@
 
 #include <cstdint>
 #include <optional>
-#include <platform/common/time/time_zone.hpp>
 #include <string_view>
 
-namespace platform::time {
+#include "common/time/time_zone.hpp"
+
+namespace common::time {
 
 enum class Repeat { none, hourly, daily, weekly, monthly };
 
@@ -28,4 +29,4 @@ int64_t nth_start(int64_t first_s, Repeat repeat, int64_t k, const TimeZone& zon
 // the starts after at_s can begin.
 int64_t index_before(int64_t first_s, Repeat repeat, int64_t at_s);
 
-}  // namespace platform::time
+}  // namespace common::time

@@ -1,5 +1,5 @@
 // rfc3339 — date-times as text: "2027-03-28T09:30:00+01:00", "2026-01-01T00:00:00.250Z" (RFC 3339
-// with a time-zone offset). Part of platform/common/time.hpp.
+// with a time-zone offset). Part of common/time/time.hpp.
 #pragma once
 
 #include <cstdint>
@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-namespace platform::time {
+namespace common::time {
 
 struct Instant {
     int64_t utc_s;  // seconds since 1970 UTC
@@ -37,4 +37,4 @@ std::string format_rfc3339(int64_t utc_s, int offset_s = 0, ZeroOffset zero = Ze
 // UTC from Unix milliseconds: "2026-01-01T00:00:00Z", with ".250" when the milliseconds are not 0.
 std::string format_rfc3339_ms(int64_t utc_ms);
 
-}  // namespace platform::time
+}  // namespace common::time

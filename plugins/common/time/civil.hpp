@@ -1,10 +1,10 @@
 // civil — proleptic Gregorian dates as day numbers (days since 1970-01-01) and back, and the
-// split of a second count at midnight. Part of platform/common/time.hpp.
+// split of a second count at midnight. Part of common/time/time.hpp.
 #pragma once
 
 #include <cstdint>
 
-namespace platform::time {
+namespace common::time {
 
 struct CivilDate {
     int year, month, day;  // month 1..12, day 1..31
@@ -29,4 +29,4 @@ int seconds_into_day(int64_t seconds);
 extern const char* const kWeekdayNames[7];  // "Sunday".."Saturday"
 extern const char* const kMonthNames[12];   // "January".."December"
 
-}  // namespace platform::time
+}  // namespace common::time

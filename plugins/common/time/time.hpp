@@ -1,4 +1,4 @@
-// platform/common/time.hpp — dates and times for plugins: RFC 3339 text, civil (calendar) dates,
+// common/time/time.hpp — dates and times for plugins: RFC 3339 text, civil (calendar) dates,
 // IANA time zones read from the system's tz database, and repeating series across DST changes.
 // Built on Howard Hinnant's date/tz (Debian: libhowardhinnant-date-dev, built to read
 // /usr/share/zoneinfo); its headers stay out of these ones.
@@ -11,7 +11,7 @@
 // UTC); offsets are seconds east of UTC. Every function may be called from any thread.
 #pragma once
 
-#include <platform/common/time/civil.hpp>
-#include <platform/common/time/repeat.hpp>
-#include <platform/common/time/rfc3339.hpp>
-#include <platform/common/time/time_zone.hpp>
+#include "common/time/civil.hpp"
+#include "common/time/repeat.hpp"
+#include "common/time/rfc3339.hpp"
+#include "common/time/time_zone.hpp"

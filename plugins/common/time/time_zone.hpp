@@ -1,5 +1,5 @@
 // time_zone — IANA time zones ("Europe/London") from the system's tz database, through date/tz
-// (which reads the TZif files under /usr/share/zoneinfo). Part of platform/common/time.hpp.
+// (which reads the TZif files under /usr/share/zoneinfo). Part of common/time/time.hpp.
 //
 // The files' transition tables run to 2037 (Debian ships them "fat"); later instants follow the
 // POSIX TZ rule in each file's footer ("GMT0BST,M3.5.0/1,M10.5.0"), read by date/tz's
@@ -11,7 +11,7 @@
 #include <memory>
 #include <string>
 
-namespace platform::time {
+namespace common::time {
 
 class TimeZone {
 public:
@@ -44,4 +44,4 @@ private:
     std::unique_ptr<Source> source_;  // null: UTC
 };
 
-}  // namespace platform::time
+}  // namespace common::time

@@ -19,6 +19,7 @@
 #include <platform/host/openssl_handles.hpp>
 
 #include "tls_context.hpp"
+#include "tls_pump.hpp"
 
 namespace platform::host::tls {
 
@@ -27,7 +28,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using SslPtr = openssl::Owned<SSL, SSL_free>;
 
-constexpr size_t kBufferCap = 64 * 1024;  // bytes held per direction before reading stops
 constexpr int kLingerMs = 2000;  // after our close: how long the client's last bytes are read
 
 void set_nodelay(int fd) {
@@ -40,132 +40,6 @@ int remaining_ms(Clock::time_point deadline) {
         std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
     return left <= 0 ? 0 : static_cast<int>(std::min<int64_t>(left, INT_MAX));
 }
-
-enum class End { client, backend, failed, stopped };
-
-// Bytes both ways: client --TLS--> up --> backend, backend --> down --TLS--> client. `up` starts
-// with the preface. run() returns which side ended it: the client (close_notify; what it sent is
-// delivered first), the backend (what it sent is delivered first; once it closed, nothing more is
-// read from the client), or neither (an error, a client that vanished, stop).
-class Pump {
-public:
-    Pump(SSL* ssl, int cfd, int bfd, int stop_fd, std::string up)
-        : ssl_(ssl), cfd_(cfd), bfd_(bfd), stop_fd_(stop_fd), up_(std::move(up)) {}
-
-    End run() {
-        for (;;) {
-            for (progress_ = true; progress_;) {
-                progress_ = false;
-                cev_ = bev_ = 0;
-                if (!client_eof_ && !backend_eof_ && up_.size() - up_off_ < kBufferCap &&
-                    !read_client())
-                    return End::failed;  // gone without close_notify, or a TLS error
-                if (!backend_eof_ && up_off_ < up_.size()) send_backend();
-                if (!backend_eof_ && down_.size() - down_off_ < kBufferCap) recv_backend();
-                if (down_off_ < down_.size() && !write_client())
-                    return End::failed;  // the client is gone
-            }
-            if (backend_eof_ && down_.empty()) return End::backend;
-            if (client_eof_ && up_.empty() && !backend_eof_) return End::client;
-            // A side we wait nothing from is left out: its POLLHUP would wake us in a loop.
-            pollfd p[3] = {
-                {cev_ ? cfd_ : -1, cev_, 0}, {bev_ ? bfd_ : -1, bev_, 0}, {stop_fd_, POLLIN, 0}};
-            if (::poll(p, 3, -1) < 0 && errno != EINTR) return End::failed;
-            if (p[2].revents) return End::stopped;
-        }
-    }
-
-private:
-    // Each step below does what it can without blocking: it sets progress_ when it moved bytes
-    // (or saw an end), and adds what it waits for to cev_ (client) or bev_ (backend).
-
-    // Client to `up`. False when the client failed.
-    bool read_client() {
-        ERR_clear_error();
-        const int n = SSL_read(ssl_, buf_, sizeof buf_);
-        if (n > 0) {
-            up_.append(buf_, static_cast<size_t>(n));
-            progress_ = true;
-            return true;
-        }
-        switch (SSL_get_error(ssl_, n)) {
-            case SSL_ERROR_WANT_READ:
-                cev_ |= POLLIN;
-                return true;
-            case SSL_ERROR_WANT_WRITE:
-                cev_ |= POLLOUT;
-                return true;
-            case SSL_ERROR_ZERO_RETURN:
-                client_eof_ = progress_ = true;  // close_notify
-                return true;
-            default:
-                return false;
-        }
-    }
-
-    // `up` to the backend.
-    void send_backend() {
-        const ssize_t n = ::send(bfd_, up_.data() + up_off_, up_.size() - up_off_, MSG_NOSIGNAL);
-        if (n > 0) {
-            up_off_ += static_cast<size_t>(n);
-            if (up_off_ == up_.size()) up_.clear(), up_off_ = 0;
-            progress_ = true;
-        } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-            bev_ |= POLLOUT;
-        } else if (n < 0 && errno == EINTR) {
-            progress_ = true;
-        } else {  // the backend closed: what it sent still goes to the client
-            backend_eof_ = progress_ = true;
-        }
-    }
-
-    // The backend to `down`.
-    void recv_backend() {
-        const ssize_t n = ::recv(bfd_, buf_, sizeof buf_, 0);
-        if (n > 0) {
-            down_.append(buf_, static_cast<size_t>(n));
-            progress_ = true;
-        } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-            bev_ |= POLLIN;
-        } else if (n < 0 && errno == EINTR) {
-            progress_ = true;
-        } else {
-            backend_eof_ = progress_ = true;
-        }
-    }
-
-    // `down` to the client. False when the client is gone.
-    bool write_client() {
-        ERR_clear_error();
-        const int want = static_cast<int>(std::min<size_t>(down_.size() - down_off_, 1 << 20));
-        const int n = SSL_write(ssl_, down_.data() + down_off_, want);
-        if (n > 0) {
-            down_off_ += static_cast<size_t>(n);
-            if (down_off_ == down_.size()) down_.clear(), down_off_ = 0;
-            progress_ = true;
-            return true;
-        }
-        switch (SSL_get_error(ssl_, n)) {
-            case SSL_ERROR_WANT_WRITE:
-                cev_ |= POLLOUT;
-                return true;
-            case SSL_ERROR_WANT_READ:
-                cev_ |= POLLIN;
-                return true;
-            default:
-                return false;
-        }
-    }
-
-    SSL* ssl_;
-    int cfd_, bfd_, stop_fd_;
-    std::string up_, down_;
-    size_t up_off_ = 0, down_off_ = 0;
-    bool client_eof_ = false, backend_eof_ = false;
-    bool progress_ = false;
-    short cev_ = 0, bev_ = 0;
-    char buf_[16 * 1024];
-};
 
 // One accepted connection `fd` from ip:port, served on its own thread.
 class TlsConnection {
@@ -288,13 +162,13 @@ private:
             close_notify(ssl);
             return;
         }
-        const End end =
-            Pump(ssl, fd_, backend, stop_fd_, tls_preface(options_.secret, ip_, port_)).run();
+        const PumpEnd end =
+            pump(ssl, fd_, backend, stop_fd_, tls_preface(options_.secret, ip_, port_));
         ::close(backend);
-        if (end == End::backend) {
+        if (end == PumpEnd::backend) {
             close_notify(ssl);
             linger();
-        } else if (end == End::client) {
+        } else if (end == PumpEnd::client) {
             close_notify(ssl);
         }
     }

@@ -19,6 +19,8 @@ using wire::parse_framed;
 constexpr const char* kConnectionData = "platform.connection";
 constexpr size_t kMaxPipelined = 64;  // requests read ahead on one connection
 
+// Pistache's handler, cloned per I/O thread: it keeps each connection's state on the peer and
+// reads its requests itself (onInput), so pipelined requests are kept and answered in order.
 class Handler : public Http::Handler {
 public:
     HTTP_PROTOTYPE(Handler)

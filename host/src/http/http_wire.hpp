@@ -1,6 +1,7 @@
 // http_wire.hpp — private to host/src/http: a request from the bytes Pistache parsed, and an
-// answer back to bytes. http_server.cpp drives connections with these; the fuzz harness reaches
-// parse_framed through parse_framed_request (http_server.hpp).
+// answer back to bytes. http_connection.cpp reads requests with these, http_answer.cpp and
+// http_stream.cpp write answers; the fuzz harness reaches parse_framed through
+// parse_framed_request (http_server.hpp).
 #pragma once
 
 #include <pistache/http.h>

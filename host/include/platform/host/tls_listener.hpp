@@ -18,7 +18,7 @@
 //
 // The certificate can be swapped while serving (reload, reload_files): new connections use the
 // new one, open connections keep theirs. This is the hook automatic certificates (ACME) use.
-// OpenSSL types stay inside tls_listener.cpp.
+// OpenSSL types stay inside the listener's sources (tls_*.cpp in host/src/http/).
 #pragma once
 
 #include <cstdint>

@@ -1,0 +1,175 @@
+// http_connection.hpp — private to host/src/http: the state HttpServer's pieces share, from a
+// connection's bytes to its answers (http_server.hpp describes the behaviour).
+//
+// One request's way through the files:
+//   http_connection.cpp  the Pistache handler: reads a connection's bytes, frames them into
+//                        Pending requests, queues them, and dispatches the next one (finish) once
+//                        the previous answer was written: pipelining in order.
+//   http_server.cpp      the front (serve): request id, traceparent, the limits, drain, rate
+//                        limit, CORS, /metrics, /health; then the gateway.
+//   http_answer.cpp      writes an answer (respond): the common headers, the access log and the
+//                        metrics, the bytes in pieces through Pistache, then finish.
+//   http_stream.cpp      a streamed (chunked, SSE) answer written past Pistache (stream_opener).
+//   http_endpoints.cpp   HttpServer itself: the two Pistache endpoints, start, drain, stop.
+//
+// Ownership: a PortState is shared by its endpoint's handler and every Connection on it; a
+// Connection lives on the Pistache peer (and in every Exchange of it); an Exchange lives while
+// someone may still answer it (the gateway's reply, a stream). ServerState is shared by both ports.
+// Threads: a Connection's buffer, queue and flags are under its mutex `m`; everything else in it is
+// set once when the connection opens. Answers come from any thread.
+#pragma once
+
+#include <pistache/http.h>
+#include <pistache/peer.h>
+#include <spdlog/logger.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <platform/host/gateway.hpp>
+#include <platform/host/http_cors.hpp>
+#include <platform/host/http_framing.hpp>
+#include <platform/host/http_settings.hpp>
+#include <platform/host/metrics.hpp>
+#include <platform/host/rate_limiter.hpp>
+#include <platform/host/runtime.hpp>
+#include <shared_mutex>
+#include <string>
+
+namespace platform::host::front {
+
+using SteadyClock = std::chrono::steady_clock;
+
+// Server-wide state shared by both ports, every handler clone and every pending answer.
+struct ServerState {
+    std::atomic<bool> draining{false};
+    std::shared_mutex stop_lock;  // writers hold it shared; stop() takes it to set `stopped`
+    bool stopped = false;
+    std::atomic<int64_t> in_flight{0};
+    std::atomic<int64_t> connections{0};
+    void in_flight_add(int64_t d) {
+        in_flight += d;
+        Metrics::global().in_flight_add(d);
+    }
+};
+
+// One request read and not yet answered, counted while this lives (or until release()): the
+// drain waits for these. Held by the queued request, then by its exchange and the write's
+// callbacks, so a request is uncounted however it ends (written, failed, connection gone).
+class InFlight {
+public:
+    explicit InFlight(std::shared_ptr<ServerState> s) : server_(std::move(s)) {
+        server_->in_flight_add(1);
+    }
+    ~InFlight() { release(); }
+    InFlight(const InFlight&) = delete;
+    InFlight& operator=(const InFlight&) = delete;
+    void release() {
+        if (!released_.exchange(true)) server_->in_flight_add(-1);
+    }
+
+private:
+    std::shared_ptr<ServerState> server_;
+    std::atomic<bool> released_{false};
+};
+using InFlightToken = std::shared_ptr<InFlight>;
+
+// One port's configuration.
+struct PortState {
+    Runtime* runtime = nullptr;
+    Gateway* gateway = nullptr;
+    bool api = true;   // api port: /metrics and /health are answered here
+    std::string name;  // "api" | "proxy" (access log)
+    HttpSettings settings;
+    FrameLimits limits;
+    std::shared_ptr<ServerState> server;
+    std::shared_ptr<RateLimiter> limiter;    // nullptr = off
+    std::shared_ptr<spdlog::logger> access;  // nullptr = no access log
+    std::string tls_secret;  // TLS on: every connection starts with the terminator's preface
+};
+
+// A request read from a connection, waiting for its turn.
+struct Pending {
+    HttpRequest req;
+    Pistache::Http::Version version = Pistache::Http::Version::Http11;
+    bool close = false;
+    int error_status = 0;  // the framing refused it: answer this, then close
+    std::string error_detail;
+    SteadyClock::time_point arrived;
+    InFlightToken token;
+};
+
+// One client connection (stored on the Pistache peer; dies with it).
+struct Connection {
+    std::shared_ptr<PortState> port;
+    std::weak_ptr<Pistache::Tcp::Peer> peer;
+    Pistache::Tcp::Transport* transport = nullptr;
+    Pistache::Http::Handler* handler = nullptr;
+    std::string remote;    // the client's address (with TLS: as the terminator's preface says)
+    bool refused = false;  // over max_connections
+    bool preface_pending = false;  // TLS on: the terminator's preface line is still to be read
+    bool tls = false;              // the client spoke TLS to the terminator
+
+    std::mutex m;
+    std::string buffer;         // bytes not yet framed
+    std::deque<Pending> queue;  // requests read, not yet dispatched
+    bool busy = false;          // a request is being answered
+    bool input_closed = false;  // no further request is read (error, Connection: close)
+    bool closed = false;
+
+    Connection(std::shared_ptr<PortState> p, const std::shared_ptr<Pistache::Tcp::Peer>& pe)
+        : port(std::move(p)), peer(pe), remote(pe->address().host()) {
+        port->server->connections++;
+        Metrics::global().connections_add(1);
+    }
+    ~Connection() {
+        port->server->connections--;
+        Metrics::global().connections_add(-1);
+    }
+};
+
+// The answer to `conn`'s current request went out (ok) or could not (!ok): go on with the next
+// pipelined request, or close (http_connection.cpp).
+void finish(const std::shared_ptr<Connection>& conn, const InFlightToken& token, bool ok,
+            bool close);
+
+// One request being answered.
+struct Exchange {
+    std::shared_ptr<Connection> conn;
+    Pistache::Http::Version version = Pistache::Http::Version::Http11;
+    bool close = false;
+    std::string method, path, request_id, traceparent, origin, user_agent;
+    SteadyClock::time_point start;
+    InFlightToken token;
+    std::atomic<bool> answered{false};
+    // Dropped without an answer (a gateway path that never replied): close the connection
+    // rather than leave it waiting forever.
+    ~Exchange() {
+        if (!answered) finish(conn, token, false, true);
+    }
+};
+
+// The Pistache handler of one port: frames, queues and dispatches its connections' requests
+// (http_connection.cpp).
+std::shared_ptr<Pistache::Http::Handler> connection_handler(std::shared_ptr<PortState> port);
+
+// Answers one request: the front's checks, then the gateway (http_server.cpp).
+void serve(const std::shared_ptr<Connection>& conn, Pending p);
+
+// Writes the answer once (a second answer to the same exchange is dropped); the connection's next
+// request waits until it was written (http_answer.cpp).
+void respond(const std::shared_ptr<Exchange>& ex, HttpResponse r);
+// The headers every answer gets: CORS, X-Request-Id, traceparent (each unless already set).
+void common_headers(const Exchange& ex, HeaderList& headers);
+// Counts the answer and writes its access-log line.
+void record(const Exchange& ex, int status, uint64_t bytes);
+
+// What the gateway calls to stream its answer to `ex` (http_stream.cpp); it gives nullptr when the
+// answer cannot be streamed (already answered, connection gone, server stopped): the gateway then
+// answers through its reply.
+OpenStream stream_opener(const std::shared_ptr<Exchange>& ex);
+
+}  // namespace platform::host::front

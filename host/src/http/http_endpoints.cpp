@@ -1,0 +1,175 @@
+#include <pistache/endpoint.h>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <platform/host/http_server.hpp>
+#include <platform/host/settings.hpp>
+#include <platform/host/tls_listener.hpp>
+#include <thread>
+
+#include "http_connection.hpp"
+
+namespace platform::host {
+
+using namespace Pistache;
+using front::PortState;
+using front::ServerState;
+
+struct HttpServer::Impl {
+    Runtime& runtime;
+    HttpSettings settings;
+    Gateway api_gateway, proxy_gateway;
+    std::shared_ptr<ServerState> server = std::make_shared<ServerState>();
+    std::shared_ptr<RateLimiter> limiter;
+    std::shared_ptr<spdlog::logger> access;
+    std::unique_ptr<Http::Endpoint> api, proxy;
+    std::unique_ptr<TlsListener> tls;  // TLS on: serves the api address in front of `api`
+
+    explicit Impl(Runtime& r)
+        : runtime(r),
+          settings(r.profile().http),
+          api_gateway(r, Gateway::Role::api, platform_version()),
+          proxy_gateway(r, Gateway::Role::proxy, platform_version()) {
+        if (settings.max_request_bytes == 0)
+            settings.max_request_bytes = runtime.max_body() + 64 * 1024;
+        if (settings.rate_limit.enabled())
+            limiter = std::make_shared<RateLimiter>(settings.rate_limit.requests_per_second,
+                                                    settings.rate_limit.burst);
+        if (settings.access_log) {
+            access = spdlog::get("access");
+            if (!access) {
+                access = spdlog::stderr_color_mt("access");
+                access->set_pattern("%v");
+                access->set_level(spdlog::level::info);
+            }
+        }
+    }
+
+    std::unique_ptr<Http::Endpoint> listen(const std::string& address, Gateway* gw, bool is_api,
+                                           const std::string& tls_secret = "") {
+        auto port = std::make_shared<PortState>();
+        port->runtime = &runtime;
+        port->gateway = gw;
+        port->api = is_api;
+        port->name = is_api ? "api" : "proxy";
+        port->settings = settings;
+        port->limits = FrameLimits{settings.max_request_bytes, settings.max_header_count,
+                                   settings.max_header_bytes};
+        port->server = server;
+        port->limiter = limiter;
+        port->access = access;
+        port->tls_secret = tls_secret;
+
+        auto [host, portno] = split_address(address);
+        auto ep =
+            std::make_unique<Http::Endpoint>(Address(host, Port(static_cast<uint16_t>(portno))));
+        // The whole request must arrive within header_timeout_ms: Pistache's checker sees our
+        // parser between requests, where it applies min(header, body) timeouts.
+        const std::chrono::milliseconds request_timeout(settings.header_timeout_ms);
+        auto opts = Http::Endpoint::options()
+                        .threads(2)
+                        .flags(Tcp::Options::ReuseAddr | Tcp::Options::NoDelay)
+                        .backlog(1024)
+                        .maxRequestSize(settings.max_request_bytes)
+                        .headerTimeout(request_timeout)
+                        .bodyTimeout(request_timeout)
+                        .keepaliveTimeout(std::chrono::milliseconds(settings.idle_timeout_ms));
+        ep->init(opts);
+        ep->setHandler(front::connection_handler(port));
+        ep->serveThreaded();
+        return ep;
+    }
+};
+
+HttpServer::HttpServer(Runtime& runtime) : impl_(std::make_unique<Impl>(runtime)) {}
+
+HttpServer::~HttpServer() {
+    stop();
+}
+
+namespace {
+
+// Runs `open` (binding `address`); a failure names the address and the setting that chose it, and
+// for a port in use says what to do.
+template <class F>
+auto bound(const char* which, const std::string& address, const char* setting, const char* flag,
+           F&& open) {
+    try {
+        return open();
+    } catch (const std::exception& e) {
+        std::string why = e.what();
+        if (why.find("in use") != std::string::npos)
+            why =
+                "address already in use (another process, perhaps another `platform server`, "
+                "listens there: stop it or choose another address)";
+        throw std::runtime_error(std::string(which) + " address " + address + " (" + setting +
+                                 ", or `platform server " + flag + "`): cannot listen: " + why);
+    }
+}
+
+}  // namespace
+
+void HttpServer::start(const std::string& api_address, const std::string& proxy_address,
+                       const std::optional<TlsCertificate>& tls) {
+    if (!tls) {
+        impl_->api = bound("api", api_address, "PLATFORM_API_ADDRESS", "--api_address",
+                           [&] { return impl_->listen(api_address, &impl_->api_gateway, true); });
+    } else {
+        // The api endpoint only takes the TLS listener's connections, on loopback (decision 18).
+        TlsListener::Options o;
+        o.secret = TlsListener::new_secret();
+        o.max_connections = impl_->settings.max_connections;
+        o.handshake_timeout_ms = impl_->settings.header_timeout_ms;
+        impl_->api = impl_->listen(o.backend_host + ":0", &impl_->api_gateway, true, o.secret);
+        o.backend_port = static_cast<uint16_t>(impl_->api->getPort());
+        impl_->tls = std::make_unique<TlsListener>(o);
+        bound("api", api_address, "PLATFORM_API_ADDRESS", "--api_address", [&] {
+            impl_->tls->start(api_address, *tls);
+            return 0;
+        });
+    }
+    impl_->proxy = bound("proxy", proxy_address, "PLATFORM_PROXY_ADDRESS", "--proxy_address", [&] {
+        return impl_->listen(proxy_address, &impl_->proxy_gateway, false);
+    });
+}
+
+void HttpServer::begin_drain() {
+    impl_->server->draining = true;
+    impl_->api_gateway.begin_drain();  // open-ended streams (MCP sessions') end now
+}
+
+int64_t HttpServer::in_flight() const {
+    return impl_->server->in_flight;
+}
+
+void HttpServer::stop() {
+    {
+        std::unique_lock<std::shared_mutex> g(impl_->server->stop_lock);
+        impl_->server->stopped = true;
+    }
+    if (impl_->tls) impl_->tls->stop();  // no new TLS connections; open ones close
+    std::thread other;
+    if (impl_->proxy) other = std::thread([this] { impl_->proxy->shutdown(); });
+    if (impl_->api) impl_->api->shutdown();
+    if (other.joinable()) other.join();
+    impl_->api.reset();
+    impl_->proxy.reset();
+}
+
+int HttpServer::api_port() const {
+    return impl_->tls ? impl_->tls->port() : internal_api_port();
+}
+int HttpServer::internal_api_port() const {
+    return impl_->api ? static_cast<uint16_t>(impl_->api->getPort()) : 0;
+}
+TlsListener* HttpServer::tls() const {
+    return impl_->tls.get();
+}
+int HttpServer::proxy_port() const {
+    return impl_->proxy ? static_cast<uint16_t>(impl_->proxy->getPort()) : 0;
+}
+const HttpSettings& HttpServer::settings() const {
+    return impl_->settings;
+}
+
+}  // namespace platform::host

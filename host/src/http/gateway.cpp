@@ -120,8 +120,8 @@ std::string Gateway::request_namespace(const HttpRequest& req) const {
 // The Server-Sent Events side of a streaming call: the stream opens with the first chunk.
 struct SseStream {
     std::mutex m;
-    OpenStream open;
-    std::vector<std::pair<std::string, std::string>> headers;
+    OpenStream open;         // the server's, unwrapped
+    std::string request_id;  // echoed on the stream's headers
     std::shared_ptr<HttpStream> stream;
 
     static std::string frame(std::string_view chunk, std::string_view event = {}) {
@@ -140,7 +140,9 @@ struct SseStream {
     }
     bool send(std::string_view chunk) {
         std::lock_guard<std::mutex> g(m);
-        if (!stream) stream = open(200, "text/event-stream", headers);
+        if (!stream)
+            stream = open(200, "text/event-stream",
+                          {{"X-Request-Id", request_id}, {"Cache-Control", "no-cache"}});
         return stream && stream->write(frame(chunk));
     }
     // Ends a started stream (an error becomes a final `event: error`); false if none started.
@@ -188,16 +190,20 @@ void Gateway::handle(HttpRequest req, std::function<void(HttpResponse)> reply,
     }
     if (role_ == Role::proxy)
         return send(gateway_error(ns, 404, "the RPC proxy serves only GET / and POST /rpc"));
-    OpenStream open;
-    if (open_stream)
-        open = [open_stream, id](int status, const std::string& type,
-                                 const std::vector<std::pair<std::string, std::string>>& h) {
-            auto headers = h;
-            headers.emplace_back("X-Request-Id", id);
-            headers.emplace_back("Cache-Control", "no-cache");
-            return open_stream(status, type, headers);
-        };
-    if (req.path == "/mcp") return mcp_->handle(req, send, open);
+    if (req.path == "/mcp") {
+        OpenStream open;
+        if (open_stream)
+            open = [open_stream, id](int status, const std::string& type,
+                                     const std::vector<std::pair<std::string, std::string>>& h) {
+                auto headers = h;
+                headers.emplace_back("X-Request-Id", id);
+                headers.emplace_back("Cache-Control", "no-cache");
+                return open_stream(status, type, headers);
+            };
+        return mcp_->handle(req, send, open);
+    }
+    // The other paths stream only through invoke(), which adds the same two headers.
+    const OpenStream& open = open_stream;
     if (req.path == "/api/v1/openapi.json") {
         HttpResponse r;
         r.body = openapi_text(runtime_.registry(), version_);
@@ -231,6 +237,7 @@ void Gateway::invoke(HttpRequest& req, const ServiceEntry& svc, const Endpoint& 
     if (open && (ep.flags & PLATFORM_FLAG_STREAMING)) {
         auto sse = std::make_shared<SseStream>();
         sse->open = open;
+        sse->request_id = req.header("x-request-id");
         inv.chunk_sink = [sse](std::string_view chunk) { return sse->send(chunk); };
         done = [sse, done = std::move(done)](Outcome o) {
             if (!sse->finish(o) && !o.streamed) done(std::move(o));
@@ -293,16 +300,9 @@ void Gateway::rpc_call(HttpRequest& req, const Reply& reply, const OpenStream& o
     auto& c = std::get<Resolved>(call);
     // A streaming method streams Server-Sent Events to a client that asks for them (the CLI's
     // `logs -f`); otherwise its chunks come back as one JSON array.
-    OpenStream open;
-    if (open_stream && req.header("accept").find("text/event-stream") != std::string::npos)
-        open = [open_stream, rid = req.header("x-request-id")](
-                   int status, const std::string& type,
-                   const std::vector<std::pair<std::string, std::string>>& h) {
-            auto headers = h;
-            headers.emplace_back("X-Request-Id", rid);
-            headers.emplace_back("Cache-Control", "no-cache");
-            return open_stream(status, type, headers);
-        };
+    static const OpenStream no_stream;
+    const bool sse = req.header("accept").find("text/event-stream") != std::string::npos;
+    const OpenStream& open = sse ? open_stream : no_stream;
     invoke(
         req, *c.service, *c.endpoint, std::move(c.args),
         [reply, name = c.service->name](Outcome o) { reply(gateway_outcome(name, std::move(o))); },

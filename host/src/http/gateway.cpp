@@ -9,46 +9,26 @@
 #include <platform/host/mcp.hpp>
 #include <platform/host/names.hpp>
 #include <platform/host/openapi.hpp>
-#include <platform/host/request_args.hpp>
 #include <platform/host/settings.hpp>
 #include <platform/host/status.hpp>
-#include <platform/sdk/random.hpp>
+#include <platform/host/trace_context.hpp>
 #include <platform/sdk/text.hpp>
-#include <platform/validation/json_depth.hpp>
-#include <platform/validation/schema.hpp>
 #include <stdexcept>
 
 #include "handlers.hpp"
-
-using platform::validation::json_depth_ok;
-using platform::validation::kMaxJsonDepth;
+#include "resolve.hpp"
 
 namespace platform::host {
 
 using nlohmann::json;
 
 namespace {
-std::string request_id(const HttpRequest& req) {
-    std::string given = req.header("x-request-id");
-    if (!given.empty() && given.size() <= 128 &&
-        std::all_of(given.begin(), given.end(), [](char c) { return c > 32 && c < 127; }))
-        return given;
-    return platform::random_hex(8);
-}
-
 int64_t timeout_ms(const HttpRequest& req) {
     std::string t = req.header("timeout");
     if (t.empty()) return 0;
     char* end = nullptr;
     double secs = std::strtod(t.c_str(), &end);
     return (end && *end == 0 && secs > 0) ? static_cast<int64_t>(secs * 1000) : 0;
-}
-
-std::string endpoint_names(const Plugin& p) {
-    std::string out;
-    for (const auto& e : p.endpoints)
-        if (!e.internal()) out += (out.empty() ? "" : ", ") + e.name;
-    return out;
 }
 
 bool query_flag(const std::string& query, const std::string& kv) {
@@ -66,32 +46,6 @@ bool websocket_upgrade(const HttpRequest& req) {
     return platform::lower(req.header("upgrade")).find("websocket") != std::string::npos;
 }
 
-// "host:port" -> {host class, port}: the loopback names and the any-address count as one host.
-std::pair<std::string, std::string> node_key(const std::string& address) {
-    auto colon = address.rfind(':');
-    if (colon == std::string::npos) return {address, ""};
-    std::string host = address.substr(0, colon), port = address.substr(colon + 1);
-    if (host.size() > 1 && host.front() == '[' && host.back() == ']')
-        host = host.substr(1, host.size() - 2);
-    host = platform::lower(host);
-    if (host.empty() || host == "localhost" || host == "127.0.0.1" || host == "::1" ||
-        host == "0.0.0.0" || host == "::")
-        host = "loopback";
-    return {host, port};
-}
-
-// The /rpc envelope: service, method (or endpoint), request (an object or a JSON string of one),
-// address. Typing form fields by it keeps them strings ("request" as text, then parsed).
-const Schema& rpc_envelope_schema() {
-    static const Schema schema = Schema::compile(nlohmann::json::parse(R"({
-        "type": "object",
-        "properties": {
-            "service": {"type": "string"}, "method": {"type": "string"}, "endpoint": {"type": "string"},
-            "address": {"type": "string"}, "request": {"type": ["object", "string"]}
-        }
-    })"));
-    return schema;
-}
 }  // namespace
 
 std::optional<HandlerKind> parse_handler(std::string_view name) {
@@ -166,8 +120,8 @@ std::string Gateway::request_namespace(const HttpRequest& req) const {
 // The Server-Sent Events side of a streaming call: the stream opens with the first chunk.
 struct SseStream {
     std::mutex m;
-    OpenStream open;
-    std::vector<std::pair<std::string, std::string>> headers;
+    OpenStream open;         // the server's, unwrapped
+    std::string request_id;  // echoed on the stream's headers
     std::shared_ptr<HttpStream> stream;
 
     static std::string frame(std::string_view chunk, std::string_view event = {}) {
@@ -186,7 +140,9 @@ struct SseStream {
     }
     bool send(std::string_view chunk) {
         std::lock_guard<std::mutex> g(m);
-        if (!stream) stream = open(200, "text/event-stream", headers);
+        if (!stream)
+            stream = open(200, "text/event-stream",
+                          {{"X-Request-Id", request_id}, {"Cache-Control", "no-cache"}});
         return stream && stream->write(frame(chunk));
     }
     // Ends a started stream (an error becomes a final `event: error`); false if none started.
@@ -206,12 +162,14 @@ struct SseStream {
 
 void Gateway::handle(HttpRequest req, std::function<void(HttpResponse)> reply,
                      OpenStream open_stream) {
-    const std::string id = request_id(req);
+    // The HTTP front set a valid X-Request-Id; a caller without the front (the fuzzer's harness,
+    // tests/fuzz/http_request.cpp) gets one made here.
+    std::string id = req.header("x-request-id");
+    if (id.empty()) req.headers["x-request-id"] = id = request_id_for("");
     auto send = [reply = std::move(reply), id](HttpResponse r) {
         r.headers.emplace_back("X-Request-Id", id);
         reply(std::move(r));
     };
-    req.headers["x-request-id"] = id;
     const std::string& ns = runtime_.settings().ns;
     if (req.path == "/") {
         if (req.method != "GET" && req.method != "HEAD")
@@ -232,21 +190,20 @@ void Gateway::handle(HttpRequest req, std::function<void(HttpResponse)> reply,
     }
     if (role_ == Role::proxy)
         return send(gateway_error(ns, 404, "the RPC proxy serves only GET / and POST /rpc"));
-    if (req.path == "/health") {
-        HttpResponse r;
-        r.body = R"({"status":"ok"})";
-        return send(r);
+    if (req.path == "/mcp") {
+        OpenStream open;
+        if (open_stream)
+            open = [open_stream, id](int status, const std::string& type,
+                                     const std::vector<std::pair<std::string, std::string>>& h) {
+                auto headers = h;
+                headers.emplace_back("X-Request-Id", id);
+                headers.emplace_back("Cache-Control", "no-cache");
+                return open_stream(status, type, headers);
+            };
+        return mcp_->handle(req, send, open);
     }
-    OpenStream open;
-    if (open_stream)
-        open = [open_stream, id](int status, const std::string& type,
-                                 const std::vector<std::pair<std::string, std::string>>& h) {
-            auto headers = h;
-            headers.emplace_back("X-Request-Id", id);
-            headers.emplace_back("Cache-Control", "no-cache");
-            return open_stream(status, type, headers);
-        };
-    if (req.path == "/mcp") return mcp_->handle(req, send, open);
+    // The other paths stream only through invoke(), which adds the same two headers.
+    const OpenStream& open = open_stream;
     if (req.path == "/api/v1/openapi.json") {
         HttpResponse r;
         r.body = openapi_text(runtime_.registry(), version_);
@@ -280,6 +237,7 @@ void Gateway::invoke(HttpRequest& req, const ServiceEntry& svc, const Endpoint& 
     if (open && (ep.flags & PLATFORM_FLAG_STREAMING)) {
         auto sse = std::make_shared<SseStream>();
         sse->open = open;
+        sse->request_id = req.header("x-request-id");
         inv.chunk_sink = [sse](std::string_view chunk) { return sse->send(chunk); };
         done = [sse, done = std::move(done)](Outcome o) {
             if (!sse->finish(o) && !o.streamed) done(std::move(o));
@@ -302,44 +260,19 @@ void Gateway::invoke(HttpRequest& req, const ServiceEntry& svc, const Endpoint& 
 }
 
 void Gateway::catalogue(HttpRequest& req, const Reply& reply, const OpenStream& open) {
-    auto parts = path_segments(req.path.substr(8));
-    if (parts.size() != 2)
-        return reply(catalogue_status(PLATFORM_NOT_FOUND, "no such method: " + req.path +
-                                                              " (use /api/v1/<service>/<method>)"));
-    const ServiceEntry* svc = runtime_.registry().find_catalogue(parts[0]);
-    if (!svc)
-        return reply(catalogue_status(PLATFORM_NOT_FOUND, "unknown service '" + parts[0] + "'"));
-    const Endpoint* ep = svc->plugin->public_endpoint(parts[1]);
-    if (!ep)
-        return reply(catalogue_status(PLATFORM_NOT_FOUND,
-                                      "unknown method '" + parts[0] + "/" + parts[1] +
-                                          "' (available: " + endpoint_names(*svc->plugin) + ")"));
-    if (req.method != "GET" && req.method != "POST") {
-        auto r = catalogue_status(PLATFORM_METHOD_NOT_ALLOWED,
-                                  req.method + " is not allowed; use GET or POST");
-        r.headers.emplace_back("Allow", ep->verb == PLATFORM_VERB_GET ? "GET, POST" : "POST");
-        return reply(r);
-    }
-    if (ep->verb == PLATFORM_VERB_POST && req.method == "GET") {
-        auto r =
-            catalogue_status(PLATFORM_METHOD_NOT_ALLOWED,
-                             parts[0] + "/" + ep->name +
-                                 " changes data or searches privately: use POST with a JSON body");
-        r.headers.emplace_back("Allow", "POST");
-        return reply(r);
-    }
+    static const RouteRule rule = [] {
+        RouteRule r{RouteRule::Lookup::catalogue, RouteRule::Verbs::catalogue,
+                    RouteRule::Args::query_and_body, ErrorStyle::catalogue};
+        r.skip_query_key = "envelope";
+        r.forms_need_page = true;  // JSON only, but for endpoints whose browser page posts forms
+        return r;
+    }();
+    auto call = resolve(req, rule, runtime_, request_namespace(req));
+    if (auto* no = std::get_if<Refusal>(&call)) return reply(render(*no, rule.style));
+    auto& c = std::get<Resolved>(call);
     const bool result_envelope = query_flag(req.query, "envelope=result");
-    // JSON only, but for endpoints with a browser page (http_path), whose forms post here too.
-    auto args = request_args(req, &ep->input, ep->max_body, "envelope",
-                             ep->http_path.empty() ? BodyForms::refused : BodyForms::taken);
-    if (auto* err = std::get_if<ArgsError>(&args))
-        return reply(catalogue_error(err->http_status,
-                                     err->http_status == 415
-                                         ? "unsupported_media_type"
-                                         : std::string(status_info(err->code).name),
-                                     err->message));
     invoke(
-        req, *svc, *ep, std::move(std::get<json>(args)),
+        req, *c.service, *c.endpoint, std::move(c.args),
         [reply, result_envelope](Outcome o) {
             reply(catalogue_outcome(std::move(o), result_envelope));
         },
@@ -347,112 +280,33 @@ void Gateway::catalogue(HttpRequest& req, const Reply& reply, const OpenStream& 
 }
 
 void Gateway::rpc_path(HttpRequest& req, const Reply& reply, const OpenStream& open) {
-    const std::string ns = request_namespace(req);
-    auto route = resolve_rpc_path(req.path);
-    if (!route) return reply(gateway_error(ns, 404, "no route for " + req.path));
-    const std::string name = qualify(ns, route->service);
-    const ServiceEntry* svc = runtime_.registry().find_exact(name);
-    if (!svc) return reply(gateway_error(ns, 404, "service not found: " + name));
-    const Endpoint* ep = svc->plugin->public_endpoint(route->method);
-    if (!ep)
-        return reply(gateway_error(name, 404, "endpoint not found: " + name + ":" + route->method));
-    if (ep->verb == PLATFORM_VERB_POST && req.method == "GET") {
-        auto r = gateway_error(name, 405, ep->method + " changes data: use POST with a JSON body");
-        r.headers.emplace_back("Allow", "POST");
-        return reply(r);
-    }
-    auto args = request_args(req, &ep->input, ep->max_body);
-    if (auto* err = std::get_if<ArgsError>(&args))
-        return reply(gateway_error(name, err->http_status, err->message));
+    static const RouteRule rule{RouteRule::Lookup::rpc_path, RouteRule::Verbs::post_refuses_get};
+    auto call = resolve(req, rule, runtime_, request_namespace(req));
+    if (auto* no = std::get_if<Refusal>(&call)) return reply(render(*no, rule.style));
+    auto& c = std::get<Resolved>(call);
     invoke(
-        req, *svc, *ep, std::move(std::get<json>(args)),
-        [reply, name](Outcome o) { reply(gateway_outcome(name, std::move(o))); }, open);
+        req, *c.service, *c.endpoint, std::move(c.args),
+        [reply, name = c.service->name](Outcome o) { reply(gateway_outcome(name, std::move(o))); },
+        open);
 }
 
 void Gateway::rpc_call(HttpRequest& req, const Reply& reply, const OpenStream& open_stream) {
-    const std::string id = qualify(runtime_.settings().ns, "rpc");
-    if (req.method != "POST") {
-        auto r = gateway_error(id, 405, "/rpc takes POST with {service, method, request}");
-        r.headers.emplace_back("Allow", "POST");
-        return reply(r);
-    }
-    if (req.body.size() > PLATFORM_DEFAULT_MAX_BODY * 64)
-        return reply(gateway_error(id, 413, "request body too large"));
-    auto parsed = parse_body(req, &rpc_envelope_schema());
-    if (auto* err = std::get_if<ArgsError>(&parsed))
-        return reply(gateway_error(id, err->http_status, err->message));
-    json& env = std::get<json>(parsed);
-    auto field = [&](const char* k) {
-        return env.contains(k) && env[k].is_string() ? env[k].get<std::string>() : "";
-    };
-    std::string service = field("service"), method = field("method");
-    if (method.empty()) method = field("endpoint");
-    if (service.empty())
-        return reply(gateway_error(id, 400, "invalid service: `service` is required"));
-    if (method.empty())
-        return reply(gateway_error(id, 400, "invalid method: `method` is required"));
-    json args = json::object();
-    if (env.contains("request")) {
-        args = env["request"];
-        if (args.is_string()) {
-            std::string text = args.get<std::string>();
-            if (!json_depth_ok(text))
-                return reply(gateway_error(
-                    id, 400,
-                    "request: nested more than " + std::to_string(kMaxJsonDepth) + " levels deep"));
-            args = text.empty() ? json::object() : json::parse(text, nullptr, false);
-        }
-        if (!args.is_object())
-            return reply(
-                gateway_error(id, 400, "request: must be a JSON object (or a JSON string of one)"));
-    }
-    // `address` pins the node the call goes to; an in-process service has one node: this host.
-    if (std::string address = field("address"); !address.empty()) {
-        const auto wanted = node_key(address);
-        bool here = false;
-        for (const auto& node : runtime_.network_nodes())
-            for (const auto& a :
-                 {node.value("address", ""),
-                  node.contains("metadata") ? node["metadata"].value("proxy", "") : ""})
-                here |= !a.empty() && (a == address || node_key(a) == wanted);
-        if (!here) return reply(gateway_error(id, 404, "no node at " + address));
-    }
-    // Platform-Namespace: a name is looked up in that namespace (or taken as a full name).
-    const ServiceEntry* svc = nullptr;
-    const std::string ns = request_namespace(req);
-    if (ns == runtime_.settings().ns) {
-        svc = runtime_.registry().find(service);
-    } else {
-        svc = runtime_.registry().find_exact(service);
-        if (!svc) svc = runtime_.registry().find_exact(qualify(ns, service));
-    }
-    if (!svc)
-        return reply(
-            gateway_error(id, 404,
-                          "service not found: " +
-                              (ns == runtime_.settings().ns ? service : qualify(ns, service))));
-    const Endpoint* ep = svc->plugin->public_endpoint(method);
-    if (!ep)
-        return reply(gateway_error(id, 404, "endpoint not found: " + svc->name + ":" + method));
-    if (ep->max_body < req.body.size())
-        return reply(gateway_error(id, 413,
-                                   "request: more than the " + std::to_string(ep->max_body) +
-                                       " bytes " + ep->method + " accepts"));
+    RouteRule rule{RouteRule::Lookup::envelope, RouteRule::Verbs::post_only,
+                   RouteRule::Args::envelope};
+    rule.id = qualify(runtime_.settings().ns, "rpc");
+    rule.not_allowed = "/rpc takes POST with {service, method, request}";
+    auto call = resolve(req, rule, runtime_, request_namespace(req));
+    if (auto* no = std::get_if<Refusal>(&call)) return reply(render(*no, rule.style));
+    auto& c = std::get<Resolved>(call);
     // A streaming method streams Server-Sent Events to a client that asks for them (the CLI's
     // `logs -f`); otherwise its chunks come back as one JSON array.
-    OpenStream open;
-    if (open_stream && req.header("accept").find("text/event-stream") != std::string::npos)
-        open = [open_stream, rid = req.header("x-request-id")](
-                   int status, const std::string& type,
-                   const std::vector<std::pair<std::string, std::string>>& h) {
-            auto headers = h;
-            headers.emplace_back("X-Request-Id", rid);
-            headers.emplace_back("Cache-Control", "no-cache");
-            return open_stream(status, type, headers);
-        };
+    static const OpenStream no_stream;
+    const bool sse = req.header("accept").find("text/event-stream") != std::string::npos;
+    const OpenStream& open = sse ? open_stream : no_stream;
     invoke(
-        req, *svc, *ep, std::move(args),
-        [reply, name = svc->name](Outcome o) { reply(gateway_outcome(name, std::move(o))); }, open);
+        req, *c.service, *c.endpoint, std::move(c.args),
+        [reply, name = c.service->name](Outcome o) { reply(gateway_outcome(name, std::move(o))); },
+        open);
 }
 
 }  // namespace platform::host

@@ -18,6 +18,7 @@
 #include <platform/sdk/text.hpp>
 
 #include "handlers.hpp"
+#include "resolve.hpp"
 
 namespace platform::host {
 
@@ -166,6 +167,22 @@ std::string writable_content_type(const std::string& value, const std::string& f
     return value;
 }
 
+json api_request(const HttpRequest& req) {
+    auto headers = req.headers;
+    if (!req.remote.empty()) {
+        std::string xff = req.header("x-forwarded-for");
+        headers["x-forwarded-for"] = xff.empty() ? req.remote : xff + ", " + req.remote;
+    }
+    const bool form = media_type(req.header("content-type")) == "application/x-www-form-urlencoded";
+    return {{"method", req.method},
+            {"path", req.path},
+            {"header", header_pairs(headers, true)},
+            {"get", form_pairs(req.query)},
+            {"post", form ? form_pairs(req.body) : json::object()},
+            {"body", form ? "" : req.body},
+            {"url", req.query.empty() ? req.path : req.path + "?" + req.query}};
+}
+
 }  // namespace gw
 
 namespace {
@@ -233,37 +250,13 @@ HttpResponse api_answer(const std::string& name, Outcome o) {
 }  // namespace
 
 void Gateway::api_handler(HttpRequest& req, const Reply& reply) {
-    const std::string ns = request_namespace(req);
-    auto route = resolve_rpc_path(req.path);
-    if (!route) return reply(gateway_error(ns, 404, "no route for " + req.path));
-    const std::string name = qualify(ns, route->service);
-    const ServiceEntry* svc = runtime_.registry().find_exact(name);
-    if (!svc) return reply(gateway_error(ns, 404, "service not found: " + name));
-    const Endpoint* ep = svc->plugin->public_endpoint(route->method);
-    if (!ep)
-        return reply(gateway_error(name, 404, "endpoint not found: " + name + ":" + route->method));
-    if (req.body.size() > ep->max_body)
-        return reply(gateway_error(name, 413,
-                                   "request body: " + std::to_string(req.body.size()) +
-                                       " bytes is more than the " + std::to_string(ep->max_body) +
-                                       " bytes " + ep->method + " accepts"));
-
-    auto headers = req.headers;
-    if (!req.remote.empty()) {
-        std::string xff = req.header("x-forwarded-for");
-        headers["x-forwarded-for"] = xff.empty() ? req.remote : xff + ", " + req.remote;
-    }
-    const bool form =
-        gw::media_type(req.header("content-type")) == "application/x-www-form-urlencoded";
-    json api_request = {{"method", req.method},
-                        {"path", req.path},
-                        {"header", gw::header_pairs(headers, true)},
-                        {"get", gw::form_pairs(req.query)},
-                        {"post", form ? gw::form_pairs(req.body) : json::object()},
-                        {"body", form ? "" : req.body},
-                        {"url", req.query.empty() ? req.path : req.path + "?" + req.query}};
-    invoke(req, *svc, *ep, std::move(api_request),
-           [reply, name](Outcome o) { reply(api_answer(name, std::move(o))); });
+    static const RouteRule rule{RouteRule::Lookup::rpc_path, RouteRule::Verbs::any,
+                                RouteRule::Args::api_request};
+    auto call = resolve(req, rule, runtime_, request_namespace(req));
+    if (auto* no = std::get_if<Refusal>(&call)) return reply(render(*no, rule.style));
+    auto& c = std::get<Resolved>(call);
+    invoke(req, *c.service, *c.endpoint, std::move(c.args),
+           [reply, name = c.service->name](Outcome o) { reply(api_answer(name, std::move(o))); });
 }
 
 }  // namespace platform::host

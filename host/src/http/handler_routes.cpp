@@ -12,11 +12,9 @@
 #include <limits>
 #include <platform/host/http_bodies.hpp>
 #include <platform/host/request_args.hpp>
-#include <platform/validation/query.hpp>
 
 #include "handlers.hpp"
-
-using platform::validation::parse_query;
+#include "resolve.hpp"
 
 namespace platform::host {
 
@@ -117,24 +115,22 @@ bool Gateway::declared_route(HttpRequest& req, const Reply& reply, const OpenStr
         if (!verb || !in_namespace(route.service->name, ns)) continue;
         auto vars = route.pattern.match(req.path);
         if (!vars) continue;
-        const std::string& name = route.service->name;
-        auto parsed = request_args(req, &ep.input, ep.max_body);
-        if (auto* err = std::get_if<ArgsError>(&parsed)) {
-            reply(gateway_error(name, err->http_status, err->message));
+        RouteRule rule{RouteRule::Lookup::given};
+        rule.given_service = route.service;
+        rule.given_endpoint = &ep;
+        rule.path_vars = &*vars;
+        auto call = resolve(req, rule, runtime_, ns);
+        if (auto* no = std::get_if<Refusal>(&call)) {
+            reply(render(*no, rule.style));
             return true;
         }
-        json args = std::move(std::get<json>(parsed));
-        for (const auto& [key, value] : *vars) {
-            try {  // typed by the schema like a query value: "/items/{n}" with n an integer -> 42
-                args.update(parse_query(key + "=" + gw::percent_encode(value), &ep.input), true);
-            } catch (const std::exception& e) {
-                reply(gateway_error(name, 400, std::string("path: ") + e.what()));
-                return true;
-            }
-        }
+        auto& c = std::get<Resolved>(call);
         invoke(
-            req, *route.service, ep, std::move(args),
-            [reply, name](Outcome o) { reply(gateway_outcome(name, std::move(o))); }, open);
+            req, *c.service, *c.endpoint, std::move(c.args),
+            [reply, name = c.service->name](Outcome o) {
+                reply(gateway_outcome(name, std::move(o)));
+            },
+            open);
         return true;
     }
 

@@ -10,6 +10,7 @@
 #include <platform/host/status.hpp>
 
 #include "handlers.hpp"
+#include "resolve.hpp"
 
 namespace platform::host {
 
@@ -58,56 +59,48 @@ bool Gateway::session_route(HttpRequest& req, const Reply& reply) {
     }
     const bool login = req.path == "/auth/login", logout = req.path == "/auth/logout";
     if (!login && !logout) return false;
-    if (req.method != "POST") {
-        auto r = gateway_error(ns, 405, req.path + " takes POST");
-        r.headers.emplace_back("Allow", "POST");
-        return reply(std::move(r)), true;
-    }
-    const ServiceEntry* svc = runtime_.registry().find_exact(qualify(ns, "auth"));
-    const Endpoint* ep =
-        svc ? svc->plugin->endpoint(login ? "createSession" : "deleteSession") : nullptr;
-    if (!ep)
-        return reply(gateway_error(
-                   ns, 503,
-                   "browser sessions need the auth service (the profile's auth provider "
-                   "auth-local); this profile does not serve it")),
-               true;
-    json args = json::object();
-    if (login) {
-        auto parsed = request_args(req, &ep->input, ep->max_body);
-        if (auto* err = std::get_if<ArgsError>(&parsed))
-            return reply(gateway_error(svc->name, err->http_status, err->message)), true;
-        args = std::move(std::get<json>(parsed));
-    }
+    RouteRule rule{RouteRule::Lookup::fixed, RouteRule::Verbs::post_only,
+                   login ? RouteRule::Args::query_and_body : RouteRule::Args::none};
+    rule.not_allowed = req.path + " takes POST";
+    rule.service = "auth";
+    rule.endpoint = login ? "createSession" : "deleteSession";
+    rule.unavailable =
+        "browser sessions need the auth service (the profile's auth provider auth-local); this "
+        "profile does not serve it";
+    auto call = resolve(req, rule, runtime_, ns);
+    if (auto* no = std::get_if<Refusal>(&call)) return reply(render(*no, rule.style)), true;
+    auto& c = std::get<Resolved>(call);
     const bool secure = req.tls;
-    const std::string name = svc->name;
-    invoke(req, *svc, *ep, std::move(args), [reply, login, secure, name](Outcome o) {
-        if (o.code != PLATFORM_OK) return reply(gateway_outcome(name, std::move(o)));
-        HttpResponse r;
-        if (!login) {
-            r.headers.emplace_back("Set-Cookie",
-                                   cookie_line(gw::kSessionCookie, "", 0, true, "Lax", secure));
-            r.headers.emplace_back("Set-Cookie",
-                                   cookie_line(gw::kCsrfCookie, "", 0, false, "Strict", secure));
-            r.body = "{}";
-            return reply(std::move(r));
-        }
-        json s = json::parse(o.body, nullptr, false);
-        const std::string session = s.is_object() ? text(s, {"session", "token"}) : "";
-        const std::string csrf = s.is_object() ? text(s, {"csrf_token", "csrf"}) : "";
-        if (session.empty())
-            return reply(gateway_error(name, 502, "auth.createSession answered no session"));
-        int64_t max_age = 30 * 86400;
-        if (s.contains("expires_in") && s["expires_in"].is_number_integer())
-            max_age = s["expires_in"].get<int64_t>();
-        r.headers.emplace_back(
-            "Set-Cookie", cookie_line(gw::kSessionCookie, session, max_age, true, "Lax", secure));
-        r.headers.emplace_back(
-            "Set-Cookie", cookie_line(gw::kCsrfCookie, csrf, max_age, false, "Strict", secure));
-        r.headers.emplace_back("Cache-Control", "no-store");
-        r.body = json{{"account", s.value("account", json::object())}, {"csrf_token", csrf}}.dump();
-        reply(std::move(r));
-    });
+    const std::string name = c.service->name;
+    invoke(
+        req, *c.service, *c.endpoint, std::move(c.args), [reply, login, secure, name](Outcome o) {
+            if (o.code != PLATFORM_OK) return reply(gateway_outcome(name, std::move(o)));
+            HttpResponse r;
+            if (!login) {
+                r.headers.emplace_back("Set-Cookie",
+                                       cookie_line(gw::kSessionCookie, "", 0, true, "Lax", secure));
+                r.headers.emplace_back(
+                    "Set-Cookie", cookie_line(gw::kCsrfCookie, "", 0, false, "Strict", secure));
+                r.body = "{}";
+                return reply(std::move(r));
+            }
+            json s = json::parse(o.body, nullptr, false);
+            const std::string session = s.is_object() ? text(s, {"session", "token"}) : "";
+            const std::string csrf = s.is_object() ? text(s, {"csrf_token", "csrf"}) : "";
+            if (session.empty())
+                return reply(gateway_error(name, 502, "auth.createSession answered no session"));
+            int64_t max_age = 30 * 86400;
+            if (s.contains("expires_in") && s["expires_in"].is_number_integer())
+                max_age = s["expires_in"].get<int64_t>();
+            r.headers.emplace_back("Set-Cookie", cookie_line(gw::kSessionCookie, session, max_age,
+                                                             true, "Lax", secure));
+            r.headers.emplace_back(
+                "Set-Cookie", cookie_line(gw::kCsrfCookie, csrf, max_age, false, "Strict", secure));
+            r.headers.emplace_back("Cache-Control", "no-store");
+            r.body =
+                json{{"account", s.value("account", json::object())}, {"csrf_token", csrf}}.dump();
+            reply(std::move(r));
+        });
     return true;
 }
 

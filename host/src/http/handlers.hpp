@@ -54,6 +54,9 @@ std::map<std::string, std::vector<std::string>> form_values(std::string_view tex
 nlohmann::json form_pairs(std::string_view text);
 // "application/json; charset=utf-8" -> "application/json".
 std::string media_type(const std::string& content_type);
+// micro's api.Request of a request: method, path, header pairs (X-Forwarded-For with the peer's
+// address appended), get, post (form bodies), body (any other body, raw) and url.
+nlohmann::json api_request(const HttpRequest& req);
 // The bearer token of the Authorization header, "" when none.
 std::string bearer(const HttpRequest& req);
 // The value of one cookie of the Cookie header, "" when absent.

@@ -95,6 +95,40 @@ TEST(CatalogueOutcome, SuccessEnvelopes) {
               (json{{"result", nullptr}}));
 }
 
+// The envelope is written around the plugin's bytes; for an answer made as the SDK makes them
+// (a compact dump, invalid UTF-8 replaced) those are the bytes a parse and a dump would give.
+TEST(CatalogueOutcome, EnvelopeAroundSdkAnswersIsTheirParseAndDump) {
+    const auto sdk = [](const json& j) {
+        return j.dump(-1, ' ', false, json::error_handler_t::replace);
+    };
+    const json answers[] = {
+        json::object(),
+        json{{"zeta", 1}, {"alpha", {{"b", 0.1}, {"a", -0.0}}}, {"big", 18446744073709551615u}},
+        json{{"text", "caf\xc3\xa9 \t\x01 \"q\" / \\"}, {"bad", std::string("a\xff\xfe")}},
+        json::array({1e300, 2.5e-8, 3.0, -7, nullptr, true}),
+        json("just a string"),
+    };
+    for (const json& a : answers) {
+        const std::string body = sdk(a);
+        SCOPED_TRACE(body);
+        for (bool envelope : {false, true}) {
+            const json parsed = json::parse(body);
+            EXPECT_EQ(catalogue_outcome(outcome(PLATFORM_OK, body), envelope).body,
+                      sdk({{envelope ? "result" : "data", parsed}}));
+        }
+    }
+}
+
+TEST(CatalogueOutcome, AnswerThatIsNotJsonIsInternal) {
+    for (const char* body : {"", "{\"a\":1} x", "{\"a\":\"\xff\"}", "[1,]"}) {
+        SCOPED_TRACE(body);
+        auto r = catalogue_outcome(outcome(PLATFORM_OK, body), false);
+        EXPECT_EQ(r.status, 500);
+        EXPECT_EQ(r.body,
+                  R"({"error":{"code":"internal","message":"the service answered invalid JSON"}})");
+    }
+}
+
 TEST(CatalogueOutcome, ErrorsCarryCodeNameAndHttpStatus) {
     struct Case {
         platform_status_t code;

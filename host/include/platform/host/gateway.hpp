@@ -1,6 +1,6 @@
 // platform/host/gateway.hpp — HTTP semantics of both ports, independent of the HTTP library.
 //
-// Port 8080 (Role::api): GET / (version), GET /health, /mcp (mcp.hpp), POST /rpc, /api/v1/<service>/<method>
+// Port 8080 (Role::api): GET / (version), /mcp (mcp.hpp), POST /rpc, /api/v1/<service>/<method>
 // (envelope {"data"} / {"error":{code,message}}, ?envelope=result gives {"result"}), then
 //   1. routes declared by endpoints (platform_endpoint_t.http_path of in-process plugins, endpoint
 //      metadata `path`/`method`/`host` of registered external services; names.hpp RoutePattern),
@@ -16,6 +16,9 @@
 //             built-ins, /broker/subscribe included, stay reachable); any other path is published
 //             on the broker as micro's api.Event (resolve_event_path); 200 with an empty body.
 // The namespace is the Platform-Namespace header, else PLATFORM_NAMESPACE ("" = none).
+// The HTTP server answers GET /health and /metrics itself and gives every request its
+// X-Request-Id before handle() runs; handle() makes one only for a request without it.
+// Every path that calls an endpoint resolves it through one path (src/http/resolve.hpp).
 // Port 8081 (Role::proxy): GET / and POST /rpc only. Errors on micro-style routes use the gateway
 // body {"Id","Code","Detail","Status"}.
 #pragma once
@@ -113,8 +116,9 @@ private:
     // Reverse-proxies req to one of `addresses` on the forwarding pool (handler_proxy.cpp).
     void forward(HttpRequest& req, const std::vector<std::string>& addresses, const std::string& id,
                  const Reply& reply);
-    // Dispatches; for a streaming endpoint with `open`, chunks become SSE frames and `error_body`
-    // formats a failure that happens after the stream started.
+    // Dispatches; for a streaming endpoint with `open` (the server's opener), chunks become SSE
+    // frames on a stream with X-Request-Id and Cache-Control: no-cache, and a failure after the
+    // stream started becomes a final `event: error`.
     void invoke(HttpRequest& req, const ServiceEntry& svc, const Endpoint& ep, nlohmann::json args,
                 std::function<void(Outcome)> done, const OpenStream& open = nullptr);
 

@@ -21,7 +21,9 @@ HttpResponse with_outcome_headers(HttpResponse r, Outcome& o);
 // A failure the host answered with its own body (Outcome::raw, e.g. a 402 challenge), else nullopt.
 std::optional<HttpResponse> raw_failure(Outcome& o);
 HttpResponse gateway_outcome(const std::string& id, Outcome o);
-// A plugin's outcome on /api/v1: {"data": r} or {"result": r}, or a catalogue error.
+// A plugin's outcome on /api/v1: {"data": r} or {"result": r}, or a catalogue error. `r` is the
+// plugin's answer as it came (not parsed and written again); an answer that is not JSON is a 500
+// "the service answered invalid JSON".
 HttpResponse catalogue_outcome(Outcome o, bool result_envelope);
 
 }  // namespace platform::host

@@ -1,5 +1,5 @@
 // platform/host/outbound.hpp — the host's outbound HTTP client behind the host table's http_fetch
-// (plugins make no network calls of their own). libcurl stays inside outbound.cpp.
+// (plugins make no network calls of their own). libcurl stays inside host/src/outbound/.
 //
 // Every request goes through one decision per hop (the first URL and every redirect):
 //   - URL: http and https only; no userinfo, no backslashes, no percent-encoded or non-ASCII host.

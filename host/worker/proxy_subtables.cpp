@@ -133,34 +133,45 @@ platform_status_t advance_ms(platform_host_ctx_t*, int64_t ms) {
 
 namespace {
 
-// A sub-table of `version`, every member filled from proxy::<name>.
-template <typename T>
-T filled(uint32_t version, void (*fill)(T&)) {
-    T table{};
-    table.struct_size = sizeof table;
-    table.version = version;
-    fill(table);
-    return table;
-}
-#define PLATFORM_PROXY_SUBTABLE(type, name, list, version) \
-    const type k_##name =                                  \
-        filled<type>(version, [](type& table) { list(PLATFORM_HOST_FILL_MEMBER) });
+// Each sub-table's members, from proxy::<sub-table>.
+void fill(platform_registry_api_t& table) {
 #define PLATFORM_HOST_FILL_FROM registry
-PLATFORM_PROXY_SUBTABLE(platform_registry_api_t, registry, PLATFORM_REGISTRY_API_MEMBERS, 2)
+    PLATFORM_REGISTRY_API_MEMBERS(PLATFORM_HOST_FILL_MEMBER)
 #undef PLATFORM_HOST_FILL_FROM
+}
+void fill(platform_store_api_t& table) {
 #define PLATFORM_HOST_FILL_FROM store
-PLATFORM_PROXY_SUBTABLE(platform_store_api_t, store, PLATFORM_STORE_API_MEMBERS, 2)
+    PLATFORM_STORE_API_MEMBERS(PLATFORM_HOST_FILL_MEMBER)
 #undef PLATFORM_HOST_FILL_FROM
+}
+void fill(platform_secrets_api_t& table) {
 #define PLATFORM_HOST_FILL_FROM secrets
-PLATFORM_PROXY_SUBTABLE(platform_secrets_api_t, secrets, PLATFORM_SECRETS_API_MEMBERS, 1)
+    PLATFORM_SECRETS_API_MEMBERS(PLATFORM_HOST_FILL_MEMBER)
 #undef PLATFORM_HOST_FILL_FROM
+}
+void fill(platform_network_api_t& table) {
 #define PLATFORM_HOST_FILL_FROM network
-PLATFORM_PROXY_SUBTABLE(platform_network_api_t, network, PLATFORM_NETWORK_API_MEMBERS, 1)
+    PLATFORM_NETWORK_API_MEMBERS(PLATFORM_HOST_FILL_MEMBER)
 #undef PLATFORM_HOST_FILL_FROM
+}
+void fill(platform_clock_api_t& table) {
 #define PLATFORM_HOST_FILL_FROM clock
-PLATFORM_PROXY_SUBTABLE(platform_clock_api_t, clock, PLATFORM_CLOCK_API_MEMBERS, 1)
+    PLATFORM_CLOCK_API_MEMBERS(PLATFORM_HOST_FILL_MEMBER)
 #undef PLATFORM_HOST_FILL_FROM
-#undef PLATFORM_PROXY_SUBTABLE
+}
+
+// The sub-table T of `Version`, filled once.
+template <typename T, uint32_t Version>
+const T* sub_table() {
+    static const T table = [] {
+        T t{};
+        t.struct_size = sizeof t;
+        t.version = Version;
+        fill(t);
+        return t;
+    }();
+    return &table;
+}
 
 }  // namespace
 
@@ -232,12 +243,12 @@ namespace proxy {
 
 const void* get_service(platform_host_ctx_t*, platform_str_t name, uint32_t min_version) {
     const std::string n(name.ptr ? name.ptr : "", name.len);
-    const void* table = n == PLATFORM_SERVICE_REGISTRY  ? static_cast<const void*>(&k_registry)
-                        : n == PLATFORM_SERVICE_STORE   ? static_cast<const void*>(&k_store)
-                        : n == PLATFORM_SERVICE_SECRETS ? static_cast<const void*>(&k_secrets)
-                        : n == PLATFORM_SERVICE_NETWORK ? static_cast<const void*>(&k_network)
-                        : n == PLATFORM_SERVICE_CLOCK   ? static_cast<const void*>(&k_clock)
-                                                        : nullptr;
+    const void* table = nullptr;
+    if (n == PLATFORM_SERVICE_REGISTRY) table = sub_table<platform_registry_api_t, 2>();
+    if (n == PLATFORM_SERVICE_STORE) table = sub_table<platform_store_api_t, 2>();
+    if (n == PLATFORM_SERVICE_SECRETS) table = sub_table<platform_secrets_api_t, 1>();
+    if (n == PLATFORM_SERVICE_NETWORK) table = sub_table<platform_network_api_t, 1>();
+    if (n == PLATFORM_SERVICE_CLOCK) table = sub_table<platform_clock_api_t, 1>();
     if (!table || !state().privileged) return nullptr;
     return code_of(ask({{"op", op::get_service}, {"name", n}, {"min_version", min_version}})) ==
                    PLATFORM_OK

@@ -62,37 +62,49 @@ void resource_updated(platform_host_ctx_t* c, platform_str_t uri, platform_str_t
 
 namespace {
 
-// A privileged sub-table of `version`, every member filled from host_table::<name>.
-#define PLATFORM_HOST_SUBTABLE(type, name, list, version_number) \
-    const type* name##_table() {                                 \
-        static const type table = [] {                           \
-            type table{};                                        \
-            table.struct_size = sizeof table;                    \
-            table.version = version_number;                      \
-            list(PLATFORM_HOST_FILL_MEMBER) return table;        \
-        }();                                                     \
-        return &table;                                           \
-    }
+// Each privileged sub-table's members, from host_table::<sub-table>.
+void fill(platform_registry_api_t& table) {
 #define PLATFORM_HOST_FILL_FROM registry
-PLATFORM_HOST_SUBTABLE(platform_registry_api_t, registry, PLATFORM_REGISTRY_API_MEMBERS, 2)
+    PLATFORM_REGISTRY_API_MEMBERS(PLATFORM_HOST_FILL_MEMBER)
 #undef PLATFORM_HOST_FILL_FROM
-#define PLATFORM_HOST_FILL_FROM clock
-PLATFORM_HOST_SUBTABLE(platform_clock_api_t, clock, PLATFORM_CLOCK_API_MEMBERS, 1)
-#undef PLATFORM_HOST_FILL_FROM
-#define PLATFORM_HOST_FILL_FROM network
-PLATFORM_HOST_SUBTABLE(platform_network_api_t, network, PLATFORM_NETWORK_API_MEMBERS, 1)
-#undef PLATFORM_HOST_FILL_FROM
+}
+void fill(platform_store_api_t& table) {
 #define PLATFORM_HOST_FILL_FROM store
-PLATFORM_HOST_SUBTABLE(platform_store_api_t, store, PLATFORM_STORE_API_MEMBERS, 2)
+    PLATFORM_STORE_API_MEMBERS(PLATFORM_HOST_FILL_MEMBER)
 #undef PLATFORM_HOST_FILL_FROM
+}
+void fill(platform_secrets_api_t& table) {
 #define PLATFORM_HOST_FILL_FROM secrets
-PLATFORM_HOST_SUBTABLE(platform_secrets_api_t, secrets, PLATFORM_SECRETS_API_MEMBERS, 1)
+    PLATFORM_SECRETS_API_MEMBERS(PLATFORM_HOST_FILL_MEMBER)
 #undef PLATFORM_HOST_FILL_FROM
-#undef PLATFORM_HOST_SUBTABLE
+}
+void fill(platform_network_api_t& table) {
+#define PLATFORM_HOST_FILL_FROM network
+    PLATFORM_NETWORK_API_MEMBERS(PLATFORM_HOST_FILL_MEMBER)
+#undef PLATFORM_HOST_FILL_FROM
+}
+void fill(platform_clock_api_t& table) {
+#define PLATFORM_HOST_FILL_FROM clock
+    PLATFORM_CLOCK_API_MEMBERS(PLATFORM_HOST_FILL_MEMBER)
+#undef PLATFORM_HOST_FILL_FROM
+}
+
+// The sub-table T of `Version`, filled once.
+template <typename T, uint32_t Version>
+const T* sub_table() {
+    static const T table = [] {
+        T t{};
+        t.struct_size = sizeof t;
+        t.version = Version;
+        fill(t);
+        return t;
+    }();
+    return &table;
+}
 
 template <typename T>
-bool fits(const T* table, uint32_t min_version) {
-    return min_version <= table->version;
+const void* offer(const T* table, uint32_t min_version) {
+    return min_version <= table->version ? table : nullptr;
 }
 
 }  // namespace
@@ -100,12 +112,16 @@ bool fits(const T* table, uint32_t min_version) {
 const void* get_service(platform_host_ctx_t* c, platform_str_t name, uint32_t min_version) {
     const std::string n = str(name);
     if (!hctx(c).plugin->privileged) return nullptr;
-    if (n == PLATFORM_SERVICE_REGISTRY && fits(registry_table(), min_version))
-        return registry_table();
-    if (n == PLATFORM_SERVICE_CLOCK && fits(clock_table(), min_version)) return clock_table();
-    if (n == PLATFORM_SERVICE_NETWORK && fits(network_table(), min_version)) return network_table();
-    if (n == PLATFORM_SERVICE_STORE && fits(store_table(), min_version)) return store_table();
-    if (n == PLATFORM_SERVICE_SECRETS && fits(secrets_table(), min_version)) return secrets_table();
+    if (n == PLATFORM_SERVICE_REGISTRY)
+        return offer(sub_table<platform_registry_api_t, 2>(), min_version);
+    if (n == PLATFORM_SERVICE_CLOCK)
+        return offer(sub_table<platform_clock_api_t, 1>(), min_version);
+    if (n == PLATFORM_SERVICE_NETWORK)
+        return offer(sub_table<platform_network_api_t, 1>(), min_version);
+    if (n == PLATFORM_SERVICE_STORE)
+        return offer(sub_table<platform_store_api_t, 2>(), min_version);
+    if (n == PLATFORM_SERVICE_SECRETS)
+        return offer(sub_table<platform_secrets_api_t, 1>(), min_version);
     return nullptr;
 }
 

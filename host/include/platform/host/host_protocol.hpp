@@ -8,8 +8,10 @@
 //   - serve_host_call (isolation/worker_host_calls.cpp) looks the op's wire name up in a map built
 //     from PLATFORM_HOST_OPS and runs the serving function named after the op.
 // Adding a host-table function is one line in its table's member list, one in PLATFORM_HOST_OPS
-// (unless it reuses an op) and the three functions: the compiler names any function that is
-// missing, and host-protocol-test fails for a member of a struct that has no line in its list.
+// (unless it reuses an op) and the three functions. The lists declare the functions, so one left
+// undefined is a link error that names it; a line naming an op not in PLATFORM_HOST_OPS does not
+// compile; and the unit test HostProtocol.EveryMemberOfEveryTableHasALine
+// (tests/unit/host/host_protocol_test.cpp) fails for a member that has no line in its list.
 //
 // PLATFORM_HOST_OPS(X) — X(op, wire_name, kind), every op a worker sends for the host table.
 //   op         the identifier of the op: op::<op> is its wire name, host_calls::<op> (host) serves it
@@ -24,7 +26,7 @@
 //
 // Each wire format (the fields of a request and of its reply) lives in the two functions that
 // speak it: the worker's stub (proxy_api.cpp, proxy_subtables.cpp) and the host's serving function
-// (host_calls_*.cpp). Header only; no state; any thread.
+// (host_calls_*.cpp). No state; any thread. host_serves is defined beside serve_host_call.
 #pragma once
 
 #include <platform/abi.h>

@@ -1,12 +1,16 @@
-// The host table as a plugin in a worker sees it: each function is a request to the host
+// make_proxy_api: the host table as a plugin in a worker sees it, filled from the member lists of
+// host_protocol.hpp with the stubs of proxy_table.hpp. Each stub is a request to the host
 // (worker_host_calls.cpp answers it), except call_info and call_header, answered from the call
 // record the host sent, and log / resource_updated, sent without waiting.
 #include <cstring>
 #include <platform/sdk/text.hpp>
 
+#include "proxy_table.hpp"
 #include "worker_state.hpp"
 
 namespace platform::worker {
+
+namespace op = host::protocol::op;
 
 namespace {
 
@@ -31,25 +35,29 @@ platform_status_t ask_with_reply(json request, platform_reply_fn done, void* use
     return st;
 }
 
+}  // namespace
+
+namespace proxy {
+
 void log(platform_host_ctx_t*, platform_log_level_t level, platform_str_t message) {
     if (auto ch = state().channel)
-        ch->send({{"op", "log"}, {"level", level}, {"message", bytes(message)}});
+        ch->send({{"op", op::log}, {"level", level}, {"message", bytes(message)}});
 }
 platform_status_t config_get(platform_host_ctx_t*, platform_str_t path, platform_bytes_sink_fn sink,
                              void* user) {
-    return lend(ask({{"op", "config_get"}, {"path", bytes(path)}}), sink, user);
+    return lend(ask({{"op", op::config_get}, {"path", bytes(path)}}), sink, user);
 }
 platform_status_t store_get(platform_host_ctx_t*, platform_str_t key, platform_bytes_sink_fn sink,
                             void* user) {
-    return lend(ask({{"op", "store_get"}, {"key", bytes(key)}}), sink, user);
+    return lend(ask({{"op", op::store_get}, {"key", bytes(key)}}), sink, user);
 }
 platform_status_t store_put(platform_host_ctx_t*, platform_str_t key, platform_str_t value,
                             int64_t ttl) {
-    return code_of(
-        ask({{"op", "store_put"}, {"key", bytes(key)}, {"value", bytes(value)}, {"ttl_ms", ttl}}));
+    return code_of(ask(
+        {{"op", op::store_put}, {"key", bytes(key)}, {"value", bytes(value)}, {"ttl_ms", ttl}}));
 }
 platform_status_t store_delete(platform_host_ctx_t*, platform_str_t key) {
-    return code_of(ask({{"op", "store_delete"}, {"key", bytes(key)}}));
+    return code_of(ask({{"op", op::store_delete}, {"key", bytes(key)}}));
 }
 platform_status_t store_scan(platform_host_ctx_t*, const platform_scan_t* scan,
                              platform_record_sink_fn sink, void* user) {
@@ -58,7 +66,7 @@ platform_status_t store_scan(platform_host_ctx_t*, const platform_scan_t* scan,
 }
 platform_status_t broker_publish(platform_host_ctx_t*, platform_str_t topic, platform_str_t body,
                                  platform_str_t headers) {
-    return code_of(ask({{"op", "broker_publish"},
+    return code_of(ask({{"op", op::broker_publish},
                         {"topic", bytes(topic)},
                         {"body", bytes(body)},
                         {"headers", bytes(headers)}}));
@@ -70,15 +78,15 @@ platform_status_t broker_subscribe(platform_host_ctx_t*, platform_str_t topic, p
     l->message = fn;
     l->user = user;
     return subscribe_listener(
-        {{"op", "broker_subscribe"}, {"topic", bytes(topic)}, {"queue", bytes(queue)}}, l, out);
+        {{"op", op::broker_subscribe}, {"topic", bytes(topic)}, {"queue", bytes(queue)}}, l, out);
 }
 platform_status_t broker_unsubscribe(platform_host_ctx_t*, uint64_t id) {
-    platform_status_t st = code_of(ask({{"op", "broker_unsubscribe"}, {"sub", id}}));
+    platform_status_t st = code_of(ask({{"op", op::broker_unsubscribe}, {"sub", id}}));
     state().remove_listener(id);
     return st;
 }
 int64_t clock_now_ms(platform_host_ctx_t*) {
-    json r = ask({{"op", "clock_now_ms"}});
+    json r = ask({{"op", op::clock_now_ms}});
     return r.contains("out") && r["out"].is_number() ? r["out"].get<int64_t>() : 0;
 }
 
@@ -115,26 +123,26 @@ platform_status_t answer(platform_call_t* call, json request) {
     return st;
 }
 platform_status_t respond(platform_call_t* call, platform_status_t code, platform_str_t body) {
-    return answer(call, {{"op", "respond"}, {"code", code}, {"body", bytes(body)}});
+    return answer(call, {{"op", op::respond}, {"code", code}, {"body", bytes(body)}});
 }
 platform_status_t respond_raw(platform_call_t* call, platform_str_t type, platform_str_t body) {
     return answer(call,
-                  {{"op", "respond_raw"}, {"content_type", bytes(type)}, {"body", bytes(body)}});
+                  {{"op", op::respond_raw}, {"content_type", bytes(type)}, {"body", bytes(body)}});
 }
 platform_status_t respond_chunk(platform_call_t* call, platform_str_t body) {
     if (!state().find_call(call)) return PLATFORM_INVALID_ARGUMENT;
-    return code_of(ask({{"op", "respond_chunk"}, {"call", id_of(call)}, {"body", bytes(body)}}));
+    return code_of(ask({{"op", op::respond_chunk}, {"call", id_of(call)}, {"body", bytes(body)}}));
 }
 platform_status_t respond_end(platform_call_t* call, platform_status_t code,
                               platform_str_t message) {
-    return answer(call, {{"op", "respond_end"}, {"code", code}, {"body", bytes(message)}});
+    return answer(call, {{"op", op::respond_end}, {"code", code}, {"body", bytes(message)}});
 }
 
 platform_status_t call_service(platform_host_ctx_t*, platform_call_t* parent,
                                platform_str_t service, platform_str_t method,
                                platform_str_t request, uint32_t flags, platform_reply_fn done,
                                void* user) {
-    return ask_with_reply({{"op", "call_service"},
+    return ask_with_reply({{"op", op::call_service},
                            {"parent", id_of(parent)},
                            {"service", bytes(service)},
                            {"method", bytes(method)},
@@ -148,7 +156,7 @@ platform_status_t http_fetch(platform_host_ctx_t*, const platform_http_request_t
     if (!request) return PLATFORM_INVALID_ARGUMENT;
     platform_http_request_t r{};
     std::memcpy(&r, request, std::min<size_t>(request->struct_size, sizeof r));
-    json reply = ask({{"op", "http_fetch"},
+    json reply = ask({{"op", op::http_fetch},
                       {"method", bytes(r.method)},
                       {"url", bytes(r.url)},
                       {"headers", bytes(r.headers_json)},
@@ -178,7 +186,7 @@ platform_status_t events_publish(platform_host_ctx_t*, const platform_event_t* e
     if (!event || !out) return PLATFORM_INVALID_ARGUMENT;
     platform_event_t e{};
     std::memcpy(&e, event, std::min<size_t>(event->struct_size, sizeof e));
-    json reply = ask({{"op", "events_publish"},
+    json reply = ask({{"op", op::events_publish},
                       {"id", bytes(e.id)},
                       {"topic", bytes(e.topic)},
                       {"timestamp_ms", e.timestamp_ms},
@@ -191,7 +199,7 @@ platform_status_t events_read(platform_host_ctx_t*, platform_str_t topic, uint64
                               uint32_t limit, platform_event_sink_fn sink, void* user) {
     if (!sink) return PLATFORM_INVALID_ARGUMENT;
     json reply =
-        ask({{"op", "events_read"}, {"topic", bytes(topic)}, {"from", from}, {"limit", limit}});
+        ask({{"op", op::events_read}, {"topic", bytes(topic)}, {"from", from}, {"limit", limit}});
     if (reply.contains("events") && reply["events"].is_array())
         for (const auto& in : reply["events"]) {
             std::string id = text(in["id"]), t = text(in["topic"]), metadata = text(in["metadata"]),
@@ -210,7 +218,7 @@ platform_status_t events_read(platform_host_ctx_t*, platform_str_t topic, uint64
 }
 platform_status_t events_wait(platform_host_ctx_t*, platform_str_t topic, uint64_t after,
                               int32_t timeout_ms) {
-    return code_of(ask({{"op", "events_wait"},
+    return code_of(ask({{"op", op::events_wait},
                         {"topic", bytes(topic)},
                         {"after", after},
                         {"timeout_ms", timeout_ms}}));
@@ -229,7 +237,7 @@ platform_status_t store_batch(platform_host_ctx_t*, const platform_store_op_t* o
 
 platform_status_t call_progress(platform_call_t* call, double progress, double total,
                                 platform_str_t message) {
-    return code_of(ask({{"op", "call_progress"},
+    return code_of(ask({{"op", op::call_progress},
                         {"call", id_of(call)},
                         {"progress", progress},
                         {"total", total},
@@ -237,7 +245,7 @@ platform_status_t call_progress(platform_call_t* call, double progress, double t
 }
 platform_status_t call_log(platform_call_t* call, platform_str_t level, platform_str_t logger,
                            platform_str_t data) {
-    return code_of(ask({{"op", "call_log"},
+    return code_of(ask({{"op", op::call_log},
                         {"call", id_of(call)},
                         {"level", bytes(level)},
                         {"logger", bytes(logger)},
@@ -246,7 +254,7 @@ platform_status_t call_log(platform_call_t* call, platform_str_t level, platform
 platform_status_t call_client_request(platform_call_t* call, platform_str_t method,
                                       platform_str_t params, int64_t timeout_ms,
                                       platform_reply_fn reply, void* user) {
-    return ask_with_reply({{"op", "call_client_request"},
+    return ask_with_reply({{"op", op::call_client_request},
                            {"parent", id_of(call)},
                            {"method", bytes(method)},
                            {"params", bytes(params)},
@@ -255,32 +263,32 @@ platform_status_t call_client_request(platform_call_t* call, platform_str_t meth
 }
 void resource_updated(platform_host_ctx_t*, platform_str_t uri, platform_str_t account) {
     if (auto ch = state().channel)
-        ch->send({{"op", "resource_updated"}, {"uri", bytes(uri)}, {"account", bytes(account)}});
+        ch->send({{"op", op::resource_updated}, {"uri", bytes(uri)}, {"account", bytes(account)}});
 }
 
 // 1.5: the model answers in the host (blocking, like http_fetch); call_tools for calls it sent.
 platform_status_t model_complete(platform_host_ctx_t*, platform_str_t request,
                                  platform_bytes_sink_fn sink, void* user) {
-    json reply = ask({{"op", "model_complete"}, {"request", bytes(request)}});
+    json reply = ask({{"op", op::model_complete}, {"request", bytes(request)}});
     std::string out = reply.contains("out") ? text(reply["out"]) : std::string();
     if (sink) sink(user, view(out));
     return code_of(reply);
 }
 platform_status_t call_tools(platform_call_t* call, platform_bytes_sink_fn sink, void* user) {
     if (!state().find_call(call)) return PLATFORM_INVALID_ARGUMENT;
-    return lend(ask({{"op", "call_tools"}, {"call", id_of(call)}}), sink, user);
+    return lend(ask({{"op", op::call_tools}, {"call", id_of(call)}}), sink, user);
 }
 
 // 1.6: grants live in the host, for this worker's plugin.
 platform_status_t grant_create(platform_call_t* call, platform_bytes_sink_fn sink, void* user) {
     if (!state().find_call(call)) return PLATFORM_INVALID_ARGUMENT;
-    return lend(ask({{"op", "grant_create"}, {"call", id_of(call)}}), sink, user);
+    return lend(ask({{"op", op::grant_create}, {"call", id_of(call)}}), sink, user);
 }
 platform_status_t grant_call_service(platform_host_ctx_t*, platform_str_t grant,
                                      platform_str_t service, platform_str_t method,
                                      platform_str_t request, int64_t timeout_ms,
                                      platform_reply_fn done, void* user) {
-    return ask_with_reply({{"op", "grant_call_service"},
+    return ask_with_reply({{"op", op::grant_call_service},
                            {"grant", bytes(grant)},
                            {"service", bytes(service)},
                            {"method", bytes(method)},
@@ -289,49 +297,19 @@ platform_status_t grant_call_service(platform_host_ctx_t*, platform_str_t grant,
                           done, user);
 }
 platform_status_t grant_revoke(platform_host_ctx_t*, platform_str_t grant) {
-    return code_of(ask({{"op", "grant_revoke"}, {"grant", bytes(grant)}}));
+    return code_of(ask({{"op", op::grant_revoke}, {"grant", bytes(grant)}}));
 }
 
-}  // namespace
+}  // namespace proxy
 
 platform_host_api_t make_proxy_api() {
-    platform_host_api_t a{};
-    a.struct_size = sizeof a;
-    a.abi_version = PLATFORM_ABI_VERSION;
-    a.log = log;
-    a.config_get = config_get;
-    a.store_get = store_get;
-    a.store_put = store_put;
-    a.store_delete = store_delete;
-    a.store_scan = store_scan;
-    a.broker_publish = broker_publish;
-    a.broker_subscribe = broker_subscribe;
-    a.broker_unsubscribe = broker_unsubscribe;
-    a.clock_now_ms = clock_now_ms;
-    a.call_info = call_info;
-    a.call_header = call_header;
-    a.respond = respond;
-    a.respond_raw = respond_raw;
-    a.respond_chunk = respond_chunk;
-    a.respond_end = respond_end;
-    a.get_service = proxy_get_service;
-    a.call_service = call_service;
-    a.http_fetch = http_fetch;
-    a.events_publish = events_publish;
-    a.events_read = events_read;
-    a.events_wait = events_wait;
-    a.store_cas = store_cas;
-    a.store_batch = store_batch;
-    a.call_progress = call_progress;
-    a.call_log = call_log;
-    a.call_client_request = call_client_request;
-    a.resource_updated = resource_updated;
-    a.model_complete = model_complete;
-    a.call_tools = call_tools;
-    a.grant_create = grant_create;
-    a.grant_call_service = grant_call_service;
-    a.grant_revoke = grant_revoke;
-    return a;
+    platform_host_api_t table{};
+    table.struct_size = sizeof table;
+    table.abi_version = PLATFORM_ABI_VERSION;
+#define PLATFORM_HOST_FILL_FROM proxy
+    PLATFORM_HOST_API_MEMBERS(PLATFORM_HOST_FILL_MEMBER)
+#undef PLATFORM_HOST_FILL_FROM
+    return table;
 }
 
 }  // namespace platform::worker

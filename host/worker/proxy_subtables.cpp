@@ -4,9 +4,12 @@
 #include <cstring>
 #include <platform/host/store_ops.hpp>
 
+#include "proxy_table.hpp"
 #include "worker_state.hpp"
 
 namespace platform::worker {
+
+namespace op = host::protocol::op;
 
 namespace {
 std::string text(const json& v) {
@@ -25,112 +28,159 @@ json with_table(json request, platform_str_t table) {
     return request;
 }
 
-// ---- registry ----
-platform_status_t reg_list(platform_host_ctx_t*, platform_bytes_sink_fn sink, void* user) {
-    return lend(ask({{"op", "registry.list"}}), sink, user);
+}  // namespace
+
+namespace proxy {
+
+namespace registry {
+platform_status_t list_services(platform_host_ctx_t*, platform_bytes_sink_fn sink, void* user) {
+    return lend(ask({{"op", op::registry_list}}), sink, user);
 }
-platform_status_t reg_get(platform_host_ctx_t*, platform_str_t name, platform_bytes_sink_fn sink,
-                          void* user) {
-    return lend(ask({{"op", "registry.get"}, {"arg", bytes(name)}}), sink, user);
+platform_status_t get_service(platform_host_ctx_t*, platform_str_t name,
+                              platform_bytes_sink_fn sink, void* user) {
+    return lend(ask({{"op", op::registry_get}, {"arg", bytes(name)}}), sink, user);
 }
-platform_status_t reg_register(platform_host_ctx_t*, platform_str_t service, int64_t ttl_s,
-                               platform_bytes_sink_fn sink, void* user) {
-    return lend_error(ask({{"op", "registry.register"}, {"arg", bytes(service)}, {"ttl_s", ttl_s}}),
-                      sink, user);
+platform_status_t register_service(platform_host_ctx_t*, platform_str_t service, int64_t ttl_s,
+                                   platform_bytes_sink_fn sink, void* user) {
+    return lend_error(
+        ask({{"op", op::registry_register}, {"arg", bytes(service)}, {"ttl_s", ttl_s}}), sink,
+        user);
 }
-platform_status_t reg_deregister(platform_host_ctx_t*, platform_str_t service,
-                                 platform_bytes_sink_fn sink, void* user) {
-    return lend_error(ask({{"op", "registry.deregister"}, {"arg", bytes(service)}}), sink, user);
+platform_status_t deregister_service(platform_host_ctx_t*, platform_str_t service,
+                                     platform_bytes_sink_fn sink, void* user) {
+    return lend_error(ask({{"op", op::registry_deregister}, {"arg", bytes(service)}}), sink, user);
 }
-platform_status_t reg_watch(platform_host_ctx_t*, platform_bytes_sink_fn fn, void* user,
-                            uint64_t* out) {
+platform_status_t watch(platform_host_ctx_t*, platform_bytes_sink_fn fn, void* user,
+                        uint64_t* out) {
     if (!fn || !out) return PLATFORM_INVALID_ARGUMENT;
     auto l = std::make_shared<Listener>();
     l->sink = fn;
     l->user = user;
-    return subscribe_listener({{"op", "registry.watch"}}, l, out);
+    return subscribe_listener({{"op", op::registry_watch}}, l, out);
 }
-platform_status_t reg_unwatch(platform_host_ctx_t*, uint64_t id) {
-    platform_status_t st = code_of(ask({{"op", "registry.unwatch"}, {"sub", id}}));
+platform_status_t unwatch(platform_host_ctx_t*, uint64_t id) {
+    platform_status_t st = code_of(ask({{"op", op::registry_unwatch}, {"sub", id}}));
     state().remove_listener(id);
     return st;
 }
 
-// ---- store (any table) ----
-platform_status_t st_get(platform_host_ctx_t*, platform_str_t t, platform_str_t k,
-                         platform_bytes_sink_fn sink, void* user) {
-    return lend(ask(with_table({{"op", "store_get"}, {"key", bytes(k)}}, t)), sink, user);
+}  // namespace registry
+
+namespace store {
+platform_status_t get(platform_host_ctx_t*, platform_str_t t, platform_str_t k,
+                      platform_bytes_sink_fn sink, void* user) {
+    return lend(ask(with_table({{"op", op::store_get}, {"key", bytes(k)}}, t)), sink, user);
 }
-platform_status_t st_put(platform_host_ctx_t*, platform_str_t t, platform_str_t k, platform_str_t v,
-                         int64_t ttl) {
+platform_status_t put(platform_host_ctx_t*, platform_str_t t, platform_str_t k, platform_str_t v,
+                      int64_t ttl) {
     return code_of(ask(with_table(
-        {{"op", "store_put"}, {"key", bytes(k)}, {"value", bytes(v)}, {"ttl_ms", ttl}}, t)));
+        {{"op", op::store_put}, {"key", bytes(k)}, {"value", bytes(v)}, {"ttl_ms", ttl}}, t)));
 }
-platform_status_t st_del(platform_host_ctx_t*, platform_str_t t, platform_str_t k) {
-    return code_of(ask(with_table({{"op", "store_delete"}, {"key", bytes(k)}}, t)));
+platform_status_t del(platform_host_ctx_t*, platform_str_t t, platform_str_t k) {
+    return code_of(ask(with_table({{"op", op::store_delete}, {"key", bytes(k)}}, t)));
 }
-platform_status_t st_scan(platform_host_ctx_t*, platform_str_t t, const platform_scan_t* scan,
-                          platform_record_sink_fn sink, void* user) {
+platform_status_t scan(platform_host_ctx_t*, platform_str_t t, const platform_scan_t* scan,
+                       platform_record_sink_fn sink, void* user) {
     if (!scan) return PLATFORM_INVALID_ARGUMENT;
     return scan_records(ask(scan_request(scan, &t)), sink, user);
 }
-platform_status_t st_tables(platform_host_ctx_t*, platform_bytes_sink_fn sink, void* user) {
-    return lend(ask({{"op", "store.tables"}}), sink, user);
+platform_status_t tables(platform_host_ctx_t*, platform_bytes_sink_fn sink, void* user) {
+    return lend(ask({{"op", op::store_tables}}), sink, user);
 }
-platform_status_t st_cas(platform_host_ctx_t*, platform_str_t t, platform_str_t k,
-                         const platform_str_t* expected, const platform_str_t* value,
-                         int64_t expires_at_ms) {
+platform_status_t cas(platform_host_ctx_t*, platform_str_t t, platform_str_t k,
+                      const platform_str_t* expected, const platform_str_t* value,
+                      int64_t expires_at_ms) {
     return code_of(ask(cas_request(&t, k, expected, value, expires_at_ms)));
 }
-platform_status_t st_batch(platform_host_ctx_t*, platform_str_t t, const platform_store_op_t* ops,
-                           uint32_t count, uint32_t stride) {
+platform_status_t batch(platform_host_ctx_t*, platform_str_t t, const platform_store_op_t* ops,
+                        uint32_t count, uint32_t stride) {
     json request = batch_request(&t, ops, count, stride);
     return request.is_null() ? PLATFORM_INVALID_ARGUMENT : code_of(ask(std::move(request)));
 }
 
-// ---- secrets, network, clock ----
+}  // namespace store
+
+namespace secrets {
 platform_status_t seal(platform_host_ctx_t*, platform_str_t plain, platform_bytes_sink_fn sink,
                        void* user) {
-    return lend(ask({{"op", "secrets.seal"}, {"arg", bytes(plain)}}), sink, user);
+    return lend(ask({{"op", op::secrets_seal}, {"arg", bytes(plain)}}), sink, user);
 }
 platform_status_t open(platform_host_ctx_t*, platform_str_t sealed, platform_bytes_sink_fn sink,
                        void* user) {
-    return lend(ask({{"op", "secrets.open"}, {"arg", bytes(sealed)}}), sink, user);
+    return lend(ask({{"op", op::secrets_open}, {"arg", bytes(sealed)}}), sink, user);
 }
+}  // namespace secrets
+
+namespace network {
 platform_status_t nodes(platform_host_ctx_t*, platform_bytes_sink_fn sink, void* user) {
-    return lend(ask({{"op", "network.nodes"}}), sink, user);
+    return lend(ask({{"op", op::network_nodes}}), sink, user);
 }
+}  // namespace network
+
+namespace clock {
 bool is_manual(platform_host_ctx_t*) {
-    json r = ask({{"op", "clock.is_manual"}});
+    json r = ask({{"op", op::clock_is_manual}});
     return r.contains("out") && r["out"].is_boolean() && r["out"].get<bool>();
 }
-platform_status_t clock_set(platform_host_ctx_t*, int64_t ms) {
-    return code_of(ask({{"op", "clock.set"}, {"ms", ms}}));
+platform_status_t set_ms(platform_host_ctx_t*, int64_t ms) {
+    return code_of(ask({{"op", op::clock_set}, {"ms", ms}}));
 }
-platform_status_t clock_advance(platform_host_ctx_t*, int64_t ms) {
-    return code_of(ask({{"op", "clock.advance"}, {"ms", ms}}));
+platform_status_t advance_ms(platform_host_ctx_t*, int64_t ms) {
+    return code_of(ask({{"op", op::clock_advance}, {"ms", ms}}));
 }
 
-const platform_registry_api_t kRegistry{sizeof(platform_registry_api_t),
-                                        2,
-                                        reg_list,
-                                        reg_get,
-                                        reg_register,
-                                        reg_deregister,
-                                        reg_watch,
-                                        reg_unwatch};
-const platform_store_api_t kStore{
-    sizeof(platform_store_api_t), 2, st_get, st_put, st_del, st_scan, st_tables, st_cas, st_batch};
-const platform_secrets_api_t kSecrets{sizeof(platform_secrets_api_t), 1, seal, open};
-const platform_network_api_t kNetwork{sizeof(platform_network_api_t), 1, nodes};
-const platform_clock_api_t kClock{sizeof(platform_clock_api_t), 1, is_manual, clock_set,
-                                  clock_advance};
+}  // namespace clock
+
+namespace {
+
+// Each sub-table's members, from proxy::<sub-table>.
+void fill(platform_registry_api_t& table) {
+#define PLATFORM_HOST_FILL_FROM registry
+    PLATFORM_REGISTRY_API_MEMBERS(PLATFORM_HOST_FILL_MEMBER)
+#undef PLATFORM_HOST_FILL_FROM
+}
+void fill(platform_store_api_t& table) {
+#define PLATFORM_HOST_FILL_FROM store
+    PLATFORM_STORE_API_MEMBERS(PLATFORM_HOST_FILL_MEMBER)
+#undef PLATFORM_HOST_FILL_FROM
+}
+void fill(platform_secrets_api_t& table) {
+#define PLATFORM_HOST_FILL_FROM secrets
+    PLATFORM_SECRETS_API_MEMBERS(PLATFORM_HOST_FILL_MEMBER)
+#undef PLATFORM_HOST_FILL_FROM
+}
+void fill(platform_network_api_t& table) {
+#define PLATFORM_HOST_FILL_FROM network
+    PLATFORM_NETWORK_API_MEMBERS(PLATFORM_HOST_FILL_MEMBER)
+#undef PLATFORM_HOST_FILL_FROM
+}
+void fill(platform_clock_api_t& table) {
+#define PLATFORM_HOST_FILL_FROM clock
+    PLATFORM_CLOCK_API_MEMBERS(PLATFORM_HOST_FILL_MEMBER)
+#undef PLATFORM_HOST_FILL_FROM
+}
+
+// The sub-table T of `Version`, filled once.
+template <typename T, uint32_t Version>
+const T* sub_table() {
+    static const T table = [] {
+        T t{};
+        t.struct_size = sizeof t;
+        t.version = Version;
+        fill(t);
+        return t;
+    }();
+    return &table;
+}
+
 }  // namespace
+
+}  // namespace proxy
 
 json scan_request(const platform_scan_t* scan, const platform_str_t* table) {
     platform_scan_t s{};
     std::memcpy(&s, scan, std::min<size_t>(scan->struct_size, sizeof s));
-    json r = {{"op", "store_scan"},
+    json r = {{"op", op::store_scan},
               {"prefix", bytes(s.prefix)},
               {"order", s.order},
               {"limit", s.limit},
@@ -151,7 +201,7 @@ platform_status_t scan_records(const json& reply, platform_record_sink_fn sink, 
 
 json cas_request(const platform_str_t* table, platform_str_t key, const platform_str_t* expected,
                  const platform_str_t* value, int64_t expires_at_ms) {
-    json r = {{"op", "store_cas"}, {"key", bytes(key)}, {"expires_at_ms", expires_at_ms}};
+    json r = {{"op", op::store_cas}, {"key", bytes(key)}, {"expires_at_ms", expires_at_ms}};
     if (expected) r["expected"] = bytes(*expected);
     if (value) r["value"] = bytes(*value);
     if (table) r["table"] = bytes(*table);
@@ -169,7 +219,7 @@ json batch_request(const platform_str_t* table, const platform_store_op_t* ops, 
                         {"value", bytes(op.value)},
                         {"expires_at_ms", op.expires_at_ms}});
     }
-    json r = {{"op", "store_batch"}, {"ops", std::move(list)}};
+    json r = {{"op", op::store_batch}, {"ops", std::move(list)}};
     if (table) r["table"] = bytes(*table);
     return r;
 }
@@ -189,19 +239,23 @@ platform_status_t subscribe_listener(json request, std::shared_ptr<Listener> l, 
     return st;
 }
 
-const void* proxy_get_service(platform_host_ctx_t*, platform_str_t name, uint32_t min_version) {
+namespace proxy {
+
+const void* get_service(platform_host_ctx_t*, platform_str_t name, uint32_t min_version) {
     const std::string n(name.ptr ? name.ptr : "", name.len);
-    const void* table = n == PLATFORM_SERVICE_REGISTRY  ? static_cast<const void*>(&kRegistry)
-                        : n == PLATFORM_SERVICE_STORE   ? static_cast<const void*>(&kStore)
-                        : n == PLATFORM_SERVICE_SECRETS ? static_cast<const void*>(&kSecrets)
-                        : n == PLATFORM_SERVICE_NETWORK ? static_cast<const void*>(&kNetwork)
-                        : n == PLATFORM_SERVICE_CLOCK   ? static_cast<const void*>(&kClock)
-                                                        : nullptr;
+    const void* table = nullptr;
+    if (n == PLATFORM_SERVICE_REGISTRY) table = sub_table<platform_registry_api_t, 2>();
+    if (n == PLATFORM_SERVICE_STORE) table = sub_table<platform_store_api_t, 2>();
+    if (n == PLATFORM_SERVICE_SECRETS) table = sub_table<platform_secrets_api_t, 1>();
+    if (n == PLATFORM_SERVICE_NETWORK) table = sub_table<platform_network_api_t, 1>();
+    if (n == PLATFORM_SERVICE_CLOCK) table = sub_table<platform_clock_api_t, 1>();
     if (!table || !state().privileged) return nullptr;
-    return code_of(ask({{"op", "get_service"}, {"name", n}, {"min_version", min_version}})) ==
+    return code_of(ask({{"op", op::get_service}, {"name", n}, {"min_version", min_version}})) ==
                    PLATFORM_OK
                ? table
                : nullptr;
 }
+
+}  // namespace proxy
 
 }  // namespace platform::worker

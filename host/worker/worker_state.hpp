@@ -97,8 +97,7 @@ json batch_request(const platform_str_t* table, const platform_store_op_t* ops, 
 // Registers `l` under a new token, sends `request` with it and writes the host's id to *out.
 platform_status_t subscribe_listener(json request, std::shared_ptr<Listener> l, uint64_t* out);
 
-// The proxied host table (proxy_api.cpp) and its privileged sub-tables (proxy_subtables.cpp).
+// The proxied host table (proxy_api.cpp; its functions and privileged sub-tables: proxy_table.hpp).
 platform_host_api_t make_proxy_api();
-const void* proxy_get_service(platform_host_ctx_t* ctx, platform_str_t name, uint32_t min_version);
 
 }  // namespace platform::worker

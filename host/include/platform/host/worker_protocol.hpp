@@ -38,8 +38,10 @@
 //     every other platform_host_api_t function and privileged sub-table function is a request
 //     named after it ("store_get", "respond_chunk", "registry.watch", "secrets.open"...), with its
 //     arguments by name; the reply carries the status in "code" and results ("out", "records",
-//     "events", "response", "sub"...). worker_host_calls.cpp (host) and the worker's proxy_api.cpp
-//     are the two halves; they are the reference for each op's fields. model_complete (1.5)
+//     "events", "response", "sub"...). host_protocol.hpp lists the ops and which member sends
+//     each; the host's serving functions (isolation/host_calls_*.cpp) and the worker's stubs
+//     (worker/proxy_api.cpp, proxy_subtables.cpp) are the two halves, the reference for each op's
+//     fields. model_complete (1.5)
 //     replies "out" whatever its code (the answer, or the reason); call_tools and grant_create
 //     (1.6) name a call it was sent, like respond; grant_call_service relays its reply with a
 //     token, like call_service.

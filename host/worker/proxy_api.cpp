@@ -306,9 +306,7 @@ platform_host_api_t make_proxy_api() {
     platform_host_api_t table{};
     table.struct_size = sizeof table;
     table.abi_version = PLATFORM_ABI_VERSION;
-#define PLATFORM_HOST_FILL_FROM proxy
-    PLATFORM_HOST_API_MEMBERS(PLATFORM_HOST_FILL_MEMBER)
-#undef PLATFORM_HOST_FILL_FROM
+    proxy::fill(table);
     return table;
 }
 

@@ -131,50 +131,6 @@ platform_status_t advance_ms(platform_host_ctx_t*, int64_t ms) {
 
 }  // namespace clock
 
-namespace {
-
-// Each sub-table's members, from proxy::<sub-table>.
-void fill(platform_registry_api_t& table) {
-#define PLATFORM_HOST_FILL_FROM registry
-    PLATFORM_REGISTRY_API_MEMBERS(PLATFORM_HOST_FILL_MEMBER)
-#undef PLATFORM_HOST_FILL_FROM
-}
-void fill(platform_store_api_t& table) {
-#define PLATFORM_HOST_FILL_FROM store
-    PLATFORM_STORE_API_MEMBERS(PLATFORM_HOST_FILL_MEMBER)
-#undef PLATFORM_HOST_FILL_FROM
-}
-void fill(platform_secrets_api_t& table) {
-#define PLATFORM_HOST_FILL_FROM secrets
-    PLATFORM_SECRETS_API_MEMBERS(PLATFORM_HOST_FILL_MEMBER)
-#undef PLATFORM_HOST_FILL_FROM
-}
-void fill(platform_network_api_t& table) {
-#define PLATFORM_HOST_FILL_FROM network
-    PLATFORM_NETWORK_API_MEMBERS(PLATFORM_HOST_FILL_MEMBER)
-#undef PLATFORM_HOST_FILL_FROM
-}
-void fill(platform_clock_api_t& table) {
-#define PLATFORM_HOST_FILL_FROM clock
-    PLATFORM_CLOCK_API_MEMBERS(PLATFORM_HOST_FILL_MEMBER)
-#undef PLATFORM_HOST_FILL_FROM
-}
-
-// The sub-table T of `Version`, filled once.
-template <typename T, uint32_t Version>
-const T* sub_table() {
-    static const T table = [] {
-        T t{};
-        t.struct_size = sizeof t;
-        t.version = Version;
-        fill(t);
-        return t;
-    }();
-    return &table;
-}
-
-}  // namespace
-
 }  // namespace proxy
 
 json scan_request(const platform_scan_t* scan, const platform_str_t* table) {
@@ -243,12 +199,7 @@ namespace proxy {
 
 const void* get_service(platform_host_ctx_t*, platform_str_t name, uint32_t min_version) {
     const std::string n(name.ptr ? name.ptr : "", name.len);
-    const void* table = nullptr;
-    if (n == PLATFORM_SERVICE_REGISTRY) table = sub_table<platform_registry_api_t, 2>();
-    if (n == PLATFORM_SERVICE_STORE) table = sub_table<platform_store_api_t, 2>();
-    if (n == PLATFORM_SERVICE_SECRETS) table = sub_table<platform_secrets_api_t, 1>();
-    if (n == PLATFORM_SERVICE_NETWORK) table = sub_table<platform_network_api_t, 1>();
-    if (n == PLATFORM_SERVICE_CLOCK) table = sub_table<platform_clock_api_t, 1>();
+    const void* table = sub_table(n, 0);  // the host decides min_version: it knows the versions
     if (!table || !state().privileged) return nullptr;
     return code_of(ask({{"op", op::get_service}, {"name", n}, {"min_version", min_version}})) ==
                    PLATFORM_OK

@@ -60,69 +60,9 @@ void resource_updated(platform_host_ctx_t* c, platform_str_t uri, platform_str_t
     hctx(c).runtime->resource_updated(str(uri), str(account));
 }
 
-namespace {
-
-// Each privileged sub-table's members, from host_table::<sub-table>.
-void fill(platform_registry_api_t& table) {
-#define PLATFORM_HOST_FILL_FROM registry
-    PLATFORM_REGISTRY_API_MEMBERS(PLATFORM_HOST_FILL_MEMBER)
-#undef PLATFORM_HOST_FILL_FROM
-}
-void fill(platform_store_api_t& table) {
-#define PLATFORM_HOST_FILL_FROM store
-    PLATFORM_STORE_API_MEMBERS(PLATFORM_HOST_FILL_MEMBER)
-#undef PLATFORM_HOST_FILL_FROM
-}
-void fill(platform_secrets_api_t& table) {
-#define PLATFORM_HOST_FILL_FROM secrets
-    PLATFORM_SECRETS_API_MEMBERS(PLATFORM_HOST_FILL_MEMBER)
-#undef PLATFORM_HOST_FILL_FROM
-}
-void fill(platform_network_api_t& table) {
-#define PLATFORM_HOST_FILL_FROM network
-    PLATFORM_NETWORK_API_MEMBERS(PLATFORM_HOST_FILL_MEMBER)
-#undef PLATFORM_HOST_FILL_FROM
-}
-void fill(platform_clock_api_t& table) {
-#define PLATFORM_HOST_FILL_FROM clock
-    PLATFORM_CLOCK_API_MEMBERS(PLATFORM_HOST_FILL_MEMBER)
-#undef PLATFORM_HOST_FILL_FROM
-}
-
-// The sub-table T of `Version`, filled once.
-template <typename T, uint32_t Version>
-const T* sub_table() {
-    static const T table = [] {
-        T t{};
-        t.struct_size = sizeof t;
-        t.version = Version;
-        fill(t);
-        return t;
-    }();
-    return &table;
-}
-
-template <typename T>
-const void* offer(const T* table, uint32_t min_version) {
-    return min_version <= table->version ? table : nullptr;
-}
-
-}  // namespace
-
 const void* get_service(platform_host_ctx_t* c, platform_str_t name, uint32_t min_version) {
-    const std::string n = str(name);
     if (!hctx(c).plugin->privileged) return nullptr;
-    if (n == PLATFORM_SERVICE_REGISTRY)
-        return offer(sub_table<platform_registry_api_t, 2>(), min_version);
-    if (n == PLATFORM_SERVICE_CLOCK)
-        return offer(sub_table<platform_clock_api_t, 1>(), min_version);
-    if (n == PLATFORM_SERVICE_NETWORK)
-        return offer(sub_table<platform_network_api_t, 1>(), min_version);
-    if (n == PLATFORM_SERVICE_STORE)
-        return offer(sub_table<platform_store_api_t, 2>(), min_version);
-    if (n == PLATFORM_SERVICE_SECRETS)
-        return offer(sub_table<platform_secrets_api_t, 1>(), min_version);
-    return nullptr;
+    return sub_table(str(name), min_version);
 }
 
 }  // namespace platform::host::host_table
@@ -133,9 +73,7 @@ platform_host_api_t make_host_api() {
     platform_host_api_t table{};
     table.struct_size = sizeof table;
     table.abi_version = PLATFORM_ABI_VERSION;
-#define PLATFORM_HOST_FILL_FROM host_table
-    PLATFORM_HOST_API_MEMBERS(PLATFORM_HOST_FILL_MEMBER)
-#undef PLATFORM_HOST_FILL_FROM
+    host_table::fill(table);
     return table;
 }
 

@@ -18,29 +18,8 @@
 
 namespace platform::host::host_table {
 
-using Table = platform_host_api_t;
-PLATFORM_HOST_API_MEMBERS(PLATFORM_HOST_DECLARE_MEMBER)
-
-namespace registry {
-using Table = platform_registry_api_t;
-PLATFORM_REGISTRY_API_MEMBERS(PLATFORM_HOST_DECLARE_MEMBER)
-}  // namespace registry
-namespace store {
-using Table = platform_store_api_t;
-PLATFORM_STORE_API_MEMBERS(PLATFORM_HOST_DECLARE_MEMBER)
-}  // namespace store
-namespace secrets {
-using Table = platform_secrets_api_t;
-PLATFORM_SECRETS_API_MEMBERS(PLATFORM_HOST_DECLARE_MEMBER)
-}  // namespace secrets
-namespace network {
-using Table = platform_network_api_t;
-PLATFORM_NETWORK_API_MEMBERS(PLATFORM_HOST_DECLARE_MEMBER)
-}  // namespace network
-namespace clock {
-using Table = platform_clock_api_t;
-PLATFORM_CLOCK_API_MEMBERS(PLATFORM_HOST_DECLARE_MEMBER)
-}  // namespace clock
+PLATFORM_HOST_DECLARE_TABLES
+PLATFORM_HOST_DEFINE_TABLES
 
 // Shared by the definitions.
 inline HostCtx& hctx(platform_host_ctx_t* c) {

@@ -148,13 +148,67 @@
     X(advance_ms, clock_advance)
 // clang-format on
 
+// PLATFORM_HOST_SUB_TABLES(X) — X(sub, type, service, version, members), every privileged
+//   sub-table: the namespace its functions live in, its struct, the name get_service knows it by,
+//   the version this host offers and its member list.
+// clang-format off
+#define PLATFORM_HOST_SUB_TABLES(X)                                                                   \
+    X(registry, platform_registry_api_t, PLATFORM_SERVICE_REGISTRY, 2, PLATFORM_REGISTRY_API_MEMBERS) \
+    X(store, platform_store_api_t, PLATFORM_SERVICE_STORE, 2, PLATFORM_STORE_API_MEMBERS)             \
+    X(secrets, platform_secrets_api_t, PLATFORM_SERVICE_SECRETS, 1, PLATFORM_SECRETS_API_MEMBERS)     \
+    X(network, platform_network_api_t, PLATFORM_SERVICE_NETWORK, 1, PLATFORM_NETWORK_API_MEMBERS)     \
+    X(clock, platform_clock_api_t, PLATFORM_SERVICE_CLOCK, 1, PLATFORM_CLOCK_API_MEMBERS)
+// clang-format on
+
 // Declares `member` as a function of exactly the member's type, for the namespaces that define a
 // table's functions: `using Table = platform_..._api_t;` then PLATFORM_<TABLE>_MEMBERS(this).
 #define PLATFORM_HOST_DECLARE_MEMBER(member, op) \
     std::remove_pointer_t<decltype(Table::member)> member;
-// Fills `table.member` with the function of the same name in the namespace the caller names by
-// defining PLATFORM_HOST_FILL_FROM first (an X-macro passes the list's two arguments only).
-#define PLATFORM_HOST_FILL_MEMBER(member, op) table.member = &PLATFORM_HOST_FILL_FROM::member;
+#define PLATFORM_HOST_DECLARE_SUB_TABLE(sub, type, service, version, members) \
+    namespace sub {                                                           \
+    using Table = type;                                                       \
+    members(PLATFORM_HOST_DECLARE_MEMBER)                                     \
+    }
+// Declares, in the enclosing namespace, one function per member of every table: the host table's
+// there, each sub-table's in the namespace named after it (registry::list_services...). The host
+// (core/host_table.hpp) and the worker (worker/proxy_table.hpp) each define a set.
+#define PLATFORM_HOST_DECLARE_TABLES                        \
+    using Table = platform_host_api_t;                      \
+    PLATFORM_HOST_API_MEMBERS(PLATFORM_HOST_DECLARE_MEMBER) \
+    PLATFORM_HOST_SUB_TABLES(PLATFORM_HOST_DECLARE_SUB_TABLE)
+
+// Fills `table.member` with the function of the same name in the namespace where it expands.
+#define PLATFORM_HOST_FILL_MEMBER(member, op) table.member = &member;
+#define PLATFORM_HOST_OFFER_SUB_TABLE(sub, type, service, version_, members) \
+    if (name == service) {                                                   \
+        static const type table = [] {                                       \
+            type t{};                                                        \
+            t.struct_size = sizeof t;                                        \
+            t.version = version_;                                            \
+            sub::fill(t);                                                    \
+            return t;                                                        \
+        }();                                                                 \
+        return min_version <= table.version ? &table : nullptr;              \
+    }
+#define PLATFORM_HOST_DEFINE_SUB_FILL(sub, type, service, version, members) \
+    namespace sub {                                                         \
+    inline void fill(type& table) {                                         \
+        members(PLATFORM_HOST_FILL_MEMBER)                                  \
+    }                                                                       \
+    }
+// Defines, in the enclosing namespace (where PLATFORM_HOST_DECLARE_TABLES declared the functions):
+//   void fill(platform_host_api_t& table)   every member of the host table, and
+//   const void* sub_table(std::string_view name, uint32_t min_version)
+//                                           the sub-table `name` filled once with that namespace's
+//                                           functions, when its version is at least min_version;
+//                                           nullptr otherwise and for a name it does not know.
+#define PLATFORM_HOST_DEFINE_TABLES                                                                            \
+    inline void fill(platform_host_api_t& table){PLATFORM_HOST_API_MEMBERS(                                    \
+        PLATFORM_HOST_FILL_MEMBER)} PLATFORM_HOST_SUB_TABLES(PLATFORM_HOST_DEFINE_SUB_FILL) inline const void* \
+    sub_table(std::string_view name, uint32_t min_version) {                                                   \
+        PLATFORM_HOST_SUB_TABLES(PLATFORM_HOST_OFFER_SUB_TABLE)                                                \
+        return nullptr;                                                                                        \
+    }
 
 namespace platform::host::protocol {
 

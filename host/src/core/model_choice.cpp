@@ -80,8 +80,7 @@ platform_status_t complete_with_model(Runtime& rt, std::string_view request_json
     const ModelPick pick =
         pick_model(sources, [&](const std::string& id) { return rt.model(id) != nullptr; });
     auto counted = [&](platform_status_t st) {
-        Metrics::global().model_call(pick.plugin.empty() ? "none" : pick.plugin,
-                                     status_info(st).name);
+        rt.metrics().model_call(pick.plugin.empty() ? "none" : pick.plugin, status_info(st).name);
         return st;
     };
     if (pick.plugin.empty()) {

@@ -3,7 +3,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <platform/host/build_tree.hpp>
-#include <platform/host/http_cors.hpp>
+#include <platform/host/http_settings.hpp>
 #include <platform/host/profile.hpp>
 #include <regex>
 

@@ -62,9 +62,10 @@ struct ServerState {
     bool stopped = false;
     std::atomic<int64_t> in_flight{0};
     std::atomic<int64_t> connections{0};
+    Metrics* metrics = nullptr;  // the runtime's
     void in_flight_add(int64_t d) {
         in_flight += d;
-        Metrics::global().in_flight_add(d);
+        metrics->in_flight_add(d);
     }
 };
 
@@ -135,11 +136,11 @@ struct Connection {
     Connection(std::shared_ptr<PortState> p, const std::shared_ptr<Tcp::Peer>& pe)
         : port(std::move(p)), peer(pe), remote(pe->address().host()) {
         port->server->connections++;
-        Metrics::global().connections_add(1);
+        port->server->metrics->connections_add(1);
     }
     ~Connection() {
         port->server->connections--;
-        Metrics::global().connections_add(-1);
+        port->server->metrics->connections_add(-1);
     }
 };
 
@@ -195,7 +196,7 @@ void finish(const std::shared_ptr<Connection>& conn, const InFlightToken& token,
 // Counts the answer and writes its access-log line.
 void record(const Exchange& ex, int status, uint64_t bytes) {
     const double seconds = std::chrono::duration<double>(SteadyClock::now() - ex.start).count();
-    Metrics::global().http_request(ex.method, status, seconds);
+    ex.conn->port->server->metrics->http_request(ex.method, status, seconds);
     const PortState& port = *ex.conn->port;
     if (!port.access) return;
     AccessRecord a;
@@ -460,7 +461,7 @@ void serve(const std::shared_ptr<Connection>& conn, Pending p) {
     if (port.limiter && !monitoring) {
         auto d = port.limiter->check(conn->remote);
         if (!d.allowed) {
-            Metrics::global().rate_limited();
+            port.server->metrics->rate_limited();
             auto r =
                 error_response(ns, 429,
                                "rate limit exceeded for " + conn->remote + ": " +
@@ -486,7 +487,7 @@ void serve(const std::shared_ptr<Connection>& conn, Pending p) {
         }
         HttpResponse r;
         r.content_type = "text/plain; version=0.0.4; charset=utf-8";
-        r.body = Metrics::global().exposition();
+        r.body = port.server->metrics->exposition();
         return respond(ex, r);
     }
     if (port.api && req.path == "/health") {
@@ -646,11 +647,12 @@ struct HttpServer::Impl {
     std::unique_ptr<Http::Endpoint> api, proxy;
     std::unique_ptr<TlsListener> tls;  // TLS on: serves the api address in front of `api`
 
-    explicit Impl(Runtime& r)
+    Impl(Runtime& r, const std::shared_ptr<const HttpChallenges>& challenges)
         : runtime(r),
           settings(r.profile().http),
-          api_gateway(r, Gateway::Role::api, platform_version()),
-          proxy_gateway(r, Gateway::Role::proxy, platform_version()) {
+          api_gateway(r, Gateway::Role::api, platform_version(), challenges),
+          proxy_gateway(r, Gateway::Role::proxy, platform_version(), challenges) {
+        server->metrics = &r.metrics();
         if (settings.max_request_bytes == 0)
             settings.max_request_bytes = runtime.max_body() + 64 * 1024;
         if (settings.rate_limit.enabled())
@@ -702,7 +704,8 @@ struct HttpServer::Impl {
     }
 };
 
-HttpServer::HttpServer(Runtime& runtime) : impl_(std::make_unique<Impl>(runtime)) {}
+HttpServer::HttpServer(Runtime& runtime, std::shared_ptr<const HttpChallenges> challenges)
+    : impl_(std::make_unique<Impl>(runtime, challenges)) {}
 
 HttpServer::~HttpServer() {
     stop();

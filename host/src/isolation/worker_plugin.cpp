@@ -27,7 +27,7 @@ WorkerPlugin& of(void* inst) {
 }
 void* hook_create(const platform_host_api_t*, platform_host_ctx_t* ctx, platform_str_t config,
                   char* err, size_t size) {
-    WorkerPlugin& wp = *reinterpret_cast<HostCtx*>(ctx)->plugin->worker;
+    auto& wp = static_cast<WorkerPlugin&>(*reinterpret_cast<HostCtx*>(ctx)->plugin->worker);
     json cfg = json::parse(std::string(config.ptr ? config.ptr : "", config.len), nullptr, false);
     std::string error;
     if (!wp.create(cfg.is_object() ? cfg : json::object(), error)) {

@@ -58,6 +58,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <platform/host/http_challenges.hpp>
 #include <string>
 #include <vector>
 
@@ -90,24 +91,6 @@ struct AcmeSettings {
 
 // Why `host` cannot be requested ("wildcards are not supported ..."), or nullopt.
 std::optional<std::string> acme_host_problem(const std::string& host);
-
-// The http-01 answers the gateway serves: token -> key authorization. Thread-safe.
-class HttpChallenges {
-public:
-    static constexpr const char* kPrefix = "/.well-known/acme-challenge/";
-
-    void put(const std::string& token, const std::string& key_authorization);
-    void erase(const std::string& token);
-    std::optional<std::string> find(const std::string& token) const;
-    // For a request path "/.well-known/acme-challenge/<token>" (no query): the key authorization
-    // to send as the 200 body (text/plain), or nullopt (404) for any other path or unknown token.
-    std::optional<std::string> answer(const std::string& path) const;
-    size_t size() const;
-
-private:
-    mutable std::mutex mu_;
-    std::map<std::string, std::string> answers_;
-};
 
 struct Certificate {
     std::string cert_pem;  // the leaf first, then the issuer chain as the CA sent it

@@ -41,7 +41,10 @@ struct HttpRequest {
     std::map<std::string, std::string> headers;  // lower-case names
     std::string remote;  // the peer's IP address; "" when the server does not say
     bool tls = false;    // arrived over TLS (session cookies are then `Secure`)
-    std::string header(const std::string& lower_name) const;
+    std::string header(const std::string& lower_name) const {
+        auto it = headers.find(lower_name);
+        return it == headers.end() ? "" : it->second;
+    }
 };
 
 // The gateway handlers; one is active (--handler / PLATFORM_API_HANDLER, rpc by default).
@@ -71,13 +74,16 @@ using OpenStream = std::function<std::shared_ptr<HttpStream>(
     const std::vector<std::pair<std::string, std::string>>& headers)>;
 
 class McpServer;
+class HttpChallenges;
 
 class Gateway {
 public:
     enum class Role { api, proxy };
     // Throws std::invalid_argument naming the value and the choices when the settings' handler
-    // is unknown (a start-up error).
-    Gateway(Runtime& runtime, Role role, std::string version);
+    // is unknown (a start-up error). `challenges`: the ACME http-01 answers served on both ports
+    // (http_challenges.hpp); null answers every challenge path 404.
+    Gateway(Runtime& runtime, Role role, std::string version,
+            std::shared_ptr<const HttpChallenges> challenges = nullptr);
     ~Gateway();
     Gateway(const Gateway&) = delete;
     Gateway& operator=(const Gateway&) = delete;
@@ -125,6 +131,7 @@ private:
     std::unique_ptr<Routes> routes_;
     std::unique_ptr<WorkerPool> forward_pool_;  // blocking upstream requests (proxy, web, routes)
     std::unique_ptr<McpServer> mcp_;            // /mcp (mcp.hpp), on the api port
+    std::shared_ptr<const HttpChallenges> challenges_;
 };
 
 // The version answered by GET /.

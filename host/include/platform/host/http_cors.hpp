@@ -33,8 +33,4 @@ bool has_header(const HeaderList& headers, const std::string& name);
 // none).
 void add_cors_headers(HeaderList& headers, const std::string& origin, const CorsSettings& cors);
 
-// Why `origin` cannot be listed in http.cors.origins ("" when it can): "*", or
-// scheme://host[:port] in lower case with scheme http or https, no path, never `null`.
-std::string cors_origin_problem(const std::string& origin);
-
 }  // namespace platform::host

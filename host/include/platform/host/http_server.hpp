@@ -60,7 +60,10 @@ ParsedRequest parse_framed_request(std::string_view framed, const Frame& frame,
 
 class HttpServer {
 public:
-    explicit HttpServer(Runtime& runtime);
+    // `challenges`: the ACME http-01 answers both gateways serve (http_challenges.hpp); null
+    // answers every challenge path 404. The runtime's metrics count requests and connections.
+    explicit HttpServer(Runtime& runtime,
+                        std::shared_ptr<const HttpChallenges> challenges = nullptr);
     ~HttpServer();
 
     // Binds both ports ("host:port", port 0 = any free port) and serves on background threads;

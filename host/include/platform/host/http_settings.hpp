@@ -37,6 +37,11 @@ struct CorsSettings {
     std::vector<std::string> origins;
 };
 
+// Why `origin` cannot be listed in http.cors.origins ("" when it can): "*", or
+// scheme://host[:port] in lower case with scheme http or https, no path, never `null`. The
+// profile checks it when it loads (profile.cpp).
+std::string cors_origin_problem(const std::string& origin);
+
 struct HttpSettings {
     uint64_t max_request_bytes = 0;  // 0 = the largest endpoint body + 64 KiB
     uint32_t max_header_count = 100;

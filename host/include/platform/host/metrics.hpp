@@ -1,5 +1,6 @@
 // platform/host/metrics.hpp — the host's Prometheus metrics (text exposition format 0.0.4),
-// served at GET /metrics on the api port.
+// served at GET /metrics on the api port. One set per Runtime (Runtime::metrics()): the
+// dispatcher counts calls on it, the HTTP server its requests and connections.
 //
 //   platform_http_requests_total{method,status}          counter (method: GET... or OTHER)
 //   platform_http_request_duration_seconds               histogram
@@ -37,9 +38,6 @@ struct Histogram {
 
 class Metrics {
 public:
-    // The process's metrics (calls carry no context, so there is one set per process).
-    static Metrics& global();
-
     void http_request(std::string_view method, int status, double seconds);
     void in_flight_add(int64_t delta) { in_flight_ += delta; }
     void connections_add(int64_t delta) { connections_ += delta; }
@@ -69,7 +67,6 @@ std::string prometheus_escape(std::string_view value);
 
 // Wraps a call's `done` so its outcome and duration (from now) are counted on `metrics`.
 std::function<void(Outcome)> track_call(const std::string& service, const std::string& endpoint,
-                                        std::function<void(Outcome)> done,
-                                        Metrics& metrics = Metrics::global());
+                                        std::function<void(Outcome)> done, Metrics& metrics);
 
 }  // namespace platform::host

@@ -1,9 +1,10 @@
 // openssl_handles.hpp — OpenSSL objects owned by std::unique_ptr, for the host's TLS listener
 // (tls_listener.cpp) and ACME client (acme/).
 //
-// Only platform_host's own sources include this: it needs the OpenSSL headers, a private
-// dependency of the library. Each handle frees its object with the matching *_free function when
-// it goes out of scope; a null handle frees nothing. No shared state: any thread.
+// Only the host's own sources include this (host_acme's and host_http's): it needs the OpenSSL
+// headers, a private dependency of those libraries. Each handle frees its object with the
+// matching *_free function when it goes out of scope; a null handle frees nothing. No shared
+// state: any thread.
 #pragma once
 
 #include <openssl/bio.h>

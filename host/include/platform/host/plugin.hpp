@@ -17,8 +17,22 @@ using validation::Schema;
 using validation::SchemaError;
 
 class Runtime;
-class WorkerPlugin;
 struct Plugin;
+
+// A plugin's worker process (`isolation: process`). The isolation layer implements it
+// (WorkerPlugin, worker_plugin.hpp), so the runtime and the services above it can stop, replace
+// and inspect a worker without linking that layer. Owned by its Plugin; thread-safe.
+class PluginWorker {
+public:
+    virtual ~PluginWorker() = default;
+    // Stops every worker of the plugin; its calls then answer 503. Idempotent.
+    virtual void stop() = 0;
+    // Serves the plugin from a new .so (same id and endpoints) once its worker is up; "" then,
+    // otherwise why not (the old worker keeps serving).
+    virtual std::string replace(const std::string& so_path) = 0;
+    // The serving worker's pid, 0 when none.
+    virtual int pid() const = 0;
+};
 
 // The opaque platform_host_ctx_t handed to a plugin: which runtime, which plugin.
 struct HostCtx {
@@ -60,7 +74,7 @@ struct Plugin {
     void* library = nullptr;  // boost::dll::shared_library*, deliberately never unloaded
     // Set when the plugin runs in a worker process (`isolation: process`, worker_plugin.hpp);
     // `library` is then null and `desc` forwards to the worker.
-    std::shared_ptr<WorkerPlugin> worker;
+    std::shared_ptr<PluginWorker> worker;
 
     bool has(platform_kind_t k) const { return kind == k; }
     const Endpoint* endpoint(std::string_view name_or_method) const;

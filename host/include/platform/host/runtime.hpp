@@ -15,6 +15,7 @@
 #include <platform/host/calls.hpp>
 #include <platform/host/clock.hpp>
 #include <platform/host/identity.hpp>
+#include <platform/host/metrics.hpp>
 #include <platform/host/operator_console.hpp>
 #include <platform/host/outbound.hpp>
 #include <platform/host/payment.hpp>
@@ -27,6 +28,7 @@
 #include <platform/host/tool_catalog.hpp>
 #include <platform/host/worker_pool.hpp>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace platform::host {
@@ -51,7 +53,11 @@ struct Invocation {
     std::shared_ptr<CallClient> client;                // MCP tools/call only (calls.hpp)
 };
 
-class HttpChallenges;
+// Loads a plugin the profile isolates (`isolation: process`) from its .so: the Plugin to create
+// and start, or why it was refused. The isolation layer provides it (WorkerPlugin::load,
+// worker_plugin.hpp); whoever wires the host registers it (set_isolated_loader).
+using IsolatedLoader =
+    std::function<std::variant<std::unique_ptr<Plugin>, std::string>(const std::string& so_path)>;
 
 class Runtime {
 public:
@@ -106,8 +112,19 @@ public:
     void set_resource_listener(
         std::function<void(const std::string& uri, const std::string& account)> fn);
     void resource_updated(const std::string& uri, const std::string& account);
-    // ACME http-01 answers the gateway serves at /.well-known/acme-challenge/ (acme_client.hpp).
-    HttpChallenges& acme_challenges() { return *acme_challenges_; }
+    // The host's metrics (metrics.hpp): calls counted by the dispatcher, requests by the HTTP
+    // server. Thread-safe; lives as long as the runtime.
+    Metrics& metrics() { return metrics_; }
+
+    // ---- what the layers above plug in, before start() (server.cpp wires them) ----
+    // How `isolation: process` plugins are loaded. Without one they are refused ("plugin
+    // isolation is not available in this host").
+    void set_isolated_loader(IsolatedLoader loader) { isolated_loader_ = std::move(loader); }
+    // A plugin built into the host (the `runtime` service, runtime_service.hpp), served,
+    // privileged, when the profile loads `id` and no plugin file has that id.
+    void add_builtin(std::string id, std::function<std::unique_ptr<Plugin>()> make) {
+        builtins_.emplace_back(std::move(id), std::move(make));
+    }
 
     // ---- services added while the host serves (the `runtime` built-in, runtime_manager.hpp) ----
     // Creates, starts and registers `p` (an isolated plugin: p->worker set). Thread-safe. On
@@ -152,7 +169,9 @@ private:
     std::unique_ptr<Secrets> secrets_;
     std::unique_ptr<PaymentGate> payments_;
     std::unique_ptr<Admission> admission_;
-    std::shared_ptr<HttpChallenges> acme_challenges_;
+    Metrics metrics_;
+    IsolatedLoader isolated_loader_;
+    std::vector<std::pair<std::string, std::function<std::unique_ptr<Plugin>()>>> builtins_;
     std::string api_address_, proxy_address_;
     std::mutex resource_listener_m_;
     std::function<void(const std::string&, const std::string&)> resource_listener_;

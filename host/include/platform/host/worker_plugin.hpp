@@ -58,7 +58,7 @@ struct WorkerOptions {
 // platform-worker; PLATFORM_WORKER overrides. "" when none exists.
 std::string find_worker_binary(const std::string& exe_dir);
 
-class WorkerPlugin : public std::enable_shared_from_this<WorkerPlugin> {
+class WorkerPlugin : public PluginWorker, public std::enable_shared_from_this<WorkerPlugin> {
 public:
     // Starts a worker for `so_path` and returns the Plugin to hand to the runtime (its `worker`
     // is this object, its `instance` set by on_create), or why it was refused.
@@ -72,11 +72,11 @@ public:
     // lets the old one finish its calls in flight (up to stop_grace_ms after the last) before
     // stopping it. On failure the old worker keeps serving and the reason is returned. For the
     // runtime's `update`.
-    std::string replace(const std::string& so_path);
+    std::string replace(const std::string& so_path) override;
     // Stops every worker and the supervisor; calls then answer 503. Idempotent.
-    void stop();
+    void stop() override;
 
-    int pid() const;                // the serving worker's pid, 0 when none
+    int pid() const override;       // the serving worker's pid, 0 when none
     int restarts() const;           // workers started after the first
     std::string last_exit() const;  // how the last worker ended ("signal 11 (...)"), or ""
     const std::string& path() const { return path_; }

@@ -65,11 +65,6 @@ void Histogram::observe(double seconds) {
     count++;
 }
 
-Metrics& Metrics::global() {
-    static Metrics m;
-    return m;
-}
-
 std::string prometheus_escape(std::string_view value) {
     std::string out;
     out.reserve(value.size());

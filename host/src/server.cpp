@@ -8,21 +8,22 @@
 #include <ctime>
 #include <filesystem>
 #include <optional>
-#include <platform/host/acme_client.hpp>
-#include <platform/host/http_challenges.hpp>
-#include <platform/host/http_server.hpp>
-#include <platform/host/names.hpp>
-#include <platform/host/private_home.hpp>
-#include <platform/host/profile.hpp>
-#include <platform/host/runtime.hpp>
-#include <platform/host/runtime_service.hpp>
-#include <platform/host/server.hpp>
-#include <platform/host/stop_signals.hpp>
-#include <platform/host/tls_listener.hpp>
-#include <platform/host/worker_plugin.hpp>
+#include <platform/host/acme/acme_client.hpp>
+#include <platform/host/acme/http_challenges.hpp>
+#include <platform/host/core/names.hpp>
+#include <platform/host/core/private_home.hpp>
+#include <platform/host/core/profile.hpp>
+#include <platform/host/core/runtime.hpp>
+#include <platform/host/core/stop_signals.hpp>
+#include <platform/host/http/http_server.hpp>
+#include <platform/host/http/tls_listener.hpp>
+#include <platform/host/isolation/worker_plugin.hpp>
+#include <platform/host/server/server.hpp>
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "runtime/runtime_service.hpp"
 
 namespace platform::host {
 

@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
-#include <platform/host/acme_client.hpp>
+#include <platform/host/acme/acme_client.hpp>
 
 namespace platform::host {
 namespace {

@@ -1,5 +1,5 @@
 #include <algorithm>
-#include <platform/host/http_challenges.hpp>
+#include <platform/host/acme/http_challenges.hpp>
 
 namespace platform::host {
 namespace {

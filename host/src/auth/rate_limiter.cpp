@@ -1,6 +1,6 @@
 #include <algorithm>
 #include <cmath>
-#include <platform/host/rate_limiter.hpp>
+#include <platform/host/core/rate_limiter.hpp>
 #include <vector>
 
 namespace platform::host {

@@ -1,8 +1,8 @@
 // The call path: authenticate -> access -> validate -> worker pool, under a deadline.
 #include <spdlog/spdlog.h>
 
-#include <platform/host/metrics.hpp>
-#include <platform/host/runtime.hpp>
+#include <platform/host/core/metrics.hpp>
+#include <platform/host/core/runtime.hpp>
 
 namespace platform::host {
 

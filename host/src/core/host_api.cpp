@@ -6,13 +6,14 @@
 #include <cstddef>
 #include <cstdio>
 #include <cstring>
-#include <platform/host/grants.hpp>
-#include <platform/host/model_choice.hpp>
-#include <platform/host/runtime.hpp>
-#include <platform/host/store_ops.hpp>
+#include <platform/host/core/model_choice.hpp>
+#include <platform/host/core/runtime.hpp>
+#include <platform/host/core/store_ops.hpp>
 #include <platform/sdk/random.hpp>
 #include <platform/sdk/text.hpp>
 #include <vector>
+
+#include "grants.hpp"
 
 namespace platform::host {
 

@@ -1,4 +1,4 @@
-#include <platform/host/http_settings.hpp>
+#include <platform/host/core/http_settings.hpp>
 #include <regex>
 
 namespace platform::host {

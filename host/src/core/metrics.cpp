@@ -1,7 +1,7 @@
 #include <chrono>
 #include <cstdio>
-#include <platform/host/metrics.hpp>
-#include <platform/host/status.hpp>
+#include <platform/host/core/metrics.hpp>
+#include <platform/host/core/status.hpp>
 
 namespace platform::host {
 

@@ -1,11 +1,11 @@
 // The model provider of each model_complete, and the call to it (model_choice.hpp).
 #include <cstdlib>
 #include <future>
-#include <platform/host/metrics.hpp>
-#include <platform/host/model_choice.hpp>
-#include <platform/host/names.hpp>
-#include <platform/host/runtime.hpp>
-#include <platform/host/status.hpp>
+#include <platform/host/core/metrics.hpp>
+#include <platform/host/core/model_choice.hpp>
+#include <platform/host/core/names.hpp>
+#include <platform/host/core/runtime.hpp>
+#include <platform/host/core/status.hpp>
 
 namespace platform::host {
 

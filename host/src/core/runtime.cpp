@@ -3,9 +3,9 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <platform/host/loader.hpp>
-#include <platform/host/names.hpp>
-#include <platform/host/runtime.hpp>
+#include <platform/host/core/loader.hpp>
+#include <platform/host/core/names.hpp>
+#include <platform/host/core/runtime.hpp>
 #include <set>
 
 namespace platform::host {

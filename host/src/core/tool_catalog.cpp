@@ -1,8 +1,8 @@
 // The catalogue's tools and the per-caller filter shared by MCP and call_tools (tool_catalog.hpp).
 #include <algorithm>
-#include <platform/host/admission.hpp>
-#include <platform/host/names.hpp>
-#include <platform/host/tool_catalog.hpp>
+#include <platform/host/core/admission.hpp>
+#include <platform/host/core/names.hpp>
+#include <platform/host/core/tool_catalog.hpp>
 
 namespace platform::host {
 

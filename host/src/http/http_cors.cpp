@@ -1,7 +1,7 @@
 #include <strings.h>
 
 #include <algorithm>
-#include <platform/host/http_cors.hpp>
+#include <platform/host/http/http_cors.hpp>
 
 namespace platform::host {
 

@@ -28,10 +28,10 @@
 #include <ctime>
 #include <functional>
 #include <mutex>
-#include <platform/host/http_framing.hpp>
-#include <platform/host/openssl_handles.hpp>
-#include <platform/host/settings.hpp>
-#include <platform/host/tls_listener.hpp>
+#include <platform/host/acme/openssl_handles.hpp>
+#include <platform/host/core/settings.hpp>
+#include <platform/host/http/http_framing.hpp>
+#include <platform/host/http/tls_listener.hpp>
 #include <thread>
 
 namespace platform::host {

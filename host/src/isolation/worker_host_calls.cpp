@@ -2,7 +2,7 @@
 // real host table (host_api.cpp) as the plugin. Field names match the worker's proxy_api.cpp.
 #include <cstring>
 #include <functional>
-#include <platform/host/outbound.hpp>
+#include <platform/host/outbound/outbound.hpp>
 #include <unordered_map>
 
 #include "worker_process.hpp"

@@ -4,13 +4,13 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
-#include <platform/host/calls.hpp>
-#include <platform/host/clock.hpp>
-#include <platform/host/loader.hpp>
-#include <platform/host/runtime.hpp>
-#include <platform/host/worker_descriptor.hpp>
-#include <platform/host/worker_plugin.hpp>
-#include <platform/host/worker_pool.hpp>
+#include <platform/host/core/calls.hpp>
+#include <platform/host/core/clock.hpp>
+#include <platform/host/core/loader.hpp>
+#include <platform/host/core/runtime.hpp>
+#include <platform/host/core/worker_pool.hpp>
+#include <platform/host/isolation/worker_descriptor.hpp>
+#include <platform/host/isolation/worker_plugin.hpp>
 
 #include "worker_process.hpp"
 

@@ -10,7 +10,7 @@
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
-#include <platform/host/outbound.hpp>
+#include <platform/host/outbound/outbound.hpp>
 #include <platform/sdk/text.hpp>
 #include <set>
 

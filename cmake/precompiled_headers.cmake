@@ -11,8 +11,9 @@
 #                         (tests/CMakeLists.txt, which compiles tests without optimisation: they
 #                         drive optimised code, and build in half the time). Defined by
 #                         platform_define_test_pch() once GTest is found.
-#   platform_host         its own (host/CMakeLists.txt): the host's private definitions (spdlog,
-#                         Boost.DLL) differ from the plugins'.
+#   host_outbound         the host's own (host/CMakeLists.txt), reused by every other host_* layer:
+#                         the host's private definitions (spdlog, Boost.DLL) differ from the
+#                         plugins'.
 #
 # A target reusing a header must compile with the same definitions where the header looks at
 # them; -Winvalid-pch (CMake adds it) says when one is not used. PLATFORM_PCH=OFF turns them all

@@ -6,7 +6,7 @@
 #include <CLI/CLI.hpp>
 #include <csignal>
 #include <map>
-#include <platform/host/status.hpp>
+#include <platform/host/core/status.hpp>
 #include <regex>
 
 namespace platform::cli {

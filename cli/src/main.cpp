@@ -3,7 +3,7 @@
 
 #include <iostream>
 #include <map>
-#include <platform/host/gateway.hpp>
+#include <platform/host/http/gateway.hpp>
 #include <string>
 
 #include "commands.hpp"

@@ -1,5 +1,5 @@
 // runtime_commands.cpp — `platform run|update|kill|status|logs` over the `runtime` built-in
-// (host/include/platform/host/runtime_service.hpp; docs/cli.md). A local folder is uploaded as
+// (host/src/runtime/runtime_service.hpp; docs/cli.md). A local folder is uploaded as
 // a base64 .tar.gz (without its build/ and .git/); anything else is a git source the server clones.
 #include <chrono>
 #include <cstdio>

@@ -1,7 +1,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
-#include <platform/host/server.hpp>
-#include <platform/host/settings.hpp>
+#include <platform/host/core/settings.hpp>
+#include <platform/host/server/server.hpp>
 #include <stdexcept>
 
 #include "commands.hpp"

@@ -8,18 +8,22 @@
 #include <ctime>
 #include <filesystem>
 #include <optional>
-#include <platform/host/acme_client.hpp>
-#include <platform/host/http_server.hpp>
-#include <platform/host/names.hpp>
-#include <platform/host/private_home.hpp>
-#include <platform/host/profile.hpp>
-#include <platform/host/runtime.hpp>
-#include <platform/host/server.hpp>
-#include <platform/host/stop_signals.hpp>
-#include <platform/host/tls_listener.hpp>
+#include <platform/host/acme/acme_client.hpp>
+#include <platform/host/acme/http_challenges.hpp>
+#include <platform/host/core/names.hpp>
+#include <platform/host/core/private_home.hpp>
+#include <platform/host/core/profile.hpp>
+#include <platform/host/core/runtime.hpp>
+#include <platform/host/core/stop_signals.hpp>
+#include <platform/host/http/http_server.hpp>
+#include <platform/host/http/tls_listener.hpp>
+#include <platform/host/isolation/worker_plugin.hpp>
+#include <platform/host/server/server.hpp>
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "runtime/runtime_service.hpp"
 
 namespace platform::host {
 
@@ -104,6 +108,12 @@ int run_server(Settings settings) {
             load_profile(settings.profile, profile_search_dirs(settings.home, settings.exe_dir));
         spdlog::info("profile {} ({})", profile.name, profile.file);
         Runtime runtime(settings, profile);
+        // The layers above the core: isolated plugins run in platform-worker processes, and the
+        // `runtime` service is built in.
+        runtime.set_isolated_loader([exe_dir = settings.exe_dir](const std::string& so_path) {
+            return WorkerPlugin::load(so_path, WorkerOptions{find_worker_binary(exe_dir)});
+        });
+        runtime.add_builtin("runtime", make_runtime_plugin);
         runtime.start();
         if (Plugin* auth = runtime.provider("auth"))
             if (auth->config.value("anonymous_account", "") != "")
@@ -111,7 +121,9 @@ int run_server(Settings settings) {
                     "single-user mode: anonymous callers act as account '{}' (profile {}, provider "
                     "{})",
                     auth->config.value("anonymous_account", ""), profile.name, auth->id);
-        HttpServer http(runtime);
+        // ACME http-01 answers, served by both gateways, filled by the ACME client below.
+        auto challenges = std::make_shared<HttpChallenges>();
+        HttpServer http(runtime, challenges);
         http.start(settings.api_address, settings.proxy_address, tls);
         auto host_of = [](const std::string& a) { return split_address(a).first; };
         runtime.set_addresses(
@@ -143,8 +155,7 @@ int run_server(Settings settings) {
         std::thread acme_thread;
         if (settings.enable_acme && http.tls()) {
             acme = std::make_shared<AcmeClient>(
-                AcmeSettings::from_env(settings.acme_hosts, settings.home),
-                runtime.acme_challenges());
+                AcmeSettings::from_env(settings.acme_hosts, settings.home), *challenges);
             TlsListener* listener = http.tls();
             std::string served;
             if (auto stored = acme->stored()) {

@@ -15,9 +15,9 @@
 
 #include <csignal>
 #include <cstring>
-#include <platform/host/loader.hpp>
-#include <platform/host/stop_signals.hpp>
-#include <platform/host/worker_descriptor.hpp>
+#include <platform/host/core/loader.hpp>
+#include <platform/host/core/stop_signals.hpp>
+#include <platform/host/isolation/worker_descriptor.hpp>
 #include <string>
 
 #include "worker_state.hpp"

@@ -2,7 +2,7 @@
 // host table shares with them. get_service asks the host (which knows whether the plugin is
 // privileged and which versions it has) and lends the worker's proxy table.
 #include <cstring>
-#include <platform/host/store_ops.hpp>
+#include <platform/host/core/store_ops.hpp>
 
 #include "proxy_table.hpp"
 #include "worker_state.hpp"

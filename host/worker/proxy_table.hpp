@@ -8,7 +8,7 @@
 // proxy_subtables.cpp (the sub-tables, and get_service, which hands them out). Thread-safe.
 #pragma once
 
-#include <platform/host/host_protocol.hpp>
+#include <platform/host/core/host_protocol.hpp>
 
 namespace platform::worker::proxy {
 

@@ -13,9 +13,9 @@
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
-#include <platform/host/plugin.hpp>
-#include <platform/host/worker_channel.hpp>
-#include <platform/host/worker_pool.hpp>
+#include <platform/host/core/plugin.hpp>
+#include <platform/host/core/worker_pool.hpp>
+#include <platform/host/isolation/worker_channel.hpp>
 #include <string>
 #include <thread>
 

@@ -15,10 +15,10 @@
 // Expected: platform::cli::UsageError (exit code 2 in the CLI). Findings: any other exception
 // (the CLI would die in std::terminate: main() catches UsageError only), a crash, a sanitizer
 // report, a request that is not an object.
-#include <platform/host/names.hpp>
-#include <platform/host/openapi.hpp>
-#include <platform/host/service_registry.hpp>
-#include <platform/host/tool_catalog.hpp>
+#include <platform/host/core/names.hpp>
+#include <platform/host/core/service_registry.hpp>
+#include <platform/host/core/tool_catalog.hpp>
+#include <platform/host/http/openapi.hpp>
 #include <platform/validation/schema.hpp>
 
 #include "dynamic.hpp"

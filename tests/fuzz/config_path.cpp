@@ -13,7 +13,7 @@
 // answer with a 5xx status (bad paths and values are the caller's: 4xx naming the argument);
 // the schema's path pattern and config_tree::split disagreeing about a path.
 #include <map>
-#include <platform/host/status.hpp>
+#include <platform/host/core/status.hpp>
 #include <platform/sdk/error.hpp>
 #include <platform/testing/fake_host.hpp>
 #include <platform/validation/schema.hpp>

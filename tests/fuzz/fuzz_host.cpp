@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
-#include <platform/host/loader.hpp>
+#include <platform/host/core/loader.hpp>
 
 #include "build_tree.hpp"
 #include "fuzz_support.hpp"

@@ -18,10 +18,10 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
-#include <platform/host/gateway.hpp>
-#include <platform/host/mcp.hpp>
-#include <platform/host/plugin.hpp>
-#include <platform/host/runtime.hpp>
+#include <platform/host/core/plugin.hpp>
+#include <platform/host/core/runtime.hpp>
+#include <platform/host/http/gateway.hpp>
+#include <platform/host/mcp/mcp.hpp>
 #include <string>
 #include <vector>
 

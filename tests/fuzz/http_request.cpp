@@ -18,9 +18,9 @@
 // /auth/: browser sessions need auth-local, not this host's auth-noop); a JSON answer that is not
 // valid JSON.
 #include <nlohmann/json.hpp>
-#include <platform/host/http_framing.hpp>
-#include <platform/host/http_server.hpp>
-#include <platform/host/names.hpp>
+#include <platform/host/core/names.hpp>
+#include <platform/host/http/http_framing.hpp>
+#include <platform/host/http/http_server.hpp>
 
 #include "fuzz_host.hpp"
 #include "fuzz_support.hpp"

@@ -12,7 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
-#include <platform/host/profile.hpp>
+#include <platform/host/core/profile.hpp>
 
 #include "fuzz_support.hpp"
 

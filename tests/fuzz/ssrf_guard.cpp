@@ -17,7 +17,7 @@
 
 #include <algorithm>
 #include <cstring>
-#include <platform/host/outbound.hpp>
+#include <platform/host/outbound/outbound.hpp>
 
 #include "fuzz_support.hpp"
 

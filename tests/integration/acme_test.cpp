@@ -33,7 +33,7 @@
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
-#include <platform/host/acme_client.hpp>
+#include <platform/host/acme/acme_client.hpp>
 #include <set>
 #include <sstream>
 #include <thread>

@@ -1,7 +1,7 @@
-// /mcp, the transport (host/include/platform/host/mcp.hpp): Streamable HTTP spoken byte by byte —
-// sessions and their headers, content negotiation, JSON-RPC framing errors, DNS-rebinding
-// protection, bearer credentials, idle expiry on the business clock and sessions kept in the
-// store across a restart. Tools and resources are in mcp_tools_test.cpp.
+// /mcp, the transport (host/include/platform/host/mcp/mcp.hpp): Streamable HTTP spoken byte by byte
+// — sessions and their headers, content negotiation, JSON-RPC framing errors, DNS-rebinding
+// protection, bearer credentials, idle expiry on the business clock and sessions kept in the store
+// across a restart. Tools and resources are in mcp_tools_test.cpp.
 #include <gtest/gtest.h>
 
 #include <memory>

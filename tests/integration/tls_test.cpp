@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
-#include <platform/host/tls_listener.hpp>
+#include <platform/host/http/tls_listener.hpp>
 #include <regex>
 #include <sstream>
 

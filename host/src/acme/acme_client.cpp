@@ -7,7 +7,7 @@
 #include <cctype>
 #include <condition_variable>
 #include <ctime>
-#include <platform/host/acme_client.hpp>
+#include <platform/host/acme/acme_client.hpp>
 #include <stdexcept>
 
 #include "acme_session.hpp"

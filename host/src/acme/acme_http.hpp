@@ -5,7 +5,7 @@
 
 #include <atomic>
 #include <map>
-#include <platform/host/acme_client.hpp>
+#include <platform/host/acme/acme_client.hpp>
 #include <string>
 #include <vector>
 

@@ -1,8 +1,8 @@
-// host/src/acme/acme_settings.cpp — AcmeSettings::from_env, host-name rules, HttpChallenges.
+// host/src/acme/acme_settings.cpp — AcmeSettings::from_env and the host-name rules.
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
-#include <platform/host/acme_client.hpp>
+#include <platform/host/acme/acme_client.hpp>
 
 namespace platform::host {
 namespace {
@@ -10,11 +10,6 @@ namespace {
 std::string env_or(const char* name, const std::string& fallback) {
     const char* v = std::getenv(name);
     return v && *v ? std::string(v) : fallback;
-}
-
-bool token_char(char c) {
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
-           c == '_';
 }
 
 }  // namespace
@@ -84,38 +79,6 @@ std::optional<std::string> AcmeSettings::problem() const {
         max_retry_after_s < 0 || renew_before_days < 0 || bad_nonce_retries < 0)
         return "ACME: timeouts, poll counts and retry limits must not be negative";
     return std::nullopt;
-}
-
-void HttpChallenges::put(const std::string& token, const std::string& key_authorization) {
-    std::lock_guard<std::mutex> lock(mu_);
-    answers_[token] = key_authorization;
-}
-
-void HttpChallenges::erase(const std::string& token) {
-    std::lock_guard<std::mutex> lock(mu_);
-    answers_.erase(token);
-}
-
-std::optional<std::string> HttpChallenges::find(const std::string& token) const {
-    std::lock_guard<std::mutex> lock(mu_);
-    auto it = answers_.find(token);
-    if (it == answers_.end()) return std::nullopt;
-    return it->second;
-}
-
-std::optional<std::string> HttpChallenges::answer(const std::string& path) const {
-    static const std::string prefix = kPrefix;
-    if (path.size() <= prefix.size() || path.compare(0, prefix.size(), prefix) != 0)
-        return std::nullopt;
-    std::string token = path.substr(prefix.size());
-    // Tokens are base64url (RFC 8555 §8.3): anything else (a '/', '%', '?') is not ours.
-    if (!std::all_of(token.begin(), token.end(), token_char)) return std::nullopt;
-    return find(token);
-}
-
-size_t HttpChallenges::size() const {
-    std::lock_guard<std::mutex> lock(mu_);
-    return answers_.size();
 }
 
 }  // namespace platform::host

@@ -3,7 +3,7 @@
 #pragma once
 
 #include <optional>
-#include <platform/host/acme_client.hpp>
+#include <platform/host/acme/acme_client.hpp>
 #include <string>
 #include <vector>
 

@@ -10,7 +10,7 @@
 #include <algorithm>
 #include <ctime>
 #include <memory>
-#include <platform/host/openssl_handles.hpp>
+#include <platform/host/acme/openssl_handles.hpp>
 #include <stdexcept>
 
 namespace platform::host::acme {

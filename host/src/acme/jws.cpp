@@ -11,7 +11,7 @@
 #include <openssl/pem.h>
 
 #include <memory>
-#include <platform/host/openssl_handles.hpp>
+#include <platform/host/acme/openssl_handles.hpp>
 #include <stdexcept>
 
 namespace platform::host::acme {

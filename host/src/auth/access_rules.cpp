@@ -2,7 +2,7 @@
 #include <strings.h>
 
 #include <algorithm>
-#include <platform/host/access_rules.hpp>
+#include <platform/host/core/access_rules.hpp>
 
 namespace platform::host {
 

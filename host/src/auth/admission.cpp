@@ -3,8 +3,8 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <platform/host/admission.hpp>
-#include <platform/host/runtime.hpp>
+#include <platform/host/core/admission.hpp>
+#include <platform/host/core/runtime.hpp>
 
 namespace platform::host {
 

@@ -1,6 +1,6 @@
 // Identity from the auth provider's JSON (identity.hpp).
 #include <algorithm>
-#include <platform/host/identity.hpp>
+#include <platform/host/core/identity.hpp>
 
 namespace platform::host {
 

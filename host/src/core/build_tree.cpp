@@ -1,4 +1,4 @@
-#include <platform/host/build_tree.hpp>
+#include <platform/host/core/build_tree.hpp>
 
 #ifndef PLATFORM_SOURCE_PROFILES
 #define PLATFORM_SOURCE_PROFILES ""

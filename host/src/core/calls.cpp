@@ -1,4 +1,4 @@
-#include <platform/host/calls.hpp>
+#include <platform/host/core/calls.hpp>
 
 namespace platform::host {
 

@@ -1,5 +1,5 @@
 #include <chrono>
-#include <platform/host/clock.hpp>
+#include <platform/host/core/clock.hpp>
 
 namespace platform::host {
 

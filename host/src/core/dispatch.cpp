@@ -1,8 +1,8 @@
 // The call path: authenticate -> access -> validate -> worker pool, under a deadline.
 #include <spdlog/spdlog.h>
 
-#include <platform/host/metrics.hpp>
-#include <platform/host/runtime.hpp>
+#include <platform/host/core/metrics.hpp>
+#include <platform/host/core/runtime.hpp>
 
 namespace platform::host {
 
@@ -78,7 +78,7 @@ void Runtime::dispatch(Invocation inv, std::function<void(Outcome)> done) {
 }
 
 void Runtime::dispatch_as(const Identity& who, Invocation inv, std::function<void(Outcome)> done) {
-    done = track_call(inv.service->name, inv.endpoint->method, std::move(done));  // metrics.hpp
+    done = track_call(inv.service->name, inv.endpoint->method, std::move(done), metrics_);
     const Endpoint& ep = *inv.endpoint;
     const ServiceEntry& svc = *inv.service;
     auto fail = [&](platform_status_t code, std::string message) {

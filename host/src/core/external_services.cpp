@@ -1,7 +1,7 @@
 // Services registered through the registry service: records with nodes (id, address, metadata)
 // that expire without a heartbeat within their TTL (90 s by default).
-#include <platform/host/names.hpp>
-#include <platform/host/service_registry.hpp>
+#include <platform/host/core/names.hpp>
+#include <platform/host/core/service_registry.hpp>
 #include <regex>
 
 namespace platform::host {

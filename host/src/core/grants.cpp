@@ -1,7 +1,8 @@
 // Grants in the profile's store (grants.hpp).
+#include "grants.hpp"
+
 #include <cstdio>
-#include <platform/host/grants.hpp>
-#include <platform/host/runtime.hpp>
+#include <platform/host/core/runtime.hpp>
 #include <platform/sdk/random.hpp>
 
 namespace platform::host {

@@ -2,9 +2,9 @@
 // streamed), the MCP client behind it (1.4), the caller's tools (1.5) and grants (1.6).
 #include <algorithm>
 #include <cstring>
-#include <platform/host/grants.hpp>
 #include <platform/sdk/text.hpp>
 
+#include "grants.hpp"
 #include "host_table.hpp"
 
 namespace platform::host::host_table {

@@ -2,10 +2,10 @@
 // services (1.2) and through grants (1.6), the broker, events, outbound HTTP and the model (1.5).
 #include <algorithm>
 #include <cstring>
-#include <platform/host/grants.hpp>
-#include <platform/host/model_choice.hpp>
+#include <platform/host/core/model_choice.hpp>
 #include <platform/sdk/random.hpp>
 
+#include "grants.hpp"
 #include "host_table.hpp"
 
 namespace platform::host::host_table {

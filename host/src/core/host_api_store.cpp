@@ -2,7 +2,7 @@
 // sub-table (any table), both through the profile's store provider.
 #include <algorithm>
 #include <cstring>
-#include <platform/host/store_ops.hpp>
+#include <platform/host/core/store_ops.hpp>
 #include <vector>
 
 #include "host_table.hpp"

@@ -11,8 +11,8 @@
 #pragma once
 
 #include <memory>
-#include <platform/host/host_protocol.hpp>
-#include <platform/host/runtime.hpp>
+#include <platform/host/core/host_protocol.hpp>
+#include <platform/host/core/runtime.hpp>
 #include <string>
 #include <string_view>
 

@@ -1,11 +1,11 @@
 // The model provider of each model_complete, and the call to it (model_choice.hpp).
 #include <cstdlib>
 #include <future>
-#include <platform/host/metrics.hpp>
-#include <platform/host/model_choice.hpp>
-#include <platform/host/names.hpp>
-#include <platform/host/runtime.hpp>
-#include <platform/host/status.hpp>
+#include <platform/host/core/metrics.hpp>
+#include <platform/host/core/model_choice.hpp>
+#include <platform/host/core/names.hpp>
+#include <platform/host/core/runtime.hpp>
+#include <platform/host/core/status.hpp>
 
 namespace platform::host {
 
@@ -80,8 +80,7 @@ platform_status_t complete_with_model(Runtime& rt, std::string_view request_json
     const ModelPick pick =
         pick_model(sources, [&](const std::string& id) { return rt.model(id) != nullptr; });
     auto counted = [&](platform_status_t st) {
-        Metrics::global().model_call(pick.plugin.empty() ? "none" : pick.plugin,
-                                     status_info(st).name);
+        rt.metrics().model_call(pick.plugin.empty() ? "none" : pick.plugin, status_info(st).name);
         return st;
     };
     if (pick.plugin.empty()) {

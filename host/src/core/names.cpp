@@ -1,5 +1,5 @@
 #include <cctype>
-#include <platform/host/names.hpp>
+#include <platform/host/core/names.hpp>
 #include <regex>
 
 namespace platform::host {

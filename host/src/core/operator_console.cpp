@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
-#include <platform/host/operator_console.hpp>
+#include <platform/host/core/operator_console.hpp>
 #include <platform/sdk/random.hpp>
 
 namespace platform::host {

@@ -2,7 +2,7 @@
 #include <unistd.h>
 
 #include <filesystem>
-#include <platform/host/private_home.hpp>
+#include <platform/host/core/private_home.hpp>
 
 namespace platform::host {
 

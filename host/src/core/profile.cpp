@@ -2,9 +2,9 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <platform/host/build_tree.hpp>
-#include <platform/host/http_cors.hpp>
-#include <platform/host/profile.hpp>
+#include <platform/host/core/build_tree.hpp>
+#include <platform/host/core/http_settings.hpp>
+#include <platform/host/core/profile.hpp>
 #include <regex>
 
 namespace platform::host {

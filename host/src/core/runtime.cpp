@@ -3,12 +3,9 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <platform/host/acme_client.hpp>
-#include <platform/host/loader.hpp>
-#include <platform/host/names.hpp>
-#include <platform/host/runtime.hpp>
-#include <platform/host/runtime_service.hpp>
-#include <platform/host/worker_plugin.hpp>
+#include <platform/host/core/loader.hpp>
+#include <platform/host/core/names.hpp>
+#include <platform/host/core/runtime.hpp>
 #include <set>
 
 namespace platform::host {
@@ -39,8 +36,7 @@ Runtime::Runtime(Settings settings, Profile profile)
       pool_(4, 256),
       tools_(std::make_unique<ToolCatalog>(registry_)),
       payments_(std::make_unique<PaymentGate>(*this)),
-      admission_(std::make_unique<Admission>(*this)),
-      acme_challenges_(std::make_shared<HttpChallenges>()) {}
+      admission_(std::make_unique<Admission>(*this)) {}
 
 Runtime::~Runtime() {
     stop();
@@ -118,10 +114,10 @@ void Runtime::load_all() {
         stems.insert(file.stem().string());
         // `isolation: process` (matched by file name, <id>.so): a platform-worker loads it instead.
         const bool isolated = profile_.isolated.count(file.stem().string()) > 0;
-        auto loaded = isolated
-                          ? WorkerPlugin::load(file.string(),
-                                               WorkerOptions{find_worker_binary(settings_.exe_dir)})
-                          : load_plugin(file, &api_);
+        auto loaded = !isolated          ? load_plugin(file, &api_)
+                      : isolated_loader_ ? isolated_loader_(file.string())
+                                         : std::variant<std::unique_ptr<Plugin>, std::string>(
+                                               "plugin isolation is not available in this host");
         if (auto* why = std::get_if<std::string>(&loaded)) {
             spdlog::error("plugin {} refused: {}", file.string(), *why);
             continue;
@@ -182,12 +178,15 @@ void Runtime::load_all() {
         }
     }
     start_models(by_id);
-    // The `runtime` built-in lives in the host (runtime_service.hpp), privileged; served with
-    // `plugins: all`, or when a `plugins:` list names it.
-    if (profile_loads("runtime") && !by_id.count("runtime")) {
-        plugins_.push_back(make_runtime_plugin());
-        by_id["runtime"] = plugins_.back().get();
-    }
+    // Built-ins (the `runtime` service, add_builtin), privileged; served with `plugins: all`,
+    // or when a `plugins:` list names them.
+    std::set<std::string> builtin_ids;
+    for (const auto& [id, make] : builtins_)
+        if (profile_loads(id) && !by_id.count(id)) {
+            plugins_.push_back(make());
+            by_id[id] = plugins_.back().get();
+            builtin_ids.insert(id);
+        }
     for (const auto& id : profile_.isolated)
         if (!stems.count(id))  // a plugin that was found but refused is already logged
             throw ProfileError(profile_.isolation_where + ": isolation." + id +
@@ -202,10 +201,10 @@ void Runtime::load_all() {
     for (auto& up : plugins_) {
         Plugin& p = *up;
         if (p.kind != PLATFORM_KIND_SERVICE) continue;
-        const bool builtin_runtime = p.path == "<built-in runtime>";
+        const bool builtin = builtin_ids.count(p.id) > 0;
         if (!profile_loads(p.id)) continue;
         if (profile_.plugin_config.contains(p.id)) p.config = profile_.plugin_config[p.id];
-        p.privileged = builtin_runtime || profile_.privileged.count(p.id) > 0;
+        p.privileged = builtin || profile_.privileged.count(p.id) > 0;
         if (!start_or_refuse(p)) continue;
         if (!registry_.add(&p)) {
             spdlog::error("plugin {} refused: service {} already registered", p.path, p.service);

@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
-#include <platform/host/secrets.hpp>
+#include <platform/host/core/secrets.hpp>
 #include <platform/sdk/text.hpp>
 #include <stdexcept>
 

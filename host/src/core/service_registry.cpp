@@ -1,6 +1,6 @@
 #include <optional>
-#include <platform/host/names.hpp>
-#include <platform/host/service_registry.hpp>
+#include <platform/host/core/names.hpp>
+#include <platform/host/core/service_registry.hpp>
 
 namespace platform::host {
 

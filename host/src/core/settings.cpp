@@ -3,7 +3,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
-#include <platform/host/settings.hpp>
+#include <platform/host/core/settings.hpp>
 #include <platform/sdk/text.hpp>
 #include <stdexcept>
 

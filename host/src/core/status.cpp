@@ -1,5 +1,5 @@
 #include <array>
-#include <platform/host/status.hpp>
+#include <platform/host/core/status.hpp>
 
 namespace platform::host {
 

@@ -1,6 +1,6 @@
 #include <chrono>
-#include <platform/host/clock.hpp>
-#include <platform/host/timer_queue.hpp>
+#include <platform/host/core/clock.hpp>
+#include <platform/host/core/timer_queue.hpp>
 
 namespace platform::host {
 

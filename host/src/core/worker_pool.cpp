@@ -1,4 +1,4 @@
-#include <platform/host/worker_pool.hpp>
+#include <platform/host/core/worker_pool.hpp>
 
 namespace platform::host {
 

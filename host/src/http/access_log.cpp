@@ -2,7 +2,7 @@
 #include <cstdio>
 #include <ctime>
 #include <nlohmann/json.hpp>
-#include <platform/host/access_log.hpp>
+#include <platform/host/http/access_log.hpp>
 
 namespace platform::host {
 

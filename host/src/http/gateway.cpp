@@ -3,15 +3,15 @@
 #include <algorithm>
 #include <cstdio>
 #include <mutex>
-#include <platform/host/acme_client.hpp>
-#include <platform/host/gateway.hpp>
-#include <platform/host/http_bodies.hpp>
-#include <platform/host/mcp.hpp>
-#include <platform/host/names.hpp>
-#include <platform/host/openapi.hpp>
-#include <platform/host/settings.hpp>
-#include <platform/host/status.hpp>
-#include <platform/host/trace_context.hpp>
+#include <platform/host/acme/http_challenges.hpp>
+#include <platform/host/core/names.hpp>
+#include <platform/host/core/settings.hpp>
+#include <platform/host/core/status.hpp>
+#include <platform/host/http/gateway.hpp>
+#include <platform/host/http/http_bodies.hpp>
+#include <platform/host/http/openapi.hpp>
+#include <platform/host/http/trace_context.hpp>
+#include <platform/host/mcp/mcp.hpp>
 #include <platform/sdk/text.hpp>
 #include <stdexcept>
 
@@ -73,17 +73,16 @@ const char* handler_name(HandlerKind kind) {
     return "rpc";
 }
 
-std::string HttpRequest::header(const std::string& lower_name) const {
-    auto it = headers.find(lower_name);
-    return it == headers.end() ? "" : it->second;
-}
-
 const char* platform_version() {
     return "v0.1.0";
 }
 
-Gateway::Gateway(Runtime& runtime, Role role, std::string version)
-    : runtime_(runtime), role_(role), version_(std::move(version)) {
+Gateway::Gateway(Runtime& runtime, Role role, std::string version,
+                 std::shared_ptr<const HttpChallenges> challenges)
+    : runtime_(runtime),
+      role_(role),
+      version_(std::move(version)),
+      challenges_(std::move(challenges)) {
     const std::string& name = runtime_.settings().handler;
     auto kind = parse_handler(name);
     if (!kind)
@@ -181,7 +180,7 @@ void Gateway::handle(HttpRequest req, std::function<void(HttpResponse)> reply,
     }
     if (req.path == "/rpc") return rpc_call(req, send, open_stream);
     if (req.path.rfind(HttpChallenges::kPrefix, 0) == 0) {  // ACME http-01, on both ports
-        auto answer = runtime_.acme_challenges().answer(req.path);
+        auto answer = challenges_ ? challenges_->answer(req.path) : std::nullopt;
         if (!answer) return send(gateway_error(ns, 404, "no such ACME challenge"));
         HttpResponse r;
         r.content_type = "text/plain";

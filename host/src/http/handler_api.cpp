@@ -12,8 +12,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
-#include <platform/host/http_bodies.hpp>
-#include <platform/host/status.hpp>
+#include <platform/host/core/status.hpp>
+#include <platform/host/http/http_bodies.hpp>
 #include <platform/sdk/random.hpp>
 #include <platform/sdk/text.hpp>
 

@@ -10,8 +10,8 @@
 // broker.publish does); a publish failure is a 500 gateway error.
 // A path naming an endpoint of an in-process service is not an event: the rpc handler serves it,
 // so the built-in services (/broker/subscribe, /registry/...) stay reachable under this handler.
-#include <platform/host/http_bodies.hpp>
-#include <platform/host/status.hpp>
+#include <platform/host/core/status.hpp>
+#include <platform/host/http/http_bodies.hpp>
 
 #include "handlers.hpp"
 

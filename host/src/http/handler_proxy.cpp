@@ -11,7 +11,7 @@
 #include <strings.h>
 
 #include <algorithm>
-#include <platform/host/http_bodies.hpp>
+#include <platform/host/http/http_bodies.hpp>
 #include <platform/sdk/text.hpp>
 #include <random>
 

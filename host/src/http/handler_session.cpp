@@ -4,10 +4,10 @@
 //   POST /auth/logout  the session (cookie + X-CSRF-Token, or bearer) -> auth.deleteSession;
 //                      clears both cookies
 //   GET  /.well-known/oauth-protected-resource   RFC 9728 metadata for MCP and OAuth clients
-#include <platform/host/http_bodies.hpp>
-#include <platform/host/names.hpp>
-#include <platform/host/request_args.hpp>
-#include <platform/host/status.hpp>
+#include <platform/host/core/names.hpp>
+#include <platform/host/core/status.hpp>
+#include <platform/host/http/http_bodies.hpp>
+#include <platform/host/http/request_args.hpp>
 
 #include "handlers.hpp"
 #include "resolve.hpp"

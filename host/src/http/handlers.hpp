@@ -7,8 +7,8 @@
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
-#include <platform/host/gateway.hpp>
-#include <platform/host/names.hpp>
+#include <platform/host/core/names.hpp>
+#include <platform/host/http/gateway.hpp>
 #include <regex>
 #include <string>
 #include <string_view>

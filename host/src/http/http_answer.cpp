@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <optional>
-#include <platform/host/access_log.hpp>
-#include <platform/host/http_cors.hpp>
-#include <platform/host/trace_context.hpp>
+#include <platform/host/http/access_log.hpp>
+#include <platform/host/http/http_cors.hpp>
+#include <platform/host/http/trace_context.hpp>
 
 #include "http_connection.hpp"
 #include "http_wire.hpp"
@@ -63,7 +63,7 @@ void write_from(const std::shared_ptr<Connection>& conn,
 
 void record(const Exchange& ex, int status, uint64_t bytes) {
     const double seconds = std::chrono::duration<double>(SteadyClock::now() - ex.start).count();
-    Metrics::global().http_request(ex.method, status, seconds);
+    ex.conn->port->server->metrics->http_request(ex.method, status, seconds);
     const PortState& port = *ex.conn->port;
     if (!port.access) return;
     AccessRecord a;

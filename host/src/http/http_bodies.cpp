@@ -1,6 +1,6 @@
 #include <nlohmann/json.hpp>
-#include <platform/host/http_bodies.hpp>
-#include <platform/host/status.hpp>
+#include <platform/host/core/status.hpp>
+#include <platform/host/http/http_bodies.hpp>
 
 namespace platform::host {
 

@@ -3,8 +3,8 @@
 #include <spdlog/spdlog.h>
 #include <sys/socket.h>
 
-#include <platform/host/http_framing.hpp>
-#include <platform/host/http_server.hpp>
+#include <platform/host/http/http_framing.hpp>
+#include <platform/host/http/http_server.hpp>
 
 #include "http_wire.hpp"
 

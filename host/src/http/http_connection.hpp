@@ -29,13 +29,13 @@
 #include <deque>
 #include <memory>
 #include <mutex>
-#include <platform/host/gateway.hpp>
-#include <platform/host/http_cors.hpp>
-#include <platform/host/http_framing.hpp>
-#include <platform/host/http_settings.hpp>
-#include <platform/host/metrics.hpp>
-#include <platform/host/rate_limiter.hpp>
-#include <platform/host/runtime.hpp>
+#include <platform/host/core/http_settings.hpp>
+#include <platform/host/core/metrics.hpp>
+#include <platform/host/core/rate_limiter.hpp>
+#include <platform/host/core/runtime.hpp>
+#include <platform/host/http/gateway.hpp>
+#include <platform/host/http/http_cors.hpp>
+#include <platform/host/http/http_framing.hpp>
 #include <shared_mutex>
 #include <string>
 
@@ -50,9 +50,10 @@ struct ServerState {
     bool stopped = false;
     std::atomic<int64_t> in_flight{0};
     std::atomic<int64_t> connections{0};
+    Metrics* metrics = nullptr;  // the runtime's
     void in_flight_add(int64_t d) {
         in_flight += d;
-        Metrics::global().in_flight_add(d);
+        metrics->in_flight_add(d);
     }
 };
 
@@ -123,11 +124,11 @@ struct Connection {
     Connection(std::shared_ptr<PortState> p, const std::shared_ptr<Pistache::Tcp::Peer>& pe)
         : port(std::move(p)), peer(pe), remote(pe->address().host()) {
         port->server->connections++;
-        Metrics::global().connections_add(1);
+        port->server->metrics->connections_add(1);
     }
     ~Connection() {
         port->server->connections--;
-        Metrics::global().connections_add(-1);
+        port->server->metrics->connections_add(-1);
     }
 };
 

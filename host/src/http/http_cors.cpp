@@ -1,8 +1,7 @@
 #include <strings.h>
 
 #include <algorithm>
-#include <platform/host/http_cors.hpp>
-#include <regex>
+#include <platform/host/http/http_cors.hpp>
 
 namespace platform::host {
 
@@ -40,18 +39,6 @@ void add_cors_headers(HeaderList& headers, const std::string& origin, const Cors
         "Platform-Namespace, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID");
     // Browser MCP clients read the session id the answer carries (mcp.hpp).
     set("Access-Control-Expose-Headers", "Mcp-Session-Id, X-Request-Id, WWW-Authenticate");
-}
-
-std::string cors_origin_problem(const std::string& origin) {
-    if (origin == "*") return "";
-    if (origin == "null")
-        return "`null` is never allowed (sandboxed frames and local files all send it)";
-    static const std::regex form(
-        R"(^https?://[a-z0-9.\-]+(:[0-9]{1,5})?$|^https?://\[[0-9a-f:.]+\](:[0-9]{1,5})?$)");
-    if (!std::regex_match(origin, form))
-        return "must be \"*\" or an origin: http:// or https://, a host in lower case, an "
-               "optional :port, no path (e.g. https://app.example:8443)";
-    return "";
 }
 
 }  // namespace platform::host

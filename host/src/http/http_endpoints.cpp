@@ -2,9 +2,9 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
-#include <platform/host/http_server.hpp>
-#include <platform/host/settings.hpp>
-#include <platform/host/tls_listener.hpp>
+#include <platform/host/core/settings.hpp>
+#include <platform/host/http/http_server.hpp>
+#include <platform/host/http/tls_listener.hpp>
 #include <thread>
 
 #include "http_connection.hpp"
@@ -25,11 +25,12 @@ struct HttpServer::Impl {
     std::unique_ptr<Http::Endpoint> api, proxy;
     std::unique_ptr<TlsListener> tls;  // TLS on: serves the api address in front of `api`
 
-    explicit Impl(Runtime& r)
+    Impl(Runtime& r, const std::shared_ptr<const HttpChallenges>& challenges)
         : runtime(r),
           settings(r.profile().http),
-          api_gateway(r, Gateway::Role::api, platform_version()),
-          proxy_gateway(r, Gateway::Role::proxy, platform_version()) {
+          api_gateway(r, Gateway::Role::api, platform_version(), challenges),
+          proxy_gateway(r, Gateway::Role::proxy, platform_version(), challenges) {
+        server->metrics = &r.metrics();
         if (settings.max_request_bytes == 0)
             settings.max_request_bytes = runtime.max_body() + 64 * 1024;
         if (settings.rate_limit.enabled())
@@ -81,7 +82,8 @@ struct HttpServer::Impl {
     }
 };
 
-HttpServer::HttpServer(Runtime& runtime) : impl_(std::make_unique<Impl>(runtime)) {}
+HttpServer::HttpServer(Runtime& runtime, std::shared_ptr<const HttpChallenges> challenges)
+    : impl_(std::make_unique<Impl>(runtime, challenges)) {}
 
 HttpServer::~HttpServer() {
     stop();

@@ -1,7 +1,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
-#include <platform/host/http_framing.hpp>
+#include <platform/host/http/http_framing.hpp>
 
 namespace platform::host {
 

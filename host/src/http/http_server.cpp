@@ -1,10 +1,10 @@
 #include <spdlog/spdlog.h>
 
 #include <nlohmann/json.hpp>
-#include <platform/host/http_server.hpp>
-#include <platform/host/metrics.hpp>
-#include <platform/host/settings.hpp>
-#include <platform/host/trace_context.hpp>
+#include <platform/host/core/metrics.hpp>
+#include <platform/host/core/settings.hpp>
+#include <platform/host/http/http_server.hpp>
+#include <platform/host/http/trace_context.hpp>
 
 #include "http_connection.hpp"
 #include "http_wire.hpp"
@@ -81,7 +81,7 @@ bool refused(const std::shared_ptr<Exchange>& ex, const Pending& p, const HttpRe
     if (port.limiter && !monitoring) {
         auto d = port.limiter->check(conn.remote);
         if (!d.allowed) {
-            Metrics::global().rate_limited();
+            port.server->metrics->rate_limited();
             auto r =
                 error_response(ns, 429,
                                "rate limit exceeded for " + conn.remote + ": " +
@@ -121,7 +121,7 @@ bool answered_here(const std::shared_ptr<Exchange>& ex, const HttpRequest& req) 
         if (not_get(ex, req, "the Prometheus metrics")) return true;
         HttpResponse r;
         r.content_type = "text/plain; version=0.0.4; charset=utf-8";
-        r.body = Metrics::global().exposition();
+        r.body = port.server->metrics->exposition();
         respond(ex, r);
         return true;
     }

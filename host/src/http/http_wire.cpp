@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
-#include <platform/host/http_bodies.hpp>
-#include <platform/host/status.hpp>
+#include <platform/host/core/status.hpp>
+#include <platform/host/http/http_bodies.hpp>
 #include <platform/sdk/text.hpp>
 #include <sstream>
 #include <vector>

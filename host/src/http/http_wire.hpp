@@ -6,9 +6,9 @@
 
 #include <pistache/http.h>
 
-#include <platform/host/gateway.hpp>
-#include <platform/host/http_framing.hpp>
-#include <platform/host/http_server.hpp>
+#include <platform/host/http/gateway.hpp>
+#include <platform/host/http/http_framing.hpp>
+#include <platform/host/http/http_server.hpp>
 #include <string>
 #include <string_view>
 

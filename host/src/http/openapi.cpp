@@ -1,9 +1,9 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
-#include <platform/host/names.hpp>
-#include <platform/host/openapi.hpp>
-#include <platform/host/status.hpp>
+#include <platform/host/core/names.hpp>
+#include <platform/host/core/status.hpp>
+#include <platform/host/http/openapi.hpp>
 
 namespace platform::host {
 

@@ -1,9 +1,9 @@
 #include "resolve.hpp"
 
-#include <platform/host/http_bodies.hpp>
-#include <platform/host/runtime.hpp>
-#include <platform/host/settings.hpp>
-#include <platform/host/status.hpp>
+#include <platform/host/core/runtime.hpp>
+#include <platform/host/core/settings.hpp>
+#include <platform/host/core/status.hpp>
+#include <platform/host/http/http_bodies.hpp>
 #include <platform/validation/query.hpp>
 
 #include "handlers.hpp"

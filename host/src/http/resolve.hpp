@@ -18,9 +18,9 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
-#include <platform/host/gateway.hpp>
-#include <platform/host/names.hpp>
-#include <platform/host/request_args.hpp>
+#include <platform/host/core/names.hpp>
+#include <platform/host/http/gateway.hpp>
+#include <platform/host/http/request_args.hpp>
 #include <string>
 #include <utility>
 #include <variant>

@@ -1,4 +1,4 @@
-#include <platform/host/runtime.hpp>
+#include <platform/host/core/runtime.hpp>
 #include <platform/sdk/text.hpp>
 #include <platform/validation/json_depth.hpp>
 

@@ -15,8 +15,8 @@
 #include <chrono>
 #include <climits>
 #include <cstring>
-#include <platform/host/http_framing.hpp>
-#include <platform/host/openssl_handles.hpp>
+#include <platform/host/acme/openssl_handles.hpp>
+#include <platform/host/http/http_framing.hpp>
 
 #include "tls_context.hpp"
 #include "tls_pump.hpp"

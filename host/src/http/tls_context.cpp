@@ -10,7 +10,7 @@
 #include <cerrno>
 #include <cstring>
 #include <ctime>
-#include <platform/host/openssl_handles.hpp>
+#include <platform/host/acme/openssl_handles.hpp>
 #include <vector>
 
 namespace platform::host {

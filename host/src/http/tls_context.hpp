@@ -9,7 +9,7 @@
 #include <openssl/ssl.h>
 
 #include <memory>
-#include <platform/host/tls_listener.hpp>
+#include <platform/host/http/tls_listener.hpp>
 #include <string>
 
 namespace platform::host::tls {

@@ -13,8 +13,8 @@
 #include <condition_variable>
 #include <cstring>
 #include <mutex>
-#include <platform/host/settings.hpp>
-#include <platform/host/tls_listener.hpp>
+#include <platform/host/core/settings.hpp>
+#include <platform/host/http/tls_listener.hpp>
 #include <thread>
 
 #include "tls_connection.hpp"

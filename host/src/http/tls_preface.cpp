@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
-#include <platform/host/http_framing.hpp>
+#include <platform/host/http/http_framing.hpp>
 
 namespace platform::host {
 

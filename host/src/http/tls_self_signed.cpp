@@ -8,8 +8,8 @@
 #include <openssl/x509v3.h>
 
 #include <functional>
-#include <platform/host/openssl_handles.hpp>
-#include <platform/host/tls_listener.hpp>
+#include <platform/host/acme/openssl_handles.hpp>
+#include <platform/host/http/tls_listener.hpp>
 #include <stdexcept>
 #include <utility>
 

@@ -1,6 +1,6 @@
 #include <algorithm>
 #include <cstdio>
-#include <platform/host/trace_context.hpp>
+#include <platform/host/http/trace_context.hpp>
 #include <platform/sdk/random.hpp>
 
 namespace platform::host {

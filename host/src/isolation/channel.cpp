@@ -3,7 +3,7 @@
 
 #include <cerrno>
 #include <chrono>
-#include <platform/host/worker_channel.hpp>
+#include <platform/host/isolation/worker_channel.hpp>
 #include <thread>
 
 namespace platform::host::worker {

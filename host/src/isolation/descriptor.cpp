@@ -1,4 +1,4 @@
-#include <platform/host/worker_descriptor.hpp>
+#include <platform/host/isolation/worker_descriptor.hpp>
 
 namespace platform::host::worker {
 

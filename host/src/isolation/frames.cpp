@@ -1,4 +1,4 @@
-#include <platform/host/worker_protocol.hpp>
+#include <platform/host/isolation/worker_protocol.hpp>
 
 namespace platform::host::worker {
 

@@ -18,8 +18,8 @@
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
-#include <platform/host/host_protocol.hpp>
-#include <platform/host/worker_protocol.hpp>
+#include <platform/host/core/host_protocol.hpp>
+#include <platform/host/isolation/worker_protocol.hpp>
 #include <string>
 
 #include "worker_process.hpp"

@@ -1,7 +1,7 @@
 // Serving the ops that reach the host for the plugin: log and resource_updated (notifications),
 // config, business time, get_service, the broker (deliveries relayed as "message"
 // notifications), events, outbound HTTP and the model.
-#include <platform/host/outbound.hpp>
+#include <platform/host/outbound/outbound.hpp>
 #include <string>
 
 #include "host_calls.hpp"

@@ -9,7 +9,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstring>
-#include <platform/host/clock.hpp>
+#include <platform/host/core/clock.hpp>
 #include <thread>
 
 #include "worker_process.hpp"

@@ -4,13 +4,13 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
-#include <platform/host/calls.hpp>
-#include <platform/host/clock.hpp>
-#include <platform/host/loader.hpp>
-#include <platform/host/runtime.hpp>
-#include <platform/host/worker_descriptor.hpp>
-#include <platform/host/worker_plugin.hpp>
-#include <platform/host/worker_pool.hpp>
+#include <platform/host/core/calls.hpp>
+#include <platform/host/core/clock.hpp>
+#include <platform/host/core/loader.hpp>
+#include <platform/host/core/runtime.hpp>
+#include <platform/host/core/worker_pool.hpp>
+#include <platform/host/isolation/worker_descriptor.hpp>
+#include <platform/host/isolation/worker_plugin.hpp>
 
 #include "worker_process.hpp"
 
@@ -27,7 +27,7 @@ WorkerPlugin& of(void* inst) {
 }
 void* hook_create(const platform_host_api_t*, platform_host_ctx_t* ctx, platform_str_t config,
                   char* err, size_t size) {
-    WorkerPlugin& wp = *reinterpret_cast<HostCtx*>(ctx)->plugin->worker;
+    auto& wp = static_cast<WorkerPlugin&>(*reinterpret_cast<HostCtx*>(ctx)->plugin->worker);
     json cfg = json::parse(std::string(config.ptr ? config.ptr : "", config.len), nullptr, false);
     std::string error;
     if (!wp.create(cfg.is_object() ? cfg : json::object(), error)) {

@@ -16,7 +16,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <platform/host/worker_channel.hpp>
+#include <platform/host/isolation/worker_channel.hpp>
 #include <string>
 #include <vector>
 

@@ -4,11 +4,11 @@
 
 #include <algorithm>
 #include <csignal>
-#include <platform/host/calls.hpp>
-#include <platform/host/clock.hpp>
-#include <platform/host/runtime.hpp>
-#include <platform/host/worker_plugin.hpp>
-#include <platform/host/worker_pool.hpp>
+#include <platform/host/core/calls.hpp>
+#include <platform/host/core/clock.hpp>
+#include <platform/host/core/runtime.hpp>
+#include <platform/host/core/worker_pool.hpp>
+#include <platform/host/isolation/worker_plugin.hpp>
 
 #include "worker_process.hpp"
 

@@ -1,9 +1,9 @@
 // Tools (the runtime's ToolCatalog, tool_catalog.hpp), role endpoints from the descriptors, and
 // the tool results of outcomes.
 #include <algorithm>
-#include <platform/host/names.hpp>
-#include <platform/host/payment.hpp>
-#include <platform/host/status.hpp>
+#include <platform/host/core/names.hpp>
+#include <platform/host/core/payment.hpp>
+#include <platform/host/core/status.hpp>
 
 #include "mcp_internal.hpp"
 

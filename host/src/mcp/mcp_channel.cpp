@@ -1,7 +1,7 @@
 // One POST's answer, the tools/call client that reaches it from plugins (ABI 1.4), and the
 // process-local bookkeeping of in-flight calls and server-to-client requests.
 #include <cmath>
-#include <platform/host/clock.hpp>
+#include <platform/host/core/clock.hpp>
 
 #include "mcp_internal.hpp"
 

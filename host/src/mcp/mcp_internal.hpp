@@ -14,9 +14,9 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <platform/host/mcp.hpp>
-#include <platform/host/runtime.hpp>
-#include <platform/host/tool_catalog.hpp>
+#include <platform/host/core/runtime.hpp>
+#include <platform/host/core/tool_catalog.hpp>
+#include <platform/host/mcp/mcp.hpp>
 #include <set>
 #include <string>
 #include <string_view>

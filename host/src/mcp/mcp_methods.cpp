@@ -1,7 +1,7 @@
 // The JSON-RPC methods of a session (mcp.hpp lists them). Tools and role endpoints run through
 // the HTTP dispatcher as the session's caller.
 #include <algorithm>
-#include <platform/host/status.hpp>
+#include <platform/host/core/status.hpp>
 
 #include "mcp_internal.hpp"
 

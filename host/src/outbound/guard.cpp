@@ -5,7 +5,7 @@
 
 #include <algorithm>
 #include <cstring>
-#include <platform/host/outbound.hpp>
+#include <platform/host/outbound/outbound.hpp>
 #include <platform/sdk/text.hpp>
 
 namespace platform::host {

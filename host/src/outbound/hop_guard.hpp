@@ -7,7 +7,7 @@
 
 #include <platform/abi.h>
 
-#include <platform/host/outbound.hpp>
+#include <platform/host/outbound/outbound.hpp>
 #include <string>
 #include <vector>
 

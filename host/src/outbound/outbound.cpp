@@ -5,7 +5,7 @@
 #include <curl/curl.h>
 
 #include <mutex>
-#include <platform/host/outbound.hpp>
+#include <platform/host/outbound/outbound.hpp>
 
 #include "fetch_request.hpp"
 #include "fetch_state.hpp"

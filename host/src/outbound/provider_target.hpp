@@ -5,7 +5,7 @@
 #pragma once
 
 #include <optional>
-#include <platform/host/outbound.hpp>
+#include <platform/host/outbound/outbound.hpp>
 
 #include "fetch_state.hpp"
 

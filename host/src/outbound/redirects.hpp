@@ -6,7 +6,7 @@
 // the provider key) are sent only while the origin is the first one. Blocks for the whole fetch.
 #pragma once
 
-#include <platform/host/outbound.hpp>
+#include <platform/host/outbound/outbound.hpp>
 
 #include "fetch_state.hpp"
 

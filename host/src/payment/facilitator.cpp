@@ -2,8 +2,8 @@
 // paymentRequirements} to <facilitator_url>/verify and /settle through the host's outbound client
 // (an operator URL: a loopback or private facilitator must be on outbound.allow). Blocking; the
 // gate calls it from the worker pool. Each request is bounded by payment.timeout_ms.
-#include <platform/host/outbound.hpp>
-#include <platform/host/payment.hpp>
+#include <platform/host/core/payment.hpp>
+#include <platform/host/outbound/outbound.hpp>
 
 namespace platform::host {
 

@@ -14,9 +14,9 @@
 
 #include <algorithm>
 #include <cctype>
-#include <platform/host/names.hpp>
-#include <platform/host/payment.hpp>
-#include <platform/host/runtime.hpp>
+#include <platform/host/core/names.hpp>
+#include <platform/host/core/payment.hpp>
+#include <platform/host/core/runtime.hpp>
 #include <platform/sdk/text.hpp>
 
 namespace platform::host {

@@ -7,8 +7,8 @@
 // the payer may retry with the same authorization.
 #include <spdlog/spdlog.h>
 
-#include <platform/host/payment.hpp>
-#include <platform/host/runtime.hpp>
+#include <platform/host/core/payment.hpp>
+#include <platform/host/core/runtime.hpp>
 
 namespace platform::host {
 

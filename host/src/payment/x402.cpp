@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
-#include <platform/host/payment.hpp>
+#include <platform/host/core/payment.hpp>
 #include <platform/sdk/text.hpp>
 
 namespace platform::host {

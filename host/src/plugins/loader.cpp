@@ -6,8 +6,8 @@
 #include <fstream>
 #include <mutex>
 #include <optional>
-#include <platform/host/loader.hpp>
-#include <platform/host/names.hpp>
+#include <platform/host/core/loader.hpp>
+#include <platform/host/core/names.hpp>
 #include <regex>
 #include <set>
 

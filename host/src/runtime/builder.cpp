@@ -3,8 +3,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <platform/host/build_tree.hpp>
-#include <platform/host/runtime_build.hpp>
+#include <platform/host/core/build_tree.hpp>
+
+#include "runtime_build.hpp"
 
 namespace platform::host::runtime {
 

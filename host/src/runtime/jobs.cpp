@@ -3,10 +3,11 @@
 
 #include <filesystem>
 #include <fstream>
-#include <platform/host/names.hpp>
-#include <platform/host/runtime.hpp>
-#include <platform/host/runtime_manager.hpp>
-#include <platform/host/worker_plugin.hpp>
+#include <platform/host/core/names.hpp>
+#include <platform/host/core/runtime.hpp>
+#include <platform/host/isolation/worker_plugin.hpp>
+
+#include "runtime_manager.hpp"
 
 namespace platform::host::runtime {
 

@@ -3,10 +3,11 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
-#include <platform/host/runtime.hpp>
-#include <platform/host/runtime_manager.hpp>
-#include <platform/host/worker_plugin.hpp>
+#include <platform/host/core/runtime.hpp>
+#include <platform/host/isolation/worker_plugin.hpp>
 #include <regex>
+
+#include "runtime_manager.hpp"
 
 namespace platform::host::runtime {
 

@@ -7,8 +7,9 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
-#include <platform/host/clock.hpp>
-#include <platform/host/runtime_build.hpp>
+#include <platform/host/core/clock.hpp>
+
+#include "runtime_build.hpp"
 
 namespace platform::host::runtime {
 

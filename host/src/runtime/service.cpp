@@ -1,11 +1,12 @@
 // The `runtime` built-in (runtime_service.hpp): endpoints over runtime::Manager.
 #include <spdlog/spdlog.h>
 
-#include <platform/host/loader.hpp>
-#include <platform/host/runtime.hpp>
-#include <platform/host/runtime_manager.hpp>
-#include <platform/host/runtime_service.hpp>
+#include <platform/host/core/loader.hpp>
+#include <platform/host/core/runtime.hpp>
 #include <platform/sdk.hpp>
+
+#include "runtime_manager.hpp"
+#include "runtime_service.hpp"
 
 namespace {
 

@@ -1,6 +1,7 @@
 #include <filesystem>
 #include <fstream>
-#include <platform/host/runtime_build.hpp>
+
+#include "runtime_build.hpp"
 
 namespace platform::host::runtime {
 

@@ -16,7 +16,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
-#include <platform/host/acme_client.hpp>
+#include <platform/host/acme/acme_client.hpp>
 #include <thread>
 
 #include "../../support/file_mode.hpp"

@@ -1,7 +1,7 @@
 // micro's rule-verification table (util/auth/rules/rules_test.go), case for case, plus parsing.
 #include <gtest/gtest.h>
 
-#include <platform/host/access_rules.hpp>
+#include <platform/host/core/access_rules.hpp>
 
 using namespace platform::host;
 

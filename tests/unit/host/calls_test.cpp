@@ -1,7 +1,7 @@
 // calls.hpp: the process-wide table of in-flight calls behind the numeric handles plugins hold.
 #include <gtest/gtest.h>
 
-#include <platform/host/calls.hpp>
+#include <platform/host/core/calls.hpp>
 #include <set>
 #include <vector>
 

@@ -18,9 +18,9 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
-#include <platform/host/host_protocol.hpp>
-#include <platform/host/plugin.hpp>
-#include <platform/host/runtime.hpp>
+#include <platform/host/core/host_protocol.hpp>
+#include <platform/host/core/plugin.hpp>
+#include <platform/host/core/runtime.hpp>
 #include <set>
 #include <sstream>
 #include <string>

@@ -1,7 +1,7 @@
 // http_bodies.hpp: the response bodies of the gateway routes and of /api/v1.
 #include <gtest/gtest.h>
 
-#include <platform/host/http_bodies.hpp>
+#include <platform/host/http/http_bodies.hpp>
 #include <string>
 
 namespace {

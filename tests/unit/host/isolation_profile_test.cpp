@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <platform/host/profile.hpp>
+#include <platform/host/core/profile.hpp>
 #include <string>
 
 namespace {

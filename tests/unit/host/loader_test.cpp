@@ -3,8 +3,8 @@
 
 #include <filesystem>
 #include <fstream>
-#include <platform/host/loader.hpp>
-#include <platform/host/runtime.hpp>
+#include <platform/host/core/loader.hpp>
+#include <platform/host/core/runtime.hpp>
 #include <string>
 #include <vector>
 

@@ -4,10 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <map>
-#include <platform/host/admission.hpp>
-#include <platform/host/model_choice.hpp>
-#include <platform/host/plugin.hpp>
-#include <platform/host/service_registry.hpp>
+#include <platform/host/core/admission.hpp>
+#include <platform/host/core/model_choice.hpp>
+#include <platform/host/core/plugin.hpp>
+#include <platform/host/core/service_registry.hpp>
 #include <set>
 
 using namespace platform::host;

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <optional>
-#include <platform/host/names.hpp>
+#include <platform/host/core/names.hpp>
 #include <string>
 #include <vector>
 

@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <platform/host/operator_console.hpp>
+#include <platform/host/core/operator_console.hpp>
 #include <sstream>
 
 using platform::host::operator_box;

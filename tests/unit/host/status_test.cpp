@@ -1,7 +1,7 @@
 // status.hpp: the one table of abi.h — ABI code → HTTP status, /api/v1 error.code, CLI exit.
 #include <gtest/gtest.h>
 
-#include <platform/host/status.hpp>
+#include <platform/host/core/status.hpp>
 #include <set>
 
 namespace {

@@ -6,8 +6,8 @@
 #include <condition_variable>
 #include <functional>
 #include <mutex>
-#include <platform/host/clock.hpp>
-#include <platform/host/timer_queue.hpp>
+#include <platform/host/core/clock.hpp>
+#include <platform/host/core/timer_queue.hpp>
 #include <thread>
 #include <vector>
 

@@ -5,7 +5,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
-#include <platform/host/worker_pool.hpp>
+#include <platform/host/core/worker_pool.hpp>
 #include <vector>
 
 namespace {

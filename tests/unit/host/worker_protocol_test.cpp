@@ -7,8 +7,8 @@
 #include <atomic>
 #include <condition_variable>
 #include <future>
-#include <platform/host/worker_channel.hpp>
-#include <platform/host/worker_protocol.hpp>
+#include <platform/host/isolation/worker_channel.hpp>
+#include <platform/host/isolation/worker_protocol.hpp>
 #include <random>
 #include <stdexcept>
 #include <thread>

@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
-#include <platform/host/access_log.hpp>
+#include <platform/host/http/access_log.hpp>
 
 using namespace platform::host;
 

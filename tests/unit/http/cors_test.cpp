@@ -3,7 +3,7 @@
 // handler set are kept.
 #include <gtest/gtest.h>
 
-#include <platform/host/http_cors.hpp>
+#include <platform/host/http/http_cors.hpp>
 
 using namespace platform::host;
 

@@ -1,7 +1,7 @@
 // frame_request: where one request ends in a connection's bytes, and the limits (431/414/413/400).
 #include <gtest/gtest.h>
 
-#include <platform/host/http_framing.hpp>
+#include <platform/host/http/http_framing.hpp>
 
 using platform::host::Frame;
 using platform::host::frame_request;

@@ -1,7 +1,7 @@
 // The Prometheus text exposition (format 0.0.4) written by hand: families, labels, histograms.
 #include <gtest/gtest.h>
 
-#include <platform/host/metrics.hpp>
+#include <platform/host/core/metrics.hpp>
 #include <sstream>
 
 using namespace platform::host;

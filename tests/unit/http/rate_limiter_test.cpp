@@ -1,7 +1,7 @@
 // Token buckets per client address: burst, refusal with Retry-After, refill, bounded state.
 #include <gtest/gtest.h>
 
-#include <platform/host/rate_limiter.hpp>
+#include <platform/host/core/rate_limiter.hpp>
 
 using platform::host::RateLimiter;
 using namespace std::chrono_literals;

@@ -20,8 +20,8 @@
 #include <cstring>
 #include <fstream>
 #include <mutex>
-#include <platform/host/http_framing.hpp>
-#include <platform/host/tls_listener.hpp>
+#include <platform/host/http/http_framing.hpp>
+#include <platform/host/http/tls_listener.hpp>
 #include <thread>
 #include <vector>
 

@@ -1,7 +1,7 @@
 // W3C traceparent validation and generation; request ids kept or generated.
 #include <gtest/gtest.h>
 
-#include <platform/host/trace_context.hpp>
+#include <platform/host/http/trace_context.hpp>
 #include <set>
 
 using namespace platform::host;

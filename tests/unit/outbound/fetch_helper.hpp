@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
-#include <platform/host/outbound.hpp>
+#include <platform/host/outbound/outbound.hpp>
 #include <string>
 
 namespace platform::test {

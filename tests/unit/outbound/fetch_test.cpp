@@ -7,7 +7,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstring>
-#include <platform/host/outbound.hpp>
+#include <platform/host/outbound/outbound.hpp>
 #include <thread>
 
 #include "fetch_helper.hpp"

@@ -4,7 +4,7 @@
 // network). Public addresses pass the checker.
 #include <gtest/gtest.h>
 
-#include <platform/host/outbound.hpp>
+#include <platform/host/outbound/outbound.hpp>
 
 #include "fetch_helper.hpp"
 

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
-#include <platform/host/payment.hpp>
+#include <platform/host/core/payment.hpp>
 #include <string>
 #include <vector>
 

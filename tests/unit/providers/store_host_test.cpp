@@ -11,7 +11,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
-#include <platform/host/runtime.hpp>
+#include <platform/host/core/runtime.hpp>
 #include <platform/sdk/store.hpp>
 #include <platform/sdk/str.hpp>
 #include <string>

@@ -11,7 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
-#include <platform/host/profile.hpp>
+#include <platform/host/core/profile.hpp>
 #include <string>
 
 #include "scratch_dir.hpp"

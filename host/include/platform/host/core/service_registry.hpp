@@ -1,0 +1,100 @@
+// platform/host/core/service_registry.hpp — the services this host serves, by full name.
+//
+// Lookup accepts the full name ("go.core.api.v1.notes"), a name relative to the namespace
+// ("v1.notes", "registry"), or a catalogue short name ("notes" -> "v1.notes" when no built-in
+// is called "notes"). Its JSON form is the registry service's (name, version, endpoints with
+// request/response, nodes with id/address/metadata).
+#pragma once
+
+#include <platform/abi.h>
+
+#include <functional>
+#include <map>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <platform/host/core/plugin.hpp>
+#include <shared_mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace platform::host {
+
+struct ServiceEntry {
+    std::string name;      // full name
+    std::string relative;  // under the namespace
+    Plugin* plugin = nullptr;
+};
+
+class ServiceRegistry {
+public:
+    ServiceRegistry(std::string ns, std::string node_id);
+
+    const std::string& ns() const { return ns_; }
+    const std::string& node_id() const { return node_id_; }
+    // False when a service of that name is already registered.
+    bool add(Plugin* plugin);
+    // Removes the plugin's service (runtime `kill`/`update`). The entry is retired, not freed, so a
+    // call in flight that holds it stays valid. False when that plugin serves nothing.
+    bool remove(const Plugin* plugin);
+    const ServiceEntry* find(std::string_view name) const;
+    // Only the exact full name (gateway paths resolve to full names).
+    const ServiceEntry* find_exact(std::string_view full_name) const;
+    // The catalogue service /api/v1/<name>/... ("notes" -> "<ns>.v1.notes").
+    const ServiceEntry* find_catalogue(std::string_view name) const;
+    std::vector<ServiceEntry> all() const;
+
+    nlohmann::json describe(const ServiceEntry& s) const;
+    // Every service, plugin-served and registered, as the registry service lists them.
+    nlohmann::json list(int64_t now_ms) const;
+    // One service by full or short name as a one-element array; null when unknown.
+    nlohmann::json get(std::string_view name, int64_t now_ms) const;
+
+    // ---- registered (external) services: nodes with addresses and a TTL (external_services.cpp)
+    // Registers or refreshes (a heartbeat) a service record {name, version, endpoints[], nodes[],
+    // metadata}. INVALID_ARGUMENT with `error` for a bad record, CONFLICT for a plugin's name.
+    platform_status_t register_external(const nlohmann::json& service, int64_t ttl_ms,
+                                        int64_t now_ms, std::string& error);
+    // Removes the listed nodes, or the whole service when the record lists none. NOT_FOUND.
+    platform_status_t deregister_external(const nlohmann::json& service, std::string& error);
+    // Drops nodes whose TTL passed, and services left without nodes; notifies watchers.
+    void expire(int64_t now_ms);
+    // fn receives {"action": "create"|"update"|"delete", "service": {...}} after each change (a
+    // plugin added or removed, an external service registered, refreshed, deregistered or
+    // expired), on the thread that made it, outside the registry's lock.
+    uint64_t watch(std::function<void(const nlohmann::json&)> fn);
+    bool unwatch(uint64_t id);
+    // The address of a live node of a registered service, for the proxy and web handlers.
+    std::vector<std::string> node_addresses(std::string_view full_name, int64_t now_ms) const;
+
+    static constexpr int64_t kDefaultTtlMs = 90'000;
+
+private:
+    struct Node {
+        nlohmann::json record;
+        int64_t expires_at_ms = 0;
+    };
+    struct External {
+        nlohmann::json record;  // name, version, endpoints, metadata
+        std::map<std::string, Node> nodes;
+    };
+    nlohmann::json describe_external(const External& e, int64_t now_ms) const;
+    void notify(const std::string& action, const nlohmann::json& service);
+
+    std::string ns_, node_id_;
+    mutable std::shared_mutex m_;
+    std::map<std::string, ServiceEntry> services_;
+    std::vector<std::map<std::string, ServiceEntry>::node_type>
+        retired_;  // removed, kept at their address
+    std::map<std::string, External> externals_;
+    std::mutex watchers_m_;
+    std::map<uint64_t, std::function<void(const nlohmann::json&)>> watchers_;
+    uint64_t next_watch_ = 1;
+};
+
+// An endpoint as the registry lists it: {name, request, response, metadata, schema}.
+nlohmann::json describe_endpoint(const ServiceEntry& s, const Endpoint& e);
+std::string_view access_name(platform_access_t a);
+std::string flag_names(uint64_t flags);  // "read_only,idempotent"
+
+}  // namespace platform::host

@@ -1,0 +1,41 @@
+// platform/host/core/settings.hpp — the server's settings (README.md, "Settings").
+//
+// Each spec variable is also a flag: PLATFORM_API_ADDRESS / --api_address, and so on. Flags
+// override the environment. Port 0 picks a free port.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace platform::host {
+
+struct Settings {
+    std::string api_address = ":8080";
+    std::string proxy_address = ":8081";
+    std::string ns = "go.core.api";  // PLATFORM_NAMESPACE; empty disables the prefix
+    std::string handler = "rpc";     // PLATFORM_API_HANDLER
+    std::string profile = "local";   // PLATFORM_PROFILE
+    std::string home;                // PLATFORM_HOME, default ~/.platform
+    std::string config_secret_key;   // PLATFORM_CONFIG_SECRET_KEY
+    std::string admin_secret;        // PLATFORM_ADMIN_SECRET
+    bool enable_tls = false, enable_acme = false;
+    std::string tls_cert_file, tls_key_file, acme_hosts;
+    // MCP (mcp.hpp): extra Host names /mcp accepts besides the loopback ones and the ACME hosts
+    // (PLATFORM_MCP_ALLOWED_HOSTS, comma-separated, "*" = any), and how long an unused session
+    // lives (PLATFORM_MCP_SESSION_IDLE_SECONDS).
+    std::string mcp_allowed_hosts;
+    int64_t mcp_session_idle_ms = 3600 * 1000;
+    // The host log's level (PLATFORM_LOG_LEVEL): trace, debug, info, warn, error or off. A value
+    // that is none of these stops from_environment with a message naming the setting.
+    std::string log_level = "info";
+    std::vector<std::string> plugin_path;  // PLATFORM_PLUGIN_PATH (colon-separated)
+    std::string exe_dir;                   // folder of the running binary
+
+    // Defaults overridden by PLATFORM_* variables.
+    static Settings from_environment();
+};
+
+// "host:port" or ":port" -> {host, port}; host defaults to 0.0.0.0. Throws on a bad port.
+std::pair<std::string, int> split_address(const std::string& address);
+
+}  // namespace platform::host

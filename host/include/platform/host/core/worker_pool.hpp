@@ -1,0 +1,51 @@
+// platform/host/core/worker_pool.hpp — the threads plugin calls run on (never Pistache's I/O
+// threads).
+//
+// Elastic: it starts `min_threads` workers and adds one whenever queued tasks outnumber idle
+// workers, up to `max_threads`, so one slow plugin (a model call, an outbound fetch, a handler that
+// sleeps) cannot starve the others. Extra workers retire after 30 s idle. Tasks beyond max queue.
+// Workers share the pool's state by reference count, so one still stuck in a plugin after stop()
+// gave up on it never touches freed memory.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace platform::host {
+
+class WorkerPool {
+public:
+    WorkerPool(size_t min_threads, size_t max_threads);
+    ~WorkerPool();  // stop()
+    WorkerPool(const WorkerPool&) = delete;
+    WorkerPool& operator=(const WorkerPool&) = delete;
+
+    void submit(std::function<void()> task);
+    // Finishes queued tasks and joins; workers still busy after `grace` are detached.
+    void stop(std::chrono::milliseconds grace = std::chrono::milliseconds(5000));
+    size_t threads() const;
+
+private:
+    struct State {
+        size_t min = 1, max = 1;
+        std::mutex m;
+        std::condition_variable cv, exited;
+        std::deque<std::function<void()>> tasks;
+        std::vector<std::thread> threads;
+        size_t live = 0, idle = 0;
+        bool stopping = false;
+    };
+    static void run(std::shared_ptr<State> s, bool core);
+    static void spawn(const std::shared_ptr<State>& s, bool core);  // with s->m held
+
+    std::shared_ptr<State> s_;
+};
+
+}  // namespace platform::host

@@ -1,0 +1,26 @@
+// platform/host/http/access_log.hpp — one JSON line per HTTP request (profile `http.access_log`).
+//
+//   {"time":"2025-05-20T10:00:00.123Z","request_id":"…","method":"GET","path":"/health",
+//    "status":200,"bytes":57,"duration_ms":0.41,"remote":"127.0.0.1","user_agent":"curl/7.88.1",
+//    "trace_id":"…","port":"api"}
+// `path` has no query string (queries may carry secrets); Authorization is never logged. The
+// server writes the line with the spdlog logger "access" (stderr, pattern "%v").
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+namespace platform::host {
+
+struct AccessRecord {
+    std::chrono::system_clock::time_point time;
+    std::string request_id, method, path, remote, user_agent, trace_id, port;
+    int status = 0;
+    uint64_t bytes = 0;  // response body bytes
+    double duration_ms = 0;
+};
+
+std::string access_log_line(const AccessRecord& r);
+
+}  // namespace platform::host

@@ -9,7 +9,7 @@
 // Expected: QueryError (std::runtime_error) from parse_query, an ArgsError from request_args.
 // Findings: any other exception; a result that is not an object; a string in the result that
 // is not valid UTF-8 (dump() would throw later, in the dispatcher); validation throwing.
-#include <platform/host/http/request_args.hpp>
+#include <platform/host/core/request_args.hpp>
 #include <platform/validation/query.hpp>
 
 #include "fuzz_support.hpp"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Tests that each host layer (host/CMakeLists.txt) uses only the layers below it: every
 # platform::host symbol a layer's library leaves undefined must be defined in that library or in
-# one it may link. A static library links nothing itself, so without this check a call upwards
+# one it may link, and no source or public header of a layer includes a higher layer's headers. A static library links nothing itself, so without this check a call upwards
 # would only fail in an executable that lacks the upper layer (platform-worker).
 #
 #   tests/scripts/host_layers_test.sh name=path/to/libhost_<name>.a ...
@@ -70,6 +70,37 @@ for name in "${!lib[@]}"; do
     done <"$scratch/$name.missing"
 done
 
+# Headers too: a source or public header of a layer includes only its own layer's public headers
+# and those of the layers below (an inline function in a higher header would link without a trace
+# in the libraries).
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+declare -A layer_of_dir=([core]=core [auth]=core [payment]=core [plugins]=core [outbound]=outbound
+    [isolation]=isolation [mcp]=mcp [acme]=acme [http]=http [runtime]=server)
+check_includes() {  # check_includes <layer> <files...>
+    local layer=$1 file area
+    shift
+    for file in "$@"; do
+        while read -r area; do
+            [[ $area == "$layer" || " ${may_use[$layer]} " == *" $area "* ]] && continue
+            echo "FAIL: ${file#"$top"/} (host_$layer) includes platform/host/$area/: not below it"
+            failures=$((failures + 1))
+        done < <(sed -n 's|^#include <platform/host/\([a-z_]*\)/.*|\1|p' "$file" | sort -u)
+    done
+}
+checked=0
+for dir in "${!layer_of_dir[@]}"; do
+    layer=${layer_of_dir[$dir]}
+    mapfile -t files < <(find "$top/host/src/$dir" "$top/host/include/platform/host/$layer" \
+        -name '*.[ch]pp' 2>/dev/null)
+    checked=$((checked + ${#files[@]}))
+    check_includes "$layer" "${files[@]}"
+done
+check_includes server "$top/host/src/server.cpp"
+((checked > 50)) || {
+    echo "FAIL: only $checked host sources and headers found under $top/host"
+    failures=$((failures + 1))
+}
+
 comm -12 "$scratch/server.undefined" "$scratch/http.defined" | grep -q . ||
     {
         echo "FAIL: host_server is not seen using host_http: the check cannot see references"
@@ -80,4 +111,4 @@ if ((failures)); then
     echo "$failures failure(s)"
     exit 1
 fi
-echo "ok: every host layer uses only the layers below it"
+echo "ok: every host layer uses only the layers below it ($checked sources and headers read)"

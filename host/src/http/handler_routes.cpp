@@ -10,8 +10,8 @@
 
 #include <algorithm>
 #include <limits>
+#include <platform/host/core/request_args.hpp>
 #include <platform/host/http/http_bodies.hpp>
-#include <platform/host/http/request_args.hpp>
 
 #include "handlers.hpp"
 #include "resolve.hpp"

@@ -5,9 +5,9 @@
 //                      clears both cookies
 //   GET  /.well-known/oauth-protected-resource   RFC 9728 metadata for MCP and OAuth clients
 #include <platform/host/core/names.hpp>
+#include <platform/host/core/request_args.hpp>
 #include <platform/host/core/status.hpp>
 #include <platform/host/http/http_bodies.hpp>
-#include <platform/host/http/request_args.hpp>
 
 #include "handlers.hpp"
 #include "resolve.hpp"

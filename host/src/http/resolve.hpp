@@ -19,8 +19,8 @@
 
 #include <nlohmann/json.hpp>
 #include <platform/host/core/names.hpp>
+#include <platform/host/core/request_args.hpp>
 #include <platform/host/http/gateway.hpp>
-#include <platform/host/http/request_args.hpp>
 #include <string>
 #include <utility>
 #include <variant>

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
-#include <platform/host/http/request_args.hpp>
+#include <platform/host/core/request_args.hpp>
 #include <platform/sdk/text.hpp>
 #include <platform/validation/json_depth.hpp>
 

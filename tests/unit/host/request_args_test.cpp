@@ -1,7 +1,7 @@
 // request_args.hpp: an HTTP request's query and body as one argument object.
 #include <gtest/gtest.h>
 
-#include <platform/host/http/request_args.hpp>
+#include <platform/host/core/request_args.hpp>
 #include <string>
 
 namespace {

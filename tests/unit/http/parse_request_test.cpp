@@ -5,9 +5,9 @@
 //     the parsed arguments are copied.
 #include <gtest/gtest.h>
 
+#include <platform/host/core/request_args.hpp>
 #include <platform/host/http/http_framing.hpp>
 #include <platform/host/http/http_server.hpp>
-#include <platform/host/http/request_args.hpp>
 #include <platform/validation/json_depth.hpp>
 #include <string>
 

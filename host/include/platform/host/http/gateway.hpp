@@ -28,6 +28,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <platform/host/core/http_message.hpp>
 #include <platform/host/core/runtime.hpp>
 #include <string>
 #include <string_view>
@@ -36,45 +37,11 @@
 
 namespace platform::host {
 
-struct HttpRequest {
-    std::string method;  // "GET", "POST"...
-    std::string path;    // without the query
-    std::string query;   // raw, without '?'
-    std::string body;
-    std::map<std::string, std::string> headers;  // lower-case names
-    std::string remote;  // the peer's IP address; "" when the server does not say
-    bool tls = false;    // arrived over TLS (session cookies are then `Secure`)
-    std::string header(const std::string& lower_name) const {
-        auto it = headers.find(lower_name);
-        return it == headers.end() ? "" : it->second;
-    }
-};
-
 // The gateway handlers; one is active (--handler / PLATFORM_API_HANDLER, rpc by default).
 enum class HandlerKind { rpc, api, proxy, event, web };
 inline constexpr const char* kHandlerChoices = "rpc, api, proxy, event, web";
 std::optional<HandlerKind> parse_handler(std::string_view name);
 const char* handler_name(HandlerKind kind);
-
-struct HttpResponse {
-    int status = 200;
-    std::string body;
-    std::string content_type = "application/json";
-    std::vector<std::pair<std::string, std::string>> headers;
-};
-
-// A response body sent as it is produced (chunked). write() returns false once the client is
-// gone; end() finishes the response. Thread-safe.
-class HttpStream {
-public:
-    virtual ~HttpStream() = default;
-    virtual bool write(std::string_view bytes) = 0;
-    virtual void end() = 0;
-};
-// Starts a streamed response: status and headers go out now, the body follows.
-using OpenStream = std::function<std::shared_ptr<HttpStream>(
-    int status, const std::string& content_type,
-    const std::vector<std::pair<std::string, std::string>>& headers)>;
 
 class McpServer;
 class HttpChallenges;

@@ -38,7 +38,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <platform/host/http/gateway.hpp>
+#include <platform/host/core/http_message.hpp>
 #include <string>
 
 namespace platform::host {

@@ -1,4 +1,4 @@
-// platform/host/http/request_args.hpp — an HTTP request's arguments as one JSON object.
+// platform/host/core/request_args.hpp — an HTTP request's arguments as one JSON object.
 //
 // Query string (typed by the endpoint's schema, micro's rules elsewhere) merged with the body
 // (JSON object, or a form), the body winning. Only JSON and form bodies are served:
@@ -12,7 +12,7 @@
 
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <platform/host/http/gateway.hpp>
+#include <platform/host/core/http_message.hpp>
 #include <platform/validation/schema.hpp>
 #include <string>
 #include <variant>

@@ -1,5 +1,5 @@
 #include <algorithm>
-#include <platform/host/http/request_args.hpp>
+#include <platform/host/core/request_args.hpp>
 #include <platform/sdk/text.hpp>
 #include <platform/validation/json_depth.hpp>
 #include <platform/validation/query.hpp>

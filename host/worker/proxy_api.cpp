@@ -91,20 +91,7 @@ int64_t clock_now_ms(platform_host_ctx_t*) {
 }
 
 void call_info(platform_call_t* call, platform_call_info_t* out) {
-    if (!out) return;
-    platform_call_info_t info{};
-    info.struct_size = sizeof info;
-    if (auto c = state().find_call(call)) {
-        info.service = view(c->service);
-        info.endpoint = view(c->endpoint);
-        info.account = view(c->account);
-        info.scopes = view(c->scopes);
-        info.request_id = view(c->request_id);
-        info.deadline_ms = c->deadline_ms;
-    }
-    size_t n = std::min<size_t>(out->struct_size, sizeof info);
-    std::memcpy(out, &info, n);
-    out->struct_size = static_cast<uint32_t>(n);
+    host::protocol::write_call_info(state().find_call(call).get(), out);
 }
 platform_str_t call_header(platform_call_t* call, platform_str_t name) {
     auto c = state().find_call(call);

@@ -33,20 +33,7 @@ std::shared_ptr<CallClient> live_client(platform_call_t* handle, platform_status
 }  // namespace
 
 void call_info(platform_call_t* handle, platform_call_info_t* out) {
-    if (!out) return;
-    platform_call_info_t info{};
-    info.struct_size = sizeof info;
-    if (auto c = find_call(handle)) {
-        info.service = view(c->service);
-        info.endpoint = view(c->endpoint);
-        info.account = view(c->account);
-        info.scopes = view(c->scopes);
-        info.request_id = view(c->request_id);
-        info.deadline_ms = c->deadline_ms;
-    }
-    size_t n = std::min<size_t>(out->struct_size, sizeof info);
-    std::memcpy(out, &info, n);
-    out->struct_size = static_cast<uint32_t>(n);
+    protocol::write_call_info(find_call(handle).get(), out);
 }
 
 platform_str_t call_header(platform_call_t* handle, platform_str_t name) {

@@ -31,8 +31,11 @@
 
 #include <platform/abi.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <string>
 #include <string_view>
 #include <type_traits>
 
@@ -264,6 +267,29 @@ PLATFORM_HOST_TABLE_MEMBERS(platform_clock_api_t, PLATFORM_CLOCK_API_MEMBERS)
 // Every table starts with two uint32_t fields (struct_size, then abi_version or version); its
 // function pointers follow.
 inline constexpr size_t kTableHeaderBytes = 2 * sizeof(uint32_t);
+
+// call_info (abi.h) from a call record that has the strings service, endpoint, account, scopes and
+// request_id and the number deadline_ms (the host's Call, the worker's copy of it; null: none is
+// known). Writes what `out` has room for (its struct_size) and sets struct_size to that; the
+// strings point into the record, which the caller keeps alive for the call's duration.
+template <typename Record>
+void write_call_info(const Record* c, platform_call_info_t* out) {
+    if (!out) return;
+    auto view = [](const std::string& s) { return platform_str_t{s.data(), s.size()}; };
+    platform_call_info_t info{};
+    info.struct_size = sizeof info;
+    if (c) {
+        info.service = view(c->service);
+        info.endpoint = view(c->endpoint);
+        info.account = view(c->account);
+        info.scopes = view(c->scopes);
+        info.request_id = view(c->request_id);
+        info.deadline_ms = c->deadline_ms;
+    }
+    const size_t n = std::min<size_t>(out->struct_size, sizeof info);
+    std::memcpy(out, &info, n);
+    out->struct_size = static_cast<uint32_t>(n);
+}
 
 // Whether serve_host_call has a serving function for the op named `wire` (its dispatch map).
 bool host_serves(std::string_view wire);

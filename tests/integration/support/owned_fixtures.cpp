@@ -73,6 +73,9 @@ const std::map<std::string, OwnedFixture>& owned_fixtures() {
                         {"description", kMarker}};
     const OwnedFixture i{"/api/v1/images/upload", image,           {{"id", "{id}"}}, E::NotFound,
                          "/api/v1/images/get",    {{"id", "{id}"}}};
+    const json group = {{"name", kMarker}};
+    const OwnedFixture g{"/api/v1/groups/create", group,           {{"id", "{id}"}}, E::NotFound,
+                         "/api/v1/groups/read",   {{"id", "{id}"}}};
     auto as = [](OwnedFixture fx, Expect expect, json args = json::object()) {
         fx.expect = expect;
         if (!args.empty() || expect == Expect::List) fx.args = std::move(args);
@@ -85,6 +88,11 @@ const std::map<std::string, OwnedFixture>& owned_fixtures() {
         {"/api/v1/notes/list", as(n, E::List)},
         {"/api/v1/notes/resources", as(n, E::List)},
         {"/api/v1/notes/read_resource", as(n, E::NotFound, {{"uri", "notes://owned"}})},
+        {"/api/v1/groups/create", as(g, E::Own, {{"name", "B"}})},
+        {"/api/v1/groups/list", as(g, E::List)},
+        {"/api/v1/groups/read", g},
+        {"/api/v1/groups/update",
+         as(g, E::NotFound, {{"id", "{id}"}, {"action", "rename"}, {"value", "B"}})},
         {"/api/v1/docs/write",
          as(d, E::NotFound, {{"id", "{id}"}, {"title", "B"}, {"content", "B"}})},
         {"/api/v1/docs/read", d},

@@ -120,8 +120,8 @@ std::string replaced(std::string text, const std::string& from, const std::strin
     return text;
 }
 
-// Tools whose answer is a new random id by design (a grant is 128 random bits).
-const std::set<std::string> kFreshIds = {"grantprobe_hold"};
+// Tools whose answer is a new random id by design (a grant and a group id are 128 random bits).
+const std::set<std::string> kFreshIds = {"grantprobe_hold", "groups_create"};
 
 TEST(McpParity, EveryToolAnswersAsItsApiV1Method) {
     HostProcess host;  // the `test` profile: manual clock, test plugins, auth-noop

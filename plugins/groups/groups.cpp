@@ -161,12 +161,13 @@ json Groups::update(platform::Request& r) {
     const std::string id = r.str("id");
     const groups::Change c{r.account(), r.str("action"), r.args().value("account", ""),
                            r.args().value("value", ""), platform::rfc3339(host_.now_ms())};
-    if (c.action == "invite" && !c.account.empty()) index(c.account).put(id, json::object());
     std::set<std::string> before;
     auto written = records().update(id, [&](const std::optional<json>& cur) -> std::optional<json> {
         if (!cur) throw platform::not_found("id: no group " + id);
         before = accounts_of(*cur);
-        return groups::apply(*cur, c);
+        auto next = groups::apply(*cur, c);
+        if (c.action == "invite") index(c.account).put(id, json::object());  // before the record
+        return next;
     });
     const std::set<std::string> after = written ? accounts_of(*written) : std::set<std::string>{};
     for (const auto& who : before)

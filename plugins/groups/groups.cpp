@@ -11,8 +11,7 @@ using platform::json;
 
 namespace {
 
-const schema::Object kIdSchema =
-    schema::object().str("id").max_len(64).required().doc("The group's id");
+const schema::Object kIdSchema = schema::id_object("The group's id");
 
 // Every account the record names, as member or invitee.
 std::set<std::string> accounts_of(const json& g) {
@@ -68,11 +67,7 @@ void Groups::describe(platform::ServiceSpec<Groups>& s) {
             "(yourself when omitted: leave; others: admin removes members, owner anyone; the last "
             "owner cannot leave); role account value=member|admin|owner (owner only; at least one "
             "owner stays); rename value (admin, owner); delete (owner).")
-        .schema(schema::object()
-                    .str("id")
-                    .max_len(64)
-                    .required()
-                    .doc("The group's id")
+        .schema(schema::Object(kIdSchema)
                     .str("action")
                     .one_of({"invite", "accept", "decline", "remove", "role", "rename", "delete"})
                     .required()

@@ -9,14 +9,10 @@
 //   PLATFORM_UPDATE_SNAPSHOTS=1 build/integration-mcp-test --gtest_filter='SchemaSnapshot.*'
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <fstream>
-#include <sstream>
-
-#include "build_tree.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
 #include "mcp_client.hpp"
+#include "snapshots.hpp"
 
 using nlohmann::json;
 using namespace platform::test;
@@ -38,21 +34,10 @@ json without_byte_limits(json doc) {
     return doc;
 }
 
-std::string snapshot_path(const std::string& name) {
-    return platform::test::source_dir() + "/tests/integration/snapshots/" + name;
-}
-
 void expect_matches_snapshot(const json& now, const std::string& name) {
-    const std::string path = snapshot_path(name);
-    if (std::getenv("PLATFORM_UPDATE_SNAPSHOTS")) {
-        std::ofstream(path) << now.dump(1) << "\n";
-        GTEST_SKIP() << "wrote " << path;
-    }
-    std::ifstream in(path);
-    ASSERT_TRUE(in) << "no snapshot " << path << " (PLATFORM_UPDATE_SNAPSHOTS=1 writes it)";
-    std::stringstream text;
-    text << in.rdbuf();
-    const json then = without_byte_limits(json::parse(text.str()));
+    const auto checked_in = snapshot(name, now);
+    if (!checked_in) return;
+    const json then = without_byte_limits(*checked_in);
     const json got = without_byte_limits(now);
     if (got == then) return;
     // Name the first differences, not two whole documents.

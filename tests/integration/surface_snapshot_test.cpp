@@ -9,16 +9,13 @@
 //   PLATFORM_UPDATE_SNAPSHOTS=1 build/integration-mcp-test --gtest_filter='SurfaceSnapshot.*'
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <fstream>
 #include <regex>
-#include <sstream>
 
-#include "build_tree.hpp"
 #include "command.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
 #include "mcp_client.hpp"
+#include "snapshots.hpp"
 
 using nlohmann::json;
 using namespace platform::test;
@@ -60,10 +57,6 @@ json answer(const CommandResult& r) {
     return {{"code", r.code}, {"out", mask(r.out)}, {"err", mask(r.err)}};
 }
 
-std::string snapshot_path() {
-    return platform::test::source_dir() + "/tests/integration/snapshots/surface_answers.json";
-}
-
 class Recorder {
 public:
     void add(const std::string& name, json got) {
@@ -71,16 +64,9 @@ public:
         got_[name] = std::move(got);
     }
     void compare() {
-        const std::string path = snapshot_path();
-        if (std::getenv("PLATFORM_UPDATE_SNAPSHOTS")) {
-            std::ofstream(path) << got_.dump(1) << "\n";
-            GTEST_SKIP() << "wrote " << path;
-        }
-        std::ifstream in(path);
-        ASSERT_TRUE(in) << "no snapshot " << path << " (PLATFORM_UPDATE_SNAPSHOTS=1 writes it)";
-        std::stringstream text;
-        text << in.rdbuf();
-        const json then = json::parse(text.str());
+        const auto checked_in = snapshot("surface_answers.json", got_);
+        if (!checked_in) return;
+        const json& then = *checked_in;
         for (const auto& [name, want] : then.items()) {
             if (!got_.contains(name)) {
                 ADD_FAILURE() << name << ": not asked any more";

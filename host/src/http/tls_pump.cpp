@@ -48,6 +48,14 @@ private:
     // Each step below does what it can without blocking: it sets progress_ when it moved bytes
     // (or saw an end), and adds what it waits for to cev_ (client) or bev_ (backend).
 
+    // After a TLS read or write that moved nothing: true, with what the client must become
+    // ready for added to its poll events, when OpenSSL only waits (either call may need either).
+    bool waits(int ssl_error) {
+        if (ssl_error == SSL_ERROR_WANT_READ) cev_ |= POLLIN;
+        if (ssl_error == SSL_ERROR_WANT_WRITE) cev_ |= POLLOUT;
+        return ssl_error == SSL_ERROR_WANT_READ || ssl_error == SSL_ERROR_WANT_WRITE;
+    }
+
     // Client to `up`. False when the client failed.
     bool read_client() {
         ERR_clear_error();
@@ -57,19 +65,11 @@ private:
             progress_ = true;
             return true;
         }
-        switch (SSL_get_error(ssl_, n)) {
-            case SSL_ERROR_WANT_READ:
-                cev_ |= POLLIN;
-                return true;
-            case SSL_ERROR_WANT_WRITE:
-                cev_ |= POLLOUT;
-                return true;
-            case SSL_ERROR_ZERO_RETURN:
-                client_eof_ = progress_ = true;  // close_notify
-                return true;
-            default:
-                return false;
-        }
+        const int error = SSL_get_error(ssl_, n);
+        if (waits(error)) return true;
+        if (error != SSL_ERROR_ZERO_RETURN) return false;
+        client_eof_ = progress_ = true;  // close_notify
+        return true;
     }
 
     // `up` to the backend.
@@ -114,16 +114,7 @@ private:
             progress_ = true;
             return true;
         }
-        switch (SSL_get_error(ssl_, n)) {
-            case SSL_ERROR_WANT_WRITE:
-                cev_ |= POLLOUT;
-                return true;
-            case SSL_ERROR_WANT_READ:
-                cev_ |= POLLIN;
-                return true;
-            default:
-                return false;
-        }
+        return waits(SSL_get_error(ssl_, n));
     }
 
     SSL* ssl_;

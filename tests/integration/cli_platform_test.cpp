@@ -3,11 +3,14 @@
 // (add/set/list/del, -e, PLATFORM_PROXY, mode 0600), dynamic flags through the real binary,
 // completion, NO_COLOR, -o raw.
 #include <gtest/gtest.h>
+#include <poll.h>
 #include <pty.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <utmp.h>
 
+#include <chrono>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -271,25 +274,46 @@ TEST_F(CliPlatform, CompletionScriptsParse) {
     EXPECT_EQ(platform({"completion", "fish"}).code, 2);
 }
 
-// Runs the CLI on a pseudo-terminal and returns what it wrote there.
+// Runs the CLI on a pseudo-terminal and returns what it wrote there. The terminal's bytes reach
+// the master side asynchronously and Linux may drop the ones still in flight when the last slave
+// closes, so this process keeps a slave open and a parent on the terminal writes an end marker
+// after the CLI exits: everything before the marker is the CLI's whole output.
 std::string on_terminal(const std::vector<std::string>& argv,
                         const std::map<std::string, std::string>& env) {
-    int master = -1;
-    pid_t pid = forkpty(&master, nullptr, nullptr, nullptr);
+    static const std::string kEnd = "\n--on-terminal-end--";
+    int master = -1, slave = -1;
+    if (openpty(&master, &slave, nullptr, nullptr, nullptr) != 0) return "openpty failed";
+    pid_t pid = fork();
     if (pid == 0) {
+        close(master);
+        if (login_tty(slave) != 0) _exit(126);
         for (auto& [k, v] : env) setenv(k.c_str(), v.c_str(), 1);
-        std::vector<char*> args;
-        for (auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-        args.push_back(nullptr);
-        execv(args[0], args.data());
-        _exit(127);
+        if (pid_t cli = fork(); cli == 0) {
+            std::vector<char*> args;
+            for (auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+            args.push_back(nullptr);
+            execv(args[0], args.data());
+            _exit(127);
+        } else {
+            waitpid(cli, nullptr, 0);
+        }
+        (void)!write(STDOUT_FILENO, kEnd.data(), kEnd.size());
+        _exit(0);
     }
     std::string out;
     char buf[4096];
-    for (ssize_t n; (n = read(master, buf, sizeof buf)) > 0;)
-        out.append(buf, static_cast<size_t>(n));  // EIO at exit
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (out.find(kEnd) == std::string::npos && std::chrono::steady_clock::now() < deadline) {
+        pollfd p{master, POLLIN, 0};
+        if (poll(&p, 1, 1000) <= 0) continue;
+        const ssize_t n = read(master, buf, sizeof buf);
+        if (n <= 0) break;
+        out.append(buf, static_cast<size_t>(n));
+    }
     close(master);
+    close(slave);
     waitpid(pid, nullptr, 0);
+    if (auto end = out.find(kEnd); end != std::string::npos) out.resize(end);
     return out;
 }
 

@@ -19,6 +19,8 @@ PLATFORM_DEPS_PACKAGES=(
     clang libclang-rt-14-dev  # sanitizer build and libFuzzer targets (scripts/sanitize, tests/fuzz/run)
     clang-format python3  # the first checks of scripts/test: scripts/check-format, scripts/check-build-files
     sqlite3  # scripts/backup and scripts/restore (online .backup of the SQLite files) and their test
+    prosody lua-unbound  # the XMPP server of scripts/xmpp and the XMPP tests (tests/integration/xmpp_test.cpp)
+    libstrophe-dev  # the host's XMPP component (host/src/xmpp/)
 )
 PLATFORM_DEPS_BENCH_PACKAGES=(wrk nginx-light python3 valgrind)
 

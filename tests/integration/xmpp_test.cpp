@@ -1,0 +1,104 @@
+// XMPP federation against clients nobody here wrote: Debian's Prosody, started by each test on
+// free loopback ports with the config scripts/xmpp writes, and @xmpp/client (tests/e2e, installed
+// by scripts/e2e-deps.sh) as the XMPP client.
+//
+// Checked: a client logs in with a platform account's secret (deploy/xmpp/mod_auth_platform.lua
+// asks the platform) and is refused with a wrong one. The tests skip only when prosody is missing
+// and cannot be installed.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "build_tree.hpp"
+#include "command.hpp"
+#include "host_process.hpp"
+#include "http_client.hpp"
+#include "local_accounts.hpp"
+#include "prosody_server.hpp"
+
+using nlohmann::json;
+using namespace platform::test;
+
+namespace {
+
+const std::string kE2e = platform::test::source_dir() + "/tests/e2e";
+const std::string kNode = kE2e + "/node_modules/.bin/node";
+const std::string kAdminSecret = "admin-secret-for-xmpp";
+
+// Runs tests/e2e/xmpp_client.mjs with `args` (Node 22 of the `node` npm package).
+CommandResult xmpp_client(const std::vector<std::string>& args, const std::string& home) {
+    std::vector<std::string> argv = {kNode, kE2e + "/xmpp_client.mjs"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    const char* path = std::getenv("PATH");
+    return run_command(
+        argv,
+        {{"PATH", kE2e + "/node_modules/.bin:" + (path ? path : "/usr/bin:/bin")}, {"HOME", home}},
+        60);
+}
+
+// Creates account `id` with `secret` as the admin.
+void create_account(HttpClient& api, const std::string& admin, const std::string& id,
+                    const std::string& secret) {
+    auto r = api.post_json("/auth/createAccount", {{"id", id}, {"secret", secret}},
+                           {{"Authorization", "Bearer " + admin}});
+    ASSERT_EQ(r.status, 200) << r.body;
+}
+
+class Xmpp : public ::testing::Test {
+protected:
+    void SetUp() override {
+        host_ = std::make_unique<HostProcess>(local_options(kAdminSecret));
+        host_->start();
+        api_ = std::make_unique<HttpClient>("127.0.0.1", host_->api_port());
+        admin_ = access_token(*api_, "admin", kAdminSecret);
+        prosody_ = std::make_unique<ProsodyServer>(ProsodyServer::Options{
+            "http://127.0.0.1:" + std::to_string(host_->api_port()), "component-secret-for-xmpp"});
+        if (!prosody_->installed()) GTEST_SKIP() << prosody_->why();
+        ASSERT_TRUE(prosody_->ready()) << "prosody did not start; its log:\n" << prosody_->log();
+    }
+
+    std::vector<std::string> login_args(const std::string& user, const std::string& password) {
+        return {"--service",  prosody_->c2s_service(),
+                "--domain",   "localhost",
+                "--user",     user,
+                "--password", password};
+    }
+
+    std::unique_ptr<HostProcess> host_;
+    std::unique_ptr<HttpClient> api_;
+    std::string admin_;
+    std::unique_ptr<ProsodyServer> prosody_;
+    TempDir home_;
+};
+
+TEST_F(Xmpp, ClientLogsInWithThePlatformSecretAndIsRefusedWithAWrongOne) {
+    create_account(*api_, admin_, "ann", "ann-secret-for-xmpp");
+
+    auto args = login_args("ann", "ann-secret-for-xmpp");
+    args.insert(args.begin(), "login");
+    CommandResult ok = xmpp_client(args, home_.path());
+    EXPECT_EQ(ok.code, 0) << ok.out << ok.err << prosody_->log();
+    EXPECT_NE(ok.out.find("online ann@localhost/"), std::string::npos) << ok.out << ok.err;
+
+    args = login_args("ann", "not-the-secret-of-ann");
+    args.insert(args.begin(), "login");
+    CommandResult wrong = xmpp_client(args, home_.path());
+    EXPECT_EQ(wrong.code, 1) << wrong.out << wrong.err;
+    EXPECT_NE(wrong.out.find("refused not-authorized"), std::string::npos) << wrong.out;
+
+    args = login_args("nobody", "ann-secret-for-xmpp");
+    args.insert(args.begin(), "login");
+    CommandResult unknown = xmpp_client(args, home_.path());
+    EXPECT_NE(unknown.out.find("refused not-authorized"), std::string::npos) << unknown.out;
+
+    // The checks left no login behind: ann's token list holds no refresh token.
+    const std::string ann = access_token(*api_, "ann", "ann-secret-for-xmpp");
+    auto tokens = api_->get("/auth/listTokens", {{"Authorization", "Bearer " + ann}});
+    ASSERT_EQ(tokens.status, 200) << tokens.body;
+    int logins = 0;
+    for (const auto& t : tokens.json().value("tokens", json::array()))
+        if (t.value("kind", "") == "refresh") ++logins;
+    EXPECT_EQ(logins, 1) << tokens.body;  // only the one this test just made
+}
+
+}  // namespace

@@ -51,6 +51,8 @@ int server_command(int argc, char** argv) {
     server.add_flag("--enable_acme", s.enable_acme,
                     "Automatic certificates (PLATFORM_ENABLE_ACME)");
     server.add_option("--acme_hosts", s.acme_hosts, "ACME host allow-list (PLATFORM_ACME_HOSTS)");
+    server.add_flag("--xmpp", s.xmpp,
+                    "Bridge chat with XMPP through the profile's xmpp server (PLATFORM_XMPP)");
     server.add_option("--mcp_allowed_hosts", s.mcp_allowed_hosts,
                       "Host names /mcp accepts besides loopback and the ACME hosts, "
                       "comma-separated, * = any (PLATFORM_MCP_ALLOWED_HOSTS)");

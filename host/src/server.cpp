@@ -19,6 +19,7 @@
 #include <platform/host/http/tls_listener.hpp>
 #include <platform/host/isolation/worker_plugin.hpp>
 #include <platform/host/server/server.hpp>
+#include <platform/host/xmpp/chat_bridge.hpp>
 #include <string>
 #include <thread>
 #include <vector>
@@ -134,8 +135,19 @@ int run_server(Settings settings) {
                 "tls: api port {} speaks TLS ({}); internal api endpoint 127.0.0.1:{}; proxy port "
                 "stays plaintext",
                 http.api_port(), t->certificate_summary(), http.internal_api_port());
-        spdlog::info("listening api={}:{} proxy={}:{}", host_of(settings.api_address),
-                     http.api_port(), host_of(settings.proxy_address), http.proxy_port());
+        // XMPP federation of chat (PLATFORM_XMPP): the component connection to the XMPP server.
+        std::unique_ptr<ChatBridge> xmpp;
+        std::string xmpp_part;
+        if (settings.xmpp) {
+            XmppSettings x = effective_xmpp_settings(profile.xmpp);
+            auto [xhost, xport] = split_address(x.server);
+            xmpp_part = " xmpp=" + xhost + ":" + std::to_string(xport);
+            xmpp = std::make_unique<ChatBridge>(runtime, std::move(x));
+        }
+        spdlog::info("listening api={}:{} proxy={}:{}{}", host_of(settings.api_address),
+                     http.api_port(), host_of(settings.proxy_address), http.proxy_port(),
+                     xmpp_part);
+        if (xmpp) xmpp->start();
         // Where this machine's operator reaches the server (a wildcard address through loopback).
         auto local = [&](const std::string& address, int port) {
             std::string h = host_of(address);
@@ -207,6 +219,7 @@ int run_server(Settings settings) {
         else
             spdlog::info("drained");
         stop_acme();
+        if (xmpp) xmpp->stop();
         http.stop();
         runtime.console().remove_credential();
         runtime.stop();

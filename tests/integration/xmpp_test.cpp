@@ -15,6 +15,7 @@
 #include "http_client.hpp"
 #include "local_accounts.hpp"
 #include "prosody_server.hpp"
+#include "unused_port.hpp"
 
 using nlohmann::json;
 using namespace platform::test;
@@ -24,6 +25,7 @@ namespace {
 const std::string kE2e = platform::test::source_dir() + "/tests/e2e";
 const std::string kNode = kE2e + "/node_modules/.bin/node";
 const std::string kAdminSecret = "admin-secret-for-xmpp";
+const std::string kComponentSecret = "component-secret-for-xmpp";
 
 // Runs tests/e2e/xmpp_client.mjs with `args` (Node 22 of the `node` npm package).
 CommandResult xmpp_client(const std::vector<std::string>& args, const std::string& home) {
@@ -46,13 +48,24 @@ void create_account(HttpClient& api, const std::string& admin, const std::string
 
 class Xmpp : public ::testing::Test {
 protected:
+    // The host runs with --xmpp and joins Prosody's component port, told beforehand (it connects
+    // again until Prosody listens); Prosody checks logins with the host's gateway.
     void SetUp() override {
-        host_ = std::make_unique<HostProcess>(local_options(kAdminSecret));
+        component_port_ = unused_loopback_port();
+        HostProcess::Options o = local_options(kAdminSecret);
+        o.args = {"--xmpp"};
+        o.env["PLATFORM_XMPP_DOMAIN"] = "localhost";
+        o.env["PLATFORM_XMPP_COMPONENT_PORT"] = std::to_string(component_port_);
+        o.env["PLATFORM_XMPP_COMPONENT_SECRET"] = kComponentSecret;
+        host_ = std::make_unique<HostProcess>(o);
         host_->start();
         api_ = std::make_unique<HttpClient>("127.0.0.1", host_->api_port());
         admin_ = access_token(*api_, "admin", kAdminSecret);
-        prosody_ = std::make_unique<ProsodyServer>(ProsodyServer::Options{
-            "http://127.0.0.1:" + std::to_string(host_->api_port()), "component-secret-for-xmpp"});
+        ProsodyServer::Options p;
+        p.platform_url = "http://127.0.0.1:" + std::to_string(host_->api_port());
+        p.component_secret = kComponentSecret;
+        p.component_port = component_port_;
+        prosody_ = std::make_unique<ProsodyServer>(p);
         if (!prosody_->installed()) GTEST_SKIP() << prosody_->why();
         ASSERT_TRUE(prosody_->ready()) << "prosody did not start; its log:\n" << prosody_->log();
     }
@@ -64,6 +77,7 @@ protected:
                 "--password", password};
     }
 
+    int component_port_ = 0;
     std::unique_ptr<HostProcess> host_;
     std::unique_ptr<HttpClient> api_;
     std::string admin_;
@@ -99,6 +113,34 @@ TEST_F(Xmpp, ClientLogsInWithThePlatformSecretAndIsRefusedWithAWrongOne) {
     for (const auto& t : tokens.json().value("tokens", json::array()))
         if (t.value("kind", "") == "refresh") ++logins;
     EXPECT_EQ(logins, 1) << tokens.body;  // only the one this test just made
+}
+
+}  // namespace
+
+namespace {
+
+TEST_F(Xmpp, TheHostJoinsProsodyAsTheBridgeComponent) {
+    // The startup line names the component connection.
+    EXPECT_NE(host_->log().find("listening api=127.0.0.1:" + std::to_string(host_->api_port()) +
+                                " proxy=127.0.0.1:" + std::to_string(host_->proxy_port()) +
+                                " xmpp=127.0.0.1:" + std::to_string(component_port_)),
+              std::string::npos)
+        << host_->log();
+    EXPECT_TRUE(host_->wait_for_log("xmpp: connected as bridge.localhost", 30000))
+        << host_->log() << prosody_->log();
+    EXPECT_EQ(host_->log().find(kComponentSecret), std::string::npos) << "the secret was logged";
+    // A clean stop: the component disconnects and the server exits 0.
+    EXPECT_EQ(host_->stop(), 0) << host_->log();
+    EXPECT_NE(host_->log().find("stopped"), std::string::npos) << host_->log();
+}
+
+TEST(XmppSettings, AServerWithXmppOnAndNoSecretStopsNamingTheSetting) {
+    HostProcess::Options o = local_options(kAdminSecret);
+    o.args = {"--xmpp"};
+    o.env["PLATFORM_XMPP_COMPONENT_SECRET"] = "";
+    HostProcess host(o);
+    EXPECT_NE(host.run_to_exit(), 0);
+    EXPECT_NE(host.log().find("PLATFORM_XMPP_COMPONENT_SECRET"), std::string::npos) << host.log();
 }
 
 }  // namespace

@@ -303,6 +303,30 @@ PaymentSettings parse_payment(const Ctx& c, const YAML::Node& v) {
     return p;
 }
 
+// The `xmpp:` section (profile.hpp XmppSettings).
+XmppSettings parse_xmpp(const Ctx& c, const YAML::Node& v) {
+    if (!v.IsMap()) c.fail(v, "xmpp", "must be a mapping");
+    XmppSettings x;
+    for (const auto& kv : v) {
+        const std::string sk = kv.first.as<std::string>(), k = "xmpp." + sk;
+        const YAML::Node& n = kv.second;
+        if (sk == "domain")
+            x.domain = scalar(c, n, k);
+        else if (sk == "server")
+            x.server = scalar(c, n, k);
+        else if (sk == "secret")
+            x.secret = scalar(c, n, k);
+        else if (sk == "prosody") {
+            x.prosody = scalar(c, n, k);
+            if (x.prosody != "scripts" && x.prosody != "operator")
+                c.fail(n, k, "must be scripts or operator");
+        } else {
+            c.fail(kv.first, k, "unknown key (expected domain, server, secret, prosody)");
+        }
+    }
+    return x;
+}
+
 Profile parse(const Ctx& c, const YAML::Node& root) {
     if (!root.IsMap()) c.fail(root, "(top)", "a profile must be a YAML mapping");
     Profile p;
@@ -400,11 +424,13 @@ Profile parse(const Ctx& c, const YAML::Node& root) {
             p.http = parse_http(c, v);
         } else if (key == "payment") {
             p.payment = parse_payment(c, v);
+        } else if (key == "xmpp") {
+            p.xmpp = parse_xmpp(c, v);
         } else {
             c.fail(kv.first, key,
                    "unknown key (expected name, description, clock, plugins, test_plugins, "
                    "plugin_path, privileged, isolation, providers, plugin_config, settings, "
-                   "outbound, http, payment)");
+                   "outbound, http, payment, xmpp)");
         }
     }
     for (const auto& [kind, choice] : p.providers)

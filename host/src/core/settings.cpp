@@ -54,6 +54,7 @@ Settings Settings::from_environment() {
     }
     s.enable_tls = truthy(env("PLATFORM_ENABLE_TLS"));
     s.enable_acme = truthy(env("PLATFORM_ENABLE_ACME"));
+    s.xmpp = truthy(env("PLATFORM_XMPP"));
     if (const char* home = env("PLATFORM_HOME"); home && *home) {
         s.home = home;
     } else {

@@ -81,7 +81,7 @@ std::string ProsodyServer::c2s_service() const {
 
 void ProsodyServer::start(const Options& o) {
     c2s_port_ = unused_loopback_port();
-    component_port_ = unused_loopback_port();
+    component_port_ = o.component_port ? o.component_port : unused_loopback_port();
     const std::string config_dir = dir_ + "/xmpp";
     CommandResult r =
         run_command({"/bin/bash", source_dir() + "/scripts/xmpp", "config", config_dir},

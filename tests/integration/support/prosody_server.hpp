@@ -22,6 +22,7 @@ public:
         std::string platform_url;      // the platform's gateway, which checks logins
         std::string component_secret;  // the bridge component's secret
         std::string domain = "localhost";
+        int component_port = 0;  // 0: a free one (a host told the port beforehand connects there)
     };
 
     explicit ProsodyServer(const Options& options);

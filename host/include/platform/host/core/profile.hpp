@@ -77,6 +77,25 @@ struct PaymentSettings {
     bool enabled() const { return !pay_to.empty(); }
 };
 
+// The profile's `xmpp:` section: XMPP federation of chat (platform/host/xmpp/chat_bridge.hpp),
+// used only when the server runs with PLATFORM_XMPP=1 / --xmpp. The environment overrides it with
+// the variables scripts/xmpp reads too, so one environment configures the server and Prosody:
+//   xmpp:
+//     domain: example.org          # PLATFORM_XMPP_DOMAIN; accounts are ID@domain, rooms
+//                                  # ROOM@conference.domain, the bridge is bridge.domain
+//     server: "127.0.0.1:5347"     # the XMPP server's component port (XEP-0114);
+//                                  # PLATFORM_XMPP_COMPONENT_PORT sets the port on 127.0.0.1
+//     secret: "${PLATFORM_XMPP_COMPONENT_SECRET}"  # the component's secret; never logged
+//     prosody: scripts             # scripts: Prosody on this machine, run by scripts/xmpp (the
+//                                  # server tells how when it cannot connect); operator: a server
+//                                  # run by the operator
+struct XmppSettings {
+    std::string domain = "localhost";
+    std::string server = "127.0.0.1:5347";
+    std::string secret;
+    std::string prosody = "scripts";
+};
+
 struct Profile {
     std::string name, file, description;
     bool manual_clock = false;
@@ -95,6 +114,7 @@ struct Profile {
     OutboundSettings outbound;
     HttpSettings http;
     PaymentSettings payment;
+    XmppSettings xmpp;
 };
 
 // Provider kinds a profile may name: store, broker, events, auth, model.

@@ -19,6 +19,9 @@ struct Settings {
     std::string config_secret_key;   // PLATFORM_CONFIG_SECRET_KEY
     std::string admin_secret;        // PLATFORM_ADMIN_SECRET
     bool enable_tls = false, enable_acme = false;
+    // XMPP federation of chat (PLATFORM_XMPP, off by default): the profile's `xmpp:` section says
+    // where the XMPP server is (profile.hpp XmppSettings).
+    bool xmpp = false;
     std::string tls_cert_file, tls_key_file, acme_hosts;
     // MCP (mcp.hpp): extra Host names /mcp accepts besides the loopback ones and the ACME hosts
     // (PLATFORM_MCP_ALLOWED_HOSTS, comma-separated, "*" = any), and how long an unused session

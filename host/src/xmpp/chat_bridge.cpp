@@ -1,0 +1,260 @@
+// The chat ↔ XMPP bridge (chat_bridge.hpp).
+#include <platform/abi.h>
+#include <spdlog/spdlog.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <map>
+#include <mutex>
+#include <platform/host/core/plugin.hpp>
+#include <platform/host/core/runtime.hpp>
+#include <platform/host/core/service_registry.hpp>
+#include <platform/host/core/settings.hpp>
+#include <platform/host/xmpp/chat_bridge.hpp>
+#include <platform/host/xmpp/xmpp_component.hpp>
+#include <regex>
+#include <set>
+#include <thread>
+
+namespace platform::host {
+
+using nlohmann::json;
+
+namespace {
+const std::string kTopic = "chat.all";
+const std::string kListener = "platform";  // the listening occupant's nick
+
+std::string view_str(platform_str_t s) {
+    return s.len ? std::string(s.ptr, s.len) : std::string();
+}
+platform_str_t view(const std::string& s) {
+    return {s.data(), s.size()};
+}
+std::string bare(const std::string& jid) {
+    return jid.substr(0, jid.find('/'));
+}
+bool bridgeable(const std::string& room) {
+    static const std::regex name("^[a-z0-9][a-z0-9._-]{0,63}$");
+    return std::regex_match(room, name);
+}
+}  // namespace
+
+struct ChatBridge::State : std::enable_shared_from_this<ChatBridge::State> {
+    Runtime& runtime;
+    XmppSettings settings;
+    std::string muc, component;  // conference.D, bridge.D
+    std::unique_ptr<XmppComponent> xmpp;
+    std::thread follower;
+    std::atomic<bool> running{false};
+
+    std::mutex m;
+    std::set<std::string> listening;                              // rooms the listener joined
+    std::set<std::string> excluded;                               // encrypted rooms
+    std::set<std::pair<std::string, std::string>> web_occupants;  // {room, account}
+    std::map<std::string, std::map<std::string, std::string>> real_jids;  // room -> nick -> jid
+    std::multiset<std::tuple<std::string, std::string, std::string>> pending;  // room, from, text
+
+    State(Runtime& rt, XmppSettings s)
+        : runtime(rt),
+          settings(std::move(s)),
+          muc("conference." + settings.domain),
+          component("bridge." + settings.domain) {}
+
+    std::string listener_jid() const { return "relay@" + component + "/bridge"; }
+    std::string room_jid(const std::string& room) const { return room + "@" + muc; }
+
+    static std::string join_presence(const std::string& from, const std::string& to) {
+        return "<presence from='" + XmppComponent::escape(from) + "' to='" +
+               XmppComponent::escape(to) +
+               "'><x xmlns='http://jabber.org/protocol/muc'><history maxstanzas='0'/></x>"
+               "</presence>";
+    }
+
+    // Joins the listener to `room` once (caller holds m).
+    void listen_locked(const std::string& room) {
+        if (!bridgeable(room) || excluded.count(room) || !listening.insert(room).second) return;
+        xmpp->send(join_presence(listener_jid(), room_jid(room) + "/" + kListener));
+    }
+
+    void rejoin_all() {
+        std::lock_guard<std::mutex> lock(m);
+        web_occupants.clear();
+        real_jids.clear();
+        auto rooms = std::move(listening);
+        listening.clear();
+        for (const auto& r : rooms) listen_locked(r);
+    }
+
+    // ---- XMPP → platform ----
+    void on_stanza(const XmppStanza& s) {
+        const std::string from_bare = bare(s.from);
+        if (s.name == "message" && s.type == "headline" && s.from == muc) {
+            // mod_platform_rooms: someone joined the room in the body.
+            const std::string room_jid_text = s.body;
+            const auto at = room_jid_text.find('@');
+            if (at != std::string::npos && room_jid_text.substr(at + 1) == muc) {
+                std::lock_guard<std::mutex> lock(m);
+                listen_locked(room_jid_text.substr(0, at));
+            }
+            return;
+        }
+        const auto at = from_bare.find('@');
+        if (at == std::string::npos || from_bare.substr(at + 1) != muc) return;
+        const std::string room = from_bare.substr(0, at);
+        const std::string nick =
+            s.from.size() > from_bare.size() ? s.from.substr(from_bare.size() + 1) : "";
+        if (s.name == "presence" && s.to == listener_jid()) {
+            std::lock_guard<std::mutex> lock(m);
+            if (s.type == "unavailable")
+                real_jids[room].erase(nick);
+            else if (!s.real_jid.empty())
+                real_jids[room][nick] = bare(s.real_jid);
+            return;
+        }
+        if (s.name != "message" || s.type != "groupchat" || s.to != listener_jid() || s.delayed ||
+            s.body.empty() || nick.empty())
+            return;
+        std::string account;
+        {
+            std::lock_guard<std::mutex> lock(m);
+            if (excluded.count(room)) return;
+            auto r = real_jids.find(room);
+            if (r == real_jids.end()) return;
+            auto j = r->second.find(nick);
+            if (j == r->second.end()) return;
+            const auto a = j->second.find('@');
+            if (a == std::string::npos || j->second.substr(a + 1) != settings.domain) return;
+            account = j->second.substr(0, a);  // occupants of bridge.D are the web's own
+            pending.emplace(room, account, s.body);
+        }
+        send_to_chat(room, account, s.body);
+    }
+
+    void send_to_chat(const std::string& room, const std::string& account,
+                      const std::string& text) {
+        const ServiceEntry* svc = runtime.registry().find("chat");
+        const Endpoint* ep = svc ? svc->plugin->endpoint("send") : nullptr;
+        auto forget = [self = shared_from_this(), room, account, text] {
+            std::lock_guard<std::mutex> lock(self->m);
+            auto it = self->pending.find({room, account, text});
+            if (it != self->pending.end()) self->pending.erase(it);
+        };
+        if (!ep) {
+            forget();
+            spdlog::warn("xmpp: no chat service to take a message of {} in {}", account, room);
+            return;
+        }
+        Identity who;
+        who.id = account;
+        who.type = "user";
+        who.name = account;
+        who.issuer = runtime.settings().ns;
+        Invocation inv;
+        inv.service = svc;
+        inv.endpoint = ep;
+        inv.http_method = "POST";
+        inv.args = {{"room", room}, {"message", text}};
+        // The callback keeps the state alive: a call may end after stop().
+        runtime.dispatch_as(
+            who, std::move(inv), [self = shared_from_this(), forget, room, account](Outcome o) {
+                if (o.code == PLATFORM_OK) return;
+                forget();
+                if (o.code == PLATFORM_CONFLICT) {
+                    std::lock_guard<std::mutex> lock(self->m);
+                    self->excluded.insert(room);  // an encrypted group: OMEMO clients only
+                    return;
+                }
+                spdlog::info("xmpp: chat/send of {} in {} refused: {}", account, room, o.body);
+            });
+    }
+
+    // ---- platform → XMPP ----
+    void relay(const json& msg) {
+        const std::string room = msg.value("room", ""), from = msg.value("from", ""),
+                          text = msg.value("text", "");
+        if (room.empty() || from.empty() || text.empty() || !bridgeable(room)) return;
+        std::lock_guard<std::mutex> lock(m);
+        auto mine = pending.find({room, from, text});
+        if (mine != pending.end()) {  // written by the bridge: XMPP has it already
+            pending.erase(mine);
+            return;
+        }
+        if (excluded.count(room) || !xmpp->connected()) return;
+        listen_locked(room);
+        const std::string occupant = from + "@" + component + "/web";
+        if (web_occupants.insert({room, from}).second)
+            xmpp->send(join_presence(occupant, room_jid(room) + "/" + from + " (web)"));
+        xmpp->send("<message from='" + XmppComponent::escape(occupant) + "' to='" +
+                   XmppComponent::escape(room_jid(room)) + "' type='groupchat'><body>" +
+                   XmppComponent::escape(text) + "</body></message>");
+    }
+
+    void follow() {
+        Plugin* p = runtime.provider("events");
+        auto* events =
+            p ? static_cast<const platform_events_provider_t*>(p->desc->provider) : nullptr;
+        if (!events) {
+            spdlog::warn("xmpp: no events provider: web messages are not relayed to XMPP");
+            return;
+        }
+        uint64_t after = 0;  // start at the topic's end: earlier messages are history
+        events->topics(
+            p->instance,
+            [](void* user, platform_str_t bytes) {
+                json all = json::parse(view_str(bytes), nullptr, false);
+                if (!all.is_array()) return;
+                for (const auto& t : all)
+                    if (t.value("topic", "") == kTopic)
+                        *static_cast<uint64_t*>(user) = t.value("last_offset", uint64_t{0});
+            },
+            &after);
+        while (running) {
+            if (events->wait(p->instance, view(kTopic), after, 500) != PLATFORM_OK) continue;
+            std::vector<std::pair<uint64_t, json>> batch;
+            events->read(
+                p->instance, view(kTopic), after + 1, 100,
+                [](void* user, const platform_event_t* e) {
+                    auto* b = static_cast<std::vector<std::pair<uint64_t, json>>*>(user);
+                    b->emplace_back(e->offset, json::parse(view_str(e->payload), nullptr, false));
+                    return true;
+                },
+                &batch);
+            for (auto& [offset, msg] : batch) {
+                after = std::max(after, offset);
+                if (msg.is_object()) relay(msg);
+            }
+        }
+    }
+};
+
+ChatBridge::ChatBridge(Runtime& runtime, XmppSettings settings)
+    : state_(std::make_shared<State>(runtime, std::move(settings))) {
+    State* s = state_.get();
+    auto [host, port] = split_address(s->settings.server);
+    s->xmpp = std::make_unique<XmppComponent>(
+        XmppComponent::Options{
+            s->component, host, port, s->settings.secret,
+            s->settings.prosody == "scripts"
+                ? " (Prosody on this machine: `scripts/xmpp run` with the same PLATFORM_XMPP_* "
+                  "environment)"
+                : " (the operator's XMPP server)"},
+        [s](const XmppStanza& st) { s->on_stanza(st); }, [s] { s->rejoin_all(); });
+}
+
+ChatBridge::~ChatBridge() {
+    stop();
+}
+
+void ChatBridge::start() {
+    state_->running = true;
+    state_->xmpp->start();
+    state_->follower = std::thread([s = state_.get()] { s->follow(); });
+}
+
+void ChatBridge::stop() {
+    if (!state_->running.exchange(false)) return;
+    if (state_->follower.joinable()) state_->follower.join();
+    state_->xmpp->stop();
+}
+
+}  // namespace platform::host

@@ -2,11 +2,12 @@
 //
 //   node xmpp_client.mjs login  --service xmpp://127.0.0.1:PORT --domain D --user U --password P
 //   node xmpp_client.mjs room   --service ... --domain D --user U --password P --room JID
-//                               --send TEXT --expect TEXT [--timeout S]
+//                               --send TEXT --expect TEXT [--after NICK] [--timeout S]
 //
 // Both connect over STARTTLS (the test server's certificate is self-signed: checks are off) and
 // log in with SASL PLAIN. `login` prints `online JID` and exits 0, or `refused CONDITION` and
-// exits 1. `room` joins the room as nick U, sends TEXT as a groupchat message, then waits for a
+// exits 1. `room` joins the room as nick U (with --after, waits until occupant NICK is in the
+// room too), sends TEXT as a groupchat message, then waits for a
 // groupchat message whose body is the expected text: it prints one JSON line per groupchat
 // message seen ({"from", "body"}), then `received` and exits 0, or `timeout` and exits 1.
 import { client, xml } from "@xmpp/client";
@@ -52,17 +53,27 @@ if (command === "login") {
 
 if (command === "room") {
   const room = opts.room;
-  let joined = false;
+  let joined = false,
+    other = !opts.after,
+    sent = false;
+  const sendOnce = async () => {
+    if (!joined || !other || sent) return;
+    sent = true;
+    await xmpp.send(xml("message", { to: room, type: "groupchat" }, xml("body", {}, opts.send)));
+  };
   xmpp.on("stanza", async (stanza) => {
     if (stanza.is("presence") && stanza.attrs.from === `${room}/${opts.user}`) {
       if (stanza.attrs.type === "error") {
         console.log(`join refused ${stanza.toString()}`);
         process.exit(1);
       }
-      if (!joined) {
-        joined = true;
-        await xmpp.send(xml("message", { to: room, type: "groupchat" }, xml("body", {}, opts.send)));
-      }
+      joined = true;
+      await sendOnce();
+    }
+    if (stanza.is("presence") && opts.after && stanza.attrs.from === `${room}/${opts.after}`) {
+      console.log(`occupant ${opts.after}`);
+      other = true;
+      await sendOnce();
     }
     if (stanza.is("message") && stanza.attrs.type === "groupchat") {
       const body = stanza.getChildText("body");

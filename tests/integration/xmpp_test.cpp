@@ -3,11 +3,16 @@
 // by scripts/e2e-deps.sh) as the XMPP client.
 //
 // Checked: a client logs in with a platform account's secret (deploy/xmpp/mod_auth_platform.lua
-// asks the platform) and is refused with a wrong one. The tests skip only when prosody is missing
-// and cannot be installed.
+// asks the platform) and is refused with a wrong one; the host joins Prosody as the bridge
+// component; a plain group's room carries messages both ways between the XMPP client and web chat
+// (chat/messages, chat/send) without echoes; an encrypted group's room answers chat/send with 409.
+// The tests skip only when prosody is missing and cannot be installed.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
+#include <sstream>
+#include <thread>
 
 #include "build_tree.hpp"
 #include "command.hpp"
@@ -57,6 +62,10 @@ protected:
         o.env["PLATFORM_XMPP_DOMAIN"] = "localhost";
         o.env["PLATFORM_XMPP_COMPONENT_PORT"] = std::to_string(component_port_);
         o.env["PLATFORM_XMPP_COMPONENT_SECRET"] = kComponentSecret;
+        // Without a chat plugin in the build, its test-only stand-in (tests/plugins/chat-standin).
+        if (!std::filesystem::exists(HostProcess::build_dir() + "/plugins/chat.so"))
+            o.env["PLATFORM_PLUGIN_PATH"] =
+                HostProcess::build_dir() + "/tests/plugins/chat-standin";
         host_ = std::make_unique<HostProcess>(o);
         host_->start();
         api_ = std::make_unique<HttpClient>("127.0.0.1", host_->api_port());
@@ -141,6 +150,96 @@ TEST(XmppSettings, AServerWithXmppOnAndNoSecretStopsNamingTheSetting) {
     HostProcess host(o);
     EXPECT_NE(host.run_to_exit(), 0);
     EXPECT_NE(host.log().find("PLATFORM_XMPP_COMPONENT_SECRET"), std::string::npos) << host.log();
+}
+
+}  // namespace
+
+namespace {
+
+// The groupchat messages xmpp_client.mjs printed, one JSON object {from, body} a line.
+std::vector<json> groupchat_lines(const std::string& out) {
+    std::vector<json> lines;
+    std::istringstream in(out);
+    for (std::string line; std::getline(in, line);)
+        if (!line.empty() && line[0] == '{')
+            if (json j = json::parse(line, nullptr, false); j.is_object()) lines.push_back(j);
+    return lines;
+}
+
+std::string bearer_of(HttpClient& api, const std::string& id, const std::string& secret) {
+    return "Bearer " + access_token(api, id, secret);
+}
+
+TEST_F(Xmpp, APlainGroupRoomCarriesMessagesBothWays) {
+    create_account(*api_, admin_, "ann", "ann-secret-for-xmpp");
+    const std::string ann = bearer_of(*api_, "ann", "ann-secret-for-xmpp");
+    auto created = api_->post_json("/api/v1/groups/create", {{"name", "xmpp friends"}},
+                                   {{"Authorization", ann}});
+    ASSERT_EQ(created.status, 200) << created.body;
+    const std::string room = created.json()["data"]["id"];
+    const std::string room_jid = room + "@conference.localhost";
+    auto stored = [&] {
+        auto r = api_->get("/api/v1/chat/messages?room=" + room, {{"Authorization", ann}});
+        return r.status == 200 ? r.json()["data"].value("messages", json::array()) : json::array();
+    };
+
+    // The web side: once the XMPP message is stored, answer it with chat/send.
+    json seen = json::array();
+    int sent_status = 0;
+    std::thread web([&] {
+        for (int i = 0; i < 300 && seen.empty(); ++i) {  // up to 30 s
+            for (const auto& m : stored())
+                if (m.value("text", "") == "hello from xmpp") seen.push_back(m);
+            if (seen.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        }
+        if (seen.empty()) return;
+        auto r = api_->post_json("/api/v1/chat/send",
+                                 {{"room", room}, {"message", "hello from the web"}},
+                                 {{"Authorization", ann}});
+        sent_status = r.status;
+    });
+    ASSERT_TRUE(host_->wait_for_log("xmpp: connected as bridge.localhost", 30000))
+        << host_->log() << prosody_->log();
+    auto args = login_args("ann", "ann-secret-for-xmpp");
+    args.insert(args.begin(), "room");
+    args.insert(args.end(), {"--room", room_jid, "--after", "platform", "--send", "hello from xmpp",
+                             "--expect", "hello from the web"});
+    CommandResult client = xmpp_client(args, home_.path());
+    web.join();
+
+    // XMPP → platform: stored once, from ann.
+    ASSERT_EQ(seen.size(), 1u) << client.out << client.err << host_->log() << prosody_->log();
+    EXPECT_EQ(seen[0]["from"], "ann");
+    EXPECT_EQ(seen[0]["room"], room);
+    // Platform → XMPP: the web message reached the client, from ann's web occupant.
+    EXPECT_EQ(sent_status, 200);
+    EXPECT_EQ(client.code, 0) << client.out << client.err << host_->log();
+    bool web_reached = false, echoed = false;
+    for (const auto& m : groupchat_lines(client.out)) {
+        if (m["from"] == room_jid + "/ann (web)" && m["body"] == "hello from the web")
+            web_reached = true;
+        if (m["from"] != room_jid + "/ann" && m["body"] == "hello from xmpp") echoed = true;
+    }
+    EXPECT_TRUE(web_reached) << client.out;
+    // No echo: the bridge did not send the XMPP message back to the room, nor store it twice.
+    EXPECT_FALSE(echoed) << client.out;
+    int copies = 0;
+    for (const auto& m : stored())
+        if (m.value("text", "") == "hello from xmpp") ++copies;
+    EXPECT_EQ(copies, 1);
+}
+
+TEST_F(Xmpp, AnEncryptedGroupsRoomIsNotReadableFromTheWeb) {
+    create_account(*api_, admin_, "ann", "ann-secret-for-xmpp");
+    const std::string ann = bearer_of(*api_, "ann", "ann-secret-for-xmpp");
+    auto created =
+        api_->post_json("/api/v1/groups/create", {{"name", "omemo only"}, {"encrypted", true}},
+                        {{"Authorization", ann}});
+    ASSERT_EQ(created.status, 200) << created.body;
+    const std::string room = created.json()["data"]["id"];
+    auto sent = api_->post_json("/api/v1/chat/send", {{"room", room}, {"message", "plain text"}},
+                                {{"Authorization", ann}});
+    EXPECT_EQ(sent.status, 409) << sent.body;
 }
 
 }  // namespace

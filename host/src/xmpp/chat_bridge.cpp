@@ -76,6 +76,8 @@ struct ChatBridge::State : std::enable_shared_from_this<ChatBridge::State> {
         xmpp->send(join_presence(listener_jid(), room_jid(room) + "/" + kListener));
     }
 
+    // On (re)connecting: joins the rooms it was in, and asks the MUC service for its rooms, which
+    // people may have entered while the bridge was away.
     void rejoin_all() {
         std::lock_guard<std::mutex> lock(m);
         web_occupants.clear();
@@ -83,6 +85,16 @@ struct ChatBridge::State : std::enable_shared_from_this<ChatBridge::State> {
         auto rooms = std::move(listening);
         listening.clear();
         for (const auto& r : rooms) listen_locked(r);
+        xmpp->send("<iq type='get' id='platform-rooms' from='" + XmppComponent::escape(component) +
+                   "' to='" + XmppComponent::escape(muc) +
+                   "'><query xmlns='http://jabber.org/protocol/disco#items'/></iq>");
+    }
+
+    // The room a JID of the MUC service names ("" for any other JID).
+    std::string room_of(const std::string& jid) const {
+        const std::string b = bare(jid);
+        const auto at = b.find('@');
+        return at != std::string::npos && b.substr(at + 1) == muc ? b.substr(0, at) : "";
     }
 
     // ---- XMPP → platform ----
@@ -90,12 +102,14 @@ struct ChatBridge::State : std::enable_shared_from_this<ChatBridge::State> {
         const std::string from_bare = bare(s.from);
         if (s.name == "message" && s.type == "headline" && s.from == muc) {
             // mod_platform_rooms: someone joined the room in the body.
-            const std::string room_jid_text = s.body;
-            const auto at = room_jid_text.find('@');
-            if (at != std::string::npos && room_jid_text.substr(at + 1) == muc) {
-                std::lock_guard<std::mutex> lock(m);
-                listen_locked(room_jid_text.substr(0, at));
-            }
+            std::lock_guard<std::mutex> lock(m);
+            if (std::string room = room_of(s.body); !room.empty()) listen_locked(room);
+            return;
+        }
+        if (s.name == "iq" && s.type == "result" && s.id == "platform-rooms" && s.from == muc) {
+            std::lock_guard<std::mutex> lock(m);
+            for (const auto& item : s.items)
+                if (std::string room = room_of(item); !room.empty()) listen_locked(room);
             return;
         }
         const auto at = from_bare.find('@');

@@ -33,6 +33,7 @@ struct XmppStanza {
     std::string real_jid;               // presence from a MUC room: <x muc#user><item jid/>
     std::vector<std::string> statuses;  // presence from a MUC room: status codes (110 = self)
     bool delayed = false;               // carries a <delay/> (history)
+    std::vector<std::string> items;     // iq result of disco#items: each <item jid/>
     std::string xml;                    // the whole stanza, for logs
 };
 

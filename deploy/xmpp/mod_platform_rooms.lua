@@ -1,26 +1,58 @@
--- mod_platform_rooms — tells the platform's bridge component which MUC rooms people are in.
+-- mod_platform_rooms — the platform's bridge component and Prosody's MUC rooms.
 --
--- What: loaded on the MUC component (conference.<domain>). When an occupant whose JID is not the
--- bridge's own joins a room, the bridge (platform_bridge, default bridge.<parent domain>) gets a
--- headline message from the MUC host whose body is the room's JID; the bridge then joins the room
--- and relays it with the platform's chat (host/include/platform/host/xmpp/chat_bridge.hpp). The
--- bridge ignores such notices from any other sender.
+-- What: loaded on the MUC component (conference.<domain>), it
+--   - keeps a group's room (its name is the group's id: 32 lower-case hex digits) to the group's
+--     members: before anyone but the bridge enters, it asks the bridge (platform_bridge, default
+--     bridge.<parent domain>) with <iq type="get"><member xmlns="urn:platform:xmpp:member"
+--     room="ID" jid="user@domain"/></iq>; a result lets them in, anything else (an error, no
+--     answer within 10 s, the bridge away) refuses with registration-required. Other rooms (public
+--     rooms) are open;
+--   - tells the bridge when someone enters a room: a headline message from the MUC host whose body
+--     is the room's JID, so the bridge joins and relays it
+--     (host/include/platform/host/xmpp/chat_bridge.hpp).
 --
 -- Config (on the MUC component, written by scripts/xmpp):
 --   modules_enabled = { "platform_rooms" }
 --   platform_bridge = "bridge.example.org"
 --
--- Threads: Prosody's event loop; nothing waits.
+-- Threads: Prosody 0.12 handles a client's stanzas in an async runner; the membership question
+-- waits there with util.async (other sessions go on). Outside a runner a group room is refused.
 
 local st = require "util.stanza";
-local jid_host = require "util.jid".host;
+local async = require "util.async";
+local new_id = require "util.id".short;
+local jid = require "util.jid";
 
 local parent = module.host:match("^[^.]+%.(.+)$") or module.host;
 local bridge = module:get_option_string("platform_bridge", "bridge." .. parent);
 
+local function group_room(node)
+	return node ~= nil and #node == 32 and node:match("^[0-9a-f]+$") ~= nil;
+end
+
+-- Whether the bridge says `who` may enter group room `node`.
+local function member(node, who)
+	if not async.ready() then return false; end
+	local question = st.iq({ type = "get"; from = module.host; to = bridge; id = new_id() })
+		:tag("member", { xmlns = "urn:platform:xmpp:member"; room = node; jid = who });
+	local answer = async.wait_for(module:send_iq(question, nil, 10));
+	return answer ~= nil;
+end
+
+module:hook("muc-occupant-pre-join", function(event)
+	local node = jid.node(event.room.jid);
+	local who = jid.bare(event.stanza.attr.from);
+	if not group_room(node) or jid.host(who) == bridge then return; end
+	if member(node, who) then return; end
+	module:log("info", "%s may not enter %s: not a member of the group", who, event.room.jid);
+	event.origin.send(st.error_reply(event.stanza, "auth", "registration-required",
+		"Only the group's members may enter", event.room.jid));
+	return true;
+end, 10);
+
 module:hook("muc-occupant-joined", function(event)
 	local occupant = event.occupant;
-	if not occupant or jid_host(occupant.bare_jid) == bridge then return; end
+	if not occupant or jid.host(occupant.bare_jid) == bridge then return; end
 	module:send(st.message({ from = module.host; to = bridge; type = "headline" })
 		:text_tag("body", event.room.jid));
 end);

@@ -229,6 +229,35 @@ TEST_F(Xmpp, APlainGroupRoomCarriesMessagesBothWays) {
     EXPECT_EQ(copies, 1);
 }
 
+TEST_F(Xmpp, OnlyTheGroupsMembersEnterItsRoom) {
+    create_account(*api_, admin_, "ann", "ann-secret-for-xmpp");
+    create_account(*api_, admin_, "bob", "bob-secret-for-xmpp");
+    const std::string ann = bearer_of(*api_, "ann", "ann-secret-for-xmpp");
+    auto created =
+        api_->post_json("/api/v1/groups/create", {{"name", "ann only"}}, {{"Authorization", ann}});
+    ASSERT_EQ(created.status, 200) << created.body;
+    const std::string room_jid =
+        created.json()["data"]["id"].get<std::string>() + "@conference.localhost";
+    ASSERT_TRUE(host_->wait_for_log("xmpp: connected as bridge.localhost", 30000))
+        << host_->log() << prosody_->log();
+
+    auto args = login_args("bob", "bob-secret-for-xmpp");
+    args.insert(args.begin(), "room");
+    args.insert(args.end(), {"--room", room_jid, "--send", "let me in", "--expect", "never"});
+    CommandResult bob = xmpp_client(args, home_.path());
+    EXPECT_EQ(bob.code, 1) << bob.out << bob.err;
+    EXPECT_NE(bob.out.find("join refused"), std::string::npos) << bob.out;
+    EXPECT_NE(bob.out.find("registration-required"), std::string::npos) << bob.out;
+
+    // A public room is open to every account.
+    args = login_args("bob", "bob-secret-for-xmpp");
+    args.insert(args.begin(), "room");
+    args.insert(args.end(), {"--room", "lobby@conference.localhost", "--send", "hello lobby",
+                             "--expect", "hello lobby"});
+    CommandResult lobby = xmpp_client(args, home_.path());
+    EXPECT_EQ(lobby.code, 0) << lobby.out << lobby.err;
+}
+
 TEST_F(Xmpp, AnEncryptedGroupsRoomIsNotReadableFromTheWeb) {
     create_account(*api_, admin_, "ann", "ann-secret-for-xmpp");
     const std::string ann = bearer_of(*api_, "ann", "ann-secret-for-xmpp");

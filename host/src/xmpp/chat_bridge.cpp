@@ -106,6 +106,10 @@ struct ChatBridge::State : std::enable_shared_from_this<ChatBridge::State> {
             if (std::string room = room_of(s.body); !room.empty()) listen_locked(room);
             return;
         }
+        if (s.name == "iq" && s.type == "get" && s.from == muc && !s.member_room.empty()) {
+            answer_membership(s);
+            return;
+        }
         if (s.name == "iq" && s.type == "result" && s.id == "platform-rooms" && s.from == muc) {
             std::lock_guard<std::mutex> lock(m);
             for (const auto& item : s.items)
@@ -144,6 +148,44 @@ struct ChatBridge::State : std::enable_shared_from_this<ChatBridge::State> {
         send_to_chat(room, account, s.body);
     }
 
+    // mod_platform_rooms asks whether a JID may enter a group's room: yes when groups/read of the
+    // group answers its account (that is, the account is a member).
+    void answer_membership(const XmppStanza& s) {
+        auto answer = [self = shared_from_this(), id = s.id](bool yes) {
+            const std::string head = "<iq type='" + std::string(yes ? "result" : "error") +
+                                     "' id='" + XmppComponent::escape(id) + "' from='" +
+                                     XmppComponent::escape(self->component) + "' to='" +
+                                     XmppComponent::escape(self->muc) + "'";
+            self->xmpp->send(yes ? head + "/>"
+                                 : head +
+                                       "><error type='auth'><forbidden "
+                                       "xmlns='urn:ietf:params:xml:ns:xmpp-stanzas'/></error>"
+                                       "</iq>");
+        };
+        const std::string who = bare(s.member_jid);
+        const auto at = who.find('@');
+        const ServiceEntry* svc = runtime.registry().find("groups");
+        const Endpoint* ep = svc ? svc->plugin->endpoint("read") : nullptr;
+        if (at == std::string::npos || who.substr(at + 1) != settings.domain || !ep)
+            return answer(false);
+        Invocation inv;
+        inv.service = svc;
+        inv.endpoint = ep;
+        inv.http_method = "GET";
+        inv.args = {{"id", s.member_room}};
+        runtime.dispatch_as(account_identity(who.substr(0, at)), std::move(inv),
+                            [answer](Outcome o) { answer(o.code == PLATFORM_OK); });
+    }
+
+    Identity account_identity(const std::string& account) const {
+        Identity who;
+        who.id = account;
+        who.type = "user";
+        who.name = account;
+        who.issuer = runtime.settings().ns;
+        return who;
+    }
+
     void send_to_chat(const std::string& room, const std::string& account,
                       const std::string& text) {
         const ServiceEntry* svc = runtime.registry().find("chat");
@@ -158,11 +200,6 @@ struct ChatBridge::State : std::enable_shared_from_this<ChatBridge::State> {
             spdlog::warn("xmpp: no chat service to take a message of {} in {}", account, room);
             return;
         }
-        Identity who;
-        who.id = account;
-        who.type = "user";
-        who.name = account;
-        who.issuer = runtime.settings().ns;
         Invocation inv;
         inv.service = svc;
         inv.endpoint = ep;
@@ -170,7 +207,8 @@ struct ChatBridge::State : std::enable_shared_from_this<ChatBridge::State> {
         inv.args = {{"room", room}, {"message", text}};
         // The callback keeps the state alive: a call may end after stop().
         runtime.dispatch_as(
-            who, std::move(inv), [self = shared_from_this(), forget, room, account](Outcome o) {
+            account_identity(account), std::move(inv),
+            [self = shared_from_this(), forget, room, account](Outcome o) {
                 if (o.code == PLATFORM_OK) return;
                 forget();
                 if (o.code == PLATFORM_CONFLICT) {

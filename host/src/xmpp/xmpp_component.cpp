@@ -72,6 +72,11 @@ XmppStanza copy(xmpp_ctx_t* ctx, xmpp_stanza_t* s) {
         for (xmpp_stanza_t* c = xmpp_stanza_get_children(q); c; c = xmpp_stanza_get_next(c))
             if (const char* cn = xmpp_stanza_get_name(c); cn && std::string(cn) == "item")
                 st.items.push_back(attr(c, "jid"));
+    if (xmpp_stanza_t* m =
+            xmpp_stanza_get_child_by_name_and_ns(s, "member", "urn:platform:xmpp:member")) {
+        st.member_room = attr(m, "room");
+        st.member_jid = attr(m, "jid");
+    }
     char* buf = nullptr;
     size_t len = 0;
     if (xmpp_stanza_to_text(s, &buf, &len) == XMPP_EOK && buf) {

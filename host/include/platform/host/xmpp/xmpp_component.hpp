@@ -34,7 +34,10 @@ struct XmppStanza {
     std::vector<std::string> statuses;  // presence from a MUC room: status codes (110 = self)
     bool delayed = false;               // carries a <delay/> (history)
     std::vector<std::string> items;     // iq result of disco#items: each <item jid/>
-    std::string xml;                    // the whole stanza, for logs
+    // iq get from mod_platform_rooms: <member xmlns='urn:platform:xmpp:member' room jid/>, asking
+    // whether `member_jid` may enter group room `member_room`
+    std::string member_room, member_jid;
+    std::string xml;  // the whole stanza, for logs
 };
 
 class XmppComponent {

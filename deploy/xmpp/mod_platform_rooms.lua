@@ -5,8 +5,9 @@
 --     members: before anyone but the bridge enters, it asks the bridge (platform_bridge, default
 --     bridge.<parent domain>) with <iq type="get"><member xmlns="urn:platform:xmpp:member"
 --     room="ID" jid="user@domain"/></iq>; a result lets them in, anything else (an error, no
---     answer within 10 s, the bridge away) refuses with registration-required. Other rooms (public
---     rooms) are open;
+--     answer within 10 s, the bridge away) refuses with registration-required. The room is made
+--     members-only and each one let in becomes a member (OMEMO clients encrypt for the members
+--     of a members-only room with real JIDs). Other rooms (public rooms) are open;
 --   - tells the bridge when someone enters a room: a headline message from the MUC host whose body
 --     is the room's JID, so the bridge joins and relays it
 --     (host/include/platform/host/xmpp/chat_bridge.hpp).
@@ -40,14 +41,23 @@ local function member(node, who)
 end
 
 module:hook("muc-occupant-pre-join", function(event)
-	local node = jid.node(event.room.jid);
+	local room = event.room;
+	local node = jid.node(room.jid);
 	local who = jid.bare(event.stanza.attr.from);
-	if not group_room(node) or jid.host(who) == bridge then return; end
-	if member(node, who) then return; end
-	module:log("info", "%s may not enter %s: not a member of the group", who, event.room.jid);
-	event.origin.send(st.error_reply(event.stanza, "auth", "registration-required",
-		"Only the group's members may enter", event.room.jid));
-	return true;
+	if not group_room(node) then return; end
+	if jid.host(who) ~= bridge and not member(node, who) then
+		module:log("info", "%s may not enter %s: not a member of the group", who, room.jid);
+		event.origin.send(st.error_reply(event.stanza, "auth", "registration-required",
+			"Only the group's members may enter", room.jid));
+		return true;
+	end
+	-- Members-only, listing everyone who entered: what OMEMO clients need to encrypt for the room.
+	if not room:get_members_only() then room:set_members_only(true); end
+	if (room:get_affiliation(who) or "none") == "none" then
+		room:set_affiliation(true, who, "member");
+		-- The entering occupant's role was chosen before it had an affiliation.
+		if event.occupant then event.occupant.role = room:get_default_role("member"); end
+	end
 end, 10);
 
 module:hook("muc-occupant-joined", function(event)

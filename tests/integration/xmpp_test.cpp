@@ -236,8 +236,8 @@ TEST_F(Xmpp, OnlyTheGroupsMembersEnterItsRoom) {
     auto created =
         api_->post_json("/api/v1/groups/create", {{"name", "ann only"}}, {{"Authorization", ann}});
     ASSERT_EQ(created.status, 200) << created.body;
-    const std::string room_jid =
-        created.json()["data"]["id"].get<std::string>() + "@conference.localhost";
+    const std::string room = created.json()["data"]["id"];
+    const std::string room_jid = room + "@conference.localhost";
     ASSERT_TRUE(host_->wait_for_log("xmpp: connected as bridge.localhost", 30000))
         << host_->log() << prosody_->log();
 
@@ -248,6 +248,17 @@ TEST_F(Xmpp, OnlyTheGroupsMembersEnterItsRoom) {
     EXPECT_EQ(bob.code, 1) << bob.out << bob.err;
     EXPECT_NE(bob.out.find("join refused"), std::string::npos) << bob.out;
     EXPECT_NE(bob.out.find("registration-required"), std::string::npos) << bob.out;
+
+    // A member enters a room someone else opened: here the bridge, relaying a web message.
+    auto sent = api_->post_json("/api/v1/chat/send", {{"room", room}, {"message", "from the web"}},
+                                {{"Authorization", ann}});
+    ASSERT_EQ(sent.status, 200) << sent.body;
+    ASSERT_TRUE(host_->wait_for_log("xmpp: bridging room " + room, 10000)) << host_->log();
+    args = login_args("ann", "ann-secret-for-xmpp");
+    args.insert(args.begin(), "room");
+    args.insert(args.end(), {"--room", room_jid, "--send", "ann is in", "--expect", "ann is in"});
+    CommandResult member = xmpp_client(args, home_.path());
+    EXPECT_EQ(member.code, 0) << member.out << member.err << prosody_->log();
 
     // A public room is open to every account.
     args = login_args("bob", "bob-secret-for-xmpp");
@@ -269,6 +280,15 @@ TEST_F(Xmpp, AnEncryptedGroupsRoomIsNotReadableFromTheWeb) {
     auto sent = api_->post_json("/api/v1/chat/send", {{"room", room}, {"message", "plain text"}},
                                 {{"Authorization", ann}});
     EXPECT_EQ(sent.status, 409) << sent.body;
+
+    // Its room is an XMPP room for the group's members, members-only (OMEMO clients need that).
+    ASSERT_TRUE(host_->wait_for_log("xmpp: connected as bridge.localhost", 30000)) << host_->log();
+    auto args = login_args("ann", "ann-secret-for-xmpp");
+    args.insert(args.begin(), "room");
+    args.insert(args.end(), {"--room", room + "@conference.localhost", "--send", "sealed",
+                             "--expect", "sealed"});
+    CommandResult client = xmpp_client(args, home_.path());
+    EXPECT_EQ(client.code, 0) << client.out << client.err << prosody_->log();
 }
 
 }  // namespace

@@ -73,6 +73,7 @@ struct ChatBridge::State : std::enable_shared_from_this<ChatBridge::State> {
     // Joins the listener to `room` once (caller holds m).
     void listen_locked(const std::string& room) {
         if (!bridgeable(room) || excluded.count(room) || !listening.insert(room).second) return;
+        spdlog::info("xmpp: bridging room {}", room);
         xmpp->send(join_presence(listener_jid(), room_jid(room) + "/" + kListener));
     }
 
@@ -112,8 +113,12 @@ struct ChatBridge::State : std::enable_shared_from_this<ChatBridge::State> {
         }
         if (s.name == "iq" && s.type == "result" && s.id == "platform-rooms" && s.from == muc) {
             std::lock_guard<std::mutex> lock(m);
+            // Public rooms only: whether a group's room is encrypted is learnt when someone enters.
+            static const std::regex group("^[0-9a-f]{32}$");
             for (const auto& item : s.items)
-                if (std::string room = room_of(item); !room.empty()) listen_locked(room);
+                if (std::string room = room_of(item);
+                    !room.empty() && !std::regex_match(room, group))
+                    listen_locked(room);
             return;
         }
         const auto at = from_bare.find('@');
@@ -173,8 +178,16 @@ struct ChatBridge::State : std::enable_shared_from_this<ChatBridge::State> {
         inv.endpoint = ep;
         inv.http_method = "GET";
         inv.args = {{"id", s.member_room}};
-        runtime.dispatch_as(account_identity(who.substr(0, at)), std::move(inv),
-                            [answer](Outcome o) { answer(o.code == PLATFORM_OK); });
+        runtime.dispatch_as(
+            account_identity(who.substr(0, at)), std::move(inv),
+            [answer, self = shared_from_this(), room = s.member_room](Outcome o) {
+                const json group = json::parse(o.body, nullptr, false);
+                if (o.code == PLATFORM_OK && group.is_object() && group.value("encrypted", false)) {
+                    std::lock_guard<std::mutex> lock(self->m);
+                    self->excluded.insert(room);  // OMEMO clients only: the bridge stays out
+                }
+                answer(o.code == PLATFORM_OK);
+            });
     }
 
     Identity account_identity(const std::string& account) const {

@@ -14,12 +14,13 @@ void ActivityRecord::seen(const std::string& id, const std::string& name, const 
     bool arm = false;
     {
         std::lock_guard<std::mutex> g(m_);
-        auto [it, fresh] = pending_.try_emplace(id, Seen{id, name, type, now_ms, now_ms});
-        if (!fresh) {
-            it->second.name = name;
-            it->second.type = type;
+        if (auto it = pending_.find(id); it != pending_.end()) {  // the common case: no copies
             it->second.first_ms = std::min(it->second.first_ms, now_ms);
             it->second.last_ms = std::max(it->second.last_ms, now_ms);
+            if (it->second.name != name) it->second.name = name;
+            if (it->second.type != type) it->second.type = type;
+        } else {
+            pending_.emplace(id, Seen{id, name, type, now_ms, now_ms});
         }
         arm = !armed_;
         armed_ = true;

@@ -164,4 +164,19 @@ TEST_F(UsersTest, LimitOutsideOneToHundredIs400NamingIt) {
     EXPECT_EQ(list({{"limit", 1}}).at("users").size(), 1u);
 }
 
+TEST_F(UsersTest, DescriptorReadsOnlyAndNeedsAnAccount) {
+    const platform_plugin_desc_t* d = users.descriptor();
+    ASSERT_NE(d, nullptr);
+    EXPECT_EQ(platform::copy(d->id), "users");
+    EXPECT_EQ(platform::copy(d->service), "v1.users");
+    ASSERT_EQ(d->endpoint_count, 3u);
+    for (uint32_t i = 0; i < d->endpoint_count; ++i) {
+        const platform_endpoint_t& e = d->endpoints[i];
+        SCOPED_TRACE(platform::copy(e.name));
+        EXPECT_EQ(e.verb, PLATFORM_VERB_GET);
+        EXPECT_EQ(e.access, PLATFORM_ACCESS_ACCOUNT);
+        EXPECT_TRUE(e.flags & PLATFORM_FLAG_READ_ONLY);
+    }
+}
+
 }  // namespace

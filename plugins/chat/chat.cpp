@@ -196,16 +196,19 @@ json Chat::rooms(platform::Request& r) {
     };
     for (const json& rec : history_.active_public(limit))
         add(rec.value("id", ""), rec.value("id", ""), false, false, rec);
+    platform::Host::CallResult mine;
     try {
-        const auto mine = host_.call("groups", "list", json::object(), r.call());
-        const json body = mine.ok() ? json::parse(mine.body, nullptr, false) : json();
-        if (body.is_object())
-            for (const auto& g : body.value("groups", json::array())) {
-                const std::string id = g.value("id", "");
-                add(id, g.value("name", id), true, g.value("encrypted", false), history_.room(id));
-            }
+        mine = host_.call("groups", "list", json::object(), r.call());
     } catch (const platform::Error&) {  // no groups service: public rooms only
+        mine = {platform::Code::ok, "{}"};
     }
+    if (!mine.ok()) throw platform::Error(mine.code, "groups/list: " + mine.body);
+    const json body = json::parse(mine.body, nullptr, false);
+    if (body.is_object())
+        for (const auto& g : body.value("groups", json::array())) {
+            const std::string id = g.value("id", "");
+            add(id, g.value("name", id), true, g.value("encrypted", false), history_.room(id));
+        }
     std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
         return a.first != b.first ? a.first > b.first : a.second["id"] < b.second["id"];
     });

@@ -128,6 +128,7 @@ void Chat::describe(platform::ServiceSpec<Chat>& s) {
         .access(platform::Access::account)
         .read_only()
         .streaming()
+        .withheld_from_agent()  // a stream of up to 25 s is no tool for a model
         .async(&Chat::live);
 }
 

@@ -14,6 +14,9 @@
 // checked by asking groups/read as the caller (its 404 and 403 are chat's), and a room of an
 // encrypted group answers 409 to messages, send and live.
 //
+// Handlers run on the host's worker threads, any number at once (the store's compare-and-set
+// orders concurrent sends); a live stream holds its worker thread while it lasts.
+//
 // Plugin config: `live_idle_ms` (1000-60000, default 25000): a live stream ends after this long
 // without a message.
 #pragma once

@@ -3,7 +3,9 @@
 // The worker thread is held, never forever: it waits in slices of kSliceMs through the host's
 // events_wait and ends after idle_ms_ without a message, kDeadlineMarginMs before the call's
 // deadline (what was sent is delivered rather than turned into a 504), when the client goes away
-// (a chunk is refused) or when the plugin stops.
+// (a chunk is refused) or when the plugin stops. A cursor past the topic's end means the topic
+// started again (an events provider that keeps nothing across restarts): the stream then sends
+// the whole new topic rather than wait for offsets that were already handed out.
 #include <algorithm>
 #include <chrono>
 #include <climits>
@@ -56,6 +58,7 @@ void Chat::live(platform::Request& r, platform::Responder out) {
         uint64_t pos = 0;
         if (r.args().contains("after") && r.args()["after"].is_number_integer()) {
             pos = static_cast<uint64_t>(r.integer("after", 0, 0, INT64_MAX - 1)) + 1;
+            if (pos > last_offset(topic) + 1) pos = 1;  // the topic started again: all of it
         } else {
             const uint64_t cursor = last_offset(topic);
             if (!out.chunk(json{{"type", "ready"}, {"room", room}, {"cursor", cursor}})) return;

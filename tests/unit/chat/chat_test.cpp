@@ -250,6 +250,9 @@ TEST_F(ChatTest, LiveSaysReadyThenResumesAfterACursor) {
     r = chat.call("live", {{"room", "lobby"}}, "ann");
     ASSERT_EQ(r.chunks.size(), 1u) << r.body;
     EXPECT_EQ(json::parse(r.chunks[0]).at("cursor"), 2);
+    r = chat.call("live", {{"room", "lobby"}, {"after", 9}}, "ann");  // the topic started again
+    ASSERT_EQ(r.chunks.size(), 2u) << r.body;
+    EXPECT_EQ(json::parse(r.chunks[0]).at("message"), one);
     EXPECT_EQ(chat.call("live", {{"room", "lobby"}, {"after", -1}}, "ann").code,
               PLATFORM_INVALID_ARGUMENT);
 }

@@ -1,98 +1,14 @@
-// The chat plugin (plugins/chat/) through the fake host: rooms and their access rules (groups/read
-// and groups/list answered by a scripted groups service), the stored messages, the sender's own
-// index, the events published for live and the bridge, the live stream, and the @agent answerer
-// (agent/list and agent/run answered by a scripted agent service).
-#include <gtest/gtest.h>
-
-#include <map>
-#include <mutex>
-#include <set>
+// The chat plugin (plugins/chat/) through the fake host (chat_fixture.hpp): rooms and their
+// access rules, the stored messages, the sender's own index, the events published for live and
+// the bridge, and the live stream.
 #include <string>
 #include <vector>
 
-#include "../support/plugin_under_test.hpp"
+#include "chat_fixture.hpp"
 
 namespace {
 
-using namespace plugin_test;
-
-struct Group {
-    std::string name;
-    bool encrypted = false;
-    std::set<std::string> members, invited;
-};
-
-const std::string kTeam(32, 'a'), kSecret(32, 'b'), kNowhere(32, 'c');
-
-class ChatTest : public ::testing::Test {
-protected:
-    ChatTest() {
-        groups[kTeam] = {"team", false, {"ann", "bob"}, {"ivy"}};
-        groups[kSecret] = {"secret", true, {"ann"}, {}};
-        host.on_call = [this](const std::string& service, const std::string& method,
-                              const json& req, const std::string& account) {
-            return answer(service, method, req, account);
-        };
-    }
-
-    Reply answer(const std::string& service, const std::string& method, const json& req,
-                 const std::string& account) {
-        std::lock_guard<std::mutex> g(m);
-        if (service == "groups" && method == "read") {
-            auto it = groups.find(req.value("id", ""));
-            if (it == groups.end() ||
-                (!it->second.members.count(account) && !it->second.invited.count(account)))
-                return reply(PLATFORM_NOT_FOUND, "id: no group " + req.value("id", ""));
-            if (!it->second.members.count(account))
-                return reply(PLATFORM_PERMISSION_DENIED, "read: only members may read a group");
-            return reply(PLATFORM_OK, json{{"id", it->first},
-                                           {"name", it->second.name},
-                                           {"encrypted", it->second.encrypted}}
-                                          .dump());
-        }
-        if (service == "groups" && method == "list") {
-            json mine = json::array();
-            for (const auto& [id, grp] : groups)
-                if (grp.members.count(account))
-                    mine.push_back({{"id", id},
-                                    {"name", grp.name},
-                                    {"encrypted", grp.encrypted},
-                                    {"role", "member"}});
-            return reply(PLATFORM_OK,
-                         json{{"groups", mine}, {"invitations", json::array()}}.dump());
-        }
-        if (service == "agent" && method == "list")
-            return reply(
-                PLATFORM_OK,
-                R"({"agents":[{"name":"assistant"},{"name":"helper"}],"default":"assistant"})");
-        if (service == "agent" && method == "run") {
-            runs.push_back({{"account", account}, {"request", req}});
-            return reply(
-                PLATFORM_OK,
-                json{{"text", "answer to " + req.value("prompt", "")}, {"thread", ""}}.dump());
-        }
-        return reply(PLATFORM_NOT_FOUND, "");
-    }
-
-    Reply send(const std::string& who, const std::string& room, const std::string& text) {
-        return chat.call("send", {{"room", room}, {"message", text}}, who);
-    }
-    json messages(const std::string& who, const std::string& room) {
-        return ok_json(chat.call("messages", {{"room", room}}, who), "messages " + room);
-    }
-    // Waits (on the fake host's event condition) until `topic` holds `n` events.
-    bool events_reach(const std::string& topic, size_t n) {
-        std::unique_lock<std::mutex> lock(host.events_mutex);
-        return host.events_cv.wait_for(lock, std::chrono::seconds(10),
-                                       [&] { return host.events[topic].size() >= n; });
-    }
-
-    std::mutex m;
-    std::map<std::string, Group> groups;
-    std::vector<json> runs;
-    FakeHost host;
-    FakePlugin chat = host.load(platform_plugin_entry, {{"live_idle_ms", 1000}});
-};
+using namespace chat_test;
 
 TEST_F(ChatTest, PublicRoomIsSharedAndKeepsTheLast50InOrder) {
     const json sent = ok_json(send("ann", "lobby", "hello"));
@@ -255,58 +171,6 @@ TEST_F(ChatTest, LiveSaysReadyThenResumesAfterACursor) {
     EXPECT_EQ(json::parse(r.chunks[0]).at("message"), one);
     EXPECT_EQ(chat.call("live", {{"room", "lobby"}, {"after", -1}}, "ann").code,
               PLATFORM_INVALID_ARGUMENT);
-}
-
-TEST_F(ChatTest, AgentAnswersInTheRoomAsTheSender) {
-    ASSERT_EQ(send("ann", "lobby", "@agent what is up?").code, PLATFORM_OK);
-    ASSERT_TRUE(events_reach("chat.room.lobby", 2));
-    const json all = messages("bob", "lobby").at("messages");
-    ASSERT_EQ(all.size(), 2u);
-    EXPECT_EQ(all[1].at("from"), "assistant");
-    EXPECT_EQ(all[1].at("agent"), true);
-    EXPECT_EQ(all[1].at("text"), "answer to what is up?");
-    {
-        std::lock_guard<std::mutex> g(m);
-        ASSERT_EQ(runs.size(), 1u);
-        EXPECT_EQ(runs[0].at("account"), "ann");
-        EXPECT_EQ(runs[0].at("request"), (json{{"prompt", "what is up?"},
-                                               {"agent", "assistant"},
-                                               {"channel", "web"},
-                                               {"read_only", true},
-                                               {"deliver", false}}));
-    }
-    ASSERT_EQ(send("bob", kTeam, "@helper, sum it up").code, PLATFORM_OK);
-    ASSERT_TRUE(events_reach("chat.room." + kTeam, 2));
-    EXPECT_EQ(messages("ann", kTeam).at("messages")[1].at("from"), "helper");
-    // Not agents: a mention of someone else, an unknown name, a mention later in the text.
-    for (const char* text : {"@bob hi", "@nobody hi", "hi @agent"})
-        ASSERT_EQ(send("ann", "quiet", text).code, PLATFORM_OK);
-    ASSERT_EQ(send("ann", "quiet", "@agent last").code, PLATFORM_OK);
-    ASSERT_TRUE(events_reach("chat.room.quiet", 5));
-    std::lock_guard<std::mutex> g(m);
-    ASSERT_EQ(runs.size(), 3u);
-    EXPECT_EQ(runs[2].at("request").at("prompt"), "last");
-}
-
-TEST_F(ChatTest, AgentGrantsAreRevokedAndFailuresSaidInTheRoom) {
-    host.on_call = [this](const std::string& service, const std::string& method, const json& req,
-                          const std::string& account) {
-        if (method == "run") return reply(PLATFORM_PAYMENT_REQUIRED, "needs 1 credit");
-        return answer(service, method, req, account);
-    };
-    {
-        FakePlugin own = host.load(platform_plugin_entry);  // stopped at the end of the scope
-        ASSERT_EQ(own.call("send", {{"room", "lobby"}, {"message", "@agent hi"}}, "ann").code,
-                  PLATFORM_OK);
-        ASSERT_TRUE(events_reach("chat.room.lobby", 2));
-        const json said = messages("ann", "lobby").at("messages")[1];
-        EXPECT_EQ(said.at("from"), "assistant");
-        EXPECT_EQ(said.at("agent"), true);
-        EXPECT_EQ(said.at("text"), "I could not answer: needs 1 credit");
-    }
-    std::lock_guard<std::mutex> g(host.grants_mutex);
-    EXPECT_EQ(host.grant_ids, 1u);
-    EXPECT_TRUE(host.grants.empty());
 }
 
 TEST_F(ChatTest, Descriptor) {

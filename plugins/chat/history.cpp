@@ -31,7 +31,9 @@ json History::post(const std::string& room, const std::string& from, const std::
             r["last_at"] = platform::rfc3339(r["last_ms"].get<int64_t>());
             return r;
         });
-    messages(room).put(position_key((*record)["messages"].get<uint64_t>()), message);
+    const std::string position = position_key((*record)["messages"].get<uint64_t>());
+    if (!messages(room).insert_if_absent(position, message))  // never over a stored message
+        throw platform::conflict("room: position " + position + " of " + room + " is taken");
     if (!sender.empty()) {
         sent(sender).put(message["id"].get<std::string>(), message);
         senders().update(sender, [](const std::optional<json>& cur) -> std::optional<json> {

@@ -10,9 +10,10 @@
 //                               than its room record is stale and skipped
 //   sent/<account>/<id>         a copy of each message the account sent (source, sources)
 //   senders/""/<account>        {sent: n}: how many messages the account sent
-// A message is {id, room, from, text, at, agent}. post() writes the position first, then the
-// message, the sender's copy and the activity entry, then publishes the message on the topics
-// chat.room.<room> and chat.all (a failed publish is logged; the message stays stored).
+// A message is {id, room, from, text, at, agent}. post() takes the position first, then writes
+// the message (only where none is: a stored message is never overwritten), the sender's copy
+// and the activity entry, then publishes the message on the topics chat.room.<room> and
+// chat.all (a failed publish is logged; the message stays stored).
 //
 // Thread-safe: every method goes through the host's store and events, which are.
 #pragma once

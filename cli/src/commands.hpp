@@ -53,6 +53,11 @@ int auth_command(const Args& args);    // `platform auth create|list|delete acco
 // True when `platform auth <args>` is a built-in (create/list/delete, or help), not a dynamic call.
 bool is_auth_builtin(const Args& args);
 
+// Chat (chat_commands.cpp; plugins/chat): `platform chat live <room>` follows a room; every other
+// word is a method of the chat service. True when args are the built-in's.
+int chat_command(const Args& args);
+bool is_chat_builtin(const Args& args);
+
 // Operators (admin_commands.cpp): `platform admin reset-secret [--account id] [--home dir]`.
 int admin_command(const Args& args);
 

@@ -102,6 +102,7 @@ int run(Args args) {
         return help_command(rest);
     }
     if (cmd == "auth" && is_auth_builtin(rest)) return auth_command(rest);
+    if (cmd == "chat" && is_chat_builtin(rest)) return chat_command(rest);
     if (auto it = builtins().find(cmd); it != builtins().end()) return it->second(rest);
     return dynamic_command(cmd, rest);
 }

@@ -40,6 +40,7 @@ std::string top_help() {
            "result\n"
            "  inbox list | read <id> | mark_read <id> | mark_unread <id>   conversations across "
            "channels\n"
+           "  chat live <room>                  follow a chat room as messages arrive\n"
            "  help <service> [<method>]         describe a service or a method: arguments, verb, "
            "access\n"
            "  completion bash|zsh               a shell completion script\n"

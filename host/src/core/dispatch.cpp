@@ -44,6 +44,8 @@ platform_status_t Runtime::authenticate(const std::string& credential, Identity&
         return PLATFORM_INTERNAL;
     }
     out = std::move(*who);
+    if (!out.anonymous())
+        activity_.seen(out.id, out.name.empty() ? out.id : out.name, out.type, clock_.now_ms());
     return PLATFORM_OK;
 }
 

@@ -34,6 +34,13 @@ Runtime::Runtime(Settings settings, Profile profile)
       registry_(settings_.ns, node_id()),
       api_(make_host_api()),
       pool_(4, 256),
+      activity_(activity_store_writer(*this),
+                [this](std::function<void()> flush) {
+                    timers_.at(Clock::monotonic_ms() + ActivityRecord::kFlushIntervalMs,
+                               [this, flush = std::move(flush)] {
+                                   if (!stopped_) pool_.submit(flush);
+                               });
+                }),
       tools_(std::make_unique<ToolCatalog>(registry_)),
       payments_(std::make_unique<PaymentGate>(*this)),
       admission_(std::make_unique<Admission>(*this)) {}
@@ -349,6 +356,7 @@ void Runtime::stop() {
     stopped_ = true;
     timers_.stop();
     pool_.stop();
+    activity_.flush();  // what was seen since the last flush, while the store is still up
     std::vector<Plugin*> dynamic;
     {
         std::lock_guard<std::mutex> g(dynamic_m_);

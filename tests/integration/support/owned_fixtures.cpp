@@ -76,6 +76,10 @@ const std::map<std::string, OwnedFixture>& owned_fixtures() {
     const json group = {{"name", kMarker}};
     const OwnedFixture g{"/api/v1/groups/create", group,           {{"id", "{id}"}}, E::NotFound,
                          "/api/v1/groups/read",   {{"id", "{id}"}}};
+    const json said = {{"room", "owned-room"}, {"message", kMarker}};
+    const OwnedFixture ch{"/api/v1/chat/send",   said,
+                          {{"id", "{id}"}},      E::NotFound,
+                          "/api/v1/chat/source", {{"id", "{id}"}}};
     auto as = [](OwnedFixture fx, Expect expect, json args = json::object()) {
         fx.expect = expect;
         if (!args.empty() || expect == Expect::List) fx.args = std::move(args);
@@ -93,6 +97,8 @@ const std::map<std::string, OwnedFixture>& owned_fixtures() {
         {"/api/v1/groups/read", g},
         {"/api/v1/groups/update",
          as(g, E::NotFound, {{"id", "{id}"}, {"action", "rename"}, {"value", "B"}})},
+        {"/api/v1/chat/source", ch},
+        {"/api/v1/chat/sources", as(ch, E::List)},
         {"/api/v1/docs/write",
          as(d, E::NotFound, {{"id", "{id}"}, {"title", "B"}, {"content", "B"}})},
         {"/api/v1/docs/read", d},

@@ -11,6 +11,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <platform/host/core/activity_record.hpp>
 #include <platform/host/core/admission.hpp>
 #include <platform/host/core/calls.hpp>
 #include <platform/host/core/clock.hpp>
@@ -76,7 +77,8 @@ public:
     // The same for a caller already identified (internal calls between services).
     void dispatch_as(const Identity& who, Invocation inv, std::function<void(Outcome)> done);
 
-    // Resolves a credential through the auth provider.
+    // Resolves a credential through the auth provider; an account it resolves is marked seen in
+    // activity() (the operator's credential and anonymous callers are not).
     platform_status_t authenticate(const std::string& credential, Identity& out,
                                    std::string& error);
 
@@ -115,6 +117,9 @@ public:
     // The host's metrics (metrics.hpp): calls counted by the dispatcher, requests by the HTTP
     // server. Thread-safe; lives as long as the runtime.
     Metrics& metrics() { return metrics_; }
+    // When each account last called (activity_record.hpp); flushed to the store in the
+    // background and by stop().
+    ActivityRecord& activity() { return activity_; }
 
     // ---- what the layers above plug in, before start() (server.cpp wires them) ----
     // How `isolation: process` plugins are loaded. Without one they are refused ("plugin
@@ -161,6 +166,7 @@ private:
     platform_host_api_t api_{};
     WorkerPool pool_;
     TimerQueue timers_;
+    ActivityRecord activity_;  // after pool_ and timers_, which its flushes use
     std::vector<std::unique_ptr<Plugin>> plugins_;
     std::vector<Plugin*> started_;
     std::map<std::string, Plugin*> providers_;

@@ -1,0 +1,106 @@
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <platform/host/core/activity_record.hpp>
+#include <platform/host/core/runtime.hpp>
+
+namespace platform::host {
+
+using nlohmann::json;
+
+void ActivityRecord::seen(const std::string& id, const std::string& name, const std::string& type,
+                          int64_t now_ms) {
+    bool arm = false;
+    {
+        std::lock_guard<std::mutex> g(m_);
+        if (auto it = pending_.find(id); it != pending_.end()) {  // the common case: no copies
+            it->second.first_ms = std::min(it->second.first_ms, now_ms);
+            it->second.last_ms = std::max(it->second.last_ms, now_ms);
+            if (it->second.name != name) it->second.name = name;
+            if (it->second.type != type) it->second.type = type;
+        } else {
+            pending_.emplace(id, Seen{id, name, type, now_ms, now_ms});
+        }
+        arm = !armed_;
+        armed_ = true;
+    }
+    if (arm) schedule_([this] { flush(); });
+}
+
+void ActivityRecord::flush() {
+    std::lock_guard<std::mutex> serial(flush_m_);
+    std::map<std::string, Seen> batch;
+    {
+        std::lock_guard<std::mutex> g(m_);
+        batch.swap(pending_);
+        armed_ = false;
+    }
+    if (batch.empty()) return;
+    std::vector<Seen> out;
+    out.reserve(batch.size());
+    for (auto& [id, s] : batch) out.push_back(std::move(s));
+    if (write_(out)) return;
+    bool arm = false;
+    {
+        std::lock_guard<std::mutex> g(m_);
+        for (auto& s : out) {  // kept for the next flush, merged with anything newer
+            auto [it, fresh] = pending_.try_emplace(s.id, s);
+            if (!fresh) it->second.first_ms = std::min(it->second.first_ms, s.first_ms);
+        }
+        arm = !armed_;
+        armed_ = true;
+    }
+    if (arm) schedule_([this] { flush(); });
+}
+
+size_t ActivityRecord::pending() const {
+    std::lock_guard<std::mutex> g(m_);
+    return pending_.size();
+}
+
+namespace {
+void append(void* user, platform_str_t b) {
+    static_cast<std::string*>(user)->append(b.ptr ? b.ptr : "", b.len);
+}
+platform_str_t view(const std::string& s) {
+    return {s.data(), s.size()};
+}
+}  // namespace
+
+ActivityRecord::Writer activity_store_writer(Runtime& runtime) {
+    return [&runtime](const std::vector<Seen>& entries) {
+        Plugin* p = runtime.provider("store");
+        if (!p) return false;
+        const auto* store = static_cast<const platform_store_provider_t*>(p->desc->provider);
+        const std::string table = ActivityRecord::kTable;
+        const int64_t now = runtime.clock().now_ms();
+        bool ok = true;
+        for (const auto& s : entries) {
+            const std::string key = ActivityRecord::kKeyPrefix + s.id;
+            int64_t first = s.first_ms, last = s.last_ms;
+            std::string stored;
+            if (store->get(p->instance, view(table), view(key), now, append, &stored) ==
+                PLATFORM_OK) {
+                const json old = json::parse(stored, nullptr, false);
+                if (old.is_object()) {
+                    first = std::min(first, old.value("first_seen", first));
+                    last = std::max(last, old.value("last_seen", last));
+                }
+            }
+            const std::string value = json{
+                {"id", s.id},
+                {"name", s.name},
+                {"type", s.type},
+                {"first_seen", first},
+                {"last_seen", last}}.dump(-1, ' ', false, json::error_handler_t::replace);
+            if (store->put(p->instance, view(table), view(key), view(value), 0) != PLATFORM_OK) {
+                spdlog::warn("activity: writing {} to the store failed", key);
+                ok = false;
+            }
+        }
+        return ok;
+    };
+}
+
+}  // namespace platform::host

@@ -10,7 +10,6 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
-#include <filesystem>
 #include <sstream>
 #include <thread>
 
@@ -62,10 +61,6 @@ protected:
         o.env["PLATFORM_XMPP_DOMAIN"] = "localhost";
         o.env["PLATFORM_XMPP_COMPONENT_PORT"] = std::to_string(component_port_);
         o.env["PLATFORM_XMPP_COMPONENT_SECRET"] = kComponentSecret;
-        // Without a chat plugin in the build, its test-only stand-in (tests/plugins/chat-standin).
-        if (!std::filesystem::exists(HostProcess::build_dir() + "/plugins/chat.so"))
-            o.env["PLATFORM_PLUGIN_PATH"] =
-                HostProcess::build_dir() + "/tests/plugins/chat-standin";
         host_ = std::make_unique<HostProcess>(o);
         host_->start();
         api_ = std::make_unique<HttpClient>("127.0.0.1", host_->api_port());

@@ -128,10 +128,20 @@ struct ChatBridge::State : std::enable_shared_from_this<ChatBridge::State> {
             s.from.size() > from_bare.size() ? s.from.substr(from_bare.size() + 1) : "";
         if (s.name == "presence" && s.to == listener_jid()) {
             std::lock_guard<std::mutex> lock(m);
-            if (s.type == "unavailable")
+            if ((s.type == "unavailable" || s.type == "error") && nick == kListener) {
+                listening.erase(room);  // refused or removed: joined again at the next notice
+                real_jids.erase(room);
+            } else if (s.type == "unavailable") {
                 real_jids[room].erase(nick);
-            else if (!s.real_jid.empty())
+            } else if (!s.real_jid.empty()) {
                 real_jids[room][nick] = bare(s.real_jid);
+            }
+            return;
+        }
+        if (s.name == "presence" && s.type == "error") {  // a web occupant was refused
+            std::lock_guard<std::mutex> lock(m);
+            web_occupants.erase({room, nick.substr(0, nick.rfind(" (web)"))});
+            spdlog::info("xmpp: {} could not enter room {} for the web", nick, room);
             return;
         }
         if (s.name != "message" || s.type != "groupchat" || s.to != listener_jid() || s.delayed ||

@@ -74,6 +74,7 @@ protected:
         ASSERT_TRUE(prosody_->ready()) << "prosody did not start; its log:\n" << prosody_->log();
     }
 
+public:
     std::vector<std::string> login_args(const std::string& user, const std::string& password) {
         return {"--service",  prosody_->c2s_service(),
                 "--domain",   "localhost",
@@ -81,6 +82,9 @@ protected:
                 "--password", password};
     }
 
+    const std::string& home() const { return home_.path(); }
+
+protected:
     int component_port_ = 0;
     std::unique_ptr<HostProcess> host_;
     std::unique_ptr<HttpClient> api_;
@@ -165,6 +169,56 @@ std::string bearer_of(HttpClient& api, const std::string& id, const std::string&
     return "Bearer " + access_token(api, id, secret);
 }
 
+// What one exchange in a room saw: the XMPP client (ann) sends "hello from xmpp"; once it is
+// stored, the web account `web` answers "hello from the web" with chat/send.
+struct Exchange {
+    json stored_xmpp = json::array();  // chat/messages' copies of the XMPP message
+    int web_status = 0;                // chat/send's status
+    CommandResult client;              // xmpp_client.mjs
+    std::vector<json> lines;           // the groupchat messages the client saw
+};
+
+Exchange exchange(Xmpp& t, HttpClient& api, const std::string& room, const std::string& ann,
+                  const std::string& web) {
+    Exchange x;
+    auto copies = [&] {
+        json found = json::array();
+        auto r = api.get("/api/v1/chat/messages?room=" + room, {{"Authorization", web}});
+        if (r.status == 200)
+            for (const auto& m : r.json()["data"].value("messages", json::array()))
+                if (m.value("text", "") == "hello from xmpp") found.push_back(m);
+        return found;
+    };
+    std::thread answer([&] {
+        for (int i = 0; i < 300 && x.stored_xmpp.empty(); ++i) {  // up to 30 s
+            x.stored_xmpp = copies();
+            if (x.stored_xmpp.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        }
+        if (x.stored_xmpp.empty()) return;
+        x.web_status =
+            api.post_json("/api/v1/chat/send", {{"room", room}, {"message", "hello from the web"}},
+                          {{"Authorization", web}})
+                .status;
+    });
+    auto args = t.login_args("ann", ann);
+    args.insert(args.begin(), "room");
+    args.insert(args.end(), {"--room", room + "@conference.localhost", "--after", "platform",
+                             "--send", "hello from xmpp", "--expect", "hello from the web"});
+    x.client = xmpp_client(args, t.home());
+    answer.join();
+    x.lines = groupchat_lines(x.client.out);
+    x.stored_xmpp = copies();  // again, after the exchange: still one copy
+    return x;
+}
+
+// Whether the client saw `body` from occupant `nick` of `room`.
+bool saw(const Exchange& x, const std::string& room, const std::string& nick,
+         const std::string& body) {
+    for (const auto& m : x.lines)
+        if (m["from"] == room + "@conference.localhost/" + nick && m["body"] == body) return true;
+    return false;
+}
+
 TEST_F(Xmpp, APlainGroupRoomCarriesMessagesBothWays) {
     create_account(*api_, admin_, "ann", "ann-secret-for-xmpp");
     const std::string ann = bearer_of(*api_, "ann", "ann-secret-for-xmpp");
@@ -172,56 +226,35 @@ TEST_F(Xmpp, APlainGroupRoomCarriesMessagesBothWays) {
                                    {{"Authorization", ann}});
     ASSERT_EQ(created.status, 200) << created.body;
     const std::string room = created.json()["data"]["id"];
-    const std::string room_jid = room + "@conference.localhost";
-    auto stored = [&] {
-        auto r = api_->get("/api/v1/chat/messages?room=" + room, {{"Authorization", ann}});
-        return r.status == 200 ? r.json()["data"].value("messages", json::array()) : json::array();
-    };
-
-    // The web side: once the XMPP message is stored, answer it with chat/send.
-    json seen = json::array();
-    int sent_status = 0;
-    std::thread web([&] {
-        for (int i = 0; i < 300 && seen.empty(); ++i) {  // up to 30 s
-            for (const auto& m : stored())
-                if (m.value("text", "") == "hello from xmpp") seen.push_back(m);
-            if (seen.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
-        }
-        if (seen.empty()) return;
-        auto r = api_->post_json("/api/v1/chat/send",
-                                 {{"room", room}, {"message", "hello from the web"}},
-                                 {{"Authorization", ann}});
-        sent_status = r.status;
-    });
     ASSERT_TRUE(host_->wait_for_log("xmpp: connected as bridge.localhost", 30000))
         << host_->log() << prosody_->log();
-    auto args = login_args("ann", "ann-secret-for-xmpp");
-    args.insert(args.begin(), "room");
-    args.insert(args.end(), {"--room", room_jid, "--after", "platform", "--send", "hello from xmpp",
-                             "--expect", "hello from the web"});
-    CommandResult client = xmpp_client(args, home_.path());
-    web.join();
 
+    const Exchange x = exchange(*this, *api_, room, "ann-secret-for-xmpp", ann);
     // XMPP → platform: stored once, from ann.
-    ASSERT_EQ(seen.size(), 1u) << client.out << client.err << host_->log() << prosody_->log();
-    EXPECT_EQ(seen[0]["from"], "ann");
-    EXPECT_EQ(seen[0]["room"], room);
+    ASSERT_EQ(x.stored_xmpp.size(), 1u) << x.client.out << x.client.err << host_->log();
+    EXPECT_EQ(x.stored_xmpp[0]["from"], "ann");
+    EXPECT_EQ(x.stored_xmpp[0]["room"], room);
     // Platform → XMPP: the web message reached the client, from ann's web occupant.
-    EXPECT_EQ(sent_status, 200);
-    EXPECT_EQ(client.code, 0) << client.out << client.err << host_->log();
-    bool web_reached = false, echoed = false;
-    for (const auto& m : groupchat_lines(client.out)) {
-        if (m["from"] == room_jid + "/ann (web)" && m["body"] == "hello from the web")
-            web_reached = true;
-        if (m["from"] != room_jid + "/ann" && m["body"] == "hello from xmpp") echoed = true;
-    }
-    EXPECT_TRUE(web_reached) << client.out;
-    // No echo: the bridge did not send the XMPP message back to the room, nor store it twice.
-    EXPECT_FALSE(echoed) << client.out;
-    int copies = 0;
-    for (const auto& m : stored())
-        if (m.value("text", "") == "hello from xmpp") ++copies;
-    EXPECT_EQ(copies, 1);
+    EXPECT_EQ(x.web_status, 200);
+    EXPECT_EQ(x.client.code, 0) << x.client.out << x.client.err << host_->log();
+    EXPECT_TRUE(saw(x, room, "ann (web)", "hello from the web")) << x.client.out;
+    // No echo: the bridge did not send the XMPP message back to the room.
+    EXPECT_FALSE(saw(x, room, "ann (web)", "hello from xmpp")) << x.client.out;
+}
+
+TEST_F(Xmpp, APublicRoomCarriesMessagesOfAnyAccount) {
+    create_account(*api_, admin_, "ann", "ann-secret-for-xmpp");
+    create_account(*api_, admin_, "bob@home", "bob-secret-for-xmpp");  // no valid JID local part
+    const std::string bob = bearer_of(*api_, "bob@home", "bob-secret-for-xmpp");
+    ASSERT_TRUE(host_->wait_for_log("xmpp: connected as bridge.localhost", 30000))
+        << host_->log() << prosody_->log();
+
+    const Exchange x = exchange(*this, *api_, "lobby", "ann-secret-for-xmpp", bob);
+    ASSERT_EQ(x.stored_xmpp.size(), 1u) << x.client.out << x.client.err << host_->log();
+    EXPECT_EQ(x.stored_xmpp[0]["from"], "ann");
+    EXPECT_EQ(x.web_status, 200);
+    EXPECT_EQ(x.client.code, 0) << x.client.out << x.client.err << host_->log();
+    EXPECT_TRUE(saw(x, "lobby", "bob@home (web)", "hello from the web")) << x.client.out;
 }
 
 TEST_F(Xmpp, OnlyTheGroupsMembersEnterItsRoom) {

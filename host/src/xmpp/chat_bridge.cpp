@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <cstdio>
 #include <map>
 #include <mutex>
 #include <platform/host/core/plugin.hpp>
@@ -32,6 +33,22 @@ platform_str_t view(const std::string& s) {
 }
 std::string bare(const std::string& jid) {
     return jid.substr(0, jid.find('/'));
+}
+// `account` as a JID's local part (XEP-0106): account ids may hold `@` and other characters a
+// local part may not.
+std::string local_part(const std::string& account) {
+    static const std::string escaped = " \"&'/:<>@\\";
+    std::string out;
+    for (char c : account) {
+        if (escaped.find(c) == std::string::npos) {
+            out += c;
+            continue;
+        }
+        char hex[4];
+        std::snprintf(hex, sizeof hex, "\\%02x", static_cast<unsigned char>(c));
+        out += hex;
+    }
+    return out;
 }
 bool bridgeable(const std::string& room) {
     static const std::regex name("^[a-z0-9][a-z0-9._-]{0,63}$");
@@ -256,7 +273,7 @@ struct ChatBridge::State : std::enable_shared_from_this<ChatBridge::State> {
         }
         if (excluded.count(room) || !xmpp->connected()) return;
         listen_locked(room);
-        const std::string occupant = from + "@" + component + "/web";
+        const std::string occupant = local_part(from) + "@" + component + "/web";
         if (web_occupants.insert({room, from}).second)
             xmpp->send(join_presence(occupant, room_jid(room) + "/" + from + " (web)"));
         xmpp->send("<message from='" + XmppComponent::escape(occupant) + "' to='" +

@@ -1,9 +1,6 @@
 // The component connection on libstrophe (xmpp_component.hpp).
-#include <netdb.h>
 #include <spdlog/spdlog.h>
 #include <strophe.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>

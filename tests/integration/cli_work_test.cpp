@@ -12,29 +12,17 @@
 #include <sstream>
 
 #include "command.hpp"
+#include "eventually.hpp"
 #include "fake_model_server.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
+#include "terminal_pane.hpp"
 #include "text_search.hpp"
 
 using nlohmann::json;
 using namespace platform::test;
 
 namespace {
-
-// Polls `probe` every 50 ms until it is true or `seconds` pass.
-template <class F>
-bool eventually(F&& probe, int seconds = 30) {
-    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
-    while (std::chrono::steady_clock::now() < until) {
-        if (probe()) return true;
-        struct timespec pause {
-            0, 50 * 1000 * 1000
-        };
-        nanosleep(&pause, nullptr);  // polling interval of a condition, not a synchronisation
-    }
-    return probe();
-}
 
 // profiles/test.yaml with the fake model server allowed; model-openai chosen by config.
 class CliWork : public ::testing::Test {
@@ -52,9 +40,6 @@ protected:
                                 {{"Authorization", "Bearer admin"}});
         ASSERT_EQ(r.status, 200) << r.body;
     }
-    void TearDown() override {
-        if (!tmux_socket.empty()) tmux({"kill-server"});
-    }
     std::map<std::string, std::string> cli_env() const {
         return {{"PLATFORM_HOME", home.path()},
                 {"PLATFORM_PROXY", "127.0.0.1:" + std::to_string(host->proxy_port())},
@@ -64,25 +49,10 @@ protected:
     CommandResult platform(std::vector<std::string> args) {
         return run_cli(*host, home.path(), "ann", std::move(args));
     }
-    // tmux from PATH (scripts/deps.sh installs it).
-    static std::string tmux_binary() {
-        const char* path = std::getenv("PATH");
-        std::stringstream dirs(path ? path : "/usr/bin:/bin");
-        for (std::string dir; std::getline(dirs, dir, ':');)
-            if (!dir.empty() && access((dir + "/tmux").c_str(), X_OK) == 0) return dir + "/tmux";
-        return "";
-    }
-    CommandResult tmux(std::vector<std::string> args) {
-        args.insert(args.begin(), {tmux_binary(), "-L", tmux_socket, "-f", "/dev/null"});
-        return run_command(args, {}, 20);
-    }
-    std::string pane() { return tmux({"capture-pane", "-p", "-t", "cli"}).out; }
-
     FakeModelServer model;
     TempDir dir, home;
     std::unique_ptr<HostProcess> host;
     std::unique_ptr<HttpClient> api;
-    std::string tmux_socket;
 };
 
 TEST_F(CliWork, WorkGetWaitShowsProgressInATerminalThenTheResult) {
@@ -98,20 +68,15 @@ TEST_F(CliWork, WorkGetWaitShowsProgressInATerminalThenTheResult) {
     ASSERT_TRUE(eventually([&] { return !model.requests(FakeModelServer::kOpenAiPath).empty(); }))
         << host->log();
 
-    // The command in a tmux pane (a real terminal); `exec cat` keeps the pane once it ends.
-    ASSERT_FALSE(tmux_binary().empty()) << "tmux is not on PATH: run scripts/deps.sh";
-    tmux_socket = "platform-cli-work-" + std::to_string(getpid());
-    std::string command;
-    for (const auto& [k, v] : cli_env()) command += k + "='" + v + "' ";
-    command += "'" + HostProcess::binary() + "' work get " + id + " --wait; echo EXIT=$?; exec cat";
-    auto started = tmux({"new-session", "-d", "-s", "cli", "-x", "120", "-y", "20", command});
-    ASSERT_EQ(started.code, 0) << started.err;
+    // The command in a real terminal; the pane stays once it ends.
+    TerminalPane pane("'" + HostProcess::binary() + "' work get " + id + " --wait", cli_env());
+    ASSERT_TRUE(pane.started()) << pane.error();
 
     // While the model holds the job: a progress line saying it is being done.
-    ASSERT_TRUE(eventually([&] { return has(pane(), "doing ·"); })) << pane();
+    ASSERT_TRUE(eventually([&] { return has(pane.screen(), "doing ·"); })) << pane.screen();
     model.release(FakeModelServer::kOpenAiPath);
-    ASSERT_TRUE(eventually([&] { return has(pane(), "EXIT="); })) << pane();
-    const std::string screen = pane();
+    ASSERT_TRUE(eventually([&] { return has(pane.screen(), "EXIT="); })) << pane.screen();
+    const std::string screen = pane.screen();
     EXPECT_TRUE(has(screen, "done in")) << screen;
     EXPECT_TRUE(has(screen, "The boiler code is 4512.")) << screen;
     EXPECT_TRUE(has(screen, "EXIT=0")) << screen;

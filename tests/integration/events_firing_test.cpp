@@ -12,6 +12,7 @@
 #include <functional>
 #include <thread>
 
+#include "eventually.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
 #include "shared_host_test.hpp"
@@ -77,14 +78,9 @@ protected:
             n += unread(c) && has(c["latest"].get<std::string>(), text);
         return n;
     }
-    // Polls `done` for up to 60 s (the agent runs in the scheduler's pass).
+    // The agent runs in the scheduler's pass: up to 60 s.
     static bool eventually(const std::function<bool()>& done) {
-        const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-        while (!done()) {
-            if (std::chrono::steady_clock::now() > until) return false;
-            std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        }
-        return true;
+        return platform::test::eventually(done, 60);
     }
 };
 

@@ -16,6 +16,7 @@
 
 #include "build_tree.hpp"
 #include "command.hpp"
+#include "eventually.hpp"
 #include "fake_model_server.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
@@ -54,16 +55,6 @@ std::string hello_folder(const std::string& parent, const std::string& name) {
         fs::copy_file(platform::test::source_dir() + "/plugin-sdk/examples/hello/" + f,
                       dir + "/" + f);
     return dir;
-}
-
-bool eventually(const std::function<bool()>& condition, int seconds) {
-    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
-    while (std::chrono::steady_clock::now() < until) {
-        if (condition()) return true;
-        std::this_thread::sleep_for(
-            std::chrono::milliseconds(200));  // polling interval, not synchronisation
-    }
-    return condition();
 }
 
 class Runtime : public SharedHostTest {

@@ -21,8 +21,10 @@ CommandResult run_command(const std::vector<std::string>& argv,
         dup2(devnull, 0);
         dup2(out[1], 1);
         dup2(err[1], 2);
-        close(out[0]);
-        close(err[0]);
+        // Only 0, 1 and 2 go on: a daemon the command starts (tmux's server) would otherwise keep
+        // the pipes' other copies open, and the read below would wait for them until its timeout.
+        for (int fd : {out[0], err[0], out[1], err[1], devnull})
+            if (fd > 2) close(fd);
         for (auto& [k, v] : env) setenv(k.c_str(), v.c_str(), 1);
         std::vector<char*> args;
         for (auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));

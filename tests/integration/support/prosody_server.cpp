@@ -106,6 +106,7 @@ void ProsodyServer::start(const Options& o) {
         ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // never outlive the test
         ::dup2(log_fd, 1);
         ::dup2(log_fd, 2);
+        ::close_range(3, ~0U, 0);  // holds none of the test's pipes open
         ::execv(binary.c_str(), argv);
         ::_exit(127);
     }

@@ -119,13 +119,16 @@ std::string Gateway::request_namespace(const HttpRequest& req) const {
 // The Server-Sent Events side of a streaming call: the stream opens with the first chunk.
 struct SseStream {
     std::mutex m;
-    OpenStream open;         // the server's, unwrapped
-    std::string request_id;  // echoed on the stream's headers
+    OpenStream open;          // the server's, unwrapped
+    std::string request_id;   // echoed on the stream's headers
+    bool cursor_ids = false;  // resume_arg declared: a chunk's `cursor` is its event id
     std::shared_ptr<HttpStream> stream;
 
-    static std::string frame(std::string_view chunk, std::string_view event = {}) {
+    static std::string frame(std::string_view chunk, std::string_view event = {},
+                             std::string_view id = {}) {
         std::string out;
         if (!event.empty()) out += "event: " + std::string(event) + "\n";
+        if (!id.empty()) out += "id: " + std::string(id) + "\n";
         for (size_t i = 0;;) {  // one `data:` line per line of the chunk
             size_t j = chunk.find('\n', i);
             out += "data: ";
@@ -142,7 +145,15 @@ struct SseStream {
         if (!stream)
             stream = open(200, "text/event-stream",
                           {{"X-Request-Id", request_id}, {"Cache-Control", "no-cache"}});
-        return stream && stream->write(frame(chunk));
+        return stream && stream->write(frame(chunk, {}, cursor_ids ? cursor_of(chunk) : ""));
+    }
+    // The chunk's `cursor` as an event id ("" when it has none, or one with a line break).
+    static std::string cursor_of(std::string_view chunk) {
+        json j = json::parse(chunk, nullptr, false);
+        if (!j.is_object() || !j.contains("cursor")) return "";
+        const json& c = j["cursor"];
+        std::string id = c.is_string() ? c.get<std::string>() : c.dump();
+        return id.find_first_of("\r\n") == std::string::npos ? id : "";
     }
     // Ends a started stream (an error becomes a final `event: error`); false if none started.
     bool finish(const Outcome& o) {
@@ -160,7 +171,7 @@ struct SseStream {
 };
 
 void Gateway::handle(HttpRequest req, std::function<void(HttpResponse)> reply,
-                     OpenStream open_stream) {
+                     OpenStream open_stream, OpenWebSocket open_websocket) {
     // The HTTP front set a valid X-Request-Id; a caller without the front (the fuzzer's harness,
     // tests/fuzz/http_request.cpp) gets one made here.
     std::string id = req.header("x-request-id");
@@ -203,6 +214,8 @@ void Gateway::handle(HttpRequest req, std::function<void(HttpResponse)> reply,
     }
     // The other paths stream only through invoke(), which adds the same two headers.
     const OpenStream& open = open_stream;
+    if (open_websocket && websocket_upgrade(req) && req.path.rfind("/api/v1/", 0) == 0)
+        return websocket(req, send, open_websocket);
     if (req.path == "/api/v1/openapi.json") {
         HttpResponse r;
         r.body = openapi_text(runtime_.registry(), version_);
@@ -237,6 +250,13 @@ void Gateway::invoke(HttpRequest& req, const ServiceEntry& svc, const Endpoint& 
         auto sse = std::make_shared<SseStream>();
         sse->open = open;
         sse->request_id = req.header("x-request-id");
+        sse->cursor_ids = !ep.resume_arg.empty();
+        // An EventSource reconnecting sends the last id it saw: the stream resumes after it.
+        const std::string last = req.header("last-event-id");
+        if (sse->cursor_ids && !last.empty()) {
+            json given = json::parse(last, nullptr, false);
+            args[ep.resume_arg] = given.is_number_integer() ? given : json(last);
+        }
         inv.chunk_sink = [sse](std::string_view chunk) { return sse->send(chunk); };
         done = [sse, done = std::move(done)](Outcome o) {
             if (!sse->finish(o) && !o.streamed) done(std::move(o));

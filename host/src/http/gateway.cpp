@@ -171,7 +171,7 @@ struct SseStream {
 };
 
 void Gateway::handle(HttpRequest req, std::function<void(HttpResponse)> reply,
-                     OpenStream open_stream, OpenWebSocket open_websocket) {
+                     OpenStream open_stream, OpenWebSocket open_websocket, RelayConnection relay) {
     // The HTTP front set a valid X-Request-Id; a caller without the front (the fuzzer's harness,
     // tests/fuzz/http_request.cpp) gets one made here.
     std::string id = req.header("x-request-id");
@@ -222,11 +222,9 @@ void Gateway::handle(HttpRequest req, std::function<void(HttpResponse)> reply,
         return send(r);
     }
     if (req.path.rfind("/api/v1/", 0) == 0) return catalogue(req, send, open);
-    if (handler_ == HandlerKind::web && websocket_upgrade(req))
-        return send(gateway_error(
-            request_namespace(req), 501,
-            "WebSocket pass-through is not available: the HTTP server (Pistache 0.0.5) cannot hand "
-            "the connection over; use plain HTTP requests"));
+    if (handler_ == HandlerKind::web && websocket_upgrade(req) && relay &&
+        web_socket(req, send, relay))
+        return;
     if (session_route(req, send)) return;
     if (declared_route(req, send, open)) return;
     switch (handler_) {

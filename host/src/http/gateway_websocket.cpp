@@ -22,7 +22,7 @@ namespace ws = websocket;
 
 // A stream call that ends normally this soon after it started, having sent nothing, is not
 // called again: a stream that never waits would otherwise be called in a loop.
-constexpr auto kQuickestResume = std::chrono::milliseconds(200);
+constexpr auto kQuickestResume = std::chrono::milliseconds(20);
 
 json error_message(platform_status_t code, const std::string& message) {
     return {{"error", {{"code", status_info(code).name}, {"message", message}}}};

@@ -11,6 +11,7 @@
 //                        metrics, the bytes in pieces through Pistache, then finish.
 //   http_stream.cpp      a streamed (chunked, SSE) answer written past Pistache (stream_opener).
 //   http_websocket.cpp   a WebSocket session taking the connection over after its 101.
+//   http_relay.cpp       a byte relay to an upstream taking the connection over after its 101.
 //   http_endpoints.cpp   HttpServer itself: the two Pistache endpoints, start, drain, stop.
 //
 // Ownership: a PortState is shared by its endpoint's handler and every Connection on it; a
@@ -203,6 +204,9 @@ OpenStream stream_opener(const std::shared_ptr<Exchange>& ex);
 // the 101 goes out on a duplicate of the socket, Pistache's further reads are handed to the
 // session until Pistache lets the peer go, and then the session reads the socket itself.
 OpenWebSocket websocket_opener(const std::shared_ptr<Exchange>& ex);
+// What the gateway calls to relay `ex`'s connection to an upstream after its 101 (http_relay.cpp),
+// taken over as websocket_opener does; relays count with the WebSocket sessions for the drain.
+RelayConnection relay_opener(const std::shared_ptr<Exchange>& ex);
 // Sends every open session a close with `code` and `reason` (the drain: 1001).
 void close_websockets(ServerState& server, uint16_t code, const std::string& reason);
 // Closes the open sessions and waits (up to `timeout`) until their threads have ended.

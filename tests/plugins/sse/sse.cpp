@@ -40,7 +40,9 @@ public:
         s.get("room")
             .title("Room")
             .description(
-                "Streams the room's messages {\"cursor\": n, \"text\"} after cursor `after`, then "
+                "Streams the room's messages {\"cursor\": n, \"text\", \"from\": after} after "
+                "cursor "
+                "`after`, then "
                 "each new one, until hold_ms passed; then ends normally. Over a WebSocket each "
                 "message the client sends calls `say`, and the host calls the stream again from "
                 "the last cursor when it ends.")
@@ -96,14 +98,15 @@ public:
 
     void room(platform::Request& r, platform::Responder out) {
         const std::string name = r["room"].get<std::string>();
-        size_t next = static_cast<size_t>(r["after"].get<int64_t>());  // messages[next] is next
+        const int64_t from = r["after"].get<int64_t>();
+        size_t next = static_cast<size_t>(from);  // messages[next] is the next to send
         const auto until = std::chrono::steady_clock::now() +
                            std::chrono::milliseconds(r["hold_ms"].get<int64_t>());
         std::unique_lock<std::mutex> lock(m_);
         for (;;) {
             auto& said = rooms_[name];
             while (next < said.size()) {
-                json message{{"cursor", next + 1}, {"text", said[next]}};
+                json message{{"cursor", next + 1}, {"text", said[next]}, {"from", from}};
                 ++next;
                 lock.unlock();
                 const bool open = out.chunk(message);

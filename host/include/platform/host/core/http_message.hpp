@@ -73,4 +73,11 @@ using OpenWebSocket = std::function<std::shared_ptr<WebSocket>(
     const std::string& client_key, const std::vector<std::pair<std::string, std::string>>& headers,
     WebSocketEvents events)>;
 
+// Hands the request's connection over to a byte relay: `head` (an upstream's 101 answer as it
+// came) and `early` (what the upstream sent after it) go to the client, then bytes are copied both
+// ways between the client and `upstream` (a connected socket, owned from the call on) until either
+// side ends. False when the connection cannot be taken over; `upstream` is then closed.
+using RelayConnection =
+    std::function<bool(const std::string& head, int upstream, const std::string& early)>;
+
 }  // namespace platform::host

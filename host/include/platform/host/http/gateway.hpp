@@ -10,8 +10,9 @@
 //             api.Response-shaped result {statusCode, header, body} becomes the HTTP response;
 //      proxy  resolve_proxy_path -> a live node of the registered service, reverse-proxied;
 //             no live node: the rpc handler (then 404);
-//      web    resolve_web_path, otherwise as proxy; `Upgrade: websocket` answers 501 (Pistache
-//             0.0.5 cannot hand a connection over; docs/decisions.md);
+//      web    resolve_web_path, otherwise as proxy; an `Upgrade: websocket` request is forwarded
+//             to the node and, after its 101, bytes are relayed both ways (502 when the node
+//             cannot be reached);
 //      event  a path naming an endpoint of an in-process service goes to the rpc handler (so the
 //             built-ins, /broker/subscribe included, stay reachable); any other path is published
 //             on the broker as micro's api.Event (resolve_event_path); 200 with an empty body.
@@ -67,7 +68,8 @@ public:
     // live stream (gateway_websocket.cpp): 101 with the stream's first chunk, one text message per
     // chunk; a failure before that is the ordinary HTTP answer.
     void handle(HttpRequest req, std::function<void(HttpResponse)> reply,
-                OpenStream open_stream = nullptr, OpenWebSocket open_websocket = nullptr);
+                OpenStream open_stream = nullptr, OpenWebSocket open_websocket = nullptr,
+                RelayConnection relay = nullptr);
     // The server is shutting down: streams that never end by themselves (MCP GET streams) end.
     void begin_drain();
 
@@ -88,6 +90,9 @@ private:
     void api_handler(HttpRequest& req, const Reply& reply);  // handler_api.cpp
     void proxy_handler(HttpRequest& req, const Reply& reply, const OpenStream& open,
                        bool web);  // handler_proxy.cpp
+    // The web handler's WebSocket pass-through: false when the path names no service with a live
+    // node (handler_web_socket.cpp).
+    bool web_socket(HttpRequest& req, const Reply& reply, const RelayConnection& relay);
     void event_handler(HttpRequest& req, const Reply& reply,
                        const OpenStream& open);  // handler_event.cpp
     // /auth/login, /auth/logout and /.well-known/oauth-protected-resource; false for any other

@@ -19,7 +19,8 @@
 import WebSocket, { WebSocketServer } from 'ws';
 
 const [scenario, port, arg] = process.argv.slice(2);
-const base = `ws://127.0.0.1:${port}`;
+// WS_BASE (e.g. wss://127.0.0.1:<port>, trusted through NODE_EXTRA_CA_CERTS) replaces ws://.
+const base = process.env.WS_BASE || `ws://127.0.0.1:${port}`;
 const seen = {};
 const done = (result) => {
   console.log(JSON.stringify(result));

@@ -17,6 +17,7 @@
 #include "command.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
+#include "profiles.hpp"
 #include "shared_host_test.hpp"
 
 using nlohmann::json;
@@ -75,18 +76,20 @@ public:
         buffer_.erase(0, end);
         return head;
     }
-    void send_frame(int opcode, const std::string& payload, bool fin = true) {
+    void send_frame(int opcode, const std::string& payload, bool fin = true, bool masked = true) {
         std::string f(1, static_cast<char>((fin ? 0x80 : 0) | opcode));
         const char key[4] = {1, 2, 3, 4};
+        const int mask_bit = masked ? 0x80 : 0;
         if (payload.size() < 126) {
-            f.push_back(static_cast<char>(0x80 | payload.size()));
+            f.push_back(static_cast<char>(mask_bit | static_cast<int>(payload.size())));
         } else {
-            f.push_back(static_cast<char>(0x80 | 126));
+            f.push_back(static_cast<char>(mask_bit | 126));
             f.push_back(static_cast<char>(payload.size() >> 8));
             f.push_back(static_cast<char>(payload.size() & 0xFF));
         }
-        f.append(key, 4);
-        for (size_t i = 0; i < payload.size(); ++i) f.push_back(payload[i] ^ key[i % 4]);
+        if (masked) f.append(key, 4);
+        for (size_t i = 0; i < payload.size(); ++i)
+            f.push_back(masked ? static_cast<char>(payload[i] ^ key[i % 4]) : payload[i]);
         send_all(f);
     }
     Frame read_frame() {
@@ -116,10 +119,11 @@ public:
             send_frame(0xA, f.payload);
         }
     }
-    // True when the server closed the TCP connection (read gives its end).
+    // True when the server closed the TCP connection (read gives its end), false when it stayed
+    // open for 15 s.
     bool ended() {
         while (fill()) buffer_.clear();
-        return true;
+        return eof_;
     }
 
 private:
@@ -136,11 +140,13 @@ private:
         if (::poll(&p, 1, 15000) <= 0) return false;
         char buf[65536];
         ssize_t n = ::recv(fd_, buf, sizeof buf, 0);
+        eof_ = n <= 0;
         if (n <= 0) return false;
         buffer_.append(buf, static_cast<size_t>(n));
         return true;
     }
     int fd_ = -1;
+    bool eof_ = false;
     std::string buffer_;
 };
 
@@ -246,6 +252,17 @@ TEST_F(WebSocketLive, InvalidUtf8ClosesWith1007AndAnUnmaskedFrameWith1002) {
     auto close = ws.read_data();
     EXPECT_EQ(close.opcode, 0x8);
     EXPECT_EQ(close.close_code(), 1007);
+    EXPECT_TRUE(ws.ended());
+
+    RawWebSocket unmasked;
+    ASSERT_EQ(unmasked.open(host->api_port(), "/api/v1/sse/room?room=utf8&hold_ms=2000", kAlice)
+                  .rfind("HTTP/1.1 101", 0),
+              0u);
+    unmasked.read_data();
+    unmasked.send_frame(0x1, R"({"text":"bare"})", true, false);
+    close = unmasked.read_data();
+    EXPECT_EQ(close.opcode, 0x8);
+    EXPECT_EQ(close.close_code(), 1002);
 }
 
 TEST_F(WebSocketLive, ABadHandshakeNamesTheHeader) {
@@ -316,6 +333,38 @@ TEST(WebSocketPassThrough, AnUnreachableNodeIs502BeforeAny101) {
     std::string head = ws.open(host.api_port(), "/gone/socket", "");
     EXPECT_EQ(head.rfind("HTTP/1.1 502", 0), 0u) << head;
     EXPECT_EQ(host.stop(), 0) << host.log();
+}
+
+// With a 1 s idle setting the server pings a quiet client; one that answers stays connected —
+// also once Pistache's own idle check (http.idle_timeout_ms, 500 ms here) has let the connection
+// go and the session reads the socket itself — and one that does not is closed.
+TEST(WebSocketIdle, AQuietClientIsPingedAndClosedWhenItDoesNotAnswer) {
+    TempDir dir;
+    HostProcess::Options o;
+    o.profile = test_profile_with(dir.path() + "/idle.yaml", "http: {idle_timeout_ms: 500}");
+    o.env = {{"PLATFORM_WEBSOCKET_IDLE_SECONDS", "1"}};
+    HostProcess host(o);
+    host.start();
+    say(host.api_port(), "idle", "first");
+    RawWebSocket ws;
+    ASSERT_EQ(ws.open(host.api_port(), "/api/v1/sse/room?room=idle&hold_ms=2000", kAlice)
+                  .rfind("HTTP/1.1 101", 0),
+              0u);
+    ASSERT_EQ(ws.read_frame().opcode, 0x1);
+    auto ping = ws.read_frame();
+    ASSERT_EQ(ping.opcode, 0x9);
+    ws.send_frame(0xA, ping.payload);
+    ws.send_frame(0x1, R"({"text":"still here"})");
+    std::vector<json> got = {json::parse(ws.read_data().payload),
+                             json::parse(ws.read_data().payload)};
+    EXPECT_TRUE(got[0].contains("reply") || got[1].contains("reply"));
+    // Now silent: a ping, no pong, then the close.
+    ASSERT_EQ(ws.read_frame().opcode, 0x9);
+    auto close = ws.read_frame();
+    EXPECT_EQ(close.opcode, 0x8);
+    EXPECT_EQ(close.close_code(), 1001);
+    EXPECT_NE(close.payload.find("no pong"), std::string::npos) << close.payload;
+    EXPECT_TRUE(ws.ended());
 }
 
 TEST(WebSocketDrain, OpenSessionsGetClose1001WhenTheServerStops) {

@@ -144,7 +144,11 @@ RelayConnection relay_opener(const std::shared_ptr<Exchange>& ex) {
         auto relay = std::make_shared<Relay>(ex, fd, upstream);
         {
             std::lock_guard<std::mutex> g(server.websockets_m);
-            server.websockets.push_back(relay);
+            auto& open = server.websockets;
+            open.erase(
+                std::remove_if(open.begin(), open.end(), [](const auto& w) { return w.expired(); }),
+                open.end());
+            open.push_back(relay);
             ++server.websocket_threads;
         }
         std::string client_early;

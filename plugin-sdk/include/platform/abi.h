@@ -320,8 +320,8 @@ typedef struct platform_endpoint {
     platform_str_t mcp_uri_prefix;
     /* (1.8) Live streams, for a STREAMING endpoint served over a WebSocket; empty = none.
      * live_input: the name of a sibling endpoint of the same service. Each text message the client
-     * sends (a JSON object) is merged over the stream's own arguments and called as that endpoint
-     * for the same caller; the answer goes back on the socket as {"reply": result} or
+     * sends (a JSON object) is merged over the stream's own arguments (resume_arg left out) and
+     * called as that endpoint for the same caller; the answer goes back on the socket as {"reply": result} or
      * {"error": {code, message}}.
      * resume_arg: an argument of this endpoint. When a stream ends normally while its client is
      * still connected, the host calls the endpoint again with that argument set to the `cursor`

@@ -17,6 +17,7 @@
 
 #include "handlers.hpp"
 #include "resolve.hpp"
+#include "sse_stream.hpp"
 
 namespace platform::host {
 
@@ -115,60 +116,6 @@ std::string Gateway::request_namespace(const HttpRequest& req) const {
     std::string given = req.header("platform-namespace");
     return given.empty() ? runtime_.settings().ns : given;
 }
-
-// The Server-Sent Events side of a streaming call: the stream opens with the first chunk.
-struct SseStream {
-    std::mutex m;
-    OpenStream open;          // the server's, unwrapped
-    std::string request_id;   // echoed on the stream's headers
-    bool cursor_ids = false;  // resume_arg declared: a chunk's `cursor` is its event id
-    std::shared_ptr<HttpStream> stream;
-
-    static std::string frame(std::string_view chunk, std::string_view event = {},
-                             std::string_view id = {}) {
-        std::string out;
-        if (!event.empty()) out += "event: " + std::string(event) + "\n";
-        if (!id.empty()) out += "id: " + std::string(id) + "\n";
-        for (size_t i = 0;;) {  // one `data:` line per line of the chunk
-            size_t j = chunk.find('\n', i);
-            out += "data: ";
-            out.append(
-                chunk.substr(i, j == std::string_view::npos ? std::string_view::npos : j - i));
-            out += "\n";
-            if (j == std::string_view::npos) break;
-            i = j + 1;
-        }
-        return out + "\n";
-    }
-    bool send(std::string_view chunk) {
-        std::lock_guard<std::mutex> g(m);
-        if (!stream)
-            stream = open(200, "text/event-stream",
-                          {{"X-Request-Id", request_id}, {"Cache-Control", "no-cache"}});
-        return stream && stream->write(frame(chunk, {}, cursor_ids ? cursor_of(chunk) : ""));
-    }
-    // The chunk's `cursor` as an event id ("" when it has none, or one with a line break).
-    static std::string cursor_of(std::string_view chunk) {
-        json j = json::parse(chunk, nullptr, false);
-        if (!j.is_object() || !j.contains("cursor")) return "";
-        const json& c = j["cursor"];
-        std::string id = c.is_string() ? c.get<std::string>() : c.dump();
-        return id.find_first_of("\r\n") == std::string::npos ? id : "";
-    }
-    // Ends a started stream (an error becomes a final `event: error`); false if none started.
-    bool finish(const Outcome& o) {
-        std::lock_guard<std::mutex> g(m);
-        if (!stream) return false;
-        if (o.code != PLATFORM_OK) {
-            const auto& info = status_info(o.code);
-            stream->write(frame(json{{"code", info.name}, {"message", o.body}}.dump(
-                                    -1, ' ', false, json::error_handler_t::replace),
-                                "error"));
-        }
-        stream->end();
-        return true;
-    }
-};
 
 void Gateway::handle(HttpRequest req, std::function<void(HttpResponse)> reply,
                      OpenStream open_stream, OpenWebSocket open_websocket, RelayConnection relay) {

@@ -125,10 +125,7 @@ public:
     }
 
 private:
-    static const Settings& settings_of(const Exchange& ex) {
-        return ex.conn->port->runtime->settings();
-    }
-    const Settings& settings() const { return settings_of(*ex_); }
+    const Settings& settings() const { return ex_->conn->port->runtime->settings(); }
     void wake() {
         uint64_t one = 1;
         (void)!::write(wake_, &one, sizeof one);

@@ -65,7 +65,7 @@ TEST_F(WebSocketLive, AMessageFromOneClientArrivesLiveAtAnotherAcrossResumedCall
     }
     EXPECT_TRUE(resumed) << "no chunk came from a call resumed after a cursor: " << r.dump();
     ASSERT_FALSE(r["bob_replies"].empty()) << r.dump();
-    EXPECT_EQ(r["bob_replies"][0], json({{"reply", {{"cursor", 1}}}}));
+    EXPECT_EQ(r["bob_replies"][0], json({{"reply", {{"said", "message 1"}}}}));
 }
 
 TEST_F(WebSocketLive, AMessageOverTheLimitClosesWith1009) {
@@ -121,7 +121,7 @@ TEST_F(WebSocketLive, FragmentsPingAndCloseOnARawSocket) {
     const json chunk = got[0].contains("reply") ? got[1] : got[0];
     const json reply = got[0].contains("reply") ? got[0] : got[1];
     EXPECT_EQ(chunk["text"], "in pieces");
-    EXPECT_EQ(reply, json({{"reply", {{"cursor", 2}}}}));
+    EXPECT_EQ(reply, json({{"reply", {{"said", "in pieces"}}}}));
     // A message that is not JSON gets the catalogue's error shape.
     ws.send_frame(0x1, "not json");
     EXPECT_EQ(json::parse(ws.read_data().payload)["error"]["code"], "invalid_argument");

@@ -65,7 +65,8 @@ public:
         s.post("say")
             .title("Say")
             .description(
-                "Adds `text` to the room; answers its cursor. hold_ms is the stream's argument, "
+                "Adds `text` to the room; answers {\"said\": text}. hold_ms is the stream's "
+                "argument, "
                 "merged in from a live socket, and ignored.")
             .schema(schema::object()
                         .str("room")
@@ -124,7 +125,7 @@ public:
         auto& said = rooms_[r["room"].get<std::string>()];
         said.push_back(r["text"].get<std::string>());
         said_.notify_all();
-        return {{"cursor", said.size()}};
+        return {{"said", said.back()}};
     }
 
 private:

@@ -57,6 +57,18 @@ int server_command(int argc, char** argv) {
                       "Host names /mcp accepts besides loopback and the ACME hosts, "
                       "comma-separated, * = any (PLATFORM_MCP_ALLOWED_HOSTS)");
     server
+        .add_option("--websocket_max_message_bytes", s.websocket_max_message_bytes,
+                    "Longest WebSocket message a client may send; larger closes the socket with "
+                    "1009 (PLATFORM_WEBSOCKET_MAX_MESSAGE_BYTES)")
+        ->check(CLI::Range(int64_t{125}, int64_t{1} << 40))
+        ->capture_default_str();
+    server
+        .add_option_function<int64_t>(
+            "--websocket_idle_seconds", [&s](int64_t secs) { s.websocket_idle_ms = secs * 1000; },
+            "Seconds without WebSocket traffic before a ping; no pong as long again closes "
+            "the socket (PLATFORM_WEBSOCKET_IDLE_SECONDS, default 30)")
+        ->check(CLI::Range(int64_t{1}, int64_t{86400}));
+    server
         .add_option("--log_level", s.log_level,
                     "Log level: trace, debug, info, warn, error or off (PLATFORM_LOG_LEVEL)")
         ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}))

@@ -19,7 +19,13 @@ try {
   summary.protocolVersion = transport.protocolVersion;
   summary.session = Boolean(transport.sessionId);
 
-  summary.tools = (await client.listTools()).tools.map((t) => t.name);
+  summary.tools = [];
+  for (let cursor; ; ) {  // every page (tools/list answers 100 at a time)
+    const page = await client.listTools(cursor ? { cursor } : undefined);
+    summary.tools.push(...page.tools.map((t) => t.name));
+    if (!page.nextCursor) break;
+    cursor = page.nextCursor;
+  }
 
   const title = "sdk note";
   const added = await client.callTool({ name: "notes_add", arguments: { title, text: "from the TypeScript SDK" } });

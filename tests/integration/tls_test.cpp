@@ -7,11 +7,14 @@
 #include <curl/curl.h>
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <platform/host/http/tls_listener.hpp>
 #include <regex>
 #include <sstream>
 
+#include "build_tree.hpp"
+#include "command.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
 #include "profiles.hpp"
@@ -209,6 +212,25 @@ TEST_F(Tls, ServerSentEventsStreamOverTls) {
     Response after = c.get("/");
     EXPECT_EQ(after.status, 200);
     EXPECT_EQ(after.connects, 0);
+}
+
+TEST_F(Tls, ALiveWebSocketWorksOverTls) {
+    // npm `ws` clients over wss:// (tests/e2e/websocket_clients.mjs `live`), trusting the test's
+    // certificate: the TLS listener relays the upgraded connection's bytes like any others.
+    const std::string e2e = platform::test::source_dir() + "/tests/e2e";
+    const char* path = std::getenv("PATH");
+    CommandResult r =
+        run_command({e2e + "/node_modules/.bin/node", e2e + "/websocket_clients.mjs", "live",
+                     std::to_string(host->api_port())},
+                    {{"PATH", e2e + "/node_modules/.bin:" + (path ? path : "/usr/bin:/bin")},
+                     {"WS_BASE", "wss://127.0.0.1:" + std::to_string(host->api_port())},
+                     {"NODE_EXTRA_CA_CERTS", files.cert}},
+                    60);
+    ASSERT_EQ(r.code, 0) << r.out << r.err;
+    json got = json::parse(r.out, nullptr, false);
+    ASSERT_TRUE(got.is_object() && got.contains("alice")) << r.out << r.err;
+    EXPECT_FALSE(got.contains("timeout")) << r.out;
+    EXPECT_EQ(got["alice"][0]["text"], "message 1") << r.out;
 }
 
 TEST_F(Tls, AClientThatLeavesAStreamStopsTheProducer) {

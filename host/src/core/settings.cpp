@@ -16,6 +16,17 @@ const char* env(const char* name) {
 void take(std::string& out, const char* name) {
     if (const char* v = env(name)) out = v;
 }
+// A whole number >= `min` from `name`, or `fallback` when unset; throws naming the variable.
+int64_t whole(const char* name, int64_t min, int64_t fallback, const char* unit) {
+    const char* v = env(name);
+    if (!v || !*v) return fallback;
+    char* end = nullptr;
+    long long n = std::strtoll(v, &end, 10);
+    if (!end || *end || n < min)
+        throw std::invalid_argument(std::string(name) + ": '" + v + "' is not a whole number of " +
+                                    unit + " >= " + std::to_string(min));
+    return n;
+}
 bool truthy(const char* v) {
     std::string s = v ? v : "";
     return s == "1" || s == "true" || s == "yes" || s == "on";
@@ -43,6 +54,10 @@ Settings Settings::from_environment() {
                                         "' is not a whole number of seconds >= 1");
         s.mcp_session_idle_ms = secs * 1000;
     }
+    s.websocket_max_message_bytes =
+        whole("PLATFORM_WEBSOCKET_MAX_MESSAGE_BYTES", 125, s.websocket_max_message_bytes, "bytes");
+    s.websocket_idle_ms =
+        whole("PLATFORM_WEBSOCKET_IDLE_SECONDS", 1, s.websocket_idle_ms / 1000, "seconds") * 1000;
     if (const char* level = env("PLATFORM_LOG_LEVEL"); level && *level) {
         const std::string v = platform::lower(level);
         if (v != "trace" && v != "debug" && v != "info" && v != "warn" && v != "error" &&

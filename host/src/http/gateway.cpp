@@ -17,6 +17,7 @@
 
 #include "handlers.hpp"
 #include "resolve.hpp"
+#include "sse_stream.hpp"
 
 namespace platform::host {
 
@@ -116,51 +117,8 @@ std::string Gateway::request_namespace(const HttpRequest& req) const {
     return given.empty() ? runtime_.settings().ns : given;
 }
 
-// The Server-Sent Events side of a streaming call: the stream opens with the first chunk.
-struct SseStream {
-    std::mutex m;
-    OpenStream open;         // the server's, unwrapped
-    std::string request_id;  // echoed on the stream's headers
-    std::shared_ptr<HttpStream> stream;
-
-    static std::string frame(std::string_view chunk, std::string_view event = {}) {
-        std::string out;
-        if (!event.empty()) out += "event: " + std::string(event) + "\n";
-        for (size_t i = 0;;) {  // one `data:` line per line of the chunk
-            size_t j = chunk.find('\n', i);
-            out += "data: ";
-            out.append(
-                chunk.substr(i, j == std::string_view::npos ? std::string_view::npos : j - i));
-            out += "\n";
-            if (j == std::string_view::npos) break;
-            i = j + 1;
-        }
-        return out + "\n";
-    }
-    bool send(std::string_view chunk) {
-        std::lock_guard<std::mutex> g(m);
-        if (!stream)
-            stream = open(200, "text/event-stream",
-                          {{"X-Request-Id", request_id}, {"Cache-Control", "no-cache"}});
-        return stream && stream->write(frame(chunk));
-    }
-    // Ends a started stream (an error becomes a final `event: error`); false if none started.
-    bool finish(const Outcome& o) {
-        std::lock_guard<std::mutex> g(m);
-        if (!stream) return false;
-        if (o.code != PLATFORM_OK) {
-            const auto& info = status_info(o.code);
-            stream->write(frame(json{{"code", info.name}, {"message", o.body}}.dump(
-                                    -1, ' ', false, json::error_handler_t::replace),
-                                "error"));
-        }
-        stream->end();
-        return true;
-    }
-};
-
 void Gateway::handle(HttpRequest req, std::function<void(HttpResponse)> reply,
-                     OpenStream open_stream) {
+                     OpenStream open_stream, OpenWebSocket open_websocket, RelayConnection relay) {
     // The HTTP front set a valid X-Request-Id; a caller without the front (the fuzzer's harness,
     // tests/fuzz/http_request.cpp) gets one made here.
     std::string id = req.header("x-request-id");
@@ -203,17 +161,17 @@ void Gateway::handle(HttpRequest req, std::function<void(HttpResponse)> reply,
     }
     // The other paths stream only through invoke(), which adds the same two headers.
     const OpenStream& open = open_stream;
+    if (open_websocket && websocket_upgrade(req) && req.path.rfind("/api/v1/", 0) == 0)
+        return websocket(req, send, open_websocket);
     if (req.path == "/api/v1/openapi.json") {
         HttpResponse r;
         r.body = openapi_text(runtime_.registry(), version_);
         return send(r);
     }
     if (req.path.rfind("/api/v1/", 0) == 0) return catalogue(req, send, open);
-    if (handler_ == HandlerKind::web && websocket_upgrade(req))
-        return send(gateway_error(
-            request_namespace(req), 501,
-            "WebSocket pass-through is not available: the HTTP server (Pistache 0.0.5) cannot hand "
-            "the connection over; use plain HTTP requests"));
+    if (handler_ == HandlerKind::web && websocket_upgrade(req) && relay &&
+        web_socket(req, send, relay))
+        return;
     if (session_route(req, send)) return;
     if (declared_route(req, send, open)) return;
     switch (handler_) {
@@ -237,6 +195,13 @@ void Gateway::invoke(HttpRequest& req, const ServiceEntry& svc, const Endpoint& 
         auto sse = std::make_shared<SseStream>();
         sse->open = open;
         sse->request_id = req.header("x-request-id");
+        sse->cursor_ids = !ep.resume_arg.empty();
+        // An EventSource reconnecting sends the last id it saw: the stream resumes after it.
+        const std::string last = req.header("last-event-id");
+        if (sse->cursor_ids && !last.empty()) {
+            json given = json::parse(last, nullptr, false);
+            args[ep.resume_arg] = given.is_number_integer() ? given : json(last);
+        }
         inv.chunk_sink = [sse](std::string_view chunk) { return sse->send(chunk); };
         done = [sse, done = std::move(done)](Outcome o) {
             if (!sse->finish(o) && !o.streamed) done(std::move(o));

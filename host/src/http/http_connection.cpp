@@ -17,6 +17,7 @@ namespace {
 using wire::parse_framed;
 
 constexpr const char* kConnectionData = "platform.connection";
+constexpr const char* kPeerLifeData = "platform.peer_life";
 constexpr size_t kMaxPipelined = 64;  // requests read ahead on one connection
 
 // Pistache's handler, cloned per I/O thread: it keeps each connection's state on the peer and
@@ -41,13 +42,22 @@ private:
         conn->refused =
             port_->server->connections > static_cast<int64_t>(port_->settings.max_connections);
         conn->preface_pending = !port_->tls_secret.empty();
+        auto life = std::make_shared<PeerLife>();
+        conn->peer_life = life;
         peer->putData(kConnectionData, conn);
+        peer->putData(kPeerLifeData, std::move(life));
     }
 
     void onInput(const char* buffer, size_t len, const std::shared_ptr<Tcp::Peer>& peer) override {
         auto conn = std::static_pointer_cast<Connection>(peer->tryGetData(kConnectionData));
         if (!conn) return;
         std::unique_lock<std::mutex> lock(conn->m);
+        if (conn->upgraded) {  // a WebSocket session's now
+            auto deliver = conn->upgraded;
+            lock.unlock();
+            deliver(std::string_view(buffer, len));
+            return;
+        }
         if (conn->input_closed)
             return;  // after an error or Connection: close, nothing more is read
         const bool was_idle = !conn->busy && conn->queue.empty() && conn->buffer.empty();

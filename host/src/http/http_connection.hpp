@@ -10,6 +10,8 @@
 //   http_answer.cpp      writes an answer (respond): the common headers, the access log and the
 //                        metrics, the bytes in pieces through Pistache, then finish.
 //   http_stream.cpp      a streamed (chunked, SSE) answer written past Pistache (stream_opener).
+//   http_websocket.cpp   a WebSocket session taking the connection over after its 101.
+//   http_relay.cpp       a byte relay to an upstream taking the connection over after its 101.
 //   http_endpoints.cpp   HttpServer itself: the two Pistache endpoints, start, drain, stop.
 //
 // Ownership: a PortState is shared by its endpoint's handler and every Connection on it; a
@@ -25,8 +27,10 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <platform/host/core/http_settings.hpp>
@@ -51,6 +55,11 @@ struct ServerState {
     std::atomic<int64_t> in_flight{0};
     std::atomic<int64_t> connections{0};
     Metrics* metrics = nullptr;  // the runtime's
+    // Open WebSocket sessions (http_websocket.cpp), closed by the drain and waited for by stop.
+    std::mutex websockets_m;
+    std::condition_variable websockets_cv;
+    std::vector<std::weak_ptr<WebSocket>> websockets;
+    int64_t websocket_threads = 0;
     void in_flight_add(int64_t d) {
         in_flight += d;
         metrics->in_flight_add(d);
@@ -103,6 +112,21 @@ struct Pending {
     InFlightToken token;
 };
 
+// Lives on a Pistache peer (its data) and runs `on_release` when Pistache lets the peer go: it
+// then reads and writes the socket no more (a WebSocket session starts reading it itself).
+struct PeerLife {
+    std::mutex m;
+    std::function<void()> on_release;
+    ~PeerLife() {
+        std::function<void()> f;
+        {
+            std::lock_guard<std::mutex> g(m);
+            f = std::move(on_release);
+        }
+        if (f) f();
+    }
+};
+
 // One client connection (stored on the Pistache peer; dies with it).
 struct Connection {
     std::shared_ptr<PortState> port;
@@ -120,6 +144,9 @@ struct Connection {
     bool busy = false;          // a request is being answered
     bool input_closed = false;  // no further request is read (error, Connection: close)
     bool closed = false;
+    // Set once a WebSocket session took the connection over: what Pistache still reads goes to it.
+    std::function<void(std::string_view)> upgraded;
+    std::weak_ptr<PeerLife> peer_life;
 
     Connection(std::shared_ptr<PortState> p, const std::shared_ptr<Pistache::Tcp::Peer>& pe)
         : port(std::move(p)), peer(pe), remote(pe->address().host()) {
@@ -172,5 +199,17 @@ void record(const Exchange& ex, int status, uint64_t bytes);
 // answer cannot be streamed (already answered, connection gone, server stopped): the gateway then
 // answers through its reply.
 OpenStream stream_opener(const std::shared_ptr<Exchange>& ex);
+
+// What the gateway calls to turn `ex`'s connection into a WebSocket session (http_websocket.cpp):
+// the 101 goes out on a duplicate of the socket, Pistache's further reads are handed to the
+// session until Pistache lets the peer go, and then the session reads the socket itself.
+OpenWebSocket websocket_opener(const std::shared_ptr<Exchange>& ex);
+// What the gateway calls to relay `ex`'s connection to an upstream after its 101 (http_relay.cpp),
+// taken over as websocket_opener does; relays count with the WebSocket sessions for the drain.
+RelayConnection relay_opener(const std::shared_ptr<Exchange>& ex);
+// Sends every open session a close with `code` and `reason` (the drain: 1001).
+void close_websockets(ServerState& server, uint16_t code, const std::string& reason);
+// Closes the open sessions and waits (up to `timeout`) until their threads have ended.
+void end_websockets(ServerState& server, std::chrono::milliseconds timeout);
 
 }  // namespace platform::host::front

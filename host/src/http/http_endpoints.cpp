@@ -138,6 +138,7 @@ void HttpServer::start(const std::string& api_address, const std::string& proxy_
 void HttpServer::begin_drain() {
     impl_->server->draining = true;
     impl_->api_gateway.begin_drain();  // open-ended streams (MCP sessions') end now
+    front::close_websockets(*impl_->server, 1001, "the server is shutting down");
 }
 
 int64_t HttpServer::in_flight() const {
@@ -149,6 +150,7 @@ void HttpServer::stop() {
         std::unique_lock<std::shared_mutex> g(impl_->server->stop_lock);
         impl_->server->stopped = true;
     }
+    front::end_websockets(*impl_->server, std::chrono::milliseconds(5000));
     if (impl_->tls) impl_->tls->stop();  // no new TLS connections; open ones close
     std::thread other;
     if (impl_->proxy) other = std::thread([this] { impl_->proxy->shutdown(); });

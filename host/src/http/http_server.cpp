@@ -178,7 +178,8 @@ void serve(const std::shared_ptr<Connection>& conn, Pending p) {
     if (refused(ex, p, req) || answered_here(ex, req)) return;
     try {
         conn->port->gateway->handle(
-            std::move(req), [ex](HttpResponse r) { respond(ex, std::move(r)); }, stream_opener(ex));
+            std::move(req), [ex](HttpResponse r) { respond(ex, std::move(r)); }, stream_opener(ex),
+            websocket_opener(ex), relay_opener(ex));
     } catch (const std::exception& e) {
         spdlog::error("gateway failed on {} {}: {}", ex->method, ex->path, e.what());
         const std::string& ns = conn->port->runtime->settings().ns;

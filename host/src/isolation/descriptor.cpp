@@ -38,6 +38,10 @@ json describe_json(const platform_plugin_desc_t* d) {
             ep["mcp_role"] = e->mcp_role;
             ep["mcp_uri_prefix"] = str(e->mcp_uri_prefix);
         }
+        if (PLATFORM_HAS_FIELD(platform_endpoint_t, e, resume_arg)) {
+            ep["live_input"] = str(e->live_input);
+            ep["resume_arg"] = str(e->resume_arg);
+        }
         endpoints.push_back(std::move(ep));
     }
     return {{"abi_version", d->abi_version},    {"id", str(d->id)},
@@ -84,6 +88,8 @@ OwnedDescriptor::OwnedDescriptor(const json& in, const platform_plugin_desc_t& h
                               ? static_cast<platform_mcp_role_t>(num(e, "mcp_role"))
                               : PLATFORM_MCP_TOOL;
             ep.mcp_uri_prefix = keep(field(e, "mcp_uri_prefix"));
+            ep.live_input = keep(field(e, "live_input"));
+            ep.resume_arg = keep(field(e, "resume_arg"));
             endpoints_.push_back(ep);
         }
     desc_ = hooks;

@@ -105,6 +105,10 @@ std::string check_descriptor(const platform_plugin_desc_t* d, Plugin& p) {
                               : PLATFORM_MCP_HIDDEN;
             ep.mcp_uri_prefix = str(e->mcp_uri_prefix);
         }
+        if (PLATFORM_HAS_FIELD(platform_endpoint_t, e, resume_arg)) {
+            ep.live_input = str(e->live_input);
+            ep.resume_arg = str(e->resume_arg);
+        }
         p.endpoints.push_back(std::move(ep));
     }
     return "";

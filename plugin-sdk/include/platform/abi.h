@@ -28,7 +28,8 @@
  *     call_client_request and resource_updated; 1.5 added the model provider table
  *     (platform_model_provider_t, PLATFORM_KIND_MODEL) and host_api.model_complete and
  *     call_tools; 1.6 added PLATFORM_FLAG_INTERNAL and grants (host_api.grant_create,
- *     grant_call_service, grant_revoke); 1.7 added PLATFORM_LOG_OPERATOR.
+ *     grant_call_service, grant_revoke); 1.7 added PLATFORM_LOG_OPERATOR; 1.8 added
+ *     platform_endpoint_t.live_input and resume_arg.
  *   - Any change to this file bumps PLATFORM_ABI_MINOR in the same commit. A breaking change would
  *     need a new major and a new entry symbol; none is planned.
  *
@@ -64,7 +65,7 @@ extern "C" {
  * ------------------------------------------------------------------------------------------- */
 
 #define PLATFORM_ABI_MAJOR 1u
-#define PLATFORM_ABI_MINOR 7u
+#define PLATFORM_ABI_MINOR 8u
 #define PLATFORM_ABI_PACK(major, minor) ((((uint32_t)(major)) << 16) | ((uint32_t)(minor)&0xffffu))
 #define PLATFORM_ABI_VERSION PLATFORM_ABI_PACK(PLATFORM_ABI_MAJOR, PLATFORM_ABI_MINOR)
 #define PLATFORM_ABI_MAJOR_OF(v) (((uint32_t)(v)) >> 16)
@@ -317,6 +318,17 @@ typedef struct platform_endpoint {
      * it serves ("notes://"; empty = asked for every URI). */
     platform_mcp_role_t mcp_role;
     platform_str_t mcp_uri_prefix;
+    /* (1.8) Live streams, for a STREAMING endpoint served over a WebSocket; empty = none.
+     * live_input: the name of a sibling endpoint of the same service. Each text message the client
+     * sends (a JSON object) is merged over the stream's own arguments (resume_arg left out) and
+     * called as that endpoint for the same caller; the answer goes back on the socket as {"reply": result} or
+     * {"error": {code, message}}.
+     * resume_arg: an argument of this endpoint. When a stream ends normally while its client is
+     * still connected, the host calls the endpoint again with that argument set to the `cursor`
+     * field of the last chunk it forwarded; Server-Sent Events carry that cursor as the event id
+     * and a reconnecting client's Last-Event-ID becomes the argument. */
+    platform_str_t live_input;
+    platform_str_t resume_arg;
 } platform_endpoint_t;
 
 /* ---------------------------------------------------------------------------------------------

@@ -132,6 +132,19 @@ public:
     EndpointSpec& mcp_prompt_get() { return mcp_role(PLATFORM_MCP_PROMPT_GET); }
     EndpointSpec& mcp_complete() { return mcp_role(PLATFORM_MCP_COMPLETE); }
     EndpointSpec& mcp_hidden() { return mcp_role(PLATFORM_MCP_HIDDEN); }
+    // Live streams over a WebSocket (ABI 1.8; abi.h, platform_endpoint_t.live_input): each
+    // message the client sends is merged over the stream's arguments and calls `method`, a
+    // sibling endpoint.
+    EndpointSpec& live_input(std::string method) {
+        live_input_ = std::move(method);
+        return *this;
+    }
+    // The argument the host sets to the last forwarded chunk's `cursor` when it calls the stream
+    // again after a normal end (ABI 1.8), and from an SSE client's Last-Event-ID.
+    EndpointSpec& resume_arg(std::string arg) {
+        resume_arg_ = std::move(arg);
+        return *this;
+    }
     EndpointSpec& mcp_role(platform_mcp_role_t role) {
         mcp_role_ = role;
         return *this;
@@ -166,6 +179,8 @@ public:
         e.http_path = view(http_path_);
         e.mcp_role = mcp_role_;
         e.mcp_uri_prefix = view(mcp_uri_prefix_);
+        e.live_input = view(live_input_);
+        e.resume_arg = view(resume_arg_);
         return e;
     }
 
@@ -179,7 +194,7 @@ private:
     platform_access_t access_ = PLATFORM_ACCESS_PUBLIC;
     uint64_t flags_ = 0, max_body_ = 0, price_ = 0;
     std::string input_ = R"({"type":"object","properties":{},"additionalProperties":false})";
-    std::string output_, since_ = "1.0.0", http_path_, mcp_uri_prefix_;
+    std::string output_, since_ = "1.0.0", http_path_, mcp_uri_prefix_, live_input_, resume_arg_;
     platform_mcp_role_t mcp_role_ = PLATFORM_MCP_TOOL;
     SyncFn sync_;
     AsyncFn async_;

@@ -4,6 +4,7 @@
 // request_args.hpp builds a call's arguments from a request. Plain values; no threads of their own.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -47,5 +48,36 @@ public:
 using OpenStream = std::function<std::shared_ptr<HttpStream>(
     int status, const std::string& content_type,
     const std::vector<std::pair<std::string, std::string>>& headers)>;
+
+// A WebSocket (RFC 6455) the front opened on a request's connection after answering it 101; from
+// then on the connection is the session's, and the gateway talks over it in text messages.
+// Thread-safe: send_text and close may be called from any thread.
+class WebSocket {
+public:
+    virtual ~WebSocket() = default;
+    // Sends one text message; false once the session is closing or ended.
+    virtual bool send_text(std::string_view message) = 0;
+    // Starts the close handshake with `code` and `reason` (cut to fit a close frame); the session
+    // ends when the client answers it, or soon after when it does not. Later calls do nothing.
+    virtual void close(uint16_t code, std::string_view reason) = 0;
+};
+// What a session tells its owner. Both run on the session's own thread, one at a time.
+struct WebSocketEvents {
+    std::function<void(std::string message)> on_text;  // a whole text message from the client
+    std::function<void()> on_closed;  // once, when the session ended, however it ended
+};
+// Answers the request 101 Switching Protocols (Sec-WebSocket-Accept for `client_key`, plus
+// `headers`) and opens the session; nullptr when the connection cannot be taken over (the client
+// is gone, the request was answered, the server is stopping): the caller then answers normally.
+using OpenWebSocket = std::function<std::shared_ptr<WebSocket>(
+    const std::string& client_key, const std::vector<std::pair<std::string, std::string>>& headers,
+    WebSocketEvents events)>;
+
+// Hands the request's connection over to a byte relay: `head` (an upstream's 101 answer as it
+// came) and `early` (what the upstream sent after it) go to the client, then bytes are copied both
+// ways between the client and `upstream` (a connected socket, owned from the call on) until either
+// side ends. False when the connection cannot be taken over; `upstream` is then closed.
+using RelayConnection =
+    std::function<bool(const std::string& head, int upstream, const std::string& early)>;
 
 }  // namespace platform::host

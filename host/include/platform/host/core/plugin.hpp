@@ -49,6 +49,8 @@ struct Endpoint {
     std::string http_path;  // route template served by the gateway ("/notes/{title}"), "" = none
     platform_mcp_role_t mcp_role = PLATFORM_MCP_TOOL;  // what it is to MCP (abi.h, 1.4)
     std::string mcp_uri_prefix;                        // RESOURCE_READ: the URIs it serves
+    std::string live_input;  // streaming: the sibling endpoint a WebSocket's messages call (1.8)
+    std::string resume_arg;  // streaming: the argument a resumed stream gets the cursor in (1.8)
     platform_verb_t verb = PLATFORM_VERB_POST;
     platform_access_t access = PLATFORM_ACCESS_PUBLIC;
     uint64_t flags = 0, max_body = PLATFORM_DEFAULT_MAX_BODY, price = 0;

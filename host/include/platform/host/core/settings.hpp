@@ -28,6 +28,12 @@ struct Settings {
     // lives (PLATFORM_MCP_SESSION_IDLE_SECONDS).
     std::string mcp_allowed_hosts;
     int64_t mcp_session_idle_ms = 3600 * 1000;
+    // WebSocket sessions (http_websocket.cpp): the longest message a client may send
+    // (PLATFORM_WEBSOCKET_MAX_MESSAGE_BYTES; larger closes with 1009), and the quiet time after
+    // which the server pings, closing when no pong comes within as long again
+    // (PLATFORM_WEBSOCKET_IDLE_SECONDS).
+    int64_t websocket_max_message_bytes = 64 * 1024;
+    int64_t websocket_idle_ms = 30 * 1000;
     // The host log's level (PLATFORM_LOG_LEVEL): trace, debug, info, warn, error or off. A value
     // that is none of these stops from_environment with a message naming the setting.
     std::string log_level = "info";

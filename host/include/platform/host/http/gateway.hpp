@@ -10,8 +10,9 @@
 //             api.Response-shaped result {statusCode, header, body} becomes the HTTP response;
 //      proxy  resolve_proxy_path -> a live node of the registered service, reverse-proxied;
 //             no live node: the rpc handler (then 404);
-//      web    resolve_web_path, otherwise as proxy; `Upgrade: websocket` answers 501 (Pistache
-//             0.0.5 cannot hand a connection over; docs/decisions.md);
+//      web    resolve_web_path, otherwise as proxy; an `Upgrade: websocket` request is forwarded
+//             to the node and, after its 101, bytes are relayed both ways (502 when the node
+//             cannot be reached);
 //      event  a path naming an endpoint of an in-process service goes to the rpc handler (so the
 //             built-ins, /broker/subscribe included, stay reachable); any other path is published
 //             on the broker as micro's api.Event (resolve_event_path); 200 with an empty body.
@@ -63,14 +64,22 @@ public:
     // Handles one request; `reply` runs exactly once, possibly on another thread — unless the
     // endpoint streams and `open_stream` is given: then the answer may go out through a stream
     // (Server-Sent Events, one `data:` frame per chunk) and `reply` is not called.
+    // A WebSocket handshake to a streaming endpoint of /api/v1 with `open_websocket` given becomes a
+    // live stream (gateway_websocket.cpp): 101 with the stream's first chunk, one text message per
+    // chunk; a failure before that is the ordinary HTTP answer.
     void handle(HttpRequest req, std::function<void(HttpResponse)> reply,
-                OpenStream open_stream = nullptr);
+                OpenStream open_stream = nullptr, OpenWebSocket open_websocket = nullptr,
+                RelayConnection relay = nullptr);
     // The server is shutting down: streams that never end by themselves (MCP GET streams) end.
     void begin_drain();
 
 private:
     using Reply = std::function<void(HttpResponse)>;
     void catalogue(HttpRequest& req, const Reply& reply, const OpenStream& open);
+    // A WebSocket handshake on /api/v1/<service>/<method>: checked, resolved and authenticated
+    // like the catalogue's calls; cookie sessions must come from this origin or a listed CORS one.
+    // live_input and resume_arg (abi.h) apply (gateway_websocket.cpp).
+    void websocket(HttpRequest& req, const Reply& reply, const OpenWebSocket& open);
     void rpc_path(HttpRequest& req, const Reply& reply, const OpenStream& open);
     void rpc_call(HttpRequest& req, const Reply& reply, const OpenStream& open_stream);
     // The namespace of a request: the Platform-Namespace header, else the setting.
@@ -81,6 +90,9 @@ private:
     void api_handler(HttpRequest& req, const Reply& reply);  // handler_api.cpp
     void proxy_handler(HttpRequest& req, const Reply& reply, const OpenStream& open,
                        bool web);  // handler_proxy.cpp
+    // The web handler's WebSocket pass-through: false when the path names no service with a live
+    // node (handler_web_socket.cpp).
+    bool web_socket(HttpRequest& req, const Reply& reply, const RelayConnection& relay);
     void event_handler(HttpRequest& req, const Reply& reply,
                        const OpenStream& open);  // handler_event.cpp
     // /auth/login, /auth/logout and /.well-known/oauth-protected-resource; false for any other
@@ -91,7 +103,8 @@ private:
                  const Reply& reply);
     // Dispatches; for a streaming endpoint with `open` (the server's opener), chunks become SSE
     // frames on a stream with X-Request-Id and Cache-Control: no-cache, and a failure after the
-    // stream started becomes a final `event: error`.
+    // stream started becomes a final `event: error`. With resume_arg declared, a chunk's `cursor`
+    // is its event's `id:` and the request's Last-Event-ID is that argument.
     void invoke(HttpRequest& req, const ServiceEntry& svc, const Endpoint& ep, nlohmann::json args,
                 std::function<void(Outcome)> done, const OpenStream& open = nullptr);
 

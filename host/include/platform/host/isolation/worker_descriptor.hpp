@@ -9,7 +9,7 @@
 // JSON shape: {"abi_version", "id", "version", "kind", "summary", "config_schema", "service",
 //   "on_cancel": bool, "endpoints": [{"name", "title", "description", "verb", "access", "flags",
 //   "input_schema", "output_schema", "max_body_bytes", "price", "since", "http_path", "mcp_role",
-//   "mcp_uri_prefix"}]}; fields absent from the plugin's (older) structs are sent as their
+//   "mcp_uri_prefix", "live_input", "resume_arg"}]}; fields absent from the plugin's (older) structs are sent as their
 //   zero/empty value.
 #pragma once
 

@@ -1,0 +1,180 @@
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <thread>
+
+#include "http_connection.hpp"
+
+namespace platform::host::front {
+
+namespace {
+
+// Copies bytes both ways between a taken-over client connection and an upstream socket, from the
+// upstream's 101 on, until either side ends. Like a WebSocket session it writes to a duplicate of
+// the client's socket and gets what Pistache still reads until Pistache lets the peer go; it has
+// no frames of its own, so close() just ends it.
+class Relay : public WebSocket, public std::enable_shared_from_this<Relay> {
+public:
+    Relay(std::shared_ptr<Exchange> ex, int client, int upstream)
+        : ex_(std::move(ex)),
+          client_(client),
+          upstream_(upstream),
+          wake_(::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) {}
+    ~Relay() override {
+        if (wake_ >= 0) ::close(wake_);
+    }
+    bool send_text(std::string_view) override { return false; }
+    void close(uint16_t, std::string_view) override {
+        ended_ = true;
+        wake();
+    }
+    void deliver(std::string_view bytes) {
+        {
+            std::lock_guard<std::mutex> g(m_);
+            inbox_.append(bytes);
+        }
+        wake();
+    }
+    void own_reading() {
+        {
+            std::lock_guard<std::mutex> g(m_);
+            own_ = true;
+        }
+        wake();
+    }
+    // Writes all of `bytes` to `fd` (waiting while it is full); false when it is gone.
+    bool send_all(int fd, std::string_view bytes) {
+        while (!bytes.empty()) {
+            ssize_t n = ::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+            if (n > 0) {
+                bytes.remove_prefix(static_cast<size_t>(n));
+                sent_ += fd == client_ ? static_cast<uint64_t>(n) : 0;
+            } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
+                pollfd p{fd, POLLOUT, 0};
+                if (::poll(&p, 1, 30000) <= 0 || (p.revents & (POLLERR | POLLHUP))) return false;
+            } else {
+                return false;
+            }
+        }
+        return true;
+    }
+    int client() const { return client_; }
+
+    void run() {
+        auto self = shared_from_this();
+        char buf[16384];
+        while (!ended_) {
+            bool own;
+            std::string from_pistache;
+            {
+                std::lock_guard<std::mutex> g(m_);
+                own = own_;
+                from_pistache.swap(inbox_);
+            }
+            if (!from_pistache.empty() && !send_all(upstream_, from_pistache)) break;
+            pollfd fds[3] = {{wake_, POLLIN, 0}, {upstream_, POLLIN, 0}, {client_, POLLIN, 0}};
+            ::poll(fds, own ? 3 : 2, -1);
+            uint64_t n;
+            if (fds[0].revents & POLLIN) (void)!::read(wake_, &n, sizeof n);
+            if (fds[1].revents && !copy(upstream_, client_, buf, sizeof buf)) break;
+            if (own && fds[2].revents && !copy(client_, upstream_, buf, sizeof buf)) break;
+        }
+        end();
+    }
+
+private:
+    void wake() {
+        uint64_t one = 1;
+        (void)!::write(wake_, &one, sizeof one);
+    }
+    // What `from` has, written to `to`; false when either ended.
+    bool copy(int from, int to, char* buf, size_t size) {
+        for (;;) {
+            ssize_t n = ::recv(from, buf, size, MSG_DONTWAIT);
+            if (n > 0) {
+                if (!send_all(to, std::string_view(buf, static_cast<size_t>(n)))) return false;
+                continue;
+            }
+            return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR);
+        }
+    }
+    void end() {
+        ::shutdown(client_, SHUT_RDWR);
+        ::shutdown(upstream_, SHUT_RDWR);
+        ::close(client_);
+        ::close(upstream_);
+        record(*ex_, 101, sent_);
+        finish(ex_->conn, ex_->token, false, true);
+        ServerState& server = *ex_->conn->port->server;
+        std::lock_guard<std::mutex> g(server.websockets_m);
+        --server.websocket_threads;
+        server.websockets_cv.notify_all();
+    }
+
+    std::shared_ptr<Exchange> ex_;
+    int client_, upstream_, wake_;
+    std::mutex m_;
+    std::string inbox_;
+    bool own_ = false;
+    std::atomic<bool> ended_{false};
+    uint64_t sent_ = 0;
+};
+
+}  // namespace
+
+RelayConnection relay_opener(const std::shared_ptr<Exchange>& ex) {
+    return [ex](const std::string& head, int upstream, const std::string& early) -> bool {
+        const auto& conn = ex->conn;
+        ServerState& server = *conn->port->server;
+        std::shared_lock<std::shared_mutex> alive(server.stop_lock);
+        auto peer = conn->peer.lock();
+        const int fd = server.stopped || server.draining || ex->answered || !peer || peer->ssl()
+                           ? -1
+                           : ::fcntl(peer->fd(), F_DUPFD_CLOEXEC, 0);
+        if (fd < 0 || ex->answered.exchange(true)) {
+            if (fd >= 0) ::close(fd);
+            ::close(upstream);
+            return false;
+        }
+        auto relay = std::make_shared<Relay>(ex, fd, upstream);
+        {
+            std::lock_guard<std::mutex> g(server.websockets_m);
+            auto& open = server.websockets;
+            open.erase(
+                std::remove_if(open.begin(), open.end(), [](const auto& w) { return w.expired(); }),
+                open.end());
+            open.push_back(relay);
+            ++server.websocket_threads;
+        }
+        std::string client_early;
+        {
+            std::lock_guard<std::mutex> g(conn->m);
+            conn->input_closed = true;
+            client_early.swap(conn->buffer);
+            std::weak_ptr<Relay> weak = relay;
+            conn->upgraded = [weak](std::string_view bytes) {
+                if (auto r = weak.lock()) r->deliver(bytes);
+            };
+        }
+        relay->send_all(relay->client(), head + early);
+        if (!client_early.empty()) relay->deliver(client_early);
+        if (auto life = conn->peer_life.lock()) {
+            std::lock_guard<std::mutex> g(life->m);
+            std::weak_ptr<Relay> weak = relay;
+            life->on_release = [weak] {
+                if (auto r = weak.lock()) r->own_reading();
+            };
+        } else {
+            relay->own_reading();
+        }
+        std::thread([relay] { relay->run(); }).detach();
+        return true;
+    };
+}
+
+}  // namespace platform::host::front

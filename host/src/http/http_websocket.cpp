@@ -1,0 +1,308 @@
+#include <fcntl.h>
+#include <poll.h>
+#include <spdlog/spdlog.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <platform/host/http/websocket_frames.hpp>
+#include <thread>
+
+#include "http_connection.hpp"
+
+namespace platform::host::front {
+
+namespace {
+
+namespace ws = websocket;
+using Clock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+
+constexpr milliseconds kCloseWait{5000};  // for the client's answer to our close
+
+// One WebSocket session on a taken-over connection. Writes go to a duplicate of the socket under
+// write_m_ (as SocketStream's). Reads: until Pistache lets the peer go, what it reads arrives in
+// deliver(); after that the session's thread polls the duplicate itself. All frame handling runs
+// on that thread.
+class Session : public WebSocket, public std::enable_shared_from_this<Session> {
+public:
+    Session(std::shared_ptr<Exchange> ex, int fd, WebSocketEvents events)
+        : ex_(std::move(ex)),
+          fd_(fd),
+          wake_(::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)),
+          reader_(static_cast<size_t>(settings().websocket_max_message_bytes)),
+          idle_(settings().websocket_idle_ms),
+          events_(std::move(events)) {}
+    ~Session() override {
+        if (wake_ >= 0) ::close(wake_);
+    }
+
+    bool send_text(std::string_view message) override {
+        std::lock_guard<std::mutex> g(write_m_);
+        return !close_sent_ && send_all(ws::server_frame(ws::Opcode::text, message));
+    }
+    void close(uint16_t code, std::string_view reason) override {
+        {
+            std::lock_guard<std::mutex> g(write_m_);
+            if (close_sent_) return;
+            send_all(ws::close_frame(code, reason));
+            close_sent_ = true;
+        }
+        wake();
+    }
+    bool write_raw(std::string_view bytes) {
+        std::lock_guard<std::mutex> g(write_m_);
+        return send_all(bytes);
+    }
+
+    // Bytes Pistache read from the connection.
+    void deliver(std::string_view bytes) {
+        {
+            std::lock_guard<std::mutex> g(in_m_);
+            inbox_.append(bytes);
+        }
+        wake();
+    }
+    // Pistache let the peer go: the session reads the socket from now on.
+    void own_reading() {
+        {
+            std::lock_guard<std::mutex> g(in_m_);
+            own_reading_ = true;
+        }
+        wake();
+    }
+
+    void run() {
+        auto self = shared_from_this();
+        Clock::time_point last_heard = Clock::now(), ping_at{}, closing_since{};
+        bool ping_out = false, eof = false;
+        while (!ended_ && !eof) {
+            const auto now = Clock::now();
+            bool closing;
+            {
+                std::lock_guard<std::mutex> g(write_m_);
+                closing = close_sent_;
+            }
+            if (closing && closing_since == Clock::time_point{}) closing_since = now;
+            Clock::time_point due = ping_out ? ping_at + idle_ : last_heard + idle_;
+            if (closing) due = closing_since + kCloseWait;
+            if (now >= due) {
+                if (closing) break;  // the client never answered our close
+                if (ping_out) {
+                    close(ws::kGoingAway,
+                          "no pong within " + std::to_string(idle_.count() / 1000) + " s");
+                    break;
+                }
+                write_raw(ws::server_frame(ws::Opcode::ping, ""));
+                ping_out = true;
+                ping_at = now;
+                continue;
+            }
+            bool own;
+            {
+                std::lock_guard<std::mutex> g(in_m_);
+                own = own_reading_;
+            }
+            pollfd fds[2] = {{wake_, POLLIN, 0}, {fd_, POLLIN, 0}};
+            const auto wait = std::chrono::duration_cast<milliseconds>(due - now).count() + 1;
+            ::poll(fds, own ? 2 : 1, static_cast<int>(wait));
+            uint64_t n;
+            if (fds[0].revents & POLLIN) (void)!::read(wake_, &n, sizeof n);
+            std::string bytes;
+            {
+                std::lock_guard<std::mutex> g(in_m_);
+                bytes.swap(inbox_);
+            }
+            if (own && fds[1].revents) eof = !read_socket(bytes);
+            if (bytes.empty()) continue;
+            last_heard = Clock::now();
+            ping_out = false;  // anything from the client shows it is alive
+            for (auto& e : reader_.feed(bytes)) handle(e);
+        }
+        end();
+    }
+
+private:
+    const Settings& settings() const { return ex_->conn->port->runtime->settings(); }
+    void wake() {
+        uint64_t one = 1;
+        (void)!::write(wake_, &one, sizeof one);
+    }
+
+    // Reads what the socket has; false at its end.
+    bool read_socket(std::string& out) {
+        char buf[16384];
+        for (;;) {
+            ssize_t n = ::recv(fd_, buf, sizeof buf, MSG_DONTWAIT);
+            if (n > 0) {
+                out.append(buf, static_cast<size_t>(n));
+                continue;
+            }
+            if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) return true;
+            return false;
+        }
+    }
+
+    void handle(const ws::Event& e) {
+        using Kind = ws::Event::Kind;
+        switch (e.kind) {
+            case Kind::message:
+                if (e.type != ws::Opcode::text)
+                    return close(ws::kUnsupportedData, "only text messages are accepted");
+                if (events_.on_text) events_.on_text(e.payload);
+                return;
+            case Kind::ping:
+                write_raw(ws::server_frame(ws::Opcode::pong, e.payload));
+                return;
+            case Kind::pong:
+                return;
+            case Kind::close: {
+                std::lock_guard<std::mutex> g(write_m_);
+                if (!close_sent_)  // echo the client's code (none when it gave none)
+                    send_all(e.code == ws::kNoStatus ? ws::server_frame(ws::Opcode::close, "")
+                                                     : ws::close_frame(e.code, ""));
+                close_sent_ = true;
+                ended_ = true;
+                return;
+            }
+            case Kind::error:
+                close(e.code, e.payload);
+                ended_ = true;
+                return;
+        }
+    }
+
+    void end() {
+        ended_ = true;
+        {
+            std::lock_guard<std::mutex> g(write_m_);
+            close_sent_ = true;
+            ::shutdown(fd_, SHUT_RDWR);  // Pistache, if it still reads, sees the end too
+            ::close(fd_);
+            fd_ = -1;
+            write_closed_ = true;
+        }
+        if (events_.on_closed) events_.on_closed();
+        events_ = {};
+        record(*ex_, 101, sent_);
+        finish(ex_->conn, ex_->token, false, true);
+        ServerState& server = *ex_->conn->port->server;
+        std::lock_guard<std::mutex> g(server.websockets_m);
+        --server.websocket_threads;
+        server.websockets_cv.notify_all();
+    }
+
+    bool send_all(std::string_view bytes) {  // with write_m_ held
+        while (!write_closed_ && !bytes.empty()) {
+            ssize_t n = ::send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+            if (n > 0) {
+                bytes.remove_prefix(static_cast<size_t>(n));
+                sent_ += static_cast<uint64_t>(n);
+            } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
+                pollfd p{fd_, POLLOUT, 0};
+                if (::poll(&p, 1, 30000) <= 0 || (p.revents & (POLLERR | POLLHUP)))
+                    write_closed_ = true;
+            } else {
+                write_closed_ = true;  // the client went away
+            }
+        }
+        return !write_closed_;
+    }
+
+    std::shared_ptr<Exchange> ex_;
+    int fd_;
+    int wake_;
+    ws::FrameReader reader_;
+    milliseconds idle_;
+    WebSocketEvents events_;
+    std::mutex write_m_;
+    bool close_sent_ = false, write_closed_ = false;
+    uint64_t sent_ = 0;
+    std::mutex in_m_;
+    std::string inbox_;
+    bool own_reading_ = false;
+    std::atomic<bool> ended_{false};
+};
+
+}  // namespace
+
+OpenWebSocket websocket_opener(const std::shared_ptr<Exchange>& ex) {
+    return [ex](const std::string& key, const HeaderList& extra,
+                WebSocketEvents events) -> std::shared_ptr<WebSocket> {
+        const auto& conn = ex->conn;
+        ServerState& server = *conn->port->server;
+        std::shared_lock<std::shared_mutex> alive(server.stop_lock);
+        if (server.stopped || server.draining || ex->answered) return nullptr;
+        auto peer = conn->peer.lock();
+        if (!peer || peer->ssl()) return nullptr;
+        const int fd = ::fcntl(peer->fd(), F_DUPFD_CLOEXEC, 0);
+        if (fd < 0) return nullptr;
+        if (ex->answered.exchange(true)) {
+            ::close(fd);
+            return nullptr;
+        }
+        HeaderList headers = extra;
+        common_headers(*ex, headers);
+        std::string head =
+            "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: "
+            "Upgrade\r\nSec-WebSocket-Accept: " +
+            websocket::accept_key(key) + "\r\n";
+        for (auto& [k, v] : headers) head += k + ": " + v + "\r\n";
+        head += "\r\n";
+        auto session = std::make_shared<Session>(ex, fd, std::move(events));
+        {
+            std::lock_guard<std::mutex> g(server.websockets_m);
+            auto& open = server.websockets;
+            open.erase(
+                std::remove_if(open.begin(), open.end(), [](const auto& w) { return w.expired(); }),
+                open.end());
+            open.push_back(session);
+            ++server.websocket_threads;
+        }
+        std::string early;  // bytes the client sent after its request, read before this
+        {
+            std::lock_guard<std::mutex> g(conn->m);
+            conn->input_closed = true;
+            early.swap(conn->buffer);
+            std::weak_ptr<Session> weak = session;
+            conn->upgraded = [weak](std::string_view bytes) {
+                if (auto s = weak.lock()) s->deliver(bytes);
+            };
+        }
+        session->write_raw(head);
+        if (!early.empty()) session->deliver(early);
+        // From when Pistache lets the peer go, the session reads the socket itself.
+        if (auto life = conn->peer_life.lock()) {
+            std::lock_guard<std::mutex> g(life->m);
+            std::weak_ptr<Session> weak = session;
+            life->on_release = [weak] {
+                if (auto s = weak.lock()) s->own_reading();
+            };
+        } else {
+            session->own_reading();
+        }
+        std::thread([session] { session->run(); }).detach();
+        return session;
+    };
+}
+
+void close_websockets(ServerState& server, uint16_t code, const std::string& reason) {
+    std::vector<std::shared_ptr<WebSocket>> open;
+    {
+        std::lock_guard<std::mutex> g(server.websockets_m);
+        for (auto& w : server.websockets)
+            if (auto s = w.lock()) open.push_back(std::move(s));
+        server.websockets.clear();
+    }
+    for (auto& s : open) s->close(code, reason);
+}
+
+void end_websockets(ServerState& server, std::chrono::milliseconds timeout) {
+    close_websockets(server, websocket::kGoingAway, "the server is shutting down");
+    std::unique_lock<std::mutex> g(server.websockets_m);
+    server.websockets_cv.wait_for(g, timeout, [&] { return server.websocket_threads == 0; });
+}
+
+}  // namespace platform::host::front

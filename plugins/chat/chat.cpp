@@ -128,6 +128,8 @@ void Chat::describe(platform::ServiceSpec<Chat>& s) {
         .access(platform::Access::account)
         .read_only()
         .streaming()
+        .live_input("send")     // over a WebSocket, {"message": ...} posts to the room
+        .resume_arg("after")    // and the host goes on after the last cursor when a stream ends
         .withheld_from_agent()  // a stream of up to 25 s is no tool for a model
         .async(&Chat::live);
 }

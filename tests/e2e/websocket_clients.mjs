@@ -13,6 +13,9 @@
 //   refused   a handshake that must fail, to the path in arg: {status, body}
 //   origin    a cookie session with Origin arg (and a token client with the same Origin):
 //             {cookie: {status} | {open: true}, token: {open: true} | {status}}
+//   chat      the chat service: bob follows a public room, ann joins it and posts {message} over
+//             her socket; then carol, no member, tries the group room whose id is arg:
+//             {bob: [chunks], ann_replies: [replies], carol: {status, body} | {open: true}}
 //   proxied   (a host with --handler web) a ws echo server of this script, registered as the node
 //             of service `echo`, reached through the host at /echo/socket: sends "ping me",
 //             {echo: text, upstream_path, close: code}
@@ -133,7 +136,32 @@ async function proxied() {
   r.ws.send('ping me');
 }
 
-const scenarios = { live, too_big: tooBig, refused, origin, proxied };
+async function chat() {
+  const room = `/api/v1/chat/live?room=ws-${process.pid}`;
+  const bob = await connect(room, { Authorization: 'Bearer bob' });
+  if (!bob.ws) return done({ bob });
+  seen.bob = [];
+  seen.ann_replies = [];
+  const finish = async () => {
+    const carol = await connect(`/api/v1/chat/live?room=${arg}`, { Authorization: 'Bearer carol' });
+    if (carol.ws) carol.ws.terminate();
+    done({ ...seen, carol: carol.ws ? { open: true } : carol });
+  };
+  bob.ws.on('message', (m) => {
+    const msg = JSON.parse(m.toString());
+    seen.bob.push(msg);
+    if (msg.type === 'message') finish();
+  });
+  const ann = await connect(room, { Authorization: 'Bearer ann' });
+  if (!ann.ws) return done({ ann });
+  ann.ws.on('message', (m) => {
+    const msg = JSON.parse(m.toString());
+    if (msg.reply || msg.error) seen.ann_replies.push(msg);
+  });
+  ann.ws.send(JSON.stringify({ message: 'hello over a socket' }));
+}
+
+const scenarios = { live, chat, too_big: tooBig, refused, origin, proxied };
 if (!scenarios[scenario]) {
   console.error(`unknown scenario ${scenario}`);
   process.exit(2);

@@ -95,8 +95,20 @@ void ProsodyServer::start(const Options& o) {
         std::ofstream(dir_ + "/prosody.log", std::ios::app) << "scripts/xmpp config: " << r.err;
         return;
     }
-    // Everything the child needs is built before fork.
     std::string binary = find_prosody(), config = config_dir + "/prosody.cfg.lua";
+    // Without stream management (XEP-0198) for the test client: @xmpp/client 0.14 can count
+    // more acknowledged stanzas than Prosody sent when stanzas cross its <enable/>, and Prosody
+    // then drops it ("Client acknowledged more stanzas than sent by server"), about one run in
+    // ten on a busy machine. Real clients keep it: the scripts' config is unchanged.
+    {
+        std::stringstream text;
+        text << std::ifstream(config).rdbuf();
+        std::string lua = text.str();
+        const std::string smacks = "\"smacks\"; ";
+        if (auto at = lua.find(smacks); at != std::string::npos) lua.erase(at, smacks.size());
+        std::ofstream(config, std::ios::trunc) << lua;
+    }
+    // Everything the child needs is built before fork.
     std::string arg0 = "prosody", foreground = "-F", flag = "--config";
     char* argv[] = {arg0.data(), foreground.data(), flag.data(), config.data(), nullptr};
     int log_fd =

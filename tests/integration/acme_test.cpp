@@ -39,6 +39,7 @@
 #include <thread>
 
 #include "../unit/outbound/loopback_server.hpp"
+#include "command.hpp"
 #include "file_mode.hpp"
 #include "host_process.hpp"
 #include "text_search.hpp"
@@ -330,23 +331,10 @@ private:
         stop();
     }
 
-    void stop() {
-        if (pid_ <= 0) return;
-        ::kill(pid_, SIGTERM);
-        for (int i = 0; i < 100; ++i) {  // up to 5 s, then SIGKILL
-            if (::waitpid(pid_, nullptr, WNOHANG) == pid_) {
-                pid_ = -1;
-                return;
-            }
-            std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        }
-        ::kill(pid_, SIGKILL);
-        ::waitpid(pid_, nullptr, 0);
-        pid_ = -1;
-    }
+    void stop() { platform::test::stop_child(pid_); }
 
     std::string binary_, dir_;
-    pid_t pid_ = -1;
+    int pid_ = -1;
     bool ready_ = false;
 };
 

@@ -22,13 +22,10 @@ namespace {
 class CliChat : public SharedHostTest {
 protected:
     static void SetUpTestSuite() {
-        std::string text = test_profile_text();
-        const auto pc = text.find("plugin_config:\n");
-        ASSERT_NE(pc, std::string::npos) << "profiles/test.yaml has no plugin_config";
-        text.insert(pc + 15, "  chat:\n    live_idle_ms: 1000\n");
         HostProcess::Options o;
         o.profile = suite_dir() + "/cli-chat.yaml";
-        std::ofstream(o.profile) << text;
+        std::ofstream(o.profile) << with_plugin_config(test_profile_text(), "chat",
+                                                       "live_idle_ms: 1000");
         start_host(o);
     }
     void send(const std::string& who, const std::string& room, const std::string& text) {

@@ -20,6 +20,7 @@
 #include "catalogue_test.hpp"
 #include "fake_model_server.hpp"
 #include "mcp_client.hpp"
+#include "profiles.hpp"
 #include "text_search.hpp"
 
 using nlohmann::json;
@@ -235,9 +236,7 @@ protected:
         text.replace(at, memory.size(),
                      "  store:\n    plugin: store-sqlite\n    config:\n      path: \"" +
                          home.path() + "/store.db\"\n");
-        const auto pc = text.find("plugin_config:\n");
-        ASSERT_NE(pc, std::string::npos);
-        text.insert(pc + 15, "  work:\n    workers: 1\n");
+        text = with_plugin_config(text, "work", "workers: 1");
         options_ = model_server_host(model, home.path() + "/work-restart.yaml", text);
         options_.home = home.path();
     }

@@ -1,6 +1,5 @@
 #include <fcntl.h>
 #include <poll.h>
-#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -9,6 +8,7 @@
 #include <thread>
 
 #include "http_connection.hpp"
+#include "taken_socket.hpp"
 
 namespace platform::host::front {
 
@@ -21,47 +21,16 @@ namespace {
 class Relay : public WebSocket, public std::enable_shared_from_this<Relay> {
 public:
     Relay(std::shared_ptr<Exchange> ex, int client, int upstream)
-        : ex_(std::move(ex)),
-          client_(client),
-          upstream_(upstream),
-          wake_(::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) {}
-    ~Relay() override {
-        if (wake_ >= 0) ::close(wake_);
-    }
+        : ex_(std::move(ex)), client_(client), upstream_(upstream) {}
     bool send_text(std::string_view) override { return false; }
     void close(uint16_t, std::string_view) override {
         ended_ = true;
-        wake();
+        input_.wake();
     }
-    void deliver(std::string_view bytes) {
-        {
-            std::lock_guard<std::mutex> g(m_);
-            inbox_.append(bytes);
-        }
-        wake();
-    }
-    void own_reading() {
-        {
-            std::lock_guard<std::mutex> g(m_);
-            own_ = true;
-        }
-        wake();
-    }
-    // Writes all of `bytes` to `fd` (waiting while it is full); false when it is gone.
+    HandedOverInput& input() { return input_; }
+    // Writes all of `bytes` to `fd`; false when it is gone. Counts what the client was sent.
     bool send_all(int fd, std::string_view bytes) {
-        while (!bytes.empty()) {
-            ssize_t n = ::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
-            if (n > 0) {
-                bytes.remove_prefix(static_cast<size_t>(n));
-                sent_ += fd == client_ ? static_cast<uint64_t>(n) : 0;
-            } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
-                pollfd p{fd, POLLOUT, 0};
-                if (::poll(&p, 1, 30000) <= 0 || (p.revents & (POLLERR | POLLHUP))) return false;
-            } else {
-                return false;
-            }
-        }
-        return true;
+        return send_whole(fd, bytes, fd == client_ ? &sent_ : nullptr);
     }
     int client() const { return client_; }
 
@@ -69,18 +38,12 @@ public:
         auto self = shared_from_this();
         char buf[16384];
         while (!ended_) {
-            bool own;
             std::string from_pistache;
-            {
-                std::lock_guard<std::mutex> g(m_);
-                own = own_;
-                from_pistache.swap(inbox_);
-            }
+            const bool own = input_.take(from_pistache);
             if (!from_pistache.empty() && !send_all(upstream_, from_pistache)) break;
-            pollfd fds[3] = {{wake_, POLLIN, 0}, {upstream_, POLLIN, 0}, {client_, POLLIN, 0}};
+            pollfd fds[3] = {
+                {input_.wake_fd(), POLLIN, 0}, {upstream_, POLLIN, 0}, {client_, POLLIN, 0}};
             ::poll(fds, own ? 3 : 2, -1);
-            uint64_t n;
-            if (fds[0].revents & POLLIN) (void)!::read(wake_, &n, sizeof n);
             if (fds[1].revents && !copy(upstream_, client_, buf, sizeof buf)) break;
             if (own && fds[2].revents && !copy(client_, upstream_, buf, sizeof buf)) break;
         }
@@ -88,10 +51,6 @@ public:
     }
 
 private:
-    void wake() {
-        uint64_t one = 1;
-        (void)!::write(wake_, &one, sizeof one);
-    }
     // What `from` has, written to `to`; false when either ended.
     bool copy(int from, int to, char* buf, size_t size) {
         for (;;) {
@@ -108,19 +67,12 @@ private:
         ::shutdown(upstream_, SHUT_RDWR);
         ::close(client_);
         ::close(upstream_);
-        record(*ex_, 101, sent_);
-        finish(ex_->conn, ex_->token, false, true);
-        ServerState& server = *ex_->conn->port->server;
-        std::lock_guard<std::mutex> g(server.websockets_m);
-        --server.websocket_threads;
-        server.websockets_cv.notify_all();
+        end_taken_over(ex_, sent_);
     }
 
     std::shared_ptr<Exchange> ex_;
-    int client_, upstream_, wake_;
-    std::mutex m_;
-    std::string inbox_;
-    bool own_ = false;
+    int client_, upstream_;
+    HandedOverInput input_;
     std::atomic<bool> ended_{false};
     uint64_t sent_ = 0;
 };
@@ -158,19 +110,19 @@ RelayConnection relay_opener(const std::shared_ptr<Exchange>& ex) {
             client_early.swap(conn->buffer);
             std::weak_ptr<Relay> weak = relay;
             conn->upgraded = [weak](std::string_view bytes) {
-                if (auto r = weak.lock()) r->deliver(bytes);
+                if (auto r = weak.lock()) r->input().deliver(bytes);
             };
         }
         relay->send_all(relay->client(), head + early);
-        if (!client_early.empty()) relay->deliver(client_early);
+        if (!client_early.empty()) relay->input().deliver(client_early);
         if (auto life = conn->peer_life.lock()) {
             std::lock_guard<std::mutex> g(life->m);
             std::weak_ptr<Relay> weak = relay;
             life->on_release = [weak] {
-                if (auto r = weak.lock()) r->own_reading();
+                if (auto r = weak.lock()) r->input().own_reading();
             };
         } else {
-            relay->own_reading();
+            relay->input().own_reading();
         }
         std::thread([relay] { relay->run(); }).detach();
         return true;

@@ -9,6 +9,7 @@
 
 #include "http_connection.hpp"
 #include "http_wire.hpp"
+#include "taken_socket.hpp"
 
 namespace platform::host::front {
 
@@ -65,17 +66,7 @@ public:
 
 private:
     bool send_all(std::string_view bytes) {
-        while (!closed_ && !bytes.empty()) {
-            ssize_t n = ::send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL);
-            if (n > 0) {
-                bytes.remove_prefix(static_cast<size_t>(n));
-            } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
-                pollfd p{fd_, POLLOUT, 0};
-                if (::poll(&p, 1, 30000) <= 0 || (p.revents & (POLLERR | POLLHUP))) closed_ = true;
-            } else {
-                closed_ = true;  // the client went away
-            }
-        }
+        if (!closed_ && !send_whole(fd_, bytes)) closed_ = true;  // the client went away
         return !closed_;
     }
     std::mutex m_;

@@ -1,7 +1,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <spdlog/spdlog.h>
-#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -11,6 +10,7 @@
 #include <thread>
 
 #include "http_connection.hpp"
+#include "taken_socket.hpp"
 
 namespace platform::host::front {
 
@@ -31,14 +31,9 @@ public:
     Session(std::shared_ptr<Exchange> ex, int fd, WebSocketEvents events)
         : ex_(std::move(ex)),
           fd_(fd),
-          wake_(::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)),
           reader_(static_cast<size_t>(settings().websocket_max_message_bytes)),
           idle_(settings().websocket_idle_ms),
           events_(std::move(events)) {}
-    ~Session() override {
-        if (wake_ >= 0) ::close(wake_);
-    }
-
     bool send_text(std::string_view message) override {
         std::lock_guard<std::mutex> g(write_m_);
         return !close_sent_ && send_all(ws::server_frame(ws::Opcode::text, message));
@@ -50,29 +45,15 @@ public:
             send_all(ws::close_frame(code, reason));
             close_sent_ = true;
         }
-        wake();
+        input_.wake();
     }
     bool write_raw(std::string_view bytes) {
         std::lock_guard<std::mutex> g(write_m_);
         return send_all(bytes);
     }
 
-    // Bytes Pistache read from the connection.
-    void deliver(std::string_view bytes) {
-        {
-            std::lock_guard<std::mutex> g(in_m_);
-            inbox_.append(bytes);
-        }
-        wake();
-    }
-    // Pistache let the peer go: the session reads the socket from now on.
-    void own_reading() {
-        {
-            std::lock_guard<std::mutex> g(in_m_);
-            own_reading_ = true;
-        }
-        wake();
-    }
+    // Bytes Pistache read from the connection, then the socket itself once Pistache let it go.
+    HandedOverInput& input() { return input_; }
 
     void run() {
         auto self = shared_from_this();
@@ -100,21 +81,12 @@ public:
                 ping_at = now;
                 continue;
             }
-            bool own;
-            {
-                std::lock_guard<std::mutex> g(in_m_);
-                own = own_reading_;
-            }
-            pollfd fds[2] = {{wake_, POLLIN, 0}, {fd_, POLLIN, 0}};
-            const auto wait = std::chrono::duration_cast<milliseconds>(due - now).count() + 1;
-            ::poll(fds, own ? 2 : 1, static_cast<int>(wait));
-            uint64_t n;
-            if (fds[0].revents & POLLIN) (void)!::read(wake_, &n, sizeof n);
             std::string bytes;
-            {
-                std::lock_guard<std::mutex> g(in_m_);
-                bytes.swap(inbox_);
-            }
+            bool own = input_.take(bytes);
+            pollfd fds[2] = {{input_.wake_fd(), POLLIN, 0}, {fd_, POLLIN, 0}};
+            const auto wait = std::chrono::duration_cast<milliseconds>(due - now).count() + 1;
+            if (bytes.empty()) ::poll(fds, own ? 2 : 1, static_cast<int>(wait));
+            own = input_.take(bytes);
             if (own && fds[1].revents) eof = !read_socket(bytes);
             if (bytes.empty()) continue;
             last_heard = Clock::now();
@@ -126,11 +98,6 @@ public:
 
 private:
     const Settings& settings() const { return ex_->conn->port->runtime->settings(); }
-    void wake() {
-        uint64_t one = 1;
-        (void)!::write(wake_, &one, sizeof one);
-    }
-
     // Reads what the socket has; false at its end.
     bool read_socket(std::string& out) {
         char buf[16384];
@@ -186,43 +153,23 @@ private:
         }
         if (events_.on_closed) events_.on_closed();
         events_ = {};
-        record(*ex_, 101, sent_);
-        finish(ex_->conn, ex_->token, false, true);
-        ServerState& server = *ex_->conn->port->server;
-        std::lock_guard<std::mutex> g(server.websockets_m);
-        --server.websocket_threads;
-        server.websockets_cv.notify_all();
+        end_taken_over(ex_, sent_);
     }
 
     bool send_all(std::string_view bytes) {  // with write_m_ held
-        while (!write_closed_ && !bytes.empty()) {
-            ssize_t n = ::send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
-            if (n > 0) {
-                bytes.remove_prefix(static_cast<size_t>(n));
-                sent_ += static_cast<uint64_t>(n);
-            } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
-                pollfd p{fd_, POLLOUT, 0};
-                if (::poll(&p, 1, 30000) <= 0 || (p.revents & (POLLERR | POLLHUP)))
-                    write_closed_ = true;
-            } else {
-                write_closed_ = true;  // the client went away
-            }
-        }
+        if (!write_closed_ && !send_whole(fd_, bytes, &sent_)) write_closed_ = true;
         return !write_closed_;
     }
 
     std::shared_ptr<Exchange> ex_;
     int fd_;
-    int wake_;
+    HandedOverInput input_;
     ws::FrameReader reader_;
     milliseconds idle_;
     WebSocketEvents events_;
     std::mutex write_m_;
     bool close_sent_ = false, write_closed_ = false;
     uint64_t sent_ = 0;
-    std::mutex in_m_;
-    std::string inbox_;
-    bool own_reading_ = false;
     std::atomic<bool> ended_{false};
 };
 
@@ -268,20 +215,20 @@ OpenWebSocket websocket_opener(const std::shared_ptr<Exchange>& ex) {
             early.swap(conn->buffer);
             std::weak_ptr<Session> weak = session;
             conn->upgraded = [weak](std::string_view bytes) {
-                if (auto s = weak.lock()) s->deliver(bytes);
+                if (auto s = weak.lock()) s->input().deliver(bytes);
             };
         }
         session->write_raw(head);
-        if (!early.empty()) session->deliver(early);
+        if (!early.empty()) session->input().deliver(early);
         // From when Pistache lets the peer go, the session reads the socket itself.
         if (auto life = conn->peer_life.lock()) {
             std::lock_guard<std::mutex> g(life->m);
             std::weak_ptr<Session> weak = session;
             life->on_release = [weak] {
-                if (auto s = weak.lock()) s->own_reading();
+                if (auto s = weak.lock()) s->input().own_reading();
             };
         } else {
-            session->own_reading();
+            session->input().own_reading();
         }
         std::thread([session] { session->run(); }).detach();
         return session;

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstring>
 #include <platform/host/xmpp/xmpp_component.hpp>
+#include <platform/sdk/text.hpp>
 
 namespace platform::host {
 
@@ -213,30 +214,7 @@ void XmppComponent::run() {
 }
 
 std::string XmppComponent::escape(std::string_view s) {
-    std::string out;
-    out.reserve(s.size());
-    for (char c : s) {
-        switch (c) {
-            case '&':
-                out += "&amp;";
-                break;
-            case '<':
-                out += "&lt;";
-                break;
-            case '>':
-                out += "&gt;";
-                break;
-            case '"':
-                out += "&quot;";
-                break;
-            case '\'':
-                out += "&apos;";
-                break;
-            default:
-                out += c;
-        }
-    }
-    return out;
+    return platform::html_escape(std::string(s));  // &#39; for ' is as good XML as &apos;
 }
 
 }  // namespace platform::host

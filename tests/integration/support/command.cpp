@@ -7,6 +7,7 @@
 
 #include <csignal>
 #include <cstdlib>
+#include <ctime>
 #include <stdexcept>
 
 namespace platform::test {
@@ -61,6 +62,24 @@ CommandResult run_command(const std::vector<std::string>& argv,
     waitpid(pid, &status, 0);
     r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     return r;
+}
+
+void stop_child(int& pid) {
+    if (pid <= 0) return;
+    ::kill(pid, SIGTERM);
+    for (int i = 0; i < 100; ++i) {  // up to 5 s, then SIGKILL
+        if (::waitpid(pid, nullptr, WNOHANG) == pid) {
+            pid = -1;
+            return;
+        }
+        struct timespec pause {
+            0, 50 * 1000 * 1000
+        };
+        nanosleep(&pause, nullptr);  // polling the child's exit, not a synchronisation
+    }
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, nullptr, 0);
+    pid = -1;
 }
 
 CommandResult run_cli(const HostProcess& host, const std::string& home, const std::string& token,

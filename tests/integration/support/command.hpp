@@ -26,4 +26,8 @@ CommandResult run_cli(const HostProcess& host, const std::string& home, const st
                       std::vector<std::string> args, std::map<std::string, std::string> env = {},
                       int timeout_seconds = 60);
 
+// Stops child process `pid` (of this process): SIGTERM, then SIGKILL if it has not exited within
+// 5 s; reaps it and sets pid to -1. Nothing when pid <= 0.
+void stop_child(int& pid);
+
 }  // namespace platform::test

@@ -27,6 +27,18 @@ std::string test_profile_with(const std::string& path, const std::string& extra)
     return path;
 }
 
+std::string with_plugin_config(std::string profile, const std::string& plugin,
+                               const std::string& settings) {
+    const std::string section = "plugin_config:\n";
+    const auto at = profile.find(section);
+    if (at == std::string::npos) throw std::runtime_error("the profile has no plugin_config");
+    std::string block = "  " + plugin + ":\n";
+    std::istringstream lines(settings);
+    for (std::string line; std::getline(lines, line);) block += "    " + line + "\n";
+    profile.insert(at + section.size(), block);
+    return profile;
+}
+
 std::string manual_clock_local_profile(const std::string& dir) {
     std::string text = profile_text("local");
     auto swap = [&](const std::string& from, const std::string& to) {

@@ -21,6 +21,11 @@ std::string test_profile_text();
 // Writes profiles/test.yaml followed by `extra` (YAML sections) to `path`; answers `path`.
 std::string test_profile_with(const std::string& path, const std::string& extra);
 
+// `profile` with `settings` ("key: value" lines) added as the plugin_config of `plugin`; throws
+// when the profile has no plugin_config section.
+std::string with_plugin_config(std::string profile, const std::string& plugin,
+                               const std::string& settings);
+
 // Writes the `local` profile (auth-local: real accounts, each with a time zone) on a manual
 // business clock (the test-only clock plugin, privileged) to `dir`/manual.yaml; answers the path.
 // PLATFORM_ADMIN_SECRET must be set for a host using it.

@@ -141,18 +141,7 @@ void ProsodyServer::start(const Options& o) {
 }
 
 void ProsodyServer::stop() {
-    if (pid_ <= 0) return;
-    ::kill(pid_, SIGTERM);
-    for (int i = 0; i < 100; ++i) {  // up to 5 s, then SIGKILL
-        if (::waitpid(pid_, nullptr, WNOHANG) == pid_) {
-            pid_ = -1;
-            return;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    ::kill(pid_, SIGKILL);
-    ::waitpid(pid_, nullptr, 0);
-    pid_ = -1;
+    stop_child(pid_);
 }
 
 }  // namespace platform::test

@@ -94,37 +94,9 @@ RelayConnection relay_opener(const std::shared_ptr<Exchange>& ex) {
             return false;
         }
         auto relay = std::make_shared<Relay>(ex, fd, upstream);
-        {
-            std::lock_guard<std::mutex> g(server.websockets_m);
-            auto& open = server.websockets;
-            open.erase(
-                std::remove_if(open.begin(), open.end(), [](const auto& w) { return w.expired(); }),
-                open.end());
-            open.push_back(relay);
-            ++server.websocket_threads;
-        }
-        std::string client_early;
-        {
-            std::lock_guard<std::mutex> g(conn->m);
-            conn->input_closed = true;
-            client_early.swap(conn->buffer);
-            std::weak_ptr<Relay> weak = relay;
-            conn->upgraded = [weak](std::string_view bytes) {
-                if (auto r = weak.lock()) r->input().deliver(bytes);
-            };
-        }
-        relay->send_all(relay->client(), head + early);
-        if (!client_early.empty()) relay->input().deliver(client_early);
-        if (auto life = conn->peer_life.lock()) {
-            std::lock_guard<std::mutex> g(life->m);
-            std::weak_ptr<Relay> weak = relay;
-            life->on_release = [weak] {
-                if (auto r = weak.lock()) r->input().own_reading();
-            };
-        } else {
-            relay->input().own_reading();
-        }
-        std::thread([relay] { relay->run(); }).detach();
+        start_taken_over(
+            ex, relay, std::shared_ptr<HandedOverInput>(relay, &relay->input()),
+            [&] { relay->send_all(relay->client(), head + early); }, [relay] { relay->run(); });
         return true;
     };
 }

@@ -199,38 +199,9 @@ OpenWebSocket websocket_opener(const std::shared_ptr<Exchange>& ex) {
         for (auto& [k, v] : headers) head += k + ": " + v + "\r\n";
         head += "\r\n";
         auto session = std::make_shared<Session>(ex, fd, std::move(events));
-        {
-            std::lock_guard<std::mutex> g(server.websockets_m);
-            auto& open = server.websockets;
-            open.erase(
-                std::remove_if(open.begin(), open.end(), [](const auto& w) { return w.expired(); }),
-                open.end());
-            open.push_back(session);
-            ++server.websocket_threads;
-        }
-        std::string early;  // bytes the client sent after its request, read before this
-        {
-            std::lock_guard<std::mutex> g(conn->m);
-            conn->input_closed = true;
-            early.swap(conn->buffer);
-            std::weak_ptr<Session> weak = session;
-            conn->upgraded = [weak](std::string_view bytes) {
-                if (auto s = weak.lock()) s->input().deliver(bytes);
-            };
-        }
-        session->write_raw(head);
-        if (!early.empty()) session->input().deliver(early);
-        // From when Pistache lets the peer go, the session reads the socket itself.
-        if (auto life = conn->peer_life.lock()) {
-            std::lock_guard<std::mutex> g(life->m);
-            std::weak_ptr<Session> weak = session;
-            life->on_release = [weak] {
-                if (auto s = weak.lock()) s->input().own_reading();
-            };
-        } else {
-            session->input().own_reading();
-        }
-        std::thread([session] { session->run(); }).detach();
+        start_taken_over(
+            ex, session, std::shared_ptr<HandedOverInput>(session, &session->input()),
+            [&] { session->write_raw(head); }, [session] { session->run(); });
         return session;
     };
 }

@@ -5,7 +5,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <thread>
 
 namespace platform::host::front {
 
@@ -59,6 +61,44 @@ bool HandedOverInput::take(std::string& bytes) {
     bytes.append(inbox_);
     inbox_.clear();
     return own_;
+}
+
+void start_taken_over(const std::shared_ptr<Exchange>& ex,
+                      const std::shared_ptr<WebSocket>& session,
+                      const std::shared_ptr<HandedOverInput>& input,
+                      const std::function<void()>& send_head, std::function<void()> run) {
+    const auto& conn = ex->conn;
+    ServerState& server = *conn->port->server;
+    {
+        std::lock_guard<std::mutex> g(server.websockets_m);
+        auto& open = server.websockets;
+        open.erase(
+            std::remove_if(open.begin(), open.end(), [](const auto& w) { return w.expired(); }),
+            open.end());
+        open.push_back(session);
+        ++server.websocket_threads;
+    }
+    std::string early;  // bytes the client sent after its request, read before this
+    std::weak_ptr<HandedOverInput> weak = input;
+    {
+        std::lock_guard<std::mutex> g(conn->m);
+        conn->input_closed = true;
+        early.swap(conn->buffer);
+        conn->upgraded = [weak](std::string_view bytes) {
+            if (auto in = weak.lock()) in->deliver(bytes);
+        };
+    }
+    send_head();
+    if (!early.empty()) input->deliver(early);
+    if (auto life = conn->peer_life.lock()) {
+        std::lock_guard<std::mutex> g(life->m);
+        life->on_release = [weak] {
+            if (auto in = weak.lock()) in->own_reading();
+        };
+    } else {
+        input->own_reading();
+    }
+    std::thread(std::move(run)).detach();
 }
 
 void end_taken_over(const std::shared_ptr<Exchange>& ex, uint64_t sent) {

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -43,6 +45,17 @@ private:
     std::string inbox_;
     bool own_ = false;
 };
+
+// Starts a taken-over connection's session: registers it with the server (a drain closes it and
+// waits for its thread), marks the connection's input closed so Pistache parses no more of it,
+// hands what Pistache buffered and will still read to `input`, then calls `send_head` (the 101,
+// written only once nothing the client sends next can reach the HTTP parser), arranges for the
+// session to read the socket itself once Pistache lets the peer go, and runs `run` on a detached
+// thread. `input` is the session's own (an aliasing pointer keeps the session alive).
+void start_taken_over(const std::shared_ptr<Exchange>& ex,
+                      const std::shared_ptr<WebSocket>& session,
+                      const std::shared_ptr<HandedOverInput>& input,
+                      const std::function<void()>& send_head, std::function<void()> run);
 
 // A taken-over connection's end: its access-log line (status 101, `sent` bytes), the connection
 // released to Pistache for closing, and one fewer session thread for the drain to wait on.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "common/accounts/accounts.hpp"
 #include "rooms.hpp"
 
 namespace schema = platform::schema;
@@ -11,12 +12,12 @@ using platform::json;
 namespace {
 
 schema::Value room_arg(const std::string& doc) {
-    return schema::string().pattern(chat::kRoomPattern).max_len(64).doc(doc);
+    return schema::string().pattern(chat::kRoomPattern).max_len(chat::kMaxRoom).doc(doc);
 }
 
 const char* kRoomDoc =
-    "A group's id (its members' room) or a public room's name: lowercase letters, digits, '.', "
-    "'_' and '-', at most 64";
+    "A group's id (its members' room), @<account> (your direct room with that account) or a "
+    "public room's name: lowercase letters, digits, '.', '_' and '-', at most 64";
 
 int64_t idle_from(const platform::Host& host) {
     const json v = host.config("live_idle_ms");
@@ -24,12 +25,12 @@ int64_t idle_from(const platform::Host& host) {
                                  : Chat::kDefaultIdleMs;
 }
 
-// A room's entry in `rooms`.
-json listed(const std::string& id, const std::string& name, bool group, bool encrypted,
+// A room's entry in `rooms`; `kind` is "group", "public" or "direct".
+json listed(const std::string& id, const std::string& name, const char* kind, bool encrypted,
             const std::optional<json>& record) {
     return {{"id", id},
             {"name", name},
-            {"kind", group ? "group" : "public"},
+            {"kind", kind},
             {"encrypted", encrypted},
             {"last_at", record ? record->value("last_at", json(nullptr)) : json(nullptr)},
             {"messages", record ? record->value("messages", 0) : 0}};
@@ -52,8 +53,8 @@ void Chat::stop() {
 
 void Chat::describe(platform::ServiceSpec<Chat>& s) {
     s.id("chat").version("1.0.0").service("v1.chat").summary(
-        "Chat rooms: public rooms for every account, a room per group for its members, "
-        "@agent answers");
+        "Chat rooms: public rooms for every account, a room per group for its members, direct "
+        "rooms between two accounts, @agent answers");
     s.config_schema(
         schema::object()
             .open()
@@ -73,9 +74,9 @@ void Chat::describe(platform::ServiceSpec<Chat>& s) {
     s.get("rooms")
         .title("List rooms")
         .description(
-            "Public rooms with messages and the rooms of your groups, most recent activity first, "
-            "each with its kind, whether it is encrypted, its last message's time and its number "
-            "of messages.")
+            "Public rooms with messages, the rooms of your groups and your direct rooms, most "
+            "recent activity first, each with its kind, whether it is encrypted, its last "
+            "message's time and its number of messages.")
         .schema(schema::object().prop("limit", schema::limit(100, 20, "How many rooms")))
         .access(platform::Access::account)
         .read_only()
@@ -84,8 +85,10 @@ void Chat::describe(platform::ServiceSpec<Chat>& s) {
         .title("Send a message")
         .description(
             "Posts a message (1 to 4000 characters) to a room and answers it as stored. A public "
-            "room is created by its first message. A message starting with @agent (or @<agent "
-            "name>) is answered in the room by that agent, shortly after.")
+            "room is created by its first message; room @<account> is your direct room with that "
+            "account (404 when there is no such account). A message starting with @agent (or "
+            "@<agent name>) in a public or group room is answered there by that agent, shortly "
+            "after.")
         .schema(schema::object()
                     .prop("room", room_arg(kRoomDoc))
                     .required()
@@ -134,12 +137,23 @@ void Chat::describe(platform::ServiceSpec<Chat>& s) {
         .async(&Chat::live);
 }
 
-void Chat::admit(platform::Request& r, const std::string& room) const {
+std::string Chat::admit(platform::Request& r, const std::string& room, bool sending) const {
     if (r.anonymous()) throw platform::unauthenticated("this method needs an account");
     const chat::RoomKind kind = chat::kind_of(room);
     if (kind == chat::RoomKind::invalid)
         throw platform::invalid_argument("room: must match " + std::string(chat::kRoomPattern));
-    if (kind == chat::RoomKind::public_room) return;
+    if (kind == chat::RoomKind::public_room) return room;
+    if (kind == chat::RoomKind::direct) {
+        const std::string peer = chat::direct_peer(room);
+        if (peer == r.account())
+            throw platform::invalid_argument("room: a direct room names another account than you");
+        if (!chat::direct_account(r.account()))
+            throw platform::invalid_argument("room: your account id " + r.account() +
+                                             " cannot have direct rooms");
+        if (sending && common::accounts::known(host_, peer) == false)
+            throw platform::not_found("room: no account " + peer);
+        return chat::direct_key(r.account(), peer);
+    }
     platform::Host::CallResult g;
     try {
         g = host_.call("groups", "read", {{"id", room}}, r.call());
@@ -154,18 +168,25 @@ void Chat::admit(platform::Request& r, const std::string& room) const {
     const json group = json::parse(g.body, nullptr, false);
     if (group.is_object() && group.value("encrypted", false))
         throw platform::conflict(chat::encrypted_refusal(room));
+    return room;
 }
 
 json Chat::messages(platform::Request& r) {
     const std::string room = r.str("room", chat::kDefaultRoom);
-    admit(r, room);
-    return {{"room", room}, {"messages", history_.last(room, chat::kHistory)}};
+    json list = history_.last(admit(r, room), chat::kHistory);
+    for (json& m : list) m = chat::seen_by(std::move(m), r.account());
+    return {{"room", room}, {"messages", std::move(list)}};
 }
 
 json Chat::send(platform::Request& r) {
     const std::string room = r.str("room"), text = r.str("message");
-    admit(r, room);
-    json message = history_.post(room, r.account(), text, false, r.account());
+    const std::string stored = admit(r, room, true);
+    if (chat::kind_of(room) == chat::RoomKind::direct) {
+        return chat::seen_by(
+            history_.post(stored, r.account(), text, false, r.account(), chat::direct_peer(room)),
+            r.account());
+    }
+    json message = history_.post(stored, r.account(), text, false, r.account());
     agents_.consider(r, room, text);
     return message;
 }
@@ -174,7 +195,7 @@ json Chat::source(platform::Request& r) {
     const std::string id = r.str("id");
     auto message = r.owned("sent").get(id);
     if (!message) throw platform::not_found("id: no message " + id + " sent by you");
-    return *message;
+    return chat::seen_by(*message, r.account());
 }
 
 json Chat::sources(platform::Request& r) {
@@ -192,13 +213,15 @@ json Chat::rooms(platform::Request& r) {
     if (r.anonymous()) throw platform::unauthenticated("this method needs an account");
     const auto limit = static_cast<size_t>(r.integer("limit", 20, 1, 100));
     std::vector<std::pair<int64_t, json>> out;  // last message's time (-1: none), entry
-    auto add = [&](const std::string& id, const std::string& name, bool group, bool encrypted,
+    auto add = [&](const std::string& id, const std::string& name, const char* kind, bool encrypted,
                    const std::optional<json>& rec) {
         out.emplace_back(rec ? rec->value("last_ms", int64_t{-1}) : -1,
-                         listed(id, name, group, encrypted, rec));
+                         listed(id, name, kind, encrypted, rec));
     };
     for (const json& rec : history_.active_public(limit))
-        add(rec.value("id", ""), rec.value("id", ""), false, false, rec);
+        add(rec.value("id", ""), rec.value("id", ""), "public", false, rec);
+    for (const std::string& peer : history_.direct_peers(r.account(), kMaxDirectRooms))
+        add("@" + peer, peer, "direct", false, history_.room(chat::direct_key(r.account(), peer)));
     platform::Host::CallResult mine;
     try {
         mine = host_.call("groups", "list", json::object(), r.call());
@@ -210,7 +233,7 @@ json Chat::rooms(platform::Request& r) {
     if (body.is_object())
         for (const auto& g : body.value("groups", json::array())) {
             const std::string id = g.value("id", "");
-            add(id, g.value("name", id), true, g.value("encrypted", false), history_.room(id));
+            add(id, g.value("name", id), "group", g.value("encrypted", false), history_.room(id));
         }
     std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
         return a.first != b.first ? a.first > b.first : a.second["id"] < b.second["id"];

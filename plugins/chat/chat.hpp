@@ -1,8 +1,8 @@
 // chat — rooms of messages between accounts (the catalogue's `chat` service; README.md):
 //
 //   messages  GET  {room = general}              -> {room, messages}: the last 50, oldest first
-//   rooms     GET  {limit 1-100 = 20}            -> {rooms}: active public rooms and the
-//                                                   caller's group rooms, most recent first
+//   rooms     GET  {limit 1-100 = 20}            -> {rooms}: active public rooms, the caller's
+//                                                   group and direct rooms, most recent first
 //   send      POST {room*, message* 1-4000 chars} -> the stored message
 //   source    GET  {id*}                         -> a message the caller sent (owner)
 //   sources   GET  {offset, limit 1-100 = 20}    -> {sources: [ids], total} (owner), newest first
@@ -48,12 +48,16 @@ public:
     static constexpr int64_t kDefaultIdleMs = 25000;
     static constexpr int64_t kSliceMs = 250;           // a stream re-checks stop this often
     static constexpr int64_t kDeadlineMarginMs = 500;  // a stream ends this long before deadline
+    static constexpr size_t kMaxDirectRooms = 1000;    // rooms weighs at most this many
 
 private:
-    // Lets the caller use `room`: 400 for an invalid name; for a group's room, groups/read as the
-    // caller (404 not a group the caller knows, 403 invitation not accepted) and 409 when the
-    // group is end-to-end encrypted. Public rooms are open to every account.
-    void admit(platform::Request& r, const std::string& room) const;
+    // Lets the caller use `room` and answers where it is stored: 400 for an invalid name; for a
+    // group's room, groups/read as the caller (404 not a group the caller knows, 403 invitation
+    // not accepted) and 409 when the group is end-to-end encrypted. Public rooms are open to
+    // every account. A direct room "@peer" is the caller's own with peer (stored under
+    // direct_key); 400 when peer is the caller, and when `sending`, 404 when the auth service
+    // lists accounts and peer is not one (reading an unknown peer's room finds it empty).
+    std::string admit(platform::Request& r, const std::string& room, bool sending = false) const;
     // The last offset of an event topic (0 when empty), found with O(log n) one-event reads.
     uint64_t last_offset(const std::string& topic) const;  // live.cpp
 

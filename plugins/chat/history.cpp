@@ -10,21 +10,21 @@ using platform::json;
 namespace chat {
 
 json History::post(const std::string& room, const std::string& from, const std::string& text,
-                   bool agent, const std::string& sender) {
+                   bool agent, const std::string& sender, const std::string& to) {
     const int64_t now = host_.now_ms();
-    const json message = {{"id", message_id(now, platform::random_hex(6))},
-                          {"room", room},
-                          {"from", from},
-                          {"text", text},
-                          {"at", platform::rfc3339(now)},
-                          {"agent", agent}};
-    const bool is_public = kind_of(room) == RoomKind::public_room;
+    json message = {{"id", message_id(now, platform::random_hex(6))},
+                    {"room", room},
+                    {"from", from},
+                    {"text", text},
+                    {"at", platform::rfc3339(now)},
+                    {"agent", agent}};
+    if (!to.empty()) message["to"] = to;
+    const bool is_public = to.empty() && kind_of(room) == RoomKind::public_room;
+    const char* kind = !to.empty() ? "direct" : is_public ? "public" : "group";
     int64_t before_ms = -1;
     const auto record =
         rooms().update(room, [&](const std::optional<json>& cur) -> std::optional<json> {
-            json r =
-                cur ? *cur
-                    : json{{"id", room}, {"kind", is_public ? "public" : "group"}, {"messages", 0}};
+            json r = cur ? *cur : json{{"id", room}, {"kind", kind}, {"messages", 0}};
             before_ms = cur ? r.value("last_ms", int64_t{-1}) : -1;
             r["messages"] = r.value("messages", uint64_t{0}) + 1;
             r["last_ms"] = std::max(now, before_ms);
@@ -39,6 +39,10 @@ json History::post(const std::string& room, const std::string& from, const std::
         senders().update(sender, [](const std::optional<json>& cur) -> std::optional<json> {
             return json{{"sent", (cur ? cur->value("sent", uint64_t{0}) : 0) + 1}};
         });
+    }
+    if (!to.empty()) {  // each end lists the room
+        directs(from).put(to, json::object());
+        directs(to).put(from, json::object());
     }
     if (is_public) {
         const int64_t last_ms = (*record)["last_ms"];
@@ -74,6 +78,22 @@ json History::last(const std::string& room, size_t n) const {
 uint64_t History::sent_total(const std::string& account) const {
     const auto r = senders().get(account);
     return r ? r->value("sent", uint64_t{0}) : 0;
+}
+
+std::vector<std::string> History::direct_peers(const std::string& account, size_t limit) const {
+    platform::ScanOptions o;
+    o.limit = static_cast<uint32_t>(limit);
+    std::vector<std::string> out;
+    for (const auto& [peer, _] : directs(account).list(o)) out.push_back(peer);
+    return out;
+}
+
+json seen_by(json message, const std::string& reader) {
+    if (auto to = message.find("to"); to != message.end() && to->is_string()) {
+        const std::string from = message.value("from", "");
+        message["room"] = "@" + (from == reader ? to->get<std::string>() : from);
+    }
+    return message;
 }
 
 std::optional<json> History::room(const std::string& room) const {

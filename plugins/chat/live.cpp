@@ -45,8 +45,7 @@ uint64_t Chat::last_offset(const std::string& topic) const {
 
 void Chat::live(platform::Request& r, platform::Responder out) {
     const std::string room = r.str("room", chat::kDefaultRoom);
-    admit(r, room);
-    const std::string topic = chat::room_topic(room);
+    const std::string topic = chat::room_topic(admit(r, room));
 
     platform_call_info_t info{};
     info.struct_size = sizeof info;
@@ -68,7 +67,7 @@ void Chat::live(platform::Request& r, platform::Responder out) {
         while (!stopping_) {
             bool delivered = false;
             for (const auto& e : host_.read_events(topic, pos, 100)) {
-                json message = json::parse(e.payload, nullptr, false);
+                json message = chat::seen_by(json::parse(e.payload, nullptr, false), r.account());
                 if (!out.chunk(
                         json{{"type", "message"}, {"cursor", e.offset}, {"message", message}}))
                     return;  // the client went away

@@ -1,5 +1,6 @@
 #include "rooms.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <regex>
 
@@ -30,7 +31,20 @@ std::string trimmed(const std::string& s) {
 RoomKind kind_of(const std::string& room) {
     static const std::regex pattern(kRoomPattern);
     if (!std::regex_match(room, pattern)) return RoomKind::invalid;
+    if (room[0] == '@') return RoomKind::direct;
     return room.size() == 32 && lower_hex(room) ? RoomKind::group : RoomKind::public_room;
+}
+
+std::string direct_peer(const std::string& room) {
+    return room.substr(1);
+}
+
+std::string direct_key(const std::string& a, const std::string& b) {
+    return "@" + std::min(a, b) + ":" + std::max(a, b);
+}
+
+bool direct_account(const std::string& id) {
+    return kind_of("@" + id) == RoomKind::direct;
 }
 
 std::string encrypted_refusal(const std::string& room) {
@@ -40,7 +54,7 @@ std::string encrypted_refusal(const std::string& room) {
 }
 
 std::string room_topic(const std::string& room) {
-    return "chat.room." + room;
+    return "chat:room:" + room;
 }
 
 std::string message_id(int64_t now_ms, const std::string& random_hex12) {

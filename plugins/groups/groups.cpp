@@ -3,6 +3,7 @@
 #include <platform/sdk/random.hpp>
 #include <set>
 
+#include "common/accounts/accounts.hpp"
 #include "group_rules.hpp"
 
 namespace schema = platform::schema;
@@ -161,7 +162,11 @@ json Groups::update(platform::Request& r) {
         if (!cur) throw platform::not_found("id: no group " + id);
         before = accounts_of(*cur);
         auto next = groups::apply(*cur, c);
-        if (c.action == "invite") index(c.account).put(id, json::object());  // before the record
+        if (c.action == "invite") {  // the rules allowed it: now the invitee must exist
+            if (common::accounts::known(host_, c.account) == false)
+                throw platform::not_found("account: no account " + c.account);
+            index(c.account).put(id, json::object());  // before the record
+        }
         return next;
     });
     const std::set<std::string> after = written ? accounts_of(*written) : std::set<std::string>{};

@@ -4,6 +4,8 @@
 #include <cctype>
 #include <map>
 
+#include "common/accounts/accounts.hpp"
+
 using platform::json;
 
 namespace users {
@@ -18,18 +20,6 @@ std::map<std::string, json> activity(const platform::Host& host) {
         if (j.is_object() && j.value("id", "") != "") out[j.at("id").get<std::string>()] = j;
     }
     return out;
-}
-
-// The auth service's accounts, or nullopt when the profile's auth provider has no such service.
-std::optional<json> accounts(const platform::Host& host) {
-    try {
-        auto res = host.call("auth", "listAccounts", json::object());
-        if (res.ok()) return res.result().value("accounts", json::array());
-        host.warn("users: auth listAccounts failed: " + res.body);
-    } catch (const platform::Error& e) {
-        if (e.code() != platform::Code::not_found) host.warn(std::string("users: ") + e.what());
-    }
-    return std::nullopt;
 }
 
 // The agents the caller can ask; none when the profile has no agent service.
@@ -72,7 +62,7 @@ std::vector<User> everyone(const platform::Host& host, platform::Request& r) {
     const int64_t now = host.now_ms();
     const auto seen = activity(host);
     std::map<std::string, User> by_id;
-    if (auto listed = accounts(host)) {
+    if (auto listed = common::accounts::listed(host)) {
         for (const auto& a : *listed) {
             User u = named(text(a, "id"), text(a, "name"), text(a, "type"));
             if (u.id.empty()) continue;

@@ -3,6 +3,8 @@
 //   node xmpp_client.mjs login  --service xmpp://127.0.0.1:PORT --domain D --user U --password P
 //   node xmpp_client.mjs room   --service ... --domain D --user U --password P --room JID
 //                               --send TEXT --expect TEXT [--after NICK] [--timeout S]
+//   node xmpp_client.mjs direct --service ... --domain D --user U --password P --to JID
+//                               --send TEXT --expect TEXT [--timeout S]
 //
 // Both connect over STARTTLS (the test server's certificate is self-signed: checks are off) and
 // log in with SASL PLAIN. `login` prints `online JID` and exits 0, or `refused CONDITION` and
@@ -10,6 +12,8 @@
 // room too), sends TEXT as a groupchat message, then waits for a
 // groupchat message whose body is the expected text: it prints one JSON line per groupchat
 // message seen ({"from", "body"}), then `received` and exits 0, or `timeout` and exits 1.
+// `direct` sends TEXT to JID as a chat message, then waits the same way for a chat message whose
+// body is the expected text, printing one JSON line per chat message seen.
 import { client, xml } from "@xmpp/client";
 
 process.env.NODE_TLS_REJECT_UNAUTHORIZED = "0";
@@ -51,6 +55,26 @@ if (command === "login") {
   process.exit(0);
 }
 
+// Prints a message of `type` with a body ({"from", "body"}); exits 0 when it is the expected one.
+const seen = async (stanza, type) => {
+  if (!stanza.is("message") || (stanza.attrs.type || "normal") !== type) return;
+  const body = stanza.getChildText("body");
+  if (body === null || stanza.getChild("delay")) return; // subject, history
+  console.log(JSON.stringify({ from: stanza.attrs.from, body }));
+  if (body === opts.expect) {
+    console.log("received");
+    clearTimeout(deadline);
+    await xmpp.stop();
+    process.exit(0);
+  }
+};
+
+if (command === "direct") {
+  xmpp.on("stanza", (stanza) => seen(stanza, "chat"));
+  await xmpp.send(xml("presence"));
+  await xmpp.send(xml("message", { to: opts.to, type: "chat" }, xml("body", {}, opts.send)));
+}
+
 if (command === "room") {
   const room = opts.room;
   let joined = false,
@@ -75,17 +99,7 @@ if (command === "room") {
       other = true;
       await sendOnce();
     }
-    if (stanza.is("message") && stanza.attrs.type === "groupchat") {
-      const body = stanza.getChildText("body");
-      if (body === null || stanza.getChild("delay")) return; // subject, history
-      console.log(JSON.stringify({ from: stanza.attrs.from, body }));
-      if (body === opts.expect) {
-        console.log("received");
-        clearTimeout(deadline);
-        await xmpp.stop();
-        process.exit(0);
-      }
-    }
+    await seen(stanza, "groupchat");
   });
   await xmpp.send(
     xml("presence", { to: `${room}/${opts.user}` }, xml("x", { xmlns: "http://jabber.org/protocol/muc" },

@@ -1,6 +1,6 @@
 // The chat service (plugins/chat/) through the real host, on the `test` profile (auth-noop: the
 // bearer token is the account) with live streams ending after 1 s without a message: public and
-// group rooms between two accounts, encrypted groups, the sender's own messages, `live` as
+// group rooms between two accounts, direct rooms, encrypted groups, the sender's own messages, `live` as
 // Server-Sent Events (a message sent while it is open, then resuming with `after`) and an
 // @agent answer from the offline model.
 #include <gtest/gtest.h>
@@ -128,6 +128,36 @@ TEST_F(Chat, AnEncryptedGroupsRoomIsListedButClosed) {
     const json rooms = ok(call("ann", "chat/rooms", json::object()))["rooms"];
     for (const auto& r : rooms) listed |= r["id"] == id && r["encrypted"] == true;
     EXPECT_TRUE(listed) << rooms;
+}
+
+// A direct room: each of the two names it by the other, nobody else can read it, and the events
+// it is published on are out of the events service's reach.
+TEST_F(Chat, ADirectRoomIsForItsTwoAccountsAlone) {
+    const json sent = send("dora", "@eli", "psst");
+    EXPECT_EQ(sent["room"], "@eli");
+    EXPECT_EQ(sent["to"], "eli");
+    const json read = ok(call("eli", "chat/messages", {{"room", "@dora"}}));
+    ASSERT_EQ(read["messages"].size(), 1u) << read;
+    EXPECT_EQ(read["messages"][0]["text"], "psst");
+    EXPECT_EQ(read["messages"][0]["room"], "@dora");
+    EXPECT_EQ(ok(api.get("/api/v1/chat/messages?room=%40eli", as("dora")))["messages"],
+              json::array({sent}));
+    EXPECT_EQ(ok(call("fay", "chat/messages", {{"room", "@dora"}}))["messages"], json::array());
+    bool listed = false;
+    const json rooms = ok(call("eli", "chat/rooms", json::object()))["rooms"];
+    for (const auto& r : rooms) listed |= r["id"] == "@dora" && r["kind"] == "direct";
+    EXPECT_TRUE(listed) << rooms;
+    for (const auto& r : ok(call("fay", "chat/rooms", json::object()))["rooms"])
+        EXPECT_NE(r["kind"], "direct") << r;
+    EXPECT_EQ(call("dora", "chat/send", {{"room", "@dora"}, {"message", "x"}}).status, 400);
+
+    for (const char* topic : {"chat:all", "chat:room:@dora:eli"}) {
+        auto r = api.post_json("/events/read", {{"topic", topic}}, as("fay"));
+        EXPECT_EQ(r.status, 400) << topic << ": " << r.body;
+        EXPECT_NE(r.body.find("topic"), std::string::npos) << r.body;
+    }
+    auto old = api.post_json("/events/read", {{"topic", "chat.all"}}, as("fay"));
+    EXPECT_EQ(old.body.find("psst"), std::string::npos) << old.body;
 }
 
 TEST_F(Chat, SourcesAreTheSendersOwn) {

@@ -5,7 +5,9 @@
 // Checked: a client logs in with a platform account's secret (deploy/xmpp/mod_auth_platform.lua
 // asks the platform) and is refused with a wrong one; the host joins Prosody as the bridge
 // component; a plain group's room carries messages both ways between the XMPP client and web chat
-// (chat/messages, chat/send) without echoes; an encrypted group's room answers chat/send with 409.
+// (chat/messages, chat/send) without echoes; so does a direct chat between an XMPP client and a
+// web account (deploy/xmpp/mod_platform_direct.lua); an encrypted group's room answers chat/send
+// with 409.
 // The tests skip only when prosody is missing and cannot be installed.
 #include <gtest/gtest.h>
 
@@ -155,8 +157,8 @@ TEST(XmppSettings, AServerWithXmppOnAndNoSecretStopsNamingTheSetting) {
 
 namespace {
 
-// The groupchat messages xmpp_client.mjs printed, one JSON object {from, body} a line.
-std::vector<json> groupchat_lines(const std::string& out) {
+// The messages xmpp_client.mjs printed, one JSON object {from, body} a line.
+std::vector<json> message_lines(const std::string& out) {
     std::vector<json> lines;
     std::istringstream in(out);
     for (std::string line; std::getline(in, line);)
@@ -169,21 +171,22 @@ std::string bearer_of(HttpClient& api, const std::string& id, const std::string&
     return "Bearer " + access_token(api, id, secret);
 }
 
-// What one exchange in a room saw: the XMPP client (ann) sends "hello from xmpp"; once it is
-// stored, the web account `web` answers "hello from the web" with chat/send.
+// What one exchange saw: the XMPP client (ann, run with `client_args`) sends "hello from xmpp";
+// once web account `web` reads it in `room` (as `web` names it), `web` answers "hello from the
+// web" there with chat/send, which the client waits for.
 struct Exchange {
     json stored_xmpp = json::array();  // chat/messages' copies of the XMPP message
     int web_status = 0;                // chat/send's status
     CommandResult client;              // xmpp_client.mjs
-    std::vector<json> lines;           // the groupchat messages the client saw
+    std::vector<json> lines;           // the messages the client saw
 };
 
-Exchange exchange(Xmpp& t, HttpClient& api, const std::string& room, const std::string& ann,
-                  const std::string& web) {
+Exchange exchange(Xmpp& t, HttpClient& api, const std::string& room,
+                  std::vector<std::string> client_args, const std::string& web) {
     Exchange x;
     auto copies = [&] {
         json found = json::array();
-        auto r = api.get("/api/v1/chat/messages?room=" + room, {{"Authorization", web}});
+        auto r = api.post_json("/api/v1/chat/messages", {{"room", room}}, {{"Authorization", web}});
         if (r.status == 200)
             for (const auto& m : r.json()["data"].value("messages", json::array()))
                 if (m.value("text", "") == "hello from xmpp") found.push_back(m);
@@ -200,15 +203,22 @@ Exchange exchange(Xmpp& t, HttpClient& api, const std::string& room, const std::
                           {{"Authorization", web}})
                 .status;
     });
-    auto args = t.login_args("ann", ann);
-    args.insert(args.begin(), "room");
-    args.insert(args.end(), {"--room", room + "@conference.localhost", "--after", "platform",
-                             "--send", "hello from xmpp", "--expect", "hello from the web"});
-    x.client = xmpp_client(args, t.home());
+    client_args.insert(client_args.end(),
+                       {"--send", "hello from xmpp", "--expect", "hello from the web"});
+    x.client = xmpp_client(client_args, t.home());
     answer.join();
-    x.lines = groupchat_lines(x.client.out);
+    x.lines = message_lines(x.client.out);
     x.stored_xmpp = copies();  // again, after the exchange: still one copy
     return x;
+}
+
+// An exchange in group or public room `room`, ann in it over XMPP.
+Exchange room_exchange(Xmpp& t, HttpClient& api, const std::string& room, const std::string& ann,
+                       const std::string& web) {
+    auto args = t.login_args("ann", ann);
+    args.insert(args.begin(), "room");
+    args.insert(args.end(), {"--room", room + "@conference.localhost", "--after", "platform"});
+    return exchange(t, api, room, args, web);
 }
 
 // Whether the client saw `body` from occupant `nick` of `room`.
@@ -229,7 +239,7 @@ TEST_F(Xmpp, APlainGroupRoomCarriesMessagesBothWays) {
     ASSERT_TRUE(host_->wait_for_log("xmpp: connected as bridge.localhost", 30000))
         << host_->log() << prosody_->log();
 
-    const Exchange x = exchange(*this, *api_, room, "ann-secret-for-xmpp", ann);
+    const Exchange x = room_exchange(*this, *api_, room, "ann-secret-for-xmpp", ann);
     // XMPP → platform: stored once, from ann.
     ASSERT_EQ(x.stored_xmpp.size(), 1u) << x.client.out << x.client.err << host_->log();
     EXPECT_EQ(x.stored_xmpp[0]["from"], "ann");
@@ -249,12 +259,46 @@ TEST_F(Xmpp, APublicRoomCarriesMessagesOfAnyAccount) {
     ASSERT_TRUE(host_->wait_for_log("xmpp: connected as bridge.localhost", 30000))
         << host_->log() << prosody_->log();
 
-    const Exchange x = exchange(*this, *api_, "lobby", "ann-secret-for-xmpp", bob);
+    const Exchange x = room_exchange(*this, *api_, "lobby", "ann-secret-for-xmpp", bob);
     ASSERT_EQ(x.stored_xmpp.size(), 1u) << x.client.out << x.client.err << host_->log();
     EXPECT_EQ(x.stored_xmpp[0]["from"], "ann");
     EXPECT_EQ(x.web_status, 200);
     EXPECT_EQ(x.client.code, 0) << x.client.out << x.client.err << host_->log();
     EXPECT_TRUE(saw(x, "lobby", "bob@home (web)", "hello from the web")) << x.client.out;
+}
+
+// ann chats with bob@localhost from an XMPP client; bob is on the web only. ann's message is in
+// bob's direct room @ann, and bob's answer there reaches ann's client from bob@localhost itself.
+TEST_F(Xmpp, ADirectChatCarriesMessagesBothWaysBetweenXmppAndTheWeb) {
+    create_account(*api_, admin_, "ann", "ann-secret-for-xmpp");
+    create_account(*api_, admin_, "bob", "bob-secret-for-xmpp");
+    const std::string bob = bearer_of(*api_, "bob", "bob-secret-for-xmpp");
+    ASSERT_TRUE(host_->wait_for_log("xmpp: connected as bridge.localhost", 30000))
+        << host_->log() << prosody_->log();
+
+    auto args = login_args("ann", "ann-secret-for-xmpp");
+    args.insert(args.begin(), "direct");
+    args.insert(args.end(), {"--to", "bob@localhost"});
+    const Exchange x = exchange(*this, *api_, "@ann", args, bob);
+    ASSERT_EQ(x.stored_xmpp.size(), 1u) << x.client.out << x.client.err << host_->log();
+    EXPECT_EQ(x.stored_xmpp[0]["from"], "ann");
+    EXPECT_EQ(x.stored_xmpp[0]["room"], "@ann");  // as bob sees it
+    EXPECT_EQ(x.web_status, 200);
+    EXPECT_EQ(x.client.code, 0) << x.client.out << x.client.err << host_->log() << prosody_->log();
+    bool from_bob = false, echoed = false;
+    for (const auto& m : x.lines) {
+        const std::string from = m.value("from", "");
+        from_bob |= from.rfind("bob@localhost", 0) == 0 && m["body"] == "hello from the web";
+        echoed |= m["body"] == "hello from xmpp";
+    }
+    EXPECT_TRUE(from_bob) << x.client.out;
+    EXPECT_FALSE(echoed) << x.client.out;  // the bridge did not send ann's message back
+    // ann's own web view of the room holds both, once each.
+    auto mine =
+        api_->post_json("/api/v1/chat/messages", {{"room", "@bob"}},
+                        {{"Authorization", bearer_of(*api_, "ann", "ann-secret-for-xmpp")}});
+    ASSERT_EQ(mine.status, 200) << mine.body;
+    EXPECT_EQ(mine.json()["data"]["messages"].size(), 2u) << mine.body;
 }
 
 TEST_F(Xmpp, OnlyTheGroupsMembersEnterItsRoom) {

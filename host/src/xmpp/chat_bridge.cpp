@@ -22,7 +22,7 @@ namespace platform::host {
 using nlohmann::json;
 
 namespace {
-const std::string kTopic = "chat.all";
+const std::string kTopic = "chat:all";
 const std::string kListener = "platform";  // the listening occupant's nick
 
 std::string view_str(platform_str_t s) {
@@ -115,9 +115,22 @@ struct ChatBridge::State : std::enable_shared_from_this<ChatBridge::State> {
         return at != std::string::npos && b.substr(at + 1) == muc ? b.substr(0, at) : "";
     }
 
+    // The account of a JID of the XMPP domain ("" for any other JID).
+    std::string account_of(const std::string& jid) const {
+        const std::string b = bare(jid);
+        const auto at = b.find('@');
+        return at != std::string::npos && at > 0 && b.substr(at + 1) == settings.domain
+                   ? b.substr(0, at)
+                   : "";
+    }
+
     // ---- XMPP → platform ----
     void on_stanza(const XmppStanza& s) {
         const std::string from_bare = bare(s.from);
+        if (s.name == "message" && s.to == component && !s.direct_to.empty()) {
+            direct_to_chat(s);
+            return;
+        }
         if (s.name == "message" && s.type == "headline" && s.from == muc) {
             // mod_platform_rooms: someone joined the room in the body.
             std::lock_guard<std::mutex> lock(m);
@@ -175,6 +188,19 @@ struct ChatBridge::State : std::enable_shared_from_this<ChatBridge::State> {
             const auto a = j->second.find('@');
             if (a == std::string::npos || j->second.substr(a + 1) != settings.domain) return;
             account = j->second.substr(0, a);  // occupants of bridge.D are the web's own
+            pending.emplace(room, account, s.body);
+        }
+        send_to_chat(room, account, s.body);
+    }
+
+    // A client's direct message (mod_platform_direct's copy, or sent to the bridge itself): the
+    // sender's message in the direct room with the addressee, unless either is not of the domain.
+    void direct_to_chat(const XmppStanza& s) {
+        const std::string account = account_of(s.from), peer = account_of(s.direct_to);
+        if (account.empty() || peer.empty() || s.body.empty() || s.delayed) return;
+        const std::string room = "@" + peer;
+        {
+            std::lock_guard<std::mutex> lock(m);
             pending.emplace(room, account, s.body);
         }
         send_to_chat(room, account, s.body);
@@ -262,8 +288,10 @@ struct ChatBridge::State : std::enable_shared_from_this<ChatBridge::State> {
 
     // ---- platform → XMPP ----
     void relay(const json& msg) {
-        const std::string room = msg.value("room", ""), from = msg.value("from", ""),
-                          text = msg.value("text", "");
+        const std::string from = msg.value("from", ""), text = msg.value("text", ""),
+                          to = msg.value("to", "");
+        if (!to.empty()) return relay_direct(from, to, text);
+        const std::string room = msg.value("room", "");
         if (room.empty() || from.empty() || text.empty() || !bridgeable(room)) return;
         std::lock_guard<std::mutex> lock(m);
         auto mine = pending.find({room, from, text});
@@ -279,6 +307,24 @@ struct ChatBridge::State : std::enable_shared_from_this<ChatBridge::State> {
         xmpp->send("<message from='" + XmppComponent::escape(occupant) + "' to='" +
                    XmppComponent::escape(room_jid(room)) + "' type='groupchat'><body>" +
                    XmppComponent::escape(text) + "</body></message>");
+    }
+
+    // A web direct message to `to`'s XMPP account, sent on from `from`'s account by
+    // mod_platform_direct (the component may only send from its own domain).
+    void relay_direct(const std::string& from, const std::string& to, const std::string& text) {
+        if (from.empty() || text.empty()) return;
+        std::lock_guard<std::mutex> lock(m);
+        auto mine = pending.find({"@" + to, from, text});
+        if (mine != pending.end()) {  // written by the bridge: XMPP has it already
+            pending.erase(mine);
+            return;
+        }
+        if (!xmpp->connected()) return;
+        xmpp->send("<message from='" + XmppComponent::escape(component) + "' to='" +
+                   XmppComponent::escape(local_part(to) + "@" + settings.domain) +
+                   "' type='chat'><body>" + XmppComponent::escape(text) +
+                   "</body><direct xmlns='urn:platform:xmpp:direct' from='" +
+                   XmppComponent::escape(local_part(from)) + "'/></message>");
     }
 
     void follow() {

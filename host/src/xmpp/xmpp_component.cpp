@@ -75,6 +75,9 @@ XmppStanza copy(xmpp_ctx_t* ctx, xmpp_stanza_t* s) {
         st.member_room = attr(m, "room");
         st.member_jid = attr(m, "jid");
     }
+    if (xmpp_stanza_t* d =
+            xmpp_stanza_get_child_by_name_and_ns(s, "direct", "urn:platform:xmpp:direct"))
+        st.direct_to = attr(d, "to");
     char* buf = nullptr;
     size_t len = 0;
     if (xmpp_stanza_to_text(s, &buf, &len) == XMPP_EOK && buf) {

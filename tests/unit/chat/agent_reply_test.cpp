@@ -12,7 +12,7 @@ class AgentReplyTest : public ChatTest {};
 
 TEST_F(AgentReplyTest, AnswersInTheRoomAsTheSender) {
     ASSERT_EQ(send("ann", "lobby", "@agent what is up?").code, PLATFORM_OK);
-    ASSERT_TRUE(events_reach("chat.room.lobby", 2));
+    ASSERT_TRUE(events_reach("chat:room:lobby", 2));
     const json all = messages("bob", "lobby").at("messages");
     ASSERT_EQ(all.size(), 2u);
     EXPECT_EQ(all[1].at("from"), "assistant");
@@ -29,13 +29,13 @@ TEST_F(AgentReplyTest, AnswersInTheRoomAsTheSender) {
                                                {"deliver", false}}));
     }
     ASSERT_EQ(send("bob", kTeam, "@helper, sum it up").code, PLATFORM_OK);
-    ASSERT_TRUE(events_reach("chat.room." + kTeam, 2));
+    ASSERT_TRUE(events_reach("chat:room:" + kTeam, 2));
     EXPECT_EQ(messages("ann", kTeam).at("messages")[1].at("from"), "helper");
     // Not agents: a mention of someone else, an unknown name, a mention later in the text.
     for (const char* text : {"@bob hi", "@nobody hi", "hi @agent"})
         ASSERT_EQ(send("ann", "quiet", text).code, PLATFORM_OK);
     ASSERT_EQ(send("ann", "quiet", "@agent last").code, PLATFORM_OK);
-    ASSERT_TRUE(events_reach("chat.room.quiet", 5));
+    ASSERT_TRUE(events_reach("chat:room:quiet", 5));
     std::lock_guard<std::mutex> g(m);
     ASSERT_EQ(runs.size(), 3u);
     EXPECT_EQ(runs[2].at("request").at("prompt"), "last");
@@ -51,7 +51,7 @@ TEST_F(AgentReplyTest, GrantsAreRevokedAndFailuresSaidInTheRoom) {
         FakePlugin own = host.load(platform_plugin_entry);  // stopped at the end of the scope
         ASSERT_EQ(own.call("send", {{"room", "lobby"}, {"message", "@agent hi"}}, "ann").code,
                   PLATFORM_OK);
-        ASSERT_TRUE(events_reach("chat.room.lobby", 2));
+        ASSERT_TRUE(events_reach("chat:room:lobby", 2));
         const json said = messages("ann", "lobby").at("messages")[1];
         EXPECT_EQ(said.at("from"), "assistant");
         EXPECT_EQ(said.at("agent"), true);

@@ -2,7 +2,8 @@
 // neighbours, for the chat unit tests: a groups service (groups/read, groups/list) that knows
 // kTeam (ann and bob members, ivy invited) and kSecret (encrypted; ann), and an agent service
 // (agent/list: assistant, the default, and helper; agent/run answers "answer to <prompt>" and is
-// recorded in `runs` with the account it ran for). Live streams end after 1 s without a message.
+// recorded in `runs` with the account it ran for), and, when `accounts` is set, an auth service
+// listing them (auth/listAccounts). Live streams end after 1 s without a message.
 // The hooks run on the test's thread and on the plugin's answerer thread: `m` guards `runs`.
 #pragma once
 
@@ -11,6 +12,7 @@
 #include <chrono>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -66,6 +68,11 @@ protected:
             return reply(PLATFORM_OK,
                          json{{"groups", mine}, {"invitations", json::array()}}.dump());
         }
+        if (service == "auth" && method == "listAccounts" && accounts) {
+            json list = json::array();
+            for (const auto& id : *accounts) list.push_back({{"id", id}});
+            return reply(PLATFORM_OK, json{{"accounts", list}}.dump());
+        }
         if (service == "agent" && method == "list")
             return reply(
                 PLATFORM_OK,
@@ -95,6 +102,7 @@ protected:
     std::mutex m;
     std::map<std::string, Group> groups;
     std::vector<json> runs;
+    std::optional<std::vector<std::string>> accounts;  // none: no auth service (auth-noop)
     FakeHost host;
     FakePlugin chat = host.load(platform_plugin_entry, {{"live_idle_ms", 1000}});
 };

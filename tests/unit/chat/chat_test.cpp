@@ -138,11 +138,11 @@ TEST_F(ChatTest, EveryMessageIsPublishedOnItsRoomAndOnAll) {
     const json a = ok_json(send("ann", "lobby", "one"));
     const json b = ok_json(send("ann", kTeam, "two"));
     std::lock_guard<std::mutex> lock(host.events_mutex);
-    ASSERT_EQ(host.events["chat.room.lobby"].size(), 1u);
-    EXPECT_EQ(json::parse(host.events["chat.room.lobby"][0].payload), a);
-    ASSERT_EQ(host.events["chat.room." + kTeam].size(), 1u);
-    ASSERT_EQ(host.events["chat.all"].size(), 2u);
-    EXPECT_EQ(json::parse(host.events["chat.all"][1].payload), b);
+    ASSERT_EQ(host.events["chat:room:lobby"].size(), 1u);
+    EXPECT_EQ(json::parse(host.events["chat:room:lobby"][0].payload), a);
+    ASSERT_EQ(host.events["chat:room:" + kTeam].size(), 1u);
+    ASSERT_EQ(host.events["chat:all"].size(), 2u);
+    EXPECT_EQ(json::parse(host.events["chat:all"][1].payload), b);
 }
 
 TEST_F(ChatTest, LiveSaysReadyThenResumesAfterACursor) {
@@ -171,6 +171,66 @@ TEST_F(ChatTest, LiveSaysReadyThenResumesAfterACursor) {
     EXPECT_EQ(json::parse(r.chunks[0]).at("message"), one);
     EXPECT_EQ(chat.call("live", {{"room", "lobby"}, {"after", -1}}, "ann").code,
               PLATFORM_INVALID_ARGUMENT);
+}
+
+TEST_F(ChatTest, DirectRoomIsBetweenTwoAccountsEachNamingTheOther) {
+    const json hi = ok_json(send("ann", "@bob", "hi bob"));
+    EXPECT_EQ(hi.at("room"), "@bob");
+    EXPECT_EQ(hi.at("from"), "ann");
+    EXPECT_EQ(hi.at("to"), "bob");
+    host.now_ms += 1000;
+    const json back = ok_json(send("bob", "@ann", "hi ann"));
+    EXPECT_EQ(back.at("room"), "@ann");
+
+    json seen = messages("bob", "@ann");
+    EXPECT_EQ(seen.at("room"), "@ann");
+    ASSERT_EQ(seen.at("messages").size(), 2u);
+    EXPECT_EQ(seen.at("messages")[0].at("text"), "hi bob");
+    EXPECT_EQ(seen.at("messages")[0].at("room"), "@ann");  // as bob sees it
+    seen = messages("ann", "@bob");
+    ASSERT_EQ(seen.at("messages").size(), 2u);
+    EXPECT_EQ(seen.at("messages")[0], hi);
+    EXPECT_EQ(seen.at("messages")[1].at("room"), "@bob");
+    EXPECT_EQ(messages("carol", "@bob").at("messages"), json::array());  // carol's own with bob
+    EXPECT_EQ(messages("carol", "@ann").at("messages"), json::array());
+
+    const json rooms = ok_json(chat.call("rooms", json::object(), "bob")).at("rooms");
+    EXPECT_EQ(rooms[0], (json{{"id", "@ann"},
+                              {"name", "ann"},
+                              {"kind", "direct"},
+                              {"encrypted", false},
+                              {"last_at", "2026-01-01T00:00:01Z"},
+                              {"messages", 2}}));
+    EXPECT_EQ(listed(chat.call("rooms", json::object(), "carol"), "rooms", "id"),
+              std::vector<std::string>{});
+    EXPECT_EQ(ok_json(chat.call("source", {{"id", hi.at("id")}}, "ann")), hi);
+
+    Reply r = chat.call("live", {{"room", "@ann"}, {"after", 0}}, "bob");
+    ASSERT_EQ(r.chunks.size(), 2u) << r.body;
+    EXPECT_EQ(json::parse(r.chunks[1]).at("message"), back);
+    EXPECT_EQ(json::parse(r.chunks[0]).at("message").at("room"), "@ann");
+
+    // Published under the stored id, which callers cannot name.
+    {
+        std::lock_guard<std::mutex> lock(host.events_mutex);
+        ASSERT_EQ(host.events["chat:room:@ann:bob"].size(), 2u);
+        EXPECT_EQ(json::parse(host.events["chat:all"][0].payload).at("room"), "@ann:bob");
+    }
+    Reply self = send("ann", "@ann", "me");
+    EXPECT_EQ(self.code, PLATFORM_INVALID_ARGUMENT);
+    EXPECT_NE(self.body.find("room: a direct room names another account"), std::string::npos);
+    EXPECT_EQ(send("ann", "@ann:bob", "x").code, PLATFORM_INVALID_ARGUMENT);
+    EXPECT_EQ(messages("ann", "@bob").at("messages").size(), 2u);
+}
+
+TEST_F(ChatTest, DirectRoomToAnUnknownAccountIs404WhereAccountsAreListed) {
+    EXPECT_EQ(send("ann", "@nobody", "anyone there?").code, PLATFORM_OK);  // no list: taken
+    accounts = std::vector<std::string>{"ann", "bob"};
+    Reply r = send("ann", "@ghost", "boo");
+    EXPECT_EQ(r.code, PLATFORM_NOT_FOUND);
+    EXPECT_NE(r.body.find("room: no account ghost"), std::string::npos) << r.body;
+    EXPECT_EQ(messages("ann", "@ghost").at("messages"), json::array());
+    EXPECT_EQ(send("ann", "@bob", "hello").code, PLATFORM_OK);
 }
 
 TEST_F(ChatTest, Descriptor) {

@@ -28,6 +28,23 @@ TEST(ChatRooms, KindOfARoom) {
         EXPECT_EQ(chat::kind_of(bad), RoomKind::invalid) << bad;
 }
 
+TEST(ChatRooms, DirectRoomsNameAnAccount) {
+    EXPECT_EQ(chat::kind_of("@bob"), RoomKind::direct);
+    EXPECT_EQ(chat::kind_of("@Bob.Smith+x@home-1"), RoomKind::direct);
+    EXPECT_EQ(chat::kind_of("@" + std::string(128, 'b')), RoomKind::direct);
+    for (const std::string& bad :
+         std::vector<std::string>{"@", "@@bob", "@.bob", "@bob smith", "@bob:ann", "@bob/x",
+                                  "@" + std::string(129, 'b')})
+        EXPECT_EQ(chat::kind_of(bad), RoomKind::invalid) << bad;
+    EXPECT_EQ(chat::direct_peer("@bob"), "bob");
+    EXPECT_EQ(chat::direct_key("bob", "ann"), "@ann:bob");  // the same from either end
+    EXPECT_EQ(chat::direct_key("ann", "bob"), "@ann:bob");
+    EXPECT_EQ(chat::kind_of(chat::direct_key("ann", "bob")), RoomKind::invalid);  // not nameable
+    EXPECT_TRUE(chat::direct_account("ann@home"));
+    EXPECT_FALSE(chat::direct_account("ann:x"));  // so no two pairs share a key
+    EXPECT_FALSE(chat::direct_account(""));
+}
+
 TEST(ChatRooms, KeysSortByPositionAndTime) {
     EXPECT_EQ(chat::position_key(7), "000000000007");
     EXPECT_LT(chat::position_key(9), chat::position_key(10));
@@ -36,7 +53,7 @@ TEST(ChatRooms, KeysSortByPositionAndTime) {
     const std::string id = chat::message_id(1767225600000, "0123456789ab");
     EXPECT_EQ(id, "001767225600000-0123456789ab");
     EXPECT_LT(chat::message_id(5, "ffffffffffff"), chat::message_id(6, "000000000000"));
-    EXPECT_EQ(chat::room_topic("general"), "chat.room.general");
+    EXPECT_EQ(chat::room_topic("general"), "chat:room:general");
 }
 
 TEST(ChatRooms, EncryptedRefusalNamesTheRoom) {

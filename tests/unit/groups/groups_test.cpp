@@ -252,6 +252,28 @@ TEST_F(GroupsTest, ListShowsRolesAndInvitationsUntilDeleted) {
     EXPECT_EQ(mine.at("groups")[0].at("id"), b);
 }
 
+// Where the auth service lists the accounts, an invite names one of them: 404 for any other id
+// (after the role check: a member still gets 403), and nothing is stored for it. With no list
+// (auth-noop; the other tests) any id may be invited.
+TEST_F(GroupsTest, AnInviteNamesAnAccountTheAuthServiceLists) {
+    host.on_call = [](const std::string& service, const std::string& method, const json&,
+                      const std::string&) {
+        if (service == "auth" && method == "listAccounts")
+            return reply(PLATFORM_OK, R"({"accounts":[{"id":"olga"},{"id":"mia"},{"id":"ivan"}]})");
+        return reply(PLATFORM_NOT_FOUND, "");
+    };
+    const std::string id = create("olga");
+    Reply r = run(id, {"olga", "invite", "nobody", ""});
+    EXPECT_EQ(r.code, PLATFORM_NOT_FOUND);
+    EXPECT_NE(r.body.find("account: no account nobody"), std::string::npos) << r.body;
+    EXPECT_EQ(list("nobody").at("invitations"), json::array());
+    EXPECT_EQ(groups.call("read", {{"id", id}}, "olga").json().at("invitations"), json::array());
+    ASSERT_EQ(run(id, {"olga", "invite", "mia", ""}).code, PLATFORM_OK);
+    ASSERT_EQ(run(id, {"mia", "accept", "", ""}).code, PLATFORM_OK);
+    EXPECT_EQ(run(id, {"mia", "invite", "nobody", ""}).code, PLATFORM_PERMISSION_DENIED);
+    EXPECT_EQ(run(id, {"olga", "invite", "ivan", ""}).code, PLATFORM_OK);
+}
+
 TEST_F(GroupsTest, BadInputAndAnonymous) {
     const std::string id = create("olga");
     Reply r = groups.call("create", {{"name", ""}}, "olga");

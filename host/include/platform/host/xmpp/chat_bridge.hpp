@@ -15,16 +15,22 @@
 // JID is ID@D (rooms show real JIDs: scripts/xmpp configures it) becomes `chat/send` {room,
 // message} dispatched as account ID; the chat service checks membership. A room whose `send`
 // answers CONFLICT (an encrypted group: OMEMO clients only) is not bridged any more.
-// Platform → XMPP: every message on the events topic `chat.all` that the bridge did not write
+// Platform → XMPP: every message on the events topic `chat:all` that the bridge did not write
 // itself is sent to its room by the author's web occupant. The bridge knows its own messages by
-// {room, from, text} noted before its `send` and matched once on `chat.all`: no echo, and no
+// {room, from, text} noted before its `send` and matched once on `chat:all`: no echo, and no
 // change to the chat service.
 //
-// Which rooms: a room joins the bridge when it has a message on `chat.all`, or when Prosody's MUC
+// Direct messages: a chat message between two accounts of D reaches the bridge as a copy from
+// deploy/xmpp/mod_platform_direct.lua (<direct xmlns='urn:platform:xmpp:direct' to='bob@D'/>, from
+// ann@D) and becomes `chat/send` {room: "@bob"} dispatched as ann. A message on `chat:all` with a
+// `to` (the chat service's direct rooms) goes to to@D from bridge.D with <direct from='ann'/>; the
+// module sends it on from ann@D. The same {room "@to", from, text} note keeps either from echoing.
+//
+// Which rooms: a room joins the bridge when it has a message on `chat:all`, or when Prosody's MUC
 // tells that someone joined it (deploy/xmpp/mod_platform_rooms.lua sends bridge.D a headline
 // message whose body is the room's JID).
 //
-// Threads: start() starts the component's thread and a thread following `chat.all`; stop() ends
+// Threads: start() starts the component's thread and a thread following `chat:all`; stop() ends
 // both. Calls into chat run on the runtime's workers; shared state is under one mutex.
 #pragma once
 

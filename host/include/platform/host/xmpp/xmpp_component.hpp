@@ -37,6 +37,9 @@ struct XmppStanza {
     // iq get from mod_platform_rooms: <member xmlns='urn:platform:xmpp:member' room jid/>, asking
     // whether `member_jid` may enter group room `member_room`
     std::string member_room, member_jid;
+    // message from deploy/xmpp/mod_platform_direct.lua: <direct xmlns='urn:platform:xmpp:direct'
+    // to/>, a client's chat message to the account `direct_to` (a bare JID), copied to the bridge
+    std::string direct_to;
     std::string xml;  // the whole stanza, for logs
 };
 

@@ -17,11 +17,14 @@ using nlohmann::json;
 namespace {
 
 const char* kChatHelp =
-    "Chat rooms: a group's room (its id) or a public room named by its first message.\n\n"
+    "Chat rooms: a group's room (its id), a public room named by its first message, or @<account>,\n"
+    "your direct room with that account.\n\n"
     "Examples:\n"
     "  platform chat live general               follow a room (Ctrl-C stops)\n"
     "  platform chat live general --json        one JSON message per line\n"
+    "  platform chat live @bob                  follow your direct room with bob\n"
     "  platform chat send --room general --message \"hello\"\n"
+    "  platform chat send --room @@bob --message \"hi\"   (@@: a flag value starting with @)\n"
     "  platform chat messages --room general\n"
     "  platform chat rooms\n\n"
     "Usage: platform chat live [--json] <room>\n"

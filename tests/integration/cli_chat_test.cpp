@@ -80,6 +80,17 @@ TEST_F(CliChat, OtherWordsAreTheServicesMethodsAndBadUseExitsTwo) {
     EXPECT_EQ(read.code, 0) << read.err;
     EXPECT_TRUE(has(read.out, "from the cli")) << read.out;
 
+    // A direct room from the CLI: a flag value starting with @ is written @@.
+    auto direct = run_cli(*host, home.path(), "ann",
+                          {"chat", "send", "--room", "@@bob", "--message", "just for bob"});
+    EXPECT_EQ(direct.code, 0) << direct.err;
+    auto mine = run_cli(*host, home.path(), "bob", {"chat", "messages", "--room", "@@ann"});
+    EXPECT_EQ(mine.code, 0) << mine.err;
+    EXPECT_TRUE(has(mine.out, "just for bob")) << mine.out;
+    auto other = run_cli(*host, home.path(), "carol", {"chat", "messages", "--room", "@@bob"});
+    EXPECT_EQ(other.code, 0) << other.err;
+    EXPECT_FALSE(has(other.out, "just for bob")) << other.out;
+
     EXPECT_EQ(run_cli(*host, home.path(), "bob", {"chat", "live"}).code, 2);
     EXPECT_EQ(run_cli(*host, home.path(), "bob", {"chat", "live", "a", "b"}).code, 2);
     auto help = run_cli(*host, home.path(), "bob", {"chat", "--help"});

@@ -80,6 +80,21 @@ const std::map<std::string, OwnedFixture>& owned_fixtures() {
     const OwnedFixture ch{"/api/v1/chat/send",   said,
                           {{"id", "{id}"}},      E::NotFound,
                           "/api/v1/chat/source", {{"id", "{id}"}}};
+    // A browser's subscription: RFC 8291 §5's example key and auth secret, a push service that
+    // is never reached (no sweep sends as A).
+    auto push_sub = [](const std::string& endpoint) {
+        return json{
+            {"endpoint", endpoint},
+            {"keys",
+             {{"p256dh",
+               "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkN"
+               "toIAiw4"},
+              {"auth", "BTBZMqHH6r4Tts7J_aSIgg"}}}};
+    };
+    const json device = {{"subscription", push_sub("https://push.invalid/owned-by-A")},
+                         {"name", kMarker}};
+    const OwnedFixture nf{"/api/v1/notify/subscribe", device,        {{"id", "{id}"}}, E::NotFound,
+                          "/api/v1/notify/devices",   json::object()};
     auto as = [](OwnedFixture fx, Expect expect, json args = json::object()) {
         fx.expect = expect;
         if (!args.empty() || expect == Expect::List) fx.args = std::move(args);
@@ -92,6 +107,11 @@ const std::map<std::string, OwnedFixture>& owned_fixtures() {
         {"/api/v1/notes/list", as(n, E::List)},
         {"/api/v1/notes/resources", as(n, E::List)},
         {"/api/v1/notes/read_resource", as(n, E::NotFound, {{"uri", "notes://owned"}})},
+        {"/api/v1/notify/subscribe",
+         as(nf, E::Own, {{"subscription", push_sub("https://push.invalid/b")}, {"name", "B"}})},
+        {"/api/v1/notify/unsubscribe", nf},
+        {"/api/v1/notify/devices", as(nf, E::List)},
+        {"/api/v1/notify/send", as(nf, E::List, {{"title", "B"}})},
         {"/api/v1/groups/create", as(g, E::Own, {{"name", "B"}})},
         {"/api/v1/groups/list", as(g, E::List)},
         {"/api/v1/groups/read", g},

@@ -17,7 +17,8 @@ using nlohmann::json;
 namespace {
 
 const char* kChatHelp =
-    "Chat rooms: a group's room (its id), a public room named by its first message, or @<account>,\n"
+    "Chat rooms: a group's room (its id), a public room named by its first message, or "
+    "@<account>,\n"
     "your direct room with that account.\n\n"
     "Examples:\n"
     "  platform chat live general               follow a room (Ctrl-C stops)\n"

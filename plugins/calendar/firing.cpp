@@ -102,8 +102,28 @@ Outcome Firing::remind(const json& event, const std::string& grant, int64_t occu
     const std::string title = event.value("title", "");
     std::string text = title + " \xE2\x80\x94 " + local_time(occurrence, zone);
     if (!event.value("note", "").empty()) text += "\n" + event.value("note", "");
-    return call(grant, "post",
-                {{"title", "Reminder: " + title}, {"text", text}, {"channel", "web"}});
+    return deliver(grant, "Reminder: " + title, text);
+}
+
+Outcome Firing::deliver(const std::string& grant, const std::string& title,
+                        const std::string& text) const {
+    Outcome out = call(grant, "post", {{"title", title}, {"text", text}, {"channel", "web"}});
+    if (out.ok) push(grant, title, text);
+    return out;
+}
+
+void Firing::push(const std::string& grant, const std::string& title,
+                  const std::string& text) const {
+    try {
+        const auto devices = host_.call_granted(grant, "notify", "devices", json::object());
+        const json d = json::parse(devices.body, nullptr, false);
+        if (!devices.ok() || !d.is_object() || !d.value("notifiable", false)) return;
+        const auto sent = host_.call_granted(grant, "notify", "send",
+                                             {{"title", platform::utf8_prefix(title, 100)},
+                                              {"body", platform::utf8_prefix(text, 300)}});
+        if (!sent.ok()) host_.warn("calendar: notify/send of a reminder failed: " + sent.body);
+    } catch (const platform::Error&) {  // no notify service: the inbox has the reminder
+    }
 }
 
 Outcome Firing::fire(const json& event, const std::string& grant, int64_t occurrence,
@@ -113,10 +133,7 @@ Outcome Firing::fire(const json& event, const std::string& grant, int64_t occurr
         const json& b = event.contains("briefing") ? event["briefing"] : json(nullptr);
         const auto for_s = b.is_object() ? parse_rfc3339(b.value("for", "")) : std::nullopt;
         if (for_s && for_s->utc_s == occurrence)
-            return call(grant, "post",
-                        {{"title", "Briefing: " + title},
-                         {"text", b.value("text", "")},
-                         {"channel", "web"}});
+            return deliver(grant, "Briefing: " + title, b.value("text", ""));
         Outcome out = remind(event, grant, occurrence, zone);
         const std::string why = event.value("last_error", json(nullptr)).is_string()
                                     ? " (" + event["last_error"].get<std::string>() + ")"

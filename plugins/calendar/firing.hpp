@@ -7,6 +7,8 @@
 //              metered (1 credit), 402 / 404 / 502 / 503 on failure
 //   agent/post {text, title, channel} → {thread}: an assistant message in a new unread thread
 //   auth/me    → {account: {metadata: {timezone}}}; absent on auth-noop (then UTC)
+//   notify/devices → {notifiable}; notify/send {title, body}: a reminder or briefing that
+//              reached the inbox is also pushed to the owner's devices when there are any
 //
 // The steps:
 //   prepare  (advance set, at when − advance minutes) agent/run with read_only true and
@@ -60,6 +62,13 @@ private:
                  const platform::json& body) const;
     Outcome remind(const platform::json& event, const std::string& grant, int64_t occurrence,
                    const TimeZone& zone) const;
+    // agent/post {title, text}, then, when it worked, push().
+    Outcome deliver(const std::string& grant, const std::string& title,
+                    const std::string& text) const;
+    // The same reminder to the owner's devices: notify/devices, and notify/send {title (100
+    // characters at most), body (300)} when it says `notifiable`. Best effort: the inbox already
+    // has it, so a missing notify service or a failed push changes no outcome (a failure is logged).
+    void push(const std::string& grant, const std::string& title, const std::string& text) const;
     platform::Host host_;
 };
 

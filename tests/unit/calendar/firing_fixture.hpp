@@ -1,7 +1,8 @@
 // The fixture of the firing tests (firing_test.cpp, firing_steps_test.cpp): the calendar plugin
 // on the SDK's fake host, whose settable clock (`now_ms`) stands for the business clock and whose
 // `on_call` plays agent/run, agent/post (recorded in `seen`, with the clock at the call) and
-// auth/me (`zones`). The scheduler polls every 20 ms here; "nothing happened" is checked after two
+// auth/me (`zones`), and notify (devices, send: recorded in `pushes`) for the accounts in
+// `notifiable` (for the others, no notify service). The scheduler polls every 20 ms here; "nothing happened" is checked after two
 // complete passes over the due index that began after the clock was set (settle), never after a
 // sleep.
 #pragma once
@@ -49,6 +50,12 @@ protected:
                           {{"id", account},
                            {"metadata", {{"timezone", z == zones.end() ? "UTC" : z->second}}}}}}
                         .dump();
+                return r;
+            }
+            if (service == "notify" && notifiable.count(account)) {
+                std::lock_guard<std::mutex> g(m);
+                if (method == "send") pushes.push_back({method, account, req, host.now_ms});
+                r.body = method == "devices" ? R"({"notifiable":true})" : R"({"sent":1})";
                 return r;
             }
             if (service != "agent" || (method != "run" && method != "post"))
@@ -134,6 +141,8 @@ protected:
     std::map<std::string, std::string> zones{{"alice", "Europe/London"}, {"bob", "UTC"}};
     std::mutex m;
     std::vector<Seen> seen;
+    std::set<std::string> notifiable;  // accounts with a device: notify answers for them
+    std::vector<Seen> pushes;          // their notify/send calls
     Reply run_failure{PLATFORM_OK, "", "", {}};
     int call_ms = 0;
     std::unique_ptr<FakePlugin> plugin;

@@ -96,6 +96,27 @@ TEST_F(FiringTest, WithoutPromptAReminderInTheOwnersZone) {
     EXPECT_TRUE(wait_for([&] { return read(e["id"])["fired"] == true; }));
 }
 
+// An owner with a device also gets the reminder pushed (after it reached the inbox); one without
+// gets the inbox only (the other tests: no notify service).
+TEST_F(FiringTest, AReminderIsPushedToTheOwnersDevices) {
+    notifiable.insert("alice");
+    ok("create", {{"title", "Dentist"}, {"when", "2027-04-01T09:30:00+01:00"}});
+    ok("create", {{"title", "Gym"}, {"when", "2027-04-01T09:30:00+01:00"}}, "bob");
+    set_clock("2027-04-01T08:30:00Z");
+    ASSERT_TRUE(wait_calls(2, "post"));
+    ASSERT_TRUE(wait_for([&] {
+        std::lock_guard<std::mutex> g(m);
+        return !pushes.empty();
+    }));
+    settle();
+    std::lock_guard<std::mutex> g(m);
+    ASSERT_EQ(pushes.size(), 1u);
+    EXPECT_EQ(pushes[0].account, "alice");
+    EXPECT_EQ(pushes[0].request["title"], "Reminder: Dentist");
+    EXPECT_EQ(pushes[0].request["body"],
+              "Dentist \xE2\x80\x94 Thursday 1 April 2027, 09:30 (Europe/London)");
+}
+
 TEST_F(FiringTest, DailyKeepsNineLocalAcrossTheDstChange) {
     set_clock("2027-03-26T00:00:00Z");
     const json e = ok("create", {{"title", "Plan"},

@@ -2,21 +2,16 @@
 //
 // Only `{"alg":"ES256","typ":"JWT"}` tokens signed by this key verify: `none`, HS256 (with the
 // public key as secret) and every other algorithm are refused before any signature work. The
-// signature is the raw 64-byte r||s of RFC 7518 §3.4, converted to and from OpenSSL's DER.
+// signature is the raw 64-byte r||s of RFC 7518 §3.4 (plugins/common/es256).
 // The key is an EC P-256 private key: PLATFORM_AUTH_PRIVATE_KEY (PEM) when set, else the one
 // kept in the store under key/es256 sealed by the host's "secrets" sub-table, else a new one.
-#include <openssl/bio.h>
-#include <openssl/bn.h>
-#include <openssl/core_names.h>
-#include <openssl/ec.h>
-#include <openssl/ecdsa.h>
 #include <openssl/evp.h>
-#include <openssl/pem.h>
 
 #include <memory>
 #include <stdexcept>
 
 #include "auth_local.hpp"
+#include "common/es256/es256.hpp"
 
 namespace auth_local {
 
@@ -27,43 +22,6 @@ constexpr const char* kHeader = R"({"alg":"ES256","typ":"JWT"})";
 
 EVP_PKEY* pkey(void* p) {
     return static_cast<EVP_PKEY*>(p);
-}
-
-struct Bio {
-    BIO* b;
-    ~Bio() { BIO_free(b); }
-};
-
-std::string der_to_raw(const unsigned char* der, size_t len) {
-    const unsigned char* p = der;
-    ECDSA_SIG* sig = d2i_ECDSA_SIG(nullptr, &p, static_cast<long>(len));
-    if (!sig) throw std::runtime_error("jwt: bad signature encoding");
-    const BIGNUM *r = nullptr, *s = nullptr;
-    ECDSA_SIG_get0(sig, &r, &s);
-    std::string out(64, '\0');
-    bool ok = BN_bn2binpad(r, reinterpret_cast<unsigned char*>(out.data()), 32) == 32 &&
-              BN_bn2binpad(s, reinterpret_cast<unsigned char*>(out.data()) + 32, 32) == 32;
-    ECDSA_SIG_free(sig);
-    if (!ok) throw std::runtime_error("jwt: bad signature size");
-    return out;
-}
-
-std::optional<std::string> raw_to_der(std::string_view raw) {
-    if (raw.size() != 64) return std::nullopt;
-    ECDSA_SIG* sig = ECDSA_SIG_new();
-    BIGNUM* r = BN_bin2bn(reinterpret_cast<const unsigned char*>(raw.data()), 32, nullptr);
-    BIGNUM* s = BN_bin2bn(reinterpret_cast<const unsigned char*>(raw.data()) + 32, 32, nullptr);
-    if (!sig || !r || !s || ECDSA_SIG_set0(sig, r, s) != 1) {
-        BN_free(r), BN_free(s), ECDSA_SIG_free(sig);
-        return std::nullopt;
-    }
-    unsigned char* der = nullptr;
-    int len = i2d_ECDSA_SIG(sig, &der);
-    ECDSA_SIG_free(sig);
-    if (len <= 0) return std::nullopt;
-    std::string out(reinterpret_cast<char*>(der), static_cast<size_t>(len));
-    OPENSSL_free(der);
-    return out;
 }
 
 }  // namespace
@@ -81,19 +39,7 @@ bool Jwt::looks_like(std::string_view t) {
 }
 
 void Jwt::use_pem(const std::string& pem) {
-    Bio bio{BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size()))};
-    EVP_PKEY* k = bio.b ? PEM_read_bio_PrivateKey(bio.b, nullptr, nullptr, nullptr) : nullptr;
-    if (!k) throw std::runtime_error("auth-local: the private key is not a PEM private key");
-    char group[64] = {0};
-    size_t glen = 0;
-    if (!EVP_PKEY_is_a(k, "EC") ||
-        EVP_PKEY_get_utf8_string_param(k, OSSL_PKEY_PARAM_GROUP_NAME, group, sizeof group, &glen) !=
-            1 ||
-        std::string(group) != "prime256v1") {
-        EVP_PKEY_free(k);
-        throw std::runtime_error(
-            "auth-local: the private key must be an EC P-256 (prime256v1) key for ES256");
-    }
+    EVP_PKEY* k = common::es256::read_pem(pem, "auth-local").release();
     EVP_PKEY_free(pkey(key_));
     key_ = k;
     {
@@ -110,16 +56,7 @@ void Jwt::use_pem(const std::string& pem) {
 }
 
 std::string Jwt::generate_pem() {
-    EVP_PKEY* k = EVP_PKEY_Q_keygen(nullptr, nullptr, "EC", "P-256");
-    if (!k) throw std::runtime_error("auth-local: cannot generate an EC P-256 key");
-    Bio bio{BIO_new(BIO_s_mem())};
-    bool ok =
-        bio.b && PEM_write_bio_PrivateKey(bio.b, k, nullptr, nullptr, 0, nullptr, nullptr) == 1;
-    EVP_PKEY_free(k);
-    if (!ok) throw std::runtime_error("auth-local: cannot encode the new key");
-    char* data = nullptr;
-    long len = BIO_get_mem_data(bio.b, &data);
-    std::string pem(data, static_cast<size_t>(len));
+    std::string pem = common::es256::generate_pem();
     use_pem(pem);
     return pem;
 }
@@ -152,18 +89,11 @@ void Jwt::load(const platform::Host& host, const std::string& pem) {
 std::string Jwt::sign(const json& claims) const {
     if (!key_) throw platform::unavailable("auth-local: no signing key");
     const std::string input = base64url_encode(kHeader) + "." + base64url_encode(claims.dump());
-    std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
-    size_t len = 0;
-    if (!ctx || EVP_DigestSignInit(ctx.get(), nullptr, EVP_sha256(), nullptr, pkey(key_)) != 1 ||
-        EVP_DigestSign(ctx.get(), nullptr, &len,
-                       reinterpret_cast<const unsigned char*>(input.data()), input.size()) != 1)
-        throw platform::internal("jwt: signing failed");
-    std::string der(len, '\0');
-    if (EVP_DigestSign(ctx.get(), reinterpret_cast<unsigned char*>(der.data()), &len,
-                       reinterpret_cast<const unsigned char*>(input.data()), input.size()) != 1)
-        throw platform::internal("jwt: signing failed");
-    return input + "." +
-           base64url_encode(der_to_raw(reinterpret_cast<const unsigned char*>(der.data()), len));
+    try {
+        return input + "." + base64url_encode(common::es256::sign(pkey(key_), input));
+    } catch (const std::runtime_error& e) {
+        throw platform::internal(std::string("jwt: ") + e.what());
+    }
 }
 
 std::optional<json> Jwt::verify(std::string_view token) const {
@@ -191,15 +121,7 @@ std::optional<json> Jwt::verify_signature(std::string_view token) const {
     if (!h.is_object() || h.value("alg", "") != "ES256") return std::nullopt;
     if (h.contains("typ") && h["typ"] != "JWT") return std::nullopt;
     if (h.contains("crit")) return std::nullopt;  // no extensions understood
-    auto der = raw_to_der(*sig);
-    if (!der) return std::nullopt;
-    std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
-    const std::string_view input = token.substr(0, b);
-    if (!ctx || EVP_DigestVerifyInit(ctx.get(), nullptr, EVP_sha256(), nullptr, pkey(key_)) != 1 ||
-        EVP_DigestVerify(ctx.get(), reinterpret_cast<const unsigned char*>(der->data()),
-                         der->size(), reinterpret_cast<const unsigned char*>(input.data()),
-                         input.size()) != 1)
-        return std::nullopt;
+    if (!common::es256::verify(pkey(key_), token.substr(0, b), *sig)) return std::nullopt;
     json claims = json::parse(*payload, nullptr, false);
     if (!claims.is_object()) return std::nullopt;
     return claims;

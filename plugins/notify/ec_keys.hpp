@@ -8,12 +8,11 @@
 #include <string>
 #include <string_view>
 
+#include "common/es256/es256.hpp"
+
 namespace notify {
 
-struct PkeyFree {
-    void operator()(EVP_PKEY* k) const { EVP_PKEY_free(k); }
-};
-using Pkey = std::unique_ptr<EVP_PKEY, PkeyFree>;
+using Pkey = common::es256::Pkey;
 
 // A new P-256 key pair from OpenSSL's CSPRNG.
 Pkey generate_p256();

@@ -31,10 +31,14 @@ const done = (result) => {
 };
 setTimeout(() => done({ timeout: true, ...seen }), 20000).unref();
 
-// Opens a socket; resolves on open, or with the refused handshake's {status, body}.
-function connect(path, headers = {}) {
+// Opens a socket; resolves on open, or with the refused handshake's {status, body}. `onMessage`
+// (text of each message) is attached before the handshake: the host sends the 101 with the
+// stream's first chunk, often in one read, and `ws` delivers that message in the same tick as
+// 'open', before an awaited connect() could attach a handler.
+function connect(path, headers = {}, onMessage = null) {
   return new Promise((resolve) => {
     const ws = new WebSocket(base + path, { headers });
+    if (onMessage) ws.on('message', (m) => onMessage(m.toString()));
     ws.on('open', () => resolve({ ws }));
     ws.on('unexpected-response', (_req, res) => {
       let body = '';
@@ -47,25 +51,23 @@ function connect(path, headers = {}) {
 
 async function live() {
   const room = `/api/v1/sse/room?room=live-${process.pid}&hold_ms=50`;
-  const bob = await connect(room, { Authorization: 'Bearer bob' });
-  if (!bob.ws) return done({ bob });
   seen.bob_replies = [];
-  bob.ws.on('message', (m) => {
-    const msg = JSON.parse(m.toString());
+  const bob = await connect(room, { Authorization: 'Bearer bob' }, (m) => {
+    const msg = JSON.parse(m);
     if (msg.reply || msg.error) seen.bob_replies.push(msg);
   });
-  const alice = await connect(room, { Authorization: 'Bearer alice' });
-  if (!alice.ws) return done({ alice });
+  if (!bob.ws) return done({ bob });
   seen.alice = [];
   let after_resume = -1;
-  alice.ws.on('message', (m) => {
-    const msg = JSON.parse(m.toString());
+  const alice = await connect(room, { Authorization: 'Bearer alice' }, (m) => {
+    const msg = JSON.parse(m);
     seen.alice.push(msg);
     if (after_resume < 0 && msg.from > 0) after_resume = 0;
     else if (after_resume >= 0) after_resume++;
     if (after_resume >= 2) return done(seen);
     bob.ws.send(JSON.stringify({ text: `message ${seen.alice.length + 1}` }));
   });
+  if (!alice.ws) return done({ alice });
   bob.ws.send(JSON.stringify({ text: 'message 1' }));
 }
 
@@ -126,20 +128,17 @@ async function proxied() {
     }),
   });
   if (registered.status !== 200) return done({ register: registered.status });
-  const r = await connect('/echo/socket?x=1');
-  if (!r.ws) return done(r);
-  r.ws.on('message', (m) => {
-    seen.echo = m.toString();
+  const r = await connect('/echo/socket?x=1', {}, (m) => {
+    seen.echo = m;
     r.ws.close(1000, 'done');
   });
+  if (!r.ws) return done(r);
   r.ws.on('close', (code) => done({ ...seen, close: code }));
   r.ws.send('ping me');
 }
 
 async function chat() {
   const room = `/api/v1/chat/live?room=ws-${process.pid}`;
-  const bob = await connect(room, { Authorization: 'Bearer bob' });
-  if (!bob.ws) return done({ bob });
   seen.bob = [];
   seen.ann_replies = [];
   const finish = async () => {
@@ -147,17 +146,17 @@ async function chat() {
     if (carol.ws) carol.ws.terminate();
     done({ ...seen, carol: carol.ws ? { open: true } : carol });
   };
-  bob.ws.on('message', (m) => {
-    const msg = JSON.parse(m.toString());
+  const bob = await connect(room, { Authorization: 'Bearer bob' }, (m) => {
+    const msg = JSON.parse(m);
     seen.bob.push(msg);
     if (msg.type === 'message') finish();
   });
-  const ann = await connect(room, { Authorization: 'Bearer ann' });
-  if (!ann.ws) return done({ ann });
-  ann.ws.on('message', (m) => {
-    const msg = JSON.parse(m.toString());
+  if (!bob.ws) return done({ bob });
+  const ann = await connect(room, { Authorization: 'Bearer ann' }, (m) => {
+    const msg = JSON.parse(m);
     if (msg.reply || msg.error) seen.ann_replies.push(msg);
   });
+  if (!ann.ws) return done({ ann });
   ann.ws.send(JSON.stringify({ message: 'hello over a socket' }));
 }
 

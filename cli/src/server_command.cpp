@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <platform/host/core/settings.hpp>
 #include <platform/host/server/server.hpp>
+#include <platform/sdk/text.hpp>
 #include <stdexcept>
 
 #include "commands.hpp"
@@ -53,6 +54,21 @@ int server_command(int argc, char** argv) {
     server.add_option("--acme_hosts", s.acme_hosts, "ACME host allow-list (PLATFORM_ACME_HOSTS)");
     server.add_flag("--xmpp", s.xmpp,
                     "Bridge chat with XMPP through the profile's xmpp server (PLATFORM_XMPP)");
+    server
+        .add_option("--mail_domain", s.mail_domain,
+                    "The instance's mail domain; empty = no outside mail (PLATFORM_MAIL_DOMAIN)")
+        ->transform([](std::string v) { return platform::lower(v); })
+        ->check([](const std::string& v) {
+            auto problem = platform::host::mail_domain_problem(v);
+            return problem ? "'" + v + "' " + *problem : std::string();
+        });
+    server
+        .add_option("--smtp_relay", s.smtp_relay,
+                    "Outbound mail relay, smtp[s]://user:pass@host:port (PLATFORM_SMTP_RELAY)")
+        ->check([](const std::string& v) {
+            auto problem = platform::host::smtp_relay_problem(v);
+            return problem ? *problem : std::string();
+        });
     server.add_option("--mcp_allowed_hosts", s.mcp_allowed_hosts,
                       "Host names /mcp accepts besides loopback and the ACME hosts, "
                       "comma-separated, * = any (PLATFORM_MCP_ALLOWED_HOSTS)");

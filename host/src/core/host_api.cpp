@@ -33,8 +33,15 @@ void log(platform_host_ctx_t* c, platform_log_level_t level, platform_str_t m) {
 platform_status_t config_get(platform_host_ctx_t* c, platform_str_t path,
                              platform_bytes_sink_fn sink, void* user) {
     std::string p = str(path);
-    // "platform.*" is the host's own part of the table (abi.h, config_get).
-    const json platform_part = {{"namespace", hctx(c).runtime->settings().ns}};
+    // "platform.*" is the host's own part of the table (abi.h config_get; plugin-sdk/README.md
+    // lists the facts).
+    // The SMTP relay goes out without its user and password: plugins learn that a relay is set
+    // and where, never the credentials (decisions.md, the mail service).
+    const Settings& settings = hctx(c).runtime->settings();
+    const json platform_part = {{"namespace", settings.ns},
+                                {"mail_domain", settings.mail_domain},
+                                {"smtp_relay", smtp_relay_without_credentials(settings.smtp_relay)},
+                                {"smtp_listening", false}};
     const json* node = &hctx(c).plugin->config;
     if (p == "platform" || p.rfind("platform.", 0) == 0) {
         node = &platform_part;

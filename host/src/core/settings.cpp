@@ -70,6 +70,17 @@ Settings Settings::from_environment() {
     s.enable_tls = truthy(env("PLATFORM_ENABLE_TLS"));
     s.enable_acme = truthy(env("PLATFORM_ENABLE_ACME"));
     s.xmpp = truthy(env("PLATFORM_XMPP"));
+    if (const char* domain = env("PLATFORM_MAIL_DOMAIN")) {
+        s.mail_domain = platform::lower(domain);
+        if (auto problem = mail_domain_problem(s.mail_domain))
+            throw std::invalid_argument("PLATFORM_MAIL_DOMAIN: '" + s.mail_domain + "' " +
+                                        *problem);
+    }
+    if (const char* relay = env("PLATFORM_SMTP_RELAY")) {
+        s.smtp_relay = relay;
+        if (auto problem = smtp_relay_problem(s.smtp_relay))
+            throw std::invalid_argument("PLATFORM_SMTP_RELAY: " + *problem);
+    }
     if (const char* home = env("PLATFORM_HOME"); home && *home) {
         s.home = home;
     } else {
@@ -90,6 +101,82 @@ Settings Settings::from_environment() {
     auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
     s.exe_dir = ec ? "." : exe.parent_path().string();
     return s;
+}
+
+std::optional<std::string> mail_domain_problem(const std::string& domain) {
+    if (domain.empty()) return std::nullopt;
+    if (domain.size() > 253) return "is longer than 253 characters";
+    size_t start = 0;
+    for (;;) {
+        const size_t dot = domain.find('.', start);
+        const std::string label =
+            domain.substr(start, dot == std::string::npos ? dot : dot - start);
+        if (label.empty() || label.size() > 63 || label.front() == '-' || label.back() == '-')
+            return "is not a domain name: each dot-separated label has 1 to 63 characters and "
+                   "neither starts nor ends with '-'";
+        for (char c : label)
+            if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'))
+                return "is not a domain name: labels hold lower-case letters, digits and '-'";
+        if (dot == std::string::npos) return std::nullopt;
+        start = dot + 1;
+    }
+}
+
+namespace {
+// {scheme, userinfo, host, port} of an smtp[s]:// URL, or nullopt with *why set.
+struct RelayParts {
+    std::string scheme, userinfo, host, port;
+};
+std::optional<RelayParts> relay_parts(const std::string& url, std::string* why) {
+    RelayParts p;
+    const size_t sep = url.find("://");
+    p.scheme = sep == std::string::npos ? "" : platform::lower(url.substr(0, sep));
+    if (p.scheme != "smtp" && p.scheme != "smtps") {
+        *why = "must start with smtp:// or smtps://";
+        return std::nullopt;
+    }
+    std::string rest = url.substr(sep + 3);
+    if (rest.find_first_of("/?# \t\r\n") != std::string::npos) {
+        *why = "must be smtp[s]://[user:pass@]host[:port] with nothing after the port";
+        return std::nullopt;
+    }
+    if (const size_t at = rest.rfind('@'); at != std::string::npos) {
+        p.userinfo = rest.substr(0, at);
+        rest = rest.substr(at + 1);
+    }
+    const size_t colon = rest.rfind(':');
+    const bool bracketed = !rest.empty() && rest.front() == '[';
+    if (colon != std::string::npos && (!bracketed || rest.find(']') < colon)) {
+        p.port = rest.substr(colon + 1);
+        rest = rest.substr(0, colon);
+        char* end = nullptr;
+        const long n = std::strtol(p.port.c_str(), &end, 10);
+        if (p.port.empty() || *end || n < 1 || n > 65535) {
+            *why = "the port must be a number from 1 to 65535";
+            return std::nullopt;
+        }
+    }
+    p.host = rest;
+    if (p.host.empty()) {
+        *why = "names no host";
+        return std::nullopt;
+    }
+    return p;
+}
+}  // namespace
+
+std::optional<std::string> smtp_relay_problem(const std::string& url) {
+    if (url.empty()) return std::nullopt;
+    std::string why;
+    if (!relay_parts(url, &why)) return why;
+    return std::nullopt;
+}
+
+std::string smtp_relay_without_credentials(const std::string& url) {
+    std::string why;
+    auto p = url.empty() ? std::nullopt : relay_parts(url, &why);
+    if (!p) return "";
+    return p->scheme + "://" + p->host + (p->port.empty() ? "" : ":" + p->port);
 }
 
 std::pair<std::string, int> split_address(const std::string& address) {

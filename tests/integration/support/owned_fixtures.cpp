@@ -95,6 +95,9 @@ const std::map<std::string, OwnedFixture>& owned_fixtures() {
                          {"name", kMarker}};
     const OwnedFixture nf{"/api/v1/notify/subscribe", device,        {{"id", "{id}"}}, E::NotFound,
                           "/api/v1/notify/devices",   json::object()};
+    const json letter = {{"to", "owned-mail-peer"}, {"subject", kMarker}, {"body", kMarker}};
+    const OwnedFixture ml{"/api/v1/mail/send",   letter,          {{"id", "{id}"}}, E::NotFound,
+                          "/api/v1/mail/source", {{"id", "{id}"}}};
     auto as = [](OwnedFixture fx, Expect expect, json args = json::object()) {
         fx.expect = expect;
         if (!args.empty() || expect == Expect::List) fx.args = std::move(args);
@@ -119,6 +122,8 @@ const std::map<std::string, OwnedFixture>& owned_fixtures() {
          as(g, E::NotFound, {{"id", "{id}"}, {"action", "rename"}, {"value", "B"}})},
         {"/api/v1/chat/source", ch},
         {"/api/v1/chat/sources", as(ch, E::List)},
+        {"/api/v1/mail/source", ml},
+        {"/api/v1/mail/sources", as(ml, E::List)},
         {"/api/v1/docs/write",
          as(d, E::NotFound, {{"id", "{id}"}, {"title", "B"}, {"content", "B"}})},
         {"/api/v1/docs/read", d},

@@ -153,7 +153,8 @@ public:
                              platform_bytes_sink_fn sink, void* user) -> platform_status_t {
             const nlohmann::json* node = &self(c)->config;
             std::string p = platform::copy(path);
-            const nlohmann::json platform_part = {{"namespace", self(c)->platform_namespace}};
+            nlohmann::json platform_part = self(c)->platform_facts;
+            platform_part["namespace"] = self(c)->platform_namespace;
             if (p == "platform" || p.rfind("platform.", 0) == 0) {  // the host's part
                 node = &platform_part;
                 p.erase(0, p.size() > 8 ? 9 : 8);
@@ -524,6 +525,8 @@ public:
     int64_t now_ms = 1767225600000;  // 2026-01-01T00:00:00Z
     nlohmann::json config = nlohmann::json::object();
     std::string platform_namespace = "go.core.api";  // config_get("platform.namespace")
+    // The host's other facts under "platform." (config_get("platform.mail_domain"), ...).
+    nlohmann::json platform_facts = nlohmann::json::object();
     std::vector<std::string> logs;
     std::vector<std::string> operator_notices;  // PLATFORM_LOG_OPERATOR lines, kept apart
     std::vector<std::pair<std::string, std::string>> published;

@@ -4,6 +4,7 @@
 // override the environment. Port 0 picks a free port.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,11 @@ struct Settings {
     // XMPP federation of chat (PLATFORM_XMPP, off by default): the profile's `xmpp:` section says
     // where the XMPP server is (profile.hpp XmppSettings).
     bool xmpp = false;
+    // Mail (the mail service): the instance's mail domain (PLATFORM_MAIL_DOMAIN; empty = no mail
+    // from or to outside addresses) and the outbound relay (PLATFORM_SMTP_RELAY,
+    // smtp[s]://user:pass@host:port; empty = none). Plugins read the domain as
+    // platform.mail_domain and the relay without its credentials as platform.smtp_relay.
+    std::string mail_domain, smtp_relay;
     std::string tls_cert_file, tls_key_file, acme_hosts;
     // MCP (mcp.hpp): extra Host names /mcp accepts besides the loopback ones and the ACME hosts
     // (PLATFORM_MCP_ALLOWED_HOSTS, comma-separated, "*" = any), and how long an unused session
@@ -43,6 +49,16 @@ struct Settings {
     // Defaults overridden by PLATFORM_* variables.
     static Settings from_environment();
 };
+
+// Why `domain` cannot be the mail domain (lower-case DNS labels of letters, digits and '-',
+// joined by dots, at most 253 characters), or nullopt when it can (empty included).
+std::optional<std::string> mail_domain_problem(const std::string& domain);
+// Why `url` cannot be the SMTP relay (smtp:// or smtps://, optional user:pass@, a host, an
+// optional port 1-65535, nothing after), or nullopt when it can (empty included).
+std::optional<std::string> smtp_relay_problem(const std::string& url);
+// The relay URL without its user and password ("smtps://user:pw@mx:465" -> "smtps://mx:465"):
+// what plugins are told; empty for an empty or unusable URL.
+std::string smtp_relay_without_credentials(const std::string& url);
 
 // "host:port" or ":port" -> {host, port}; host defaults to 0.0.0.0. Throws on a bad port.
 std::pair<std::string, int> split_address(const std::string& address);

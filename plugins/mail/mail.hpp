@@ -1,0 +1,61 @@
+// mail — letters between the instance's accounts, and to and from outside addresses when the
+// instance has a mail domain (the catalogue's `mail` service; README.md):
+//
+//   inbox     GET  {tag, offset, limit 1-100 = 10}     -> {messages, total}: newest first
+//   info      GET  {tag}                               -> {handle, address, outside_mail, ...}
+//   markread  POST {ids, all}                          -> {marked, unknown}
+//   read      GET  {id, offset, limit 1-2000 = 2000}   -> a page of the body; no id: a summary
+//   search    POST {query, tag, offset, limit = 10}    -> {messages, total}
+//   send      POST {to*, subject*, body*}              -> the sender's copy
+//   source    GET  {id*}                               -> a letter the caller sent (owner)
+//   sources   GET  {offset, limit 1-100 = 20}          -> {sources: [ids], total} (owner)
+//
+// Addresses and tags: addresses.hpp. Storage: mailbox.hpp. Outside mail: outside.hpp and
+// message.hpp. The reading methods are in reading.cpp. Every method needs an account.
+//
+// Plugin config: `outside_price` (0-1000, default 1): credits a letter to an outside address
+// costs.
+#pragma once
+
+#include <platform/sdk.hpp>
+#include <string>
+
+#include "mailbox.hpp"
+#include "outside.hpp"
+
+namespace mail {
+
+// Limits (characters): a subject, a body, a search query, a page of `read`.
+inline constexpr std::size_t kMaxSubject = 200;
+inline constexpr std::size_t kMaxBody = 100000;
+inline constexpr std::size_t kMaxQuery = 200;
+inline constexpr int64_t kPage = 2000;
+inline constexpr std::size_t kMaxTo = 254;
+
+}  // namespace mail
+
+class Mail {
+public:
+    static void describe(platform::ServiceSpec<Mail>& s);
+    explicit Mail(const platform::Host& host) : host_(host), box_(host), outside_(host) {}
+
+    platform::json info(platform::Request& r);
+    platform::json send(platform::Request& r);
+    // reading.cpp
+    platform::json inbox(platform::Request& r);
+    platform::json markread(platform::Request& r);
+    platform::json read(platform::Request& r);
+    platform::json search(platform::Request& r);
+    platform::json source(platform::Request& r);
+    platform::json sources(platform::Request& r);
+
+private:
+    // The caller's account; 401 for an anonymous caller.
+    static const std::string& caller(platform::Request& r);
+    // The `tag` argument in lower case ("" when absent); 400 when malformed.
+    static std::string tag_arg(platform::Request& r);
+
+    platform::Host host_;
+    mail::Mailbox box_;
+    mail::Outside outside_;
+};

@@ -1,0 +1,79 @@
+#include "outside.hpp"
+
+#include <algorithm>
+#include <platform/sdk/random.hpp>
+
+namespace mail {
+
+using platform::json;
+
+namespace {
+
+std::string text_fact(const platform::Host& host, const char* path) {
+    const json v = host.config(path);
+    return v.is_string() ? v.get<std::string>() : "";
+}
+
+}  // namespace
+
+MailFacts facts(const platform::Host& host) {
+    MailFacts f;
+    f.domain = text_fact(host, "platform.mail_domain");
+    f.relay = text_fact(host, "platform.smtp_relay");
+    const json listening = host.config("platform.smtp_listening");
+    f.listening = listening.is_boolean() && listening.get<bool>();
+    return f;
+}
+
+Outside::Outside(const platform::Host& host) : host_(host) {
+    const json v = host.config("outside_price");
+    price_ = v.is_number_integer() ? std::clamp<int64_t>(v.get<int64_t>(), 0, 1000)
+                                   : kDefaultOutsidePrice;
+}
+
+std::optional<json> Outside::billing(const char* method, const std::string& account) const {
+    platform::Host::CallResult r;
+    try {
+        r = host_.call("billing", method, {{"account", account}, {"amount", price_}});
+    } catch (const platform::Error& e) {
+        if (e.code() == platform::Code::not_found) return std::nullopt;  // no billing: free
+        throw;
+    }
+    if (!r.ok())
+        throw platform::unavailable("billing/" + std::string(method) + " failed: " + r.body);
+    return json::parse(r.body, nullptr, false);
+}
+
+std::string Outside::send(const std::string& account, Letter letter) const {
+    const MailFacts f = facts(host_);
+    if (f.domain.empty())
+        throw platform::unavailable(
+            "PLATFORM_MAIL_DOMAIN is not set: this instance has no mail domain, so mail to "
+            "outside addresses cannot be sent (set PLATFORM_MAIL_DOMAIN or --mail_domain)");
+    if (f.relay.empty())
+        throw platform::unavailable(
+            "PLATFORM_SMTP_RELAY is not set: mail to outside addresses needs an outbound relay "
+            "(set PLATFORM_SMTP_RELAY or --smtp_relay to smtp[s]://user:pass@host:port)");
+    letter.from = account + "@" + f.domain;
+    letter.message_id = platform::random_hex(16) + "@" + f.domain;
+    const std::string message = compose(letter);
+    if (price_ > 0) {
+        const auto balance = billing("check", account);
+        if (balance && balance->is_object() && !balance->value("enough", false))
+            throw platform::Error(platform::Code::payment_required,
+                                  "to: mail to an outside address costs " + std::to_string(price_) +
+                                      " credit(s); you have " +
+                                      std::to_string(balance->value("available", 0)));
+    }
+    relay(f, letter, message);
+    if (price_ > 0) billing("charge", account);
+    return letter.message_id;
+}
+
+void Outside::relay(const MailFacts& f, const Letter&, const std::string&) const {
+    throw platform::unavailable(
+        "to: mail to outside addresses cannot leave yet: PLATFORM_SMTP_RELAY is set (" + f.relay +
+        ") but this host offers plugins no SMTP path to it");
+}
+
+}  // namespace mail

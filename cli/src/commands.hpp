@@ -57,6 +57,11 @@ bool is_auth_builtin(const Args& args);
 // word is a method of the chat service. True when args are the built-in's.
 int chat_command(const Args& args);
 bool is_chat_builtin(const Args& args);
+// Mail (mail_commands.cpp; plugins/mail): `platform mail read <id>` follows a letter's pages (at a
+// terminal, one at a time); every other word is a method of the mail service. True when args
+// are the built-in's.
+int mail_command(const Args& args);
+bool is_mail_builtin(const Args& args);
 
 // Operators (admin_commands.cpp): `platform admin reset-secret [--account id] [--home dir]`.
 int admin_command(const Args& args);

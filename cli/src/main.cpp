@@ -103,6 +103,7 @@ int run(Args args) {
     }
     if (cmd == "auth" && is_auth_builtin(rest)) return auth_command(rest);
     if (cmd == "chat" && is_chat_builtin(rest)) return chat_command(rest);
+    if (cmd == "mail" && is_mail_builtin(rest)) return mail_command(rest);
     if (auto it = builtins().find(cmd); it != builtins().end()) return it->second(rest);
     return dynamic_command(cmd, rest);
 }

@@ -41,6 +41,7 @@ std::string top_help() {
            "  inbox list | read <id> | mark_read <id> | mark_unread <id>   conversations across "
            "channels\n"
            "  chat live <room>                  follow a chat room as messages arrive\n"
+           "  mail read <id>                    read a letter, a page at a time at a terminal\n"
            "  help <service> [<method>]         describe a service or a method: arguments, verb, "
            "access\n"
            "  completion bash|zsh               a shell completion script\n"

@@ -7,7 +7,9 @@
 //   source    GET  {id*}                         -> a message the caller sent (owner)
 //   sources   GET  {offset, limit 1-100 = 20}    -> {sources: [ids], total} (owner), newest first
 //   live      GET  {room = general, after}       -> a stream: {"type":"ready",...} then one
-//                                                   {"type":"message",...} per new message
+//                                                   {"type":"message",...} per new message and
+//                                                   one {"type":"notification",...} per
+//                                                   notification of the caller's
 //
 // Room naming and keys: rooms.hpp. Storage and publication: history.hpp. The "@agent" answerer:
 // agent_reply.hpp. The stream: live.cpp. Every method needs an account. A group's room is

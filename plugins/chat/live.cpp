@@ -6,6 +6,11 @@
 // (a chunk is refused) or when the plugin stops. A cursor past the topic's end means the topic
 // started again (an events provider that keeps nothing across restarts): the stream then sends
 // the whole new topic rather than wait for offsets that were already handed out.
+//
+// The caller's own notifications (what notify/send publishes on "notify:<account>") ride along as
+// {"type":"notification"} chunks without a cursor: those published while the stream is open, seen
+// within one slice. A resumed call starts at the topic's end again, so live delivery is best
+// effort; Web Push is notify's durable route.
 #include <algorithm>
 #include <chrono>
 #include <climits>
@@ -46,6 +51,7 @@ uint64_t Chat::last_offset(const std::string& topic) const {
 void Chat::live(platform::Request& r, platform::Responder out) {
     const std::string room = r.str("room", chat::kDefaultRoom);
     const std::string topic = chat::room_topic(admit(r, room));
+    const std::string notices = chat::notification_topic(r.account());
 
     platform_call_info_t info{};
     info.struct_size = sizeof info;
@@ -54,6 +60,7 @@ void Chat::live(platform::Request& r, platform::Responder out) {
         info.deadline_ms > 0 ? info.deadline_ms - kDeadlineMarginMs : INT64_MAX;
 
     try {
+        uint64_t notice_pos = last_offset(notices) + 1;
         uint64_t pos = 0;
         if (r.args().contains("after") && r.args()["after"].is_number_integer()) {
             pos = static_cast<uint64_t>(r.integer("after", 0, 0, INT64_MAX - 1)) + 1;
@@ -72,6 +79,13 @@ void Chat::live(platform::Request& r, platform::Responder out) {
                         json{{"type", "message"}, {"cursor", e.offset}, {"message", message}}))
                     return;  // the client went away
                 pos = e.offset + 1;
+                delivered = true;
+            }
+            for (const auto& e : host_.read_events(notices, notice_pos, 20)) {
+                json notice = json::parse(e.payload, nullptr, false);
+                if (!notice.is_object()) notice = json::object();
+                if (!out.chunk(json{{"type", "notification"}, {"notification", notice}})) return;
+                notice_pos = e.offset + 1;
                 delivered = true;
             }
             const int64_t now = mono_ms();

@@ -51,6 +51,10 @@ std::string encrypted_refusal(const std::string& room);
 // The event topic live follows for one room, and the one carrying every room's messages.
 std::string room_topic(const std::string& room);
 inline constexpr const char* kAllTopic = "chat:all";
+// The topic notify/send publishes an account's notifications on, which live passes on.
+inline std::string notification_topic(const std::string& account) {
+    return "notify:" + account;
+}
 
 // A message id: the sending time (15 zero-padded decimal digits of Unix ms), '-', 12 random hex
 // digits, so ids sort by time across rooms (messages of the same millisecond in any order).

@@ -14,8 +14,11 @@
 //   origin    a cookie session with Origin arg (and a token client with the same Origin):
 //             {cookie: {status} | {open: true}, token: {open: true} | {status}}
 //   chat      the chat service: bob follows a public room, ann joins it and posts {message} over
-//             her socket; then carol, no member, tries the group room whose id is arg:
-//             {bob: [chunks], ann_replies: [replies], carol: {status, body} | {open: true}}
+//             her socket; once bob has it, ann and then bob send themselves a notification
+//             (notify/send over HTTP) and bob's socket waits for one; then carol, no member, tries
+//             the group room whose id is arg:
+//             {bob: [chunks], ann_replies: [replies], notified: [statuses],
+//              carol: {status, body} | {open: true}}
 //   proxied   (a host with --handler web) a ws echo server of this script, registered as the node
 //             of service `echo`, reached through the host at /echo/socket: sends "ping me",
 //             {echo: text, upstream_path, close: code}
@@ -141,6 +144,15 @@ async function chat() {
   const room = `/api/v1/chat/live?room=ws-${process.pid}`;
   seen.bob = [];
   seen.ann_replies = [];
+  seen.notified = [];
+  const notify = async (who, title) => {
+    const res = await fetch(`http://127.0.0.1:${port}/api/v1/notify/send`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${who}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ title, body: `from ${who}` }),
+    });
+    seen.notified.push(res.status);
+  };
   const finish = async () => {
     const carol = await connect(`/api/v1/chat/live?room=${arg}`, { Authorization: 'Bearer carol' });
     if (carol.ws) carol.ws.terminate();
@@ -149,7 +161,8 @@ async function chat() {
   const bob = await connect(room, { Authorization: 'Bearer bob' }, (m) => {
     const msg = JSON.parse(m);
     seen.bob.push(msg);
-    if (msg.type === 'message') finish();
+    if (msg.type === 'message') notify('ann', 'for ann').then(() => notify('bob', 'for bob'));
+    if (msg.type === 'notification') finish();
   });
   if (!bob.ws) return done({ bob });
   const ann = await connect(room, { Authorization: 'Bearer ann' }, (m) => {

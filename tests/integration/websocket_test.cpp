@@ -97,7 +97,7 @@ TEST_F(WebSocketLive, ACookieSessionFromAForeignOriginIsRefusedATokenClientIsNot
     EXPECT_EQ(same["cookie"], json({{"open", true}})) << same.dump();
 }
 
-TEST_F(WebSocketLive, ChatArrivesLiveAtAnotherAccountAndAGroupRoomIsForMembers) {
+TEST_F(WebSocketLive, ChatAndOwnNotificationsArriveLiveAndAGroupRoomIsForMembers) {
     HttpClient c("127.0.0.1", host->api_port());
     auto g = c.post_json("/api/v1/groups/create", {{"name", "ws team"}}, bearer("ann"));
     ASSERT_EQ(g.status, 200) << g.body;
@@ -105,11 +105,18 @@ TEST_F(WebSocketLive, ChatArrivesLiveAtAnotherAccountAndAGroupRoomIsForMembers) 
     json r = clients({"chat", std::to_string(host->api_port()), group});
     ASSERT_FALSE(r.contains("timeout")) << r.dump();
     // The `ready` chunk rides with the 101 and may reach the client before its handler is set.
-    const json& bob = r["bob"];
-    ASSERT_FALSE(bob.empty()) << r.dump();
-    EXPECT_EQ(bob.back()["type"], "message") << r.dump();
-    EXPECT_EQ(bob.back()["message"]["from"], "ann") << r.dump();
-    EXPECT_EQ(bob.back()["message"]["text"], "hello over a socket") << r.dump();
+    std::vector<json> messages, notifications;
+    for (const json& chunk : r["bob"])
+        (chunk["type"] == "notification" ? notifications : messages).push_back(chunk);
+    ASSERT_FALSE(messages.empty()) << r.dump();
+    EXPECT_EQ(messages.back()["type"], "message") << r.dump();
+    EXPECT_EQ(messages.back()["message"]["from"], "ann") << r.dump();
+    EXPECT_EQ(messages.back()["message"]["text"], "hello over a socket") << r.dump();
+    // ann's notification was sent first, to herself: only bob's own reaches bob's session.
+    EXPECT_EQ(r["notified"], json({200, 200})) << r.dump();
+    ASSERT_EQ(notifications.size(), 1u) << r.dump();
+    EXPECT_EQ(notifications[0]["notification"]["title"], "for bob") << r.dump();
+    EXPECT_EQ(notifications[0]["notification"]["body"], "from bob") << r.dump();
     ASSERT_EQ(r["ann_replies"].size(), 1u) << r.dump();
     EXPECT_EQ(r["ann_replies"][0]["reply"]["text"], "hello over a socket") << r.dump();
     EXPECT_EQ(r["carol"]["status"], 404) << "a non-member cannot join a group room: " << r.dump();

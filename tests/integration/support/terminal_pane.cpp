@@ -50,4 +50,8 @@ std::string TerminalPane::screen() const {
     return tmux(socket_, {"capture-pane", "-p", "-t", "pane"}).out;
 }
 
+bool TerminalPane::type(const std::string& keys) const {
+    return tmux(socket_, {"send-keys", "-t", "pane", keys}).code == 0;
+}
+
 }  // namespace platform::test

@@ -27,6 +27,8 @@ public:
     const std::string& error() const { return error_; }
     // The pane's visible text now, one line per row.
     std::string screen() const;
+    // Types `keys` into the pane (tmux send-keys: "Enter", "q", literal text); false on failure.
+    bool type(const std::string& keys) const;
     // The whole path of tmux on PATH, or "" when it is not installed.
     static std::string binary();
 

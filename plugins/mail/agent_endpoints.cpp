@@ -22,6 +22,7 @@ void Mail::describe_agent(platform::ServiceSpec<Mail>& s) {
                     .doc("An email address outside this instance, or \"\" to unlink"))
         .access(platform::Access::account)
         .idempotent()
+        .withheld_from_agent()  // a letter's text must never get the agent to link an address
         .handler(&Mail::link);
     s.post("post")
         .title("File a letter in your own mailbox (internal)")

@@ -175,7 +175,8 @@ TEST_F(SmtpRelay, MailToTheAgentIsAnsweredByMailInTheSameConversation) {
     EXPECT_EQ(items[0].at("channel"), "mail");
     json read = ok(api.get("/api/v1/inbox/read?id=" + thread, as("agent-ann")));
     ASSERT_EQ(read.at("messages").size(), 2u) << read;
-    EXPECT_EQ(read.at("messages")[1].at("text"), answer.at("body"));
+    const std::string page = answer.at("body");  // the first 2000 characters of the answer
+    EXPECT_EQ(read.at("messages")[1].at("text").get<std::string>().substr(0, page.size()), page);
 
     // A reply to the answer continues the conversation.
     ok(send("agent-ann", {{"to", "agent"},

@@ -88,7 +88,9 @@ std::optional<Reply> read_envelope(const Hop& hop, std::string& from,
 struct Upload {
     const std::string& data;
     size_t at = 0;
-    std::string reply, last;  // the reply being read, and the last complete one
+    std::string reply;    // the reply being read
+    std::string last;     // the last complete reply but QUIT's (221)
+    std::string refusal;  // the last 4xx or 5xx reply
 };
 
 size_t on_read(char* buf, size_t size, size_t n, void* user) {
@@ -105,7 +107,8 @@ size_t on_reply(char* data, size_t size, size_t n, void* user) {
     const std::string line = trim(std::string(data, size * n));
     u->reply += (u->reply.empty() ? "" : " ") + line;
     if (line.size() < 4 || line[3] != '-') {
-        u->last = std::move(u->reply);
+        if (u->reply[0] == '4' || u->reply[0] == '5') u->refusal = u->reply;
+        if (u->reply.rfind("221", 0) != 0) u->last = u->reply;
         u->reply.clear();
     }
     return size * n;
@@ -143,7 +146,7 @@ Reply relay_mail(const std::string& relay_url, const std::string& ehlo, const Ho
     Slist rcpt;
     for (const auto& a : to) rcpt.list = curl_slist_append(rcpt.list, ("<" + a + ">").c_str());
     const std::string mail_from = "<" + from + ">";
-    Upload up{hop.body, 0, {}, {}};
+    Upload up{hop.body, 0, {}, {}, {}};
     char errbuf[CURL_ERROR_SIZE] = {0};
     const std::string url = relay->url + "/" + ehlo;  // the path is the EHLO name
     curl_easy_setopt(c, CURLOPT_URL, url.c_str());
@@ -173,7 +176,8 @@ Reply relay_mail(const std::string& relay_url, const std::string& ehlo, const Ho
     long code = 0;
     curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
     if (rc == CURLE_OK) return answered(200, up.last.empty() ? std::to_string(code) : up.last);
-    if (code >= 400) return answered(502, up.last.empty() ? std::to_string(code) : up.last);
+    if (!up.refusal.empty()) return answered(502, up.refusal);
+    if (code >= 400) return answered(502, std::to_string(code));
     if (rc == CURLE_OPERATION_TIMEDOUT)
         return failure(PLATFORM_TIMEOUT, "the SMTP relay " + relay->url +
                                              " did not answer within " +

@@ -100,7 +100,12 @@ protected:
         return api.post_json("/api/v1/mail/send", args, as(who));
     }
     int64_t allowance(const std::string& who) {
-        return ok(api.get("/api/v1/billing/balance", as(who))).value("allowance", int64_t{-1});
+        const auto r = api.post_json(
+            "/rpc",
+            {{"service", "billing"}, {"method", "Billing.Balance"}, {"request", json::object()}},
+            as(who));
+        EXPECT_EQ(r.status, 200) << r.body;
+        return r.status == 200 ? r.json().value("allowance", int64_t{-1}) : -1;
     }
     // `who`'s mail inbox once it holds `n` letters (30 s at most: the agent answers meanwhile).
     json inbox_of(const std::string& who, size_t n) {

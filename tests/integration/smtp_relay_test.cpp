@@ -5,6 +5,7 @@
 // the decoded body of what it accepts and refuses recipients at refuse.example with 550.
 //   - a letter to an outside address leaves through the relay (the sink checks it) and costs one
 //     credit, charged once; a refused one answers 502 with the sink's reply and costs nothing;
+//     another plugin (the test plugin `fetch`) asking for the provider `smtp` is refused (403);
 //   - a letter to `agent` runs the agent (model-builtin) as the sender on channel mail: the answer
 //     arrives in the sender's mail inbox as "Re: ..." with the conversation's id, the inbox service
 //     shows that conversation (channel mail), and a reply to the answer continues it.
@@ -156,6 +157,17 @@ TEST_F(SmtpRelay, OutsideMailLeavesThroughTheRelayChargedOnceAndARefusalCostsNot
     EXPECT_EQ(allowance("relay-ann"), before - 1);
     EXPECT_EQ(ok(api.get("/api/v1/mail/sources", as("relay-ann"))).at("total"), 1);
     EXPECT_EQ(ok(api.get("/api/v1/mail/info", as("relay-ann"))).at("outside_sending"), true);
+
+    // Another plugin (the test plugin `fetch`) may not use the relay: 403, nothing arrives.
+    const HttpResult other = api.post_json(
+        "/fetch/get", {{"url", "x"},
+                       {"provider", "smtp"},
+                       {"method", "POST"},
+                       {"headers", {{"Mail-From", "x@example.org"}, {"Rcpt-To", "y@example.net"}}},
+                       {"body", "Subject: x\r\n\r\nx\r\n"}});
+    EXPECT_EQ(other.status, 403) << other.body;
+    EXPECT_NE(other.body.find("only the mail service"), std::string::npos) << other.body;
+    EXPECT_EQ(sink->letters().size(), 1u);
 }
 
 TEST_F(SmtpRelay, MailToTheAgentIsAnsweredByMailInTheSameConversation) {

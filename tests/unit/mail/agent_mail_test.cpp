@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "../support/plugin_under_test.hpp"
+#include "mail.hpp"
 
 namespace {
 
@@ -202,6 +203,42 @@ TEST_F(AgentMailTest, OutsideMailRunsOnlyForALinkedAddressWithPassingDkim) {
     EXPECT_EQ(billing_calls[1].at("method"), "charge");
     EXPECT_EQ(billing_calls[1].at("request").at("account"), "ann");
     EXPECT_EQ(grants(), 1u) << "the link keeps its grant";
+}
+
+}  // namespace
+
+namespace {
+
+// Mail::take, the delivery of a letter from outside: to an account (its tag kept), to the agent
+// (refused here: nobody linked the sender), and to another domain (refused: never a relay).
+TEST_F(AgentMailTest, TakeFilesLettersForAccountsAndHandsTheAgentsOn) {
+    host.platform_facts["mail_domain"] = "example.org";
+    platform::Host h(host.api(), host.ctx());
+    Mail service(h);
+    service.start();
+    mail::Incoming in;
+    in.from = in.mail_from = "zed@example.net";
+    in.subject = "News";
+    in.body = "hello";
+    in.via = "smtp";
+    in.dkim = "pass";
+    const json entry = service.take("bob+News@example.org", in);
+    EXPECT_EQ(entry.at("tag"), "news");
+    EXPECT_EQ(entry.at("from"), "zed@example.net");
+    const json box = inbox("bob");
+    ASSERT_EQ(box.size(), 1u);
+    EXPECT_EQ(ok_json(mail.call("read", {{"id", box[0].at("id")}}, "bob")).at("body"), "hello");
+    for (const char* to : {"agent@example.org", "agent+travel@example.org", "bob@example.net"}) {
+        try {
+            service.take(to, in);
+            ADD_FAILURE() << to << " was taken";
+        } catch (const platform::Error& e) {
+            EXPECT_EQ(e.code(), platform::Code::permission_denied) << to << ": " << e.what();
+        }
+    }
+    service.stop();
+    std::lock_guard<std::mutex> g(m);
+    EXPECT_TRUE(runs.empty());
 }
 
 }  // namespace

@@ -21,6 +21,7 @@ PLATFORM_DEPS_PACKAGES=(
     sqlite3  # scripts/backup and scripts/restore (online .backup of the SQLite files) and their test
     prosody lua-unbound  # the XMPP server of scripts/xmpp and the XMPP tests (tests/integration/xmpp_test.cpp)
     libstrophe-dev  # the host's XMPP component (host/src/xmpp/)
+    python3-aiosmtpd  # the loopback SMTP sink of the relay test (tests/integration/smtp_sink.py)
 )
 PLATFORM_DEPS_BENCH_PACKAGES=(wrk nginx-light python3 valgrind)
 

@@ -75,6 +75,8 @@ Outcome Firing::call(const std::string& grant, const std::string& method, const 
         out.ok = true;
         if (answer.is_object() && answer.contains("text") && answer["text"].is_string())
             out.text = answer["text"];
+        if (answer.is_object() && answer.contains("thread") && answer["thread"].is_string())
+            out.thread = answer["thread"];
     } catch (const platform::Error& e) {
         out.error = failure(what, e.code(), e.what());
     }
@@ -93,7 +95,7 @@ Outcome Firing::prepare(const json& event, const std::string& grant) const {
                         {"channel", "web"},
                         {"read_only", true},
                         {"deliver", false}});
-    if (out.ok && out.text.empty()) out = {false, "", "agent/run: the report came back empty"};
+    if (out.ok && out.text.empty()) out = {false, "", "agent/run: the report came back empty", ""};
     return out;
 }
 
@@ -110,6 +112,27 @@ Outcome Firing::deliver(const std::string& grant, const std::string& title,
     Outcome out = call(grant, "post", {{"title", title}, {"text", text}, {"channel", "web"}});
     if (out.ok) push(grant, title, text);
     return out;
+}
+
+Outcome Firing::answer(const json& event, const std::string& grant) const {
+    const std::string title = event.value("title", "");
+    Outcome out =
+        call(grant, "run", {{"prompt", event["prompt"]}, {"title", title}, {"channel", "mail"}});
+    if (out.ok) mail(grant, title, out.text, out.thread);
+    return out;
+}
+
+void Firing::mail(const std::string& grant, const std::string& title, const std::string& text,
+                  const std::string& thread) const {
+    json letter = {{"subject", platform::utf8_prefix(title.empty() ? "Event" : title, 200)},
+                   {"body", text.empty() ? "(no answer)" : text},
+                   {"from", "agent"}};
+    if (!thread.empty()) letter["thread"] = thread;
+    try {
+        const auto r = host_.call_granted(grant, "mail", "post", letter);
+        if (!r.ok()) host_.warn("calendar: mailing an event's answer failed: " + r.body);
+    } catch (const platform::Error&) {  // no mail service: the inbox has the answer
+    }
 }
 
 void Firing::push(const std::string& grant, const std::string& title,
@@ -141,12 +164,11 @@ Outcome Firing::fire(const json& event, const std::string& grant, int64_t occurr
         if (out.ok)
             out = {false, "",
                    "briefing: none was prepared for this occurrence" + why +
-                       "; the reminder was sent instead"};
+                       "; the reminder was sent instead",
+                   ""};
         return out;
     }
-    if (!event.value("prompt", "").empty())
-        return call(grant, "run",
-                    {{"prompt", event["prompt"]}, {"title", title}, {"channel", "web"}});
+    if (!event.value("prompt", "").empty()) return answer(event, grant);
     return remind(event, grant, occurrence, zone);
 }
 

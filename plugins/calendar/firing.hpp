@@ -1,6 +1,7 @@
 // firing — what one due step does, acting for the event's owner through its grant
 // (Host::call_granted: the owner's identity, token restrictions and payment). The answers land
-// in the owner's inbox (agent threads are the inbox) until there is a mail service to mail them.
+// in the owner's inbox (agent threads are the inbox); a prompt's answer is also mailed to the
+// owner when a mail service is loaded.
 // Contracts relied on (plugins/agent):
 //
 //   agent/run  {prompt, title, channel, read_only, deliver} → {text, thread, steps, model};
@@ -9,6 +10,7 @@
 //   auth/me    → {account: {metadata: {timezone}}}; absent on auth-noop (then UTC)
 //   notify/devices → {notifiable}; notify/send {title, body}: a reminder or briefing that
 //              reached the inbox is also pushed to the owner's devices when there are any
+//   mail/post  {subject, body, from, thread} (internal): a letter into the owner's own mailbox
 //
 // The steps:
 //   prepare  (advance set, at when − advance minutes) agent/run with read_only true and
@@ -17,8 +19,12 @@
 //   fire     (at when) with advance: agent/post {title "Briefing: <title>", text: the briefing}
 //            — for recipient `user` and `agent` alike (see README); without a briefing for this
 //            occurrence (its preparation failed) the plain reminder below instead.
-//            With a prompt: agent/run {prompt, title: <title>, channel: "web"} (a new unread
-//            conversation holding the prompt and the answer).
+//            With a prompt: agent/run {prompt, title: <title>, channel: "mail"} (a new unread
+//            conversation holding the prompt and the answer), then the answer mailed to the owner:
+//            mail/post {subject: <title>, body: the answer, from: "agent", thread: the
+//            conversation} — free, into the owner's own mailbox, so a reply to that letter
+//            (mail/send in_reply_to) continues the conversation. Without a mail service (404) the
+//            inbox alone has it; a failed mail/post is logged and changes no outcome.
 //            Otherwise a reminder: agent/post {title "Reminder: <title>", text "<title> — <the
 //            occurrence in the owner's zone>\n<note>"}.
 // A failure is the outcome's error ("agent/run: 402 <the host's message>"), recorded on the
@@ -35,8 +41,9 @@ namespace calendar {
 
 struct Outcome {
     bool ok = false;
-    std::string text;   // prepare: the report
-    std::string error;  // when !ok: "<service>/<method>: <HTTP status> <message>"
+    std::string text;    // prepare: the report
+    std::string error;   // when !ok: "<service>/<method>: <HTTP status> <message>"
+    std::string thread;  // agent/run and agent/post: the conversation
 };
 
 // The zone in an auth/me answer (metadata.timezone), else UTC.
@@ -65,6 +72,11 @@ private:
     // agent/post {title, text}, then, when it worked, push().
     Outcome deliver(const std::string& grant, const std::string& title,
                     const std::string& text) const;
+    // A prompt's step: agent/run on channel mail, then mail().
+    Outcome answer(const platform::json& event, const std::string& grant) const;
+    // mail/post of the answer into the owner's mailbox, best effort (see above).
+    void mail(const std::string& grant, const std::string& title, const std::string& text,
+              const std::string& thread) const;
     // The same reminder to the owner's devices: notify/devices, and notify/send {title (100
     // characters at most), body (300)} when it says `notifiable`. Best effort: the inbox already
     // has it, so a missing notify service or a failed push changes no outcome (a failure is logged).

@@ -1,5 +1,7 @@
 #include "mail.hpp"
 
+#include <platform/sdk/random.hpp>
+
 #include "addresses.hpp"
 
 namespace schema = platform::schema;
@@ -47,7 +49,8 @@ void Mail::describe(platform::ServiceSpec<Mail>& s) {
         .title("Your mail handle and address")
         .description(
             "Your handle (your account id; other accounts mail you by it), your address when the "
-            "instance has a mail domain (else null), and whether mail from outside can arrive. "
+            "instance has a mail domain (else null), whether mail from outside can arrive, and "
+            "the outside address you linked for mail to the agent (else null). "
             "With `tag`, also the username and address that file letters under that tag.")
         .schema(schema::object().prop("tag", tag_value()))
         .access(platform::Access::account)
@@ -103,7 +106,9 @@ void Mail::describe(platform::ServiceSpec<Mail>& s) {
             "Sends a plain-text letter. To a username on this instance (username+tag files it "
             "under a tag) it is delivered at once and free (404 when there is no such account). "
             "To an email address it leaves over SMTP and costs credits; that needs the instance's "
-            "mail domain and relay (503 naming the missing setting otherwise). Answers your copy.")
+            "mail domain and relay (503 naming the missing setting otherwise). To `agent` (or "
+            "agent+<name> for a named agent) the agent answers the subject and body by mail, in "
+            "your inbox soon after (a run: 1 credit). Answers your copy.")
         .schema(schema::object()
                     .str("to")
                     .min_len(1)
@@ -119,7 +124,10 @@ void Mail::describe(platform::ServiceSpec<Mail>& s) {
                     .str("body")
                     .max_len(mail::kMaxBody)
                     .required()
-                    .doc("Plain text, at most 100000 characters"))
+                    .doc("Plain text, at most 100000 characters")
+                    .prop("in_reply_to",
+                          schema::id("The id of a letter in your inbox this answers (a reply to "
+                                     "the agent's answer continues its conversation)")))
         .access(platform::Access::account)
         .open_world()
         .handler(&Mail::send);
@@ -139,6 +147,7 @@ void Mail::describe(platform::ServiceSpec<Mail>& s) {
         .access(platform::Access::owner)
         .read_only()
         .handler(&Mail::sources);
+    describe_agent(s);
 }
 
 const std::string& Mail::caller(platform::Request& r) {
@@ -167,6 +176,8 @@ json Mail::info(platform::Request& r) {
                 {"domain", f.domain.empty() ? json(nullptr) : json(f.domain)},
                 {"outside_mail", f.outside_mail()},
                 {"outside_sending", !f.domain.empty() && !f.relay.empty()}};
+    const auto linked = links_.address_of(me);
+    out["linked"] = linked ? json(*linked) : json(nullptr);
     if (!tag.empty())
         out["tagged"] = {
             {"tag", tag}, {"username", me + "+" + tag}, {"address", address(me + "+" + tag)}};
@@ -180,18 +191,43 @@ json Mail::send(platform::Request& r) {
         if (c < 0x20 || c == 0x7F)
             throw platform::invalid_argument(
                 "subject: must be one line without control characters");
-    const mail::Recipient rc = mail::resolve(host_, to, mail::facts(host_).domain);
+    const std::string domain = mail::facts(host_).domain;
+    std::string answers, thread;  // the Message-ID and the conversation of the letter answered
+    if (const std::string id = r.str("in_reply_to"); !id.empty()) {
+        const auto earlier = box_.letter(me, id);
+        if (!earlier)
+            throw platform::not_found("in_reply_to: no letter " + id + " in your mailbox");
+        answers = earlier->value("message_id", "");
+        thread = earlier->value("thread", "");
+    }
     json copy = {{"to", to}, {"subject", subject}, {"body", body}};
+    if (const auto agent = mail::agent_named(to, domain)) {
+        const std::string message_id =
+            platform::random_hex(16) + "@" + (domain.empty() ? "localhost" : domain);
+        agents_.from_account(r, *agent, subject, body, message_id, thread);
+        copy["message_id"] = message_id;
+        copy["via"] = "agent";
+        return box_.keep_sent(me, std::move(copy));
+    }
+    const mail::Recipient rc = mail::resolve(host_, to, domain);
     if (rc.outside) {
         mail::Letter letter;
         letter.to = to;
         letter.subject = subject;
         letter.body = body;
         letter.date_ms = host_.now_ms();
+        letter.in_reply_to = answers;
         copy["message_id"] = outside_.send(me, letter);
         copy["via"] = "smtp";
     } else {
-        box_.deliver(rc.account, {me, to, subject, body, rc.tag, "local", {}});
+        mail::Incoming in;
+        in.from = me;
+        in.to = to;
+        in.subject = subject;
+        in.body = body;
+        in.tag = rc.tag;
+        in.in_reply_to = answers;
+        box_.deliver(rc.account, in);
         copy["via"] = "local";
     }
     return box_.keep_sent(me, std::move(copy));

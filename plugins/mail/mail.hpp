@@ -6,12 +6,15 @@
 //   markread  POST {ids, all}                          -> {marked, unknown}
 //   read      GET  {id, offset, limit 1-2000 = 2000}   -> a page of the body; no id: a summary
 //   search    POST {query, tag, offset, limit = 10}    -> {messages, total}
-//   send      POST {to*, subject*, body*}              -> the sender's copy
+//   send      POST {to*, subject*, body*, in_reply_to} -> the sender's copy
+//   link      POST {address*}                          -> {address}: mail from it may ask the agent
+//   post      POST {subject*, body*, from, thread}     -> internal: a letter into your own mailbox
 //   source    GET  {id*}                               -> a letter the caller sent (owner)
 //   sources   GET  {offset, limit 1-100 = 20}          -> {sources: [ids], total} (owner)
 //
 // Addresses and tags: addresses.hpp. Storage: mailbox.hpp. Outside mail: outside.hpp and
-// message.hpp. The reading methods are in reading.cpp. Every method needs an account.
+// message.hpp. The reading methods are in reading.cpp. Mail to the agent: agent_mail.hpp, links.hpp
+// and agent_endpoints.cpp. Every method needs an account.
 //
 // Plugin config: `outside_price` (0-1000, default 1): credits a letter to an outside address
 // costs.
@@ -20,6 +23,8 @@
 #include <platform/sdk.hpp>
 #include <string>
 
+#include "agent_mail.hpp"
+#include "links.hpp"
 #include "mailbox.hpp"
 #include "outside.hpp"
 
@@ -37,7 +42,16 @@ inline constexpr std::size_t kMaxTo = 254;
 class Mail {
 public:
     static void describe(platform::ServiceSpec<Mail>& s);
-    explicit Mail(const platform::Host& host) : host_(host), box_(host), outside_(host) {}
+    explicit Mail(const platform::Host& host)
+        : host_(host),
+          box_(host),
+          outside_(host),
+          links_(host),
+          agents_(host, box_, outside_, links_) {}
+
+    // The agent's worker (agent_mail.hpp).
+    void start() { agents_.start(); }
+    void stop() { agents_.stop(); }
 
     platform::json info(platform::Request& r);
     platform::json send(platform::Request& r);
@@ -48,14 +62,27 @@ public:
     platform::json search(platform::Request& r);
     platform::json source(platform::Request& r);
     platform::json sources(platform::Request& r);
+    // agent_endpoints.cpp
+    platform::json link(platform::Request& r);
+    platform::json post(platform::Request& r);
+
+    // The one way a letter from outside comes in (for the SMTP listener's delivery): to the agent
+    // when `to` is agent[+name]@<domain> (AgentMail::from_outside: permission_denied when its sender
+    // may not ask; the listener refuses the letter then), else filed in the mailbox `to` resolves
+    // to. Answers {agent: name} or the index entry.
+    platform::json take(const std::string& to, const mail::Incoming& in);
 
 private:
     // The caller's account; 401 for an anonymous caller.
     static const std::string& caller(platform::Request& r);
     // The `tag` argument in lower case ("" when absent); 400 when malformed.
     static std::string tag_arg(platform::Request& r);
+    // The descriptors of link and post (agent_endpoints.cpp).
+    static void describe_agent(platform::ServiceSpec<Mail>& s);
 
     platform::Host host_;
     mail::Mailbox box_;
     mail::Outside outside_;
+    mail::Links links_;
+    mail::AgentMail agents_;
 };

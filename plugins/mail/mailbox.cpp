@@ -21,6 +21,9 @@ json Mailbox::deliver(const std::string& account, const Incoming& in) const {
         {"id", id},        {"from", in.from}, {"to", in.to}, {"subject", in.subject},
         {"body", in.body}, {"date", date},    {"tag", tag},  {"attachments", in.attachments},
         {"via", in.via}};
+    if (!in.message_id.empty()) letter["message_id"] = in.message_id;
+    if (!in.in_reply_to.empty()) letter["in_reply_to"] = in.in_reply_to;
+    if (!in.thread.empty()) letter["thread"] = in.thread;
     letters(account).put(id, letter);
     json entry = {{"id", id},     {"from", in.from}, {"to", in.to}, {"subject", in.subject},
                   {"date", date}, {"read", false},   {"tag", tag}};

@@ -2,7 +2,8 @@
 // platform::Collection; the owner is always the account the records belong to):
 //
 //   letters/<account>/<id>   a letter the account received, as delivered and never changed:
-//                            {id, from, to, subject, body, date, tag, attachments, via}
+//                            {id, from, to, subject, body, date, tag, attachments, via}, and
+//                            message_id, in_reply_to, thread when the Incoming had them
 //   index/<account>/<id>     its inbox entry {id, from, to, subject, date, read, tag}: what
 //                            inbox, search's filter and markread use (read status lives here)
 //   sent/<account>/<id>      the sender's copy of a letter it sent: {id, to, subject, body,
@@ -11,7 +12,7 @@
 //
 // `from` is the sender's handle for local mail and the sender's address for mail from outside;
 // `to` is the recipient as addressed ("bob+work"); `tag` the plus tag in lower case, null when
-// none; `via` is "local" or "smtp"; `attachments` holds attachment names (local mail has none;
+// none; `via` is "local", "agent" (an answer of the agent) or "smtp"; `attachments` holds attachment names (local mail has none;
 // the SMTP listener files those of outside mail); `date` is RFC 3339 (business clock).
 //
 // Ids are "m" + 16 hex digits of a growing sequence (platform::next_sequence) + 8 random hex
@@ -34,10 +35,14 @@
 
 namespace mail {
 
-// A letter on its way into a mailbox.
+// A letter on its way into a mailbox. The last fields are empty unless known: the letter's
+// Message-ID and the one it answers (both without brackets), the agent conversation it belongs to
+// (an answer of the agent: agent_mail.hpp), and for mail from outside the SMTP envelope's sender
+// and the DKIM result ("pass", "fail", "none"; "" when not checked).
 struct Incoming {
     std::string from, to, subject, body, tag, via = "local";
     std::vector<std::string> attachments;
+    std::string message_id, in_reply_to, thread, mail_from, dkim;
 };
 
 class Mailbox {

@@ -118,6 +118,10 @@ std::string compose(const Letter& l) {
     out += "Subject: " + header_text(l.subject, 9) + "\r\n";
     out += "Date: " + rfc5322_date(l.date_ms) + "\r\n";
     out += "Message-ID: <" + l.message_id + ">\r\n";
+    if (!l.in_reply_to.empty()) {
+        out += "In-Reply-To: <" + l.in_reply_to + ">\r\n";
+        out += "References: <" + l.in_reply_to + ">\r\n";
+    }
     out += "MIME-Version: 1.0\r\n";
     out += "Content-Type: text/plain; charset=utf-8\r\n";
     out += "Content-Transfer-Encoding: quoted-printable\r\n";

@@ -6,6 +6,8 @@
 //   Subject: =?UTF-8?B?...?=            (plain when printable ASCII, else RFC 2047 words)
 //   Date: Thu, 01 Jan 2026 00:00:00 +0000
 //   Message-ID: <32 hex digits@example.org>
+//   In-Reply-To: <id@host>               (a reply only; References then names the same id)
+//   References: <id@host>
 //   MIME-Version: 1.0
 //   Content-Type: text/plain; charset=utf-8
 //   Content-Transfer-Encoding: quoted-printable
@@ -27,7 +29,8 @@ namespace mail {
 struct Letter {
     std::string from, to, subject, body;
     int64_t date_ms = 0;
-    std::string message_id;  // without the angle brackets: "<local>@<domain>"
+    std::string message_id;   // without the angle brackets: "<local>@<domain>"
+    std::string in_reply_to;  // the Message-ID this answers, without brackets; "" for none
 };
 
 // The whole message, headers and body, CRLF line ends.

@@ -44,7 +44,8 @@ std::optional<json> Outside::billing(const char* method, const std::string& acco
     return json::parse(r.body, nullptr, false);
 }
 
-std::string Outside::send(const std::string& account, Letter letter) const {
+std::string Outside::send(const std::string& account, Letter letter,
+                          const std::string& from_handle) const {
     const MailFacts f = facts(host_);
     if (f.domain.empty())
         throw platform::unavailable(
@@ -54,7 +55,7 @@ std::string Outside::send(const std::string& account, Letter letter) const {
         throw platform::unavailable(
             "PLATFORM_SMTP_RELAY is not set: mail to outside addresses needs an outbound relay "
             "(set PLATFORM_SMTP_RELAY or --smtp_relay to smtp[s]://user:pass@host:port)");
-    letter.from = account + "@" + f.domain;
+    letter.from = (from_handle.empty() ? account : from_handle) + "@" + f.domain;
     letter.message_id = platform::random_hex(16) + "@" + f.domain;
     const std::string message = compose(letter);
     if (price_ > 0) {
@@ -70,10 +71,28 @@ std::string Outside::send(const std::string& account, Letter letter) const {
     return letter.message_id;
 }
 
-void Outside::relay(const MailFacts& f, const Letter&, const std::string&) const {
-    throw platform::unavailable(
-        "to: mail to outside addresses cannot leave yet: PLATFORM_SMTP_RELAY is set (" + f.relay +
-        ") but this host offers plugins no SMTP path to it");
+void Outside::relay(const MailFacts& f, const Letter& letter, const std::string& message) const {
+    platform::HttpRequest req;
+    req.method = "POST";
+    req.provider = "smtp";
+    req.headers = {{"Mail-From", letter.from}, {"Rcpt-To", letter.to}};
+    req.body = message;
+    req.timeout_ms = kRelayTimeoutMs;
+    platform::HttpResponse r;
+    try {
+        r = host_.fetch(req);
+    } catch (const platform::Error& e) {
+        if (e.code() == platform::Code::invalid_argument) throw;
+        throw platform::Error(e.code() == platform::Code::timeout ? platform::Code::timeout
+                                                                  : platform::Code::bad_gateway,
+                              "to: the SMTP relay " + f.relay + " failed: " + e.what());
+    }
+    if (r.status == 200) return;
+    if (r.status == 503)
+        throw platform::unavailable("PLATFORM_SMTP_RELAY: the host has no SMTP relay (" + r.body +
+                                    ")");
+    throw platform::Error(platform::Code::bad_gateway,
+                          "to: the SMTP relay " + f.relay + " refused the letter: " + r.body);
 }
 
 }  // namespace mail

@@ -11,9 +11,13 @@
 // 503 naming PLATFORM_SMTP_RELAY without a relay; the letter composed (message.hpp) from
 // handle@domain; the sender's balance checked for `outside_price` credits (billing/check, as this
 // plugin's service account; 402 when short; no billing service: free); the relay; the charge
-// (billing/charge) only once the relay took the letter. The relay needs a path through the host
-// that it does not offer yet (plugins make no network calls of their own and the host's
-// http_fetch takes http and https only), so today that step answers 503 and nothing is charged.
+// (billing/charge) only once the relay took the letter.
+//
+// The relay is the host's: Host::fetch with the reserved provider "smtp" (only this service may
+// use it), the composed message as the body and the envelope in the headers `Mail-From` and
+// `Rcpt-To`. The host answers 200 with the server's final reply, 502 with its refusal, 503 when
+// PLATFORM_SMTP_RELAY is unset; a connection or TLS failure is an error. Here a refusal or a
+// failure is 502 (504 on a timeout) naming the relay and its reply, and nothing is charged.
 #pragma once
 
 #include <cstdint>
@@ -40,16 +44,19 @@ class Outside {
 public:
     explicit Outside(const platform::Host& host);
 
-    // Sends `letter` (from handle@domain, to an outside address) for `account`; throws as above.
-    // Returns the Message-ID the letter left with.
-    std::string send(const std::string& account, Letter letter) const;
+    // Sends `letter` (from <from_handle>@domain, `account` when empty, to an outside address)
+    // for `account`, who pays; throws as above. Returns the Message-ID the letter left with.
+    std::string send(const std::string& account, Letter letter,
+                     const std::string& from_handle = "") const;
+
+    static constexpr int32_t kRelayTimeoutMs = 60000;
 
     int64_t price() const { return price_; }
 
 private:
     // Asks billing `method` (check or charge) for `account`; nullopt without a billing service.
     std::optional<platform::json> billing(const char* method, const std::string& account) const;
-    // Hands the composed message to the relay; throws unavailable (no host path yet).
+    // Hands the composed message to the relay (the host's provider "smtp"); throws as above.
     void relay(const MailFacts& f, const Letter& letter, const std::string& message) const;
 
     platform::Host host_;

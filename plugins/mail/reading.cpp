@@ -71,6 +71,7 @@ json Mail::read(platform::Request& r) {
                 {"offset", offset},
                 {"length", length},
                 {"attachments", letter->value("attachments", json::array())}};
+    if (letter->contains("thread")) out["thread"] = (*letter)["thread"];
     if (end < length) out["next_offset"] = end;
     return out;
 }

@@ -2,7 +2,8 @@
 // business clock is manual, so the test moves it (clock/set) past an event's time and then waits
 // — polling with a deadline — for the answer in the owner's inbox (GET /api/v1/inbox/list and
 // /inbox/read, the inbox service). The agent runs on model-builtin (offline): "what are my notes"
-// lists the owner's notes, so the conversation the event left must quote the note. A daily
+// lists the owner's notes, so the conversation the event left must quote the note, and so must the
+// letter the answer is mailed in (mail/inbox, the mail service). A daily
 // repeat fires again one day later; an event without a prompt leaves a reminder; another account
 // sees none of it.
 #include <gtest/gtest.h>
@@ -119,6 +120,20 @@ TEST_F(EventsFiring, PromptReminderAndDailyRepeatLandInTheOwnersInbox) {
     EXPECT_EQ(fired["when"], "2027-03-02T01:00:00Z") << fired;  // the next day's
     EXPECT_TRUE(eventually([&] { return unread_with("ann", "4512") == 1; }))
         << api.get("/api/v1/inbox/list", bearer("ann")).body;
+    // ... and mailed to her (the mail service's mail/post): a letter from the agent holding the
+    // answer and the conversation's id.
+    json letters = json::array();
+    ASSERT_TRUE(eventually([&] {
+        const auto r = api.get("/api/v1/mail/inbox", bearer("ann"));
+        if (r.status == 200) letters = r.json()["data"]["messages"];
+        return letters.size() == 1;
+    })) << letters;
+    EXPECT_EQ(letters[0]["from"], "agent");
+    EXPECT_EQ(letters[0]["subject"], "Notes digest");
+    const json letter =
+        data(api.get("/api/v1/mail/read?id=" + letters[0]["id"].get<std::string>(), bearer("ann")));
+    EXPECT_TRUE(has(letter["body"].get<std::string>(), "4512")) << letter;
+    EXPECT_TRUE(letter["thread"].is_string()) << letter;
 
     // No prompt: a reminder.
     set_clock("2027-03-01T02:00:01Z");

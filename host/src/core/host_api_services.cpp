@@ -14,6 +14,9 @@ using nlohmann::json;
 
 namespace {
 
+// The relative service name of the one plugin that may use the SMTP relay.
+constexpr const char* kMailService = "v1.mail";
+
 std::string random_id() {
     return platform::random_hex(16);
 }
@@ -136,9 +139,27 @@ platform_status_t events_wait(platform_host_ctx_t* c, platform_str_t topic, uint
     return e.table->wait(e.inst, topic, after, timeout_ms);
 }
 
+// The reserved provider "smtp" (outbound.hpp) is a letter for PLATFORM_SMTP_RELAY, whose
+// credentials only the host holds: only the plugin serving the mail service (v1.mail; the registry
+// has one) may send it. Anyone else is PERMISSION_DENIED, as if the provider were theirs to use.
 platform_status_t http_fetch(platform_host_ctx_t* c, const platform_http_request_t* request,
                              platform_http_response_fn done, void* user) {
-    return hctx(c).runtime->outbound().fetch(request, done, user);
+    Runtime& rt = *hctx(c).runtime;
+    if (!request || !PLATFORM_HAS_FIELD(platform_http_request_t, request, provider) ||
+        str(request->provider) != kSmtpProvider)
+        return rt.outbound().fetch(request, done, user);
+    if (hctx(c).plugin->service != kMailService) {
+        const std::string m = "provider smtp: only the mail service (" + std::string(kMailService) +
+                              ") sends through the SMTP relay";
+        platform_http_response_t out{};
+        out.struct_size = sizeof out;
+        out.headers_json = {"{}", 2};
+        out.error = view(m);
+        if (done) done(user, &out);
+        return PLATFORM_PERMISSION_DENIED;
+    }
+    return rt.outbound().relay_mail(*request, rt.settings().smtp_relay, rt.settings().mail_domain,
+                                    done, user);
 }
 
 platform_status_t model_complete(platform_host_ctx_t* c, platform_str_t request,

@@ -11,6 +11,7 @@
 #include "fetch_state.hpp"
 #include "provider_target.hpp"
 #include "redirects.hpp"
+#include "smtp_relay.hpp"
 
 namespace platform::host {
 
@@ -65,9 +66,9 @@ platform_http_request_t http_request(const std::string& method, const std::strin
     return req;
 }
 
-platform_status_t Outbound::fetch(const platform_http_request_t& in, platform_http_response_fn done,
-                                  void* user) const {
-    Reply r = run(read_request(in), settings_);
+namespace {
+
+platform_status_t answer(const Reply& r, platform_http_response_fn done, void* user) {
     if (done) {
         platform_http_response_t out{};
         out.struct_size = sizeof out;
@@ -79,6 +80,29 @@ platform_status_t Outbound::fetch(const platform_http_request_t& in, platform_ht
         done(user, &out);
     }
     return r.status;
+}
+
+}  // namespace
+
+platform_status_t Outbound::fetch(const platform_http_request_t& in, platform_http_response_fn done,
+                                  void* user) const {
+    return answer(run(read_request(in), settings_), done, user);
+}
+
+platform_status_t Outbound::relay_mail(const platform_http_request_t& in,
+                                       const std::string& relay_url, const std::string& ehlo,
+                                       platform_http_response_fn done, void* user) const {
+    const platform_http_request_t req = read_request(in);
+    Hop hop;
+    if (auto refused = read_hop(req, hop)) return answer(*refused, done, user);
+    if (!text(req.url).empty())
+        return answer(failure(PLATFORM_INVALID_ARGUMENT,
+                              "url: must be empty for the smtp provider (the relay is "
+                              "PLATFORM_SMTP_RELAY)"),
+                      done, user);
+    return answer(
+        outbound::relay_mail(relay_url, ehlo, hop, fetch_limits(req, settings_).timeout_ms), done,
+        user);
 }
 
 }  // namespace platform::host

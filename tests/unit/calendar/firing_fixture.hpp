@@ -2,7 +2,8 @@
 // on the SDK's fake host, whose settable clock (`now_ms`) stands for the business clock and whose
 // `on_call` plays agent/run, agent/post (recorded in `seen`, with the clock at the call) and
 // auth/me (`zones`), and notify (devices, send: recorded in `pushes`) for the accounts in
-// `notifiable` (for the others, no notify service). The scheduler polls every 20 ms here; "nothing happened" is checked after two
+// `notifiable` (for the others, no notify service), and mail/post (recorded in `letters`) for the
+// accounts in `mailboxes` (for the others, no mail service). The scheduler polls every 20 ms here; "nothing happened" is checked after two
 // complete passes over the due index that began after the clock was set (settle), never after a
 // sleep.
 #pragma once
@@ -56,6 +57,12 @@ protected:
                 std::lock_guard<std::mutex> g(m);
                 if (method == "send") pushes.push_back({method, account, req, host.now_ms});
                 r.body = method == "devices" ? R"({"notifiable":true})" : R"({"sent":1})";
+                return r;
+            }
+            if (service == "mail" && method == "post" && mailboxes.count(account)) {
+                std::lock_guard<std::mutex> g(m);
+                letters.push_back({method, account, req, host.now_ms});
+                r.body = json{{"id", "m" + std::to_string(letters.size())}}.dump();
                 return r;
             }
             if (service != "agent" || (method != "run" && method != "post"))
@@ -143,6 +150,8 @@ protected:
     std::vector<Seen> seen;
     std::set<std::string> notifiable;  // accounts with a device: notify answers for them
     std::vector<Seen> pushes;          // their notify/send calls
+    std::set<std::string> mailboxes;   // accounts mail/post answers for (others: no mail service)
+    std::vector<Seen> letters;         // their mail/post calls
     Reply run_failure{PLATFORM_OK, "", "", {}};
     int call_ms = 0;
     std::unique_ptr<FakePlugin> plugin;

@@ -7,6 +7,7 @@ namespace firing_test {
 namespace {
 
 TEST_F(FiringTest, FiresAtItsTimeNotBeforeAndOnlyOnce) {
+    mailboxes = {"alice"};
     const json e = ok(
         "create",
         {{"title", "Digest"}, {"when", "2027-03-01T01:00:00Z"}, {"prompt", "what are my notes"}});
@@ -28,8 +29,21 @@ TEST_F(FiringTest, FiresAtItsTimeNotBeforeAndOnlyOnce) {
     const Seen run = calls("run")[0];
     EXPECT_EQ(run.account, "alice");
     EXPECT_EQ(run.request,
-              (json{{"prompt", "what are my notes"}, {"title", "Digest"}, {"channel", "web"}}));
+              (json{{"prompt", "what are my notes"}, {"title", "Digest"}, {"channel", "mail"}}));
     EXPECT_GE(run.now_ms, at("2027-03-01T01:00:00Z") * 1000);
+    // The answer is mailed to the owner too, with the conversation it belongs to.
+    ASSERT_TRUE(wait_for([&] {
+        std::lock_guard<std::mutex> g(m);
+        return letters.size() == 1;
+    }));
+    {
+        std::lock_guard<std::mutex> g(m);
+        EXPECT_EQ(letters[0].account, "alice");
+        EXPECT_EQ(letters[0].request, (json{{"subject", "Digest"},
+                                            {"body", "answer 1"},
+                                            {"from", "agent"},
+                                            {"thread", "th-1"}}));
+    }
     ASSERT_TRUE(wait_for([&] { return read(e["id"])["fired"] == true; }));
     const json fired = read(e["id"]);
     EXPECT_EQ(fired["last_fired"], "2027-03-01T01:00:00Z");

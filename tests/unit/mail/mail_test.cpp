@@ -254,9 +254,21 @@ TEST_F(MailTest, OutsideAddressesNeedTheMailDomainThenTheRelay) {
     r = send("ann", "someone@example.net", "hi");  // no credit: 402 before anything leaves
     EXPECT_EQ(r.code, PLATFORM_PAYMENT_REQUIRED) << r.body;
     credits = 5;
-    r = send("ann", "someone@example.net", "hi");  // the host offers no SMTP path yet
-    EXPECT_EQ(r.code, PLATFORM_UNAVAILABLE);
-    EXPECT_NE(r.body.find("SMTP"), std::string::npos) << r.body;
+    std::vector<std::pair<json, std::string>> relayed;  // the smtp requests: headers, body
+    int relay_status = 502;
+    host.on_fetch = [&](const platform_http_request_t& req) {
+        FakeHost::FakeHttp out;
+        EXPECT_EQ(platform::copy(req.provider), "smtp");
+        relayed.emplace_back(json::parse(platform::copy(req.headers_json)),
+                             platform::copy(req.body));
+        out.code = PLATFORM_OK;
+        out.status = relay_status;
+        out.body = relay_status == 200 ? "250 2.0.0 Ok: queued" : "550 5.7.1 no thanks";
+        return out;
+    };
+    r = send("ann", "someone@example.net", "hi");  // the relay refuses: 502, nothing charged
+    EXPECT_EQ(r.code, PLATFORM_BAD_GATEWAY);
+    EXPECT_NE(r.body.find("550 5.7.1 no thanks"), std::string::npos) << r.body;
     for (const json& c : billing_calls) {  // checked as the plugin itself, never charged
         EXPECT_EQ(c.at("method"), "check");
         EXPECT_EQ(c.at("request"), (json{{"account", "ann"}, {"amount", 1}}));
@@ -264,6 +276,17 @@ TEST_F(MailTest, OutsideAddressesNeedTheMailDomainThenTheRelay) {
     }
     EXPECT_EQ(billing_calls.size(), 2u);
     EXPECT_EQ(ok_json(mail.call("sources", json::object(), "ann")).at("total"), 0);
+    relay_status = 200;  // the relay takes it: charged once, after
+    const json copy = ok_json(send("ann", "someone@example.net", "hi", "body"));
+    EXPECT_EQ(copy.at("via"), "smtp");
+    ASSERT_EQ(relayed.size(), 2u);
+    EXPECT_EQ(relayed[1].first,
+              (json{{"Mail-From", "ann@example.org"}, {"Rcpt-To", "someone@example.net"}}));
+    EXPECT_NE(relayed[1].second.find("Message-ID: <" + copy.at("message_id").get<std::string>()),
+              std::string::npos);
+    ASSERT_EQ(billing_calls.size(), 4u);
+    EXPECT_EQ(billing_calls[3].at("method"), "charge");
+    EXPECT_EQ(ok_json(mail.call("sources", json::object(), "ann")).at("total"), 1);
     EXPECT_EQ(send("ann", "not-an-address@", "x").code, PLATFORM_INVALID_ARGUMENT);
     EXPECT_EQ(send("ann", "a@nodot", "x").code, PLATFORM_INVALID_ARGUMENT);
 }

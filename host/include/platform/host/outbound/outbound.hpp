@@ -31,6 +31,10 @@
 // TIMEOUT; PAYLOAD_TOO_LARGE; BAD_GATEWAY (DNS, connect, TLS, too many redirects). The response's
 // `error` names the rule or the setting. `done` is called exactly once, before fetch returns.
 //
+// The provider name "smtp" is reserved (kSmtpProvider): such a request is not HTTP but one letter
+// for the operator's SMTP relay, sent by relay_mail (rules in src/outbound/smtp_relay.hpp). The
+// host table hands it there only for the mail service's plugin; everyone else is refused.
+//
 // Thread-safe: fetch is const and uses one curl easy handle per hop.
 #pragma once
 
@@ -99,6 +103,9 @@ bool allow_listed(const std::vector<std::string>& allow, const std::string& host
 platform_http_request_t http_request(const std::string& method, const std::string& url,
                                      const std::string& headers_json, const std::string& body);
 
+// The provider name of http_fetch that means "a letter for the SMTP relay".
+inline constexpr const char* kSmtpProvider = "smtp";
+
 class Outbound {
 public:
     explicit Outbound(OutboundSettings s);
@@ -109,6 +116,13 @@ public:
     // The same for the table's pointer: NULL is INVALID_ARGUMENT (and `done` still runs once).
     platform_status_t fetch(const platform_http_request_t* req, platform_http_response_fn done,
                             void* user) const;
+
+    // The reserved provider "smtp": `req` (read up to its struct_size) carries one letter, sent
+    // to `relay_url` (PLATFORM_SMTP_RELAY with its credentials; empty = none: answers 503) with
+    // EHLO `ehlo` (the mail domain). `done` is called exactly once, before this returns.
+    platform_status_t relay_mail(const platform_http_request_t& req, const std::string& relay_url,
+                                 const std::string& ehlo, platform_http_response_fn done,
+                                 void* user) const;
 
     const OutboundSettings& settings() const { return settings_; }
 

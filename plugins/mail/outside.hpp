@@ -9,9 +9,9 @@
 //
 // Sending to an outside address, in order: 503 naming PLATFORM_MAIL_DOMAIN without a domain,
 // 503 naming PLATFORM_SMTP_RELAY without a relay; the letter composed (message.hpp) from
-// handle@domain; the sender's balance checked for `outside_price` credits (billing/check, as this
-// plugin's service account; 402 when short; no billing service: free); the relay; the charge
-// (billing/charge) only once the relay took the letter. The relay needs a path through the host
+// handle@domain; the sender's balance checked for `outside_price` credits (common/billing: 402
+// when short; no billing service: free); the relay; the charge only once the relay took the
+// letter. The relay needs a path through the host
 // that it does not offer yet (plugins make no network calls of their own and the host's
 // http_fetch takes http and https only), so today that step answers 503 and nothing is charged.
 #pragma once
@@ -47,8 +47,6 @@ public:
     int64_t price() const { return price_; }
 
 private:
-    // Asks billing `method` (check or charge) for `account`; nullopt without a billing service.
-    std::optional<platform::json> billing(const char* method, const std::string& account) const;
     // Hands the composed message to the relay; throws unavailable (no host path yet).
     void relay(const MailFacts& f, const Letter& letter, const std::string& message) const;
 

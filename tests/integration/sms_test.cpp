@@ -95,7 +95,7 @@ protected:
                 "import base64,hashlib,hmac,sys\nd=sys.argv[2]+''.join(sys.argv[3:])\n"
                 "print(base64.b64encode(hmac.new(sys.argv[1].encode(),d.encode(),"
                 "hashlib.sha1).digest()).decode())";
-        std::vector<std::string> argv = {"python3", "-c", python, token, kWebhook};
+        std::vector<std::string> argv = {"/usr/bin/python3", "-c", python, token, kWebhook};
         for (const auto& [name, value] : params.items()) {  // json objects iterate sorted
             text += (text.empty() ? "" : "&") + name + "=" + form(value.get<std::string>());
             argv.push_back(name + value.get<std::string>());

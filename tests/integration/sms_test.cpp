@@ -3,8 +3,8 @@
 // answers and records what the host sent; outbound.providers.sms.base_url points at it). The
 // webhook's signatures are made here with Python's hmac module, an implementation the plugin does
 // not share. Sending is charged per segment through the real billing service; the verification
-// flow claims a number whose messages are then kept for the account; a bad signature is refused;
-// STOP is honoured until START.
+// flow claims a number whose messages are then kept for the account, and a code expires on the
+// manual business clock; the daily cap; a bad signature is refused; STOP is honoured until START.
 #include <gtest/gtest.h>
 
 #include <cctype>
@@ -50,6 +50,7 @@ protected:
                                                        "account_sid: AC0001\n"
                                                        "auth_token: token-1\n"
                                                        "from: \"+15005550006\"\n"
+                                                       "daily_cap: 3\n"
                                                        "webhook_url: " +
                                                            kWebhook)
                                  << "\noutbound:\n  allow: [\"" << provider->allow_entry()
@@ -185,6 +186,23 @@ TEST_F(Sms, AVerifiedNumbersMessagesAreKeptForItsAccount) {
         api.get("/api/v1/sms/source?id=" + list["sources"][1].get<std::string>(), as("sms-cat")));
     EXPECT_EQ(out.value("text", "").find(code), std::string::npos) << out;
     EXPECT_EQ(api.get("/api/v1/sms/source?id=" + id, as("sms-dan")).status, 404);
+
+    // A code lasts 10 minutes of the business clock (the test profile's manual one).
+    provider->enqueue(kMessages,
+                      FakeModelServer::status(201, {{"sid", "SMw"}, {"status", "queued"}}));
+    ASSERT_EQ(call("sms-cat", "verify", {{"number", "+447700900778"}}).status, 200);
+    const std::string again = provider->requests(kMessages).back().text;
+    const std::string second = again.substr(again.find("code%20is%20") + 12, 6);
+    ASSERT_EQ(api.post_json("/clock/advance", {{"ms", 10 * 60 * 1000}}).status, 200);
+    r = call("sms-cat", "verify", {{"number", "+447700900778"}, {"code", second}});
+    EXPECT_EQ(r.status, 409) << r.body;
+    EXPECT_NE(r.body.find("expired"), std::string::npos) << r.body;
+
+    // Two codes texted today; the profile's daily_cap is 3.
+    EXPECT_EQ(send("sms-cat", "+447700900777", "one more").status, 200);
+    r = call("sms-cat", "send", {{"to", "+447700900777"}, {"text", "too many"}});
+    EXPECT_EQ(r.status, 429) << r.body;
+    EXPECT_NE(r.body.find("daily_cap"), std::string::npos) << r.body;
 }
 
 }  // namespace

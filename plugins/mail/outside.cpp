@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <platform/sdk/random.hpp>
 
+#include "common/billing/credits.hpp"
+
 namespace mail {
 
 using platform::json;
@@ -31,19 +33,6 @@ Outside::Outside(const platform::Host& host) : host_(host) {
                                    : kDefaultOutsidePrice;
 }
 
-std::optional<json> Outside::billing(const char* method, const std::string& account) const {
-    platform::Host::CallResult r;
-    try {
-        r = host_.call("billing", method, {{"account", account}, {"amount", price_}});
-    } catch (const platform::Error& e) {
-        if (e.code() == platform::Code::not_found) return std::nullopt;  // no billing: free
-        throw;
-    }
-    if (!r.ok())
-        throw platform::unavailable("billing/" + std::string(method) + " failed: " + r.body);
-    return json::parse(r.body, nullptr, false);
-}
-
 std::string Outside::send(const std::string& account, Letter letter,
                           const std::string& from_handle) const {
     const MailFacts f = facts(host_);
@@ -58,16 +47,9 @@ std::string Outside::send(const std::string& account, Letter letter,
     letter.from = (from_handle.empty() ? account : from_handle) + "@" + f.domain;
     letter.message_id = platform::random_hex(16) + "@" + f.domain;
     const std::string message = compose(letter);
-    if (price_ > 0) {
-        const auto balance = billing("check", account);
-        if (balance && balance->is_object() && !balance->value("enough", false))
-            throw platform::Error(platform::Code::payment_required,
-                                  "to: mail to an outside address costs " + std::to_string(price_) +
-                                      " credit(s); you have " +
-                                      std::to_string(balance->value("available", 0)));
-    }
+    common::billing::require(host_, account, price_, "to: mail to an outside address");
     relay(f, letter, message);
-    if (price_ > 0) billing("charge", account);
+    common::billing::charge(host_, account, price_);
     return letter.message_id;
 }
 

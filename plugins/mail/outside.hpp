@@ -9,9 +9,9 @@
 //
 // Sending to an outside address, in order: 503 naming PLATFORM_MAIL_DOMAIN without a domain,
 // 503 naming PLATFORM_SMTP_RELAY without a relay; the letter composed (message.hpp) from
-// handle@domain; the sender's balance checked for `outside_price` credits (billing/check, as this
-// plugin's service account; 402 when short; no billing service: free); the relay; the charge
-// (billing/charge) only once the relay took the letter.
+// handle@domain; the sender's balance checked for `outside_price` credits (common/billing: 402
+// when short; no billing service: free); the relay; the charge only once the relay took the
+// letter.
 //
 // The relay is the host's: Host::fetch with the reserved provider "smtp" (only this service may
 // use it), the composed message as the body and the envelope in the headers `Mail-From` and
@@ -54,8 +54,6 @@ public:
     int64_t price() const { return price_; }
 
 private:
-    // Asks billing `method` (check or charge) for `account`; nullopt without a billing service.
-    std::optional<platform::json> billing(const char* method, const std::string& account) const;
     // Hands the composed message to the relay (the host's provider "smtp"); throws as above.
     void relay(const MailFacts& f, const Letter& letter, const std::string& message) const;
 

@@ -35,7 +35,9 @@ const char* const kCandidates[] = {"sweep",
                                    "en",
                                    "EUR",
                                    "#000000",
-                                   "a"};
+                                   "a",
+                                   "+447700900000",  // E.164, in a range kept for fiction
+                                   "000000"};
 constexpr const char* kUnknown = "sweep_unknown_argument";
 // Stands for raw bytes in a dumped body (invalid UTF-8, numbers JSON values cannot hold).
 constexpr const char* kRawMarker = "@@sweep-raw@@";

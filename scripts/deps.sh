@@ -21,6 +21,8 @@ PLATFORM_DEPS_PACKAGES=(
     sqlite3  # scripts/backup and scripts/restore (online .backup of the SQLite files) and their test
     prosody lua-unbound  # the XMPP server of scripts/xmpp and the XMPP tests (tests/integration/xmpp_test.cpp)
     libstrophe-dev  # the host's XMPP component (host/src/xmpp/)
+    libgmime-3.0-dev libopendkim-dev  # the mail plugin's MIME parsing and DKIM checks (plugins/mail/)
+    swaks python3-dkim  # the inbound SMTP test: its client and its DKIM signer (tests/integration/smtp_test.cpp)
 )
 PLATFORM_DEPS_BENCH_PACKAGES=(wrk nginx-light python3 valgrind)
 

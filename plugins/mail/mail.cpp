@@ -30,7 +30,11 @@ void Mail::describe(platform::ServiceSpec<Mail>& s) {
                         .integer("outside_price")
                         .min(0)
                         .max(1000)
-                        .doc("Credits one letter to an outside address costs (default 1)"));
+                        .doc("Credits one letter to an outside address costs (default 1)")
+                        .str("dkim_keys_file")
+                        .max_len(4096)
+                        .doc("A file of DKIM public keys (\"<selector>._domainkey.<domain> "
+                             "<TXT record>\" a line) used instead of DNS; unset: DNS"));
     s.get("inbox")
         .title("List received mail")
         .description(
@@ -139,6 +143,7 @@ void Mail::describe(platform::ServiceSpec<Mail>& s) {
         .access(platform::Access::owner)
         .read_only()
         .handler(&Mail::sources);
+    describe_inbound(s);
 }
 
 const std::string& Mail::caller(platform::Request& r) {

@@ -10,11 +10,16 @@
 //   source    GET  {id*}                               -> a letter the caller sent (owner)
 //   sources   GET  {offset, limit 1-100 = 20}          -> {sources: [ids], total} (owner)
 //
+// Internal, for the host's SMTP listener only (inbound.cpp, README "Inbound mail"):
+//   recipient POST {address*}                          -> {account, tag} or 404
+//   deliver   POST {mail_from, rcpt_to*, helo, message_base64*} -> {delivered, dkim}
+//
 // Addresses and tags: addresses.hpp. Storage: mailbox.hpp. Outside mail: outside.hpp and
 // message.hpp. The reading methods are in reading.cpp. Every method needs an account.
 //
 // Plugin config: `outside_price` (0-1000, default 1): credits a letter to an outside address
-// costs.
+// costs; `dkim_keys_file` (default unset: DNS): the file DKIM public keys are read from instead
+// of DNS (dkim.hpp).
 #pragma once
 
 #include <platform/sdk.hpp>
@@ -48,6 +53,10 @@ public:
     platform::json search(platform::Request& r);
     platform::json source(platform::Request& r);
     platform::json sources(platform::Request& r);
+    // inbound.cpp
+    static void describe_inbound(platform::ServiceSpec<Mail>& s);
+    platform::json recipient(platform::Request& r);
+    platform::json deliver(platform::Request& r);
 
 private:
     // The caller's account; 401 for an anonymous caller.

@@ -21,6 +21,23 @@ json Mailbox::deliver(const std::string& account, const Incoming& in) const {
         {"id", id},        {"from", in.from}, {"to", in.to}, {"subject", in.subject},
         {"body", in.body}, {"date", date},    {"tag", tag},  {"attachments", in.attachments},
         {"via", in.via}};
+    if (in.via == "smtp") {
+        auto text = [](const std::string& v) { return v.empty() ? json(nullptr) : json(v); };
+        letter["mail_from"] = in.mail_from;
+        letter["dkim"] = in.dkim.empty() ? "none" : in.dkim;
+        letter["dkim_domain"] = text(in.dkim_domain);
+        letter["message_id"] = text(in.message_id);
+        letter["in_reply_to"] = text(in.in_reply_to);
+        letter["sent"] = text(in.sent);
+    }
+    for (std::size_t n = 0; n < in.files.size(); ++n) {
+        const Attachment& a = in.files[n];
+        platform::Collection(host_.store(), "attachments", account)
+            .put(id + "." + std::to_string(n + 1), {{"name", a.name},
+                                                    {"type", a.type},
+                                                    {"size", a.data.size()},
+                                                    {"data", platform::base64_encode(a.data)}});
+    }
     letters(account).put(id, letter);
     json entry = {{"id", id},     {"from", in.from}, {"to", in.to}, {"subject", in.subject},
                   {"date", date}, {"read", false},   {"tag", tag}};

@@ -2,7 +2,11 @@
 // platform::Collection; the owner is always the account the records belong to):
 //
 //   letters/<account>/<id>   a letter the account received, as delivered and never changed:
-//                            {id, from, to, subject, body, date, tag, attachments, via}
+//                            {id, from, to, subject, body, date, tag, attachments, via}; from
+//                            outside also {mail_from, dkim, dkim_domain, message_id,
+//                            in_reply_to, sent} (sent: the Date header as written)
+//   attachments/<account>/<id>.<n>   attachment n (1, 2...) of letter id, as received:
+//                            {name, type, size, data (base64)}
 //   index/<account>/<id>     its inbox entry {id, from, to, subject, date, read, tag}: what
 //                            inbox, search's filter and markread use (read status lives here)
 //   sent/<account>/<id>      the sender's copy of a letter it sent: {id, to, subject, body,
@@ -18,9 +22,9 @@
 // digits (platform/sdk/random.hpp): a descending scan of a collection is newest first, and ids
 // do not collide across hosts sharing a store.
 //
-// deliver() is the one way into a mailbox: the send handler uses it for local mail, and an
-// inbound SMTP listener (a host part to come) hands mail from outside to it through an internal
-// endpoint. It writes the letter first and its index entry last, so a reader never sees an entry
+// deliver() is the one way into a mailbox: the send handler uses it for local mail, and the
+// host's SMTP listener hands mail from outside to it through the internal endpoint `deliver`
+// (inbound.cpp). It writes the letter first and its index entry last, so a reader never sees an entry
 // without its letter.
 //
 // Thread-safe: everything goes through the host's store.
@@ -32,12 +36,19 @@
 #include <string>
 #include <vector>
 
+#include "mime.hpp"
+
 namespace mail {
 
 // A letter on its way into a mailbox.
 struct Incoming {
     std::string from, to, subject, body, tag, via = "local";
-    std::vector<std::string> attachments;
+    std::vector<std::string> attachments;  // names
+    // Mail from outside (via "smtp"): the envelope sender (MAIL FROM), the DKIM result ("pass",
+    // "fail" or "none", dkim.hpp) and signing domain, the message's own headers, and the
+    // attachments' contents (stored under attachments/, their names in `attachments`).
+    std::string mail_from, dkim, dkim_domain, message_id, in_reply_to, sent;
+    std::vector<Attachment> files;
 };
 
 class Mailbox {

@@ -70,7 +70,9 @@ json Mail::read(platform::Request& r) {
                 {"body", body.substr(from, to - from)},
                 {"offset", offset},
                 {"length", length},
-                {"attachments", letter->value("attachments", json::array())}};
+                {"attachments", letter->value("attachments", json::array())},
+                {"dkim", letter->value("dkim", json(nullptr))},
+                {"dkim_domain", letter->value("dkim_domain", json(nullptr))}};
     if (end < length) out["next_offset"] = end;
     return out;
 }

@@ -37,6 +37,7 @@ Settings Settings::from_environment() {
     Settings s;
     take(s.api_address, "PLATFORM_API_ADDRESS");
     take(s.proxy_address, "PLATFORM_PROXY_ADDRESS");
+    take(s.smtp_address, "PLATFORM_SMTP_ADDRESS");
     take(s.ns, "PLATFORM_NAMESPACE");
     take(s.handler, "PLATFORM_API_HANDLER");
     take(s.profile, "PLATFORM_PROFILE");

@@ -1,0 +1,169 @@
+// Inbound SMTP (host/src/smtp/, plugins/mail/inbound.cpp) against a client nobody here wrote:
+// Debian's swaks, to the real host on the `test` profile (auth-noop: the bearer token is the
+// account) with mail domain example.org and `--smtp_address 127.0.0.1:0`, the port read from
+// the startup line's `smtp=`.
+//
+// Checked: a plain letter reaches a user and `mail/inbox` + `mail/read` show it; a multipart
+// message with an attachment is read back with the attachment's name; a message signed with
+// DKIM (python3-dkim's dkimsign, a fresh RSA key from openssl, the public key given to the mail
+// plugin in its `dkim_keys_file`: no DNS) reads `dkim: pass`, and the same message changed after
+// signing `dkim: fail`; a recipient at another domain is refused (never an open relay); `info`
+// says mail from outside arrives. The tests skip when swaks, dkimsign or openssl are missing (scripts/deps.sh installs them).
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <memory>
+#include <regex>
+#include <string>
+
+#include "command.hpp"
+#include "host_process.hpp"
+#include "http_client.hpp"
+#include "profiles.hpp"
+#include "text_search.hpp"
+
+using nlohmann::json;
+using namespace platform::test;
+
+namespace {
+
+bool installed(const std::string& program) {
+    return run_command({"/bin/sh", "-c", "command -v " + program}, {}, 10).code == 0;
+}
+
+class InboundSmtp : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() {
+        if (!installed("swaks") || !installed("dkimsign") || !installed("openssl")) return;
+        dir_ = std::make_unique<TempDir>();
+        const std::string d = dir_->path();
+        // A DKIM key for example.net (selector "sel"), its public half in opendkim's key file.
+        auto made = run_command(
+            {"/bin/sh", "-c",
+             "openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:1024 -out " + d +
+                 "/dkim.pem 2>/dev/null && printf 'sel._domainkey.example.net v=DKIM1; k=rsa; "
+                 "p=%s\\n' \"$(openssl pkey -in " +
+                 d + "/dkim.pem -pubout -outform DER | base64 -w0)\" > " + d + "/keys.txt"},
+            {}, 30);
+        ASSERT_EQ(made.code, 0) << made.err;
+        HostProcess::Options o;
+        o.profile = d + "/smtp.yaml";
+        std::ofstream(o.profile) << with_plugin_config(test_profile_text(), "mail",
+                                                       "dkim_keys_file: " + d + "/keys.txt");
+        o.args = {"--smtp_address", "127.0.0.1:0"};
+        o.env["PLATFORM_MAIL_DOMAIN"] = "example.org";
+        host_ = std::make_unique<HostProcess>(o);
+        host_->start();
+        std::smatch m;
+        const std::string log = host_->log();
+        ASSERT_TRUE(std::regex_search(log, m, std::regex(" smtp=127\\.0\\.0\\.1:([0-9]+)"))) << log;
+        smtp_port_ = m[1];
+    }
+    static void TearDownTestSuite() {
+        host_.reset();
+        dir_.reset();
+    }
+    void SetUp() override {
+        if (!host_) GTEST_SKIP() << "swaks, dkimsign or openssl missing (scripts/deps.sh)";
+        api_ = std::make_unique<HttpClient>("127.0.0.1", host_->api_port());
+    }
+
+    // swaks to the listener with `args` after the server options; its exit code and transcript.
+    CommandResult swaks(std::vector<std::string> args) {
+        std::vector<std::string> argv = {
+            "swaks",  "--server",           "127.0.0.1", "--port",          smtp_port_,
+            "--helo", "client.example.net", "--from",    "ann@example.net", "--timeout",
+            "10"};
+        argv.insert(argv.end(), args.begin(), args.end());
+        return run_command(argv, {}, 30);
+    }
+    // `who`'s newest letter, read over HTTP (mail/inbox, then mail/read).
+    json newest(const std::string& who) {
+        auto inbox = api_->get("/api/v1/mail/inbox", HttpClient::as(who));
+        EXPECT_EQ(inbox.status, 200) << inbox.body;
+        const json messages = inbox.json()["data"]["messages"];
+        if (messages.empty()) return json();
+        auto read = api_->get("/api/v1/mail/read?id=" + messages[0]["id"].get<std::string>(),
+                              HttpClient::as(who));
+        EXPECT_EQ(read.status, 200) << read.body;
+        return read.json()["data"];
+    }
+    std::string write(const std::string& name, const std::string& text) {
+        const std::string path = dir_->path() + "/" + name;
+        std::ofstream(path, std::ios::binary) << text;
+        return path;
+    }
+
+    static inline std::unique_ptr<TempDir> dir_;
+    static inline std::unique_ptr<HostProcess> host_;
+    static inline std::string smtp_port_;
+    std::unique_ptr<HttpClient> api_;
+};
+
+TEST_F(InboundSmtp, DeliversLettersAndAttachmentsToUsers) {
+    auto plain = swaks({"--to", "smtp-bob@example.org", "--header", "Subject: Hello from afar",
+                        "--body", "Line one\n.leading dot\nLine three"});
+    ASSERT_EQ(plain.code, 0) << plain.out << plain.err;
+    EXPECT_TRUE(has(plain.out, "<-  250 2.0.0 OK")) << plain.out;
+    const json letter = newest("smtp-bob");
+    EXPECT_EQ(letter["subject"], "Hello from afar");
+    EXPECT_EQ(letter["from"], "ann@example.net");
+    EXPECT_TRUE(has(letter["body"].get<std::string>(), ".leading dot")) << letter;
+    EXPECT_EQ(letter["attachments"], json::array());
+    EXPECT_EQ(letter["dkim"], "none");
+
+    const std::string notes = write("notes.txt", "the attached notes\n");
+    auto multipart =
+        swaks({"--to", "smtp-carl+Trips@example.org", "--header", "Subject: Files", "--body",
+               "See the notes.", "--attach-type", "text/plain", "--attach", "@" + notes});
+    ASSERT_EQ(multipart.code, 0) << multipart.out << multipart.err;
+    const json with_file = newest("smtp-carl");
+    EXPECT_EQ(with_file["subject"], "Files");
+    EXPECT_EQ(with_file["tag"], "trips");
+    EXPECT_TRUE(has(with_file["body"].get<std::string>(), "See the notes.")) << with_file;
+    EXPECT_EQ(with_file["attachments"], json::array({"notes.txt"}));
+}
+
+TEST_F(InboundSmtp, RecordsDkimAndNeverRelays) {
+    const std::string message =
+        write("message.eml",
+              "From: ann@example.net\r\nTo: smtp-dora@example.org\r\nSubject: Signed\r\n"
+              "Message-ID: <signed-1@example.net>\r\nDate: Thu, 01 Jan 2026 10:00:00 +0000\r\n\r\n"
+              "This letter is signed.\r\n");
+    auto sign =
+        run_command({"/bin/sh", "-c",
+                     "dkimsign --hcanon relaxed --bcanon relaxed sel example.net " + dir_->path() +
+                         "/dkim.pem < " + message + " > " + message + ".signed"},
+                    {}, 30);
+    ASSERT_EQ(sign.code, 0) << sign.err;
+    auto sent = swaks({"--to", "smtp-dora@example.org", "--data", "@" + message + ".signed"});
+    ASSERT_EQ(sent.code, 0) << sent.out << sent.err;
+    json letter = newest("smtp-dora");
+    EXPECT_EQ(letter["subject"], "Signed");
+    EXPECT_EQ(letter["dkim"], "pass") << letter;
+    EXPECT_EQ(letter["dkim_domain"], "example.net");
+
+    // The body changed after signing: the signature no longer holds.
+    auto forged = run_command(
+        {"/bin/sh", "-c",
+         "sed 's/is signed/was changed/' " + message + ".signed > " + message + ".forged"},
+        {}, 10);
+    ASSERT_EQ(forged.code, 0);
+    ASSERT_EQ(swaks({"--to", "smtp-dora@example.org", "--data", "@" + message + ".forged"}).code,
+              0);
+    letter = newest("smtp-dora");
+    EXPECT_EQ(letter["dkim"], "fail") << letter;
+
+    // No open relay: a recipient at any other domain is refused at RCPT, and nothing is filed.
+    auto relay = swaks({"--to", "someone@example.net", "--body", "relay me"});
+    EXPECT_NE(relay.code, 0);
+    EXPECT_TRUE(has(relay.out, "<** 550 5.7.1")) << relay.out;
+    EXPECT_EQ(newest("someone@example.net"), json());
+    // The mail service knows mail from outside arrives (platform.smtp_listening).
+    auto info = api_->get("/api/v1/mail/info", HttpClient::as("smtp-dora"));
+    ASSERT_EQ(info.status, 200) << info.body;
+    EXPECT_EQ(info.json()["data"]["outside_mail"], true) << info.body;
+    EXPECT_EQ(info.json()["data"]["address"], "smtp-dora@example.org");
+}
+
+}  // namespace

@@ -22,7 +22,7 @@ PLATFORM_DEPS_PACKAGES=(
     prosody lua-unbound  # the XMPP server of scripts/xmpp and the XMPP tests (tests/integration/xmpp_test.cpp)
     libstrophe-dev  # the host's XMPP component (host/src/xmpp/)
     libgmime-3.0-dev libopendkim-dev  # the mail plugin's MIME parsing and DKIM checks (plugins/mail/)
-    swaks python3-dkim  # the inbound SMTP test: its client and its DKIM signer (tests/integration/smtp_test.cpp)
+    swaks libnet-ssleay-perl python3-dkim  # the inbound SMTP test: its client (STARTTLS too) and DKIM signer (tests/integration/smtp_test.cpp)
 )
 PLATFORM_DEPS_BENCH_PACKAGES=(wrk nginx-light python3 valgrind)
 

@@ -1,10 +1,12 @@
 // Inbound SMTP (host/src/smtp/, plugins/mail/inbound.cpp) against a client nobody here wrote:
 // Debian's swaks, to the real host on the `test` profile (auth-noop: the bearer token is the
-// account) with mail domain example.org and `--smtp_address 127.0.0.1:0`, the port read from
-// the startup line's `smtp=`.
+// account) with mail domain example.org, `--smtp_address 127.0.0.1:0` (the port read from the
+// startup line's `smtp=`) and TLS on with a certificate made by openssl, so the listener offers
+// STARTTLS; letters are read back over the proxy port's /rpc, which stays plain HTTP.
 //
 // Checked: a plain letter reaches a user and `mail/inbox` + `mail/read` show it; a multipart
-// message with an attachment is read back with the attachment's name; a message signed with
+// message with an attachment, sent after STARTTLS, is read back with the attachment's name; a
+// message signed with
 // DKIM (python3-dkim's dkimsign, a fresh RSA key from openssl, the public key given to the mail
 // plugin in its `dkim_keys_file`: no DNS) reads `dkim: pass`, and the same message changed after
 // signing `dkim: fail`; a recipient at another domain is refused (never an open relay); `info`
@@ -46,11 +48,17 @@ protected:
                  d + "/dkim.pem -pubout -outform DER | base64 -w0)\" > " + d + "/keys.txt"},
             {}, 30);
         ASSERT_EQ(made.code, 0) << made.err;
+        made = run_command({"openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt",
+                            "ec_paramgen_curve:P-256", "-nodes", "-keyout", d + "/key.pem", "-out",
+                            d + "/cert.pem", "-days", "2", "-subj", "/CN=localhost"},
+                           {}, 30);
+        ASSERT_EQ(made.code, 0) << made.err;
         HostProcess::Options o;
         o.profile = d + "/smtp.yaml";
         std::ofstream(o.profile) << with_plugin_config(test_profile_text(), "mail",
                                                        "dkim_keys_file: " + d + "/keys.txt");
-        o.args = {"--smtp_address", "127.0.0.1:0"};
+        o.args = {"--smtp_address", "127.0.0.1:0",    "--enable_tls", "--tls_cert_file",
+                  d + "/cert.pem",  "--tls_key_file", d + "/key.pem"};
         o.env["PLATFORM_MAIL_DOMAIN"] = "example.org";
         host_ = std::make_unique<HostProcess>(o);
         host_->start();
@@ -65,7 +73,7 @@ protected:
     }
     void SetUp() override {
         if (!host_) GTEST_SKIP() << "swaks, dkimsign or openssl missing (scripts/deps.sh)";
-        api_ = std::make_unique<HttpClient>("127.0.0.1", host_->api_port());
+        proxy_ = std::make_unique<HttpClient>("127.0.0.1", host_->proxy_port());
     }
 
     // swaks to the listener with `args` after the server options; its exit code and transcript.
@@ -77,16 +85,19 @@ protected:
         argv.insert(argv.end(), args.begin(), args.end());
         return run_command(argv, {}, 30);
     }
-    // `who`'s newest letter, read over HTTP (mail/inbox, then mail/read).
+    // mail `method` as `who` over the proxy port's /rpc; the answer (null when not 200).
+    json mail(const std::string& method, const json& request, const std::string& who) {
+        auto r = proxy_->post_json(
+            "/rpc", {{"service", "v1.mail"}, {"method", method}, {"request", request}},
+            HttpClient::as(who));
+        EXPECT_EQ(r.status, 200) << method << ": " << r.body;
+        return r.status == 200 ? r.json() : json();
+    }
+    // `who`'s newest letter (mail/inbox, then mail/read).
     json newest(const std::string& who) {
-        auto inbox = api_->get("/api/v1/mail/inbox", HttpClient::as(who));
-        EXPECT_EQ(inbox.status, 200) << inbox.body;
-        const json messages = inbox.json()["data"]["messages"];
-        if (messages.empty()) return json();
-        auto read = api_->get("/api/v1/mail/read?id=" + messages[0]["id"].get<std::string>(),
-                              HttpClient::as(who));
-        EXPECT_EQ(read.status, 200) << read.body;
-        return read.json()["data"];
+        const json messages = mail("Mail.Inbox", json::object(), who)["messages"];
+        if (!messages.is_array() || messages.empty()) return json();
+        return mail("Mail.Read", {{"id", messages[0]["id"]}}, who);
     }
     std::string write(const std::string& name, const std::string& text) {
         const std::string path = dir_->path() + "/" + name;
@@ -97,7 +108,7 @@ protected:
     static inline std::unique_ptr<TempDir> dir_;
     static inline std::unique_ptr<HostProcess> host_;
     static inline std::string smtp_port_;
-    std::unique_ptr<HttpClient> api_;
+    std::unique_ptr<HttpClient> proxy_;
 };
 
 TEST_F(InboundSmtp, DeliversLettersAndAttachmentsToUsers) {
@@ -160,10 +171,9 @@ TEST_F(InboundSmtp, RecordsDkimAndNeverRelays) {
     EXPECT_TRUE(has(relay.out, "<** 550 5.7.1")) << relay.out;
     EXPECT_EQ(newest("someone@example.net"), json());
     // The mail service knows mail from outside arrives (platform.smtp_listening).
-    auto info = api_->get("/api/v1/mail/info", HttpClient::as("smtp-dora"));
-    ASSERT_EQ(info.status, 200) << info.body;
-    EXPECT_EQ(info.json()["data"]["outside_mail"], true) << info.body;
-    EXPECT_EQ(info.json()["data"]["address"], "smtp-dora@example.org");
+    const json info = mail("Mail.Info", json::object(), "smtp-dora");
+    EXPECT_EQ(info["outside_mail"], true) << info;
+    EXPECT_EQ(info["address"], "smtp-dora@example.org");
 }
 
 }  // namespace

@@ -108,18 +108,19 @@ public:
     }
 
 private:
-    // Waits for `events` on the socket; false at the deadline or when the listener stops.
+    // Waits for `events` on the socket; false at the deadline (timed_out_ set) or when the
+    // listener stops.
     bool await(short events, Clock::time_point deadline) {
         for (;;) {
             const auto left =
                 std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now())
                     .count();
-            if (left <= 0) return false;
+            if (left <= 0) return !(timed_out_ = true);
             pollfd p[2] = {{fd_, events, 0}, {stop_fd_, POLLIN, 0}};
             const int r = ::poll(p, 2, static_cast<int>(std::min<int64_t>(left, INT_MAX)));
             if (r < 0 && errno == EINTR) continue;
-            if (r <= 0 || p[1].revents) return false;
-            return true;
+            if (r == 0) return !(timed_out_ = true);
+            return r > 0 && !p[1].revents;
         }
     }
 
@@ -140,7 +141,7 @@ private:
                     return buf_.append(chunk, static_cast<std::size_t>(n)), static_cast<int>(n);
                 if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) return 0;
             }
-            if (!await(wait, deadline)) return Clock::now() >= deadline ? -1 : 0;
+            if (!await(wait, deadline)) return timed_out_ ? -1 : 0;
         }
     }
 
@@ -149,6 +150,7 @@ private:
     int64_t timeout_ms_;
     SslPtr ssl_;
     std::string buf_;
+    bool timed_out_ = false;
 };
 
 }  // namespace

@@ -196,7 +196,13 @@ json Mail::send(platform::Request& r) {
         copy["message_id"] = outside_.send(me, letter);
         copy["via"] = "smtp";
     } else {
-        box_.deliver(rc.account, {me, to, subject, body, rc.tag, "local", {}});
+        mail::Incoming in;
+        in.from = me;
+        in.to = to;
+        in.subject = subject;
+        in.body = body;
+        in.tag = rc.tag;
+        box_.deliver(rc.account, in);
         copy["via"] = "local";
     }
     return box_.keep_sent(me, std::move(copy));

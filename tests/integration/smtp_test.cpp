@@ -29,14 +29,19 @@ using namespace platform::test;
 
 namespace {
 
-bool installed(const std::string& program) {
-    return run_command({"/bin/sh", "-c", "command -v " + program}, {}, 10).code == 0;
+// Where `program` is on PATH; "" when it is not.
+std::string which(const std::string& program) {
+    CommandResult r = run_command({"/bin/sh", "-c", "command -v " + program}, {}, 10);
+    while (!r.out.empty() && r.out.back() == '\n') r.out.pop_back();
+    return r.code == 0 ? r.out : "";
 }
 
 class InboundSmtp : public ::testing::Test {
 protected:
     static void SetUpTestSuite() {
-        if (!installed("swaks") || !installed("dkimsign") || !installed("openssl")) return;
+        swaks_ = which("swaks");
+        tools_missing_ = swaks_.empty() || which("dkimsign").empty() || which("openssl").empty();
+        if (tools_missing_) return;
         dir_ = std::make_unique<TempDir>();
         const std::string d = dir_->path();
         // A DKIM key for example.net (selector "sel"), its public half in opendkim's key file.
@@ -48,7 +53,7 @@ protected:
                  d + "/dkim.pem -pubout -outform DER | base64 -w0)\" > " + d + "/keys.txt"},
             {}, 30);
         ASSERT_EQ(made.code, 0) << made.err;
-        made = run_command({"openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt",
+        made = run_command({which("openssl"), "req", "-x509", "-newkey", "ec", "-pkeyopt",
                             "ec_paramgen_curve:P-256", "-nodes", "-keyout", d + "/key.pem", "-out",
                             d + "/cert.pem", "-days", "2", "-subj", "/CN=localhost"},
                            {}, 30);
@@ -72,14 +77,15 @@ protected:
         dir_.reset();
     }
     void SetUp() override {
-        if (!host_) GTEST_SKIP() << "swaks, dkimsign or openssl missing (scripts/deps.sh)";
+        if (tools_missing_) GTEST_SKIP() << "swaks, dkimsign or openssl missing (scripts/deps.sh)";
+        ASSERT_TRUE(host_) << "the host did not start (see the suite's set-up failure)";
         proxy_ = std::make_unique<HttpClient>("127.0.0.1", host_->proxy_port());
     }
 
     // swaks to the listener with `args` after the server options; its exit code and transcript.
     CommandResult swaks(std::vector<std::string> args) {
         std::vector<std::string> argv = {
-            "swaks",  "--server",           "127.0.0.1", "--port",          smtp_port_,
+            swaks_,   "--server",           "127.0.0.1", "--port",          smtp_port_,
             "--helo", "client.example.net", "--from",    "ann@example.net", "--timeout",
             "10"};
         argv.insert(argv.end(), args.begin(), args.end());
@@ -89,7 +95,7 @@ protected:
     json mail(const std::string& method, const json& request, const std::string& who) {
         auto r = proxy_->post_json(
             "/rpc", {{"service", "v1.mail"}, {"method", method}, {"request", request}},
-            HttpClient::as(who));
+            bearer(who));
         EXPECT_EQ(r.status, 200) << method << ": " << r.body;
         return r.status == 200 ? r.json() : json();
     }
@@ -107,7 +113,8 @@ protected:
 
     static inline std::unique_ptr<TempDir> dir_;
     static inline std::unique_ptr<HostProcess> host_;
-    static inline std::string smtp_port_;
+    static inline std::string smtp_port_, swaks_;
+    static inline bool tools_missing_ = false;
     std::unique_ptr<HttpClient> proxy_;
 };
 

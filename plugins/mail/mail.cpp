@@ -86,6 +86,22 @@ void Mail::describe(platform::ServiceSpec<Mail>& s) {
         .access(platform::Access::account)
         .read_only()
         .handler(&Mail::read);
+    s.get("attachment")
+        .title("Read a letter's attachment")
+        .description(
+            "Attachment `n` (1 for the first name in read's `attachments`) of one of your "
+            "letters from outside: {id, n, name, type, size, data} with the bytes in base64.")
+        .schema(schema::object()
+                    .prop("id", schema::id(kIdDoc))
+                    .required()
+                    .integer("n")
+                    .min(1)
+                    .max(1000)
+                    .required()
+                    .doc("Which attachment, from 1"))
+        .access(platform::Access::account)
+        .read_only()
+        .handler(&Mail::attachment);
     s.post("search")
         .title("Search received mail")
         .description(

@@ -5,6 +5,7 @@
 //   info      GET  {tag}                               -> {handle, address, outside_mail, ...}
 //   markread  POST {ids, all}                          -> {marked, unknown}
 //   read      GET  {id, offset, limit 1-2000 = 2000}   -> a page of the body; no id: a summary
+//   attachment GET {id*, n*}                           -> {id, n, name, type, size, data (base64)}
 //   search    POST {query, tag, offset, limit = 10}    -> {messages, total}
 //   send      POST {to*, subject*, body*}              -> the sender's copy
 //   source    GET  {id*}                               -> a letter the caller sent (owner)
@@ -50,6 +51,7 @@ public:
     platform::json inbox(platform::Request& r);
     platform::json markread(platform::Request& r);
     platform::json read(platform::Request& r);
+    platform::json attachment(platform::Request& r);
     platform::json search(platform::Request& r);
     platform::json source(platform::Request& r);
     platform::json sources(platform::Request& r);

@@ -32,11 +32,11 @@ json Mailbox::deliver(const std::string& account, const Incoming& in) const {
     }
     for (std::size_t n = 0; n < in.files.size(); ++n) {
         const Attachment& a = in.files[n];
-        platform::Collection(host_.store(), "attachments", account)
-            .put(id + "." + std::to_string(n + 1), {{"name", a.name},
-                                                    {"type", a.type},
-                                                    {"size", a.data.size()},
-                                                    {"data", platform::base64_encode(a.data)}});
+        attachments(account).put(id + "." + std::to_string(n + 1),
+                                 {{"name", a.name},
+                                  {"type", a.type},
+                                  {"size", a.data.size()},
+                                  {"data", platform::base64_encode(a.data)}});
     }
     letters(account).put(id, letter);
     json entry = {{"id", id},     {"from", in.from}, {"to", in.to}, {"subject", in.subject},
@@ -79,6 +79,12 @@ std::vector<json> Mailbox::page(const std::string& account, uint32_t offset, uin
 std::optional<json> Mailbox::letter(const std::string& account, const std::string& id) const {
     if (!index(account).get(id)) return std::nullopt;
     return letters(account).get(id);
+}
+
+std::optional<json> Mailbox::attachment(const std::string& account, const std::string& id,
+                                        int64_t n) const {
+    if (!index(account).get(id)) return std::nullopt;
+    return attachments(account).get(id + "." + std::to_string(n));
 }
 
 bool Mailbox::mark_read(const std::string& account, const std::string& id) const {

@@ -72,6 +72,11 @@ public:
     // The received letter `id`, or nullopt when the account has none by that id.
     std::optional<platform::json> letter(const std::string& account, const std::string& id) const;
 
+    // Attachment n (1-based) of the account's letter `id`: {name, type, size, data (base64)};
+    // nullopt when there is no such letter or attachment.
+    std::optional<platform::json> attachment(const std::string& account, const std::string& id,
+                                             int64_t n) const;
+
     // Marks the entry read; false when the account has no letter `id`.
     bool mark_read(const std::string& account, const std::string& id) const;
 
@@ -87,6 +92,9 @@ private:
     }
     platform::Collection index(const std::string& account) const {
         return platform::Collection(host_.store(), "index", account);
+    }
+    platform::Collection attachments(const std::string& account) const {
+        return platform::Collection(host_.store(), "attachments", account);
     }
     platform::Collection counts(const std::string& account) const {
         return platform::Collection(host_.store(), "counts", account);

@@ -77,6 +77,19 @@ json Mail::read(platform::Request& r) {
     return out;
 }
 
+json Mail::attachment(platform::Request& r) {
+    const std::string& me = caller(r);
+    const std::string id = r.str("id");
+    const int64_t n = r.integer("n", 1, 1, 1000);
+    auto a = box_.attachment(me, id, n);
+    if (!a)
+        throw platform::not_found("id, n: no attachment " + std::to_string(n) + " of a letter " +
+                                  id + " in your mailbox");
+    (*a)["id"] = id;
+    (*a)["n"] = n;
+    return *a;
+}
+
 json Mail::search(platform::Request& r) {
     const std::string& me = caller(r);
     const std::string tag = tag_arg(r), query = platform::lower(r.str("query"));

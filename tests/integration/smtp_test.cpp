@@ -5,7 +5,8 @@
 // STARTTLS; letters are read back over the proxy port's /rpc, which stays plain HTTP.
 //
 // Checked: a plain letter reaches a user and `mail/inbox` + `mail/read` show it; a multipart
-// message with an attachment, sent after STARTTLS, is read back with the attachment's name; a
+// message with an attachment, sent after STARTTLS, is read back with the attachment's name and
+// `mail/attachment` gives its bytes; a
 // message signed with
 // DKIM (python3-dkim's dkimsign, a fresh RSA key from openssl, the public key given to the mail
 // plugin in its `dkim_keys_file`: no DNS) reads `dkim: pass`, and the same message changed after
@@ -140,6 +141,11 @@ TEST_F(InboundSmtp, DeliversLettersAndAttachmentsToUsers) {
     EXPECT_EQ(with_file["tag"], "trips");
     EXPECT_TRUE(has(with_file["body"].get<std::string>(), "See the notes.")) << with_file;
     EXPECT_EQ(with_file["attachments"], json::array({"notes.txt"}));
+    const json file = mail("Mail.Attachment", {{"id", with_file["id"]}, {"n", 1}}, "smtp-carl");
+    EXPECT_EQ(file["name"], "notes.txt");
+    EXPECT_EQ(file["type"], "text/plain");
+    EXPECT_EQ(file["data"], "dGhlIGF0dGFjaGVkIG5vdGVzCg==");  // "the attached notes\n"
+    EXPECT_EQ(file["size"], 19);
 }
 
 TEST_F(InboundSmtp, RecordsDkimAndNeverRelays) {

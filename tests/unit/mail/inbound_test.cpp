@@ -1,6 +1,6 @@
 // The SMTP listener's internal endpoints (plugins/mail/inbound.cpp) refuse every caller but the
-// host's own service identity; the delivery itself runs end to end in
-// tests/integration/smtp_test.cpp.
+// host's own service identity, and `attachment` finds nothing that was not delivered; the
+// delivery itself runs end to end in tests/integration/smtp_test.cpp.
 #include <string>
 
 #include "../support/plugin_under_test.hpp"
@@ -25,6 +25,9 @@ TEST(MailInbound, OnlyTheHostMayDeliverOrAskAboutRecipients) {
     EXPECT_EQ(mail.call("deliver", {{"rcpt_to", json::array()}}, "bob").code,
               PLATFORM_INVALID_ARGUMENT);
     EXPECT_EQ(ok_json(mail.call("inbox", json::object(), "bob")).at("total"), 0);
+    EXPECT_EQ(mail.call("attachment", {{"id", "m1"}, {"n", 1}}, "bob").code, PLATFORM_NOT_FOUND);
+    EXPECT_EQ(mail.call("attachment", {{"id", "m1"}, {"n", 0}}, "bob").code,
+              PLATFORM_INVALID_ARGUMENT);
 }
 
 }  // namespace

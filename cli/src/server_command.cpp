@@ -69,6 +69,19 @@ int server_command(int argc, char** argv) {
             auto problem = platform::host::smtp_relay_problem(v);
             return problem ? *problem : std::string();
         });
+    server
+        .add_option("--smtp_address", s.smtp_address,
+                    "Inbound SMTP listener host:port, on only with a mail domain; port 0 = any "
+                    "free port (PLATFORM_SMTP_ADDRESS)")
+        ->check([](const std::string& v) {
+            try {
+                platform::host::split_address(v);
+                return std::string();
+            } catch (const std::invalid_argument& e) {
+                return std::string(e.what());
+            }
+        })
+        ->capture_default_str();
     server.add_option("--mcp_allowed_hosts", s.mcp_allowed_hosts,
                       "Host names /mcp accepts besides loopback and the ACME hosts, "
                       "comma-separated, * = any (PLATFORM_MCP_ALLOWED_HOSTS)");

@@ -19,6 +19,8 @@
 #include <platform/host/http/tls_listener.hpp>
 #include <platform/host/isolation/worker_plugin.hpp>
 #include <platform/host/server/server.hpp>
+#include <platform/host/smtp/mail_handoff.hpp>
+#include <platform/host/smtp/smtp_listener.hpp>
 #include <platform/host/xmpp/chat_bridge.hpp>
 #include <string>
 #include <thread>
@@ -144,8 +146,22 @@ int run_server(Settings settings) {
             xmpp_part = " xmpp=" + xhost + ":" + std::to_string(xport);
             xmpp = std::make_unique<ChatBridge>(runtime, std::move(x));
         }
-        spdlog::info("listening api={}:{} proxy={}:{}{}", host_of(settings.api_address),
-                     http.api_port(), host_of(settings.proxy_address), http.proxy_port(),
+        // Inbound mail (PLATFORM_SMTP_ADDRESS), only for an instance with a mail domain:
+        // STARTTLS with the gateway's certificate when TLS is on.
+        std::unique_ptr<smtp::Listener> smtp;
+        std::string smtp_part;
+        if (!settings.mail_domain.empty()) {
+            smtp::ListenerOptions o;
+            o.hostname = settings.mail_domain;
+            smtp = std::make_unique<smtp::Listener>(
+                o, std::make_shared<smtp::MailHandoff>(runtime, settings.mail_domain));
+            smtp->start(settings.smtp_address, tls);
+            smtp_part =
+                " smtp=" + host_of(settings.smtp_address) + ":" + std::to_string(smtp->port());
+            runtime.set_smtp_listening(true);
+        }
+        spdlog::info("listening api={}:{} proxy={}:{}{}{}", host_of(settings.api_address),
+                     http.api_port(), host_of(settings.proxy_address), http.proxy_port(), smtp_part,
                      xmpp_part);
         if (xmpp) xmpp->start();
         // Where this machine's operator reaches the server (a wildcard address through loopback).
@@ -172,14 +188,17 @@ int run_server(Settings settings) {
             std::string served;
             if (auto stored = acme->stored()) {
                 listener->reload(stored->cert_pem, stored->key_pem);
+                if (smtp) smtp->reload({stored->cert_pem, stored->key_pem});
                 served = stored->cert_pem;
             }
-            acme_thread = std::thread([acme, listener, served]() mutable {
+            smtp::Listener* mail_listener = smtp.get();
+            acme_thread = std::thread([acme, listener, mail_listener, served]() mutable {
                 for (auto next = std::chrono::hours(12);; next = std::chrono::hours(12)) {
                     try {
                         Certificate c = acme->obtain();
                         if (c.cert_pem != served) {
                             listener->reload(c.cert_pem, c.key_pem);
+                            if (mail_listener) mail_listener->reload({c.cert_pem, c.key_pem});
                             spdlog::info("acme: serving {}", listener->certificate_summary());
                         }
                         served = c.cert_pem;
@@ -220,6 +239,10 @@ int run_server(Settings settings) {
             spdlog::info("drained");
         stop_acme();
         if (xmpp) xmpp->stop();
+        if (smtp) {
+            runtime.set_smtp_listening(false);
+            smtp->stop();
+        }
         http.stop();
         runtime.console().remove_credential();
         runtime.stop();

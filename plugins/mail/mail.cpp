@@ -32,7 +32,11 @@ void Mail::describe(platform::ServiceSpec<Mail>& s) {
                         .integer("outside_price")
                         .min(0)
                         .max(1000)
-                        .doc("Credits one letter to an outside address costs (default 1)"));
+                        .doc("Credits one letter to an outside address costs (default 1)")
+                        .str("dkim_keys_file")
+                        .max_len(4096)
+                        .doc("A file of DKIM public keys (\"<selector>._domainkey.<domain> "
+                             "<TXT record>\" a line) used instead of DNS; unset: DNS"));
     s.get("inbox")
         .title("List received mail")
         .description(
@@ -85,6 +89,22 @@ void Mail::describe(platform::ServiceSpec<Mail>& s) {
         .access(platform::Access::account)
         .read_only()
         .handler(&Mail::read);
+    s.get("attachment")
+        .title("Read a letter's attachment")
+        .description(
+            "Attachment `n` (1 for the first name in read's `attachments`) of one of your "
+            "letters from outside: {id, n, name, type, size, data} with the bytes in base64.")
+        .schema(schema::object()
+                    .prop("id", schema::id(kIdDoc))
+                    .required()
+                    .integer("n")
+                    .min(1)
+                    .max(1000)
+                    .required()
+                    .doc("Which attachment, from 1"))
+        .access(platform::Access::account)
+        .read_only()
+        .handler(&Mail::attachment);
     s.post("search")
         .title("Search received mail")
         .description(
@@ -148,6 +168,7 @@ void Mail::describe(platform::ServiceSpec<Mail>& s) {
         .read_only()
         .handler(&Mail::sources);
     describe_agent(s);
+    describe_inbound(s);
 }
 
 const std::string& Mail::caller(platform::Request& r) {

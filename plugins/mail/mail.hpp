@@ -5,6 +5,7 @@
 //   info      GET  {tag}                               -> {handle, address, outside_mail, ...}
 //   markread  POST {ids, all}                          -> {marked, unknown}
 //   read      GET  {id, offset, limit 1-2000 = 2000}   -> a page of the body; no id: a summary
+//   attachment GET {id*, n*}                           -> {id, n, name, type, size, data (base64)}
 //   search    POST {query, tag, offset, limit = 10}    -> {messages, total}
 //   send      POST {to*, subject*, body*, in_reply_to} -> the sender's copy
 //   link      POST {address*}                          -> {address}: mail from it may ask the agent
@@ -12,12 +13,17 @@
 //   source    GET  {id*}                               -> a letter the caller sent (owner)
 //   sources   GET  {offset, limit 1-100 = 20}          -> {sources: [ids], total} (owner)
 //
+// Internal, for the host's SMTP listener only (inbound.cpp, README "Inbound mail"):
+//   recipient POST {address*}                          -> {account, tag} or 404
+//   deliver   POST {mail_from, rcpt_to*, helo, message_base64*} -> {delivered, dkim}
+//
 // Addresses and tags: addresses.hpp. Storage: mailbox.hpp. Outside mail: outside.hpp and
 // message.hpp. The reading methods are in reading.cpp. Mail to the agent: agent_mail.hpp, links.hpp
 // and agent_endpoints.cpp. Every method needs an account.
 //
 // Plugin config: `outside_price` (0-1000, default 1): credits a letter to an outside address
-// costs.
+// costs; `dkim_keys_file` (default unset: DNS): the file DKIM public keys are read from instead
+// of DNS (dkim.hpp).
 #pragma once
 
 #include <platform/sdk.hpp>
@@ -59,6 +65,7 @@ public:
     platform::json inbox(platform::Request& r);
     platform::json markread(platform::Request& r);
     platform::json read(platform::Request& r);
+    platform::json attachment(platform::Request& r);
     platform::json search(platform::Request& r);
     platform::json source(platform::Request& r);
     platform::json sources(platform::Request& r);
@@ -71,6 +78,11 @@ public:
     // may not ask; the listener refuses the letter then), else filed in the mailbox `to` resolves
     // to. Answers {agent: name} or the index entry.
     platform::json take(const std::string& to, const mail::Incoming& in);
+
+    // inbound.cpp
+    static void describe_inbound(platform::ServiceSpec<Mail>& s);
+    platform::json recipient(platform::Request& r);
+    platform::json deliver(platform::Request& r);
 
 private:
     // The caller's account; 401 for an anonymous caller.

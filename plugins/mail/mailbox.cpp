@@ -24,6 +24,21 @@ json Mailbox::deliver(const std::string& account, const Incoming& in) const {
     if (!in.message_id.empty()) letter["message_id"] = in.message_id;
     if (!in.in_reply_to.empty()) letter["in_reply_to"] = in.in_reply_to;
     if (!in.thread.empty()) letter["thread"] = in.thread;
+    if (in.via == "smtp") {
+        auto text = [](const std::string& v) { return v.empty() ? json(nullptr) : json(v); };
+        letter["mail_from"] = in.mail_from;
+        letter["dkim"] = in.dkim.empty() ? "none" : in.dkim;
+        letter["dkim_domain"] = text(in.dkim_domain);
+        letter["sent"] = text(in.sent);
+    }
+    for (std::size_t n = 0; n < in.files.size(); ++n) {
+        const Attachment& a = in.files[n];
+        attachments(account).put(id + "." + std::to_string(n + 1),
+                                 {{"name", a.name},
+                                  {"type", a.type},
+                                  {"size", a.data.size()},
+                                  {"data", platform::base64_encode(a.data)}});
+    }
     letters(account).put(id, letter);
     json entry = {{"id", id},     {"from", in.from}, {"to", in.to}, {"subject", in.subject},
                   {"date", date}, {"read", false},   {"tag", tag}};
@@ -65,6 +80,12 @@ std::vector<json> Mailbox::page(const std::string& account, uint32_t offset, uin
 std::optional<json> Mailbox::letter(const std::string& account, const std::string& id) const {
     if (!index(account).get(id)) return std::nullopt;
     return letters(account).get(id);
+}
+
+std::optional<json> Mailbox::attachment(const std::string& account, const std::string& id,
+                                        int64_t n) const {
+    if (!index(account).get(id)) return std::nullopt;
+    return attachments(account).get(id + "." + std::to_string(n));
 }
 
 bool Mailbox::mark_read(const std::string& account, const std::string& id) const {

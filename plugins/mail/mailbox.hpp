@@ -3,7 +3,11 @@
 //
 //   letters/<account>/<id>   a letter the account received, as delivered and never changed:
 //                            {id, from, to, subject, body, date, tag, attachments, via}, and
-//                            message_id, in_reply_to, thread when the Incoming had them
+//                            message_id, in_reply_to, thread when the Incoming had them; from
+//                            outside also {mail_from, dkim, dkim_domain, message_id,
+//                            in_reply_to, sent} (sent: the Date header as written)
+//   attachments/<account>/<id>.<n>   attachment n (1, 2...) of letter id, as received:
+//                            {name, type, size, data (base64)}
 //   index/<account>/<id>     its inbox entry {id, from, to, subject, date, read, tag}: what
 //                            inbox, search's filter and markread use (read status lives here)
 //   sent/<account>/<id>      the sender's copy of a letter it sent: {id, to, subject, body,
@@ -19,9 +23,9 @@
 // digits (platform/sdk/random.hpp): a descending scan of a collection is newest first, and ids
 // do not collide across hosts sharing a store.
 //
-// deliver() is the one way into a mailbox: the send handler uses it for local mail, and an
-// inbound SMTP listener (a host part to come) hands mail from outside to it through an internal
-// endpoint. It writes the letter first and its index entry last, so a reader never sees an entry
+// deliver() is the one way into a mailbox: the send handler uses it for local mail, and the
+// host's SMTP listener hands mail from outside to it through the internal endpoint `deliver`
+// (inbound.cpp). It writes the letter first and its index entry last, so a reader never sees an entry
 // without its letter.
 //
 // Thread-safe: everything goes through the host's store.
@@ -33,6 +37,8 @@
 #include <string>
 #include <vector>
 
+#include "mime.hpp"
+
 namespace mail {
 
 // A letter on its way into a mailbox. The last fields are empty unless known: the letter's
@@ -41,8 +47,13 @@ namespace mail {
 // and the DKIM result ("pass", "fail", "none"; "" when not checked).
 struct Incoming {
     std::string from, to, subject, body, tag, via = "local";
-    std::vector<std::string> attachments;
-    std::string message_id, in_reply_to, thread, mail_from, dkim;
+    std::vector<std::string> attachments;  // names
+    // Mail from outside (via "smtp"): the envelope sender (MAIL FROM), the DKIM result ("pass",
+    // "fail" or "none", dkim.hpp) and signing domain, the message's own headers, and the
+    // attachments' contents (stored under attachments/, their names in `attachments`).
+    std::string mail_from, dkim, dkim_domain, message_id, in_reply_to, sent;
+    std::string thread;  // the agent conversation the letter belongs to
+    std::vector<Attachment> files;
 };
 
 class Mailbox {
@@ -66,6 +77,11 @@ public:
     // The received letter `id`, or nullopt when the account has none by that id.
     std::optional<platform::json> letter(const std::string& account, const std::string& id) const;
 
+    // Attachment n (1-based) of the account's letter `id`: {name, type, size, data (base64)};
+    // nullopt when there is no such letter or attachment.
+    std::optional<platform::json> attachment(const std::string& account, const std::string& id,
+                                             int64_t n) const;
+
     // Marks the entry read; false when the account has no letter `id`.
     bool mark_read(const std::string& account, const std::string& id) const;
 
@@ -81,6 +97,9 @@ private:
     }
     platform::Collection index(const std::string& account) const {
         return platform::Collection(host_.store(), "index", account);
+    }
+    platform::Collection attachments(const std::string& account) const {
+        return platform::Collection(host_.store(), "attachments", account);
     }
     platform::Collection counts(const std::string& account) const {
         return platform::Collection(host_.store(), "counts", account);

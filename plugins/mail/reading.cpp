@@ -70,10 +70,25 @@ json Mail::read(platform::Request& r) {
                 {"body", body.substr(from, to - from)},
                 {"offset", offset},
                 {"length", length},
-                {"attachments", letter->value("attachments", json::array())}};
+                {"attachments", letter->value("attachments", json::array())},
+                {"dkim", letter->value("dkim", json(nullptr))},
+                {"dkim_domain", letter->value("dkim_domain", json(nullptr))}};
     if (letter->contains("thread")) out["thread"] = (*letter)["thread"];
     if (end < length) out["next_offset"] = end;
     return out;
+}
+
+json Mail::attachment(platform::Request& r) {
+    const std::string& me = caller(r);
+    const std::string id = r.str("id");
+    const int64_t n = r.integer("n", 1, 1, 1000);
+    auto a = box_.attachment(me, id, n);
+    if (!a)
+        throw platform::not_found("id, n: no attachment " + std::to_string(n) + " of a letter " +
+                                  id + " in your mailbox");
+    (*a)["id"] = id;
+    (*a)["n"] = n;
+    return *a;
 }
 
 json Mail::search(platform::Request& r) {

@@ -19,7 +19,8 @@ declare -A may_use=(
     [acme]=""
     [http]="mcp acme core outbound"
     [xmpp]="core outbound"
-    [server]="http isolation mcp acme xmpp core outbound"
+    [smtp]="http mcp acme core outbound"
+    [server]="smtp http isolation mcp acme xmpp core outbound"
 )
 declare -A lib
 for arg in "$@"; do
@@ -76,7 +77,7 @@ done
 # in the libraries).
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 declare -A layer_of_dir=([core]=core [auth]=core [payment]=core [plugins]=core [outbound]=outbound
-    [isolation]=isolation [mcp]=mcp [acme]=acme [http]=http [xmpp]=xmpp [runtime]=server)
+    [isolation]=isolation [mcp]=mcp [acme]=acme [http]=http [xmpp]=xmpp [smtp]=smtp [runtime]=server)
 check_includes() {  # check_includes <layer> <files...>
     local layer=$1 file area
     shift

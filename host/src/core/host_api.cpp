@@ -41,7 +41,7 @@ platform_status_t config_get(platform_host_ctx_t* c, platform_str_t path,
     const json platform_part = {{"namespace", settings.ns},
                                 {"mail_domain", settings.mail_domain},
                                 {"smtp_relay", smtp_relay_without_credentials(settings.smtp_relay)},
-                                {"smtp_listening", false}};
+                                {"smtp_listening", hctx(c).runtime->smtp_listening()}};
     const json* node = &hctx(c).plugin->config;
     if (p == "platform" || p.rfind("platform.", 0) == 0) {
         node = &platform_part;

@@ -37,6 +37,12 @@ Settings Settings::from_environment() {
     Settings s;
     take(s.api_address, "PLATFORM_API_ADDRESS");
     take(s.proxy_address, "PLATFORM_PROXY_ADDRESS");
+    take(s.smtp_address, "PLATFORM_SMTP_ADDRESS");
+    try {
+        split_address(s.smtp_address);
+    } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument(std::string("PLATFORM_SMTP_ADDRESS: ") + e.what());
+    }
     take(s.ns, "PLATFORM_NAMESPACE");
     take(s.handler, "PLATFORM_API_HANDLER");
     take(s.profile, "PLATFORM_PROFILE");

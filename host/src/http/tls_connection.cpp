@@ -17,8 +17,8 @@
 #include <cstring>
 #include <platform/host/acme/openssl_handles.hpp>
 #include <platform/host/http/http_framing.hpp>
+#include <platform/host/http/tls_context.hpp>
 
-#include "tls_context.hpp"
 #include "tls_pump.hpp"
 
 namespace platform::host::tls {

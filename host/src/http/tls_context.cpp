@@ -1,5 +1,3 @@
-#include "tls_context.hpp"
-
 #include <fcntl.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
@@ -11,6 +9,7 @@
 #include <cstring>
 #include <ctime>
 #include <platform/host/acme/openssl_handles.hpp>
+#include <platform/host/http/tls_context.hpp>
 #include <vector>
 
 namespace platform::host {

@@ -14,11 +14,11 @@
 #include <cstring>
 #include <mutex>
 #include <platform/host/core/settings.hpp>
+#include <platform/host/http/tls_context.hpp>
 #include <platform/host/http/tls_listener.hpp>
 #include <thread>
 
 #include "tls_connection.hpp"
-#include "tls_context.hpp"
 
 namespace platform::host {
 

@@ -9,11 +9,10 @@
 
 #include <functional>
 #include <platform/host/acme/openssl_handles.hpp>
+#include <platform/host/http/tls_context.hpp>
 #include <platform/host/http/tls_listener.hpp>
 #include <stdexcept>
 #include <utility>
-
-#include "tls_context.hpp"
 
 namespace platform::host {
 

@@ -63,6 +63,8 @@ void HostProcess::launch() {
         setenv("PLATFORM_HOME", options_.home.c_str(), 1);
         unsetenv("PLATFORM_PLUGIN_PATH");
         unsetenv("PLATFORM_PROFILE");
+        // A host with a mail domain listens for SMTP too: on a free port, never :2525.
+        setenv("PLATFORM_SMTP_ADDRESS", "127.0.0.1:0", 1);
         // The developer's model keys would choose the model (model_choice.hpp): tests set them.
         for (const char* v :
              {"OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"})

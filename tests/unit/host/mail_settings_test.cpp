@@ -1,5 +1,6 @@
-// The mail settings (settings.hpp): PLATFORM_MAIL_DOMAIN and PLATFORM_SMTP_RELAY read and checked
-// by Settings::from_environment, and the relay as plugins are told it (without its credentials).
+// The mail settings (settings.hpp): PLATFORM_MAIL_DOMAIN, PLATFORM_SMTP_RELAY and
+// PLATFORM_SMTP_ADDRESS read and checked by Settings::from_environment, and the relay as plugins
+// are told it (without its credentials).
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -16,6 +17,7 @@ protected:
     void SetUp() override {
         unsetenv("PLATFORM_MAIL_DOMAIN");
         unsetenv("PLATFORM_SMTP_RELAY");
+        unsetenv("PLATFORM_SMTP_ADDRESS");
     }
     void TearDown() override { SetUp(); }
     // The message from_environment stops with, or "" when it does not.
@@ -33,6 +35,9 @@ TEST_F(MailSettings, DefaultsAreEmptyAndTheDomainIsKeptInLowerCase) {
     Settings s = Settings::from_environment();
     EXPECT_EQ(s.mail_domain, "");
     EXPECT_EQ(s.smtp_relay, "");
+    EXPECT_EQ(s.smtp_address, ":2525");
+    setenv("PLATFORM_SMTP_ADDRESS", "127.0.0.1:0", 1);
+    EXPECT_EQ(Settings::from_environment().smtp_address, "127.0.0.1:0");
     setenv("PLATFORM_MAIL_DOMAIN", "Mail.Example.ORG", 1);
     setenv("PLATFORM_SMTP_RELAY", "smtps://ann:s3cret@smtp.example.org:465", 1);
     s = Settings::from_environment();
@@ -50,6 +55,11 @@ TEST_F(MailSettings, BadValuesStopTheServerNamingTheVariable) {
                             "smtp://mx:25/path", "mx.example.org:25"}) {
         setenv("PLATFORM_SMTP_RELAY", bad, 1);
         EXPECT_EQ(refusal().rfind("PLATFORM_SMTP_RELAY: ", 0), 0u) << bad << ": " << refusal();
+    }
+    unsetenv("PLATFORM_SMTP_RELAY");
+    for (const char* bad : {":smtp", "127.0.0.1:70000", "mx:"}) {
+        setenv("PLATFORM_SMTP_ADDRESS", bad, 1);
+        EXPECT_EQ(refusal().rfind("PLATFORM_SMTP_ADDRESS: ", 0), 0u) << bad << ": " << refusal();
     }
 }
 

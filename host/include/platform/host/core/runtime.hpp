@@ -8,6 +8,7 @@
 
 #include <platform/abi.h>
 
+#include <atomic>
 #include <functional>
 #include <map>
 #include <memory>
@@ -106,6 +107,10 @@ public:
     Identity service_identity(const Plugin& p) const;
     // Where the HTTP surfaces listen, once they do (for the network service).
     void set_addresses(std::string api, std::string proxy);
+    // Whether the inbound SMTP listener (host/src/smtp/) takes mail: plugins read it as
+    // platform.smtp_listening. Set by host_server once the listener is bound.
+    void set_smtp_listening(bool on) { smtp_listening_ = on; }
+    bool smtp_listening() const { return smtp_listening_; }
     nlohmann::json network_nodes() const;
     PaymentGate& payments() { return *payments_; }
     Admission& admission() { return *admission_; }
@@ -179,6 +184,7 @@ private:
     IsolatedLoader isolated_loader_;
     std::vector<std::pair<std::string, std::function<std::unique_ptr<Plugin>()>>> builtins_;
     std::string api_address_, proxy_address_;
+    std::atomic<bool> smtp_listening_{false};
     std::mutex resource_listener_m_;
     std::function<void(const std::string&, const std::string&)> resource_listener_;
     bool stopped_ = false;

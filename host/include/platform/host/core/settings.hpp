@@ -28,6 +28,9 @@ struct Settings {
     // smtp[s]://user:pass@host:port; empty = none). Plugins read the domain as
     // platform.mail_domain and the relay without its credentials as platform.smtp_relay.
     std::string mail_domain, smtp_relay;
+    // The inbound SMTP listener (host/src/smtp/, PLATFORM_SMTP_ADDRESS): where it listens; it
+    // runs only when mail_domain is set. Port 0 picks a free port.
+    std::string smtp_address = ":2525";
     std::string tls_cert_file, tls_key_file, acme_hosts;
     // MCP (mcp.hpp): extra Host names /mcp accepts besides the loopback ones and the ACME hosts
     // (PLATFORM_MCP_ALLOWED_HOSTS, comma-separated, "*" = any), and how long an unused session

@@ -1,5 +1,5 @@
-// tls_context.hpp — private to host/src/http: the TLS listener's certificate handling in OpenSSL
-// terms (tls_listener.hpp describes the listener).
+// platform/host/http/tls_context.hpp — certificate handling in OpenSSL terms, for the gateway's
+// TLS listener (tls_listener.hpp) and the SMTP listener's STARTTLS (smtp/smtp_listener.hpp).
 //
 // tls_context.cpp turns a PEM certificate and key into the server context every new connection is
 // made from, and reads them from files; tls_self_signed.cpp makes a certificate in memory. No

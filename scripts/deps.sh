@@ -21,6 +21,7 @@ PLATFORM_DEPS_PACKAGES=(
     sqlite3  # scripts/backup and scripts/restore (online .backup of the SQLite files) and their test
     prosody lua-unbound  # the XMPP server of scripts/xmpp and the XMPP tests (tests/integration/xmpp_test.cpp)
     libstrophe-dev  # the host's XMPP component (host/src/xmpp/)
+    dovecot-imapd  # tests/integration/external_mail_test.cpp runs its own instance (not the system one)
 )
 PLATFORM_DEPS_BENCH_PACKAGES=(wrk nginx-light python3 valgrind)
 

@@ -30,7 +30,10 @@ void Mail::describe(platform::ServiceSpec<Mail>& s) {
                         .integer("outside_price")
                         .min(0)
                         .max(1000)
-                        .doc("Credits one letter to an outside address costs (default 1)"));
+                        .doc("Credits one letter to an outside address costs (default 1)")
+                        .array("trusted_mailboxes", schema::string().max_len(300))
+                        .doc("IMAP servers (host:port) reached as operator URLs: outbound.allow "
+                             "decides them instead of the SSRF guard (default none)"));
     s.get("inbox")
         .title("List received mail")
         .description(
@@ -47,7 +50,9 @@ void Mail::describe(platform::ServiceSpec<Mail>& s) {
         .title("Your mail handle and address")
         .description(
             "Your handle (your account id; other accounts mail you by it), your address when the "
-            "instance has a mail domain (else null), and whether mail from outside can arrive. "
+            "instance has a mail domain (else null), whether mail from outside can arrive, and "
+            "your connected external mailbox (`external`: url, host, mailbox, user; never the "
+            "password). "
             "With `tag`, also the username and address that file letters under that tag.")
         .schema(schema::object().prop("tag", tag_value()))
         .access(platform::Access::account)
@@ -139,6 +144,7 @@ void Mail::describe(platform::ServiceSpec<Mail>& s) {
         .access(platform::Access::owner)
         .read_only()
         .handler(&Mail::sources);
+    describe_external(s);
 }
 
 const std::string& Mail::caller(platform::Request& r) {
@@ -166,7 +172,8 @@ json Mail::info(platform::Request& r) {
                 {"address", address(me)},
                 {"domain", f.domain.empty() ? json(nullptr) : json(f.domain)},
                 {"outside_mail", f.outside_mail()},
-                {"outside_sending", !f.domain.empty() && !f.relay.empty()}};
+                {"outside_sending", !f.domain.empty() && !f.relay.empty()},
+                {"external", external_.info(me)}};
     if (!tag.empty())
         out["tagged"] = {
             {"tag", tag}, {"username", me + "+" + tag}, {"address", address(me + "+" + tag)}};

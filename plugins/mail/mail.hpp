@@ -10,16 +10,24 @@
 //   source    GET  {id*}                               -> a letter the caller sent (owner)
 //   sources   GET  {offset, limit 1-100 = 20}          -> {sources: [ids], total} (owner)
 //
+// The account's own mailbox elsewhere, over IMAP through the host (external.hpp):
+//   connect        POST {url*, user*, password*}              -> info's `external`
+//   disconnect     POST {}                                    -> {disconnected}
+//   externalsearch POST {query, page, limit 1-20 = 20}        -> {messages, since, next_page}
+//   externalread   GET  {id*, offset, limit 1-2000 = 2000}    -> a page of the plain text
+//
 // Addresses and tags: addresses.hpp. Storage: mailbox.hpp. Outside mail: outside.hpp and
 // message.hpp. The reading methods are in reading.cpp. Every method needs an account.
 //
 // Plugin config: `outside_price` (0-1000, default 1): credits a letter to an outside address
-// costs.
+// costs; `trusted_mailboxes` ("host:port" list, default none): IMAP servers reached as operator
+// URLs, so outbound.allow decides them instead of the SSRF guard.
 #pragma once
 
 #include <platform/sdk.hpp>
 #include <string>
 
+#include "external.hpp"
 #include "mailbox.hpp"
 #include "outside.hpp"
 
@@ -37,7 +45,8 @@ inline constexpr std::size_t kMaxTo = 254;
 class Mail {
 public:
     static void describe(platform::ServiceSpec<Mail>& s);
-    explicit Mail(const platform::Host& host) : host_(host), box_(host), outside_(host) {}
+    explicit Mail(const platform::Host& host)
+        : host_(host), box_(host), outside_(host), external_(host) {}
 
     platform::json info(platform::Request& r);
     platform::json send(platform::Request& r);
@@ -48,6 +57,12 @@ public:
     platform::json search(platform::Request& r);
     platform::json source(platform::Request& r);
     platform::json sources(platform::Request& r);
+    // external_methods.cpp
+    static void describe_external(platform::ServiceSpec<Mail>& s);
+    platform::json connect(platform::Request& r);
+    platform::json disconnect(platform::Request& r);
+    platform::json externalsearch(platform::Request& r);
+    platform::json externalread(platform::Request& r);
 
 private:
     // The caller's account; 401 for an anonymous caller.
@@ -58,4 +73,5 @@ private:
     platform::Host host_;
     mail::Mailbox box_;
     mail::Outside outside_;
+    mail::External external_;
 };

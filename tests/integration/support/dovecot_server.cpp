@@ -1,6 +1,7 @@
 #include "dovecot_server.hpp"
 
 #include <fcntl.h>
+#include <grp.h>
 #include <netinet/in.h>
 #include <pwd.h>
 #include <sys/prctl.h>
@@ -39,6 +40,11 @@ bool accepting(int port) {
 std::string user_name(uid_t uid) {
     const passwd* p = ::getpwuid(uid);
     return p ? p->pw_name : std::to_string(uid);
+}
+
+std::string group_name(gid_t gid) {
+    const group* g = ::getgrgid(gid);
+    return g ? g->gr_name : std::to_string(gid);
 }
 
 void own(const std::string& path, int uid, int gid) {
@@ -107,6 +113,7 @@ void DovecotServer::start(const std::map<std::string, std::string>& users) {
         << "mail_location = maildir:" << dir_ << "/mail/%u\n"
         << "default_login_user = " << (root ? "dovenull" : user_name(::geteuid())) << "\n"
         << "default_internal_user = " << (root ? "dovecot" : user_name(::geteuid())) << "\n"
+        << "default_internal_group = " << (root ? "dovecot" : group_name(::getegid())) << "\n"
         << "passdb {\n  driver = passwd-file\n  args = scheme=PLAIN username_format=%u " << dir_
         << "/passwd\n}\nuserdb {\n  driver = passwd-file\n  args = username_format=%u " << dir_
         << "/passwd\n}\nservice imap-login {\n  chroot =\n  inet_listener imap {\n"

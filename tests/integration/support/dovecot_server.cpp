@@ -110,6 +110,7 @@ void DovecotServer::start(const std::map<std::string, std::string>& users) {
         << "base_dir = " << run << "\nstate_dir = " << run << "\nlog_path = " << dir_
         << "/dovecot.log\nprotocols = imap\nlisten = 127.0.0.1\nssl = no\n"
         << "disable_plaintext_auth = no\nauth_mechanisms = plain login\nfirst_valid_uid = 1\n"
+        << "auth_failure_delay = 0\n"
         << "mail_location = maildir:" << dir_ << "/mail/%u\n"
         << "default_login_user = " << (root ? "dovenull" : user_name(::geteuid())) << "\n"
         << "default_internal_user = " << (root ? "dovecot" : user_name(::geteuid())) << "\n"
@@ -118,7 +119,8 @@ void DovecotServer::start(const std::map<std::string, std::string>& users) {
         << "/passwd\n}\nuserdb {\n  driver = passwd-file\n  args = username_format=%u " << dir_
         << "/passwd\n}\nservice imap-login {\n  chroot =\n  inet_listener imap {\n"
         << "    address = 127.0.0.1\n    port = " << port_
-        << "\n  }\n  inet_listener imaps {\n    port = 0\n  }\n}\nservice anvil {\n  chroot =\n}\n";
+        << "\n  }\n  inet_listener imaps {\n    port = 0\n  }\n}\nservice anvil {\n  chroot =\n  "
+           "unix_listener anvil-auth-penalty {\n    mode = 0\n  }\n}\n";
     std::string binary = kDovecot, conf_flag = "-c", conf = dir_ + "/dovecot.conf",
                 foreground = "-F";
     char* argv[] = {binary.data(), conf_flag.data(), conf.data(), foreground.data(), nullptr};

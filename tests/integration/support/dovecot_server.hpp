@@ -9,7 +9,9 @@
 //   imap.deliver("ann", "Subject: hi\r\n\r\nHello\r\n", std::chrono::hours(24 * 10));
 //
 // The config: protocols imap, plain IMAP only on 127.0.0.1:<port> (ssl = no, plaintext logins
-// allowed), a passwd-file passdb and userdb, mail_location maildir:<folder>/mail/%u. As root the
+// allowed), a passwd-file passdb and userdb, mail_location maildir:<folder>/mail/%u, no delay
+// after a failed login and no auth penalty (anvil-auth-penalty off: a test's wrong password must
+// not slow its next login by seconds). As root the
 // login and mail processes run as the package's dovenull and dovecot users (Dovecot refuses root
 // for them), so the maildirs belong to dovecot; otherwise everything runs as the current user.
 // The constructor writes the config, starts `dovecot -c <conf> -F` and waits until the port

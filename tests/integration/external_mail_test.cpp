@@ -152,6 +152,9 @@ TEST_F(ExternalMail, SearchesTheLastSevenDaysByHeadersAndReadsOneMessage) {
 
     const json found = ok(post("externalsearch", {{"query", "invoice"}, {"limit", 5}}));
     ASSERT_EQ(found["messages"].size(), 1u) << found;
+    EXPECT_EQ(ok(post("externalsearch", {{"query", "café"}}))["messages"].size(), 1u);  // UTF-8
+    EXPECT_EQ(ok(post("externalsearch", {{"query", "\"quoted\" \\ nothing"}}))["messages"].size(),
+              0u);
     EXPECT_EQ(ok(post("externalsearch", {{"limit", 5}}))["messages"].size(), 5u);
     EXPECT_EQ(post("externalsearch", {{"limit", 21}}).status, 400);
     EXPECT_EQ(post("externalsearch", {{"page", "not-a-cursor"}}).status, 400);

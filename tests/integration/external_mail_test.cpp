@@ -2,7 +2,8 @@
 // Debian's Dovecot on loopback (support/dovecot_server.hpp: a throwaway config and maildir). The
 // host reaches Dovecot through http_fetch's imap:// path; the loopback port is allow-listed in
 // outbound.allow and trusted by mail's trusted_mailboxes (without both the SSRF guard refuses
-// it). The mailbox holds 23 messages of the last days and one of ten days ago.
+// it). The mailbox holds 23 messages of the last days and one of ten days ago. The CLI connects
+// and searches too.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -11,6 +12,7 @@
 #include <set>
 #include <string>
 
+#include "command.hpp"
 #include "dovecot_server.hpp"
 #include "http_client.hpp"
 #include "profiles.hpp"
@@ -120,6 +122,18 @@ TEST_F(ExternalMail, ConnectingChecksTheLoginAndKeepsItSealed) {
     const json info = ok(api.get("/api/v1/mail/info", as("carl")));
     EXPECT_EQ(info["external"]["url"], url());
     EXPECT_EQ(info.dump().find(kPassword), std::string::npos);
+    // The CLI reaches the same setting: its dynamic commands are the service's methods.
+    TempDir home;
+    const auto cli =
+        run_cli(*host, home.path(), "dora",
+                {"mail", "connect", "--url", url(), "--user", "ann", "--password", kPassword});
+    EXPECT_EQ(cli.code, 0) << cli.err;
+    const auto found =
+        run_cli(*host, home.path(), "dora",
+                {"--output", "json", "mail", "externalsearch", "--query", "invoice"});
+    EXPECT_EQ(found.code, 0) << found.err;
+    EXPECT_NE(found.out.find("Café invoice"), std::string::npos) << found.out;
+    EXPECT_EQ(found.out.find(kPassword), std::string::npos);
     EXPECT_EQ(ok(post("disconnect", json::object(), "carl"))["disconnected"], true);
     EXPECT_EQ(ok(post("disconnect", json::object(), "carl"))["disconnected"], false);
     EXPECT_EQ(post("externalsearch", json::object(), "carl").status, 503);

@@ -36,7 +36,11 @@ void Mail::describe(platform::ServiceSpec<Mail>& s) {
                         .str("dkim_keys_file")
                         .max_len(4096)
                         .doc("A file of DKIM public keys (\"<selector>._domainkey.<domain> "
-                             "<TXT record>\" a line) used instead of DNS; unset: DNS"));
+                             "<TXT record>\" a line) used instead of DNS; unset: DNS")
+
+                        .array("trusted_mailboxes", schema::string().max_len(300))
+                        .doc("IMAP servers (host:port) reached as operator URLs: outbound.allow "
+                             "decides them instead of the SSRF guard (default none)"));
     s.get("inbox")
         .title("List received mail")
         .description(
@@ -55,6 +59,8 @@ void Mail::describe(platform::ServiceSpec<Mail>& s) {
             "Your handle (your account id; other accounts mail you by it), your address when the "
             "instance has a mail domain (else null), whether mail from outside can arrive, and "
             "the outside address you linked for mail to the agent (else null). "
+            "your connected external mailbox (`external`: url, host, mailbox, user; never the "
+            "password). "
             "With `tag`, also the username and address that file letters under that tag.")
         .schema(schema::object().prop("tag", tag_value()))
         .access(platform::Access::account)
@@ -169,6 +175,7 @@ void Mail::describe(platform::ServiceSpec<Mail>& s) {
         .handler(&Mail::sources);
     describe_agent(s);
     describe_inbound(s);
+    describe_external(s);
 }
 
 const std::string& Mail::caller(platform::Request& r) {
@@ -196,7 +203,8 @@ json Mail::info(platform::Request& r) {
                 {"address", address(me)},
                 {"domain", f.domain.empty() ? json(nullptr) : json(f.domain)},
                 {"outside_mail", f.outside_mail()},
-                {"outside_sending", !f.domain.empty() && !f.relay.empty()}};
+                {"outside_sending", !f.domain.empty() && !f.relay.empty()},
+                {"external", external_.info(me)}};
     const auto linked = links_.address_of(me);
     out["linked"] = linked ? json(*linked) : json(nullptr);
     if (!tag.empty())

@@ -16,6 +16,11 @@
 // Internal, for the host's SMTP listener only (inbound.cpp, README "Inbound mail"):
 //   recipient POST {address*}                          -> {account, tag} or 404
 //   deliver   POST {mail_from, rcpt_to*, helo, message_base64*} -> {delivered, dkim}
+// The account's own mailbox elsewhere, over IMAP through the host (external.hpp):
+//   connect        POST {url*, user*, password*}              -> info's `external`
+//   disconnect     POST {}                                    -> {disconnected}
+//   externalsearch POST {query, page, limit 1-20 = 20}        -> {messages, since, next_page}
+//   externalread   GET  {id*, offset, limit 1-2000 = 2000}    -> a page of the plain text
 //
 // Addresses and tags: addresses.hpp. Storage: mailbox.hpp. Outside mail: outside.hpp and
 // message.hpp. The reading methods are in reading.cpp. Mail to the agent: agent_mail.hpp, links.hpp
@@ -24,6 +29,8 @@
 // Plugin config: `outside_price` (0-1000, default 1): credits a letter to an outside address
 // costs; `dkim_keys_file` (default unset: DNS): the file DKIM public keys are read from instead
 // of DNS (dkim.hpp).
+// costs; `trusted_mailboxes` ("host:port" list, default none): IMAP servers reached as operator
+// URLs, so outbound.allow decides them instead of the SSRF guard.
 #pragma once
 
 #include <platform/sdk.hpp>
@@ -31,6 +38,7 @@
 
 #include "agent_mail.hpp"
 #include "links.hpp"
+#include "external.hpp"
 #include "mailbox.hpp"
 #include "outside.hpp"
 
@@ -53,6 +61,7 @@ public:
           box_(host),
           outside_(host),
           links_(host),
+          external_(host),
           agents_(host, box_, outside_, links_) {}
 
     // The agent's worker (agent_mail.hpp).
@@ -83,6 +92,12 @@ public:
     static void describe_inbound(platform::ServiceSpec<Mail>& s);
     platform::json recipient(platform::Request& r);
     platform::json deliver(platform::Request& r);
+    // external_methods.cpp
+    static void describe_external(platform::ServiceSpec<Mail>& s);
+    platform::json connect(platform::Request& r);
+    platform::json disconnect(platform::Request& r);
+    platform::json externalsearch(platform::Request& r);
+    platform::json externalread(platform::Request& r);
 
 private:
     // The caller's account; 401 for an anonymous caller.
@@ -97,4 +112,5 @@ private:
     mail::Outside outside_;
     mail::Links links_;
     mail::AgentMail agents_;
+    mail::External external_;
 };

@@ -1,7 +1,7 @@
 // Outbound::fetch — the host table's http_fetch (rules in outbound.hpp), in steps: normalise the
 // request (fetch_request.hpp), resolve its target (provider_target.hpp), then follow the hops
 // (redirects.hpp), each decided by the guard (hop_guard.hpp) and exchanged through libcurl
-// (curl_exchange.hpp).
+// (curl_exchange.hpp). imap:// and imaps:// URLs are one IMAP session instead (imap_exchange.hpp).
 #include <curl/curl.h>
 
 #include <mutex>
@@ -9,6 +9,7 @@
 
 #include "fetch_request.hpp"
 #include "fetch_state.hpp"
+#include "imap_exchange.hpp"
 #include "provider_target.hpp"
 #include "redirects.hpp"
 #include "smtp_relay.hpp"
@@ -26,6 +27,8 @@ platform_str_t view(const std::string& s) {
 Reply run(const platform_http_request_t& req, const OutboundSettings& s) {
     Hop hop;
     if (auto refused = read_hop(req, hop)) return *refused;
+    if (text(req.provider).empty() && is_imap_url(text(req.url)))
+        return imap_exchange(req, hop, fetch_limits(req, s), s);
     Target target;
     if (auto refused = resolve_target(req, s, target)) return *refused;
     std::string error;

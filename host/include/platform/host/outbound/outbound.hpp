@@ -26,6 +26,9 @@
 //   - Limits: the request's timeout_ms / max_response_bytes, or these settings when 0. The
 //     timeout covers the whole fetch, redirects included. Bodies are decoded (gzip...) and the
 //     cap applies to the decoded bytes. Proxies from the environment are never used.
+//   - imap:// and imaps:// URLs are one IMAP session instead (the login as Basic authorization,
+//     IMAP commands as the body, the server's transcript as the answer; the same guard): see
+//     host/src/outbound/imap_exchange.hpp.
 // Results: OK with any HTTP status; PERMISSION_DENIED (scheme, userinfo, guard, allow-list);
 // INVALID_ARGUMENT (malformed URL, method or headers); UNAVAILABLE (provider not configured);
 // TIMEOUT; PAYLOAD_TOO_LARGE; BAD_GATEWAY (DNS, connect, TLS, too many redirects). The response's

@@ -85,18 +85,29 @@ void AgentMail::from_account(platform::Request& r, const std::string& agent,
     enqueue({grant, r.account(), agent, subject, body, message_id, thread, "", true});
 }
 
+bool dkim_aligned(const std::string& result, const std::string& signer, const std::string& sender) {
+    if (result != "pass" || signer.empty()) return false;
+    const std::size_t at = sender.rfind('@');
+    if (at == std::string::npos) return false;
+    const std::string domain = platform::lower(sender.substr(at + 1)), d = platform::lower(signer);
+    return domain == d || (domain.size() > d.size() &&
+                           domain.compare(domain.size() - d.size(), d.size(), d) == 0 &&
+                           domain[domain.size() - d.size() - 1] == '.');
+}
+
 void AgentMail::from_outside(const std::string& agent, const Incoming& in) {
-    const std::string sender = in.mail_from.empty() ? in.from : in.mail_from;
+    const std::string sender = in.from.empty() ? in.mail_from : in.from;
     const auto link = links_.find(sender);
     if (!link)
         throw platform::permission_denied(
             "Sorry: the agent answers mail only from an address an account of this instance "
             "has linked (mail/link)");
-    if (!in.dkim.empty() && in.dkim != "pass")
+    if (in.via == "smtp" && !dkim_aligned(in.dkim, in.dkim_domain, sender))
         throw platform::permission_denied(
-            "Sorry: the agent answers mail from a linked address only when its DKIM signature "
-            "verifies (this letter's: " +
-            in.dkim + ")");
+            "Sorry: the agent answers mail from a linked address only when it carries a DKIM "
+            "signature of the address's own domain that verifies (this letter's: " +
+            (in.dkim.empty() ? std::string("none") : in.dkim) +
+            (in.dkim_domain.empty() ? std::string() : " for " + in.dkim_domain) + ")");
     std::string thread;
     if (!in.in_reply_to.empty()) thread = thread_of(link->account, in.in_reply_to).value_or("");
     enqueue({link->grant, link->account, agent, in.subject, in.body, in.message_id, thread,

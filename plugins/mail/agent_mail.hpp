@@ -5,8 +5,9 @@
 //   - a local sender (mail/send as an account): that account. send() takes a grant for the caller
 //     (Request::grant) and queues the job; send answers at once with the sender's copy.
 //   - a letter from outside (the SMTP listener's delivery, Incoming.via "smtp"): the account that
-//     linked the sender's address (Incoming.mail_from, else `from`; links.hpp), through the grant
-//     kept with the link — and only when the listener recorded no DKIM result or `pass`. Otherwise
+//     linked the sender's address (the From header's, else the envelope's; links.hpp), through
+//     the grant kept with the link — and only when the letter's DKIM signature verified for the
+//     sender's own domain (dkim_aligned: a forged From fails it, as does an unsigned letter). Otherwise
 //     from_outside() throws permission_denied with a polite reason, which the listener gives back
 //     as its SMTP refusal: no agent run, nothing charged, no letter sent back (no backscatter).
 //
@@ -42,6 +43,11 @@
 #include "outside.hpp"
 
 namespace mail {
+
+// Whether a DKIM `result` ("pass", "fail", "none") by `signer` (the signature's d= domain) vouches
+// for `sender`: it passed, and the signer is the address's domain or a parent of it (DMARC's
+// relaxed alignment: news.example.org is vouched for by example.org, never the other way).
+bool dkim_aligned(const std::string& result, const std::string& signer, const std::string& sender);
 
 // The agent `to` names — "" for the default agent (`agent`), the name for `agent+<name>` — when
 // `to` is agent[+name] or agent[+name]@<domain>; nullopt otherwise. `domain` "" matches no address.

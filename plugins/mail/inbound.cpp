@@ -137,8 +137,9 @@ json Mail::deliver(platform::Request& r) {
         in.tag = rc.tag;
         try {
             const json took = take(address, in);
-            delivered.push_back(took.contains("id") ? json{{"to", address}, {"id", took["id"]}}
-                                                    : json{{"to", address}, {"agent", took["agent"]}});
+            delivered.push_back(took.contains("id")
+                                    ? json{{"to", address}, {"id", took["id"]}}
+                                    : json{{"to", address}, {"agent", took["agent"]}});
         } catch (const platform::Error& e) {
             if (e.code() != platform::Code::permission_denied) throw;
             refused.push_back({{"to", address}, {"reason", e.what()}});

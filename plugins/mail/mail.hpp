@@ -37,8 +37,8 @@
 #include <string>
 
 #include "agent_mail.hpp"
-#include "links.hpp"
 #include "external.hpp"
+#include "links.hpp"
 #include "mailbox.hpp"
 #include "outside.hpp"
 

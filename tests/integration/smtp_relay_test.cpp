@@ -9,82 +9,30 @@
 //   - a letter to `agent` runs the agent (model-builtin) as the sender on channel mail: the answer
 //     arrives in the sender's mail inbox as "Re: ..." with the conversation's id, the inbox service
 //     shows that conversation (channel mail), and a reply to the answer continues it.
-#include <fcntl.h>
-#include <poll.h>
-#include <sys/prctl.h>
-#include <unistd.h>
 
-#include <csignal>
 #include <fstream>
 #include <string>
 #include <vector>
 
-#include "build_tree.hpp"
 #include "command.hpp"
 #include "eventually.hpp"
 #include "http_client.hpp"
 #include "shared_host_test.hpp"
+#include "smtp_sink.hpp"
 
 using nlohmann::json;
 using namespace platform::test;
 
 namespace {
 
-// The sink's process and what it wrote.
-struct Sink {
-    int pid = -1, port = 0;
-    std::string out, why;
-
-    explicit Sink(const std::string& dir) : out(dir + "/sink.jsonl") {
-        int pipe_fds[2];
-        if (::pipe(pipe_fds) != 0) {
-            why = "pipe failed";
-            return;
-        }
-        std::string py = "/usr/bin/python3",
-                    script = source_dir() + "/tests/integration/smtp_sink.py";
-        char* argv[] = {py.data(), script.data(), out.data(), nullptr};
-        pid = ::fork();
-        if (pid == 0) {
-            ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-            ::dup2(pipe_fds[1], 1);
-            ::dup2(pipe_fds[1], 2);
-            ::close_range(3, ~0U, 0);
-            ::execv(py.c_str(), argv);
-            ::_exit(127);
-        }
-        ::close(pipe_fds[1]);
-        std::string line;
-        pollfd p{pipe_fds[0], POLLIN, 0};
-        while (line.find('\n') == std::string::npos && ::poll(&p, 1, 15000) > 0) {
-            char buf[512];
-            const ssize_t n = ::read(pipe_fds[0], buf, sizeof buf);
-            if (n <= 0) break;
-            line.append(buf, size_t(n));
-        }
-        ::close(pipe_fds[0]);
-        if (line.rfind("listening ", 0) == 0) port = std::atoi(line.c_str() + 10);
-        if (!port) why = "the sink did not start (python3-aiosmtpd: scripts/deps.sh): " + line;
-    }
-    ~Sink() { stop_child(pid); }
-
-    std::vector<json> letters() const {
-        std::vector<json> all;
-        std::ifstream in(out);
-        for (std::string line; std::getline(in, line);) all.push_back(json::parse(line));
-        return all;
-    }
-};
-
 class SmtpRelay : public SharedHostTest {
 protected:
     static void SetUpTestSuite() {
-        sink = new Sink(suite_dir());
+        sink = new SmtpSink(suite_dir());
         ASSERT_NE(sink->port, 0) << sink->why;
         HostProcess::Options o;
-        o.env = {
-            {"PLATFORM_MAIL_DOMAIN", "example.org"},
-            {"PLATFORM_SMTP_RELAY", "smtp://relay:s3cret@127.0.0.1:" + std::to_string(sink->port)}};
+        o.env = {{"PLATFORM_MAIL_DOMAIN", "example.org"},
+                 {"PLATFORM_SMTP_RELAY", sink->relay_url()}};
         start_host(o);
     }
     static void TearDownTestSuite() {
@@ -119,9 +67,9 @@ protected:
         return messages;
     }
 
-    static Sink* sink;
+    static SmtpSink* sink;
 };
-Sink* SmtpRelay::sink = nullptr;
+SmtpSink* SmtpRelay::sink = nullptr;
 
 TEST_F(SmtpRelay, OutsideMailLeavesThroughTheRelayChargedOnceAndARefusalCostsNothing) {
     const int64_t before = allowance("relay-ann");

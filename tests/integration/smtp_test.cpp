@@ -11,7 +11,10 @@
 // DKIM (python3-dkim's dkimsign, a fresh RSA key from openssl, the public key given to the mail
 // plugin in its `dkim_keys_file`: no DNS) reads `dkim: pass`, and the same message changed after
 // signing `dkim: fail`; a recipient at another domain is refused (never an open relay); `info`
-// says mail from outside arrives. The tests skip when swaks, dkimsign or openssl are missing (scripts/deps.sh installs them).
+// says mail from outside arrives. Mail to agent@example.org from an address an account linked,
+// DKIM-signed by that address's domain, is answered through the relay (PLATFORM_SMTP_RELAY: a
+// python3-aiosmtpd sink, support/smtp_sink.hpp, which checks what arrives); unsigned, or from an
+// address nobody linked, it is refused with 550 5.7.1 and nothing is sent back. The tests skip when swaks, dkimsign or openssl are missing (scripts/deps.sh installs them).
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -20,9 +23,11 @@
 #include <string>
 
 #include "command.hpp"
+#include "eventually.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
 #include "profiles.hpp"
+#include "smtp_sink.hpp"
 #include "text_search.hpp"
 
 using nlohmann::json;
@@ -66,6 +71,9 @@ protected:
         o.args = {"--smtp_address", "127.0.0.1:0",    "--enable_tls", "--tls_cert_file",
                   d + "/cert.pem",  "--tls_key_file", d + "/key.pem"};
         o.env["PLATFORM_MAIL_DOMAIN"] = "example.org";
+        sink_ = std::make_unique<SmtpSink>(d);
+        ASSERT_NE(sink_->port, 0) << sink_->why;
+        o.env["PLATFORM_SMTP_RELAY"] = sink_->relay_url();
         host_ = std::make_unique<HostProcess>(o);
         host_->start();
         std::smatch m;
@@ -75,6 +83,7 @@ protected:
     }
     static void TearDownTestSuite() {
         host_.reset();
+        sink_.reset();
         dir_.reset();
     }
     void SetUp() override {
@@ -106,6 +115,17 @@ protected:
         if (!messages.is_array() || messages.empty()) return json();
         return mail("Mail.Read", {{"id", messages[0]["id"]}}, who);
     }
+    // `text` (an Internet message, CRLF lines) signed with the suite's DKIM key for example.net.
+    std::string signed_message(const std::string& name, const std::string& text) {
+        const std::string path = write(name, text);
+        auto sign =
+            run_command({"/bin/sh", "-c",
+                         "dkimsign --hcanon relaxed --bcanon relaxed sel example.net " +
+                             dir_->path() + "/dkim.pem < " + path + " > " + path + ".signed"},
+                        {}, 30);
+        EXPECT_EQ(sign.code, 0) << sign.err;
+        return path + ".signed";
+    }
     std::string write(const std::string& name, const std::string& text) {
         const std::string path = dir_->path() + "/" + name;
         std::ofstream(path, std::ios::binary) << text;
@@ -114,6 +134,7 @@ protected:
 
     static inline std::unique_ptr<TempDir> dir_;
     static inline std::unique_ptr<HostProcess> host_;
+    static inline std::unique_ptr<SmtpSink> sink_;
     static inline std::string smtp_port_, swaks_;
     static inline bool tools_missing_ = false;
     std::unique_ptr<HttpClient> proxy_;
@@ -149,18 +170,13 @@ TEST_F(InboundSmtp, DeliversLettersAndAttachmentsToUsers) {
 }
 
 TEST_F(InboundSmtp, RecordsDkimAndNeverRelays) {
-    const std::string message =
-        write("message.eml",
-              "From: ann@example.net\r\nTo: smtp-dora@example.org\r\nSubject: Signed\r\n"
-              "Message-ID: <signed-1@example.net>\r\nDate: Thu, 01 Jan 2026 10:00:00 +0000\r\n\r\n"
-              "This letter is signed.\r\n");
-    auto sign =
-        run_command({"/bin/sh", "-c",
-                     "dkimsign --hcanon relaxed --bcanon relaxed sel example.net " + dir_->path() +
-                         "/dkim.pem < " + message + " > " + message + ".signed"},
-                    {}, 30);
-    ASSERT_EQ(sign.code, 0) << sign.err;
-    auto sent = swaks({"--to", "smtp-dora@example.org", "--data", "@" + message + ".signed"});
+    const std::string message_text =
+        "From: ann@example.net\r\nTo: smtp-dora@example.org\r\nSubject: Signed\r\n"
+        "Message-ID: <signed-1@example.net>\r\nDate: Thu, 01 Jan 2026 10:00:00 +0000\r\n\r\n"
+        "This letter is signed.\r\n";
+    const std::string message = dir_->path() + "/message.eml";
+    const std::string signed_path = signed_message("message.eml", message_text);
+    auto sent = swaks({"--to", "smtp-dora@example.org", "--data", "@" + signed_path});
     ASSERT_EQ(sent.code, 0) << sent.out << sent.err;
     json letter = newest("smtp-dora");
     EXPECT_EQ(letter["subject"], "Signed");
@@ -187,6 +203,45 @@ TEST_F(InboundSmtp, RecordsDkimAndNeverRelays) {
     const json info = mail("Mail.Info", json::object(), "smtp-dora");
     EXPECT_EQ(info["outside_mail"], true) << info;
     EXPECT_EQ(info["address"], "smtp-dora@example.org");
+}
+
+TEST_F(InboundSmtp, TheAgentAnswersALinkedSignedSenderThroughTheRelayAndNoOneElse) {
+    ASSERT_EQ(mail("Mail.Link", {{"address", "erin@example.net"}}, "smtp-erin")["address"],
+              "erin@example.net");
+    auto letter = [&](const std::string& from, const std::string& id) {
+        return "From: " + from + "\r\nTo: agent@example.org\r\nSubject: Plans for " + id +
+               "\r\nMessage-ID: <" + id +
+               "@example.net>\r\n"
+               "Date: Thu, 01 Jan 2026 10:00:00 +0000\r\n\r\nWhat is on tomorrow?\r\n";
+    };
+    // Unsigned: anyone could have written that From. Refused after DATA, nothing sent back.
+    const std::string unsigned_path = write("unsigned.eml", letter("erin@example.net", "u1"));
+    auto refused = swaks(
+        {"--from", "erin@example.net", "--to", "agent@example.org", "--data", "@" + unsigned_path});
+    EXPECT_NE(refused.code, 0);
+    EXPECT_TRUE(has(refused.out, "<** 550 5.7.1")) << refused.out;
+    EXPECT_TRUE(has(refused.out, "DKIM")) << refused.out;
+    // Signed, but nobody linked the address.
+    auto stranger = swaks({"--from", "frank@example.net", "--to", "agent@example.org", "--data",
+                           "@" + signed_message("frank.eml", letter("frank@example.net", "f1"))});
+    EXPECT_NE(stranger.code, 0);
+    EXPECT_TRUE(has(stranger.out, "<** 550 5.7.1")) << stranger.out;
+    EXPECT_TRUE(has(stranger.out, "mail/link")) << stranger.out;
+
+    // Signed by the linked address's domain: the agent runs as smtp-erin and the answer leaves
+    // through the relay, to erin, in the same thread.
+    auto asked = swaks({"--from", "erin@example.net", "--to", "agent@example.org", "--data",
+                        "@" + signed_message("erin.eml", letter("erin@example.net", "e1"))});
+    ASSERT_EQ(asked.code, 0) << asked.out << asked.err;
+    ASSERT_TRUE(eventually([&] { return !sink_->letters().empty(); })) << host_->log();
+    const auto relayed = sink_->letters();
+    ASSERT_EQ(relayed.size(), 1u) << "only the accepted letter is answered";
+    const json& answer = relayed[0];
+    EXPECT_EQ(answer["mail_from"], "agent@example.org") << answer;
+    EXPECT_EQ(answer["rcpt_tos"], json::array({"erin@example.net"})) << answer;
+    EXPECT_EQ(answer["headers"]["subject"], "Re: Plans for e1") << answer;
+    EXPECT_EQ(answer["headers"]["in-reply-to"], "<e1@example.net>") << answer;
+    EXPECT_FALSE(answer["body"].get<std::string>().empty()) << answer;
 }
 
 }  // namespace

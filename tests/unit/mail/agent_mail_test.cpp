@@ -164,6 +164,7 @@ TEST_F(AgentMailTest, OutsideMailRunsOnlyForALinkedAddressWithPassingDkim) {
     in.body = "tomorrow?";
     in.via = "smtp";
     in.dkim = "pass";
+    in.dkim_domain = "example.net";
     in.message_id = "q1@example.net";
     try {  // nobody linked the address
         agents.from_outside("", in);
@@ -180,13 +181,18 @@ TEST_F(AgentMailTest, OutsideMailRunsOnlyForALinkedAddressWithPassingDkim) {
     EXPECT_EQ(ok_json(mail.call("info", json::object(), "ann")).at("linked"), "ann@example.net");
     in.dkim = "fail";
     EXPECT_THROW(agents.from_outside("", in), platform::Error);
+    in.dkim = "none";  // unsigned: anyone can write any From
+    EXPECT_THROW(agents.from_outside("", in), platform::Error);
+    in.dkim = "pass";
+    in.dkim_domain = "attacker.example";  // a valid signature, but not the sender's domain
+    EXPECT_THROW(agents.from_outside("", in), platform::Error);
+    in.dkim_domain = "example.net";
     {
         std::lock_guard<std::mutex> g(m);
         EXPECT_TRUE(runs.empty());
         EXPECT_TRUE(billing_calls.empty());
     }
 
-    in.dkim = "pass";
     agents.from_outside("", in);
     ASSERT_TRUE(wait_for([&] { return relayed.size() == 1; }));
     std::lock_guard<std::mutex> g(m);
@@ -203,6 +209,16 @@ TEST_F(AgentMailTest, OutsideMailRunsOnlyForALinkedAddressWithPassingDkim) {
     EXPECT_EQ(billing_calls[1].at("method"), "charge");
     EXPECT_EQ(billing_calls[1].at("request").at("account"), "ann");
     EXPECT_EQ(grants(), 1u) << "the link keeps its grant";
+}
+
+TEST(MailDkimAlignment, ASignatureVouchesForItsDomainAndSubdomainsOnly) {
+    EXPECT_TRUE(mail::dkim_aligned("pass", "example.net", "ann@example.net"));
+    EXPECT_TRUE(mail::dkim_aligned("pass", "Example.NET", "ann@news.example.net"));
+    EXPECT_FALSE(mail::dkim_aligned("pass", "news.example.net", "ann@example.net"));
+    EXPECT_FALSE(mail::dkim_aligned("pass", "ample.net", "ann@example.net"));
+    EXPECT_FALSE(mail::dkim_aligned("fail", "example.net", "ann@example.net"));
+    EXPECT_FALSE(mail::dkim_aligned("none", "", "ann@example.net"));
+    EXPECT_FALSE(mail::dkim_aligned("pass", "example.net", "no-domain"));
 }
 
 }  // namespace

@@ -29,6 +29,8 @@
 
 namespace platform::host {
 
+class ConnectionAcceptor;  // connection_acceptor.hpp
+
 // A certificate (the leaf first, then any chain) and its private key, both PEM.
 struct TlsCertificate {
     std::string cert_pem, key_pem;
@@ -87,6 +89,7 @@ public:
 private:
     struct Impl;
     std::shared_ptr<Impl> impl_;
+    std::unique_ptr<ConnectionAcceptor> acceptor_;
 };
 
 }  // namespace platform::host

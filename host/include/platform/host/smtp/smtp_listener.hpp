@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <platform/host/http/connection_acceptor.hpp>
 #include <platform/host/http/tls_listener.hpp>
 #include <platform/host/smtp/smtp_dialogue.hpp>
 #include <string>
@@ -52,6 +53,7 @@ public:
 
 private:
     std::shared_ptr<Impl> impl_;
+    std::unique_ptr<ConnectionAcceptor> acceptor_;
 };
 
 }  // namespace platform::host::smtp

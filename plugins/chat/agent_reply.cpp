@@ -6,23 +6,17 @@ using platform::json;
 
 namespace chat {
 
+AgentReply::AgentReply(const platform::Host& host, History& history)
+    : host_(host), history_(history), work_(kMaxQueued, [h = host](const std::string& why) {
+          h.warn("chat: an agent's answer failed: " + why);
+      }) {}
+
 void AgentReply::start() {
-    std::lock_guard<std::mutex> g(m_);
-    if (thread_.joinable()) return;
-    stopping_ = false;
-    thread_ = std::thread([this] { run(); });
+    work_.start();
 }
 
 void AgentReply::stop() {
-    std::deque<Job> left;
-    {
-        std::lock_guard<std::mutex> g(m_);
-        stopping_ = true;
-        left.swap(queue_);
-    }
-    cv_.notify_all();
-    if (thread_.joinable()) thread_.join();
-    for (const Job& j : left) host_.revoke_grant(j.grant);
+    work_.stop();
 }
 
 std::optional<std::string> AgentReply::agent_named(platform::Request& r,
@@ -46,10 +40,7 @@ std::string AgentReply::consider(platform::Request& r, const std::string& room,
     if (!mention) return "";
     const auto agent = agent_named(r, mention->name);
     if (!agent) return "";
-    {
-        std::lock_guard<std::mutex> g(m_);
-        if (stopping_ || queue_.size() >= kMaxQueued) return "";
-    }
+    if (!work_.has_room()) return "";
     std::string grant;
     try {
         grant = r.grant();
@@ -57,35 +48,21 @@ std::string AgentReply::consider(platform::Request& r, const std::string& room,
         host_.warn(std::string("chat: no grant to ask ") + *agent + ": " + e.what());
         return "";
     }
-    {
-        std::lock_guard<std::mutex> g(m_);
-        if (!stopping_) {
-            queue_.push_back({grant, *agent, room, mention->prompt});
-            grant.clear();
-        }
-    }
-    cv_.notify_all();
-    if (!grant.empty()) host_.revoke_grant(grant);  // stopped meanwhile
+    auto job = std::make_shared<const Job>(Job{grant, *agent, room, mention->prompt});
+    auto revoke = [this, job] { host_.revoke_grant(job->grant); };
+    const bool queued =
+        work_.push({[this, job, revoke] {
+                        try {
+                            answer(*job);
+                        } catch (const std::exception& e) {
+                            host_.warn(std::string("chat: the answer of ") + job->agent + " in " +
+                                       job->room + " failed: " + e.what());
+                        }
+                        revoke();
+                    },
+                    revoke});
+    if (!queued) revoke();  // stopped or filled meanwhile
     return *agent;
-}
-
-void AgentReply::run() {
-    std::unique_lock<std::mutex> lock(m_);
-    for (;;) {
-        cv_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
-        if (stopping_) return;
-        Job job = std::move(queue_.front());
-        queue_.pop_front();
-        lock.unlock();
-        try {
-            answer(job);
-        } catch (const std::exception& e) {
-            host_.warn(std::string("chat: the answer of ") + job.agent + " in " + job.room +
-                       " failed: " + e.what());
-        }
-        host_.revoke_grant(job.grant);
-        lock.lock();
-    }
 }
 
 void AgentReply::answer(const Job& job) {

@@ -11,23 +11,19 @@
 // after its job, and for jobs still queued at stop() (those are not answered).
 #pragma once
 
-#include <atomic>
-#include <condition_variable>
 #include <cstdint>
-#include <deque>
-#include <mutex>
 #include <optional>
 #include <platform/sdk.hpp>
 #include <string>
-#include <thread>
 
+#include "common/work_queue/work_queue.hpp"
 #include "history.hpp"
 
 namespace chat {
 
 class AgentReply {
 public:
-    AgentReply(const platform::Host& host, History& history) : host_(host), history_(history) {}
+    AgentReply(const platform::Host& host, History& history);
     ~AgentReply() { stop(); }
     AgentReply(const AgentReply&) = delete;
     AgentReply& operator=(const AgentReply&) = delete;
@@ -50,16 +46,11 @@ private:
     };
     // The agent `word` names for the caller (the default agent for "agent"), or nullopt.
     std::optional<std::string> agent_named(platform::Request& r, const std::string& word) const;
-    void run();
     void answer(const Job& job);
 
     platform::Host host_;
     History& history_;
-    std::thread thread_;
-    std::mutex m_;
-    std::condition_variable cv_;
-    std::deque<Job> queue_;
-    bool stopping_ = false;
+    common::WorkQueue work_;
 };
 
 }  // namespace chat

@@ -34,48 +34,49 @@ std::optional<std::string> agent_named(const std::string& to, const std::string&
     return std::nullopt;
 }
 
+AgentMail::AgentMail(const platform::Host& host, const Mailbox& box, const Outside& outside,
+                     const Links& links)
+    : host_(host),
+      box_(box),
+      outside_(outside),
+      links_(links),
+      work_(kMaxQueued, [h = host](const std::string& why) {
+          h.warn("mail: the agent's answer failed: " + why);
+      }) {}
+
 void AgentMail::start() {
-    std::lock_guard<std::mutex> g(m_);
-    if (thread_.joinable()) return;
-    stopping_ = false;
-    thread_ = std::thread([this] { run(); });
+    work_.start();
 }
 
 void AgentMail::stop() {
-    std::deque<Job> left;
-    {
-        std::lock_guard<std::mutex> g(m_);
-        stopping_ = true;
-        left.swap(queue_);
-    }
-    cv_.notify_all();
-    if (thread_.joinable()) thread_.join();
-    for (const Job& j : left)
-        if (j.revoke) host_.revoke_grant(j.grant);
+    work_.stop();
 }
 
 void AgentMail::enqueue(Job job) {
-    {
-        std::lock_guard<std::mutex> g(m_);
-        if (!stopping_ && queue_.size() < kMaxQueued) {
-            queue_.push_back(std::move(job));
-            cv_.notify_all();
-            return;
-        }
-    }
-    if (job.revoke) host_.revoke_grant(job.grant);
+    auto shared = std::make_shared<const Job>(std::move(job));
+    auto revoke = [this, shared] {
+        if (shared->revoke) host_.revoke_grant(shared->grant);
+    };
+    if (work_.push({[this, shared, revoke] {
+                        try {
+                            answer(*shared);
+                        } catch (const std::exception& e) {
+                            host_.warn("mail: the agent's answer to " + shared->account +
+                                       " failed: " + e.what());
+                        }
+                        revoke();
+                    },
+                    revoke}))
+        return;
+    revoke();
     throw platform::unavailable("to: the agent has too many letters waiting; try again later");
 }
 
 void AgentMail::from_account(platform::Request& r, const std::string& agent,
                              const std::string& subject, const std::string& body,
                              const std::string& message_id, const std::string& thread) {
-    {
-        std::lock_guard<std::mutex> g(m_);
-        if (stopping_ || queue_.size() >= kMaxQueued)
-            throw platform::unavailable(
-                "to: the agent has too many letters waiting; try again later");
-    }
+    if (!work_.has_room())
+        throw platform::unavailable("to: the agent has too many letters waiting; try again later");
     std::string grant;
     try {
         grant = r.grant();
@@ -119,24 +120,6 @@ std::optional<std::string> AgentMail::thread_of(const std::string& account,
     const auto rec = answers(account).get(message_id);
     if (!rec || !rec->is_object()) return std::nullopt;
     return rec->value("thread", "");
-}
-
-void AgentMail::run() {
-    std::unique_lock<std::mutex> lock(m_);
-    for (;;) {
-        cv_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
-        if (stopping_) return;
-        Job job = std::move(queue_.front());
-        queue_.pop_front();
-        lock.unlock();
-        try {
-            answer(job);
-        } catch (const std::exception& e) {
-            host_.warn("mail: the agent's answer to " + job.account + " failed: " + e.what());
-        }
-        if (job.revoke) host_.revoke_grant(job.grant);
-        lock.lock();
-    }
 }
 
 void AgentMail::answer(const Job& job) {

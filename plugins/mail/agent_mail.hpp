@@ -30,14 +30,11 @@
 // are not answered); a link's grant stays with the link.
 #pragma once
 
-#include <condition_variable>
-#include <deque>
-#include <mutex>
 #include <optional>
 #include <platform/sdk.hpp>
 #include <string>
-#include <thread>
 
+#include "common/work_queue/work_queue.hpp"
 #include "links.hpp"
 #include "mailbox.hpp"
 #include "outside.hpp"
@@ -56,8 +53,7 @@ std::optional<std::string> agent_named(const std::string& to, const std::string&
 class AgentMail {
 public:
     AgentMail(const platform::Host& host, const Mailbox& box, const Outside& outside,
-              const Links& links)
-        : host_(host), box_(box), outside_(outside), links_(links) {}
+              const Links& links);
     ~AgentMail() { stop(); }
     AgentMail(const AgentMail&) = delete;
     AgentMail& operator=(const AgentMail&) = delete;
@@ -90,8 +86,8 @@ private:
         std::string reply_to;  // outside: the sender's address; "" = the account's mailbox
         bool revoke = true;    // a per-letter grant (not a link's)
     };
+    // Queues `job` on work_; throws unavailable (its grant revoked) when the queue is full.
     void enqueue(Job job);
-    void run();
     void answer(const Job& job);
     platform::Collection answers(const std::string& account) const {
         return platform::Collection(host_.store(), "answers", account);
@@ -101,11 +97,7 @@ private:
     const Mailbox& box_;
     const Outside& outside_;
     const Links& links_;
-    std::thread thread_;
-    std::mutex m_;
-    std::condition_variable cv_;
-    std::deque<Job> queue_;
-    bool stopping_ = false;
+    common::WorkQueue work_;
 };
 
 }  // namespace mail

@@ -142,15 +142,10 @@ void Mail::describe(platform::ServiceSpec<Mail>& s) {
                     .required()
                     .doc("A username on this instance (optionally username+tag) or an email "
                          "address")
-                    .str("subject")
-                    .min_len(1)
-                    .max_len(mail::kMaxSubject)
+                    .prop("subject", mail::subject_value())
                     .required()
-                    .doc("One line, at most 200 characters")
-                    .str("body")
-                    .max_len(mail::kMaxBody)
+                    .prop("body", mail::body_value())
                     .required()
-                    .doc("Plain text, at most 100000 characters")
                     .prop("in_reply_to",
                           schema::id("The id of a letter in your inbox this answers (a reply to "
                                      "the agent's answer continues its conversation)")))

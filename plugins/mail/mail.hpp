@@ -51,6 +51,19 @@ inline constexpr std::size_t kMaxQuery = 200;
 inline constexpr int64_t kPage = 2000;
 inline constexpr std::size_t kMaxTo = 254;
 
+// The schemas of a letter's subject (1-200 characters) and plain-text body (at most 100000), for
+// every method that takes one (send, post).
+inline platform::schema::Value subject_value() {
+    return platform::schema::string()
+        .min_len(1)
+        .max_len(kMaxSubject)
+        .doc("One line, at most 200 characters");
+}
+inline platform::schema::Value body_value() {
+    return platform::schema::string().max_len(kMaxBody).doc(
+        "Plain text, at most 100000 characters");
+}
+
 }  // namespace mail
 
 class Mail {

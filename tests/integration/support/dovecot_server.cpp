@@ -26,17 +26,6 @@ namespace {
 
 const char* kDovecot = "/usr/sbin/dovecot";
 
-bool accepting(int port) {
-    int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    a.sin_port = htons(static_cast<uint16_t>(port));
-    bool ok = ::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
-    ::close(fd);
-    return ok;
-}
-
 std::string user_name(uid_t uid) {
     const passwd* p = ::getpwuid(uid);
     return p ? p->pw_name : std::to_string(uid);
@@ -142,7 +131,7 @@ void DovecotServer::start(const std::map<std::string, std::string>& users) {
             pid_ = -1;
             return;
         }
-        if (accepting(port_)) {
+        if (loopback_accepts(port_)) {
             ready_ = true;
             return;
         }

@@ -33,17 +33,6 @@ std::string find_prosody() {
     return "";
 }
 
-bool accepting(int port) {
-    int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    a.sin_port = htons(static_cast<uint16_t>(port));
-    bool ok = ::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
-    ::close(fd);
-    return ok;
-}
-
 }  // namespace
 
 ProsodyServer::ProsodyServer(const Options& options) {
@@ -131,7 +120,7 @@ void ProsodyServer::start(const Options& o) {
             pid_ = -1;
             return;
         }
-        if (accepting(c2s_port_) && accepting(component_port_)) {
+        if (loopback_accepts(c2s_port_) && loopback_accepts(component_port_)) {
             ready_ = true;
             return;
         }

@@ -4,7 +4,7 @@
 
 #include "external_cursor.hpp"
 #include "imap_commands.hpp"
-#include "mime_text.hpp"
+#include "mime.hpp"
 
 namespace mail {
 
@@ -214,17 +214,13 @@ json External::search(const std::string& account, const std::string& query, cons
     std::sort(headers.fetched.begin(), headers.fetched.end(),
               [](const Fetched& a, const Fetched& b) { return a.uid > b.uid; });
     for (const Fetched& f : headers.fetched) {
-        const auto h = header_fields(f.data);
-        auto field = [&](const char* name) {
-            auto it = h.find(name);
-            return it == h.end() ? std::string() : decode_words(it->second);
-        };
+        const ParsedMessage h = parse_message(f.data).value_or(ParsedMessage{});
         out["messages"].push_back({{"id", external_id({found.uidvalidity, f.uid})},
-                                   {"from", field("from")},
-                                   {"to", field("to")},
-                                   {"subject", field("subject")},
-                                   {"date", field("date")},
-                                   {"message_id", field("message-id")}});
+                                   {"from", h.from_written},
+                                   {"to", h.to},
+                                   {"subject", h.subject},
+                                   {"date", h.date},
+                                   {"message_id", h.message_id}});
     }
     return out;
 }
@@ -244,19 +240,16 @@ json External::message(const std::string& account, const std::string& id) const 
                            [&](const Fetched& f) { return f.uid == ref->uid; });
     if (it == reply.fetched.end())
         throw platform::not_found("id: no message " + id + " in the external mailbox");
-    const MessageText text = read_message(it->data);
-    auto field = [&](const char* name) {
-        auto f = text.headers.find(name);
-        return f == text.headers.end() ? std::string() : decode_words(f->second);
-    };
-    return {{"id", id},
-            {"from", field("from")},
-            {"to", field("to")},
-            {"subject", field("subject")},
-            {"date", field("date")},
-            {"message_id", field("message-id")},
-            {"body", text.body},
-            {"attachments", text.attachments}};
+    const auto m = parse_message(it->data);
+    if (!m)
+        throw platform::Error(platform::Code::bad_gateway,
+                              "id: the server's copy of message " + id + " is not one");
+    json attachments = json::array();
+    for (const Attachment& a : m->attachments) attachments.push_back(a.name);
+    return {{"id", id},        {"from", m->from_written},
+            {"to", m->to},     {"subject", m->subject},
+            {"date", m->date}, {"message_id", m->message_id},
+            {"body", m->body}, {"attachments", attachments}};
 }
 
 }  // namespace mail

@@ -20,7 +20,7 @@
 //
 // Search: messages of the last seven days by the server's INTERNALDATE (SINCE the day seven days
 // before the host's business clock, UTC), newest first, headers only, at most 20 a page with an
-// opaque cursor (external_cursor.hpp). Read: one message by id, its plain text (mime_text.hpp).
+// opaque cursor (external_cursor.hpp). Read: one message by id, its plain text (mime.hpp, GMime).
 //
 // Errors: no connection 503 saying how to connect; a login the server refuses 400 at connect
 // (naming user and password) and 502 later (connect again); an IMAP NO/BAD 502 with the server's

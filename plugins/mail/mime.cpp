@@ -128,6 +128,7 @@ std::optional<ParsedMessage> parse_message(std::string_view raw) {
     ParsedMessage out;
     InternetAddressList* from = g_mime_message_get_from(msg.get());
     if (from && internet_address_list_length(from) > 0) {
+        out.from_written = valid_utf8(take(internet_address_list_to_string(from, nullptr, FALSE)));
         InternetAddress* a = internet_address_list_get_address(from, 0);
         if (INTERNET_ADDRESS_IS_MAILBOX(a))
             out.from = valid_utf8(internet_address_mailbox_get_addr(INTERNET_ADDRESS_MAILBOX(a)));

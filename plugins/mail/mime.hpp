@@ -1,7 +1,8 @@
 // mime — an Internet message from outside (RFC 5322 with MIME, RFC 2045-2047) taken apart with
 // GMime 3, the one file of this plugin that uses it:
 //
-//   headers      From (its first address; the display name dropped), To (as written, decoded),
+//   headers      From (its first address; the display name dropped; `from_written`: the whole
+//                header decoded, names kept: "Bob <bob@example.org>"), To (as written, decoded),
 //                Subject (RFC 2047 words decoded), Date (as written), Message-ID and In-Reply-To
 //                (without angle brackets)
 //   body         the first text/plain part that is not an attachment, its transfer encoding
@@ -28,7 +29,7 @@ struct Attachment {
 };
 
 struct ParsedMessage {
-    std::string from, to, subject, date, message_id, in_reply_to, body;
+    std::string from, from_written, to, subject, date, message_id, in_reply_to, body;
     std::vector<Attachment> attachments;
 };
 

@@ -1,7 +1,8 @@
 // The external mailbox's pure parts (plugins/mail/): the IMAP transcript reader (imap_reply.hpp:
 // UIDVALIDITY, SEARCH, FETCH with literals that hold lines looking like responses), the commands
-// (imap_commands.hpp), the page cursor and ids (external_cursor.hpp) and the plain-text reader
-// (mime_text.hpp: quoted-printable, base64, RFC 2047 words, multipart with an attachment).
+// (imap_commands.hpp), the page cursor and ids (external_cursor.hpp), and what parse_message
+// (mime.hpp) makes of such messages: quoted-printable, base64, RFC 2047 words, charsets, a nested
+// multipart with an attachment, a header block alone.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -10,7 +11,7 @@
 #include "../../../plugins/mail/external_cursor.hpp"
 #include "../../../plugins/mail/imap_commands.hpp"
 #include "../../../plugins/mail/imap_reply.hpp"
-#include "../../../plugins/mail/mime_text.hpp"
+#include "../../../plugins/mail/mime.hpp"
 
 using namespace mail;
 
@@ -111,29 +112,34 @@ TEST(ExternalCursor, RoundTripsAndRefusesAnythingElse) {
         EXPECT_FALSE(read_external_id(bad)) << bad;
 }
 
-TEST(MimeText, DecodesWordsAndTransferEncodings) {
-    EXPECT_EQ(decode_words("=?UTF-8?Q?Caf=C3=A9?= plans"), "Café plans");
-    EXPECT_EQ(decode_words("=?utf-8?B?SGVsbG8=?= =?utf-8?B?IHdvcmxk?="), "Hello world");
-    EXPECT_EQ(decode_words("=?ISO-8859-1?Q?na=EFve_idea?="), "naïve idea");
-    EXPECT_EQ(decode_words("plain =?broken"), "plain =?broken");
-    EXPECT_EQ(decode_quoted_printable("a=3Db=\r\nc =C3=A9=\n!"), "a=bc é!");
-
-    const MessageText qp = read_message(
+// What externalread shows of a message from the outside mailbox: mime.hpp's parse_message, the
+// GMime reader inbound mail uses too.
+TEST(ExternalMessageText, DecodesWordsTransferEncodingsAndCharsets) {
+    const auto qp = mail::parse_message(
         "From: Bob <bob@example.org>\r\nSubject: =?UTF-8?Q?Caf=C3=A9?=\r\n"
         "Content-Type: text/plain;\r\n charset=\"utf-8\"\r\n"
         "Content-Transfer-Encoding: quoted-printable\r\n\r\nHello caf=C3=A9\r\nline two\r\n");
-    EXPECT_EQ(qp.body, "Hello café\nline two\n");
-    EXPECT_EQ(qp.headers.at("subject"), "=?UTF-8?Q?Caf=C3=A9?=");
-    EXPECT_EQ(qp.headers.at("content-type"), "text/plain; charset=\"utf-8\"");
-
-    const MessageText latin = read_message(
-        "Content-Type: text/plain; charset=iso-8859-1\r\n"
+    ASSERT_TRUE(qp);
+    EXPECT_EQ(qp->body, "Hello café\nline two\n");
+    EXPECT_EQ(qp->subject, "Café");
+    EXPECT_EQ(qp->from_written, "Bob <bob@example.org>");
+    const auto latin = mail::parse_message(
+        "Subject: =?ISO-8859-1?Q?na=EFve_idea?=\r\nContent-Type: text/plain; charset=iso-8859-1\r\n"
         "Content-Transfer-Encoding: base64\r\n\r\nbmHvdmU=\r\n");
-    EXPECT_EQ(latin.body, "naïve");
-    EXPECT_EQ(read_message("Subject: bare\n\nno CRs here\n").body, "no CRs here\n");
+    ASSERT_TRUE(latin);
+    EXPECT_EQ(latin->body, "naïve");
+    EXPECT_EQ(latin->subject, "naïve idea");
+    // Only the header fields a search fetches: no body, the headers all there.
+    const auto head = mail::parse_message(
+        "From: =?utf-8?B?QsO2Yg==?= <bob@example.org>\r\nTo: ann@example.org\r\n"
+        "Message-ID: <m1@example.org>\r\n\r\n");
+    ASSERT_TRUE(head);
+    EXPECT_EQ(head->from_written, "Böb <bob@example.org>");
+    EXPECT_EQ(head->to, "ann@example.org");
+    EXPECT_EQ(head->message_id, "m1@example.org");
 }
 
-TEST(MimeText, TakesTheTextPartOfAMultipartAndNamesItsAttachments) {
+TEST(ExternalMessageText, TakesTheTextPartOfANestedMultipartAndNamesItsAttachments) {
     const std::string raw =
         "Subject: report\r\nMIME-Version: 1.0\r\n"
         "Content-Type: multipart/mixed; boundary=\"outer\"\r\n\r\n"
@@ -144,8 +150,10 @@ TEST(MimeText, TakesTheTextPartOfAMultipartAndNamesItsAttachments) {
         "--outer\r\nContent-Type: application/pdf; name=\"report.pdf\"\r\n"
         "Content-Disposition: attachment; filename=\"report.pdf\"\r\n"
         "Content-Transfer-Encoding: base64\r\n\r\nJVBERi0=\r\n--outer--\r\n";
-    const MessageText m = read_message(raw);
-    EXPECT_EQ(m.body, "The text.\n");
-    EXPECT_EQ(m.attachments, (std::vector<std::string>{"report.pdf"}));
-    EXPECT_EQ(read_message("Content-Type: text/html\r\n\r\n<p>x</p>").body, "");
+    const auto m = mail::parse_message(raw);
+    ASSERT_TRUE(m);
+    EXPECT_EQ(m->body, "The text.");  // the CRLF before a boundary belongs to the boundary
+    ASSERT_EQ(m->attachments.size(), 1u);
+    EXPECT_EQ(m->attachments[0].name, "report.pdf");
+    EXPECT_EQ(m->attachments[0].data, "%PDF-");
 }

@@ -42,6 +42,24 @@ int64_t configured_allowance(const platform::Host& host) {
     return 0;
 }
 
+constexpr int64_t kMaxPrice = 100000;
+
+// Config `prices`: item -> credits; items that are not a whole number 0..kMaxPrice are left out
+// with a warning (the host checks config_schema at load, so this is belt and braces).
+json configured_prices(const platform::Host& host) {
+    json out = json::object();
+    const json v = host.config("prices");
+    if (!v.is_object()) return out;
+    for (const auto& [item, price] : v.items()) {
+        if (price.is_number_integer() && price.get<int64_t>() >= 0 &&
+            price.get<int64_t>() <= kMaxPrice)
+            out[item] = price;
+        else
+            host.warn("billing: config prices." + item + " must be an integer 0-100000; ignored");
+    }
+    return out;
+}
+
 }  // namespace
 
 class Billing {
@@ -52,10 +70,15 @@ public:
             .service("billing")
             .summary(
                 "Credits for metered methods: a daily allowance and prepaid credit per account")
-            .config_schema(schema::object()
-                               .integer("allowance_per_day")
-                               .min(0)
-                               .doc("Credits included each business day, unless set per account"));
+            .config_schema(
+                schema::object()
+                    .integer("allowance_per_day")
+                    .min(0)
+                    .doc("Credits included each business day, unless set per account")
+                    .prop("prices", schema::map_of(schema::integer().min(0).max(kMaxPrice))
+                                        .doc("Credits per item that services price themselves "
+                                             "(mail_outside, sms_segment, sms_conversation); an "
+                                             "item not listed costs its service's default")));
         s.get("balance")
             .title("Credit balance")
             .description(
@@ -67,6 +90,16 @@ public:
             .access(platform::Access::account)
             .read_only()
             .handler(&Billing::balance);
+        s.get("prices")
+            .title("Prices")
+            .description(
+                "The prices the operator set for what services price themselves, in credits per "
+                "item: {prices: {item: credits}}. An item not listed costs its service's default "
+                "(its README says which).")
+            .schema(schema::object())
+            .access(platform::Access::account)
+            .read_only()
+            .handler(&Billing::prices);
         s.post("addCredit")
             .title("Add credit")
             .description("Adds prepaid credit to an account (1 credit = $0.01).")
@@ -120,7 +153,10 @@ public:
     }
 
     explicit Billing(const platform::Host& host)
-        : ledger_(std::make_unique<billing::Ledger>(host, configured_allowance(host))) {}
+        : ledger_(std::make_unique<billing::Ledger>(host, configured_allowance(host))),
+          prices_(configured_prices(host)) {}
+
+    json prices(platform::Request&) { return {{"prices", prices_}}; }
 
     json balance(platform::Request& r) {
         std::string account = r.str("account", r.account());
@@ -184,6 +220,7 @@ private:
     }
 
     std::unique_ptr<billing::Ledger> ledger_;
+    json prices_;
 };
 
 PLATFORM_SERVICE(Billing)

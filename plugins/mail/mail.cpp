@@ -29,10 +29,6 @@ void Mail::describe(platform::ServiceSpec<Mail>& s) {
         "instance has a mail domain");
     s.config_schema(schema::object()
                         .open()
-                        .integer("outside_price")
-                        .min(0)
-                        .max(1000)
-                        .doc("Credits one letter to an outside address costs (default 1)")
                         .str("dkim_keys_file")
                         .max_len(4096)
                         .doc("A file of DKIM public keys (\"<selector>._domainkey.<domain> "

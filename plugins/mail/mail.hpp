@@ -26,10 +26,9 @@
 // message.hpp. The reading methods are in reading.cpp. Mail to the agent: agent_mail.hpp, links.hpp
 // and agent_endpoints.cpp. Every method needs an account.
 //
-// Plugin config: `outside_price` (0-1000, default 1): credits a letter to an outside address
-// costs; `dkim_keys_file` (default unset: DNS): the file DKIM public keys are read from instead
-// of DNS (dkim.hpp).
-// costs; `trusted_mailboxes` ("host:port" list, default none): IMAP servers reached as operator
+// Price: billing's config `prices.mail_outside` (default 1 credit) a letter to an outside address.
+// Plugin config: `dkim_keys_file` (default unset: DNS): the file DKIM public keys are read from
+// instead of DNS (dkim.hpp); `trusted_mailboxes` ("host:port" list, default none): IMAP servers reached as operator
 // URLs, so outbound.allow decides them instead of the SSRF guard.
 #pragma once
 

@@ -27,10 +27,10 @@ MailFacts facts(const platform::Host& host) {
     return f;
 }
 
-Outside::Outside(const platform::Host& host) : host_(host) {
-    const json v = host.config("outside_price");
-    price_ = v.is_number_integer() ? std::clamp<int64_t>(v.get<int64_t>(), 0, 1000)
-                                   : kDefaultOutsidePrice;
+Outside::Outside(const platform::Host& host) : host_(host) {}
+
+int64_t Outside::price() const {
+    return common::billing::price(host_, kPriceItem, kDefaultOutsidePrice);
 }
 
 std::string Outside::send(const std::string& account, Letter letter,
@@ -47,9 +47,10 @@ std::string Outside::send(const std::string& account, Letter letter,
     letter.from = (from_handle.empty() ? account : from_handle) + "@" + f.domain;
     letter.message_id = platform::random_hex(16) + "@" + f.domain;
     const std::string message = compose(letter);
-    common::billing::require(host_, account, price_, "to: mail to an outside address");
+    const int64_t cost = price();
+    common::billing::require(host_, account, cost, "to: mail to an outside address");
     relay(f, letter, message);
-    common::billing::charge(host_, account, price_);
+    common::billing::charge(host_, account, cost);
     return letter.message_id;
 }
 

@@ -9,7 +9,7 @@
 //
 // Sending to an outside address, in order: 503 naming PLATFORM_MAIL_DOMAIN without a domain,
 // 503 naming PLATFORM_SMTP_RELAY without a relay; the letter composed (message.hpp) from
-// handle@domain; the sender's balance checked for `outside_price` credits (common/billing: 402
+// handle@domain; the sender's balance checked for the price (billing's `prices.mail_outside`, default 1) (common/billing: 402
 // when short; no billing service: free); the relay; the charge only once the relay took the
 // letter.
 //
@@ -37,7 +37,9 @@ struct MailFacts {
 // The host's mail facts (empty and false when the host gives none).
 MailFacts facts(const platform::Host& host);
 
-// The default price of one letter to an outside address, in credits (config `outside_price`).
+// The price of one letter to an outside address, in credits: billing's config
+// `prices.mail_outside`, else this default.
+inline constexpr const char* kPriceItem = "mail_outside";
 inline constexpr int64_t kDefaultOutsidePrice = 1;
 
 class Outside {
@@ -51,14 +53,13 @@ public:
 
     static constexpr int32_t kRelayTimeoutMs = 60000;
 
-    int64_t price() const { return price_; }
+    int64_t price() const;  // asked at each letter (billing/prices)
 
 private:
     // Hands the composed message to the relay (the host's provider "smtp"); throws as above.
     void relay(const MailFacts& f, const Letter& letter, const std::string& message) const;
 
     platform::Host host_;
-    int64_t price_;
 };
 
 }  // namespace mail

@@ -11,11 +11,15 @@ int64_t Sms::price(const std::string& account, const std::string& number,
                    const std::string& channel, const std::string& text, std::string& what) const {
     if (channel == "whatsapp") {
         what = "to: a WhatsApp conversation with " + number;
-        return messages_.conversation_open(account, number) ? 0 : price_per_conversation_;
+        return messages_.conversation_open(account, number)
+                   ? 0
+                   : common::billing::price(host_, "sms_conversation",
+                                            sms::kDefaultPricePerConversation);
     }
     const size_t parts = sms::count_segments(text).parts;
     what = "text: an SMS of " + std::to_string(parts) + " segment(s)";
-    return static_cast<int64_t>(parts) * price_per_segment_;
+    return static_cast<int64_t>(parts) *
+           common::billing::price(host_, "sms_segment", sms::kDefaultPricePerSegment);
 }
 
 json Sms::deliver(const std::string& account, const std::string& number, const std::string& channel,

@@ -62,14 +62,6 @@ void Sms::describe(platform::ServiceSpec<Sms>& s) {
     s.config_schema(
         schema::object()
             .open()
-            .integer("price_per_segment")
-            .min(0)
-            .max(1000)
-            .doc("Credits one SMS segment costs (default 1)")
-            .integer("price_per_conversation")
-            .min(0)
-            .max(1000)
-            .doc("Credits one 24-hour WhatsApp conversation with a number costs (default 2)")
             .integer("daily_cap")
             .min(1)
             .max(10000)
@@ -157,10 +149,6 @@ Sms::Sms(const platform::Host& host)
       messages_(host),
       numbers_(host),
       codes_(host),
-      price_per_segment_(
-          config_int(host, "price_per_segment", sms::kDefaultPricePerSegment, 0, 1000)),
-      price_per_conversation_(
-          config_int(host, "price_per_conversation", sms::kDefaultPricePerConversation, 0, 1000)),
       daily_cap_(config_int(host, "daily_cap", sms::kDefaultDailyCap, 1, 10000)) {}
 
 const std::string& Sms::caller(platform::Request& r) {

@@ -12,16 +12,16 @@
 // Sending, in order (sending.cpp): 409 to a number that sent STOP; WhatsApp only to a number that
 // wrote in over WhatsApp in the last 24 hours (409); 503 naming a missing provider setting; the
 // daily cap (429); the price checked with billing (402); the provider (provider.hpp); the message
-// kept; the price charged. SMS costs `price_per_segment` per segment (segments.hpp), WhatsApp
-// `price_per_conversation` per 24-hour conversation with a number.
+// kept; the price charged. SMS costs billing's `prices.sms_segment` (default 1) per segment
+// (segments.hpp), WhatsApp `prices.sms_conversation` (default 2) per 24-hour conversation with a
+// number; both asked of billing (billing/prices) at each send.
 //
 // Files: segments (parts and encodings), e164 (numbers), provider (the HTTP API and settings),
 // signature (the webhook's), verification (codes), numbers (STOP, the window, claims), messages
 // (per-account storage and counters). Charging goes through common/billing.
 //
-// Plugin config: price_per_segment (0-1000, default 1), price_per_conversation (0-1000, default
-// 2), daily_cap (1-10000, default 50 messages per account per business day); provider settings in
-// provider.hpp.
+// Plugin config: daily_cap (1-10000, default 50 messages per account per business day); provider
+// settings in provider.hpp.
 #pragma once
 
 #include <platform/sdk.hpp>
@@ -70,5 +70,5 @@ private:
     sms::Messages messages_;
     sms::Numbers numbers_;
     sms::Verification codes_;
-    int64_t price_per_segment_, price_per_conversation_, daily_cap_;
+    int64_t daily_cap_;
 };

@@ -40,6 +40,21 @@ void require(const platform::Host& host, const std::string& account, int64_t amo
                                   std::to_string(balance->available));
 }
 
+int64_t price(const platform::Host& host, const std::string& item, int64_t fallback) {
+    try {
+        const auto r = host.call("billing", "prices", json::object());
+        if (!r.ok()) return fallback;
+        const json answer = json::parse(r.body, nullptr, false);
+        const json* p =
+            answer.is_object() && answer.contains("prices") ? &answer["prices"] : nullptr;
+        if (p && p->is_object() && p->contains(item) && (*p)[item].is_number_integer() &&
+            (*p)[item].get<int64_t>() >= 0)
+            return (*p)[item].get<int64_t>();
+    } catch (const platform::Error&) {  // no billing service: everything is free anyway
+    }
+    return fallback;
+}
+
 bool charge(const platform::Host& host, const std::string& account, int64_t amount) {
     return amount > 0 && ask(host, "charge", account, amount).has_value();
 }

@@ -34,6 +34,10 @@ std::optional<Balance> check(const platform::Host& host, const std::string& acco
 void require(const platform::Host& host, const std::string& account, int64_t amount,
              const std::string& what);
 
+// What the operator set `item` to cost (billing's config `prices.<item>`, read through
+// billing/prices), else `fallback`: also without a billing service or when it cannot answer.
+int64_t price(const platform::Host& host, const std::string& item, int64_t fallback);
+
 // Takes `amount` credits from `account`; false without a billing service (or for amount <= 0).
 // Throws Error(unavailable) when the billing service fails.
 bool charge(const platform::Host& host, const std::string& account, int64_t amount);

@@ -24,6 +24,8 @@ protected:
                 for (const auto& id : *accounts) list.push_back({{"id", id}});
                 return reply(PLATFORM_OK, json{{"accounts", list}}.dump());
             }
+            if (service == "billing" && billing && method == "prices")
+                return reply(PLATFORM_OK, json{{"prices", prices}}.dump());
             if (service == "billing" && billing) {
                 billing_calls.push_back({{"method", method}, {"request", req}, {"as", account}});
                 const int64_t amount = req.value("amount", int64_t{0});
@@ -51,6 +53,7 @@ protected:
     std::optional<std::vector<std::string>> accounts;  // none: no auth service (auth-noop)
     bool billing = false;
     int64_t credits = 0;
+    json prices = json::object();  // billing/prices: what the operator set
     std::vector<json> billing_calls;
     FakeHost host;
     FakePlugin mail = host.load(platform_plugin_entry);
@@ -287,6 +290,10 @@ TEST_F(MailTest, OutsideAddressesNeedTheMailDomainThenTheRelay) {
     ASSERT_EQ(billing_calls.size(), 4u);
     EXPECT_EQ(billing_calls[3].at("method"), "charge");
     EXPECT_EQ(ok_json(mail.call("sources", json::object(), "ann")).at("total"), 1);
+    prices = {{"mail_outside", 4}};  // the operator's price (billing's config prices)
+    ok_json(send("ann", "someone@example.net", "dear", "body"));
+    ASSERT_EQ(billing_calls.size(), 6u);
+    EXPECT_EQ(billing_calls[5].at("request"), (json{{"account", "ann"}, {"amount", 4}}));
     EXPECT_EQ(send("ann", "not-an-address@", "x").code, PLATFORM_INVALID_ARGUMENT);
     EXPECT_EQ(send("ann", "a@nodot", "x").code, PLATFORM_INVALID_ARGUMENT);
 }

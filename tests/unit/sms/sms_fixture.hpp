@@ -35,6 +35,8 @@ protected:
         host.on_call = [this](const std::string& service, const std::string& method,
                               const json& req, const std::string&) {
             std::lock_guard<std::mutex> g(m);
+            if (service == "billing" && method == "prices")
+                return reply(PLATFORM_OK, json{{"prices", prices}}.dump());
             if (service == "billing") {
                 const int64_t amount = req.value("amount", int64_t{0});
                 if (method == "charge") charged.push_back(amount);
@@ -86,6 +88,7 @@ protected:
 
     std::mutex m;
     int64_t credits = 100;
+    json prices = json::object();  // billing/prices: what the operator set
     std::vector<int64_t> charged;
     json config_service;  // null: no config service
     int provider_status = 201;

@@ -39,6 +39,9 @@ TEST_F(SmsTest, SendPostsToTheProviderAndChargesPerSegment) {
     EXPECT_EQ(plugin.call("source", {{"id", kept.at("id")}}, "bob").code, PLATFORM_NOT_FOUND);
     EXPECT_EQ(ok_json(plugin.call("sources", json::object(), "bob")).at("total"), 0);
     EXPECT_EQ(send("", "+447700900123", "x").code, PLATFORM_UNAUTHENTICATED);
+    prices = {{"sms_segment", 3}};  // the operator's price (billing's config prices)
+    EXPECT_EQ(ok_json(send("ann", "+447700900123", std::string(200, 'b'))).at("credits"), 6);
+    prices = json::object();
 }
 
 TEST_F(SmsTest, BadInputIsA400NamingTheArgument) {

@@ -167,6 +167,16 @@ TEST_F(InboundSmtp, DeliversLettersAndAttachmentsToUsers) {
     EXPECT_EQ(file["type"], "text/plain");
     EXPECT_EQ(file["data"], "dGhlIGF0dGFjaGVkIG5vdGVzCg==");  // "the attached notes\n"
     EXPECT_EQ(file["size"], 19);
+    // Another account naming carl's letter finds nothing: neither the letter nor its attachment.
+    for (const auto& [method, args] : std::vector<std::pair<std::string, json>>{
+             {"Mail.Read", {{"id", with_file["id"]}}},
+             {"Mail.Attachment", {{"id", with_file["id"]}, {"n", 1}}}}) {
+        auto other = proxy_->post_json(
+            "/rpc", {{"service", "v1.mail"}, {"method", method}, {"request", args}},
+            bearer("smtp-dora"));
+        EXPECT_EQ(other.status, 404) << method << ": " << other.body;
+        EXPECT_FALSE(has(other.body, "notes")) << other.body;
+    }
 }
 
 TEST_F(InboundSmtp, RecordsDkimAndNeverRelays) {

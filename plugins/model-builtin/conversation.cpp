@@ -1,5 +1,6 @@
 #include "conversation.hpp"
 
+#include <optional>
 #include <platform/sdk/error.hpp>
 
 #include "clock.hpp"
@@ -27,6 +28,30 @@ size_t calls_so_far(const json& messages) {
     for (const auto& m : messages)
         if (m.contains("tool_calls") && m["tool_calls"].is_array()) n += m["tool_calls"].size();
     return n;
+}
+
+// The call that follows a places_geocode answer (router.hpp, follow_up): when the last message
+// is that tool's successful result and the last user message takes two steps.
+std::optional<ToolCall> second_step(const json& messages, const std::set<std::string>& tools,
+                                    const LocalClock& clock) {
+    const json& last = messages.back();
+    if (messages.size() < 3 || (last.contains("is_error") && last["is_error"] == true))
+        return std::nullopt;
+    const json& asked = messages[messages.size() - 2];
+    if (!asked.contains("tool_calls") || !asked["tool_calls"].is_array() ||
+        asked["tool_calls"].size() != 1 ||
+        asked["tool_calls"][0].value("name", "") != "places_geocode")
+        return std::nullopt;
+    for (size_t i = messages.size(); i-- > 0;)
+        if (messages[i].value("role", "") == "user") {
+            const std::string said = common::model::content_text(
+                messages[i].contains("content") ? messages[i]["content"] : json());
+            const json geocoded = json::parse(
+                common::model::content_text(last.contains("content") ? last["content"] : json()),
+                nullptr, false);
+            return follow_up(said, geocoded, tools, clock);
+        }
+    return std::nullopt;
 }
 
 }  // namespace
@@ -62,7 +87,15 @@ json respond(const json& request, int64_t fallback_now_ms) {
         LocalClock::from_context(request.value("context", json::object()), fallback_now_ms / 1000);
     const json& last = messages.back();
     const std::string role = last.value("role", "");
-    if (role == "tool") return answer(reply_to_results(messages, clock));
+    if (role == "tool") {
+        if (auto next = second_step(messages, tools, clock)) {
+            json call = {{"id", "call_" + std::to_string(calls_so_far(messages) + 1)},
+                         {"name", next->name},
+                         {"arguments", next->arguments}};
+            return answer("", json::array({call}));
+        }
+        return answer(reply_to_results(messages, clock));
+    }
     if (role != "user") return answer(help_text(tools));
 
     const std::string said =

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "common/model/neutral.hpp"
+#include "outside_replies.hpp"
 
 namespace builtin {
 
@@ -183,6 +184,9 @@ const std::map<std::string, Tool>& tools() {
         {"events_free", {"find free time", events_free}},
         {"contacts_find", {"find the contact", contacts_find}},
         {"contacts_list", {"list your contacts", contacts_find}},
+        {"weather_lookup", {"look up the weather", weather_text}},
+        {"prayer_times", {"work out the prayer times", prayer_text}},
+        {"hazards_quakes", {"look up earthquakes", quakes_text}},
     };
     return all;
 }

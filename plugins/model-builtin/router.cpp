@@ -2,6 +2,7 @@
 
 #include <regex>
 
+#include "outside_rules.hpp"
 #include "phrasing.hpp"
 #include "when.hpp"
 
@@ -110,6 +111,7 @@ Calls contact_find(const std::string& cap, const LocalClock&) {
 struct Rule {
     const char* pattern;
     Build build;
+    const char* then = nullptr;  // after places_geocode answers: this tool at the place
 };
 
 #define VIEW                                                                    \
@@ -163,6 +165,16 @@ const Rule kRules[] = {
     {R"((?:what's|what is|whats|find|get) the (?:phone number|number|email address|email|e-mail|address|contact details) (?:of|for) (.+))",
      contact_find},
     {R"((?:how do i|how can i) (?:reach|contact|call|email|phone|text) (.+))", contact_find},
+    {R"((?:(?:what's|what is|whats|how's|how is|hows|what will|what'll|show me|show|tell me|get|check|give me|and) )?(?:the )?(?:weather|weather forecast|forecast)(?: (.*))?)",
+     weather_call},
+    {R"((?:will|is|does) it (?:going to |look like it(?:'ll| will) )?rain(?: (.*))?)", rain_call},
+    {R"((?:do i need|should i take|should i bring) (?:an |my |a )?umbrella(?: (.*))?)", rain_call},
+    {R"((?:(?:when is|when's|whens|what time is|what's|what is|whats) )?(?:the )?next prayer(?: time)?(?: (.*))?)",
+     prayer_call, "prayer_times"},
+    {R"((?:(?:what are|what're|show me|show|get|give me|list) )?(?:the |today's )?prayer times?(?: (.*))?)",
+     prayer_call, "prayer_times"},
+    {R"((?:(?:any|show me|show|list|are there any|were there any|have there been any|find) )?(?:recent |latest |big )?(?:earthquakes?|quakes)(?: (.*))?)",
+     quakes_call, "hazards_quakes"},
     {R"((?:find|look up|lookup|search for|search contacts for|search my contacts for|who is|who's|whos) (.+))",
      contact_find},
 };
@@ -193,6 +205,9 @@ const Example kExamples[] = {
     {"events_list", "what's on my calendar"},
     {"events_free", "what's free on Friday"},
     {"contacts_find", "find Ann's number"},
+    {"weather_lookup", "weather in London tomorrow"},
+    {"prayer_times", "next prayer in Leeds"},
+    {"hazards_quakes", "earthquakes near Tokyo"},
 };
 
 constexpr size_t kLongest = 500;
@@ -215,6 +230,16 @@ Routed route(const std::string& request, const std::set<std::string>& tools,
         const std::string capture = m.size() > 1 && m[1].matched ? m[1].str() : "";
         Calls calls = kRules[i].build(capture, clock);
         if (calls.empty()) continue;
+        if (kRules[i].then && calls.front().name == "places_geocode") {
+            // Two steps: both tools must be listed, or the request is refused naming the one
+            // that is not.
+            const std::string then = kRules[i].then;
+            if (!tools.count(then)) {
+                out.refused = service_of(then);
+                return out;
+            }
+            out.then = then;
+        }
         for (auto& c : calls)
             if (tools.count(c.name)) {
                 out.calls.push_back(std::move(c));
@@ -224,6 +249,13 @@ Routed route(const std::string& request, const std::set<std::string>& tools,
         return out;
     }
     return out;
+}
+
+std::optional<ToolCall> follow_up(const std::string& request, const json& geocoded,
+                                  const std::set<std::string>& tools, const LocalClock& clock) {
+    const Routed r = route(request, tools, clock);
+    if (r.then.empty()) return std::nullopt;
+    return after_place(r.then, geocoded, clock);
 }
 
 std::vector<std::string> examples(const std::set<std::string>& tools) {

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -31,12 +32,18 @@ struct ToolCall {
 struct Routed {
     std::vector<ToolCall> calls;  // to make now (one, or none)
     std::string refused;          // a rule matched but none of its tools is listed: its service
+    std::string then;             // the call is places_geocode: this tool follows at the place
     bool matched() const { return !calls.empty() || !refused.empty(); }
 };
 
 // What `request` (the user's words) means, given the tools the request lists.
 Routed route(const std::string& request, const std::set<std::string>& tools,
              const LocalClock& clock);
+
+// The call that follows places_geocode's answer `geocoded` for `request` when its rule takes two
+// steps ("next prayer in Leeds": prayer_times at Leeds), else nullopt (outside_rules.hpp).
+std::optional<ToolCall> follow_up(const std::string& request, const nlohmann::json& geocoded,
+                                  const std::set<std::string>& tools, const LocalClock& clock);
 
 // A sample phrasing per tool that is listed, in the rules' order ("note that the boiler code is
 // 4512"), for the answer that says what this model understands.

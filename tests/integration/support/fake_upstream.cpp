@@ -1,11 +1,9 @@
 #include "fake_upstream.hpp"
 
-#include <fstream>
 #include <sstream>
-#include <stdexcept>
 
 #include "../../unit/outbound/loopback_server.hpp"
-#include "build_tree.hpp"
+#include "fixtures.hpp"
 
 namespace platform::test {
 
@@ -91,12 +89,7 @@ void FakeUpstream::forget() {
 }
 
 std::string FakeUpstream::fixture_text(const std::string& provider, const std::string& file) {
-    const std::string path = source_dir() + "/tests/fixtures/" + provider + "/" + file;
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw std::runtime_error("fake upstream: no fixture " + path);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
+    return platform::test::fixture_text(provider, file);
 }
 
 FakeUpstream::Route FakeUpstream::fixture(const std::string& provider, const std::string& file,

@@ -50,6 +50,11 @@ public:
 
     // A provider as outbound_yaml writes it: its base URL is url("/<name>").
     struct Entry {
+        Entry(std::string n, std::string key = {}, std::string header = {}, bool required = false)
+            : name(std::move(n)),
+              api_key(std::move(key)),
+              api_key_header(std::move(header)),
+              key_required(required) {}
         std::string name;
         std::string api_key;         // empty: none
         std::string api_key_header;  // "?app_key", "X-Key", "Authorization: Bearer"

@@ -14,9 +14,8 @@ namespace food {
 // search answers from the same products.
 const common::upstream::Provider kFsa{"fsa", "The Food Standards Agency",
                                       "https://api.ratings.food.gov.uk", 6 * 60 * 60 * 1000};
-const common::upstream::Provider kOpenFoodFacts{"openfoodfacts", "Open Food Facts",
-                                                "https://world.openfoodfacts.org",
-                                                24 * 60 * 60 * 1000};
+const common::upstream::Provider kOpenFoodFacts{
+    "openfoodfacts", "Open Food Facts", "https://world.openfoodfacts.org", 24 * 60 * 60 * 1000};
 
 namespace {
 
@@ -60,8 +59,9 @@ void Food::describe(platform::ServiceSpec<Food>& s) {
                     .doc("An address, town or postcode")
                     .prop("lat", schema::latitude("Latitude of a point to search near (with lon)"))
                     .prop("lon", schema::longitude("Longitude of the point (with lat)"))
-                    .prop("limit", schema::limit(30, 10, "How many businesses (default 10, at "
-                                                         "most 30)")))
+                    .prop("limit", schema::limit(30, 10,
+                                                 "How many businesses (default 10, at "
+                                                 "most 30)")))
         .access(platform::Access::public_)
         .read_only()
         .handler(&Food::hygiene);
@@ -96,8 +96,9 @@ void Food::describe(platform::ServiceSpec<Food>& s) {
                     .max_len(200)
                     .required()
                     .doc("Words to search for: a name, a brand")
-                    .prop("limit", schema::limit(25, 10, "How many products (default 10, at "
-                                                         "most 25)")))
+                    .prop("limit", schema::limit(25, 10,
+                                                 "How many products (default 10, at "
+                                                 "most 25)")))
         .access(platform::Access::public_)
         .read_only()
         .handler(&Food::search);
@@ -130,9 +131,9 @@ json Food::product(platform::Request& r) {
     const std::string barcode = r.str("barcode");
     Options o;
     o.pass = {404};
-    const auto a = off_.fetch("/api/v2/product/" + barcode + ".json" +
-                                  Query().str("fields", food::kProductFields).text(),
-                              o);
+    const auto a = off_.fetch(
+        "/api/v2/product/" + barcode + ".json" + Query().str("fields", food::kProductFields).text(),
+        o);
     const auto missing = [&] {
         return platform::not_found("barcode: Open Food Facts has no product " + barcode);
     };

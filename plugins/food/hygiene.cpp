@@ -1,5 +1,6 @@
 // The Food Standards Agency's ratings API, version 2
 // (https://api.ratings.food.gov.uk/Help/Api/GET-Establishments) read into the hygiene answer.
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
@@ -14,9 +15,9 @@ using nlohmann::json;
 double distance_km(double lat1, double lon1, double lat2, double lon2) {
     constexpr double kRadiusKm = 6371.0088, kRad = M_PI / 180.0;
     const double dlat = (lat2 - lat1) * kRad, dlon = (lon2 - lon1) * kRad;
-    const double a = std::sin(dlat / 2) * std::sin(dlat / 2) +
-                     std::cos(lat1 * kRad) * std::cos(lat2 * kRad) * std::sin(dlon / 2) *
-                         std::sin(dlon / 2);
+    const double a =
+        std::sin(dlat / 2) * std::sin(dlat / 2) +
+        std::cos(lat1 * kRad) * std::cos(lat2 * kRad) * std::sin(dlon / 2) * std::sin(dlon / 2);
     return 2 * kRadiusKm * std::asin(std::min(1.0, std::sqrt(a)));
 }
 
@@ -40,8 +41,7 @@ json number_of(const json& v) {
 }  // namespace
 
 json establishments_from(const json& body, const std::optional<Point>& from) {
-    if (!body.is_object() || !body.contains("establishments") ||
-        !body["establishments"].is_array())
+    if (!body.is_object() || !body.contains("establishments") || !body["establishments"].is_array())
         throw Malformed("the answer has no establishments array");
     json out = json::array();
     for (const json& e : body["establishments"]) {
@@ -66,19 +66,21 @@ json establishments_from(const json& body, const std::optional<Point>& from) {
                            ? json(e["RatingValue"].is_string() ? e["RatingValue"].get<std::string>()
                                                                : e["RatingValue"].dump())
                            : json()},
-            {"rating_date", date.is_string() ? json(date.get<std::string>().substr(0, 10)) : json()},
+            {"rating_date",
+             date.is_string() ? json(date.get<std::string>().substr(0, 10)) : json()},
             {"authority", text_or_null(e, "LocalAuthorityName")},
             {"lat", lat},
             {"lon", lon},
-            {"scores", sc.is_object() ? json{{"hygiene", sc.value("Hygiene", json())},
-                                             {"structural", sc.value("Structural", json())},
-                                             {"management",
-                                              sc.value("ConfidenceInManagement", json())}}
-                                      : json()}};
+            {"scores", sc.is_object()
+                           ? json{{"hygiene", sc.value("Hygiene", json())},
+                                  {"structural", sc.value("Structural", json())},
+                                  {"management", sc.value("ConfidenceInManagement", json())}}
+                           : json()}};
         if (from && lat.is_number() && lon.is_number())
             item["distance_km"] =
-                std::round(distance_km(from->lat, from->lon, lat.get<double>(),
-                                       lon.get<double>()) * 100) / 100;
+                std::round(distance_km(from->lat, from->lon, lat.get<double>(), lon.get<double>()) *
+                           100) /
+                100;
         out.push_back(std::move(item));
     }
     const json meta = body.value("meta", json());

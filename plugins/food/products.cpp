@@ -120,7 +120,8 @@ json products_from(const json& body, std::size_t limit) {
                        {"processing_level", nova_of(p)}});
     }
     const json total = number_of(body.value("count", json()));
-    return {{"products", out}, {"count", out.size()}, {"total", total.is_number() ? total : json()}};
+    return {
+        {"products", out}, {"count", out.size()}, {"total", total.is_number() ? total : json()}};
 }
 
 }  // namespace food

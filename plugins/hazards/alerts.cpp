@@ -22,9 +22,8 @@ namespace {
 // GDACS's event type codes, as words.
 std::string type_name(const std::string& code) {
     static const std::map<std::string, std::string> names = {
-        {"EQ", "earthquake"}, {"TC", "tropical cyclone"}, {"FL", "flood"},
-        {"VO", "volcano"},    {"DR", "drought"},          {"WF", "wildfire"},
-        {"TS", "tsunami"}};
+        {"EQ", "earthquake"}, {"TC", "tropical cyclone"}, {"FL", "flood"},  {"VO", "volcano"},
+        {"DR", "drought"},    {"WF", "wildfire"},         {"TS", "tsunami"}};
     const auto it = names.find(code);
     return it == names.end() ? platform::lower(code) : it->second;
 }
@@ -75,11 +74,10 @@ json alerts_from(const json& list, int min_level, const std::optional<Near>& nea
                {"to", utc_time(p.value("todate", json()))},
                {"lat", lat},
                {"lon", lon},
-               {"severity",
-                sev.is_object() ? json{{"value", sev.value("severity", json())},
-                                       {"text", string_or_null(sev, "severitytext")},
-                                       {"unit", string_or_null(sev, "severityunit")}}
-                                : json()},
+               {"severity", sev.is_object() ? json{{"value", sev.value("severity", json())},
+                                                   {"text", string_or_null(sev, "severitytext")},
+                                                   {"unit", string_or_null(sev, "severityunit")}}
+                                            : json()},
                {"url", url.is_object() ? string_or_null(url, "report") : json()}};
         a.from = a.j["from"].is_string() ? a.j["from"].get<std::string>() : "";
         if (near) {

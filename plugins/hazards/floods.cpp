@@ -55,8 +55,8 @@ json floods_from(const json& body, bool severe_only) {
                      {"message_changed", utc_time(w.value("timeMessageChanged", json()))},
                      {"url", text_or_null(w, "@id")}},
                 level, ""};
-        f.changed = f.j["severity_changed"].is_string() ? f.j["severity_changed"].get<std::string>()
-                                                        : "";
+        f.changed =
+            f.j["severity_changed"].is_string() ? f.j["severity_changed"].get<std::string>() : "";
         found.push_back(std::move(f));
     }
     std::stable_sort(found.begin(), found.end(), [](const Flood& a, const Flood& b) {

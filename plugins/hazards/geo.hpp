@@ -2,6 +2,7 @@
 // methods share.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <platform/sdk.hpp>
@@ -12,9 +13,9 @@ namespace hazards {
 inline double distance_km(double lat1, double lon1, double lat2, double lon2) {
     constexpr double kRadiusKm = 6371.0088, kRad = M_PI / 180.0;
     const double dlat = (lat2 - lat1) * kRad, dlon = (lon2 - lon1) * kRad;
-    const double a = std::sin(dlat / 2) * std::sin(dlat / 2) +
-                     std::cos(lat1 * kRad) * std::cos(lat2 * kRad) * std::sin(dlon / 2) *
-                         std::sin(dlon / 2);
+    const double a =
+        std::sin(dlat / 2) * std::sin(dlat / 2) +
+        std::cos(lat1 * kRad) * std::cos(lat2 * kRad) * std::sin(dlon / 2) * std::sin(dlon / 2);
     return 2 * kRadiusKm * std::asin(std::min(1.0, std::sqrt(a)));
 }
 

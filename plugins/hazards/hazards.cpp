@@ -12,7 +12,8 @@ namespace hazards {
 // Cache lifetimes: USGS refreshes its summary feeds every minute (and says so in Cache-Control,
 // which wins), GDACS its event list every few minutes, the Environment Agency its warnings every
 // 15 minutes.
-const common::upstream::Provider kUsgs{"usgs", "USGS", "https://earthquake.usgs.gov", 2 * 60 * 1000};
+const common::upstream::Provider kUsgs{"usgs", "USGS", "https://earthquake.usgs.gov",
+                                       2 * 60 * 1000};
 const common::upstream::Provider kGdacs{"gdacs", "GDACS", "https://www.gdacs.org", 10 * 60 * 1000};
 const common::upstream::Provider kEaFloods{"ea-floods", "The Environment Agency",
                                            "https://environment.data.gov.uk", 5 * 60 * 1000};
@@ -58,9 +59,12 @@ std::optional<Near> near_of(const platform::Request& r, double default_km) {
 }  // namespace hazards
 
 void Hazards::describe(platform::ServiceSpec<Hazards>& s) {
-    s.id("hazards").version("1.0.0").service("v1.hazards").summary(
-        "Natural hazards now: global disaster alerts (GDACS), flood warnings in England (the "
-        "Environment Agency) and recent earthquakes (USGS)");
+    s.id("hazards")
+        .version("1.0.0")
+        .service("v1.hazards")
+        .summary(
+            "Natural hazards now: global disaster alerts (GDACS), flood warnings in England (the "
+            "Environment Agency) and recent earthquakes (USGS)");
     s.get("alerts")
         .title("Current disaster alerts")
         .description(
@@ -72,13 +76,14 @@ void Hazards::describe(platform::ServiceSpec<Hazards>& s) {
             "severity: {value, text, unit}, distance_km (with a point), url (GDACS's report)}], "
             "count (how many matched), listed (at most 200)}. Source: GDACS, European "
             "Commission / United Nations.")
-        .schema(hazards::with_point(schema::object()
-                               .str("level")
-                               .one_of({"green", "orange", "red"})
-                               .def("green")
-                               .doc("The lowest alert level listed: green (default, all), orange, "
-                                    "red"),
-                           "to search around", 1000, hazards::kHalfEarthKm))
+        .schema(hazards::with_point(
+            schema::object()
+                .str("level")
+                .one_of({"green", "orange", "red"})
+                .def("green")
+                .doc("The lowest alert level listed: green (default, all), orange, "
+                     "red"),
+            "to search around", 1000, hazards::kHalfEarthKm))
         .access(platform::Access::public_)
         .read_only()
         .handler(&Hazards::alerts);
@@ -111,15 +116,15 @@ void Hazards::describe(platform::ServiceSpec<Hazards>& s) {
             "depth_km, tsunami, distance_km (with a point), url}], count (how many matched), "
             "listed (at most 200)}. Source: U.S. Geological Survey.")
         .schema(hazards::with_point(schema::object()
-                               .number("min")
-                               .range(-2, 10)
-                               .def(2.5)
-                               .doc("The lowest magnitude listed (default 2.5)")
-                               .str("period")
-                               .one_of({"hour", "day", "week", "month"})
-                               .def("day")
-                               .doc("How far back: hour, day (default), week, month"),
-                           "to search around", 500, hazards::kHalfEarthKm))
+                                        .number("min")
+                                        .range(-2, 10)
+                                        .def(2.5)
+                                        .doc("The lowest magnitude listed (default 2.5)")
+                                        .str("period")
+                                        .one_of({"hour", "day", "week", "month"})
+                                        .def("day")
+                                        .doc("How far back: hour, day (default), week, month"),
+                                    "to search around", 500, hazards::kHalfEarthKm))
         .access(platform::Access::public_)
         .read_only()
         .handler(&Hazards::quakes);

@@ -89,9 +89,9 @@ json utc_time(const json& text) {
     std::string t = text.get<std::string>();
     if (t.empty()) return json();
     const auto tpos = t.find('T');
-    const bool zoned = t.back() == 'Z' || t.back() == 'z' ||
-                       (tpos != std::string::npos &&
-                        t.find_first_of("+-", tpos) != std::string::npos);
+    const bool zoned =
+        t.back() == 'Z' || t.back() == 'z' ||
+        (tpos != std::string::npos && t.find_first_of("+-", tpos) != std::string::npos);
     return zoned ? t : t + "Z";
 }
 

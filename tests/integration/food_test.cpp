@@ -43,8 +43,7 @@ protected:
         expire_cache();
         up->forget();
         up->serve(kEstablishments, FakeUpstream::fixture("fsa", "establishments.json"));
-        up->serve(kNutella,
-                  FakeUpstream::fixture("openfoodfacts", "product-3017620422003.json"));
+        up->serve(kNutella, FakeUpstream::fixture("openfoodfacts", "product-3017620422003.json"));
         up->serve(kSearch, FakeUpstream::fixture("openfoodfacts", "search.json"));
     }
 

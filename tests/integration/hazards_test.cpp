@@ -99,8 +99,9 @@ TEST_F(Hazards, QuakesLimits) {
     EXPECT_TRUE(up->requests().empty());
     // The bounds themselves are taken: magnitude -2 reads the feed of every quake.
     up->serve(kFeeds + "all_hour.geojson", FakeUpstream::fixture("usgs", "empty.geojson"));
-    EXPECT_EQ(data_of(get("quakes?min=-2&period=hour&lat=0&lon=0&within_km=20040")).value("count", -1),
-              0);
+    EXPECT_EQ(
+        data_of(get("quakes?min=-2&period=hour&lat=0&lon=0&within_km=20040")).value("count", -1),
+        0);
     EXPECT_EQ(up->requests(kFeeds + "all_hour.geojson").size(), 1u);
 }
 
@@ -191,9 +192,10 @@ TEST_F(Hazards, AMalformedBodyIs502NamingTheUpstream) {
 class HazardsUnconfigured : public SharedHostTest {};
 
 TEST_F(HazardsUnconfigured, EachMethodIs503NamingItsSetting) {
-    const std::pair<const char*, const char*> cases[] = {{"quakes", "providers.usgs.base_url"},
-                                                         {"alerts", "providers.gdacs.base_url"},
-                                                         {"floods", "providers.ea-floods.base_url"}};
+    const std::pair<const char*, const char*> cases[] = {
+        {"quakes", "providers.usgs.base_url"},
+        {"alerts", "providers.gdacs.base_url"},
+        {"floods", "providers.ea-floods.base_url"}};
     for (const auto& [method, setting] : cases) {
         const HttpResult r = api.get(std::string("/api/v1/hazards/") + method);
         EXPECT_EQ(r.status, 503) << method << ": " << r.body;

@@ -65,7 +65,8 @@ TEST_F(FoodHandlers, HygieneNeedsANamePlaceOrPoint) {
 TEST_F(FoodHandlers, HygieneAsksTheFsaVersion2) {
     json a = ok_json(plugin.call("hygiene", {{"name", "crown"}, {"where", "Oxford"}}));
     EXPECT_EQ(a["count"], 3);
-    EXPECT_EQ(fetched.back(), "fsa /Establishments?name=crown&address=Oxford&pageNumber=1&pageSize=10");
+    EXPECT_EQ(fetched.back(),
+              "fsa /Establishments?name=crown&address=Oxford&pageNumber=1&pageSize=10");
     EXPECT_EQ(headers.back().value("x-api-version", ""), "2");
     a = ok_json(plugin.call("hygiene", {{"lat", 51.752}, {"lon", -1.2577}, {"limit", 30}}));
     EXPECT_EQ(fetched.back(),

@@ -72,15 +72,14 @@ TEST(FoodProduct, EveryFieldOfAKnownProduct) {
     EXPECT_EQ((*p)["quantity"], "400 g");
     EXPECT_EQ((*p)["ingredients"].get<std::string>().substr(0, 21), "Sugar, palm oil, haze");
     EXPECT_EQ((*p)["allergens"], (json{"milk", "nuts", "soybeans"}));
-    EXPECT_EQ((*p)["nutrition_per_100g"],
-              (json{{"energy_kcal", 539},
-                    {"fat_g", 30.9},
-                    {"saturated_fat_g", 10.6},
-                    {"carbohydrates_g", 57.5},
-                    {"sugars_g", 56.3},
-                    {"fiber_g", nullptr},
-                    {"proteins_g", 6.3},
-                    {"salt_g", 0.107}}));
+    EXPECT_EQ((*p)["nutrition_per_100g"], (json{{"energy_kcal", 539},
+                                                {"fat_g", 30.9},
+                                                {"saturated_fat_g", 10.6},
+                                                {"carbohydrates_g", 57.5},
+                                                {"sugars_g", 56.3},
+                                                {"fiber_g", nullptr},
+                                                {"proteins_g", 6.3},
+                                                {"salt_g", 0.107}}));
     EXPECT_EQ((*p)["nutrition_grade"], "e");
     EXPECT_EQ((*p)["processing_level"], 4);
 }

@@ -49,11 +49,11 @@ TEST_F(HazardsHandlers, QuakesReadTheFeedOfMinAndPeriod) {
     a = ok_json(plugin.call("quakes", {{"min", 4.5}, {"period", "hour"}}));
     EXPECT_EQ(a["count"], 2);
     a = ok_json(plugin.call("quakes", {{"min", 0}, {"period", "month"}}));
-    EXPECT_EQ(fetched, (std::vector<std::string>{
-                           "usgs /earthquakes/feed/v1.0/summary/2.5_day.geojson",
-                           "usgs /earthquakes/feed/v1.0/summary/1.0_week.geojson",
-                           "usgs /earthquakes/feed/v1.0/summary/4.5_hour.geojson",
-                           "usgs /earthquakes/feed/v1.0/summary/all_month.geojson"}));
+    EXPECT_EQ(fetched,
+              (std::vector<std::string>{"usgs /earthquakes/feed/v1.0/summary/2.5_day.geojson",
+                                        "usgs /earthquakes/feed/v1.0/summary/1.0_week.geojson",
+                                        "usgs /earthquakes/feed/v1.0/summary/4.5_hour.geojson",
+                                        "usgs /earthquakes/feed/v1.0/summary/all_month.geojson"}));
 }
 
 TEST_F(HazardsHandlers, APointTakesBothCoordinatesAndWithinKmDefaultsPerMethod) {
@@ -81,8 +81,8 @@ TEST_F(HazardsHandlers, AlertsAndFloodsFilters) {
     json a = ok_json(plugin.call("alerts", {{"level", "orange"}}));
     EXPECT_EQ(a["count"], 2);
     EXPECT_EQ(plugin.call("alerts", {{"level", "purple"}}).code, PLATFORM_INVALID_ARGUMENT);
-    EXPECT_EQ(fetched, (std::vector<std::string>{
-                           "gdacs /gdacsapi/api/events/geteventlist/EVENTS4APP"}));
+    EXPECT_EQ(fetched,
+              (std::vector<std::string>{"gdacs /gdacsapi/api/events/geteventlist/EVENTS4APP"}));
     EXPECT_EQ(ok_json(plugin.call("floods", json::object()))["count"], 5);
     EXPECT_EQ(ok_json(plugin.call("floods", {{"severe", true}}))["count"], 1);
     EXPECT_EQ(fetched.back(), "ea-floods /flood-monitoring/id/floods");

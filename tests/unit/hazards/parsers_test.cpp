@@ -66,7 +66,8 @@ TEST(HazardsQuakes, EveryQuakeNewestFirstWithoutAPoint) {
 TEST(HazardsQuakes, MinFiltersByMagnitude) {
     const json a = hazards::quakes_from(fixture("usgs", "2.5_day.geojson"), 4.5, std::nullopt);
     EXPECT_EQ(field(a["quakes"], "id"), (std::vector<std::string>{"us7000q1a2", "us7000q1b7"}));
-    EXPECT_EQ(hazards::quakes_from(fixture("usgs", "2.5_day.geojson"), 7, std::nullopt)["count"], 0);
+    EXPECT_EQ(hazards::quakes_from(fixture("usgs", "2.5_day.geojson"), 7, std::nullopt)["count"],
+              0);
 }
 
 TEST(HazardsQuakes, WithAPointOnlyThoseWithinNearestFirst) {
@@ -92,9 +93,9 @@ TEST(HazardsQuakes, AQuakeWithoutMagnitudeIsSkippedAMalformedFeedThrows) {
     EXPECT_EQ(hazards::quakes_from(feed, 2.5, std::nullopt)["count"], 4);
     EXPECT_THROW(hazards::quakes_from(json::array(), 2.5, std::nullopt), Malformed);
     EXPECT_THROW(hazards::quakes_from({{"type", "Feature"}}, 2.5, std::nullopt), Malformed);
-    EXPECT_THROW(hazards::quakes_from({{"type", "FeatureCollection"}, {"features", 3}}, 2.5,
-                                      std::nullopt),
-                 Malformed);
+    EXPECT_THROW(
+        hazards::quakes_from({{"type", "FeatureCollection"}, {"features", 3}}, 2.5, std::nullopt),
+        Malformed);
     EXPECT_ANY_THROW(hazards::quakes_from(
         {{"type", "FeatureCollection"}, {"features", {{{"type", "Feature"}}}}}, 2.5, std::nullopt));
 }

@@ -64,6 +64,7 @@ void Food::describe(platform::ServiceSpec<Food>& s) {
                                                  "most 30)")))
         .access(platform::Access::public_)
         .read_only()
+        .open_world()
         .handler(&Food::hygiene);
     s.get("product")
         .title("A food product by barcode")
@@ -82,6 +83,7 @@ void Food::describe(platform::ServiceSpec<Food>& s) {
                     .doc("The barcode: 6 to 14 digits"))
         .access(platform::Access::public_)
         .read_only()
+        .open_world()
         .handler(&Food::product);
     s.get("search")
         .title("Search food products")
@@ -101,6 +103,7 @@ void Food::describe(platform::ServiceSpec<Food>& s) {
                                                  "most 25)")))
         .access(platform::Access::public_)
         .read_only()
+        .open_world()
         .handler(&Food::search);
 }
 

@@ -86,6 +86,7 @@ void Hazards::describe(platform::ServiceSpec<Hazards>& s) {
             "to search around", 1000, hazards::kHalfEarthKm))
         .access(platform::Access::public_)
         .read_only()
+        .open_world()
         .handler(&Hazards::alerts);
     s.get("floods")
         .title("Flood warnings in England")
@@ -105,6 +106,7 @@ void Hazards::describe(platform::ServiceSpec<Hazards>& s) {
                     .doc("Only Severe Flood Warnings (severity level 1); default false"))
         .access(platform::Access::public_)
         .read_only()
+        .open_world()
         .handler(&Hazards::floods);
     s.get("quakes")
         .title("Recent earthquakes")
@@ -127,6 +129,7 @@ void Hazards::describe(platform::ServiceSpec<Hazards>& s) {
                                     "to search around", 500, hazards::kHalfEarthKm))
         .access(platform::Access::public_)
         .read_only()
+        .open_world()
         .handler(&Hazards::quakes);
 }
 

@@ -8,6 +8,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "api_answers.hpp"
 #include "fake_upstream.hpp"
@@ -18,6 +19,13 @@ using nlohmann::json;
 using namespace platform::test;
 
 namespace {
+
+// Keyless providers named `names`, as FakeUpstream::outbound_yaml takes them.
+std::vector<FakeUpstream::Entry> providers(const std::vector<std::string>& names) {
+    std::vector<FakeUpstream::Entry> out(names.size());
+    for (std::size_t i = 0; i < names.size(); ++i) out[i].name = names[i];
+    return out;
+}
 
 const std::string kEstablishments = "/fsa/Establishments";
 const std::string kNutella = "/openfoodfacts/api/v2/product/3017620422003.json";
@@ -31,7 +39,7 @@ protected:
         up = std::make_unique<FakeUpstream>();
         HostProcess::Options o;
         o.profile = test_profile_with(suite_dir() + "/food.yaml",
-                                      up->outbound_yaml({{"fsa"}, {"openfoodfacts"}}));
+                                      up->outbound_yaml(providers({"fsa", "openfoodfacts"})));
         start_host(o);
     }
     static void TearDownTestSuite() {

@@ -20,13 +20,6 @@ using namespace platform::test;
 
 namespace {
 
-// Keyless providers named `names`, as FakeUpstream::outbound_yaml takes them.
-std::vector<FakeUpstream::Entry> providers(const std::vector<std::string>& names) {
-    std::vector<FakeUpstream::Entry> out(names.size());
-    for (std::size_t i = 0; i < names.size(); ++i) out[i].name = names[i];
-    return out;
-}
-
 const std::string kEstablishments = "/fsa/Establishments";
 const std::string kNutella = "/openfoodfacts/api/v2/product/3017620422003.json";
 const std::string kSearch = "/openfoodfacts/cgi/search.pl";
@@ -39,7 +32,7 @@ protected:
         up = std::make_unique<FakeUpstream>();
         HostProcess::Options o;
         o.profile = test_profile_with(suite_dir() + "/food.yaml",
-                                      up->outbound_yaml(providers({"fsa", "openfoodfacts"})));
+                                      up->outbound_yaml({{"fsa"}, {"openfoodfacts"}}));
         start_host(o);
     }
     static void TearDownTestSuite() {

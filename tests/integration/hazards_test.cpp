@@ -20,13 +20,6 @@ using namespace platform::test;
 
 namespace {
 
-// Keyless providers named `names`, as FakeUpstream::outbound_yaml takes them.
-std::vector<FakeUpstream::Entry> providers(const std::vector<std::string>& names) {
-    std::vector<FakeUpstream::Entry> out(names.size());
-    for (std::size_t i = 0; i < names.size(); ++i) out[i].name = names[i];
-    return out;
-}
-
 const std::string kFeeds = "/usgs/earthquakes/feed/v1.0/summary/";
 const std::string kGdacs = "/gdacs/gdacsapi/api/events/geteventlist/EVENTS4APP";
 const std::string kFloods = "/ea-floods/flood-monitoring/id/floods";
@@ -39,7 +32,7 @@ protected:
         up = std::make_unique<FakeUpstream>();
         HostProcess::Options o;
         o.profile = test_profile_with(suite_dir() + "/hazards.yaml",
-                                      up->outbound_yaml(providers({"usgs", "gdacs", "ea-floods"})));
+                                      up->outbound_yaml({{"usgs"}, {"gdacs"}, {"ea-floods"}}));
         start_host(o);
     }
     static void TearDownTestSuite() {

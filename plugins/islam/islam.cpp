@@ -13,8 +13,8 @@ using platform::json;
 
 namespace {
 
-const std::vector<schema::ojson> kCollections = {"quran",   "hadith",  "names",   "seerah",
-                                                 "ghazali", "islamqa", "adhkar",  "salihin"};
+const std::vector<schema::ojson> kCollections = {"quran",   "hadith",  "names",  "seerah",
+                                                 "ghazali", "islamqa", "adhkar", "salihin"};
 
 std::string lower(std::string s) {
     std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
@@ -104,7 +104,8 @@ json Islam::read(platform::Request& r) {
             // A verse through its chapter: the upstream answers a verse past the end with an
             // empty body, a chapter lists them all.
             const json body = up.get_json("/api/quran/" + std::to_string(res->a));
-            auto found = up.parse(body, [&](const json& j) { return reminder::chapter_from(j, res->b); });
+            auto found =
+                up.parse(body, [&](const json& j) { return reminder::chapter_from(j, res->b); });
             if (!found)
                 throw platform::not_found("path: chapter " + std::to_string(res->a) +
                                           " has no verse " + std::to_string(res->b));
@@ -123,8 +124,8 @@ json Islam::read(platform::Request& r) {
             if (res->b == 0) return book;
             for (const json& h : book["hadiths"])
                 if (h["number"] == res->b) return reminder::hadith_excerpt(book, h);
-            throw platform::not_found("path: book " + std::to_string(res->a) +
-                                      " has no hadith " + std::to_string(res->b));
+            throw platform::not_found("path: book " + std::to_string(res->a) + " has no hadith " +
+                                      std::to_string(res->b));
         }
         case K::name: {
             Options o;

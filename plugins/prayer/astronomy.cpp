@@ -139,8 +139,7 @@ SolarCoordinates::SolarCoordinates(double jd) {
     declination = deg(std::asin(std::sin(epsilon) * std::sin(lambda)));
     right_ascension =
         unwind(deg(std::atan2(std::cos(epsilon) * std::sin(lambda), std::cos(lambda))));
-    apparent_sidereal_time =
-        theta0 + d_psi * 3600 * std::cos(rad(epsilon0 + d_epsilon)) / 3600;
+    apparent_sidereal_time = theta0 + d_psi * 3600 * std::cos(rad(epsilon0 + d_epsilon)) / 3600;
 }
 
 SolarTime::SolarTime(int year, int month, int day, double latitude, double longitude)
@@ -155,8 +154,8 @@ SolarTime::SolarTime(int year, int month, int day, double latitude, double longi
     const double m0 = approx_transit_;
     const double lw = longitude * -1;
     const double theta = unwind(solar_.apparent_sidereal_time + 360.985647 * m0);
-    const double a = unwind(
-        interpolate_angles(solar_.right_ascension, prev_.right_ascension, next_.right_ascension, m0));
+    const double a = unwind(interpolate_angles(solar_.right_ascension, prev_.right_ascension,
+                                               next_.right_ascension, m0));
     const double h = quadrant_shift(theta - lw - a);
     transit = (m0 + h / -360) * 24;
     const double solar_altitude = -50.0 / 60.0;
@@ -174,8 +173,8 @@ double SolarTime::hour_angle(double angle, bool after_transit) const {
     const double big_h0 = deg(std::acos(term1 / term2));
     const double m = after_transit ? m0 + big_h0 / 360 : m0 - big_h0 / 360;
     const double theta = unwind(solar_.apparent_sidereal_time + 360.985647 * m);
-    const double a = unwind(
-        interpolate_angles(solar_.right_ascension, prev_.right_ascension, next_.right_ascension, m));
+    const double a = unwind(interpolate_angles(solar_.right_ascension, prev_.right_ascension,
+                                               next_.right_ascension, m));
     const double delta = interpolate(d2, prev_.declination, next_.declination, m);
     const double h = theta - lw - a;
     const double altitude = altitude_of_celestial_body(latitude_, delta, h);
@@ -194,8 +193,7 @@ double qibla(double latitude, double longitude) {
     // "Spherical Trigonometry for the use of colleges and schools" (Todhunter), p. 50.
     const double term1 = std::sin(rad(kMakkahLongitude) - rad(longitude));
     const double term2 = std::cos(rad(latitude)) * std::tan(rad(kMakkahLatitude));
-    const double term3 =
-        std::sin(rad(latitude)) * std::cos(rad(kMakkahLongitude) - rad(longitude));
+    const double term3 = std::sin(rad(latitude)) * std::cos(rad(kMakkahLongitude) - rad(longitude));
     return unwind(deg(std::atan2(term1, term2 - term3)));
 }
 

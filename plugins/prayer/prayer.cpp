@@ -156,19 +156,16 @@ json Prayer::times(platform::Request& r) {
     const auto tomorrow = prayer::day_times(n.year, n.month, n.day, lat, lon, *method);
 
     json times = json::object();
-    for (size_t i = 0; i < today.size(); ++i) times[prayer::kTimeNames[i]] = clock_time(today[i], *zone);
+    for (size_t i = 0; i < today.size(); ++i)
+        times[prayer::kTimeNames[i]] = clock_time(today[i], *zone);
     const prayer::Next next = prayer::next_after(now_ms, today, tomorrow);
     json next_json = {{"name", prayer::kTimeNames[next.index]},
                       {"time", clock_time(next.time_ms, *zone)}};
     if (!std::isnan(next.time_ms))
         next_json["date"] = date_text(common::time::day_of(
             zone->to_local(static_cast<int64_t>(std::floor(next.time_ms / 1000)))));
-    return {{"times", times},
-            {"next", next_json},
-            {"date", date_text(day)},
-            {"tz", tz},
-            {"method", method->name},
-            {"method_title", method->title}};
+    return {{"times", times}, {"next", next_json},      {"date", date_text(day)},
+            {"tz", tz},       {"method", method->name}, {"method_title", method->title}};
 }
 
 PLATFORM_SERVICE(Prayer)

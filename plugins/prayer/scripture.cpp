@@ -32,9 +32,8 @@ json Prayer::verse(platform::Request& r) {
     // The upstream answers a verse past the chapter's end with an empty body: read the chapter
     // and pick the verse, so that "no such verse" is a 404 and not a malformed body.
     const json body = up.get_json("/api/quran/" + std::to_string(chapter));
-    auto found = up.parse(body, [&](const json& j) {
-        return reminder::chapter_from(j, static_cast<int>(verse));
-    });
+    auto found = up.parse(
+        body, [&](const json& j) { return reminder::chapter_from(j, static_cast<int>(verse)); });
     if (!found)
         throw platform::not_found("verse: chapter " + std::to_string(chapter) + " has no verse " +
                                   std::to_string(verse));
@@ -43,8 +42,8 @@ json Prayer::verse(platform::Request& r) {
 
 json Prayer::saying(platform::Request& r) {
     const Upstream up(host_, reminder::kReminder);
-    const json books =
-        up.parse(up.get_json("/api/hadith/books"), [](const json& j) { return reminder::books_from(j); });
+    const json books = up.parse(up.get_json("/api/hadith/books"),
+                                [](const json& j) { return reminder::books_from(j); });
     const int64_t day = utc_day(host_);
     json book_entry;
     if (r.args().contains("book")) {
@@ -93,6 +92,7 @@ json Prayer::search(platform::Request& r) {
     o.content_type = "application/json";
     o.body = json{{"q", r.str("query")}}.dump();
     const json body = up.get_json("/api/search", o);
-    return {{"query", r.str("query")},
-            {"results", up.parse(body, [](const json& j) { return reminder::references_from(j); })}};
+    return {
+        {"query", r.str("query")},
+        {"results", up.parse(body, [](const json& j) { return reminder::references_from(j); })}};
 }

@@ -18,12 +18,12 @@ namespace prayer {
 // for fajr and isha (or isha a fixed interval after maghrib), the preset's minute adjustments and
 // whether it rounds up (adhan's Rounding.Up) instead of to the nearest minute.
 struct Method {
-    std::string name;    // "isna"
-    std::string adhan;   // "NorthAmerica"
-    std::string title;   // "Islamic Society of North America"
-    double fajr_angle;   // degrees below the horizon
-    double isha_angle;   // degrees below the horizon; unused when isha_interval > 0
-    int isha_interval;   // minutes after maghrib, 0: by the angle
+    std::string name;   // "isna"
+    std::string adhan;  // "NorthAmerica"
+    std::string title;  // "Islamic Society of North America"
+    double fajr_angle;  // degrees below the horizon
+    double isha_angle;  // degrees below the horizon; unused when isha_interval > 0
+    int isha_interval;  // minutes after maghrib, 0: by the angle
     // Minutes added to fajr, sunrise, dhuhr, asr, maghrib, isha (adhan's methodAdjustments).
     std::array<int, 6> adjustments;
     bool round_up;
@@ -37,8 +37,8 @@ const Method* method_named(std::string_view name);
 std::vector<std::string> method_names();
 
 // The six times, in order.
-inline constexpr std::array<const char*, 6> kTimeNames = {"fajr",    "sunrise", "dhuhr",
-                                                          "asr",     "maghrib", "isha"};
+inline constexpr std::array<const char*, 6> kTimeNames = {"fajr", "sunrise", "dhuhr",
+                                                          "asr",  "maghrib", "isha"};
 
 // A day's six times as Unix milliseconds (as adhan's Dates hold them); NaN for a time that does
 // not occur (inside the polar circle, where adhan leaves them unresolved by default).

@@ -28,7 +28,8 @@ std::string text_or(const json& o, const char* name, const char* other = nullptr
     if (!o.is_object()) return "";
     for (const char* n : {name, other})
         if (n)
-            if (auto it = o.find(n); it != o.end() && it->is_string()) return it->get<std::string>();
+            if (auto it = o.find(n); it != o.end() && it->is_string())
+                return it->get<std::string>();
     return "";
 }
 int number(const json& o, const char* name) {
@@ -85,16 +86,12 @@ json verse_from(const json& body) {
     const int chapter = number(body, "chapter");
     const int verse = number(body, "number");
     const std::string ref = std::to_string(chapter) + ":" + std::to_string(verse);
-    json out = {{"collection", "quran"},
-                {"source", "The Quran"},
-                {"reference", "Quran " + ref},
-                {"chapter", chapter},
-                {"verse", verse},
-                {"text", text(body, "text")}};
+    json out = {{"collection", "quran"}, {"source", "The Quran"}, {"reference", "Quran " + ref},
+                {"chapter", chapter},    {"verse", verse},        {"text", text(body, "text")}};
     if (auto a = text_or(body, "arabic"); !a.empty()) out["arabic"] = a;
     out["path"] = "/api/quran/" + std::to_string(chapter) + "/" + std::to_string(verse);
-    out["url"] = std::string(kSite) + "/quran/" + std::to_string(chapter) + "#" +
-                 std::to_string(verse);
+    out["url"] =
+        std::string(kSite) + "/quran/" + std::to_string(chapter) + "#" + std::to_string(verse);
     return out;
 }
 
@@ -126,7 +123,8 @@ json books_from(const json& body) {
     const json& list = body.is_object() && body.contains("books") ? body["books"] : body;
     if (!list.is_array()) throw Malformed("the books are not a list");
     json out = json::array();
-    for (const json& b : list) out.push_back({{"number", number(b, "number")}, {"name", text(b, "name")}});
+    for (const json& b : list)
+        out.push_back({{"number", number(b, "number")}, {"name", text(b, "name")}});
     if (out.empty()) throw Malformed("no books");
     return out;
 }
@@ -215,12 +213,9 @@ json daily_from(const json& body) {
         }
         return out;
     };
-    return {{"date", text_or(body, "date")},
-            {"hijri", text_or(body, "hijri")},
-            {"verse", part("verse", "quran")},
-            {"saying", part("hadith", "hadith")},
-            {"name", part("name", "names")},
-            {"source", kSite}};
+    return {{"date", text_or(body, "date")},   {"hijri", text_or(body, "hijri")},
+            {"verse", part("verse", "quran")}, {"saying", part("hadith", "hadith")},
+            {"name", part("name", "names")},   {"source", kSite}};
 }
 
 json references_from(const json& body) {
@@ -261,9 +256,12 @@ json references_from(const json& body) {
                 e["url"] = std::string(kSite) + "/hadith/" + b + (digits(n) ? "#" + n : "");
             }
         } else if (source == "names") {
-            const std::string english = text_or(meta, "english"), number_text = text_or(meta, "number");
+            const std::string english = text_or(meta, "english"),
+                              number_text = text_or(meta, "number");
             e["source"] = "The names of Allah";
-            e["reference"] = english + (text_or(meta, "meaning").empty() ? "" : " — " + text_or(meta, "meaning"));
+            e["reference"] =
+                english +
+                (text_or(meta, "meaning").empty() ? "" : " — " + text_or(meta, "meaning"));
             if (digits(number_text)) {
                 e["path"] = "/api/names/" + number_text;
                 e["url"] = std::string(kSite) + "/names/" + number_text;
@@ -283,7 +281,8 @@ std::optional<Resource> resource_of(const std::string& input) {
     std::string p = input;
     for (const char* site : {"https://reminder.dev", "http://reminder.dev"}) {
         const std::string s = site;
-        if (p.rfind(s, 0) == 0 && (p.size() == s.size() || p[s.size()] == '/' || p[s.size()] == '#')) {
+        if (p.rfind(s, 0) == 0 &&
+            (p.size() == s.size() || p[s.size()] == '/' || p[s.size()] == '#')) {
             p = p.substr(s.size());
             break;
         }

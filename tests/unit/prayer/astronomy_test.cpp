@@ -1,10 +1,11 @@
 // The astronomy (plugins/prayer/astronomy.cpp) against published reference values: Meeus's worked
 // examples, well-known qibla bearings, and the prayer times adhan's README publishes for Raleigh.
+#include "../../../plugins/prayer/astronomy.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "../../../plugins/prayer/astronomy.hpp"
 #include "../../../plugins/prayer/times.hpp"
 #include "common/time/time.hpp"
 

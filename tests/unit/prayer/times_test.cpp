@@ -1,10 +1,10 @@
 // The methods' table (adhan's presets), the rounding and high-latitude rule, and the next prayer.
+#include "../../../plugins/prayer/times.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
-
-#include "../../../plugins/prayer/times.hpp"
 
 using namespace prayer;
 

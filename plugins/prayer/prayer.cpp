@@ -19,7 +19,7 @@ json clock_time(double ms, const common::time::TimeZone& zone) {
     if (std::isnan(ms)) return nullptr;
     const int64_t local = zone.to_local(static_cast<int64_t>(std::floor(ms / 1000)));
     const int s = common::time::seconds_into_day(local);
-    char buf[8];
+    char buf[16];
     std::snprintf(buf, sizeof buf, "%02d:%02d", s / 3600, s / 60 % 60);
     return buf;
 }

@@ -63,7 +63,7 @@ const out = input.cases.map((c) => {
   }
   return {
     times,
-    next: { name: next, time: local(nextTime.getTime(), c.tz).time },
+    next: { name: next, time: isNaN(nextTime.getTime()) ? null : local(nextTime.getTime(), c.tz).time },
     qibla: adhan.Qibla(coordinates),
   };
 });

@@ -76,6 +76,12 @@ json oracle(int64_t now_ms, const json& cases) {
     return r.code == 0 ? json::parse(r.out) : json::array();
 }
 
+FakeUpstream::Entry reminder() {
+    FakeUpstream::Entry e;
+    e.name = "reminder";
+    return e;
+}
+
 class Prayer : public SharedHostTest {
 protected:
     static std::unique_ptr<FakeUpstream> up;
@@ -84,7 +90,7 @@ protected:
         up = std::make_unique<FakeUpstream>();
         HostProcess::Options o;
         o.profile =
-            test_profile_with(suite_dir() + "/prayer.yaml", up->outbound_yaml({{"reminder"}}));
+            test_profile_with(suite_dir() + "/prayer.yaml", up->outbound_yaml({reminder()}));
         start_host(o);
     }
     static void TearDownTestSuite() {
@@ -189,8 +195,17 @@ TEST_F(Prayer, CacheAnswersARepeat) {
     up->forget();
     EXPECT_EQ(ok("prayer/verse?chapter=112&verse=1")["verse"], 1);
     EXPECT_EQ(ok("prayer/verse?chapter=112&verse=2")["verse"], 2);
-    EXPECT_EQ(ok("islam/read?path=" + enc("https://reminder.dev/quran/112#4"))["verse"], 4);
     EXPECT_EQ(up->requests("/reminder/api/quran/112").size(), 1u);
+    // Each plugin keeps its own cache (in its own store).
+    EXPECT_EQ(ok("islam/read?path=" + enc("https://reminder.dev/quran/112#4"))["verse"], 4);
+    EXPECT_EQ(ok("islam/read?path=" + enc("/api/quran/112/3"))["verse"], 3);
+    EXPECT_EQ(up->requests("/reminder/api/quran/112").size(), 2u);
+    // The same search twice: one request.
+    serve("/api/search", "search.json");
+    up->forget();
+    ok("islam/search?query=" + enc("cached query"));
+    ok("islam/search?query=" + enc("cached query") + "&limit=2");
+    EXPECT_EQ(up->requests("/reminder/api/search").size(), 1u);
 }
 
 TEST_F(Prayer, SayingFromOneBookOrAny) {

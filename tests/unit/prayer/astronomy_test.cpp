@@ -17,7 +17,7 @@ namespace {
 std::string hhmm(double ms, const char* zone) {
     auto z = common::time::TimeZone::load(zone);
     const int s = common::time::seconds_into_day(z->to_local(static_cast<int64_t>(ms / 1000)));
-    char buf[8];
+    char buf[16];
     std::snprintf(buf, sizeof buf, "%02d:%02d", s / 3600, s / 60 % 60);
     return buf;
 }

@@ -49,7 +49,9 @@ TEST(Methods, TimesAreWholeMinutesInOrder) {
         const DayTimes t = day_times(2027, 3, 1, 21.4225, 39.8262, m);  // Makkah
         for (size_t i = 0; i < t.size(); ++i) {
             EXPECT_EQ(std::fmod(t[i], 60000.0), 0) << m.name << " " << kTimeNames[i];
-            if (i) EXPECT_LT(t[i - 1], t[i]) << m.name << " " << kTimeNames[i];
+            if (i) {
+                EXPECT_LT(t[i - 1], t[i]) << m.name << " " << kTimeNames[i];
+            }
         }
     }
 }

@@ -76,12 +76,6 @@ json oracle(int64_t now_ms, const json& cases) {
     return r.code == 0 ? json::parse(r.out) : json::array();
 }
 
-FakeUpstream::Entry reminder() {
-    FakeUpstream::Entry e;
-    e.name = "reminder";
-    return e;
-}
-
 class Prayer : public SharedHostTest {
 protected:
     static std::unique_ptr<FakeUpstream> up;
@@ -90,7 +84,7 @@ protected:
         up = std::make_unique<FakeUpstream>();
         HostProcess::Options o;
         o.profile =
-            test_profile_with(suite_dir() + "/prayer.yaml", up->outbound_yaml({reminder()}));
+            test_profile_with(suite_dir() + "/prayer.yaml", up->outbound_yaml({FakeUpstream::Entry("reminder")}));
         start_host(o);
     }
     static void TearDownTestSuite() {

@@ -76,9 +76,9 @@ std::vector<Aircraft> parse_aircraft(const json& body) {
 double distance_nm(double lat1, double lon1, double lat2, double lon2) {
     constexpr double kRad = M_PI / 180.0, kEarthNm = 3440.065;
     const double dlat = (lat2 - lat1) * kRad, dlon = (lon2 - lon1) * kRad;
-    const double h = std::sin(dlat / 2) * std::sin(dlat / 2) +
-                     std::cos(lat1 * kRad) * std::cos(lat2 * kRad) * std::sin(dlon / 2) *
-                         std::sin(dlon / 2);
+    const double h =
+        std::sin(dlat / 2) * std::sin(dlat / 2) +
+        std::cos(lat1 * kRad) * std::cos(lat2 * kRad) * std::sin(dlon / 2) * std::sin(dlon / 2);
     return 2 * kEarthNm * std::asin(std::min(1.0, std::sqrt(h)));
 }
 

@@ -13,7 +13,7 @@ namespace flights {
 
 struct Aircraft {
     std::string hex, callsign, registration, type, squawk, category;
-    bool on_ground = false;            // alt_baro "ground"
+    bool on_ground = false;             // alt_baro "ground"
     std::optional<double> altitude_ft;  // alt_baro when a number
     std::optional<double> speed_kt, track_deg, vertical_rate_fpm, lat, lon, seen_s;
     std::optional<double> distance_nm;  // from the point asked about (set by the service)

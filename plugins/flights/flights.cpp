@@ -44,8 +44,7 @@ json airport_json(const Airport& a) {
 }
 
 // Every aircraft ADS-B receivers hear within `radius_nm` of the point, nearest first.
-std::vector<Aircraft> around(const platform::Host& host, double lat, double lon,
-                             double radius_nm) {
+std::vector<Aircraft> around(const platform::Host& host, double lat, double lon, double radius_nm) {
     Upstream adsb(host, kAdsb);
     const int whole = static_cast<int>(std::ceil(radius_nm));
     json body = adsb.get_json("/v2/point/" + degrees(lat) + "/" + degrees(lon) + "/" +
@@ -60,9 +59,13 @@ std::vector<Aircraft> around(const platform::Host& host, double lat, double lon,
 using namespace flights;
 
 void Flights::describe(platform::ServiceSpec<Flights>& s) {
-    s.id("flights").version("1.0.0").service("v1.flights").summary(
-        "Aircraft overhead, at an airport and by flight from live ADS-B positions (adsb.lol), and "
-        "flight times from a configured schedule provider");
+    s.id("flights")
+        .version("1.0.0")
+        .service("v1.flights")
+        .summary(
+            "Aircraft overhead, at an airport and by flight from live ADS-B positions (adsb.lol), "
+            "and "
+            "flight times from a configured schedule provider");
     const std::string table = std::to_string(airport_count()) + " major airports";
     s.get("airport")
         .title("Live traffic at an airport")
@@ -76,12 +79,8 @@ void Flights::describe(platform::ServiceSpec<Flights>& s) {
             "{airport: {iata, icao, name, city, lat, lon}, radius_nm, ground, approach, "
             "climb_out, level: [aircraft nearest first], source: \"adsb.lol\"}; each aircraft " +
             kAircraftShape + ".")
-        .schema(schema::object()
-                    .str("code")
-                    .min_len(2)
-                    .max_len(60)
-                    .required()
-                    .doc("IATA (LHR) or ICAO (EGLL) code, or the airport's name or city"))
+        .schema(schema::object().str("code").min_len(2).max_len(60).required().doc(
+            "IATA (LHR) or ICAO (EGLL) code, or the airport's name or city"))
         .access(platform::Access::public_)
         .read_only()
         .handler(&Flights::airport);
@@ -162,12 +161,9 @@ json Flights::airport(platform::Request& r) {
         throw platform::not_found("code: no airport '" + code + "' in the table of " +
                                   std::to_string(airport_count()) +
                                   " major airports (IATA or ICAO code, name or city)");
-    json out = {{"airport", airport_json(*a)},
-                {"radius_nm", kAirportRadiusNm},
-                {"ground", json::array()},
-                {"approach", json::array()},
-                {"climb_out", json::array()},
-                {"level", json::array()},
+    json out = {{"airport", airport_json(*a)}, {"radius_nm", kAirportRadiusNm},
+                {"ground", json::array()},     {"approach", json::array()},
+                {"climb_out", json::array()},  {"level", json::array()},
                 {"source", kAdsb.title}};
     for (const Aircraft& ac : around(host_, a->lat, a->lon, kAirportRadiusNm))
         out[phase(ac)].push_back(to_json(ac));
@@ -200,10 +196,7 @@ json Flights::overhead(platform::Request& r) {
     const double radius = args.value("radius", 30.0);
     json list = json::array();
     for (const Aircraft& ac : around(host_, lat, lon, radius)) list.push_back(to_json(ac));
-    return {{"center", center},
-            {"radius_nm", radius},
-            {"aircraft", list},
-            {"source", kAdsb.title}};
+    return {{"center", center}, {"radius_nm", radius}, {"aircraft", list}, {"source", kAdsb.title}};
 }
 
 json Flights::status(platform::Request& r) {
@@ -238,8 +231,8 @@ json Flights::track(platform::Request& r) {
     Upstream adsb(host_, kAdsb);
     json looked_up = json::array(), list = json::array();
     for (const auto& [kind, value] : asks) {
-        json body = adsb.get_json((kind == "callsign" ? "/v2/callsign/" : "/v2/reg/") +
-                                  encode(value));
+        json body =
+            adsb.get_json((kind == "callsign" ? "/v2/callsign/" : "/v2/reg/") + encode(value));
         looked_up.push_back({{kind, value}});
         for (const Aircraft& ac : adsb.parse(body, [](const json& j) { return parse_aircraft(j); }))
             if (!ac.on_ground) list.push_back(to_json(ac));
@@ -247,7 +240,8 @@ json Flights::track(platform::Request& r) {
     }
     if (list.empty()) {
         std::string what;
-        for (const auto& [kind, value] : asks) what += (what.empty() ? "" : " or ") + kind + " " + value;
+        for (const auto& [kind, value] : asks)
+            what += (what.empty() ? "" : " or ") + kind + " " + value;
         throw platform::not_found("flight: no airborne aircraft with " + what +
                                   " is in range of an ADS-B receiver now (aircraft on the "
                                   "ground are not tracked)");

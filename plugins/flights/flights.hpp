@@ -26,9 +26,9 @@ inline const common::upstream::Provider kAdsb{"adsb", "adsb.lol", "https://api.a
                                               15 * 1000};
 // A schedule provider in the AviationStack format (keyed: its access key as the operator's
 // api_key, e.g. api_key_header "?access_key"); times change by the minute.
-inline const common::upstream::Provider kFlightStatus{
-    "flight-status", "the flight status provider", "https://api.aviationstack.com", 2 * 60 * 1000,
-    true};
+inline const common::upstream::Provider kFlightStatus{"flight-status", "the flight status provider",
+                                                      "https://api.aviationstack.com",
+                                                      2 * 60 * 1000, true};
 
 // Nautical miles around an airport that flights/airport watches.
 inline constexpr double kAirportRadiusNm = 10;

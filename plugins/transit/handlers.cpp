@@ -144,13 +144,13 @@ json Transit::nearby(platform::Request& r) {
     const double radius = args.value("radius", 400.0);
     Upstream tfl(host_, kTfl);
     json body = tfl.get_json(
-        "/StopPoint" + Query()
-                           .num("lat", lat)
-                           .num("lon", lon)
-                           .str("stopTypes",
-                                "NaptanPublicBusCoachTram,NaptanMetroStation,NaptanRailStation")
-                           .integer("radius", std::llround(radius))
-                           .text());
+        "/StopPoint" +
+        Query()
+            .num("lat", lat)
+            .num("lon", lon)
+            .str("stopTypes", "NaptanPublicBusCoachTram,NaptanMetroStation,NaptanRailStation")
+            .integer("radius", std::llround(radius))
+            .text());
     return {{"stops", tfl.parse(body, [](const json& j) { return parse_nearby(j); })},
             {"radius_m", radius},
             {"source", kTfl.title}};

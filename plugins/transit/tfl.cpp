@@ -159,9 +159,10 @@ json parse_status(const json& body) {
         if (auto s = l.find("lineStatuses"); s != l.end() && s->is_array())
             for (const json& st : *s)
                 if (st.is_object())
-                    statuses.push_back({{"severity", num_or_null(st, "statusSeverity")},
-                                        {"description", str_or_null(st, "statusSeverityDescription")},
-                                        {"reason", str_or_null(st, "reason")}});
+                    statuses.push_back(
+                        {{"severity", num_or_null(st, "statusSeverity")},
+                         {"description", str_or_null(st, "statusSeverityDescription")},
+                         {"reason", str_or_null(st, "reason")}});
         out.push_back({{"id", l["id"]},
                        {"name", str_or_null(l, "name")},
                        {"mode", str_or_null(l, "modeName")},

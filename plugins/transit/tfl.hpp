@@ -11,8 +11,8 @@ namespace transit {
 
 // The London modes transit/status takes, in the order of the spec (TfL's mode ids are the same:
 // the Overground, now split into named lines, keeps the mode id "overground").
-inline const std::vector<std::string> kStatusModes = {"tube", "dlr", "overground",
-                                                      "elizabeth-line", "tram"};
+inline const std::vector<std::string> kStatusModes = {"tube", "dlr", "overground", "elizabeth-line",
+                                                      "tram"};
 
 // `modes` ("tube, dlr") as TfL mode ids, each once, in the order given; every mode when empty.
 // Throws 400 naming `modes` for one it does not know. Accepts "elizabeth" and "london-overground"

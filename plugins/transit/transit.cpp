@@ -5,9 +5,13 @@ namespace schema = platform::schema;
 using namespace transit;
 
 void Transit::describe(platform::ServiceSpec<Transit>& s) {
-    s.id("transit").version("1.0.0").service("v1.transit").summary(
-        "Public transport: London's live arrivals, stops and line status (TfL), bus positions in "
-        "England (BODS), British station boards and the published timetables of a country");
+    s.id("transit")
+        .version("1.0.0")
+        .service("v1.transit")
+        .summary(
+            "Public transport: London's live arrivals, stops and line status (TfL), bus positions "
+            "in "
+            "England (BODS), British station boards and the published timetables of a country");
     s.get("arrivals")
         .title("Arrivals at a stop")
         .description(
@@ -18,12 +22,8 @@ void Transit::describe(platform::ServiceSpec<Transit>& s) {
             "answer from a published GTFS timetable (source \"timetable\"); this version reads "
             "none, so it is a 503 naming providers.gtfs.base_url (transit/feeds lists the "
             "timetables available). 404 for a TfL stop id TfL does not know.")
-        .schema(schema::object()
-                    .str("stop")
-                    .min_len(2)
-                    .max_len(100)
-                    .required()
-                    .doc("Stop name or id (NaPTAN / TfL StopPoint id)"))
+        .schema(schema::object().str("stop").min_len(2).max_len(100).required().doc(
+            "Stop name or id (NaPTAN / TfL StopPoint id)"))
         .access(platform::Access::public_)
         .read_only()
         .handler(&Transit::arrivals);
@@ -88,10 +88,8 @@ void Transit::describe(platform::ServiceSpec<Transit>& s) {
             "The status of London's lines from TfL for the modes asked (all five when none): "
             "{modes: [...], lines: [{id, name, mode, statuses: [{severity, description, "
             "reason}]}]}. An unknown mode is a 400 naming `modes`.")
-        .schema(schema::object()
-                    .str("modes")
-                    .max_len(100)
-                    .doc("Comma-separated: tube, dlr, overground, elizabeth-line, tram"))
+        .schema(schema::object().str("modes").max_len(100).doc(
+            "Comma-separated: tube, dlr, overground, elizabeth-line, tram"))
         .access(platform::Access::public_)
         .read_only()
         .handler(&Transit::status);

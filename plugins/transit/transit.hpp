@@ -22,8 +22,8 @@ namespace transit {
 // TfL Unified API: keyless (an optional app_key: api_key_header "?app_key").
 inline const common::upstream::Provider kTfl{"tfl", "TfL", "https://api.tfl.gov.uk", 30 * 1000};
 // Bus Open Data Service SIRI-VM: keyed (api_key_header "?api_key").
-inline const common::upstream::Provider kBods{
-    "bods", "BODS", "https://data.bus-data.dft.gov.uk", 20 * 1000, true};
+inline const common::upstream::Provider kBods{"bods", "BODS", "https://data.bus-data.dft.gov.uk",
+                                              20 * 1000, true};
 // Rail Data Marketplace Live Departure Board (LDBWS REST, JSON): keyed (api_key_header "x-apikey").
 inline const common::upstream::Provider kRail{
     "rail", "the Live Departure Board",

@@ -101,7 +101,7 @@ TEST_F(Flights, AirportGroundApproachAndClimbOut) {
     ASSERT_EQ(a["climb_out"].size(), 1u);
     EXPECT_EQ(a["climb_out"][0]["callsign"], "EIN155");
     EXPECT_EQ(a["level"].size(), 1u);  // the one 15 nm out is beyond the 10 nm watched
-    ok("airport?code=lhr");           // cached
+    ok("airport?code=lhr");            // cached
     EXPECT_EQ(up->requests(kHeathrow10).size(), 1u);
     fails("airport?code=Atlantis", 404, "code");
     fails("airport", 400, "code");
@@ -136,7 +136,8 @@ TEST_F(Flights, AdsbFailuresAre502And504) {
     fails("overhead?lat=11&lon=11", 504, "adsb.lol");
     up->serve("/adsb/v2/point/12.0000/12.0000/30", FakeUpstream::status(200, "{\"aircraft\":[]}"));
     fails("overhead?lat=12&lon=12", 502, "malformed");
-    up->serve("/adsb/v2/point/13.0000/13.0000/30", FakeUpstream::status(200, "not json", "text/plain"));
+    up->serve("/adsb/v2/point/13.0000/13.0000/30",
+              FakeUpstream::status(200, "not json", "text/plain"));
     fails("overhead?lat=13&lon=13", 502, "malformed");
 }
 
@@ -170,8 +171,10 @@ TEST_F(Flights, FlightStatusFailuresAre502And504) {
     fails("status?flight=AF1", 502, "flight status provider");
     up->serve(p, FakeUpstream::hang());
     fails("status?flight=AF2", 504, "flight status provider");
-    up->serve(p, FakeUpstream::status(200, "{\"error\":{\"code\":\"usage_limit_reached\","
-                                           "\"message\":\"Your monthly usage limit has been reached.\"}}"));
+    up->serve(p,
+              FakeUpstream::status(200,
+                                   "{\"error\":{\"code\":\"usage_limit_reached\","
+                                   "\"message\":\"Your monthly usage limit has been reached.\"}}"));
     fails("status?flight=AF3", 502, "usage limit");
 }
 
@@ -185,8 +188,7 @@ protected:
 };
 
 TEST_F(FlightsUnconfigured, EveryMethodIs503NamingItsSetting) {
-    for (const auto& [call, setting] :
-         std::vector<std::pair<std::string, std::string>>{
+    for (const auto& [call, setting] : std::vector<std::pair<std::string, std::string>>{
              {"airport?code=LHR", "providers.adsb.base_url"},
              {"overhead?lat=51.5&lon=-0.1", "providers.adsb.base_url"},
              {"track?flight=BA117", "providers.adsb.base_url"},

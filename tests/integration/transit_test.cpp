@@ -157,7 +157,8 @@ TEST_F(Transit, TflFailuresAre502And504) {
                       "/tfl/Line/Mode/overground/Status", "status?modes=overground",
                       "/tfl/Line/Mode/elizabeth-line/Status", "status?modes=elizabeth-line",
                       FakeUpstream::status(200, "{\"lines\":\"none\"}"));
-    up->serve("/tfl/Line/Mode/dlr/Status", FakeUpstream::status(200, "<html>oops</html>", "text/html"));
+    up->serve("/tfl/Line/Mode/dlr/Status",
+              FakeUpstream::status(200, "<html>oops</html>", "text/html"));
     fails("status?modes=dlr", 502, "malformed");
 }
 
@@ -170,7 +171,8 @@ TEST_F(Transit, BusesNearestFirstWithinKmAndLimited) {
     EXPECT_EQ(b["buses"][0]["vehicle"], "39213");
     EXPECT_EQ(b["buses"][0]["line"], "72");
     EXPECT_EQ(b["buses"][1]["vehicle"], "37984");
-    EXPECT_LT(b["buses"][0]["distance_km"].get<double>(), b["buses"][1]["distance_km"].get<double>());
+    EXPECT_LT(b["buses"][0]["distance_km"].get<double>(),
+              b["buses"][1]["distance_km"].get<double>());
     auto rq = up->requests("/bods/api/v1/datafeed/");
     ASSERT_EQ(rq.size(), 1u);
     EXPECT_EQ(rq[0].param("api_key"), "k-bods");
@@ -189,11 +191,13 @@ TEST_F(Transit, BusesNearestFirstWithinKmAndLimited) {
 
 TEST_F(Transit, BodsFailuresAre502And504) {
     // Each at its own bounding box, so no answer comes from the cache; one route serves them all.
-    up->serve("/bods/api/v1/datafeed/", FakeUpstream::status(500, "Internal Server Error", "text/plain"));
+    up->serve("/bods/api/v1/datafeed/",
+              FakeUpstream::status(500, "Internal Server Error", "text/plain"));
     fails("buses?lat=52.1&lon=-1.1", 502, "BODS");
     up->serve("/bods/api/v1/datafeed/", FakeUpstream::hang());
     fails("buses?lat=52.2&lon=-1.2", 504, "BODS");
-    up->serve("/bods/api/v1/datafeed/", FakeUpstream::status(200, "<Siri><ServiceDelivery>", "application/xml"));
+    up->serve("/bods/api/v1/datafeed/",
+              FakeUpstream::status(200, "<Siri><ServiceDelivery>", "application/xml"));
     fails("buses?lat=52.3&lon=-1.3", 502, "malformed");
     up->serve("/bods/api/v1/datafeed/", FakeUpstream::status(200, "{\"detail\":\"x\"}"));
     fails("buses?lat=52.4&lon=-1.4", 502, "malformed");
@@ -274,11 +278,11 @@ protected:
     static void SetUpTestSuite() {
         up = std::make_unique<FakeUpstream>();
         HostProcess::Options o;
-        o.profile = test_profile_with(suite_dir() + "/transit-bare.yaml",
-                                      up->outbound_yaml({{"bods", "", "?api_key", true},
-                                                         {"rail", "", "x-apikey", true},
-                                                         {"mobility-database", "",
-                                                          "Authorization: Bearer", true}}));
+        o.profile = test_profile_with(
+            suite_dir() + "/transit-bare.yaml",
+            up->outbound_yaml({{"bods", "", "?api_key", true},
+                               {"rail", "", "x-apikey", true},
+                               {"mobility-database", "", "Authorization: Bearer", true}}));
         start_host(o);
     }
     static void TearDownTestSuite() {

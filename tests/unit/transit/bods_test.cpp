@@ -1,8 +1,9 @@
 // The SIRI-VM reader (plugins/transit/bods.hpp) on the fixture, an empty delivery and malformed
 // documents.
+#include "../../../plugins/transit/bods.hpp"
+
 #include <gtest/gtest.h>
 
-#include "../../../plugins/transit/bods.hpp"
 #include "common/upstream/upstream.hpp"
 #include "fixtures.hpp"
 

@@ -13,7 +13,8 @@
 namespace fixtures {
 
 inline std::string text(const std::string& provider, const std::string& file) {
-    const std::string path = platform::test::source_dir() + "/tests/fixtures/" + provider + "/" + file;
+    const std::string path =
+        platform::test::source_dir() + "/tests/fixtures/" + provider + "/" + file;
     std::ifstream in(path, std::ios::binary);
     if (!in) throw std::runtime_error("no fixture " + path);
     std::ostringstream s;

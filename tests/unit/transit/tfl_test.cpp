@@ -1,8 +1,9 @@
 // TfL's parsers (plugins/transit/tfl.hpp) on the fixtures, empty answers and malformed bodies,
 // and the mode names transit/status takes.
+#include "../../../plugins/transit/tfl.hpp"
+
 #include <gtest/gtest.h>
 
-#include "../../../plugins/transit/tfl.hpp"
 #include "common/upstream/upstream.hpp"
 #include "fixtures.hpp"
 
@@ -93,8 +94,7 @@ TEST(TflModes, OurNamesToTflIdsAndUnknownIsA400NamingModes) {
     EXPECT_EQ(tfl_modes(""), kStatusModes);
     EXPECT_EQ(tfl_modes("Tube, elizabeth ,tube"),
               (std::vector<std::string>{"tube", "elizabeth-line"}));
-    EXPECT_EQ(tfl_modes("london-overground,dlr"),
-              (std::vector<std::string>{"overground", "dlr"}));
+    EXPECT_EQ(tfl_modes("london-overground,dlr"), (std::vector<std::string>{"overground", "dlr"}));
     try {
         tfl_modes("tube,bus");
         FAIL() << "bus was taken";

@@ -88,7 +88,8 @@ void Flights::describe(platform::ServiceSpec<Flights>& s) {
         .title("Aircraft overhead")
         .description(
             "Live positions of the aircraft ADS-B receivers hear within `radius` nautical miles "
-            "of a point, nearest first. The point is `lat` and `lon`, or `near`: an airport of "
+            "of a point, nearest first. The point is `lat` and `lon` (which win over `near`), or "
+            "`near`: an airport of "
             "the embedded table (" +
             table +
             ") by code, name or city — there is no geocoder (400 when `near` is unknown). "

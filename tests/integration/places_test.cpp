@@ -52,9 +52,10 @@ protected:
     static void SetUpTestSuite() {
         up = std::make_unique<FakeUpstream>();
         HostProcess::Options o;
-        o.profile = test_profile_with(
-            suite_dir() + "/places.yaml",
-            up->outbound_yaml({{"nominatim"}, {"overpass"}, {"open-meteo-elevation"}}));
+        o.profile = test_profile_with(suite_dir() + "/places.yaml",
+                                      up->outbound_yaml({{"nominatim", "", "", false},
+                                                         {"overpass", "", "", false},
+                                                         {"open-meteo-elevation", "", "", false}}));
         start_host(o);
     }
     static void TearDownTestSuite() {

@@ -83,8 +83,8 @@ protected:
     static void SetUpTestSuite() {
         up = std::make_unique<FakeUpstream>();
         HostProcess::Options o;
-        o.profile =
-            test_profile_with(suite_dir() + "/prayer.yaml", up->outbound_yaml({FakeUpstream::Entry("reminder")}));
+        o.profile = test_profile_with(suite_dir() + "/prayer.yaml",
+                                      up->outbound_yaml({FakeUpstream::Entry("reminder")}));
         start_host(o);
     }
     static void TearDownTestSuite() {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -20,6 +21,11 @@ inline std::string fixture_text(const std::string& provider, const std::string& 
     std::ostringstream s;
     s << in.rdbuf();
     return s.str();
+}
+
+// The same fixture parsed as JSON (throws when it is not).
+inline nlohmann::json fixture_json(const std::string& provider, const std::string& file) {
+    return nlohmann::json::parse(fixture_text(provider, file));
 }
 
 }  // namespace platform::test

@@ -6,7 +6,7 @@
 #include "../../../plugins/flights/adsb.hpp"
 #include "../../../plugins/flights/airports.hpp"
 #include "../../../plugins/flights/schedule.hpp"
-#include "../transit/fixtures.hpp"
+#include "fixtures.hpp"
 #include "common/upstream/upstream.hpp"
 
 using common::upstream::Malformed;
@@ -14,7 +14,7 @@ using nlohmann::json;
 using namespace flights;
 
 TEST(Adsb, AircraftWithTrimmedCallsignsGroundAndRates) {
-    auto all = parse_aircraft(fixtures::json("adsb", "point.json"));
+    auto all = parse_aircraft(platform::test::fixture_json("adsb", "point.json"));
     ASSERT_EQ(all.size(), 6u);
     EXPECT_EQ(all[0].hex, "4007f4");
     EXPECT_EQ(all[0].callsign, "BAW117");
@@ -32,7 +32,7 @@ TEST(Adsb, AircraftWithTrimmedCallsignsGroundAndRates) {
 }
 
 TEST(Adsb, EmptyAndMalformed) {
-    EXPECT_TRUE(parse_aircraft(fixtures::json("adsb", "empty.json")).empty());
+    EXPECT_TRUE(parse_aircraft(platform::test::fixture_json("adsb", "empty.json")).empty());
     EXPECT_TRUE(parse_aircraft(json::parse(R"({"now":1,"total":0})")).empty());
     EXPECT_THROW(parse_aircraft(json::array()), Malformed);
     EXPECT_THROW(parse_aircraft(json::parse(R"({"error":"x"})")), Malformed);
@@ -42,7 +42,7 @@ TEST(Adsb, EmptyAndMalformed) {
 }
 
 TEST(Adsb, NearestFirstWithinTheRadiusAndThePhases) {
-    auto all = parse_aircraft(fixtures::json("adsb", "point.json"));
+    auto all = parse_aircraft(platform::test::fixture_json("adsb", "point.json"));
     auto near = nearest(all, 51.4700, -0.4543, 10);
     ASSERT_EQ(near.size(), 4u);  // the one 15 nm away and the one without a position are out
     EXPECT_EQ(near[0].hex, "4007f4");
@@ -82,7 +82,7 @@ TEST(Airports, CodesNamesAndCities) {
 }
 
 TEST(Schedule, FlightsWithTheirTimes) {
-    json f = parse_schedule(fixtures::json("flight-status", "flights.json"));
+    json f = parse_schedule(platform::test::fixture_json("flight-status", "flights.json"));
     ASSERT_EQ(f.size(), 1u);
     EXPECT_EQ(f[0]["flight"], "BA117");
     EXPECT_EQ(f[0]["airline"], "British Airways");
@@ -95,7 +95,7 @@ TEST(Schedule, FlightsWithTheirTimes) {
 }
 
 TEST(Schedule, EmptyAndMalformed) {
-    EXPECT_TRUE(parse_schedule(fixtures::json("flight-status", "empty.json")).empty());
+    EXPECT_TRUE(parse_schedule(platform::test::fixture_json("flight-status", "empty.json")).empty());
     EXPECT_THROW(parse_schedule(json::array()), Malformed);
     try {
         parse_schedule(json::parse(

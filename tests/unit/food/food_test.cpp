@@ -7,18 +7,13 @@
 #include <sstream>
 
 #include "../support/plugin_under_test.hpp"
-#include "build_tree.hpp"
+#include "fixtures.hpp"
 
 namespace {
 
 using namespace plugin_test;
 
-std::string fixture(const std::string& provider, const std::string& file) {
-    std::ifstream in(platform::test::source_dir() + "/tests/fixtures/" + provider + "/" + file);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+using platform::test::fixture_text;
 
 class FoodHandlers : public ::testing::Test {
 protected:
@@ -32,10 +27,10 @@ protected:
             r.code = PLATFORM_OK;
             r.status = status;
             r.body = !body.empty()            ? body
-                     : provider == "fsa"      ? fixture("fsa", "establishments.json")
-                     : url.find("/cgi/") == 0 ? fixture("openfoodfacts", "search.json")
-                     : status == 404          ? fixture("openfoodfacts", "product-not-found.json")
-                                     : fixture("openfoodfacts", "product-3017620422003.json");
+                     : provider == "fsa"      ? fixture_text("fsa", "establishments.json")
+                     : url.find("/cgi/") == 0 ? fixture_text("openfoodfacts", "search.json")
+                     : status == 404          ? fixture_text("openfoodfacts", "product-not-found.json")
+                                     : fixture_text("openfoodfacts", "product-3017620422003.json");
             return r;
         };
     }
@@ -91,7 +86,7 @@ TEST_F(FoodHandlers, ProductByBarcodeAndUnknownIs404) {
     EXPECT_NE(r.body.find("barcode"), std::string::npos) << r.body;
     EXPECT_NE(r.body.find("0000000000000"), std::string::npos) << r.body;
     status = 200;  // status 0 in a 200 is the same
-    body = fixture("openfoodfacts", "product-not-found.json");
+    body = fixture_text("openfoodfacts", "product-not-found.json");
     EXPECT_EQ(plugin.call("product", {{"barcode", "000000"}}).code, PLATFORM_NOT_FOUND);
 }
 

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "build_tree.hpp"
+#include "fixtures.hpp"
 #include "common/upstream/upstream.hpp"
 
 namespace {
@@ -16,15 +16,10 @@ namespace {
 using common::upstream::Malformed;
 using nlohmann::json;
 
-json fixture(const std::string& provider, const std::string& file) {
-    std::ifstream in(platform::test::source_dir() + "/tests/fixtures/" + provider + "/" + file);
-    std::stringstream s;
-    s << in.rdbuf();
-    return json::parse(s.str());
-}
+using platform::test::fixture_json;
 
 TEST(FoodHygiene, EstablishmentsInTheFsasOrder) {
-    const json a = food::establishments_from(fixture("fsa", "establishments.json"), std::nullopt);
+    const json a = food::establishments_from(fixture_json("fsa", "establishments.json"), std::nullopt);
     EXPECT_EQ(a["count"], 3);
     EXPECT_EQ(a["total"], 57);
     const json& e = a["establishments"][0];
@@ -48,7 +43,7 @@ TEST(FoodHygiene, EstablishmentsInTheFsasOrder) {
 }
 
 TEST(FoodHygiene, WithAPointEachHasItsDistance) {
-    const json a = food::establishments_from(fixture("fsa", "establishments.json"),
+    const json a = food::establishments_from(fixture_json("fsa", "establishments.json"),
                                              food::Point{51.752, -1.2577});
     EXPECT_NEAR(a["establishments"][0]["distance_km"].get<double>(), 0.11, 0.01);
     EXPECT_NEAR(a["establishments"][1]["distance_km"].get<double>(), 3.26, 0.01);
@@ -56,7 +51,7 @@ TEST(FoodHygiene, WithAPointEachHasItsDistance) {
 }
 
 TEST(FoodHygiene, NoMatchIsEmptyAMalformedBodyThrows) {
-    EXPECT_EQ(food::establishments_from(fixture("fsa", "empty.json"), std::nullopt),
+    EXPECT_EQ(food::establishments_from(fixture_json("fsa", "empty.json"), std::nullopt),
               (json{{"establishments", json::array()}, {"count", 0}, {"total", 0}}));
     EXPECT_THROW(food::establishments_from(json::array(), std::nullopt), Malformed);
     EXPECT_THROW(food::establishments_from({{"establishments", {{{"Name", "x"}}}}}, std::nullopt),
@@ -64,7 +59,7 @@ TEST(FoodHygiene, NoMatchIsEmptyAMalformedBodyThrows) {
 }
 
 TEST(FoodProduct, EveryFieldOfAKnownProduct) {
-    const auto p = food::product_from(fixture("openfoodfacts", "product-3017620422003.json"));
+    const auto p = food::product_from(fixture_json("openfoodfacts", "product-3017620422003.json"));
     ASSERT_TRUE(p);
     EXPECT_EQ((*p)["barcode"], "3017620422003");
     EXPECT_EQ((*p)["name"], "Nutella");
@@ -85,7 +80,7 @@ TEST(FoodProduct, EveryFieldOfAKnownProduct) {
 }
 
 TEST(FoodProduct, ASparseProductHasNullsNumbersFromText) {
-    const auto p = food::product_from(fixture("openfoodfacts", "product-sparse.json"));
+    const auto p = food::product_from(fixture_json("openfoodfacts", "product-sparse.json"));
     ASSERT_TRUE(p);
     EXPECT_EQ((*p)["name"], json());
     EXPECT_EQ((*p)["brand"], "Mars");
@@ -98,14 +93,14 @@ TEST(FoodProduct, ASparseProductHasNullsNumbersFromText) {
 }
 
 TEST(FoodProduct, NotFoundIsNulloptAMalformedBodyThrows) {
-    EXPECT_FALSE(food::product_from(fixture("openfoodfacts", "product-not-found.json")));
+    EXPECT_FALSE(food::product_from(fixture_json("openfoodfacts", "product-not-found.json")));
     EXPECT_THROW(food::product_from(json::object()), Malformed);
     EXPECT_THROW(food::product_from({{"status", 1}}), Malformed);
     EXPECT_THROW(food::product_from({{"status", 1}, {"product", {{"nutriments", 3}}}}), Malformed);
 }
 
 TEST(FoodSearch, ProductsWithABarcodeUpToTheLimit) {
-    const json a = food::products_from(fixture("openfoodfacts", "search.json"), 10);
+    const json a = food::products_from(fixture_json("openfoodfacts", "search.json"), 10);
     EXPECT_EQ(a["count"], 4);  // one of the five has no code
     EXPECT_EQ(a["total"], 1742);
     EXPECT_EQ(a["products"][0], (json{{"barcode", "3017620422003"},
@@ -116,11 +111,11 @@ TEST(FoodSearch, ProductsWithABarcodeUpToTheLimit) {
                                       {"processing_level", 4}}));
     EXPECT_EQ(a["products"][3]["barcode"], "20267605");
     EXPECT_EQ(a["products"][3]["nutrition_grade"], "d");
-    EXPECT_EQ(food::products_from(fixture("openfoodfacts", "search.json"), 2)["count"], 2);
+    EXPECT_EQ(food::products_from(fixture_json("openfoodfacts", "search.json"), 2)["count"], 2);
 }
 
 TEST(FoodSearch, NoMatchIsEmptyAMalformedBodyThrows) {
-    EXPECT_EQ(food::products_from(fixture("openfoodfacts", "search-empty.json"), 10),
+    EXPECT_EQ(food::products_from(fixture_json("openfoodfacts", "search-empty.json"), 10),
               (json{{"products", json::array()}, {"count", 0}, {"total", 0}}));
     EXPECT_THROW(food::products_from({{"count", 0}}, 10), Malformed);
     EXPECT_THROW(food::products_from({{"products", {"x"}}}, 10), Malformed);

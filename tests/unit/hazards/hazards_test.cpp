@@ -7,18 +7,13 @@
 #include <sstream>
 
 #include "../support/plugin_under_test.hpp"
-#include "build_tree.hpp"
+#include "fixtures.hpp"
 
 namespace {
 
 using namespace plugin_test;
 
-std::string fixture(const std::string& provider, const std::string& file) {
-    std::ifstream in(platform::test::source_dir() + "/tests/fixtures/" + provider + "/" + file);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+using platform::test::fixture_text;
 
 class HazardsHandlers : public ::testing::Test {
 protected:
@@ -29,9 +24,9 @@ protected:
             FakeHost::FakeHttp r;
             r.code = PLATFORM_OK;
             r.status = 200;
-            r.body = body.empty() ? provider == "usgs"    ? fixture("usgs", "2.5_day.geojson")
-                                    : provider == "gdacs" ? fixture("gdacs", "EVENTS4APP.json")
-                                                          : fixture("ea-floods", "floods.json")
+            r.body = body.empty() ? provider == "usgs"    ? fixture_text("usgs", "2.5_day.geojson")
+                                    : provider == "gdacs" ? fixture_text("gdacs", "EVENTS4APP.json")
+                                                          : fixture_text("ea-floods", "floods.json")
                                   : body;
             return r;
         };

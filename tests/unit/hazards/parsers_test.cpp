@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "build_tree.hpp"
+#include "fixtures.hpp"
 #include "common/upstream/upstream.hpp"
 
 namespace {
@@ -17,12 +17,7 @@ using common::upstream::Malformed;
 using hazards::Near;
 using nlohmann::json;
 
-json fixture(const std::string& provider, const std::string& file) {
-    std::ifstream in(platform::test::source_dir() + "/tests/fixtures/" + provider + "/" + file);
-    std::stringstream s;
-    s << in.rdbuf();
-    return json::parse(s.str());
-}
+using platform::test::fixture_json;
 
 std::vector<std::string> field(const json& list, const char* name) {
     std::vector<std::string> out;
@@ -44,7 +39,7 @@ TEST(HazardsQuakes, TheFeedIsTheLargestThresholdNotAboveMin) {
 }
 
 TEST(HazardsQuakes, EveryQuakeNewestFirstWithoutAPoint) {
-    const json a = hazards::quakes_from(fixture("usgs", "2.5_day.geojson"), 2.5, std::nullopt);
+    const json a = hazards::quakes_from(fixture_json("usgs", "2.5_day.geojson"), 2.5, std::nullopt);
     EXPECT_EQ(a["count"], 5);
     EXPECT_EQ(a["listed"], 5);
     EXPECT_EQ(field(a["quakes"], "id"),
@@ -64,31 +59,31 @@ TEST(HazardsQuakes, EveryQuakeNewestFirstWithoutAPoint) {
 }
 
 TEST(HazardsQuakes, MinFiltersByMagnitude) {
-    const json a = hazards::quakes_from(fixture("usgs", "2.5_day.geojson"), 4.5, std::nullopt);
+    const json a = hazards::quakes_from(fixture_json("usgs", "2.5_day.geojson"), 4.5, std::nullopt);
     EXPECT_EQ(field(a["quakes"], "id"), (std::vector<std::string>{"us7000q1a2", "us7000q1b7"}));
-    EXPECT_EQ(hazards::quakes_from(fixture("usgs", "2.5_day.geojson"), 7, std::nullopt)["count"],
+    EXPECT_EQ(hazards::quakes_from(fixture_json("usgs", "2.5_day.geojson"), 7, std::nullopt)["count"],
               0);
 }
 
 TEST(HazardsQuakes, WithAPointOnlyThoseWithinNearestFirst) {
-    const json a = hazards::quakes_from(fixture("usgs", "2.5_day.geojson"), 2.5, kTokyo);
+    const json a = hazards::quakes_from(fixture_json("usgs", "2.5_day.geojson"), 2.5, kTokyo);
     ASSERT_EQ(a["count"], 2);
     EXPECT_EQ(field(a["quakes"], "id"), (std::vector<std::string>{"us7000q1a2", "us7000q1b7"}));
     const double d = a["quakes"][0]["distance_km"];
     EXPECT_NEAR(d, 287.3, 1.0);  // Tokyo to (33.1, 139.8)
     EXPECT_LT(d, a["quakes"][1]["distance_km"].get<double>());
-    EXPECT_EQ(hazards::quakes_from(fixture("usgs", "2.5_day.geojson"), 2.5,
+    EXPECT_EQ(hazards::quakes_from(fixture_json("usgs", "2.5_day.geojson"), 2.5,
                                    Near{35.68, 139.69, 200})["count"],
               0);
 }
 
 TEST(HazardsQuakes, AnEmptyFeedIsNoQuakes) {
-    const json a = hazards::quakes_from(fixture("usgs", "empty.geojson"), 2.5, std::nullopt);
+    const json a = hazards::quakes_from(fixture_json("usgs", "empty.geojson"), 2.5, std::nullopt);
     EXPECT_EQ(a, (json{{"quakes", json::array()}, {"count", 0}, {"listed", 0}}));
 }
 
 TEST(HazardsQuakes, AQuakeWithoutMagnitudeIsSkippedAMalformedFeedThrows) {
-    json feed = fixture("usgs", "2.5_day.geojson");
+    json feed = fixture_json("usgs", "2.5_day.geojson");
     feed["features"][0]["properties"]["mag"] = nullptr;
     EXPECT_EQ(hazards::quakes_from(feed, 2.5, std::nullopt)["count"], 4);
     EXPECT_THROW(hazards::quakes_from(json::array(), 2.5, std::nullopt), Malformed);
@@ -101,7 +96,7 @@ TEST(HazardsQuakes, AQuakeWithoutMagnitudeIsSkippedAMalformedFeedThrows) {
 }
 
 TEST(HazardsAlerts, GreenIsEveryAlertRedFirstThenNewest) {
-    const json a = hazards::alerts_from(fixture("gdacs", "EVENTS4APP.json"), 1, std::nullopt);
+    const json a = hazards::alerts_from(fixture_json("gdacs", "EVENTS4APP.json"), 1, std::nullopt);
     EXPECT_EQ(a["count"], 5);
     EXPECT_EQ(field(a["alerts"], "id"),
               (std::vector<std::string>{"TC-1001187", "EQ-1453098", "EQ-1453120", "VO-300260",
@@ -124,7 +119,7 @@ TEST(HazardsAlerts, GreenIsEveryAlertRedFirstThenNewest) {
 }
 
 TEST(HazardsAlerts, LevelIsTheLowestListed) {
-    const json list = fixture("gdacs", "EVENTS4APP.json");
+    const json list = fixture_json("gdacs", "EVENTS4APP.json");
     EXPECT_EQ(field(hazards::alerts_from(list, 2, std::nullopt)["alerts"], "level"),
               (std::vector<std::string>{"red", "orange"}));
     EXPECT_EQ(field(hazards::alerts_from(list, 3, std::nullopt)["alerts"], "level"),
@@ -134,7 +129,7 @@ TEST(HazardsAlerts, LevelIsTheLowestListed) {
 }
 
 TEST(HazardsAlerts, WithAPointOnlyThoseWithin) {
-    const json list = fixture("gdacs", "EVENTS4APP.json");
+    const json list = fixture_json("gdacs", "EVENTS4APP.json");
     const json a = hazards::alerts_from(list, 1, Near{35.68, 139.69, 1000});
     EXPECT_EQ(field(a["alerts"], "id"), (std::vector<std::string>{"EQ-1453120"}));
     EXPECT_NEAR(a["alerts"][0]["distance_km"].get<double>(), 287.3, 1.0);
@@ -142,13 +137,13 @@ TEST(HazardsAlerts, WithAPointOnlyThoseWithin) {
 }
 
 TEST(HazardsAlerts, AnEmptyListIsNoAlertsAMalformedOneThrows) {
-    EXPECT_EQ(hazards::alerts_from(fixture("gdacs", "empty.json"), 1, std::nullopt)["count"], 0);
+    EXPECT_EQ(hazards::alerts_from(fixture_json("gdacs", "empty.json"), 1, std::nullopt)["count"], 0);
     EXPECT_THROW(hazards::alerts_from(json::object(), 1, std::nullopt), Malformed);
     EXPECT_THROW(hazards::alerts_from({{"features", {1}}}, 1, std::nullopt), Malformed);
 }
 
 TEST(HazardsFloods, MostSevereFirstThenLatestChange) {
-    const json a = hazards::floods_from(fixture("ea-floods", "floods.json"), false);
+    const json a = hazards::floods_from(fixture_json("ea-floods", "floods.json"), false);
     EXPECT_EQ(a["count"], 5);
     EXPECT_EQ(field(a["floods"], "id"),
               (std::vector<std::string>{"113FWFCOCKERM01", "113FWFDERWENT02", "061WAF23Cherwell",
@@ -171,12 +166,12 @@ TEST(HazardsFloods, MostSevereFirstThenLatestChange) {
 }
 
 TEST(HazardsFloods, SevereIsLevelOneOnly) {
-    const json a = hazards::floods_from(fixture("ea-floods", "floods.json"), true);
+    const json a = hazards::floods_from(fixture_json("ea-floods", "floods.json"), true);
     EXPECT_EQ(field(a["floods"], "id"), (std::vector<std::string>{"113FWFCOCKERM01"}));
 }
 
 TEST(HazardsFloods, NoWarningsIsEmptyAMalformedBodyThrows) {
-    EXPECT_EQ(hazards::floods_from(fixture("ea-floods", "empty.json"), false),
+    EXPECT_EQ(hazards::floods_from(fixture_json("ea-floods", "empty.json"), false),
               (json{{"floods", json::array()}, {"count", 0}}));
     EXPECT_THROW(hazards::floods_from({{"items", "none"}}, false), Malformed);
     EXPECT_THROW(hazards::floods_from({{"items", {{{"severity", "Flood Alert"}}}}}, false),

@@ -5,7 +5,7 @@
 
 #include <mutex>
 
-#include "../places/fixture.hpp"
+#include "fixtures.hpp"
 #include "../support/plugin_under_test.hpp"
 
 using namespace plugin_test;
@@ -18,7 +18,7 @@ protected:
     FakePlugin maps = host.load(platform_plugin_entry);
     std::mutex m;
     std::vector<std::string> fetched;
-    std::string body = upstream_fixture::text("os-maps", "tile.png");
+    std::string body = platform::test::fixture_text("os-maps", "tile.png");
 
     MapsTest() {
         host.on_fetch = [this](const platform_http_request_t& req) {

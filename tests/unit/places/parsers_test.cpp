@@ -8,7 +8,7 @@
 #include "../../../plugins/places/elevation.hpp"
 #include "../../../plugins/places/nominatim.hpp"
 #include "../../../plugins/places/overpass.hpp"
-#include "fixture.hpp"
+#include "fixtures.hpp"
 
 using common::upstream::Malformed;
 using nlohmann::json;
@@ -16,7 +16,7 @@ using namespace places;
 
 namespace {
 json fx(const std::string& provider, const std::string& file) {
-    return upstream_fixture::json(provider, file);
+    return platform::test::fixture_json(provider, file);
 }
 }  // namespace
 

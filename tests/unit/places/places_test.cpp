@@ -7,7 +7,7 @@
 #include <mutex>
 
 #include "../support/plugin_under_test.hpp"
-#include "fixture.hpp"
+#include "fixtures.hpp"
 
 using namespace plugin_test;
 
@@ -22,10 +22,10 @@ protected:
     std::map<std::string, std::string> answers;                // path prefix -> body
 
     PlacesTest() {
-        answers["/search"] = upstream_fixture::text("nominatim", "search.json");
-        answers["/reverse"] = upstream_fixture::text("nominatim", "reverse.json");
-        answers["/api/interpreter"] = upstream_fixture::text("overpass", "nearby.json");
-        answers["/v1/elevation"] = upstream_fixture::text("open-meteo-elevation", "elevation.json");
+        answers["/search"] = platform::test::fixture_text("nominatim", "search.json");
+        answers["/reverse"] = platform::test::fixture_text("nominatim", "reverse.json");
+        answers["/api/interpreter"] = platform::test::fixture_text("overpass", "nearby.json");
+        answers["/v1/elevation"] = platform::test::fixture_text("open-meteo-elevation", "elevation.json");
         host.on_fetch = [this](const platform_http_request_t& req) {
             std::lock_guard<std::mutex> g(m);
             const std::string url = platform::copy(req.url);
@@ -75,7 +75,7 @@ TEST_F(PlacesTest, NearMatchingNothingIs404) {
 }
 
 TEST_F(PlacesTest, SearchNearAPointKeepsTheCircleNearestFirst) {
-    answers["/search"] = upstream_fixture::text("nominatim", "search_near.json");
+    answers["/search"] = platform::test::fixture_text("nominatim", "search_near.json");
     const json s = ok_json(
         places.call("search", {{"query", "pharmacy"}, {"lat", 51.5033635}, {"lon", -0.1276248}}));
     EXPECT_EQ(s["radius"], 2000);
@@ -142,7 +142,7 @@ TEST_F(PlacesTest, NearbyAsksOverpassWithTheQueryAndRadius) {
 TEST_F(PlacesTest, AddressIsTheReversePlaceOr404) {
     const json a = ok_json(places.call("address", {{"lat", 51.5034}, {"lon", -0.1276}}));
     EXPECT_EQ(a["place"]["address"]["postcode"], "SW1A 2AA");
-    answers["/reverse"] = upstream_fixture::text("nominatim", "reverse_none.json");
+    answers["/reverse"] = platform::test::fixture_text("nominatim", "reverse_none.json");
     const Reply none = places.call("address", {{"lat", 50.0}, {"lon", -20.0}});
     EXPECT_EQ(none.code, PLATFORM_NOT_FOUND);
     EXPECT_NE(none.body.find("lat, lon: no address found"), std::string::npos) << none.body;

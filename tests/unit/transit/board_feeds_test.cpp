@@ -12,7 +12,7 @@ using nlohmann::json;
 using namespace transit;
 
 TEST(Board, DeparturesWithDelaysCancellationsAndMessages) {
-    json b = parse_board(fixtures::json("rail", "departures.json"), false);
+    json b = parse_board(platform::test::fixture_json("rail", "departures.json"), false);
     EXPECT_EQ(b["station"], json::parse(R"({"name":"London Paddington","crs":"PAD"})"));
     EXPECT_EQ(b["board"], "departures");
     ASSERT_EQ(b["services"].size(), 3u);
@@ -34,7 +34,7 @@ TEST(Board, DeparturesWithDelaysCancellationsAndMessages) {
 }
 
 TEST(Board, ArrivalsReadStaAndEta) {
-    json b = parse_board(fixtures::json("rail", "arrivals.json"), true);
+    json b = parse_board(platform::test::fixture_json("rail", "arrivals.json"), true);
     EXPECT_EQ(b["board"], "arrivals");
     ASSERT_EQ(b["services"].size(), 1u);
     EXPECT_EQ(b["services"][0]["scheduled"], "21:44");
@@ -43,7 +43,7 @@ TEST(Board, ArrivalsReadStaAndEta) {
 }
 
 TEST(Board, EmptyAndMalformed) {
-    json b = parse_board(fixtures::json("rail", "empty.json"), false);
+    json b = parse_board(platform::test::fixture_json("rail", "empty.json"), false);
     EXPECT_TRUE(b["services"].empty());
     EXPECT_TRUE(b["messages"].empty());
     EXPECT_THROW(parse_board(json::array(), false), Malformed);
@@ -54,7 +54,7 @@ TEST(Board, EmptyAndMalformed) {
 }
 
 TEST(Feeds, TheCataloguesFeedsWithUrlsAndSizes) {
-    json f = parse_feeds(fixtures::json("mobility-database", "feeds.json"));
+    json f = parse_feeds(platform::test::fixture_json("mobility-database", "feeds.json"));
     ASSERT_EQ(f.size(), 3u);
     EXPECT_EQ(f[0]["id"], "mdb-1234");
     EXPECT_EQ(f[0]["provider"], "Transport for Greater Manchester");
@@ -69,7 +69,7 @@ TEST(Feeds, TheCataloguesFeedsWithUrlsAndSizes) {
 }
 
 TEST(Feeds, EmptyAndMalformed) {
-    EXPECT_TRUE(parse_feeds(fixtures::json("mobility-database", "empty.json")).empty());
+    EXPECT_TRUE(parse_feeds(platform::test::fixture_json("mobility-database", "empty.json")).empty());
     EXPECT_THROW(parse_feeds(json::object()), Malformed);
     EXPECT_THROW(parse_feeds(json::parse(R"([{"provider":"x"}])")), Malformed);
     EXPECT_THROW(parse_feeds(json::parse(R"(["mdb-1"])")), Malformed);

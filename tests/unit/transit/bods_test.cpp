@@ -11,7 +11,7 @@ using common::upstream::Malformed;
 using namespace transit;
 
 TEST(SiriVm, VehiclesWithPositionsAndTheirJourneys) {
-    auto buses = parse_siri_vm(fixtures::text("bods", "vehicles.xml"));
+    auto buses = parse_siri_vm(platform::test::fixture_text("bods", "vehicles.xml"));
     ASSERT_EQ(buses.size(), 3u);  // the fourth has no VehicleLocation
     EXPECT_EQ(buses[0].vehicle, "39213");
     EXPECT_EQ(buses[0].line, "72");
@@ -28,7 +28,7 @@ TEST(SiriVm, VehiclesWithPositionsAndTheirJourneys) {
 }
 
 TEST(SiriVm, AnEmptyDeliveryHasNoBuses) {
-    EXPECT_TRUE(parse_siri_vm(fixtures::text("bods", "empty.xml")).empty());
+    EXPECT_TRUE(parse_siri_vm(platform::test::fixture_text("bods", "empty.xml")).empty());
     EXPECT_TRUE(parse_siri_vm("<Siri><ServiceDelivery/></Siri>").empty());
 }
 
@@ -49,7 +49,7 @@ TEST(SiriVm, UnreadablePositionsAreSkipped) {
 }
 
 TEST(SiriVm, MalformedDocumentsAreRefused) {
-    const std::string whole = fixtures::text("bods", "vehicles.xml");
+    const std::string whole = platform::test::fixture_text("bods", "vehicles.xml");
     EXPECT_THROW(parse_siri_vm(whole.substr(0, whole.size() / 2)), Malformed);  // cut short
     EXPECT_THROW(parse_siri_vm(""), Malformed);
     EXPECT_THROW(parse_siri_vm("{\"error\":\"Invalid api_key\"}"), Malformed);

@@ -12,7 +12,7 @@ using nlohmann::json;
 using namespace transit;
 
 TEST(TflSearch, PicksTheFirstMatchThatIsNotAHub) {
-    auto m = parse_search(fixtures::json("tfl", "search.json"));
+    auto m = parse_search(platform::test::fixture_json("tfl", "search.json"));
     ASSERT_TRUE(m.has_value());
     EXPECT_EQ(m->id, "940GZZLUPAC");
     EXPECT_EQ(m->name, "Paddington (H&C Line)-Underground");
@@ -22,7 +22,7 @@ TEST(TflSearch, HubOnlyAndEmpty) {
     auto hub = parse_search(json::parse(R"({"matches":[{"id":"HUBPAD","name":"Paddington"}]})"));
     ASSERT_TRUE(hub.has_value());
     EXPECT_EQ(hub->id, "HUBPAD");
-    EXPECT_FALSE(parse_search(fixtures::json("tfl", "search_empty.json")).has_value());
+    EXPECT_FALSE(parse_search(platform::test::fixture_json("tfl", "search_empty.json")).has_value());
 }
 
 TEST(TflSearch, MalformedBodiesAreRefused) {
@@ -32,7 +32,7 @@ TEST(TflSearch, MalformedBodiesAreRefused) {
 }
 
 TEST(TflArrivals, SoonestFirstWithLineDestinationAndPlatform) {
-    json a = parse_arrivals(fixtures::json("tfl", "arrivals.json"));
+    json a = parse_arrivals(platform::test::fixture_json("tfl", "arrivals.json"));
     ASSERT_EQ(a.size(), 3u);
     EXPECT_EQ(a[0]["in_seconds"], 95);
     EXPECT_EQ(a[0]["line"], "Circle");
@@ -53,7 +53,7 @@ TEST(TflArrivals, EmptyAndMalformed) {
 }
 
 TEST(TflNearby, NearestFirstWithIdsModesAndLines) {
-    json s = parse_nearby(fixtures::json("tfl", "nearby.json"));
+    json s = parse_nearby(platform::test::fixture_json("tfl", "nearby.json"));
     ASSERT_EQ(s.size(), 3u);
     EXPECT_EQ(s[0]["id"], "490000173RF");
     EXPECT_EQ(s[0]["name"], "Paddington Station");
@@ -73,7 +73,7 @@ TEST(TflNearby, EmptyAndMalformed) {
 }
 
 TEST(TflStatus, LinesWithTheirStatusesAndReasons) {
-    json l = parse_status(fixtures::json("tfl", "status.json"));
+    json l = parse_status(platform::test::fixture_json("tfl", "status.json"));
     ASSERT_EQ(l.size(), 3u);
     EXPECT_EQ(l[0]["id"], "bakerloo");
     EXPECT_EQ(l[0]["statuses"][0]["description"], "Good Service");

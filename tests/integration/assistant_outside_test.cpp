@@ -11,6 +11,7 @@
 #include "http_client.hpp"
 #include "profiles.hpp"
 #include "shared_host_test.hpp"
+#include "upstream_host_test.hpp"
 
 using nlohmann::json;
 using namespace platform::test;
@@ -25,24 +26,14 @@ bool has(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;
 }
 
-class AssistantOutside : public SharedHostTest {
+class AssistantOutside : public UpstreamHostTest {
 protected:
-    static std::unique_ptr<FakeUpstream> up;
-
     static void SetUpTestSuite() {
-        up = std::make_unique<FakeUpstream>();
+        start_with("agent", {{"nominatim"}, {"usgs"}});
         up->serve(kSearch, FakeUpstream::fixture("nominatim", "search.json"));
         up->serve(kQuakes, FakeUpstream::fixture("usgs", "2.5_day.geojson"));
-        HostProcess::Options o;
-        o.profile = test_profile_with(suite_dir() + "/outside.yaml",
-                                      up->outbound_yaml({{"nominatim"}, {"usgs"}}));
-        start_host(o);
         HttpClient c("127.0.0.1", host->api_port());
         ASSERT_EQ(c.post_json("/clock/set", {{"unix_ms", kNow}}).status, 200);
-    }
-    static void TearDownTestSuite() {
-        stop_host();
-        up.reset();
     }
 
     std::string ask(const std::string& prompt) {
@@ -51,7 +42,6 @@ protected:
         return r.status == 200 ? r.json()["data"].value("text", "") : "";
     }
 };
-std::unique_ptr<FakeUpstream> AssistantOutside::up;
 
 TEST_F(AssistantOutside, NextPrayerInAPlaceGeocodesItThenWorksOutItsTimes) {
     const std::string text = ask("when is the next prayer in Leeds?");

@@ -13,6 +13,7 @@
 #include "http_client.hpp"
 #include "profiles.hpp"
 #include "shared_host_test.hpp"
+#include "upstream_host_test.hpp"
 
 using nlohmann::json;
 using namespace platform::test;
@@ -26,39 +27,12 @@ bool has(const std::string& text, const std::string& part) {
 const std::string kHeathrow10 = "/adsb/v2/point/51.4700/-0.4543/10";
 const std::string kHeathrow30 = "/adsb/v2/point/51.4700/-0.4543/30";
 
-class Flights : public SharedHostTest {
+class Flights : public UpstreamHostTest {
 protected:
-    static std::unique_ptr<FakeUpstream> up;
-
     static void SetUpTestSuite() {
-        up = std::make_unique<FakeUpstream>();
-        HostProcess::Options o;
-        o.profile = test_profile_with(
-            suite_dir() + "/flights.yaml",
-            up->outbound_yaml({{"adsb"}, {"flight-status", "k-fs", "?access_key", true}}));
-        start_host(o);
-    }
-    static void TearDownTestSuite() {
-        stop_host();
-        up.reset();
-    }
-
-    HttpResult get(const std::string& method_and_query) {
-        return api.get("/api/v1/flights/" + method_and_query);
-    }
-    json ok(const std::string& method_and_query) {
-        HttpResult r = get(method_and_query);
-        EXPECT_EQ(r.status, 200) << method_and_query << ": " << r.body;
-        return r.status == 200 ? r.json()["data"] : json();
-    }
-    void fails(const std::string& method_and_query, int status, const std::string& part) {
-        HttpResult r = get(method_and_query);
-        EXPECT_EQ(r.status, status) << method_and_query << ": " << r.body;
-        EXPECT_TRUE(has(r.body, part)) << method_and_query << ": " << r.body;
+        start_with("flights", {{"adsb"}, {"flight-status", "k-fs", "?access_key", true}});
     }
 };
-
-std::unique_ptr<FakeUpstream> Flights::up;
 
 TEST_F(Flights, OverheadNearestFirstWithinTheRadiusAndCached) {
     up->serve(kHeathrow30, FakeUpstream::fixture("adsb", "point.json"));

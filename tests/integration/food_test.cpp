@@ -14,6 +14,7 @@
 #include "fake_upstream.hpp"
 #include "profiles.hpp"
 #include "shared_host_test.hpp"
+#include "upstream_host_test.hpp"
 
 using nlohmann::json;
 using namespace platform::test;
@@ -24,21 +25,9 @@ const std::string kEstablishments = "/fsa/Establishments";
 const std::string kNutella = "/openfoodfacts/api/v2/product/3017620422003.json";
 const std::string kSearch = "/openfoodfacts/cgi/search.pl";
 
-class Food : public SharedHostTest {
+class Food : public UpstreamHostTest {
 protected:
-    static std::unique_ptr<FakeUpstream> up;
-
-    static void SetUpTestSuite() {
-        up = std::make_unique<FakeUpstream>();
-        HostProcess::Options o;
-        o.profile = test_profile_with(suite_dir() + "/food.yaml",
-                                      up->outbound_yaml({{"fsa"}, {"openfoodfacts"}}));
-        start_host(o);
-    }
-    static void TearDownTestSuite() {
-        stop_host();
-        up.reset();
-    }
+    static void SetUpTestSuite() { start_with("food", {{"fsa"}, {"openfoodfacts"}}); }
     // Each test starts with nothing cached and nothing recorded, its upstreams serving fixtures.
     void SetUp() override {
         expire_cache();
@@ -48,7 +37,6 @@ protected:
         up->serve(kSearch, FakeUpstream::fixture("openfoodfacts", "search.json"));
     }
 
-    HttpResult get(const std::string& target) { return api.get("/api/v1/food/" + target); }
     // Moves the business clock past every cache lifetime, so that the next call asks upstream.
     void expire_cache() {
         ASSERT_EQ(api.post_json("/clock/advance", {{"ms", 25 * 3600 * 1000}}).status, 200);
@@ -58,8 +46,6 @@ protected:
         EXPECT_NE(r.body.find(text), std::string::npos) << r.body;
     }
 };
-
-std::unique_ptr<FakeUpstream> Food::up;
 
 TEST_F(Food, HygieneByNameAndPlace) {
     const json a = data_of(get("hygiene?name=crown&where=Oxford"));

@@ -14,6 +14,7 @@
 #include "fake_upstream.hpp"
 #include "profiles.hpp"
 #include "shared_host_test.hpp"
+#include "upstream_host_test.hpp"
 
 using nlohmann::json;
 using namespace platform::test;
@@ -24,21 +25,9 @@ const std::string kFeeds = "/usgs/earthquakes/feed/v1.0/summary/";
 const std::string kGdacs = "/gdacs/gdacsapi/api/events/geteventlist/EVENTS4APP";
 const std::string kFloods = "/ea-floods/flood-monitoring/id/floods";
 
-class Hazards : public SharedHostTest {
+class Hazards : public UpstreamHostTest {
 protected:
-    static std::unique_ptr<FakeUpstream> up;
-
-    static void SetUpTestSuite() {
-        up = std::make_unique<FakeUpstream>();
-        HostProcess::Options o;
-        o.profile = test_profile_with(suite_dir() + "/hazards.yaml",
-                                      up->outbound_yaml({{"usgs"}, {"gdacs"}, {"ea-floods"}}));
-        start_host(o);
-    }
-    static void TearDownTestSuite() {
-        stop_host();
-        up.reset();
-    }
+    static void SetUpTestSuite() { start_with("hazards", {{"usgs"}, {"gdacs"}, {"ea-floods"}}); }
     // Each test starts with nothing cached and nothing recorded, its upstreams serving fixtures.
     void SetUp() override {
         expire_cache();
@@ -48,7 +37,6 @@ protected:
         up->serve(kFloods, FakeUpstream::fixture("ea-floods", "floods.json"));
     }
 
-    HttpResult get(const std::string& target) { return api.get("/api/v1/hazards/" + target); }
     // Moves the business clock past every cache lifetime, so that the next call asks upstream.
     void expire_cache() {
         ASSERT_EQ(api.post_json("/clock/advance", {{"ms", 25 * 3600 * 1000}}).status, 200);
@@ -59,8 +47,6 @@ protected:
         EXPECT_NE(r.body.find(text), std::string::npos) << r.body;
     }
 };
-
-std::unique_ptr<FakeUpstream> Hazards::up;
 
 TEST_F(Hazards, QuakesOfTheDayNewestFirst) {
     const json a = data_of(get("quakes"));

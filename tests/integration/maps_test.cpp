@@ -13,6 +13,7 @@
 #include "http_client.hpp"
 #include "profiles.hpp"
 #include "shared_host_test.hpp"
+#include "upstream_host_test.hpp"
 
 using nlohmann::json;
 using namespace platform::test;
@@ -34,21 +35,9 @@ std::string message(const HttpResult& r) {
     return j.is_object() && j.contains("error") ? j["error"].value("message", "") : r.body;
 }
 
-class Maps : public SharedHostTest {
+class Maps : public UpstreamHostTest {
 protected:
-    static std::unique_ptr<FakeUpstream> up;
-
-    static void SetUpTestSuite() {
-        up = std::make_unique<FakeUpstream>();
-        HostProcess::Options o;
-        o.profile = test_profile_with(suite_dir() + "/maps.yaml",
-                                      up->outbound_yaml({{"os-maps", "os-key-1", "?key", false}}));
-        start_host(o);
-    }
-    static void TearDownTestSuite() {
-        stop_host();
-        up.reset();
-    }
+    static void SetUpTestSuite() { start_with("maps", {{"os-maps", "os-key-1", "?key", false}}); }
     void SetUp() override { up->forget(); }
 
     // Serves the PNG fixture for one upstream tile path (under kTiles).
@@ -71,8 +60,6 @@ protected:
             << method << " " << args.dump() << ": " << message(r);
     }
 };
-
-std::unique_ptr<FakeUpstream> Maps::up;
 
 TEST_F(Maps, ATileIsFetchedOnceWithTheKeyAndItsUrlServesThePng) {
     serve_tile("Road_3857/10/511/340.png");

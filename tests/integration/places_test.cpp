@@ -13,6 +13,7 @@
 #include "http_client.hpp"
 #include "profiles.hpp"
 #include "shared_host_test.hpp"
+#include "upstream_host_test.hpp"
 
 using nlohmann::json;
 using namespace platform::test;
@@ -45,22 +46,12 @@ std::string message(const HttpResult& r) {
     return j.is_object() && j.contains("error") ? j["error"].value("message", "") : r.body;
 }
 
-class Places : public SharedHostTest {
+class Places : public UpstreamHostTest {
 protected:
-    static std::unique_ptr<FakeUpstream> up;
-
     static void SetUpTestSuite() {
-        up = std::make_unique<FakeUpstream>();
-        HostProcess::Options o;
-        o.profile = test_profile_with(suite_dir() + "/places.yaml",
-                                      up->outbound_yaml({{"nominatim", "", "", false},
-                                                         {"overpass", "", "", false},
-                                                         {"open-meteo-elevation", "", "", false}}));
-        start_host(o);
-    }
-    static void TearDownTestSuite() {
-        stop_host();
-        up.reset();
+        start_with("places", {{"nominatim", "", "", false},
+                              {"overpass", "", "", false},
+                              {"open-meteo-elevation", "", "", false}});
     }
     void SetUp() override {
         up->serve(kSearch, FakeUpstream::fixture("nominatim", "search.json"));
@@ -83,8 +74,6 @@ protected:
             << method << " " << args.dump() << ": " << message(r);
     }
 };
-
-std::unique_ptr<FakeUpstream> Places::up;
 
 TEST_F(Places, GeocodeAnswersNominatimsPlaces) {
     const json g = ok("geocode", {{"address", "10 Downing Street, London"}});

@@ -21,6 +21,7 @@
 #include "http_client.hpp"
 #include "profiles.hpp"
 #include "shared_host_test.hpp"
+#include "upstream_host_test.hpp"
 
 using nlohmann::json;
 using namespace platform::test;
@@ -76,21 +77,9 @@ json oracle(int64_t now_ms, const json& cases) {
     return r.code == 0 ? json::parse(r.out) : json::array();
 }
 
-class Prayer : public SharedHostTest {
+class Prayer : public UpstreamHostTest {
 protected:
-    static std::unique_ptr<FakeUpstream> up;
-
-    static void SetUpTestSuite() {
-        up = std::make_unique<FakeUpstream>();
-        HostProcess::Options o;
-        o.profile = test_profile_with(suite_dir() + "/prayer.yaml",
-                                      up->outbound_yaml({FakeUpstream::Entry("reminder")}));
-        start_host(o);
-    }
-    static void TearDownTestSuite() {
-        stop_host();
-        up.reset();
-    }
+    static void SetUpTestSuite() { start_with("prayer", {FakeUpstream::Entry("reminder")}); }
 
     void set_clock(const std::string& rfc3339_utc) {
         ASSERT_EQ(api.post_json("/clock/set", {{"unix_ms", ms(rfc3339_utc)}}).status, 200);
@@ -111,7 +100,6 @@ protected:
         up->serve("/reminder" + path, FakeUpstream::fixture("reminder", file));
     }
 };
-std::unique_ptr<FakeUpstream> Prayer::up;
 
 }  // namespace
 

@@ -14,6 +14,7 @@
 #include "http_client.hpp"
 #include "profiles.hpp"
 #include "shared_host_test.hpp"
+#include "upstream_host_test.hpp"
 
 using nlohmann::json;
 using namespace platform::test;
@@ -24,40 +25,15 @@ bool has(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;
 }
 
-class Transit : public SharedHostTest {
+class Transit : public UpstreamHostTest {
 protected:
-    static std::unique_ptr<FakeUpstream> up;
-
     static void SetUpTestSuite() {
-        up = std::make_unique<FakeUpstream>();
-        HostProcess::Options o;
-        o.profile = test_profile_with(
-            suite_dir() + "/transit.yaml",
-            up->outbound_yaml({{"tfl", "k-tfl", "?app_key"},
+        start_with("transit", {{"tfl", "k-tfl", "?app_key"},
                                {"bods", "k-bods", "?api_key", true},
                                {"rail", "k-rail", "x-apikey", true},
-                               {"mobility-database", "k-mdb", "Authorization: Bearer", true}}));
-        start_host(o);
-    }
-    static void TearDownTestSuite() {
-        stop_host();
-        up.reset();
+                               {"mobility-database", "k-mdb", "Authorization: Bearer", true}});
     }
 
-    HttpResult get(const std::string& method_and_query) {
-        return api.get("/api/v1/transit/" + method_and_query);
-    }
-    json ok(const std::string& method_and_query) {
-        HttpResult r = get(method_and_query);
-        EXPECT_EQ(r.status, 200) << method_and_query << ": " << r.body;
-        return r.status == 200 ? r.json()["data"] : json();
-    }
-    // The status of the call and that its message names `part`.
-    void fails(const std::string& method_and_query, int status, const std::string& part) {
-        HttpResult r = get(method_and_query);
-        EXPECT_EQ(r.status, status) << method_and_query << ": " << r.body;
-        EXPECT_TRUE(has(r.body, part)) << method_and_query << ": " << r.body;
-    }
     // 5xx -> 502, hang -> 504, malformed -> 502, each at its own path.
     void upstream_failures(const std::string& title, const std::string& path5xx,
                            const std::string& call5xx, const std::string& path_hang,
@@ -71,8 +47,6 @@ protected:
         fails(call_bad, 502, "malformed");
     }
 };
-
-std::unique_ptr<FakeUpstream> Transit::up;
 
 TEST_F(Transit, ArrivalsByNameAreLiveFromTflSoonestFirstAndCached) {
     up->serve("/tfl/StopPoint/Search/Paddington", FakeUpstream::fixture("tfl", "search.json"));

@@ -17,6 +17,7 @@
 #include "mcp_client.hpp"
 #include "profiles.hpp"
 #include "shared_host_test.hpp"
+#include "upstream_host_test.hpp"
 
 using nlohmann::json;
 using namespace platform::test;
@@ -34,28 +35,18 @@ bool has(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;
 }
 
-class Weather : public SharedHostTest {
+class Weather : public UpstreamHostTest {
 protected:
-    static std::unique_ptr<FakeUpstream> up;
-
     static void SetUpTestSuite() {
-        up = std::make_unique<FakeUpstream>();
-        HostProcess::Options o;
-        o.profile = test_profile_with(suite_dir() + "/weather.yaml",
-                                      up->outbound_yaml({{"open-meteo"},
-                                                         {"open-meteo-air"},
-                                                         {"open-meteo-marine"},
-                                                         {"open-meteo-archive"},
-                                                         {"open-meteo-geocoding"}}));
-        start_host(o);
+        start_with("weather", {{"open-meteo"},
+                               {"open-meteo-air"},
+                               {"open-meteo-marine"},
+                               {"open-meteo-archive"},
+                               {"open-meteo-geocoding"}});
         // Once: tests only move the clock forward (an MCP session would not survive it going
         // back), and each uses its own points, so no test's cache answers another's.
         HttpClient c("127.0.0.1", host->api_port());
         ASSERT_EQ(c.post_json("/clock/set", {{"unix_ms", kNow}}).status, 200);
-    }
-    static void TearDownTestSuite() {
-        stop_host();
-        up.reset();
     }
     void SetUp() override {
         up->serve(kForecast, FakeUpstream::fixture("open-meteo", "forecast.json"));
@@ -86,7 +77,6 @@ protected:
         EXPECT_TRUE(has(r.body, part)) << "expected '" << part << "' in " << r.body;
     }
 };
-std::unique_ptr<FakeUpstream> Weather::up;
 
 TEST_F(Weather, ForecastGivesNowTodaysDaylightAndSevenDays) {
     const json f = ok(call("forecast", "lat=51.5&lon=-0.12"));

@@ -6,8 +6,8 @@
 #include "../../../plugins/flights/adsb.hpp"
 #include "../../../plugins/flights/airports.hpp"
 #include "../../../plugins/flights/schedule.hpp"
-#include "fixtures.hpp"
 #include "common/upstream/upstream.hpp"
+#include "fixtures.hpp"
 
 using common::upstream::Malformed;
 using nlohmann::json;
@@ -95,7 +95,8 @@ TEST(Schedule, FlightsWithTheirTimes) {
 }
 
 TEST(Schedule, EmptyAndMalformed) {
-    EXPECT_TRUE(parse_schedule(platform::test::fixture_json("flight-status", "empty.json")).empty());
+    EXPECT_TRUE(
+        parse_schedule(platform::test::fixture_json("flight-status", "empty.json")).empty());
     EXPECT_THROW(parse_schedule(json::array()), Malformed);
     try {
         parse_schedule(json::parse(

@@ -29,7 +29,7 @@ protected:
             r.body = !body.empty()            ? body
                      : provider == "fsa"      ? fixture_text("fsa", "establishments.json")
                      : url.find("/cgi/") == 0 ? fixture_text("openfoodfacts", "search.json")
-                     : status == 404          ? fixture_text("openfoodfacts", "product-not-found.json")
+                     : status == 404 ? fixture_text("openfoodfacts", "product-not-found.json")
                                      : fixture_text("openfoodfacts", "product-3017620422003.json");
             return r;
         };

@@ -8,8 +8,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "fixtures.hpp"
 #include "common/upstream/upstream.hpp"
+#include "fixtures.hpp"
 
 namespace {
 
@@ -19,7 +19,8 @@ using nlohmann::json;
 using platform::test::fixture_json;
 
 TEST(FoodHygiene, EstablishmentsInTheFsasOrder) {
-    const json a = food::establishments_from(fixture_json("fsa", "establishments.json"), std::nullopt);
+    const json a =
+        food::establishments_from(fixture_json("fsa", "establishments.json"), std::nullopt);
     EXPECT_EQ(a["count"], 3);
     EXPECT_EQ(a["total"], 57);
     const json& e = a["establishments"][0];

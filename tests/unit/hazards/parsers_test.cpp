@@ -8,8 +8,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "fixtures.hpp"
 #include "common/upstream/upstream.hpp"
+#include "fixtures.hpp"
 
 namespace {
 
@@ -61,8 +61,8 @@ TEST(HazardsQuakes, EveryQuakeNewestFirstWithoutAPoint) {
 TEST(HazardsQuakes, MinFiltersByMagnitude) {
     const json a = hazards::quakes_from(fixture_json("usgs", "2.5_day.geojson"), 4.5, std::nullopt);
     EXPECT_EQ(field(a["quakes"], "id"), (std::vector<std::string>{"us7000q1a2", "us7000q1b7"}));
-    EXPECT_EQ(hazards::quakes_from(fixture_json("usgs", "2.5_day.geojson"), 7, std::nullopt)["count"],
-              0);
+    EXPECT_EQ(
+        hazards::quakes_from(fixture_json("usgs", "2.5_day.geojson"), 7, std::nullopt)["count"], 0);
 }
 
 TEST(HazardsQuakes, WithAPointOnlyThoseWithinNearestFirst) {
@@ -137,7 +137,8 @@ TEST(HazardsAlerts, WithAPointOnlyThoseWithin) {
 }
 
 TEST(HazardsAlerts, AnEmptyListIsNoAlertsAMalformedOneThrows) {
-    EXPECT_EQ(hazards::alerts_from(fixture_json("gdacs", "empty.json"), 1, std::nullopt)["count"], 0);
+    EXPECT_EQ(hazards::alerts_from(fixture_json("gdacs", "empty.json"), 1, std::nullopt)["count"],
+              0);
     EXPECT_THROW(hazards::alerts_from(json::object(), 1, std::nullopt), Malformed);
     EXPECT_THROW(hazards::alerts_from({{"features", {1}}}, 1, std::nullopt), Malformed);
 }

@@ -5,8 +5,8 @@
 
 #include <mutex>
 
-#include "fixtures.hpp"
 #include "../support/plugin_under_test.hpp"
+#include "fixtures.hpp"
 
 using namespace plugin_test;
 

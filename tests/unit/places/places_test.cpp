@@ -25,7 +25,8 @@ protected:
         answers["/search"] = platform::test::fixture_text("nominatim", "search.json");
         answers["/reverse"] = platform::test::fixture_text("nominatim", "reverse.json");
         answers["/api/interpreter"] = platform::test::fixture_text("overpass", "nearby.json");
-        answers["/v1/elevation"] = platform::test::fixture_text("open-meteo-elevation", "elevation.json");
+        answers["/v1/elevation"] =
+            platform::test::fixture_text("open-meteo-elevation", "elevation.json");
         host.on_fetch = [this](const platform_http_request_t& req) {
             std::lock_guard<std::mutex> g(m);
             const std::string url = platform::copy(req.url);

@@ -69,7 +69,8 @@ TEST(Feeds, TheCataloguesFeedsWithUrlsAndSizes) {
 }
 
 TEST(Feeds, EmptyAndMalformed) {
-    EXPECT_TRUE(parse_feeds(platform::test::fixture_json("mobility-database", "empty.json")).empty());
+    EXPECT_TRUE(
+        parse_feeds(platform::test::fixture_json("mobility-database", "empty.json")).empty());
     EXPECT_THROW(parse_feeds(json::object()), Malformed);
     EXPECT_THROW(parse_feeds(json::parse(R"([{"provider":"x"}])")), Malformed);
     EXPECT_THROW(parse_feeds(json::parse(R"(["mdb-1"])")), Malformed);

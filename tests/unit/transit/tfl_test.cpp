@@ -22,7 +22,8 @@ TEST(TflSearch, HubOnlyAndEmpty) {
     auto hub = parse_search(json::parse(R"({"matches":[{"id":"HUBPAD","name":"Paddington"}]})"));
     ASSERT_TRUE(hub.has_value());
     EXPECT_EQ(hub->id, "HUBPAD");
-    EXPECT_FALSE(parse_search(platform::test::fixture_json("tfl", "search_empty.json")).has_value());
+    EXPECT_FALSE(
+        parse_search(platform::test::fixture_json("tfl", "search_empty.json")).has_value());
 }
 
 TEST(TflSearch, MalformedBodiesAreRefused) {

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <platform/sdk/percent.hpp>
 #include <vector>
 
 #include "notes.hpp"
@@ -10,11 +11,6 @@ namespace {
 constexpr std::string_view kScheme = "notes://";
 constexpr const char* kMime = "text/markdown";
 constexpr size_t kMaxResources = 100, kMaxDescription = 80;  // description: in characters
-
-bool unreserved(unsigned char c) {
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
-           c == '.' || c == '_' || c == '~';
-}
 
 int hex(char c) {
     if (c >= '0' && c <= '9') return c - '0';
@@ -49,15 +45,7 @@ std::string description(const std::string& text) {
 }  // namespace
 
 std::string Notes::uri(std::string_view title) {
-    static const char* digits = "0123456789ABCDEF";
-    std::string out(kScheme);
-    for (unsigned char c : title) {
-        if (unreserved(c))
-            out += static_cast<char>(c);
-        else
-            out += {'%', digits[c >> 4], digits[c & 15]};
-    }
-    return out;
+    return std::string(kScheme) + platform::percent_encode(title);
 }
 
 json Notes::resources(platform::Request& r) {

@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <platform/sdk/config.hpp>
+#include <platform/sdk/percent.hpp>
 
 #include "e164.hpp"
 
@@ -65,15 +66,7 @@ void require_webhook(const ProviderSettings& s) {
 }
 
 std::string form_encode(const std::string& value) {
-    static const char* hex = "0123456789ABCDEF";
-    std::string out;
-    for (unsigned char c : value) {
-        if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~')
-            out += static_cast<char>(c);
-        else
-            out += {'%', hex[c >> 4], hex[c & 15]};
-    }
-    return out;
+    return platform::percent_encode(value);
 }
 
 Accepted send_message(const platform::Host& host, const ProviderSettings& s, const std::string& to,

@@ -7,6 +7,7 @@
 
 #include <fstream>
 #include <memory>
+#include <platform/sdk/percent.hpp>
 #include <string>
 
 #include "fake_upstream.hpp"
@@ -27,17 +28,10 @@ const std::string kElevation = "/open-meteo-elevation/v1/elevation";
 
 // A GET of /api/v1/places/<method> with `args` as the query.
 HttpResult places_get(HttpClient& api, const std::string& method, const json& args) {
-    static const char* hex = "0123456789ABCDEF";
     std::string q;
-    for (const auto& [name, value] : args.items()) {
-        const std::string v = value.is_string() ? value.get<std::string>() : value.dump();
-        q += (q.empty() ? "?" : "&") + name + "=";
-        for (unsigned char c : v)
-            if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~')
-                q += static_cast<char>(c);
-            else
-                q += {'%', hex[c >> 4], hex[c & 15]};
-    }
+    for (const auto& [name, value] : args.items())
+        q += (q.empty() ? "?" : "&") + name + "=" +
+             platform::percent_encode(value.is_string() ? value.get<std::string>() : value.dump());
     return api.get("/api/v1/places/" + method + q);
 }
 

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <memory>
+#include <platform/sdk/percent.hpp>
 #include <sstream>
 
 #include "build_tree.hpp"
@@ -30,16 +31,6 @@ namespace {
 
 const std::string kE2e = platform::test::source_dir() + "/tests/e2e";
 
-std::string enc(const std::string& v) {
-    static const char* hex = "0123456789ABCDEF";
-    std::string out;
-    for (unsigned char c : v)
-        if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~')
-            out += static_cast<char>(c);
-        else
-            out += {'%', hex[c >> 4], hex[c & 15]};
-    return out;
-}
 std::string num(double v) {
     std::ostringstream s;
     s.precision(10);
@@ -115,9 +106,9 @@ TEST_F(Prayer, TimesMatchAdhanForEveryCityAndMethod) {
         for (size_t i = 0; i < cases.size(); ++i) {
             const json& c = cases[i];
             const std::string what = std::string(moment) + " " + c.dump();
-            const json got =
-                ok("prayer/times?lat=" + num(c["lat"]) + "&lon=" + num(c["lon"]) +
-                   "&tz=" + enc(c["tz"]) + "&method=" + c["method"].get<std::string>());
+            const json got = ok("prayer/times?lat=" + num(c["lat"]) + "&lon=" + num(c["lon"]) +
+                                "&tz=" + platform::percent_encode(c["tz"].get<std::string>()) +
+                                "&method=" + c["method"].get<std::string>());
             EXPECT_EQ(got["times"], want[i]["times"]) << what;
             EXPECT_EQ(got["next"]["name"], want[i]["next"]["name"]) << what;
             EXPECT_EQ(got["next"]["time"], want[i]["next"]["time"]) << what;
@@ -179,14 +170,16 @@ TEST_F(Prayer, CacheAnswersARepeat) {
     EXPECT_EQ(ok("prayer/verse?chapter=112&verse=2")["verse"], 2);
     EXPECT_EQ(up->requests("/reminder/api/quran/112").size(), 1u);
     // Each plugin keeps its own cache (in its own store).
-    EXPECT_EQ(ok("islam/read?path=" + enc("https://reminder.dev/quran/112#4"))["verse"], 4);
-    EXPECT_EQ(ok("islam/read?path=" + enc("/api/quran/112/3"))["verse"], 3);
+    EXPECT_EQ(ok("islam/read?path=" +
+                 platform::percent_encode("https://reminder.dev/quran/112#4"))["verse"],
+              4);
+    EXPECT_EQ(ok("islam/read?path=" + platform::percent_encode("/api/quran/112/3"))["verse"], 3);
     EXPECT_EQ(up->requests("/reminder/api/quran/112").size(), 2u);
     // The same search twice: one request.
     serve("/api/search", "search.json");
     up->forget();
-    ok("islam/search?query=" + enc("cached query"));
-    ok("islam/search?query=" + enc("cached query") + "&limit=2");
+    ok("islam/search?query=" + platform::percent_encode("cached query"));
+    ok("islam/search?query=" + platform::percent_encode("cached query") + "&limit=2");
     EXPECT_EQ(up->requests("/reminder/api/search").size(), 1u);
 }
 
@@ -217,7 +210,7 @@ TEST_F(Prayer, ReflectionForTheDay) {
 TEST_F(Prayer, SearchPostsTheQueryAndAnswersExcerpts) {
     serve("/api/search", "search.json");
     up->forget();
-    const json r = ok("prayer/search?query=" + enc("patience in hardship"));
+    const json r = ok("prayer/search?query=" + platform::percent_encode("patience in hardship"));
     ASSERT_EQ(r["results"].size(), 4u);
     EXPECT_EQ(r["results"][0]["reference"], "Quran 2:153 (Al-Baqarah)");
     EXPECT_EQ(r.dump().find("Patience (sabr) is praised"), std::string::npos) << "no answer";
@@ -254,21 +247,27 @@ TEST_F(Prayer, IslamReadsWhatSearchPoints) {
     serve("/api/hadith/2", "hadith_2.json");
     serve("/api/names/1", "name_1.json");
     serve("/api/names", "names.json");
-    EXPECT_EQ(ok("islam/read?path=" + enc("/api/quran/1/7"))["reference"], "Quran 1:7");
-    const json h = ok("islam/read?path=" + enc("/api/hadith/2#9"));
+    EXPECT_EQ(ok("islam/read?path=" + platform::percent_encode("/api/quran/1/7"))["reference"],
+              "Quran 1:7");
+    const json h = ok("islam/read?path=" + platform::percent_encode("/api/hadith/2#9"));
     EXPECT_EQ(h["number"], 9);
     EXPECT_EQ(h["narrator"], "Narrated Abu Huraira");
-    EXPECT_EQ(ok("islam/read?path=" + enc("/api/hadith/2"))["hadiths"].size(), 2u);
-    EXPECT_EQ(ok("islam/read?path=" + enc("https://reminder.dev/names/1"))["name"], "Ar-Rahman");
-    EXPECT_EQ(ok("islam/read?path=" + enc("/api/names#Al-Malik"))["meaning"], "The King");
-    fails("islam/read?path=" + enc("/api/quran/1/9"), 404, "verse");
-    fails("islam/read?path=" + enc("/api/hadith/2#1"), 404, "hadith");
-    fails("islam/read?path=" + enc("/api/hadith/7"), 404, "book");
-    fails("islam/read?path=" + enc("/api/names#Nobody"), 404, "Nobody");
+    EXPECT_EQ(ok("islam/read?path=" + platform::percent_encode("/api/hadith/2"))["hadiths"].size(),
+              2u);
+    EXPECT_EQ(
+        ok("islam/read?path=" + platform::percent_encode("https://reminder.dev/names/1"))["name"],
+        "Ar-Rahman");
+    EXPECT_EQ(ok("islam/read?path=" + platform::percent_encode("/api/names#Al-Malik"))["meaning"],
+              "The King");
+    fails("islam/read?path=" + platform::percent_encode("/api/quran/1/9"), 404, "verse");
+    fails("islam/read?path=" + platform::percent_encode("/api/hadith/2#1"), 404, "hadith");
+    fails("islam/read?path=" + platform::percent_encode("/api/hadith/7"), 404, "book");
+    fails("islam/read?path=" + platform::percent_encode("/api/names#Nobody"), 404, "Nobody");
     up->serve("/reminder/api/names/99", FakeUpstream::status(404, "{}"));
-    fails("islam/read?path=" + enc("/api/names/99"), 404, "99");
-    fails("islam/read?path=" + enc("https://evil.example/quran/1"), 400, "path");
-    fails("islam/read?path=" + enc("/api/quran/115"), 400, "path");
+    fails("islam/read?path=" + platform::percent_encode("/api/names/99"), 404, "99");
+    fails("islam/read?path=" + platform::percent_encode("https://evil.example/quran/1"), 400,
+          "path");
+    fails("islam/read?path=" + platform::percent_encode("/api/quran/115"), 400, "path");
     fails("islam/read", 400, "path");
 }
 

@@ -10,6 +10,7 @@
 #include <cctype>
 #include <fstream>
 #include <memory>
+#include <platform/sdk/percent.hpp>
 #include <string>
 
 #include "command.hpp"
@@ -25,18 +26,6 @@ namespace {
 
 const std::string kWebhook = "https://sms.example.test/sms/inbound";
 const std::string kMessages = "/2010-04-01/Accounts/AC0001/Messages.json";
-
-// application/x-www-form-urlencoded text of `v`.
-std::string form(const std::string& v) {
-    static const char* hex = "0123456789ABCDEF";
-    std::string out;
-    for (unsigned char c : v)
-        if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~')
-            out += static_cast<char>(c);
-        else
-            out += {'%', hex[c >> 4], hex[c & 15]};
-    return out;
-}
 
 class Sms : public SharedHostTest {
 protected:
@@ -98,7 +87,8 @@ protected:
                 "hashlib.sha1).digest()).decode())";
         std::vector<std::string> argv = {"/usr/bin/python3", "-c", python, token, kWebhook};
         for (const auto& [name, value] : params.items()) {  // json objects iterate sorted
-            text += (text.empty() ? "" : "&") + name + "=" + form(value.get<std::string>());
+            text += (text.empty() ? "" : "&") + name + "=" +
+                    platform::percent_encode(value.get<std::string>());
             argv.push_back(name + value.get<std::string>());
         }
         Headers h = {{"Content-Type", "application/x-www-form-urlencoded"}};

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <platform/host/core/status.hpp>
 #include <platform/host/http/http_bodies.hpp>
+#include <platform/sdk/percent.hpp>
 #include <platform/sdk/random.hpp>
 #include <platform/sdk/text.hpp>
 
@@ -115,19 +116,7 @@ std::string uuid4() {
 }
 
 std::string percent_encode(std::string_view s) {
-    static const char* digits = "0123456789ABCDEF";
-    std::string out;
-    for (char c : s) {
-        auto u = static_cast<unsigned char>(c);
-        if (std::isalnum(u) || c == '-' || c == '.' || c == '_' || c == '~') {
-            out += c;
-        } else {
-            out += '%';
-            out += digits[u >> 4];
-            out += digits[u & 15];
-        }
-    }
-    return out;
+    return platform::percent_encode(s);
 }
 
 bool header_name_ok(std::string_view name) {

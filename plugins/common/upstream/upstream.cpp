@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cstdio>
 #include <optional>
+#include <platform/sdk/percent.hpp>
 #include <regex>
 
 namespace common::upstream {
@@ -149,15 +150,7 @@ nlohmann::json Upstream::get_json(const std::string& path, const Options& o) con
 // ---- Query ------------------------------------------------------------------------------------
 
 std::string encode(const std::string& value) {
-    static const char* hex = "0123456789ABCDEF";
-    std::string out;
-    for (unsigned char c : value) {
-        if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~')
-            out += static_cast<char>(c);
-        else
-            out += {'%', hex[c >> 4], hex[c & 15]};
-    }
-    return out;
+    return platform::percent_encode(value);
 }
 
 Query& Query::str(const std::string& name, const std::string& value) {

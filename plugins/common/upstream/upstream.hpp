@@ -138,7 +138,7 @@ private:
     std::string q_;
 };
 
-// `value` percent-encoded for a URL path segment or query value.
+// `value` percent-encoded for a URL path segment or query value (platform::percent_encode).
 std::string encode(const std::string& value);
 
 }  // namespace common::upstream

@@ -83,6 +83,7 @@ void Flights::describe(platform::ServiceSpec<Flights>& s) {
             "IATA (LHR) or ICAO (EGLL) code, or the airport's name or city"))
         .access(platform::Access::public_)
         .read_only()
+        .open_world()
         .handler(&Flights::airport);
     s.get("overhead")
         .title("Aircraft overhead")
@@ -109,6 +110,7 @@ void Flights::describe(platform::ServiceSpec<Flights>& s) {
                     .doc("Nautical miles around the point, 1 to 250"))
         .access(platform::Access::public_)
         .read_only()
+        .open_world()
         .handler(&Flights::overhead);
     s.get("status")
         .title("Flight times")
@@ -133,6 +135,7 @@ void Flights::describe(platform::ServiceSpec<Flights>& s) {
                     .doc("With `airport`: its arrivals or its departures"))
         .access(platform::Access::public_)
         .read_only()
+        .open_world()
         .handler(&Flights::status);
     s.get("track")
         .title("Track a flight")
@@ -152,6 +155,7 @@ void Flights::describe(platform::ServiceSpec<Flights>& s) {
                     .doc("Flight number, callsign or registration"))
         .access(platform::Access::public_)
         .read_only()
+        .open_world()
         .handler(&Flights::track);
 }
 

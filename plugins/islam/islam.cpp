@@ -51,6 +51,7 @@ void Islam::describe(platform::ServiceSpec<Islam>& s) {
                     .prop("limit", schema::limit(50, 20, "At most this many passages (1 to 50)")))
         .access(platform::Access::public_)
         .read_only()
+        .open_world()
         .handler(&Islam::search);
     s.get("read")
         .title("Read a passage")
@@ -64,6 +65,7 @@ void Islam::describe(platform::ServiceSpec<Islam>& s) {
             "Resource path from a search result, or an absolute URL of the knowledge base"))
         .access(platform::Access::public_)
         .read_only()
+        .open_world()
         .handler(&Islam::read);
 }
 

@@ -83,6 +83,7 @@ void Maps::describe(platform::ServiceSpec<Maps>& s) {
         .schema(tile_schema())
         .access(platform::Access::public_)
         .read_only()
+        .open_world()
         .handler(&Maps::tile);
     s.get("area")
         .title("Map tiles covering a box")
@@ -119,6 +120,7 @@ void Maps::describe(platform::ServiceSpec<Maps>& s) {
         .schema(tile_schema())
         .access(platform::Access::public_)
         .read_only()
+        .open_world()
         .http_path("/maps/tiles/{style}/{z}/{x}/{y}")
         .mcp_hidden()
         .async(&Maps::tile_image);

@@ -46,6 +46,7 @@ void Places::describe(platform::ServiceSpec<Places>& s) {
                     .required())
         .access(platform::Access::public_)
         .read_only()
+        .open_world()
         .handler(&Places::address);
     s.get("elevation")
         .title("Elevation of a point")
@@ -57,6 +58,7 @@ void Places::describe(platform::ServiceSpec<Places>& s) {
         .schema(with_point(schema::object(), "place", "A place name to geocode first"))
         .access(platform::Access::public_)
         .read_only()
+        .open_world()
         .handler(&Places::elevation);
     s.get("geocode")
         .title("Find an address")
@@ -68,6 +70,7 @@ void Places::describe(platform::ServiceSpec<Places>& s) {
             "An address or place name, e.g. \"10 Downing Street, London\""))
         .access(platform::Access::public_)
         .read_only()
+        .open_world()
         .handler(&Places::geocode);
     s.get("nearby")
         .title("Points of interest nearby")
@@ -92,6 +95,7 @@ void Places::describe(platform::ServiceSpec<Places>& s) {
                     .doc("Metres around the point, 1-5000"))
         .access(platform::Access::public_)
         .read_only()
+        .open_world()
         .handler(&Places::nearby);
     s.get("search")
         .title("Search for places")
@@ -115,6 +119,7 @@ void Places::describe(platform::ServiceSpec<Places>& s) {
                     .doc("Metres around the point, 1-50000"))
         .access(platform::Access::public_)
         .read_only()
+        .open_world()
         .handler(&Places::search);
 }
 

@@ -91,6 +91,7 @@ void Prayer::describe(platform::ServiceSpec<Prayer>& s) {
             "Reminder's daily reminder: each the text with its heading and a link to the source.")
         .access(platform::Access::public_)
         .read_only()
+        .open_world()
         .handler(&Prayer::reflection);
     s.get("saying")
         .title("A saying of the Prophet")
@@ -101,6 +102,7 @@ void Prayer::describe(platform::ServiceSpec<Prayer>& s) {
             "Book of Sahih al-Bukhari (1 = Revelation); any book when absent"))
         .access(platform::Access::public_)
         .read_only()
+        .open_world()
         .handler(&Prayer::saying);
     s.get("search")
         .title("Search the texts by meaning")
@@ -112,6 +114,7 @@ void Prayer::describe(platform::ServiceSpec<Prayer>& s) {
             "What to look for, in English"))
         .access(platform::Access::public_)
         .read_only()
+        .open_world()
         .handler(&Prayer::search);
     s.get("verse")
         .title("A verse or chapter of the Quran")
@@ -129,6 +132,7 @@ void Prayer::describe(platform::ServiceSpec<Prayer>& s) {
                     .doc("Verse (ayah); the whole chapter when absent"))
         .access(platform::Access::public_)
         .read_only()
+        .open_world()
         .handler(&Prayer::verse);
 }
 

@@ -1,6 +1,7 @@
 // store-memory — table operations. See memory_store.hpp for the contract.
 #include "memory_store.hpp"
 
+#include <algorithm>
 #include <mutex>
 
 namespace store_memory {
@@ -53,7 +54,11 @@ void MemoryStore::put(std::string_view table, std::string_view key, std::string 
     std::unique_lock lock(mutex_);
     Table& tab = table_for_write(table);
     set(tab, std::move(k), std::move(value), expires_at_ms);
-    purge(tab, latest_now_.load(std::memory_order_relaxed));
+    // A writer's clock is before the expiry it sets: when the most recent call's clock is later
+    // (a business clock set back since, and this put the first call after it), purge no further
+    // than that, so the record just written stays.
+    const int64_t latest = latest_now_.load(std::memory_order_relaxed);
+    purge(tab, expires_at_ms > 0 ? std::min(latest, expires_at_ms - 1) : latest);
 }
 
 bool MemoryStore::cas(std::string_view table, std::string_view key,

@@ -26,6 +26,7 @@ void Transit::describe(platform::ServiceSpec<Transit>& s) {
             "Stop name or id (NaPTAN / TfL StopPoint id)"))
         .access(platform::Access::public_)
         .read_only()
+        .open_world()
         .handler(&Transit::arrivals);
     s.get("buses")
         .title("Buses near a point")
@@ -45,6 +46,7 @@ void Transit::describe(platform::ServiceSpec<Transit>& s) {
                     .prop("limit", schema::limit(100, 10, "How many buses, 1 to 100")))
         .access(platform::Access::public_)
         .read_only()
+        .open_world()
         .handler(&Transit::buses);
     s.get("feeds")
         .title("Published timetables of a country")
@@ -61,6 +63,7 @@ void Transit::describe(platform::ServiceSpec<Transit>& s) {
                     .doc("ISO 3166-1 two-letter country code, GB by default"))
         .access(platform::Access::public_)
         .read_only()
+        .open_world()
         .handler(&Transit::feeds);
     s.get("nearby")
         .title("Stops near a point")
@@ -81,6 +84,7 @@ void Transit::describe(platform::ServiceSpec<Transit>& s) {
                     .doc("Metres around the point, at most 2000"))
         .access(platform::Access::public_)
         .read_only()
+        .open_world()
         .handler(&Transit::nearby);
     s.get("status")
         .title("London line status")
@@ -92,6 +96,7 @@ void Transit::describe(platform::ServiceSpec<Transit>& s) {
             "Comma-separated: tube, dlr, overground, elizabeth-line, tram"))
         .access(platform::Access::public_)
         .read_only()
+        .open_world()
         .handler(&Transit::status);
     s.get("trains")
         .title("A British station board")
@@ -111,6 +116,7 @@ void Transit::describe(platform::ServiceSpec<Transit>& s) {
                     .doc("The arrivals board instead of departures"))
         .access(platform::Access::public_)
         .read_only()
+        .open_world()
         .handler(&Transit::trains);
 }
 

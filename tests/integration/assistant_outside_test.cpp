@@ -4,11 +4,14 @@
 // at its coordinates; the reply says what the services answered.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "fake_upstream.hpp"
 #include "http_client.hpp"
+#include "mcp_client.hpp"
 #include "profiles.hpp"
 #include "shared_host_test.hpp"
 #include "upstream_host_test.hpp"
@@ -64,6 +67,32 @@ TEST_F(AssistantOutside, EarthquakesNearAPlaceReadTheFeedAtItsCoordinates) {
     EXPECT_FALSE(has(text, "Chile")) << text;
     EXPECT_EQ(up->requests(kSearch).back().param("q"), "Tokyo");
     up->serve(kSearch, FakeUpstream::fixture("nominatim", "search.json"));
+}
+
+TEST_F(AssistantOutside, McpListsEveryMethodOfTheExternalDataServices) {
+    const std::map<std::string, std::vector<std::string>> methods = {
+        {"flights", {"airport", "overhead", "status", "track"}},
+        {"food", {"hygiene", "product", "search"}},
+        {"hazards", {"alerts", "floods", "quakes"}},
+        {"islam", {"read", "search"}},
+        {"maps", {"area", "tile"}},
+        {"places", {"address", "elevation", "geocode", "nearby", "search"}},
+        {"prayer", {"qibla", "reflection", "saying", "search", "times", "verse"}},
+        {"transit", {"arrivals", "buses", "feeds", "nearby", "status", "trains"}},
+        {"weather", {"air", "forecast", "history", "lookup", "marine"}}};
+    McpClient mcp(host->api_port(), "alice");
+    mcp.initialize();
+    const auto tools = mcp.tools();
+    for (const auto& [service, names] : methods)
+        for (const auto& m : names) {
+            const auto it = tools.find(service + "_" + m);
+            ASSERT_NE(it, tools.end()) << service << "_" << m;
+            EXPECT_EQ(it->second["annotations"].value("readOnlyHint", false), true) << it->first;
+            const bool computed_here = it->first == "prayer_times" || it->first == "prayer_qibla" ||
+                                       it->first == "maps_area";
+            EXPECT_EQ(it->second["annotations"].value("openWorldHint", false), !computed_here)
+                << it->first << ": reaches an upstream unless computed here";
+        }
 }
 
 }  // namespace

@@ -299,6 +299,16 @@ TYPED_TEST(StoreConformance, TtlAfterTheClockWentBack) {
     EXPECT_EQ(s.get_status("t", "session", kNow + 1000), PLATFORM_NOT_FOUND);
 }
 
+// ... and when the write is the first call at the new time (an MCP session created right after a
+// test set the clock back): the record just written is there to read.
+TYPED_TEST(StoreConformance, TtlWhenAWriteIsTheFirstCallAfterTheClockWentBack) {
+    REQUIRE_FEATURES(PLATFORM_STORE_TTL);
+    const auto& s = this->store();
+    EXPECT_EQ(s.get_status("t", "none", kNow + 1000000), PLATFORM_NOT_FOUND);  // a later time seen
+    ASSERT_EQ(s.put("t", "session", "live", kNow + 1000), PLATFORM_OK);        // written at kNow
+    EXPECT_EQ(s.get("t", "session", kNow), "live");
+}
+
 TYPED_TEST(StoreConformance, ExpiredRecordsCountForNeitherLimitNorOffset) {
     REQUIRE_FEATURES(PLATFORM_STORE_TTL | PLATFORM_STORE_ORDER);
     const auto& s = this->store();

@@ -7,14 +7,10 @@
 namespace transit {
 
 using common::upstream::Malformed;
+using common::upstream::string_or_null;
 using nlohmann::json;
 
 namespace {
-
-json str_or_null(const json& o, const char* name) {
-    auto it = o.find(name);
-    return it != o.end() && it->is_string() ? *it : json(nullptr);
-}
 
 // "London Paddington" from [{locationName: "London Paddington", crs: "PAD"}], joined with " & ".
 json places(const json& s, const char* name) {
@@ -52,16 +48,16 @@ json parse_board(const json& body, bool arrivals) {
         if (!it->is_array()) throw Malformed(std::string("\"") + list + "\" is not a list");
         for (const json& s : *it) {
             if (!s.is_object()) throw Malformed("a service is not an object");
-            services.push_back({{"scheduled", str_or_null(s, arrivals ? "sta" : "std")},
-                                {"expected", str_or_null(s, arrivals ? "eta" : "etd")},
-                                {"platform", str_or_null(s, "platform")},
-                                {"operator", str_or_null(s, "operator")},
+            services.push_back({{"scheduled", string_or_null(s, arrivals ? "sta" : "std")},
+                                {"expected", string_or_null(s, arrivals ? "eta" : "etd")},
+                                {"platform", string_or_null(s, "platform")},
+                                {"operator", string_or_null(s, "operator")},
                                 {"origin", places(s, "origin")},
                                 {"destination", places(s, "destination")},
                                 {"cancelled", s.value("isCancelled", false)},
-                                {"cancel_reason", str_or_null(s, "cancelReason")},
-                                {"delay_reason", str_or_null(s, "delayReason")},
-                                {"id", str_or_null(s, "serviceID")},
+                                {"cancel_reason", string_or_null(s, "cancelReason")},
+                                {"delay_reason", string_or_null(s, "delayReason")},
+                                {"id", string_or_null(s, "serviceID")},
                                 {"bus", std::string(list) == "busServices"}});
         }
     }
@@ -69,8 +65,8 @@ json parse_board(const json& body, bool arrivals) {
     if (auto m = body.find("nrccMessages"); m != body.end() && m->is_array())
         for (const json& one : *m)
             if (std::string t = message_text(one); !t.empty()) messages.push_back(t);
-    return {{"station", {{"name", str_or_null(body, "locationName")}, {"crs", body["crs"]}}},
-            {"generated_at", str_or_null(body, "generatedAt")},
+    return {{"station", {{"name", string_or_null(body, "locationName")}, {"crs", body["crs"]}}},
+            {"generated_at", string_or_null(body, "generatedAt")},
             {"board", arrivals ? "arrivals" : "departures"},
             {"services", services},
             {"messages", messages}};

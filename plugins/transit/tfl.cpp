@@ -9,19 +9,11 @@
 namespace transit {
 
 using common::upstream::Malformed;
+using common::upstream::number_or_null;
+using common::upstream::string_or_null;
 using nlohmann::json;
 
 namespace {
-
-json str_or_null(const json& o, const char* name) {
-    auto it = o.find(name);
-    return it != o.end() && it->is_string() ? *it : json(nullptr);
-}
-
-json num_or_null(const json& o, const char* name) {
-    auto it = o.find(name);
-    return it != o.end() && it->is_number() ? *it : json(nullptr);
-}
 
 json strings(const json& o, const char* name) {
     json out = json::array();
@@ -104,15 +96,15 @@ json parse_arrivals(const json& body) {
         if (!a.is_object()) throw Malformed("an arrival is not an object");
         auto t = a.find("timeToStation");
         if (t == a.end() || !t->is_number()) throw Malformed("an arrival without timeToStation");
-        out.push_back({{"line", str_or_null(a, "lineName")},
-                       {"destination", str_or_null(a, "destinationName")},
-                       {"platform", str_or_null(a, "platformName")},
-                       {"direction", str_or_null(a, "direction")},
-                       {"mode", str_or_null(a, "modeName")},
-                       {"expected", str_or_null(a, "expectedArrival")},
+        out.push_back({{"line", string_or_null(a, "lineName")},
+                       {"destination", string_or_null(a, "destinationName")},
+                       {"platform", string_or_null(a, "platformName")},
+                       {"direction", string_or_null(a, "direction")},
+                       {"mode", string_or_null(a, "modeName")},
+                       {"expected", string_or_null(a, "expectedArrival")},
                        {"in_seconds", *t},
-                       {"vehicle", str_or_null(a, "vehicleId")},
-                       {"stop_name", str_or_null(a, "stationName")}});
+                       {"vehicle", string_or_null(a, "vehicleId")},
+                       {"stop_name", string_or_null(a, "stationName")}});
     }
     std::stable_sort(out.begin(), out.end(), [](const json& x, const json& y) {
         return x["in_seconds"].get<double>() < y["in_seconds"].get<double>();
@@ -133,11 +125,11 @@ json parse_nearby(const json& body) {
             for (const json& line : *l)
                 if (line.is_object() && line.contains("name")) lines.push_back(line["name"]);
         out.push_back({{"id", s["naptanId"]},
-                       {"name", str_or_null(s, "commonName")},
-                       {"indicator", str_or_null(s, "indicator")},
-                       {"distance_m", num_or_null(s, "distance")},
-                       {"lat", num_or_null(s, "lat")},
-                       {"lon", num_or_null(s, "lon")},
+                       {"name", string_or_null(s, "commonName")},
+                       {"indicator", string_or_null(s, "indicator")},
+                       {"distance_m", number_or_null(s, "distance")},
+                       {"lat", number_or_null(s, "lat")},
+                       {"lon", number_or_null(s, "lon")},
                        {"modes", strings(s, "modes")},
                        {"lines", lines}});
     }
@@ -160,12 +152,12 @@ json parse_status(const json& body) {
             for (const json& st : *s)
                 if (st.is_object())
                     statuses.push_back(
-                        {{"severity", num_or_null(st, "statusSeverity")},
-                         {"description", str_or_null(st, "statusSeverityDescription")},
-                         {"reason", str_or_null(st, "reason")}});
+                        {{"severity", number_or_null(st, "statusSeverity")},
+                         {"description", string_or_null(st, "statusSeverityDescription")},
+                         {"reason", string_or_null(st, "reason")}});
         out.push_back({{"id", l["id"]},
-                       {"name", str_or_null(l, "name")},
-                       {"mode", str_or_null(l, "modeName")},
+                       {"name", string_or_null(l, "name")},
+                       {"mode", string_or_null(l, "modeName")},
                        {"statuses", statuses}});
     }
     return out;

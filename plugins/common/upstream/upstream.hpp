@@ -138,6 +138,17 @@ private:
     std::string q_;
 };
 
+// Members a parser copies as they are: `o[name]` when it is a string (a number), else null —
+// absent, null and a value of another type all read as "the upstream did not say".
+inline nlohmann::json string_or_null(const nlohmann::json& o, const char* name) {
+    auto it = o.is_object() ? o.find(name) : o.end();
+    return it != o.end() && it->is_string() ? *it : nlohmann::json(nullptr);
+}
+inline nlohmann::json number_or_null(const nlohmann::json& o, const char* name) {
+    auto it = o.is_object() ? o.find(name) : o.end();
+    return it != o.end() && it->is_number() ? *it : nlohmann::json(nullptr);
+}
+
 // `value` percent-encoded for a URL path segment or query value (platform::percent_encode).
 std::string encode(const std::string& value);
 

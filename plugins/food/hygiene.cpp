@@ -10,6 +10,7 @@
 namespace food {
 
 using common::upstream::Malformed;
+using common::upstream::text_or_null;
 using nlohmann::json;
 
 double distance_km(double lat1, double lon1, double lat2, double lon2) {
@@ -22,11 +23,6 @@ double distance_km(double lat1, double lon1, double lat2, double lon2) {
 }
 
 namespace {
-
-json text_or_null(const json& o, const char* name) {
-    const auto it = o.find(name);
-    return it != o.end() && it->is_string() && !it->get<std::string>().empty() ? *it : json();
-}
 
 // A number the FSA writes as a number or as text ("-1.257677"); null when neither.
 json number_of(const json& v) {

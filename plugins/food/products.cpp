@@ -9,17 +9,10 @@
 namespace food {
 
 using common::upstream::Malformed;
+using common::upstream::text_or_null;
 using nlohmann::json;
 
 namespace {
-
-json text_or_null(const json& o, const char* name) {
-    const auto it = o.find(name);
-    if (it == o.end() || !it->is_string()) return json();
-    std::string s = it->get<std::string>();
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\n')) s.pop_back();
-    return s.empty() ? json() : json(s);
-}
 
 // Open Food Facts writes numbers as numbers or as text.
 json number_of(const json& v) {

@@ -10,6 +10,7 @@
 namespace hazards {
 
 using common::upstream::Malformed;
+using common::upstream::text_or_null;
 using nlohmann::json;
 
 int alert_rank(const std::string& level) {
@@ -26,11 +27,6 @@ std::string type_name(const std::string& code) {
         {"DR", "drought"},    {"WF", "wildfire"},         {"TS", "tsunami"}};
     const auto it = names.find(code);
     return it == names.end() ? platform::lower(code) : it->second;
-}
-
-json string_or_null(const json& o, const char* name) {
-    const auto it = o.find(name);
-    return it != o.end() && it->is_string() && !it->get<std::string>().empty() ? *it : json();
 }
 
 }  // namespace
@@ -67,18 +63,18 @@ json alerts_from(const json& list, int min_level, const std::optional<Near>& nea
                {"type", type_name(code)},
                {"type_code", code},
                {"level", platform::lower(p.value("alertlevel", ""))},
-               {"name", string_or_null(p, "name")},
-               {"description", string_or_null(p, "description")},
-               {"country", string_or_null(p, "country")},
+               {"name", text_or_null(p, "name")},
+               {"description", text_or_null(p, "description")},
+               {"country", text_or_null(p, "country")},
                {"from", utc_time(p.value("fromdate", json()))},
                {"to", utc_time(p.value("todate", json()))},
                {"lat", lat},
                {"lon", lon},
                {"severity", sev.is_object() ? json{{"value", sev.value("severity", json())},
-                                                   {"text", string_or_null(sev, "severitytext")},
-                                                   {"unit", string_or_null(sev, "severityunit")}}
+                                                   {"text", text_or_null(sev, "severitytext")},
+                                                   {"unit", text_or_null(sev, "severityunit")}}
                                             : json()},
-               {"url", url.is_object() ? string_or_null(url, "report") : json()}};
+               {"url", url.is_object() ? text_or_null(url, "report") : json()}};
         a.from = a.j["from"].is_string() ? a.j["from"].get<std::string>() : "";
         if (near) {
             if (!lat.is_number()) continue;

@@ -9,19 +9,8 @@
 namespace hazards {
 
 using common::upstream::Malformed;
+using common::upstream::text_or_null;
 using nlohmann::json;
-
-namespace {
-
-json text_or_null(const json& o, const char* name) {
-    const auto it = o.find(name);
-    if (it == o.end() || !it->is_string()) return json();
-    std::string s = it->get<std::string>();
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\n' || s.back() == '\r')) s.pop_back();
-    return s.empty() ? json() : json(s);
-}
-
-}  // namespace
 
 json floods_from(const json& body, bool severe_only) {
     if (!body.is_object() || !body.contains("items") || !body["items"].is_array())

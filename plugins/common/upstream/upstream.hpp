@@ -149,6 +149,16 @@ inline nlohmann::json number_or_null(const nlohmann::json& o, const char* name) 
     return it != o.end() && it->is_number() ? *it : nlohmann::json(nullptr);
 }
 
+// Text a parser copies: `o[name]` when it is a string, without trailing spaces and line ends;
+// null when absent, not a string, or nothing is left (upstreams write "" for "unknown").
+inline nlohmann::json text_or_null(const nlohmann::json& o, const char* name) {
+    auto it = o.is_object() ? o.find(name) : o.end();
+    if (it == o.end() || !it->is_string()) return nullptr;
+    std::string t = it->get<std::string>();
+    while (!t.empty() && (t.back() == ' ' || t.back() == '\n' || t.back() == '\r')) t.pop_back();
+    return t.empty() ? nlohmann::json(nullptr) : nlohmann::json(t);
+}
+
 // `value` percent-encoded for a URL path segment or query value (platform::percent_encode).
 std::string encode(const std::string& value);
 

@@ -184,3 +184,20 @@ TEST(UpstreamQuery, EncodesEachValueAndWritesNumbersExactly) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(UpstreamFields, EachReadsItsTypeOrNull) {
+    const json o = {{"s", "Leeds \n"}, {"e", " "}, {"n", 3.5}, {"z", nullptr}, {"t", "3"}};
+    EXPECT_EQ(text_or_null(o, "s"), "Leeds");
+    EXPECT_TRUE(text_or_null(o, "e").is_null()) << "nothing left after trimming";
+    EXPECT_TRUE(text_or_null(o, "n").is_null());
+    EXPECT_TRUE(text_or_null(o, "missing").is_null());
+    EXPECT_TRUE(text_or_null(json::array(), "s").is_null());
+    EXPECT_EQ(string_or_null(o, "s"), "Leeds \n") << "as sent";
+    EXPECT_TRUE(string_or_null(o, "z").is_null());
+    EXPECT_EQ(number_or_null(o, "n"), 3.5);
+    EXPECT_TRUE(number_or_null(o, "t").is_null()) << "a number as text is not a number";
+}
+
+}  // namespace

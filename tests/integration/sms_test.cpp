@@ -46,6 +46,10 @@ protected:
                                  << "\"]\n  providers:\n    sms: {base_url: \"" << provider->url()
                                  << "\"}\n";
         start_host(o);
+        // Midday on the business clock, so that moving it on (codes expire after 10 minutes)
+        // never crosses midnight UTC, when the daily cap starts again.
+        HttpClient c("127.0.0.1", host->api_port());
+        ASSERT_EQ(c.post_json("/clock/set", {{"unix_ms", 1795953600000LL}}).status, 200);
     }
     static void TearDownTestSuite() {
         stop_host();

@@ -23,6 +23,7 @@ PLATFORM_DEPS_PACKAGES=(
     libstrophe-dev  # the host's XMPP component (host/src/xmpp/)
     python3-aiosmtpd  # the loopback SMTP sink of the relay test (tests/integration/smtp_sink.py)
     libxml2-dev  # the transit plugin's SIRI-VM (BODS) reading (plugins/transit/bods.cpp)
+    zlib1g-dev  # plugins/common/zip: inflating GTFS feeds (transit)
     libgmime-3.0-dev libopendkim-dev  # the mail plugin's MIME parsing and DKIM checks (plugins/mail/)
     swaks libnet-ssleay-perl python3-dkim  # the inbound SMTP test: its client (STARTTLS too) and DKIM signer (tests/integration/smtp_test.cpp)
     dovecot-imapd  # tests/integration/external_mail_test.cpp runs its own instance (not the system one)

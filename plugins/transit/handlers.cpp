@@ -3,11 +3,13 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 #include "bods.hpp"
 #include "feeds.hpp"
 #include "rail.hpp"
 #include "tfl.hpp"
+#include "timetable_answers.hpp"
 #include "transit.hpp"
 
 using common::upstream::encode;
@@ -33,11 +35,11 @@ std::string trim(std::string s) {
 }
 
 platform::Error no_timetable(const std::string& stop, const std::string& why) {
-    return platform::unavailable(
-        "stop: " + why + " '" + stop +
-        "'; arrivals outside London come from a published GTFS timetable (" + kTimetableSetting +
-        "), which this version of transit does not read yet (transit/feeds lists the "
-        "timetables available)");
+    return platform::unavailable("stop: " + why + " '" + stop +
+                                 "'; arrivals outside London come from a published GTFS "
+                                 "timetable: set " +
+                                 kTimetableSetting +
+                                 " to the URL of its ZIP (transit/feeds lists those available)");
 }
 
 json body_json(const Upstream& up, const std::string& body) {
@@ -57,20 +59,42 @@ std::string fixed(double v, int decimals) {
 json Transit::arrivals(platform::Request& r) {
     const std::string stop = trim(r.str("stop"));
     Upstream tfl(host_, kTfl);
-    std::string id, name;
-    if (looks_like_stop_id(stop)) {
-        id = upper(stop);
-        if (!is_tfl_stop_id(id)) throw no_timetable(stop, "not a TfL (London) stop id");
-    } else {
-        json body = tfl.get_json(
-            "/StopPoint/Search/" + encode(stop) +
-            Query().str("modes", "bus,tube,dlr,overground,elizabeth-line,tram").text());
-        auto match = tfl.parse(body, [](const json& j) { return parse_search(j); });
-        if (!match || !is_tfl_stop_id(match->id))
-            throw no_timetable(stop, "no TfL (London) stop is called");
-        id = match->id;
-        name = match->name;
+    const bool by_id = looks_like_stop_id(stop);
+    if (by_id && is_tfl_stop_id(upper(stop))) return live_arrivals(tfl, upper(stop), "");
+    std::optional<platform::Error> tfl_failed;  // TfL unset or down: the timetable may know it
+    if (!by_id) {
+        try {
+            json body = tfl.get_json(
+                "/StopPoint/Search/" + encode(stop) +
+                Query().str("modes", "bus,tube,dlr,overground,elizabeth-line,tram").text());
+            auto match = tfl.parse(body, [](const json& j) { return parse_search(j); });
+            if (match && is_tfl_stop_id(match->id))
+                return live_arrivals(tfl, match->id, match->name);
+        } catch (const platform::Error& e) {
+            if (e.code() != platform::Code::unavailable) throw;
+            tfl_failed = e;
+        }
     }
+    std::shared_ptr<const GtfsTimetable> t;
+    try {
+        t = timetables_.get(kTimetableWaitMs);
+    } catch (const platform::Error& e) {
+        if (!Timetables::unset(e)) throw;
+        if (tfl_failed) throw *tfl_failed;
+        throw no_timetable(stop,
+                           by_id ? "not a TfL (London) stop id" : "no TfL (London) stop is called");
+    }
+    std::vector<std::string> also;
+    const std::vector<uint32_t> stops = t->find(stop, &also);
+    if (stops.empty()) {
+        if (tfl_failed) throw *tfl_failed;
+        throw platform::not_found("stop: no stop " + std::string(by_id ? "with the id" : "called") +
+                                  " '" + stop + "' in TfL's London stops or the timetable");
+    }
+    return timetable_arrivals(*t, stops, also, host_.now_ms() / 1000);
+}
+
+json Transit::live_arrivals(const Upstream& tfl, const std::string& id, std::string name) {
     Options o;
     o.pass = {404};
     auto a = tfl.fetch("/StopPoint/" + encode(id) + "/Arrivals", o);
@@ -130,30 +154,73 @@ json Transit::buses(platform::Request& r) {
 
 json Transit::feeds(platform::Request& r) {
     const std::string country = upper(r.str("country", "GB"));
+    json carried = json::array();
+    try {
+        json t = timetables_.get(kTimetableWaitMs)->summary();
+        if (t["country"].is_null() || t["country"] == country) {
+            t["setting"] = kTimetableSetting;
+            carried.push_back(t);
+        }
+    } catch (const platform::Error& e) {
+        if (!Timetables::unset(e))
+            carried.push_back({{"setting", kTimetableSetting}, {"error", e.what()}});
+    }
+    json out = {
+        {"country", country}, {"carried", carried}, {"timetable_setting", kTimetableSetting}};
     Upstream mdb(host_, kMobilityDatabase);
-    json body = mdb.get_json("/v1/gtfs_feeds" + Query().str("country_code", country).text());
-    return {{"country", country},
-            {"carried", json::array()},
-            {"timetable_setting", kTimetableSetting},
-            {"available", mdb.parse(body, [](const json& j) { return parse_feeds(j); })}};
+    try {
+        json body = mdb.get_json("/v1/gtfs_feeds" + Query().str("country_code", country).text());
+        out["available"] = mdb.parse(body, [](const json& j) { return parse_feeds(j); });
+    } catch (const platform::Error& e) {
+        if (carried.empty()) throw;  // nothing to show without the catalogue
+        out["available"] = nullptr;
+        out["available_error"] = e.what();
+    }
+    return out;
 }
 
 json Transit::nearby(platform::Request& r) {
     const json& args = r.args();
     const double lat = args["lat"].get<double>(), lon = args["lon"].get<double>();
     const double radius = args.value("radius", 400.0);
+    json stops = json::array(), sources = json::array(), failed = json::array();
+    std::optional<platform::Error> tfl_failed;
     Upstream tfl(host_, kTfl);
-    json body = tfl.get_json(
-        "/StopPoint" +
-        Query()
-            .num("lat", lat)
-            .num("lon", lon)
-            .str("stopTypes", "NaptanPublicBusCoachTram,NaptanMetroStation,NaptanRailStation")
-            .integer("radius", std::llround(radius))
-            .text());
-    return {{"stops", tfl.parse(body, [](const json& j) { return parse_nearby(j); })},
-            {"radius_m", radius},
-            {"source", kTfl.title}};
+    try {
+        json body = tfl.get_json(
+            "/StopPoint" +
+            Query()
+                .num("lat", lat)
+                .num("lon", lon)
+                .str("stopTypes", "NaptanPublicBusCoachTram,NaptanMetroStation,NaptanRailStation")
+                .integer("radius", std::llround(radius))
+                .text());
+        stops = tfl.parse(body, [](const json& j) { return parse_nearby(j); });
+        sources.push_back(kTfl.title);
+    } catch (const platform::Error& e) {
+        tfl_failed = e;
+        failed.push_back({{"source", kTfl.title}, {"error", e.what()}});
+    }
+    try {
+        auto t = timetables_.get(kTimetableWaitMs);
+        json more = timetable_nearby(*t, lat, lon, radius);
+        sources.push_back("timetable");
+        for (json& s : more) {
+            auto same = [&](const json& x) { return x["id"] == s["id"]; };
+            if (std::none_of(stops.begin(), stops.end(), same)) stops.push_back(std::move(s));
+        }
+    } catch (const platform::Error& e) {
+        if (!Timetables::unset(e)) failed.push_back({{"source", "timetable"}, {"error", e.what()}});
+    }
+    if (sources.empty() && tfl_failed) throw *tfl_failed;
+    auto metres = [](const json& s) {
+        return s["distance_m"].is_number() ? s["distance_m"].get<double>() : 1e18;
+    };
+    std::stable_sort(stops.begin(), stops.end(),
+                     [&](const json& a, const json& b) { return metres(a) < metres(b); });
+    json out = {{"stops", stops}, {"radius_m", radius}, {"sources", sources}};
+    if (!failed.empty()) out["failed"] = failed;
+    return out;
 }
 
 json Transit::status(platform::Request& r) {

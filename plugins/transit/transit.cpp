@@ -9,19 +9,22 @@ void Transit::describe(platform::ServiceSpec<Transit>& s) {
         .version("1.0.0")
         .service("v1.transit")
         .summary(
-            "Public transport: London's live arrivals, stops and line status (TfL), bus positions "
-            "in "
-            "England (BODS), British station boards and the published timetables of a country");
+            "Public transport: London's live arrivals, stops and line status (TfL), arrivals and "
+            "stops elsewhere from a published GTFS timetable, bus positions in England (BODS), "
+            "British station boards and the published timetables of a country");
     s.get("arrivals")
         .title("Arrivals at a stop")
         .description(
             "The next arrivals at a stop, by name (\"Oxford Circus\") or id (940GZZLUOXC, "
             "490008660N). London stops answer live from TfL: {source: \"live\", provider: "
             "\"TfL\", stop: {id, name}, arrivals: [{line, destination, platform, direction, mode, "
-            "expected, in_seconds, vehicle, stop_name}] soonest first}. A stop elsewhere would "
-            "answer from a published GTFS timetable (source \"timetable\"); this version reads "
-            "none, so it is a 503 naming providers.gtfs.base_url (transit/feeds lists the "
-            "timetables available). 404 for a TfL stop id TfL does not know.")
+            "expected, in_seconds, vehicle, stop_name}] soonest first}. Other stops answer from "
+            "the published GTFS timetable the host carries (providers.gtfs.base_url), matched by "
+            "stop id, stop code or name: {source: \"timetable\", provider, stop: {id, name, "
+            "ids}, also: [other names that matched], arrivals: [the same fields, plus scheduled "
+            "(HH:MM local), operator and trip], timetable: {publisher, timezone, valid_from, "
+            "valid_to, ...}}, the next 20 within a day. 503 naming providers.gtfs.base_url when "
+            "no timetable is set; 404 for a stop neither knows.")
         .schema(schema::object().str("stop").min_len(2).max_len(100).required().doc(
             "Stop name or id (NaPTAN / TfL StopPoint id)"))
         .access(platform::Access::public_)
@@ -51,11 +54,14 @@ void Transit::describe(platform::ServiceSpec<Transit>& s) {
     s.get("feeds")
         .title("Published timetables of a country")
         .description(
-            "The GTFS timetables this host carries (none yet: it reads no GTFS) and those "
-            "available for a country from the Mobility Database catalogue, with their download "
-            "sizes where the catalogue gives them. Answer: {country, carried: [], "
+            "The GTFS timetable this host carries (providers.gtfs.base_url) when its agencies' "
+            "time zone is in the country, and those available for the country from the Mobility "
+            "Database catalogue, with their download sizes where the catalogue gives them. "
+            "Answer: {country, carried: [{publisher, agencies, timezone, country, stops, routes, "
+            "trips, calls, valid_from, valid_to, version, size_bytes, unzipped_bytes, setting}], "
             "timetable_setting: \"providers.gtfs.base_url\", available: [{id, provider, name, "
-            "status, url, downloaded_at, hash, size_mb, unzipped_size_mb, locations: [text]}]}.")
+            "status, url, downloaded_at, hash, size_mb, unzipped_size_mb, locations: [text]}]}; "
+            "a timetable that failed to load is listed as {setting, error}.")
         .schema(schema::object()
                     .str("country")
                     .pattern("^[A-Za-z]{2}$")
@@ -68,11 +74,12 @@ void Transit::describe(platform::ServiceSpec<Transit>& s) {
     s.get("nearby")
         .title("Stops near a point")
         .description(
-            "Stops (bus, tram, Underground, DLR, Overground, Elizabeth line and rail stations) "
-            "within `radius` metres of a point, nearest first, with their ids for "
-            "transit/arrivals; from TfL, so London only (elsewhere the list is empty). Answer: "
-            "{stops: [{id, name, indicator, distance_m, lat, lon, modes, lines}], radius_m, "
-            "source: \"TfL\"}.")
+            "Stops within `radius` metres of a point, nearest first, with their ids for "
+            "transit/arrivals: London's bus, tram, Underground, DLR, Overground, Elizabeth line "
+            "and rail stops from TfL, and the stops of the GTFS timetable the host carries. "
+            "Answer: {stops: [{id, name, indicator, distance_m, lat, lon, modes, lines}], "
+            "radius_m, sources: [\"TfL\", \"timetable\"], failed: [{source, error}] when one "
+            "of them could not answer}; 503 when none could.")
         .schema(schema::object()
                     .prop("lat", schema::latitude("Latitude of the point"))
                     .required()

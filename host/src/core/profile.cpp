@@ -170,7 +170,8 @@ OutboundSettings parse_outbound(const Ctx& c, const YAML::Node& v) {
                 const std::string pkey = k + "." + name;
                 if (!pk.second.IsMap())
                     c.fail(pk.second, pkey,
-                           "must be a mapping (base_url, api_key, api_key_header, key_required)");
+                           "must be a mapping (base_url, api_key, api_key_header, key_required, "
+                           "timeout_ms)");
                 ProviderSettings ps;
                 for (const auto& f : pk.second) {
                     const std::string fk = f.first.as<std::string>();
@@ -183,10 +184,13 @@ OutboundSettings parse_outbound(const Ctx& c, const YAML::Node& v) {
                         ps.api_key_header = scalar(c, f.second, full);
                     else if (fk == "key_required")
                         ps.key_required = boolean(c, f.second, full);
+                    else if (fk == "timeout_ms")
+                        ps.timeout_ms =
+                            static_cast<int32_t>(integer(c, f.second, full, 1, 3600000));
                     else
                         c.fail(f.first, full,
                                "unknown key (expected base_url, api_key, api_key_header, "
-                               "key_required)");
+                               "key_required, timeout_ms)");
                 }
                 o.providers[name] = ps;
             }

@@ -74,6 +74,9 @@ std::optional<Reply> read_hop(const platform_http_request_t& req, Hop& hop) {
 Limits fetch_limits(const platform_http_request_t& req, const OutboundSettings& s) {
     Limits l;
     l.timeout_ms = req.timeout_ms > 0 ? req.timeout_ms : s.timeout_ms;
+    if (auto p = s.providers.find(text(req.provider));
+        p != s.providers.end() && p->second.timeout_ms > 0)
+        l.timeout_ms = p->second.timeout_ms;  // the operator's, for this provider
     l.max_response_bytes =
         req.max_response_bytes > 0 ? req.max_response_bytes : s.max_response_bytes;
     l.deadline = Clock::now() + std::chrono::milliseconds(l.timeout_ms);

@@ -19,8 +19,9 @@ platform_http_request_t read_request(const platform_http_request_t& in);
 // client sets). A failure is INVALID_ARGUMENT naming the method or the header; nullopt on success.
 std::optional<Reply> read_hop(const platform_http_request_t& req, Hop& hop);
 
-// The request's timeout and response cap, or the settings' when the request gives 0; the deadline
-// counts from now. PLATFORM_HTTP_NO_REDIRECTS turns following off.
+// The request's timeout and response cap, or the settings' when the request gives 0 — except that
+// a provider's own timeout_ms, when the profile sets one, is the timeout of every request to it;
+// the deadline counts from now. PLATFORM_HTTP_NO_REDIRECTS turns following off.
 Limits fetch_limits(const platform_http_request_t& req, const OutboundSettings& s);
 
 }  // namespace platform::host::outbound

@@ -90,6 +90,7 @@ Answer Upstream::fetch(const std::string& path, const Options& o) const {
     req.headers = o.headers;
     req.body = o.body;
     req.timeout_ms = p_.timeout_ms;
+    req.max_bytes = o.max_bytes;
     if (!o.content_type.empty()) req.headers["Content-Type"] = o.content_type;
     const std::string setting = "providers." + p_.name;
     platform::HttpResponse r;
@@ -113,6 +114,8 @@ Answer Upstream::fetch(const std::string& path, const Options& o) const {
                                                    " (the profile's outbound.allow)");
             case Code::bad_gateway:
                 throw Error(Code::bad_gateway, p_.title + " could not be reached: " + why);
+            case Code::payload_too_large:
+                throw Error(Code::bad_gateway, p_.title + " answered too much: " + why);
             default:
                 throw;
         }

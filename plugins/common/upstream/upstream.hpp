@@ -22,7 +22,8 @@
 //                          refused the key (401)"); the upstream rate-limiting (429) or down (503);
 //                          the host's allow-list refusing the address (names outbound.allow).
 //   502 bad_gateway        the upstream answered 5xx (other than 503), a 4xx other than those
-//                          above and those in Options::pass, or a body the parser cannot read:
+//                          above and those in Options::pass, a body over the size cap
+//                          (Options::max_bytes), or a body the parser cannot read:
 //                          "<title> answered a malformed body: <what>" — never a guess.
 //   504 deadline_exceeded  the upstream did not answer within the timeout ("<title> did not answer
 //                          in time"): Provider::timeout_ms, or the profile's outbound.timeout_ms.
@@ -68,6 +69,7 @@ struct Options {
     std::string content_type;                           // of `body`
     nlohmann::json headers = nlohmann::json::object();  // extra request headers
     std::vector<int> pass;                              // upstream statuses returned, not failed
+    uint64_t max_bytes = 0;  // a larger answer is the 502; 0: outbound.max_response_bytes (10 MiB)
 };
 
 // An answer: the upstream's status (2xx, or one of Options::pass), its body and content type, and

@@ -66,6 +66,7 @@ std::string FakeUpstream::outbound_yaml(const std::vector<Entry>& providers, int
         if (!p.api_key.empty()) y += "      api_key: \"" + p.api_key + "\"\n";
         if (!p.api_key_header.empty()) y += "      api_key_header: \"" + p.api_key_header + "\"\n";
         if (p.key_required) y += "      key_required: true\n";
+        y += "      timeout_ms: " + std::to_string(timeout_ms) + "\n";  // whatever the plugin asks
     }
     return y;
 }

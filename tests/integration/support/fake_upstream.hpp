@@ -71,7 +71,8 @@ public:
     // "127.0.0.1:<port>", the entry for outbound.allow.
     std::string allow_entry() const;
     // The profile's `outbound:` section: this server allowed, each entry a provider at url("/<name>"),
-    // and outbound.timeout_ms (short, so that timeout tests end quickly).
+    // and outbound.timeout_ms, also each provider's timeout_ms (short, so that timeout tests end
+    // quickly even for a plugin that asks for minutes).
     std::string outbound_yaml(const std::vector<Entry>& providers, int timeout_ms = 1500) const;
 
     // Answers requests to `path` (any method, any query) with `route` from now on.

@@ -23,6 +23,7 @@ protected:
     platform::Host host{fake.api(), fake.ctx()};
     std::vector<platform_http_request_t> seen;
     std::vector<std::string> urls, providers, bodies;
+    std::vector<uint64_t> caps;
     FakeHost::FakeHttp next{PLATFORM_OK, 200, json::object(), "{\"a\":1}", ""};
 
     void SetUp() override {
@@ -30,6 +31,7 @@ protected:
             urls.push_back(platform::copy(r.url));
             providers.push_back(platform::copy(r.provider));
             bodies.push_back(platform::copy(r.body));
+            caps.push_back(r.max_response_bytes);
             return next;
         };
     }
@@ -107,6 +109,22 @@ TEST_F(UpstreamTest, CacheControlOverridesTheProvidersTtl) {
     live.fetch("/l");
     EXPECT_EQ(urls.size(), before + 2);
     EXPECT_FALSE(live.held("/l"));
+}
+
+TEST_F(UpstreamTest, ASizeCapGoesWithTheRequestAndABodyOverItIs502) {
+    Upstream up(host, kThing);
+    Options big;
+    big.max_bytes = 1ull << 30;
+    up.fetch("/big", big);
+    up.fetch("/small");
+    EXPECT_EQ(caps, (std::vector<uint64_t>{1ull << 30, 0}));  // 0: the host's default
+    next = {PLATFORM_PAYLOAD_TOO_LARGE, 0, json::object(), "",
+            "the response is larger than 10485760 bytes (max_response_bytes)"};
+    auto [code, msg] = failure([&] { up.fetch("/huge"); });
+    EXPECT_EQ(code, Code::bad_gateway);
+    EXPECT_EQ(msg,
+              "Thing API answered too much: the response is larger than 10485760 bytes "
+              "(max_response_bytes)");
 }
 
 TEST_F(UpstreamTest, EachFailureHasOneStatusAndSaysWhatToDo) {

@@ -259,6 +259,18 @@ TEST_F(Fetch, Timeout) {
     Outbound by_setting(s);
     EXPECT_EQ(fetch(by_setting, server.url("/hang"), PLATFORM_HTTP_OPERATOR_URL).code,
               PLATFORM_TIMEOUT);
+
+    // A provider's own timeout_ms replaces whatever the request asks for.
+    OutboundSettings p = allow_server();
+    p.providers["slow"] = ProviderSettings{server.url(), "", "", false, 200};
+    Outbound by_provider(p);
+    FetchArgs pa;
+    pa.url = "/hang";
+    pa.provider = "slow";
+    pa.timeout_ms = 600000;
+    auto pf = fetch(by_provider, pa);
+    EXPECT_EQ(pf.code, PLATFORM_TIMEOUT);
+    EXPECT_TRUE(has(pf.error, "within 200 ms (timeout_ms)")) << pf.error;
 }
 
 TEST_F(Fetch, ConnectionFailureIsBadGateway) {

@@ -35,6 +35,7 @@ TEST_F(OutboundProfile, FullSectionParses) {
                  "      api_key: \"${OUTBOUND_TEST_KEY}\"\n"
                  "      api_key_header: \"Authorization: Bearer\"\n"
                  "      key_required: true\n"
+                 "      timeout_ms: 300000\n"
                  "    open: {base_url: \"https://api.example.com\"}\n"),
         "");
     const auto& o = profile_.outbound;
@@ -50,6 +51,8 @@ TEST_F(OutboundProfile, FullSectionParses) {
     EXPECT_EQ(w.api_key, "from-env");
     EXPECT_EQ(w.api_key_header, "Authorization: Bearer");
     EXPECT_TRUE(w.key_required);
+    EXPECT_EQ(w.timeout_ms, 300000);
+    EXPECT_EQ(o.providers.at("open").timeout_ms, 0);  // the request's, else outbound.timeout_ms
     EXPECT_EQ(o.providers.at("open").base_url, "https://api.example.com");
     EXPECT_FALSE(o.providers.at("open").key_required);
 }
@@ -83,7 +86,9 @@ TEST_F(OutboundProfile, ErrorsNameFileLineAndKey) {
          ":9: outbound.providers.weather.key_required: must be true or false"},
         {"outbound:\n  providers:\n    weather:\n      apikey: k\n",
          ":9: outbound.providers.weather.apikey: unknown key (expected base_url, api_key, "
-         "api_key_header, key_required)"},
+         "api_key_header, key_required, timeout_ms)"},
+        {"outbound:\n  providers:\n    gtfs:\n      timeout_ms: 0\n",
+         ":9: outbound.providers.gtfs.timeout_ms: must be between 1 and 3600000"},
     };
     for (const auto& c : cases) {
         std::string e = error_of(c.yaml);

@@ -55,6 +55,9 @@ struct ProviderSettings {
     std::string base_url, api_key;
     std::string api_key_header;  // "Authorization: Bearer", "X-Api-Key", "?appid"; empty = none
     bool key_required = false;
+    // When set (> 0), every request to this provider has this timeout, whatever the plugin asked:
+    // the operator knows how far away the provider is (a large download, a slow link).
+    int32_t timeout_ms = 0;
 };
 
 // The profile's `outbound:` section.

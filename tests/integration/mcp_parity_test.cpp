@@ -121,9 +121,10 @@ std::string replaced(std::string text, const std::string& from, const std::strin
 }
 
 // Tools whose answer is a new random id by design (a grant and a group id are 128 random bits; a
-// chat message's id ends in 48, a mail letter's in 32).
+// chat message's id ends in 48, a mail letter's in 32; app slugs are global, so the second app of
+// a name gets a random suffix).
 const std::set<std::string> kFreshIds = {"grantprobe_hold", "groups_create", "chat_send",
-                                         "mail_send"};
+                                         "mail_send", "apps_create"};
 
 TEST(McpParity, EveryToolAnswersAsItsApiV1Method) {
     HostProcess host;  // the `test` profile: manual clock, test plugins, auth-noop

@@ -24,7 +24,9 @@ std::optional<std::string> create_owned(HttpClient& c, const OwnedFixture& f, co
     EXPECT_EQ(created.status, 200) << path << " " << created.body;
     if (created.status != 200) return std::nullopt;
     const json data = created.json()["data"];
-    return data.is_object() && data.contains("id") ? data["id"].get<std::string>() : "";
+    if (!data.is_object()) return "";
+    if (data.contains("id")) return data["id"].get<std::string>();
+    return data.contains("slug") ? data["slug"].get<std::string>() : "";  // apps are named by slug
 }
 
 const std::map<std::string, OwnedFixture>& owned_fixtures() {
@@ -98,6 +100,10 @@ const std::map<std::string, OwnedFixture>& owned_fixtures() {
     const json letter = {{"to", "owned-mail-peer"}, {"subject", kMarker}, {"body", kMarker}};
     const OwnedFixture ml{"/api/v1/mail/send",   letter,          {{"id", "{id}"}}, E::NotFound,
                           "/api/v1/mail/source", {{"id", "{id}"}}};
+    const json app = {{"name", kMarker}, {"html", std::string("<p>") + kMarker + "</p>"}};
+    const OwnedFixture ap{"/api/v1/apps/create", app,
+                          {{"slug", "{id}"}},    E::NotFound,
+                          "/api/v1/apps/read",   {{"slug", "{id}"}}};
     auto as = [](OwnedFixture fx, Expect expect, json args = json::object()) {
         fx.expect = expect;
         if (!args.empty() || expect == Expect::List) fx.args = std::move(args);
@@ -184,6 +190,12 @@ const std::map<std::string, OwnedFixture>& owned_fixtures() {
         {"/api/v1/images/search", as(i, E::List, {{"query", kMarker}})},
         {"/api/v1/images/daily", as(i, E::List)},
         {"/api/v1/images/generate", as(i, E::Unavailable, {{"prompt", kMarker}})},
+        {"/api/v1/apps/create", as(ap, E::Own, {{"name", "B"}, {"html", "<p>B</p>"}})},
+        {"/api/v1/apps/edit", as(ap, E::NotFound, {{"slug", "{id}"}, {"name", "B"}})},
+        {"/api/v1/apps/fork", ap},
+        {"/api/v1/apps/test", ap},
+        {"/api/v1/apps/search", as(ap, E::List, {{"query", "owned"}})},
+        {"/api/v1/apps/collection", as(ap, E::List)},
     };
     return all;
 }

@@ -3,7 +3,8 @@
 //
 // Ownership, swept: every endpoint declaring owner access is listed here with how to make
 // account A's resource and the arguments naming it; a new owner endpoint without an entry fails.
-// "{id}" in any string of `args` or `read_args` stands for the id A's create call answered.
+// "{id}" in any string of `args` or `read_args` stands for the id A's create call answered (its
+// `id`, else its `slug`).
 #pragma once
 
 #include <map>

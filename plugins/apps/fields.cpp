@@ -136,13 +136,11 @@ std::optional<bool> visibility(const json& args) {
 }
 
 json owner_view(const json& app) {
-    json out = app;
-    out["url"] = "/ui/apps/" + app.value("slug", "");
-    return out;
+    return app;
 }
 
 json public_view(const json& app) {
-    json out = owner_view(app);
+    json out = app;
     out.erase("html");
     out.erase("source");
     return out;

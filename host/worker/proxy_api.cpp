@@ -116,6 +116,13 @@ platform_status_t respond_raw(platform_call_t* call, platform_str_t type, platfo
     return answer(call,
                   {{"op", op::respond_raw}, {"content_type", bytes(type)}, {"body", bytes(body)}});
 }
+platform_status_t respond_raw_headers(platform_call_t* call, platform_str_t type,
+                                      platform_str_t headers, platform_str_t body) {
+    return answer(call, {{"op", op::respond_raw_headers},
+                         {"content_type", bytes(type)},
+                         {"headers", bytes(headers)},
+                         {"body", bytes(body)}});
+}
 platform_status_t respond_chunk(platform_call_t* call, platform_str_t body) {
     if (!state().find_call(call)) return PLATFORM_INVALID_ARGUMENT;
     return code_of(ask({{"op", op::respond_chunk}, {"call", id_of(call)}, {"body", bytes(body)}}));

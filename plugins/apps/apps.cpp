@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "fields.hpp"
+#include "page.hpp"
 #include "static_check.hpp"
 
 namespace schema = platform::schema;
@@ -65,7 +66,7 @@ std::string trimmed(const std::string& s) {
 
 // An app in a list: every field but the HTML.
 json summary(const json& app) {
-    json out = app;
+    json out = apps_fields::owner_view(app);
     out.erase("html");
     return out;
 }
@@ -173,6 +174,30 @@ void Apps::describe(platform::ServiceSpec<Apps>& s) {
         .access(platform::Access::owner)
         .read_only()
         .handler(&Apps::test);
+    s.get("page")
+        .title("An app's page")
+        .description(
+            "GET /ui/apps/<slug>: the app in a frame sandboxed with allow-scripts only, under a "
+            "deny-by-default Content-Security-Policy, with the bridge that carries its "
+            "platform.call requests to /api/v1 as the viewer. Public apps to anyone, private ones "
+            "to their owner.")
+        .schema(kSlugSchema)
+        .access(platform::Access::public_)
+        .read_only()
+        .http_path("/ui/apps/{slug}")
+        .mcp_hidden()
+        .async(&Apps::page);
+    s.get("frame")
+        .title("An app's own document")
+        .description(
+            "GET /ui/apps/<slug>/frame: the app's HTML with the SDK helper, sandboxed by its "
+            "Content-Security-Policy (an opaque origin, no connection anywhere).")
+        .schema(kSlugSchema)
+        .access(platform::Access::public_)
+        .read_only()
+        .http_path("/ui/apps/{slug}/frame")
+        .mcp_hidden()
+        .async(&Apps::frame);
 }
 
 std::optional<std::pair<std::string, json>> Apps::find(const std::string& slug) const {
@@ -334,6 +359,7 @@ json Apps::embed(platform::Request& r) {
                  {"icon", app.value("icon", "")},
                  {"visible_to", app.value("public", false) ? "anyone" : "owner"},
                  {"sandbox", "allow-scripts"}};
+    card["url"] = "/ui/apps/" + slug;
     if (mine) card["html"] = app.value("html", "");
     return {{"embed", card},
             {"app", mine ? summary(app) : apps_fields::public_view(app)},
@@ -367,6 +393,19 @@ json Apps::test(platform::Request& r) {
             {"problems", problems},
             {"rules", apps_check::rules()},
             {"calls_checked", known}};
+}
+
+void Apps::page(platform::Request& r, platform::Responder out) {
+    auto [owner, app] = visible(r, r.str("slug"));
+    const std::string nonce = platform::random_base64url(18);
+    out.raw("text/html; charset=utf-8", apps_page::wrapper_html(app, nonce),
+            apps_page::wrapper_headers(nonce));
+}
+
+void Apps::frame(platform::Request& r, platform::Responder out) {
+    auto [owner, app] = visible(r, r.str("slug"));
+    out.raw("text/html; charset=utf-8", apps_page::frame_html(app.value("html", "")),
+            apps_page::frame_headers());
 }
 
 PLATFORM_SERVICE(Apps)

@@ -1,7 +1,8 @@
 // apps — small self-contained HTML tools their owner saves, edits, forks and checks (the
 // catalogue's `apps` service: create, edit, read, search, collection, fork, embed, test).
 // The methods are in apps.cpp; what an app's fields may hold (slugs, tags, icons, the public flag)
-// in fields.cpp; the static check of `test` in static_check.cpp.
+// in fields.cpp; the static check of `test` in static_check.cpp; the browser pages under
+// /ui/apps/<slug> and their sandbox in page.cpp.
 #pragma once
 
 #include <cstddef>
@@ -23,6 +24,11 @@ public:
     platform::json fork(platform::Request& r);
     platform::json embed(platform::Request& r);
     platform::json test(platform::Request& r);
+    // GET /ui/apps/<slug>: the wrapper page with the sandboxed frame and the bridge (page.hpp);
+    // GET /ui/apps/<slug>/frame: the app's HTML with the SDK helper. Public apps to anyone,
+    // private ones to their owner only (404 to everyone else).
+    void page(platform::Request& r, platform::Responder out);
+    void frame(platform::Request& r, platform::Responder out);
 
     // The limits of an app's fields.
     static constexpr size_t kHtmlMaxBytes = 256 * 1024;

@@ -136,11 +136,13 @@ std::optional<bool> visibility(const json& args) {
 }
 
 json owner_view(const json& app) {
-    return app;
+    json out = app;
+    out["url"] = "/ui/apps/" + app.value("slug", "");
+    return out;
 }
 
 json public_view(const json& app) {
-    json out = app;
+    json out = owner_view(app);
     out.erase("html");
     out.erase("source");
     return out;

@@ -28,7 +28,8 @@ void check_icon(const std::string& svg);
 // was given. 400 naming both when they disagree.
 std::optional<bool> visibility(const platform::json& args);
 
-// An app as its owner sees it: every field, the HTML included.
+// An app as its owner sees it: every field, the HTML included, and its page's `url`
+// ("/ui/apps/<slug>").
 platform::json owner_view(const platform::json& app);
 // An app as another account sees a public one: no HTML and no source references.
 platform::json public_view(const platform::json& app);

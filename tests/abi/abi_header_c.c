@@ -15,8 +15,8 @@
 
 /* ---- portable facts: hold on every platform ----------------------------------------------- */
 
-ABI_STATIC_ASSERT(PLATFORM_ABI_VERSION == ((1u << 16) | 8u));
-ABI_STATIC_ASSERT(PLATFORM_ABI_MAJOR == 1u && PLATFORM_ABI_MINOR == 8u);
+ABI_STATIC_ASSERT(PLATFORM_ABI_VERSION == ((1u << 16) | 9u));
+ABI_STATIC_ASSERT(PLATFORM_ABI_MAJOR == 1u && PLATFORM_ABI_MINOR == 9u);
 ABI_STATIC_ASSERT(PLATFORM_ABI_PACK(2, 3) == 0x20003u);
 ABI_STATIC_ASSERT(PLATFORM_ABI_MAJOR_OF(PLATFORM_ABI_PACK(7, 9)) == 7u);
 ABI_STATIC_ASSERT(PLATFORM_ABI_MINOR_OF(PLATFORM_ABI_PACK(7, 9)) == 9u);
@@ -175,7 +175,7 @@ int abi_c_layout_ok(void) {
     {
         volatile uint32_t v = PLATFORM_ABI_VERSION;
         ABI_CHECK(PLATFORM_ABI_MAJOR_OF(v) == 1u);
-        ABI_CHECK(PLATFORM_ABI_MINOR_OF(v) == 8u);
+        ABI_CHECK(PLATFORM_ABI_MINOR_OF(v) == 9u);
     }
     return ok;
 }

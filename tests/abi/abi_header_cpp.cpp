@@ -16,9 +16,9 @@ namespace {
 
 // ---- portable facts ---------------------------------------------------------------------------
 
-static_assert(PLATFORM_ABI_VERSION == ((1u << 16) | 8u), "ABI 1.8");
+static_assert(PLATFORM_ABI_VERSION == ((1u << 16) | 9u), "ABI 1.9");
 static_assert(PLATFORM_ABI_MAJOR_OF(PLATFORM_ABI_VERSION) == 1u);
-static_assert(PLATFORM_ABI_MINOR_OF(PLATFORM_ABI_VERSION) == 8u);
+static_assert(PLATFORM_ABI_MINOR_OF(PLATFORM_ABI_VERSION) == 9u);
 static_assert(PLATFORM_ABI_PACK(2, 3) == 0x20003u);
 static_assert(std::is_same_v<decltype(PLATFORM_ABI_VERSION), uint32_t>);
 

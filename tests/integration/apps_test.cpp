@@ -1,14 +1,19 @@
 // The apps catalogue service against the real host (test profile: the bearer token is the account
 // id): create -> read -> edit -> fork -> search -> embed -> test over /api/v1/apps, who sees what,
-// the limits of html and price, unique slugs, one MCP call, and bad input of every method
-// (generated from its schema in /api/v1/openapi.json) answered 4xx, never 5xx.
+// the limits of html and price, unique slugs, one MCP call, bad input of every method (generated
+// from its schema in /api/v1/openapi.json) answered 4xx, never 5xx, and the pages under
+// /ui/apps/<slug>: the sandboxed frame, the Content-Security-Policy of each page, who may open
+// them. (What a browser does with them is not run here.)
 #include <gtest/gtest.h>
+
+#include <set>
 
 #include "bad_inputs.hpp"
 #include "catalogue_test.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
 #include "mcp_client.hpp"
+#include "profiles.hpp"
 
 using nlohmann::json;
 using namespace platform::test;
@@ -206,8 +211,117 @@ TEST_F(AppsApi, BadInputsAre4xxNever5xx) {
             }
         }
     }
-    EXPECT_EQ(methods, 8);
+    EXPECT_EQ(methods, 10);
     EXPECT_GT(cases, 100);
+}
+
+// The header's directives, each as "name value..." (trimmed).
+std::set<std::string> directives(const std::string& csp) {
+    std::set<std::string> out;
+    size_t start = 0;
+    while (start < csp.size()) {
+        size_t end = csp.find(';', start);
+        if (end == std::string::npos) end = csp.size();
+        std::string d = csp.substr(start, end - start);
+        d.erase(0, d.find_first_not_of(' '));
+        d.erase(d.find_last_not_of(' ') + 1);
+        if (!d.empty()) out.insert(d);
+        start = end + 1;
+    }
+    return out;
+}
+
+TEST_F(AppsApi, PagesAreSandboxed) {
+    json app = create({{"name", "Sandboxed <b>"}, {"html", kHtml}}, "ap-page");
+    const std::string slug = app["slug"];
+    EXPECT_EQ(app["url"], "/ui/apps/" + slug);
+
+    // The wrapper: a frame with allow-scripts only, never allow-same-origin.
+    auto page = api.get("/ui/apps/" + slug, as("ap-page"));
+    ASSERT_EQ(page.status, 200) << page.body;
+    EXPECT_EQ(page.header("content-type"), "text/html; charset=utf-8");
+    EXPECT_NE(page.body.find("<iframe id=\"app\" title=\"Sandboxed &lt;b&gt;\" "
+                             "sandbox=\"allow-scripts\" src=\"/ui/apps/" +
+                             slug + "/frame\""),
+              std::string::npos)
+        << page.body;
+    EXPECT_EQ(page.body.find("allow-same-origin"), std::string::npos);
+    EXPECT_NE(page.body.find("event.source !== frame.contentWindow || event.origin !== 'null'"),
+              std::string::npos);
+    const std::string csp = page.header("content-security-policy");
+    const auto d = directives(csp);
+    EXPECT_TRUE(d.count("default-src 'none'")) << csp;
+    EXPECT_TRUE(d.count("frame-src 'self'")) << csp;
+    EXPECT_TRUE(d.count("connect-src 'self'")) << csp;
+    EXPECT_TRUE(d.count("frame-ancestors 'self'")) << csp;
+    // The one script and style carry the nonce the policy names, fresh for every answer.
+    const size_t at = csp.find("'nonce-");
+    ASSERT_NE(at, std::string::npos) << csp;
+    const std::string nonce = csp.substr(at + 7, csp.find('\'', at + 7) - at - 7);
+    EXPECT_GE(nonce.size(), 22u);
+    EXPECT_TRUE(d.count("script-src 'nonce-" + nonce + "'")) << csp;
+    EXPECT_NE(page.body.find("<script nonce=\"" + nonce + "\">"), std::string::npos);
+    EXPECT_NE(api.get("/ui/apps/" + slug, as("ap-page")).header("content-security-policy"), csp);
+    EXPECT_EQ(page.header("x-content-type-options"), "nosniff");
+    EXPECT_EQ(page.header("x-frame-options"), "SAMEORIGIN");
+    EXPECT_EQ(page.header("cache-control"), "private, no-store");
+
+    // The frame: the app's HTML after the SDK helper, sandboxed by its own policy.
+    auto frame = api.get("/ui/apps/" + slug + "/frame", as("ap-page"));
+    ASSERT_EQ(frame.status, 200) << frame.body;
+    EXPECT_EQ(frame.header("content-type"), "text/html; charset=utf-8");
+    EXPECT_EQ(frame.body.rfind("<!doctype html><script>", 0), 0u) << frame.body.substr(0, 200);
+    EXPECT_NE(frame.body.find("Object.defineProperty(window, 'platform'"), std::string::npos);
+    EXPECT_NE(frame.body.find(kHtml.substr(std::string("<!doctype html>").size())),
+              std::string::npos);
+    const std::string fcsp = frame.header("content-security-policy");
+    const auto f = directives(fcsp);
+    EXPECT_EQ(fcsp.rfind("sandbox allow-scripts;", 0), 0u) << fcsp;
+    EXPECT_TRUE(f.count("default-src 'none'")) << fcsp;
+    EXPECT_TRUE(f.count("connect-src 'none'")) << fcsp;
+    EXPECT_TRUE(f.count("form-action 'none'")) << fcsp;
+    EXPECT_TRUE(f.count("frame-ancestors 'self'")) << fcsp;
+    EXPECT_EQ(fcsp.find("allow-same-origin"), std::string::npos);
+    EXPECT_EQ(frame.header("x-content-type-options"), "nosniff");
+
+    // Private: another account and nobody get 404 for both pages; published, anyone may open.
+    for (const std::string& path : {"/ui/apps/" + slug, "/ui/apps/" + slug + "/frame"}) {
+        EXPECT_EQ(api.get(path, as("ap-other")).status, 404) << path;
+        EXPECT_EQ(api.get(path).status, 404) << path;
+    }
+    ASSERT_EQ(post("edit", {{"slug", slug}, {"public", true}}, "ap-page").status, 200);
+    EXPECT_EQ(api.get("/ui/apps/" + slug).status, 200);
+    EXPECT_EQ(api.get("/ui/apps/" + slug + "/frame", as("ap-other")).status, 200);
+    EXPECT_EQ(api.get("/ui/apps/no-such-app").status, 404);
+    const int bad = api.get("/ui/apps/Not%20A%20Slug").status;
+    EXPECT_TRUE(bad >= 400 && bad < 500) << bad;
+}
+
+// The same pages from the plugin in its own worker process: the headers cross the worker's
+// channel (the op respond_raw_headers) unchanged.
+class AppsIsolated : public SharedHostTest {
+protected:
+    static void SetUpTestSuite() {
+        HostProcess::Options o;
+        o.profile =
+            test_profile_with(suite_dir() + "/apps-isolated.yaml", "isolation: {apps: process}");
+        start_host(o);
+    }
+};
+
+TEST_F(AppsIsolated, PagesKeepTheirHeadersFromAWorker) {
+    auto made =
+        api.post_json("/api/v1/apps/create", {{"name", "Far away"}, {"html", kHtml}}, as("ap-far"));
+    ASSERT_EQ(made.status, 200) << made.body;
+    const std::string slug = made.json()["data"]["slug"];
+    auto frame = api.get("/ui/apps/" + slug + "/frame", as("ap-far"));
+    ASSERT_EQ(frame.status, 200) << frame.body;
+    EXPECT_EQ(frame.header("content-security-policy").rfind("sandbox allow-scripts;", 0), 0u);
+    EXPECT_EQ(frame.header("x-frame-options"), "SAMEORIGIN");
+    auto page = api.get("/ui/apps/" + slug, as("ap-far"));
+    ASSERT_EQ(page.status, 200) << page.body;
+    EXPECT_NE(page.header("content-security-policy").find("'nonce-"), std::string::npos);
+    EXPECT_EQ(api.get("/ui/apps/" + slug).status, 404);
 }
 
 }  // namespace

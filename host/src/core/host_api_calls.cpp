@@ -30,6 +30,43 @@ std::shared_ptr<CallClient> live_client(platform_call_t* handle, platform_status
     return c->client;
 }
 
+// The answer headers a plugin may set (abi.h, respond_raw_headers), lower case.
+bool plugin_header(const std::string& name) {
+    static const char* const allowed[] = {"cache-control",
+                                          "content-disposition",
+                                          "content-security-policy",
+                                          "cross-origin-embedder-policy",
+                                          "cross-origin-opener-policy",
+                                          "cross-origin-resource-policy",
+                                          "permissions-policy",
+                                          "referrer-policy",
+                                          "x-content-type-options",
+                                          "x-frame-options"};
+    return std::any_of(std::begin(allowed), std::end(allowed),
+                       [&](const char* a) { return name == a; });
+}
+
+// Reads headers_json into `out`; "" when it is good, else what is wrong with it.
+std::string answer_headers(const std::string& text,
+                           std::vector<std::pair<std::string, std::string>>& out) {
+    if (text.empty()) return "";
+    const json headers = json::parse(text, nullptr, false);
+    if (!headers.is_object()) return "respond_raw_headers: the headers must be a JSON object";
+    for (const auto& [name, value] : headers.items()) {
+        if (!plugin_header(platform::lower(name)))
+            return "respond_raw_headers: a plugin may not set the header '" + name + "'";
+        if (!value.is_string())
+            return "respond_raw_headers: the value of " + name + " must be a string";
+        const std::string v = value.get<std::string>();
+        if (std::any_of(v.begin(), v.end(), [](char ch) {
+                return static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f;
+            }))
+            return "respond_raw_headers: the value of " + name + " holds a control character";
+        out.emplace_back(name, v);
+    }
+    return "";
+}
+
 }  // namespace
 
 void call_info(platform_call_t* handle, platform_call_info_t* out) {
@@ -51,6 +88,15 @@ platform_status_t respond(platform_call_t* call, platform_status_t code, platfor
 platform_status_t respond_raw(platform_call_t* call, platform_str_t ct, platform_str_t bytes) {
     std::string type = ct.len ? str(ct) : "application/octet-stream";
     return finish(call, Outcome{PLATFORM_OK, str(bytes), type, true});
+}
+
+platform_status_t respond_raw_headers(platform_call_t* call, platform_str_t ct,
+                                      platform_str_t headers, platform_str_t bytes) {
+    Outcome o{PLATFORM_OK, str(bytes), ct.len ? str(ct) : "application/octet-stream", true};
+    const std::string problem = answer_headers(str(headers), o.headers);
+    if (problem.empty()) return finish(call, std::move(o));
+    finish(call, Outcome{PLATFORM_INTERNAL, problem, "", false});
+    return PLATFORM_INVALID_ARGUMENT;
 }
 
 platform_status_t respond_chunk(platform_call_t* handle, platform_str_t bytes) {

@@ -65,6 +65,13 @@ json respond_raw(const HostCall& c) {
         c, [&](platform_call_t* h) { return c.h.api->respond_raw(h, view(type), view(body)); });
 }
 
+json respond_raw_headers(const HostCall& c) {
+    std::string body = c.a.s("body"), type = c.a.s("content_type"), headers = c.a.s("headers");
+    return answer(c, [&](platform_call_t* h) {
+        return c.h.api->respond_raw_headers(h, view(type), view(headers), view(body));
+    });
+}
+
 json respond_chunk(const HostCall& c) {
     const uint64_t id = call_id(c);
     if (!owns(c.p, id)) return out(PLATFORM_INVALID_ARGUMENT);

@@ -29,7 +29,7 @@
  *     (platform_model_provider_t, PLATFORM_KIND_MODEL) and host_api.model_complete and
  *     call_tools; 1.6 added PLATFORM_FLAG_INTERNAL and grants (host_api.grant_create,
  *     grant_call_service, grant_revoke); 1.7 added PLATFORM_LOG_OPERATOR; 1.8 added
- *     platform_endpoint_t.live_input and resume_arg.
+ *     platform_endpoint_t.live_input and resume_arg; 1.9 added host_api.respond_raw_headers.
  *   - Any change to this file bumps PLATFORM_ABI_MINOR in the same commit. A breaking change would
  *     need a new major and a new entry symbol; none is planned.
  *
@@ -65,7 +65,7 @@ extern "C" {
  * ------------------------------------------------------------------------------------------- */
 
 #define PLATFORM_ABI_MAJOR 1u
-#define PLATFORM_ABI_MINOR 8u
+#define PLATFORM_ABI_MINOR 9u
 #define PLATFORM_ABI_PACK(major, minor) ((((uint32_t)(major)) << 16) | ((uint32_t)(minor)&0xffffu))
 #define PLATFORM_ABI_VERSION PLATFORM_ABI_PACK(PLATFORM_ABI_MAJOR, PLATFORM_ABI_MINOR)
 #define PLATFORM_ABI_MAJOR_OF(v) (((uint32_t)(v)) >> 16)
@@ -597,6 +597,20 @@ typedef struct platform_host_api {
                                             platform_reply_fn done, void* user);
     /* Forgets a grant; NOT_FOUND when it is unknown or another plugin's. Any thread. */
     platform_status_t (*grant_revoke)(platform_host_ctx_t* ctx, platform_str_t grant);
+
+    /* ---- 1.9: answer headers ----------------------------------------------------------------- */
+
+    /* respond_raw with headers on the HTTP answer (pages a browser shows: their
+     * Content-Security-Policy and the like). headers_json is a JSON object of strings, name ->
+     * value; empty means none. Only headers that tell a browser how to treat the bytes are
+     * taken: Cache-Control, Content-Disposition, Content-Security-Policy,
+     * Cross-Origin-Embedder-Policy, Cross-Origin-Opener-Policy, Cross-Origin-Resource-Policy,
+     * Permissions-Policy, Referrer-Policy, X-Content-Type-Options, X-Frame-Options (any case).
+     * Any other name, a value with a control character, or headers_json that is not such an
+     * object answers the call INTERNAL with a message naming the header, and returns
+     * INVALID_ARGUMENT. Surfaces that are not HTTP (MCP) drop the headers. HTTP 200. */
+    platform_status_t (*respond_raw_headers)(platform_call_t* call, platform_str_t content_type,
+                                             platform_str_t headers_json, platform_str_t bytes);
 } platform_host_api_t;
 
 /* call_service flags (1.2). */

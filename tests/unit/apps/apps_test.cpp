@@ -225,4 +225,26 @@ TEST_F(AppsTest, TestListsProblemsWithTheirRules) {
     EXPECT_EQ(code("test", {{"slug", bad["slug"]}}, "bob"), PLATFORM_NOT_FOUND);
 }
 
+TEST_F(AppsTest, PagesCarryTheirSandbox) {
+    json a = ok("create", {{"name", "P"}, {"html", "<!DOCTYPE html><p>x</p>"}});
+    EXPECT_EQ(a["url"], "/ui/apps/p");
+    auto page = plugin.call("page", {{"slug", "p"}}, "alice");
+    ASSERT_EQ(page.code, PLATFORM_OK) << page.body;
+    EXPECT_EQ(page.content_type, "text/html; charset=utf-8");
+    EXPECT_NE(page.body.find("sandbox=\"allow-scripts\" src=\"/ui/apps/p/frame\""),
+              std::string::npos);
+    EXPECT_EQ(page.headers["Content-Security-Policy"].rfind("default-src 'none'; ", 0), 0u);
+    EXPECT_EQ(page.headers["X-Frame-Options"], "SAMEORIGIN");
+    auto frame = plugin.call("frame", {{"slug", "p"}}, "alice");
+    ASSERT_EQ(frame.code, PLATFORM_OK) << frame.body;
+    EXPECT_EQ(frame.body.rfind("<!DOCTYPE html><script>", 0), 0u) << frame.body;
+    EXPECT_NE(frame.body.find("</script>\n<p>x</p>"), std::string::npos);
+    EXPECT_EQ(frame.headers["Content-Security-Policy"].rfind("sandbox allow-scripts; ", 0), 0u);
+    EXPECT_EQ(plugin.call("page", {{"slug", "p"}}, "bob").code, PLATFORM_NOT_FOUND);
+    EXPECT_EQ(plugin.call("frame", {{"slug", "p"}}, "").code, PLATFORM_NOT_FOUND);
+    // Without a doctype the helper goes first.
+    ok("edit", {{"slug", "p"}, {"html", "<p>y</p>"}});
+    EXPECT_EQ(plugin.call("frame", {{"slug", "p"}}, "alice").body.rfind("<script>", 0), 0u);
+}
+
 }  // namespace

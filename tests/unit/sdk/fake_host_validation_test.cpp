@@ -1,5 +1,6 @@
 // The fake host validates arguments with the host's validator: a plugin's unit test sees the 400
-// and the message a client would, and a plugin whose schema is invalid fails to load.
+// and the message a client would, and a plugin whose schema is invalid fails to load. A page's
+// answer headers (respond_raw_headers) are kept when the host would take them, refused otherwise.
 #include <gtest/gtest.h>
 
 #include <platform/sdk.hpp>
@@ -40,6 +41,24 @@ public:
     }
     json get(platform::Request&) { return json::object(); }
 };
+
+// Answers a page with the header its arguments name (ABI 1.9 respond_raw_headers).
+class Page {
+public:
+    static void describe(platform::ServiceSpec<Page>& s) {
+        s.id("page").version("1.0.0").service("page").summary("A page with one header");
+        s.get("show")
+            .schema(schema::object().str("name").required().str("value").required())
+            .async(&Page::show);
+    }
+    void show(platform::Request& r, platform::Responder out) {
+        out.raw("text/html", "<p>hi</p>", {{r.str("name"), r.str("value")}});
+    }
+};
+
+const platform_plugin_desc_t* page_entry(const platform_entry_args_t*) {
+    return platform::detail::ServiceRuntime<Page>::descriptor();
+}
 
 const platform_plugin_desc_t* echo_entry(const platform_entry_args_t*) {
     return platform::detail::ServiceRuntime<Echo>::descriptor();
@@ -85,6 +104,20 @@ TEST(FakeHostValidation, AnInvalidSchemaFailsToLoad) {
         EXPECT_EQ(std::string(e.what()),
                   "endpoint 'get': invalid schema: /properties/n/minimum: is greater than maximum");
     }
+}
+
+TEST(FakeHostPages, AnswerHeadersAreKeptOnlyWhenTheHostWouldTakeThem) {
+    FakeHost host;
+    auto page = host.load(page_entry);
+    auto r =
+        page.call("show", {{"name", "Content-Security-Policy"}, {"value", "default-src 'none'"}});
+    ASSERT_EQ(r.code, PLATFORM_OK) << r.body;
+    EXPECT_EQ(r.content_type, "text/html");
+    EXPECT_EQ(r.body, "<p>hi</p>");
+    EXPECT_EQ(r.headers["Content-Security-Policy"], "default-src 'none'");
+    auto cookie = page.call("show", {{"name", "Set-Cookie"}, {"value", "a=1"}});
+    EXPECT_EQ(cookie.code, PLATFORM_INTERNAL);
+    EXPECT_NE(cookie.body.find("Set-Cookie"), std::string::npos) << cookie.body;
 }
 
 }  // namespace

@@ -41,6 +41,18 @@ public:
         if (!claim()) return;
         state_->api->respond_raw(state_->call, view(content_type), view(bytes));
     }
+    // The same with headers on the HTTP answer (ABI 1.9; abi.h, respond_raw_headers, lists the
+    // names a plugin may set): {"Content-Security-Policy": "...", ...}. On an older host the call
+    // fails `unsupported` rather than going out without them.
+    void raw(std::string_view content_type, std::string_view bytes, const json& headers) const {
+        if (!PLATFORM_HAS_FIELD(platform_host_api_t, state_->api, respond_raw_headers) ||
+            !state_->api->respond_raw_headers)
+            return fail(Code::unsupported,
+                        "the host cannot set answer headers (ABI 1.9 respond_raw_headers)");
+        if (!claim()) return;
+        const std::string h = headers.dump(-1, ' ', false, json::error_handler_t::replace);
+        state_->api->respond_raw_headers(state_->call, view(content_type), view(h), view(bytes));
+    }
     // Streams: chunks (one message each), then end(). False once the call is over (the client
     // went away or the deadline passed): stop producing.
     bool chunk(std::string_view bytes) const {

@@ -19,7 +19,8 @@
 // fills (`push_model_answer`, `push_model_failure`; every request is kept in `model_requests`,
 // an empty queue is UNAVAILABLE) and call_tools lends the array in `tools`. Grants (1.6) are
 // "grant-<n>" recorded in `grants` (id -> account); grant_call_service goes to `on_call` as that
-// account, and revoked or unknown grants are NOT_FOUND.
+// account, and revoked or unknown grants are NOT_FOUND. respond_raw_headers (1.9) keeps the
+// headers in Reply::headers and, as the host does, answers INTERNAL for a name abi.h does not list.
 #pragma once
 
 #include <platform/abi.h>
@@ -45,9 +46,10 @@ namespace platform::testing {
 
 struct Reply {
     platform_status_t code = -1;
-    std::string body;                 // JSON result, or the error message
-    std::string content_type;         // set by respond_raw
-    std::vector<std::string> chunks;  // respond_chunk messages, in order
+    std::string body;                            // JSON result, or the error message
+    std::string content_type;                    // set by respond_raw
+    std::map<std::string, std::string> headers;  // set by respond_raw_headers (1.9)
+    std::vector<std::string> chunks;             // respond_chunk messages, in order
     nlohmann::json json() const { return nlohmann::json::parse(body); }
 };
 
@@ -275,6 +277,46 @@ public:
             return finish(call, code, platform::copy(body), "application/json");
         };
         api_.respond_raw = [](platform_call_t* call, platform_str_t ct, platform_str_t bytes) {
+            return finish(call, PLATFORM_OK, platform::copy(bytes), platform::copy(ct));
+        };
+        api_.respond_raw_headers = [](platform_call_t* call, platform_str_t ct,
+                                      platform_str_t headers,
+                                      platform_str_t bytes) -> platform_status_t {
+            auto parsed = nlohmann::json::parse(platform::copy(headers), nullptr, false);
+            if (headers.len == 0) parsed = nlohmann::json::object();
+            if (!parsed.is_object()) {
+                finish(call, PLATFORM_INTERNAL, "respond_raw_headers: not a JSON object", "");
+                return PLATFORM_INVALID_ARGUMENT;
+            }
+            // The names abi.h lists for respond_raw_headers, as the host takes them.
+            static const char* const allowed[] = {"cache-control",
+                                                  "content-disposition",
+                                                  "content-security-policy",
+                                                  "cross-origin-embedder-policy",
+                                                  "cross-origin-opener-policy",
+                                                  "cross-origin-resource-policy",
+                                                  "permissions-policy",
+                                                  "referrer-policy",
+                                                  "x-content-type-options",
+                                                  "x-frame-options"};
+            for (const auto& [k, v] : parsed.items()) {
+                const bool ok =
+                    v.is_string() &&
+                    std::any_of(std::begin(allowed), std::end(allowed),
+                                [&](const char* a) { return strcasecmp(a, k.c_str()) == 0; });
+                if (!ok) {
+                    finish(call, PLATFORM_INTERNAL,
+                           "respond_raw_headers: a plugin may not set the header '" + k + "'", "");
+                    return PLATFORM_INVALID_ARGUMENT;
+                }
+            }
+            {
+                auto* st = reinterpret_cast<CallState*>(call);
+                std::lock_guard<std::mutex> g(st->m);
+                if (!st->done)
+                    for (const auto& [k, v] : parsed.items())
+                        st->reply.headers[k] = v.get<std::string>();
+            }
             return finish(call, PLATFORM_OK, platform::copy(bytes), platform::copy(ct));
         };
         api_.respond_chunk = [](platform_call_t* call, platform_str_t bytes) -> platform_status_t {

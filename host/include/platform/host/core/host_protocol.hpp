@@ -56,6 +56,7 @@
     X(clock_now_ms, "clock_now_ms", request)                    \
     X(respond, "respond", request)                              \
     X(respond_raw, "respond_raw", request)                      \
+    X(respond_raw_headers, "respond_raw_headers", request)      \
     X(respond_chunk, "respond_chunk", request)                  \
     X(respond_end, "respond_end", request)                      \
     X(get_service, "get_service", request)                      \
@@ -119,7 +120,8 @@
     X(call_tools, call_tools)                                   \
     X(grant_create, grant_create)                               \
     X(grant_call_service, grant_call_service)                   \
-    X(grant_revoke, grant_revoke)
+    X(grant_revoke, grant_revoke)                               \
+    X(respond_raw_headers, respond_raw_headers)
 
 #define PLATFORM_REGISTRY_API_MEMBERS(X)                        \
     X(list_services, registry_list)                             \

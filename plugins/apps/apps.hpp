@@ -7,8 +7,8 @@
 
 #include <cstddef>
 #include <optional>
-#include <set>
 #include <platform/sdk.hpp>
+#include <set>
 #include <string>
 #include <utility>
 

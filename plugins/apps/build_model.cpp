@@ -80,10 +80,9 @@ json model_request(const std::string& prompt, const std::vector<std::string>& me
                    {"required", {"name", "html"}}};
     return {{"system", system},
             {"messages", json::array({{{"role", "user"}, {"content", prompt}}})},
-            {"tools",
-             json::array({{{"name", kTool},
-                           {"description", "Hands back the finished app (call it once)"},
-                           {"input_schema", schema}}})},
+            {"tools", json::array({{{"name", kTool},
+                                    {"description", "Hands back the finished app (call it once)"},
+                                    {"input_schema", schema}}})},
             {"max_tokens", 16000}};
 }
 

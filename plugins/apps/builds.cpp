@@ -14,7 +14,7 @@ using platform::json;
 
 namespace {
 
-const char* const kBuilds = "builds";     // owner-scoped: build id -> record
+const char* const kBuilds = "builds";        // owner-scoped: build id -> record
 const char* const kBuildKeys = "buildkeys";  // owner-scoped: hash of what was asked -> build id
 constexpr int64_t kUnqueuedMs = 60000;       // a build without a job after this never ran
 
@@ -45,7 +45,9 @@ std::string seed_of(const std::string& prompt, const std::string& key) {
     return key.empty() ? "prompt\n" + prompt : "key\n" + key;
 }
 
-bool final_status(const std::string& s) { return s == "complete" || s == "failed"; }
+bool final_status(const std::string& s) {
+    return s == "complete" || s == "failed";
+}
 
 [[noreturn]] void no_build(const std::string& id) {
     throw platform::not_found("id: no build '" + id + "'");
@@ -58,7 +60,8 @@ void Apps::describe_builds(platform::ServiceSpec<Apps>& s) {
         .title("Build an app")
         .description(
             "Queues a durable build of an app from a description and answers its id and status URL "
-            "at once; poll apps/buildstatus until it is complete (with the app) or failed. The same "
+            "at once; poll apps/buildstatus until it is complete (with the app) or failed. The "
+            "same "
             "request_key answers the same build, so retry a lost answer with the same request_key; "
             "without one, an identical description answers the build already made from it.")
         .schema(schema::object()
@@ -321,10 +324,9 @@ json Apps::build_run(platform::Request& r) {
         if (p.rule != "well-formed")  // browsers mend markup; they cannot mend a blocked request
             problems.push_back({{"rule", p.rule}, {"message", p.message}, {"line", p.line}});
     if (!problems.empty()) {
-        const std::string message = "the model's app fails the check (" +
-                                    problems[0].value("rule", "") + ", line " +
-                                    std::to_string(problems[0].value("line", 0)) +
-                                    "): " + problems[0].value("message", "");
+        const std::string message =
+            "the model's app fails the check (" + problems[0].value("rule", "") + ", line " +
+            std::to_string(problems[0].value("line", 0)) + "): " + problems[0].value("message", "");
         fail(message, problems);
         throw platform::Error(platform::Code::bad_gateway, message);
     }

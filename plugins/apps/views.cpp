@@ -18,7 +18,9 @@ std::string text_of(const json& o, const char* key) {
     return it != o.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
-std::string view_key(const std::string& token) { return "view/" + token; }
+std::string view_key(const std::string& token) {
+    return "view/" + token;
+}
 
 }  // namespace
 
@@ -78,13 +80,11 @@ std::string Apps::open_view(platform::Request& r, const std::string& slug) const
         host_.warn("apps: the methods of a viewer of '" + slug + "' cannot be listed: " + e.what());
     }
     const std::string token = platform::random_base64url(18);
-    host_.store().put(view_key(token),
-                      json{{"slug", slug},
-                           {"viewer", r.account()},
-                           {"grant", grant},
-                           {"callable", callable}}
-                          .dump(),
-                      kViewTtlMs);
+    host_.store().put(
+        view_key(token),
+        json{{"slug", slug}, {"viewer", r.account()}, {"grant", grant}, {"callable", callable}}
+            .dump(),
+        kViewTtlMs);
     return token;
 }
 

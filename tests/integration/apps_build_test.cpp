@@ -31,8 +31,8 @@ const std::string kHtml =
     "};\n</script></body></html>\n";
 
 json app_html_call(const std::string& name, const std::string& html) {
-    return M::openai_tool_call("call_1", "app_html",
-                               {{"name", name}, {"description", "Works out a tip"}, {"html", html}});
+    return M::openai_tool_call(
+        "call_1", "app_html", {{"name", name}, {"description", "Works out a tip"}, {"html", html}});
 }
 
 // A host on the test profile with its store in SQLite under a temp home (so a restart keeps the
@@ -40,8 +40,9 @@ json app_html_call(const std::string& name, const std::string& html) {
 class AppsBuild : public ::testing::Test {
 protected:
     void SetUp() override {
-        const std::string text = with_plugin_config(
-            with_sqlite_store(test_profile_text(), home.path() + "/store.db"), "work", "workers: 1");
+        const std::string text =
+            with_plugin_config(with_sqlite_store(test_profile_text(), home.path() + "/store.db"),
+                               "work", "workers: 1");
         options_ = model_server_host(model, home.path() + "/apps-build.yaml", text);
         options_.home = home.path();
     }
@@ -110,11 +111,10 @@ TEST_F(AppsBuild, QueuedThenCompleteWithASavedPrivateApp) {
     EXPECT_NE(seen[0].text.find("a tip calculator"), std::string::npos);
 
     // The app is the owner's, like any other; read answers the build too; builds lists it.
-    auto read = api->get("/api/v1/apps/read?slug=" + app["slug"].get<std::string>(),
-                         bearer("bd-ann"));
+    auto read =
+        api->get("/api/v1/apps/read?slug=" + app["slug"].get<std::string>(), bearer("bd-ann"));
     EXPECT_EQ(read.json()["data"]["html"], kHtml) << read.body;
-    EXPECT_EQ(api->get("/api/v1/apps/read?slug=" + app["slug"].get<std::string>(),
-                       bearer("bd-bob"))
+    EXPECT_EQ(api->get("/api/v1/apps/read?slug=" + app["slug"].get<std::string>(), bearer("bd-bob"))
                   .status,
               404);
     auto status = api->get("/api/v1/apps/read?slug=" + id, bearer("bd-ann"));
@@ -224,8 +224,9 @@ TEST_F(AppsBuild, AKillDuringABuildFailsItAsInterruptedAndNeverBuildsTwice) {
 TEST_F(AppsBuild, NoAppOrAnAppThatLoadsFromOutsideFailsWithTheReason) {
     model.enqueue(M::kOpenAiPath, M::ok(M::openai_text("I would rather not.")));
     model.enqueue(M::kOpenAiPath,
-                  M::ok(app_html_call("Outside", "<!doctype html><script "
-                                                 "src=\"https://cdn.example.com/x.js\"></script>")));
+                  M::ok(app_html_call("Outside",
+                                      "<!doctype html><script "
+                                      "src=\"https://cdn.example.com/x.js\"></script>")));
     model.enqueue(M::kOpenAiPath, M::status(500, M::openai_error("overloaded")));
     auto host = start();
     const json words = finished(build({{"prompt", "first"}}).json()["data"]["id"]);
@@ -279,8 +280,8 @@ TEST_F(AppsBuildOffline, BadInputIsRefusedNamingTheArgument) {
     auto big = post("build", {{"prompt", std::string(8001, 'a')}}, "bo-ann");
     EXPECT_EQ(big.status, 400) << big.body;
     EXPECT_NE(big.body.find("prompt"), std::string::npos) << big.body;
-    auto key = post("build", {{"prompt", "a timer"}, {"request_key", std::string(201, 'k')}},
-                    "bo-ann");
+    auto key =
+        post("build", {{"prompt", "a timer"}, {"request_key", std::string(201, 'k')}}, "bo-ann");
     EXPECT_EQ(key.status, 400) << key.body;
     EXPECT_NE(key.body.find("request_key"), std::string::npos) << key.body;
     EXPECT_EQ(post("build", {{"prompt", "a timer"}}, "").status, 401);

@@ -328,7 +328,8 @@ TEST_F(AppsApi, TheBridgeRelaysCallsAsTheViewerWithItsViewToken) {
     // With no credential but the token, a call acts as the viewer.
     auto relay = [&](const std::string& token, const std::string& service,
                      const std::string& method, const std::string& who = "") {
-        json body = {{"view", token}, {"service", service}, {"method", method}, {"args", json::object()}};
+        json body = {
+            {"view", token}, {"service", service}, {"method", method}, {"args", json::object()}};
         return who.empty() ? api.post_json("/api/v1/apps/relay", body)
                            : api.post_json("/api/v1/apps/relay", body, as(who));
     };
@@ -358,10 +359,9 @@ TEST_F(AppsApi, TheBridgeRelaysCallsAsTheViewerWithItsViewToken) {
     const std::string anon = view_of(api.get("/ui/apps/" + slug).body);
     ASSERT_EQ(anon.size(), 24u);
     EXPECT_EQ(relay(anon, "notes", "list").status, 403);  // not a method of anonymous callers
-    auto read = api.post_json("/api/v1/apps/relay", {{"view", anon},
-                                                     {"service", "apps"},
-                                                     {"method", "read"},
-                                                     {"args", {{"slug", slug}}}});
+    auto read = api.post_json(
+        "/api/v1/apps/relay",
+        {{"view", anon}, {"service", "apps"}, {"method", "read"}, {"args", {{"slug", slug}}}});
     ASSERT_EQ(read.status, 200) << read.body;
     EXPECT_EQ(read.json()["data"]["slug"], slug);
     EXPECT_FALSE(read.json()["data"].contains("html"));  // as anyone else sees it

@@ -229,8 +229,9 @@ TEST_F(WorkApi, ATaskForTheAgentBecomesWorkAndGetsItsOutcome) {
 class WorkOnModelServer : public ::testing::Test {
 protected:
     void SetUp() override {
-        const std::string text = with_plugin_config(
-            with_sqlite_store(test_profile_text(), home.path() + "/store.db"), "work", "workers: 1");
+        const std::string text =
+            with_plugin_config(with_sqlite_store(test_profile_text(), home.path() + "/store.db"),
+                               "work", "workers: 1");
         options_ = model_server_host(model, home.path() + "/work-restart.yaml", text);
         options_.home = home.path();
     }

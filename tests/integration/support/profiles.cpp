@@ -43,9 +43,9 @@ std::string with_sqlite_store(std::string profile, const std::string& db_path) {
     const std::string memory = "  store:\n    plugin: store-memory\n";
     const auto at = profile.find(memory);
     if (at == std::string::npos) throw std::runtime_error("the profile has no store-memory store");
-    profile.replace(at, memory.size(),
-                    "  store:\n    plugin: store-sqlite\n    config:\n      path: \"" + db_path +
-                        "\"\n");
+    profile.replace(
+        at, memory.size(),
+        "  store:\n    plugin: store-sqlite\n    config:\n      path: \"" + db_path + "\"\n");
     return profile;
 }
 

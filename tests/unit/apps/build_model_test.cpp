@@ -1,9 +1,9 @@
 // What an app build asks the model (plugins/apps/build_model.hpp) and how an answer becomes an
 // app: the app_html call (arguments as an object or a JSON string), an HTML document in a text
 // answer, and answers that are no app (the model's own words kept as the reason).
-#include <gtest/gtest.h>
-
 #include "../../../plugins/apps/build_model.hpp"
+
+#include <gtest/gtest.h>
 
 namespace {
 
@@ -27,13 +27,13 @@ TEST(AppBuildModel, TheRequestOffersOnlyTheReturnToolAndListsTheMethods) {
 
 TEST(AppBuildModel, TheToolCallIsTheApp) {
     std::string why;
-    const json reply = {{"text", ""},
-                        {"tool_calls",
-                         {{{"id", "call_1"},
-                           {"name", "app_html"},
-                           {"arguments",
-                            {{"name", "Timer"}, {"description", "Counts down"}, {"html", "<p>t"}}}}}},
-                        {"stop", "tool_calls"}};
+    const json reply = {
+        {"text", ""},
+        {"tool_calls",
+         {{{"id", "call_1"},
+           {"name", "app_html"},
+           {"arguments", {{"name", "Timer"}, {"description", "Counts down"}, {"html", "<p>t"}}}}}},
+        {"stop", "tool_calls"}};
     auto built = apps_build::read_reply(reply, &why);
     ASSERT_TRUE(built) << why;
     EXPECT_EQ(built->name, "Timer");

@@ -106,7 +106,10 @@ void Apps::describe_builds(platform::ServiceSpec<Apps>& s) {
 }
 
 platform::schema::Value Apps::build_id_value() {
-    return schema::string().pattern(kBuildIdPattern).doc("The build's id (apps/build answers it)");
+    return schema::string()
+        .pattern(kBuildIdPattern)
+        .set("examples", schema::ojson::array({"build_0123456789abcdef0123"}))
+        .doc("The build's id (apps/build answers it)");
 }
 
 bool Apps::is_build_id(const std::string& s) {

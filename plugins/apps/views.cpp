@@ -35,6 +35,7 @@ void Apps::describe_views(platform::ServiceSpec<Apps>& s) {
         .schema(schema::object()
                     .str("view")
                     .pattern("^[A-Za-z0-9_-]{24}$")
+                    .set("examples", schema::ojson::array({"AAAAAAAAAAAAAAAAAAAAAAAA"}))
                     .required()
                     .doc("The view token of the page")
                     .str("service")
@@ -93,16 +94,16 @@ json Apps::relay(platform::Request& r) {
     const json view = raw ? json::parse(*raw, nullptr, false) : json();
     if (!view.is_object())
         throw platform::unauthenticated("view: unknown or expired; reload the app's page");
+    const std::string grant = text_of(view, "grant");
+    if (grant.empty() && !r.anonymous())
+        throw platform::invalid_argument(
+            "view: the page was opened without an account; reload it to act as yourself");
     const std::string service = r.str("service"), method = r.str("method");
     const json callable = view.value("callable", json::array());
     if (std::find(callable.begin(), callable.end(), service + "/" + method) == callable.end())
         throw platform::permission_denied("service, method: " + service + "/" + method +
                                           " is not a method this page's viewer may call");
     const json args = r.args().value("args", json::object());
-    const std::string grant = text_of(view, "grant");
-    if (grant.empty() && !r.anonymous())
-        throw platform::invalid_argument(
-            "view: the page was opened without an account; reload it to act as yourself");
     platform::Host::CallResult res;
     try {
         // A signed-in viewer's calls go through the viewer's grant; an anonymous viewer's as

@@ -144,12 +144,11 @@ TEST(ModelBuiltinAppTemplates, OtherRequestsBuildNothing) {
              "the counterpart of my encounter",  // words containing "counter" are not it
          })
         EXPECT_EQ(key_of(request), "") << request;
-}
-// Over kLongestAppRequest bytes: more than a template can honestly give.
-std::string longer = "a checklist";
-while (longer.size() <= builtin::kLongestAppRequest) longer += " with more details";
-EXPECT_EQ(key_of(longer), "");
-EXPECT_EQ(key_of(longer.substr(0, builtin::kLongestAppRequest)), "checklist");
+    // Over kLongestAppRequest bytes: more than a template can honestly give.
+    std::string longer = "a checklist";
+    while (longer.size() <= builtin::kLongestAppRequest) longer += " with more details";
+    EXPECT_EQ(key_of(longer), "");
+    EXPECT_EQ(key_of(longer.substr(0, builtin::kLongestAppRequest)), "checklist");
 }
 
 // ---- through respond ----------------------------------------------------------------------------

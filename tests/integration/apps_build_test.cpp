@@ -264,6 +264,20 @@ protected:
     }
 };
 
+TEST_F(AppsBuildOffline, ATemplateBuildCompletesWithAWorkingApp) {
+    auto r = post("build", {{"prompt", "build me a packing checklist"}}, "bo-ann");
+    ASSERT_EQ(r.status, 200) << r.body;
+    const json b = until_finished(r.json()["data"]["id"], "bo-ann");
+    ASSERT_EQ(b["status"], "complete") << b;
+    EXPECT_EQ(b["app"]["name"], "Checklist");
+    const std::string slug = b["app"]["slug"];
+    // The saved app passes the same check any app gets, and its page opens.
+    auto checked = post("test", {{"slug", slug}}, "bo-ann");
+    ASSERT_EQ(checked.status, 200) << checked.body;
+    EXPECT_EQ(checked.json()["data"]["ok"], true) << checked.body;
+    EXPECT_EQ(api.get("/ui/apps/" + slug, as("bo-ann")).status, 200);
+}
+
 TEST_F(AppsBuildOffline, ABuildNoTemplateFitsFailsNamingTheModelSetting) {
     auto r = post("build", {{"prompt", "a spreadsheet with pivot tables"}}, "bo-ann");
     ASSERT_EQ(r.status, 200) << r.body;

@@ -356,10 +356,7 @@ TEST_F(Sweep, EveryOwnerToolAnswersNotFoundToAnotherAccountOverMcp) {
         const json answer = mcp_response(call_tool(*mb, 1, op.tool, t::with_id(f.args, id)));
         ASSERT_TRUE(answer.contains("result")) << op.tool << " " << answer.dump();
         const json& r = answer["result"];
-        const std::string code =
-            r.contains("structuredContent") && r["structuredContent"].contains("error")
-                ? r["structuredContent"]["error"].value("code", "")
-                : "";
+        const std::string code = t::error_code_of(r);
         switch (f.expect) {
             case t::Expect::Own:
             case t::Expect::List:

@@ -104,6 +104,8 @@ const std::map<std::string, OwnedFixture>& owned_fixtures() {
     const OwnedFixture ap{"/api/v1/apps/create", app,
                           {{"slug", "{id}"}},    E::NotFound,
                           "/api/v1/apps/read",   {{"slug", "{id}"}}};
+    const OwnedFixture bd{"/api/v1/apps/build", {{"prompt", kMarker}},      {{"id", "{id}"}},
+                          E::NotFound,          "/api/v1/apps/buildstatus", {{"id", "{id}"}}};
     auto as = [](OwnedFixture fx, Expect expect, json args = json::object()) {
         fx.expect = expect;
         if (!args.empty() || expect == Expect::List) fx.args = std::move(args);
@@ -196,6 +198,9 @@ const std::map<std::string, OwnedFixture>& owned_fixtures() {
         {"/api/v1/apps/test", ap},
         {"/api/v1/apps/search", as(ap, E::List, {{"query", "owned"}})},
         {"/api/v1/apps/collection", as(ap, E::List)},
+        {"/api/v1/apps/build", as(bd, E::Own, {{"prompt", "B's own build"}})},
+        {"/api/v1/apps/buildstatus", bd},
+        {"/api/v1/apps/builds", as(bd, E::List)},
     };
     return all;
 }

@@ -98,6 +98,14 @@ std::optional<std::string> judge_http(const BadInput& c, const HttpResult& r, bo
     return std::nullopt;
 }
 
+std::string error_code_of(const json& result) {
+    if (!result.is_object() || !result.contains("structuredContent")) return "";
+    const json& content = result["structuredContent"];
+    if (!content.is_object() || !content.contains("error") || !content["error"].is_object())
+        return "";  // an answer may have a field called error (a build's), not an error object
+    return content["error"].value("code", "");
+}
+
 std::optional<std::string> judge_mcp(const BadInput& c, const HttpResult& r, bool upstream) {
     if (r.status >= 500) return "HTTP " + std::to_string(r.status) + " " + shorten(r.body);
     const json m = mcp_response(r);
@@ -105,10 +113,7 @@ std::optional<std::string> judge_mcp(const BadInput& c, const HttpResult& r, boo
         return "no JSON-RPC response: HTTP " + std::to_string(r.status) + " " + shorten(r.body);
     if (m.contains("error")) return "JSON-RPC error " + shorten(m["error"].dump());
     const json& result = m["result"];
-    const std::string code =
-        result.contains("structuredContent") && result["structuredContent"].contains("error")
-            ? result["structuredContent"]["error"].value("code", "")
-            : "";
+    const std::string code = error_code_of(result);
     if (std::string e = echo_mismatch(c, result.value("structuredContent", json())); !e.empty())
         return e;
     if (c.valid_by_schema) {

@@ -24,6 +24,8 @@ namespace platform::test {
 // nullopt when the answer is right for the case, else what is wrong with it.
 std::optional<std::string> judge_http(const BadInput& c, const HttpResult& r, bool upstream);
 std::optional<std::string> judge_mcp(const BadInput& c, const HttpResult& r, bool upstream);
+// The code of an MCP tool result's structured error ({error: {code}}), or "" when it has none.
+std::string error_code_of(const nlohmann::json& result);
 
 // The JSON-RPC response of a POST /mcp answer (application/json or an event stream), or null.
 nlohmann::json mcp_response(const HttpResult& r);

@@ -7,6 +7,7 @@
 #include "fields.hpp"
 #include "page.hpp"
 #include "static_check.hpp"
+#include "uses.hpp"
 
 namespace schema = platform::schema;
 
@@ -308,7 +309,10 @@ json Apps::read(platform::Request& r) {
         return build_view(r, refreshed(r, *rec));
     }
     auto [owner, app] = visible(r, r.str("slug"));
-    return owner == r.account() ? apps_fields::owner_view(app) : apps_fields::public_view(app);
+    if (owner == r.account()) return apps_fields::owner_view(app);
+    json out = apps_fields::public_view(app);
+    out["paid_today"] = apps_uses::paid_today(host_, r.account(), owner, app);
+    return out;
 }
 
 json Apps::search(platform::Request& r) {
@@ -382,9 +386,9 @@ json Apps::embed(platform::Request& r) {
                  {"sandbox", "allow-scripts"}};
     card["url"] = "/ui/apps/" + slug;
     if (mine) card["html"] = app.value("html", "");
-    return {{"embed", card},
-            {"app", mine ? summary(app) : apps_fields::public_view(app)},
-            {"published", app.value("public", false)}};
+    json shown = mine ? summary(app) : apps_fields::public_view(app);
+    if (!mine) shown["paid_today"] = apps_uses::paid_today(host_, r.account(), owner, app);
+    return {{"embed", card}, {"app", shown}, {"published", app.value("public", false)}};
 }
 
 std::set<std::string> Apps::callable_methods(platform::Request& r) const {
@@ -424,6 +428,7 @@ json Apps::test(platform::Request& r) {
 
 void Apps::page(platform::Request& r, platform::Responder out) {
     auto [owner, app] = visible(r, r.str("slug"));
+    apps_uses::open_page(host_, r.account(), owner, app);  // a priced app's use (uses.hpp)
     const std::string nonce = platform::random_base64url(18);
     const std::string view = open_view(r, r.str("slug"));
     out.raw("text/html; charset=utf-8", apps_page::wrapper_html(app, nonce, view),
@@ -432,6 +437,7 @@ void Apps::page(platform::Request& r, platform::Responder out) {
 
 void Apps::frame(platform::Request& r, platform::Responder out) {
     auto [owner, app] = visible(r, r.str("slug"));
+    apps_uses::open_frame(host_, r.account(), owner, app);  // only with today's use (uses.hpp)
     out.raw("text/html; charset=utf-8", apps_page::frame_html(app.value("html", "")),
             apps_page::frame_headers());
 }

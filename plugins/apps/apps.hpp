@@ -2,7 +2,7 @@
 // catalogue's `apps` service: create, edit, read, search, collection, fork, embed, test).
 // The methods are in apps.cpp; what an app's fields may hold (slugs, tags, icons, the public flag)
 // in fields.cpp; the static check of `test` in static_check.cpp; the browser pages under
-// /ui/apps/<slug> and their sandbox in page.cpp.
+// /ui/apps/<slug> and their sandbox in page.cpp; a priced app's charge per use in uses.cpp.
 #pragma once
 
 #include <cstddef>
@@ -53,7 +53,8 @@ public:
     static constexpr int64_t kViewTtlMs = 12LL * 3600 * 1000;
     // GET /ui/apps/<slug>: the wrapper page with the sandboxed frame and the bridge (page.hpp);
     // GET /ui/apps/<slug>/frame: the app's HTML with the SDK helper. Public apps to anyone,
-    // private ones to their owner only (404 to everyone else).
+    // private ones to their owner only (404 to everyone else). A priced app's page charges the
+    // viewer's first opening of the day and its frame needs that use (uses.hpp).
     void page(platform::Request& r, platform::Responder out);
     void frame(platform::Request& r, platform::Responder out);
 

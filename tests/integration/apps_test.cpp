@@ -3,7 +3,8 @@
 // the limits of html and price, unique slugs, one MCP call, bad input of every method (generated
 // from its schema in /api/v1/openapi.json) answered 4xx, never 5xx, and the pages under
 // /ui/apps/<slug>: the sandboxed frame, the Content-Security-Policy of each page, who may open
-// them. (What a browser does with them is not run here.)
+// them, and a priced app's price charged per use through the real billing service. (What a browser
+// does with them is not run here.)
 #include <gtest/gtest.h>
 
 #include <set>
@@ -368,6 +369,135 @@ TEST_F(AppsApi, TheBridgeRelaysCallsAsTheViewerWithItsViewToken) {
     auto mixed = relay(anon, "notes", "list", "ap-rel-bob");
     EXPECT_EQ(mixed.status, 400) << mixed.body;
     EXPECT_NE(mixed.body.find("without an account"), std::string::npos) << mixed.body;
+}
+
+// A priced app's price per use through the real billing service: the first opening of the page per
+// viewer and day takes the price from the viewer's credit and adds it to the owner's; the frame
+// opens only with that use; 401, 402, the owner and free apps.
+class AppsPricing : public AppsApi {
+protected:
+    HttpResult rpc(const std::string& method, const json& request) {
+        return api.post_json("/rpc",
+                             {{"service", "billing"}, {"method", method}, {"request", request}},
+                             as("admin"));
+    }
+    // allowance + credit of `who`, as billing/balance answers it.
+    json balance(const std::string& who) {
+        auto r = rpc("Billing.Balance", {{"account", who}});
+        EXPECT_EQ(r.status, 200) << r.body;
+        return r.status == 200 ? r.json() : json::object();
+    }
+    // No allowance, `credit` of prepaid credit: what a use costs shows in `credit` alone.
+    void fund(const std::string& who, int64_t credit) {
+        ASSERT_EQ(rpc("Billing.SetAllowance", {{"account", who}, {"allowance_per_day", 0}}).status,
+                  200);
+        if (credit > 0) {
+            ASSERT_EQ(rpc("Billing.AddCredit", {{"account", who}, {"amount", credit}}).status, 200);
+        }
+    }
+    HttpResult open(const std::string& slug, const std::string& who, bool frame = false) {
+        const std::string path = "/ui/apps/" + slug + (frame ? "/frame" : "");
+        return who.empty() ? api.get(path) : api.get(path, as(who));
+    }
+    json app_read(const std::string& slug, const std::string& who) {
+        auto r = get("read?slug=" + slug, who);
+        EXPECT_EQ(r.status, 200) << r.body;
+        return r.status == 200 ? r.json()["data"] : json::object();
+    }
+};
+
+TEST_F(AppsPricing, AViewerPaysOncePerDayAndTheOwnerIsCredited) {
+    json app =
+        create({{"name", "Priced"}, {"html", kHtml}, {"public", true}, {"price", 7}}, "pr-owner");
+    const std::string slug = app["slug"];
+    fund("pr-owner", 0);
+    fund("pr-viewer", 50);
+    const int64_t owner_before = balance("pr-owner")["credit"];
+    EXPECT_EQ(app_read(slug, "pr-viewer")["paid_today"], false);
+    EXPECT_EQ(app_read(slug, "pr-viewer")["price"], 7);
+
+    // The frame cannot be opened first to go round the price.
+    auto direct = open(slug, "pr-viewer", true);
+    EXPECT_EQ(direct.status, 402) << direct.body;
+    EXPECT_EQ(balance("pr-viewer")["credit"], 50);
+
+    auto first = open(slug, "pr-viewer");
+    ASSERT_EQ(first.status, 200) << first.body;
+    EXPECT_NE(first.body.find("<iframe id=\"app\""), std::string::npos);
+    EXPECT_EQ(balance("pr-viewer")["credit"], 43);
+    EXPECT_EQ(balance("pr-owner")["credit"], owner_before + 7);
+    EXPECT_EQ(app_read(slug, "pr-viewer")["paid_today"], true);
+    auto embed = get("embed?slug=" + slug, "pr-viewer");
+    ASSERT_EQ(embed.status, 200) << embed.body;
+    EXPECT_EQ(embed.json()["data"]["app"]["paid_today"], true);
+    EXPECT_EQ(embed.json()["data"]["app"]["price"], 7);
+    ASSERT_EQ(open(slug, "pr-viewer", true).status, 200);
+
+    // Again the same day: free.
+    ASSERT_EQ(open(slug, "pr-viewer").status, 200);
+    ASSERT_EQ(open(slug, "pr-viewer", true).status, 200);
+    EXPECT_EQ(balance("pr-viewer")["credit"], 43);
+    EXPECT_EQ(balance("pr-owner")["credit"], owner_before + 7);
+
+    // The next business day: a new use.
+    tick(24LL * 3600 * 1000);
+    EXPECT_EQ(app_read(slug, "pr-viewer")["paid_today"], false);
+    EXPECT_EQ(open(slug, "pr-viewer", true).status, 402);
+    ASSERT_EQ(open(slug, "pr-viewer").status, 200);
+    EXPECT_EQ(balance("pr-viewer")["credit"], 36);
+    EXPECT_EQ(balance("pr-owner")["credit"], owner_before + 14);
+    ASSERT_EQ(open(slug, "pr-viewer").status, 200);
+    EXPECT_EQ(balance("pr-viewer")["credit"], 36);
+}
+
+TEST_F(AppsPricing, ShortAnonymousOwnerAndFree) {
+    json app =
+        create({{"name", "Dear"}, {"html", kHtml}, {"public", true}, {"price", 9}}, "pr-seller");
+    const std::string slug = app["slug"];
+    fund("pr-seller", 0);
+    fund("pr-broke", 4);
+    const int64_t seller_before = balance("pr-seller")["credit"];
+
+    // Short of credit: 402 naming the price and the balance; nothing charged or credited.
+    auto refused = open(slug, "pr-broke");
+    EXPECT_EQ(refused.status, 402) << refused.body;
+    EXPECT_NE(refused.body.find("costs 9 credit(s); you have 4"), std::string::npos)
+        << refused.body;
+    EXPECT_EQ(refused.json()["Code"], 402) << refused.body;  // the pages' error body
+    EXPECT_EQ(open(slug, "pr-broke", true).status, 402);
+    EXPECT_EQ(balance("pr-broke")["credit"], 4);
+    EXPECT_EQ(balance("pr-seller")["credit"], seller_before);
+    EXPECT_EQ(app_read(slug, "pr-broke")["paid_today"], false);
+
+    // Anonymous: 401 saying an account is needed, for the page and the frame.
+    auto anon = open(slug, "");
+    EXPECT_EQ(anon.status, 401) << anon.body;
+    EXPECT_NE(anon.body.find("an account is needed to use a priced app"), std::string::npos)
+        << anon.body;
+    EXPECT_EQ(open(slug, "", true).status, 401);
+    EXPECT_EQ(api.get("/api/v1/apps/read?slug=" + slug).json()["data"]["paid_today"], false);
+
+    // The owner never pays for their own app.
+    ASSERT_EQ(open(slug, "pr-seller").status, 200);
+    ASSERT_EQ(open(slug, "pr-seller", true).status, 200);
+    EXPECT_EQ(balance("pr-seller")["credit"], seller_before);
+    EXPECT_FALSE(app_read(slug, "pr-seller").contains("paid_today"));
+
+    // A free app charges nobody, anonymous viewers included.
+    json free_app = create({{"name", "Gratis"}, {"html", kHtml}, {"public", true}}, "pr-seller");
+    const std::string free_slug = free_app["slug"];
+    ASSERT_EQ(open(free_slug, "pr-broke").status, 200);
+    ASSERT_EQ(open(free_slug, "pr-broke", true).status, 200);
+    ASSERT_EQ(open(free_slug, "").status, 200);
+    EXPECT_EQ(balance("pr-broke")["credit"], 4);
+    EXPECT_EQ(balance("pr-seller")["credit"], seller_before);
+    EXPECT_EQ(app_read(free_slug, "pr-broke")["paid_today"], true);
+
+    // Topped up, the same viewer pays and is in.
+    ASSERT_EQ(rpc("Billing.AddCredit", {{"account", "pr-broke"}, {"amount", 5}}).status, 200);
+    ASSERT_EQ(open(slug, "pr-broke").status, 200);
+    EXPECT_EQ(balance("pr-broke")["credit"], 0);
+    EXPECT_EQ(balance("pr-seller")["credit"], seller_before + 9);
 }
 
 // The same pages from the plugin in its own worker process: the headers cross the worker's

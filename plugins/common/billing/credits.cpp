@@ -59,4 +59,8 @@ bool charge(const platform::Host& host, const std::string& account, int64_t amou
     return amount > 0 && ask(host, "charge", account, amount).has_value();
 }
 
+bool credit(const platform::Host& host, const std::string& account, int64_t amount) {
+    return amount > 0 && ask(host, "addCredit", account, amount).has_value();
+}
+
 }  // namespace common::billing

@@ -299,7 +299,9 @@ public:
                                                   "referrer-policy",
                                                   "x-content-type-options",
                                                   "x-frame-options"};
-            for (const auto& [k, v] : parsed.items()) {
+            for (const auto& item : parsed.items()) {
+                const std::string& k = item.key();  // not a structured binding: C++17 lambdas
+                const auto& v = item.value();       // cannot capture one
                 const bool ok =
                     v.is_string() &&
                     std::any_of(std::begin(allowed), std::end(allowed),

@@ -9,7 +9,6 @@
 #include <chrono>
 #include <csignal>
 #include <memory>
-#include <thread>
 
 #include "catalogue_test.hpp"
 #include "fake_model_server.hpp"
@@ -68,12 +67,7 @@ protected:
         return b;
     }
     size_t model_requests() { return model.requests(M::kOpenAiPath).size(); }
-    bool model_saw(size_t n) {
-        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-        while (model_requests() < n && std::chrono::steady_clock::now() < deadline)
-            std::this_thread::sleep_for(std::chrono::milliseconds(10));
-        return model_requests() >= n;
-    }
+    bool model_saw(size_t n) { return model.wait_for_requests(M::kOpenAiPath, n); }
 
     FakeModelServer model;
     TempDir home;

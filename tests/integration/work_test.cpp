@@ -238,12 +238,7 @@ protected:
     HostProcess::Options options() { return options_; }
     size_t model_requests() { return model.requests(FakeModelServer::kOpenAiPath).size(); }
     // Until the model has seen `n` requests (30 s at most).
-    bool model_saw(size_t n) {
-        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-        while (model_requests() < n && std::chrono::steady_clock::now() < deadline)
-            std::this_thread::sleep_for(std::chrono::milliseconds(10));
-        return model_requests() >= n;
-    }
+    bool model_saw(size_t n) { return model.wait_for_requests(FakeModelServer::kOpenAiPath, n); }
 
     FakeModelServer model;
     TempDir home;

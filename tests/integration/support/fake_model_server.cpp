@@ -1,5 +1,7 @@
 #include "fake_model_server.hpp"
 
+#include <algorithm>
+#include <chrono>
 #include <fstream>
 
 #include "../../unit/outbound/loopback_server.hpp"
@@ -60,6 +62,15 @@ std::vector<FakeModelServer::Request> FakeModelServer::requests(const std::strin
     return out;
 }
 
+bool FakeModelServer::wait_for_requests(const std::string& path, size_t n, int timeout_ms) {
+    std::unique_lock<std::mutex> lock(m_);
+    return arrived_.wait_for(lock, std::chrono::milliseconds(timeout_ms), [&] {
+        return static_cast<size_t>(
+                   std::count_if(requests_.begin(), requests_.end(),
+                                 [&](const Request& r) { return r.path == path; })) >= n;
+    });
+}
+
 void FakeModelServer::hold(const std::string& path) {
     std::lock_guard<std::mutex> g(m_);
     held_.insert(path);
@@ -89,6 +100,7 @@ std::string FakeModelServer::answer(const std::string& method, const std::string
     {
         std::unique_lock<std::mutex> lock(m_);
         requests_.push_back(rec);
+        arrived_.notify_all();
         released_.wait(lock, [&] { return closing_ || !held_.count(rec.path); });
         auto& queue = queues_[rec.path];
         if (queue.empty()) {

@@ -89,6 +89,9 @@ public:
     // Every request so far, in arrival order; or those to `path`.
     std::vector<Request> requests() const;
     std::vector<Request> requests(const std::string& path) const;
+    // Until `path` has seen `n` requests (each counted when it arrives, held or not), or
+    // `timeout_ms` passes: whether it has. A condition wait, no polling.
+    bool wait_for_requests(const std::string& path, size_t n, int timeout_ms = 30000);
     // Forgets queued answers and recorded requests.
     void reset();
     // Requests to `path` wait (after being recorded) until release(path); then each takes the
@@ -162,6 +165,7 @@ private:
 
     mutable std::mutex m_;
     std::condition_variable released_;
+    std::condition_variable arrived_;  // a request was recorded
     std::set<std::string> held_;
     bool closing_ = false;
     std::map<std::string, std::vector<Response>> queues_;

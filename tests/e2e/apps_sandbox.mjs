@@ -15,8 +15,9 @@
 // policy stops them.
 //
 // Prints one JSON line: {chromium, login: {status, body}, cookies: {session, csrf}, wrapper_cookie,
-// apps: {<name>: {result, frame_url, wrapper_csp, violations_wait?} | {error}}, requests: [urls
-// outside base], example_hits: [urls], console: [texts]}. Every wait is bounded; a run past the
+// apps: {<name>: {status, wrapper_csp, frame_url, result, violations_wait?} | {error, partial}},
+// requests: [{url, failure | status} for each request outside base], example_hits: [urls],
+// console: [texts]}. Every wait is bounded; a run past the
 // deadline prints what it has with `timeout: true`.
 import { chromium } from 'playwright-core';
 
@@ -40,9 +41,17 @@ const browser = await chromium.launch({
 seen.chromium = browser.version();
 try {
   const context = await browser.newContext();
-  context.on('request', (r) => {
-    if (!r.url().startsWith(config.base + '/')) seen.requests.push(r.url());
-  });
+  // Requests for anywhere but the host: Chromium reports those its policy blocked too, as failed
+  // with net::ERR_BLOCKED_BY_CSP; one that got an answer is listed with its status.
+  const outside = new Map();
+  const note = (r, what) => {
+    if (r.url().startsWith(config.base + '/')) return;
+    if (!outside.has(r)) seen.requests.push(outside.set(r, { url: r.url() }).get(r));
+    Object.assign(outside.get(r), what);
+  };
+  context.on('request', (r) => note(r, {}));
+  context.on('requestfailed', (r) => note(r, { failure: r.failure()?.errorText ?? 'failed' }));
+  context.on('response', (r) => note(r.request(), { status: r.status() }));
   await context.route(/^(https?|wss?):\/\/example\.com(\/|$)/, (route) => {
     seen.example_hits.push(route.request().url());
     return route.fulfill({ status: 200, contentType: 'text/plain', body: 'reached example.com' });
@@ -92,6 +101,8 @@ try {
       app.result = JSON.parse(await frame.evaluate(() => document.getElementById('result').textContent));
     } catch (e) {
       app.error = String(e && e.message || e).split('\n')[0];
+      const frame = page.frames().find((f) => f.url().endsWith(`/ui/apps/${slug}/frame`));
+      app.partial = await frame?.evaluate(() => document.getElementById('result')?.textContent).catch(() => null);
     }
   }
   await context.close();

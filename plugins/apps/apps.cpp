@@ -23,6 +23,15 @@ schema::Value slug_value(std::string doc) {
 const schema::Object kSlugSchema =
     schema::object().prop("slug", slug_value("The app's slug")).required();
 
+// read's: an app's slug or a build's id ("app or build status").
+const schema::Object kSlugOrBuildSchema =
+    schema::object()
+        .prop("slug", schema::string()
+                          .pattern("^([a-z0-9]+(-[a-z0-9]+)*|build_[0-9a-f]{20})$")
+                          .max_len(Apps::kSlugMax)
+                          .doc("The app's slug, or a build's id (its status)"))
+        .required();
+
 // The fields create and edit share; `name` and `html` are required by create only.
 schema::Object app_fields(bool creating) {
     schema::Object o = schema::object();
@@ -56,6 +65,10 @@ schema::Object app_fields(bool creating) {
 
 [[noreturn]] void missing(const std::string& slug) {
     throw platform::not_found("slug: no app '" + slug + "'");
+}
+
+[[noreturn]] void no_such_build(const std::string& id) {
+    throw platform::not_found("slug: no build '" + id + "'");
 }
 
 std::string trimmed(const std::string& s) {
@@ -116,8 +129,8 @@ void Apps::describe(platform::ServiceSpec<Apps>& s) {
         .title("Read an app")
         .description(
             "Your app with its source HTML, or another account's public app without it; a private "
-            "app of someone else is 404.")
-        .schema(kSlugSchema)
+            "app of someone else is 404. Given a build's id, that build's status (yours only).")
+        .schema(kSlugOrBuildSchema)
         .access(platform::Access::public_)
         .read_only()
         .handler(&Apps::read);
@@ -198,6 +211,8 @@ void Apps::describe(platform::ServiceSpec<Apps>& s) {
         .http_path("/ui/apps/{slug}/frame")
         .mcp_hidden()
         .async(&Apps::frame);
+    describe_builds(s);
+    describe_views(s);
 }
 
 std::optional<std::pair<std::string, json>> Apps::find(const std::string& slug) const {
@@ -286,6 +301,12 @@ json Apps::edit(platform::Request& r) {
 }
 
 json Apps::read(platform::Request& r) {
+    if (is_build_id(r.str("slug"))) {  // "app or build status": a build is its owner's only
+        if (r.anonymous()) no_such_build(r.str("slug"));
+        auto rec = r.owned("builds").get(r.str("slug"));
+        if (!rec) no_such_build(r.str("slug"));
+        return build_view(r, refreshed(r, *rec));
+    }
     auto [owner, app] = visible(r, r.str("slug"));
     return owner == r.account() ? apps_fields::owner_view(app) : apps_fields::public_view(app);
 }
@@ -366,6 +387,20 @@ json Apps::embed(platform::Request& r) {
             {"published", app.value("public", false)}};
 }
 
+std::set<std::string> Apps::callable_methods(platform::Request& r) const {
+    std::set<std::string> callable;
+    // A tool is named "<service>_<method>", the method as its path writes it ("mark_read").
+    for (const auto& t : r.tools()) {
+        const std::string service = short_service(t.value("service", ""));
+        const std::string name = t.value("name", "");
+        if (name.rfind(service + "_", 0) == 0)
+            callable.insert(service + "/" + name.substr(service.size() + 1));
+    }
+    for (const auto& e : {"read", "search", "collection", "embed"})
+        callable.insert(std::string("apps/") + e);
+    return callable;
+}
+
 json Apps::test(platform::Request& r) {
     const std::string slug = r.str("slug");
     auto app = r.owned(kCollection).get(slug);
@@ -373,15 +408,7 @@ json Apps::test(platform::Request& r) {
     std::set<std::string> callable;
     bool known = true;
     try {
-        // A tool is named "<service>_<method>", the method as its path writes it ("mark_read").
-        for (const auto& t : r.tools()) {
-            const std::string service = short_service(t.value("service", ""));
-            const std::string name = t.value("name", "");
-            if (name.rfind(service + "_", 0) == 0)
-                callable.insert(service + "/" + name.substr(service.size() + 1));
-        }
-        for (const auto& e : {"read", "search", "collection", "embed"})
-            callable.insert(std::string("apps/") + e);
+        callable = callable_methods(r);
     } catch (const platform::Error&) {
         known = false;
     }
@@ -398,7 +425,8 @@ json Apps::test(platform::Request& r) {
 void Apps::page(platform::Request& r, platform::Responder out) {
     auto [owner, app] = visible(r, r.str("slug"));
     const std::string nonce = platform::random_base64url(18);
-    out.raw("text/html; charset=utf-8", apps_page::wrapper_html(app, nonce),
+    const std::string view = open_view(r, r.str("slug"));
+    out.raw("text/html; charset=utf-8", apps_page::wrapper_html(app, nonce, view),
             apps_page::wrapper_headers(nonce));
 }
 

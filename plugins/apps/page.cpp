@@ -58,11 +58,8 @@ const char* const kHelper = R"JS(<script>
 const char* const kBridge = R"JS(
 (function () {
   var frame = document.getElementById('app');
+  var view = frame.getAttribute('data-view');
   var services = /^[a-z0-9-]{1,64}$/, methods = /^[a-z0-9_]{1,64}$/;
-  function csrf() {
-    var m = document.cookie.match(/(?:^|;\s*)platform_csrf=([^;]*)/);
-    return m ? decodeURIComponent(m[1]) : '';
-  }
   window.addEventListener('message', function (event) {
     if (event.source !== frame.contentWindow || event.origin !== 'null') return;
     var m = event.data;
@@ -70,12 +67,10 @@ const char* const kBridge = R"JS(
         !services.test(m.service) || !methods.test(m.method)) return;
     var target = event.source;
     function reply(r) { r.type = 'platform.reply'; r.id = m.id; target.postMessage(r, '*'); }
-    var headers = {'Content-Type': 'application/json'};
-    var token = csrf();
-    if (token) headers['X-CSRF-Token'] = token;
     var args = m.args && typeof m.args === 'object' && !Array.isArray(m.args) ? m.args : {};
-    fetch('/api/v1/' + m.service + '/' + m.method,
-          {method: 'POST', credentials: 'same-origin', headers: headers, body: JSON.stringify(args)})
+    fetch('/api/v1/apps/relay',
+          {method: 'POST', credentials: 'omit', headers: {'Content-Type': 'application/json'},
+           body: JSON.stringify({view: view, service: m.service, method: m.method, args: args})})
       .then(function (r) {
         return r.json().catch(function () { return {}; }).then(function (body) {
           reply(r.ok ? {ok: true, data: body.data}
@@ -104,7 +99,7 @@ size_t helper_at(const std::string& html) {
 
 }  // namespace
 
-std::string wrapper_html(const json& app, const std::string& nonce) {
+std::string wrapper_html(const json& app, const std::string& nonce, const std::string& view) {
     const std::string slug = app.value("slug", ""), name = app.value("name", slug);
     return "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
@@ -113,8 +108,8 @@ std::string wrapper_html(const json& app, const std::string& nonce) {
            "\">html,body{margin:0;height:100%}iframe{display:block;border:0;width:100%;"
            "height:100%}</style></head>\n<body><iframe id=\"app\" title=\"" +
            platform::html_escape(name) + "\" sandbox=\"allow-scripts\" src=\"/ui/apps/" +
-           platform::html_escape(slug) +
-           "/frame\" referrerpolicy=\"no-referrer\"></iframe>\n<script nonce=\"" + nonce + "\">" +
+           platform::html_escape(slug) + "/frame\" data-view=\"" + platform::html_escape(view) +
+           "\" referrerpolicy=\"no-referrer\"></iframe>\n<script nonce=\"" + nonce + "\">" +
            kBridge + "</script></body></html>\n";
 }
 

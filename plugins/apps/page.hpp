@@ -17,9 +17,9 @@
 // {body})` go the same way (its answer a Response with the /api/v1 body); it posts
 // {type: "platform.call", id, service, method, args} to the parent window. The bridge takes
 // messages only from its frame's window and from an opaque origin ("null"), checks the names,
-// calls POST /api/v1/<service>/<method> as the viewer (the browser's session cookie with the
-// X-CSRF-Token of the session's CSRF cookie, or nothing for an anonymous viewer), and posts
-// {type: "platform.reply", id, ok, data | status, error} back to that window only.
+// calls POST /api/v1/apps/relay {view, service, method, args} with the page's view token and no
+// cookie (apps.hpp "Views": the viewer's grant, limited to the methods the viewer may call), and
+// posts {type: "platform.reply", id, ok, data | status, error} back to that window only.
 #pragma once
 
 #include <platform/sdk.hpp>
@@ -27,8 +27,10 @@
 
 namespace apps_page {
 
-// The wrapper page of `app` whose script and style carry `nonce`.
-std::string wrapper_html(const platform::json& app, const std::string& nonce);
+// The wrapper page of `app` whose script and style carry `nonce`, its bridge using the view
+// token `view`.
+std::string wrapper_html(const platform::json& app, const std::string& nonce,
+                         const std::string& view);
 platform::json wrapper_headers(const std::string& nonce);
 
 // The app's HTML with the SDK helper first (after a leading doctype, else at the very start).

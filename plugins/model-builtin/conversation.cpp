@@ -3,6 +3,7 @@
 #include <optional>
 #include <platform/sdk/error.hpp>
 
+#include "app_templates.hpp"
 #include "clock.hpp"
 #include "common/model/neutral.hpp"
 #include "reply.hpp"
@@ -54,6 +55,19 @@ std::optional<ToolCall> second_step(const json& messages, const std::set<std::st
     return std::nullopt;
 }
 
+// An app build (app_templates.hpp): the template the user's message names as one app_html call,
+// or the text saying which model setting to configure.
+json app_build(const json& said, const json& messages) {
+    const AppTemplate* t =
+        match_app(common::model::content_text(said.contains("content") ? said["content"] : json()));
+    if (!t) return answer(kAppsNeedAModel);
+    json call = {
+        {"id", "call_" + std::to_string(calls_so_far(messages) + 1)},
+        {"name", kAppTool},
+        {"arguments", {{"name", t->name}, {"description", t->description}, {"html", t->html}}}};
+    return answer("", json::array({call}));
+}
+
 }  // namespace
 
 std::string help_text(const std::set<std::string>& tools) {
@@ -87,6 +101,7 @@ json respond(const json& request, int64_t fallback_now_ms) {
         LocalClock::from_context(request.value("context", json::object()), fallback_now_ms / 1000);
     const json& last = messages.back();
     const std::string role = last.value("role", "");
+    if (role == "user" && tools.count(kAppTool)) return app_build(last, messages);
     if (role == "tool") {
         if (auto next = second_step(messages, tools, clock)) {
             json call = {{"id", "call_" + std::to_string(calls_so_far(messages) + 1)},

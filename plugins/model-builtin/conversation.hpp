@@ -1,6 +1,10 @@
 // conversation — one completion of model-builtin (abi.h, platform_model_provider_t): what the
 // provider-neutral request's last message calls for.
 //
+//   an app build                 the request's tools include `app_html` and the last message is
+//                                the user's: one app_html call from the template it names
+//                                (app_templates.hpp), else kAppsNeedAModel, stop "end"; the rules
+//                                below are not tried
 //   last message from the user   a rule (router.hpp) matches: one tool call, stop "tool_calls";
 //                                its tools are not listed: text saying this agent may not use
 //                                that service with the caller's current permissions, stop "end";

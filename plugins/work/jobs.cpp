@@ -103,6 +103,17 @@ json Jobs::interrupted(json r) {
     return r;
 }
 
+namespace {
+
+// A service's job names what it calls, not the arguments (they are the service's business).
+json call_view(const json& r) {
+    auto it = r.find("call");
+    if (it == r.end() || !it->is_object()) return nullptr;
+    return {{"service", text(*it, "service")}, {"method", text(*it, "method")}};
+}
+
+}  // namespace
+
 json Jobs::view(const json& r) const {
     const std::string status = text(r, "status");
     const json steps = r.value("steps", json::array());
@@ -117,6 +128,7 @@ json Jobs::view(const json& r) const {
             {"agent", or_null(r, "agent")},
             {"thread", or_null(r, "thread")},
             {"task", or_null(r, "task")},
+            {"call", call_view(r)},
             {"result", r.value("result", json())},
             {"error", r.value("error", json())},
             {"steps", steps},

@@ -68,6 +68,9 @@ private:
 struct NewJob {
     std::string owner, prompt, agent, thread, task, grant;
     std::string channel = "web";  // where the conversation is filed: web, mail or cli
+    // A service's own job (work/from_call): {service, method, args} called through the grant
+    // instead of agent/run; null for agent work. `prompt` is then the job's title.
+    json call = nullptr;
 };
 
 class Jobs {

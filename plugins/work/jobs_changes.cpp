@@ -24,7 +24,8 @@ json Jobs::create(const NewJob& j, bool* created) {
     // and the same call answers the same id for two fresh accounts (MCP/HTTP parity).
     char stamp[16];
     std::snprintf(stamp, sizeof stamp, "%012llx", static_cast<unsigned long long>(now));
-    const std::string seed = j.prompt + "\n" + j.agent + "\n" + j.thread + "\n" + j.task;
+    const std::string seed = j.prompt + "\n" + j.agent + "\n" + j.thread + "\n" + j.task +
+                             (j.call.is_object() ? "\n" + dump(j.call) : std::string());
     std::string id;
     for (int attempt = 0;; ++attempt) {
         id = "wk-" + std::string(stamp) + "-" + platform::hash_id(seed, attempt).substr(0, 6);
@@ -38,6 +39,7 @@ json Jobs::create(const NewJob& j, bool* created) {
               {"thread", j.thread},
               {"task", j.task},
               {"channel", j.channel},
+              {"call", j.call.is_object() ? j.call : json()},
               {"result", nullptr},
               {"error", nullptr},
               {"steps", json::array()},

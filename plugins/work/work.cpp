@@ -153,6 +153,34 @@ void Work::describe(platform::ServiceSpec<Work>& s) {
         .internal()
         .max_body(64 * 1024)
         .handler(&Work::from_task);
+    s.post("from_call")
+        .title("A service's own job")
+        .description(
+            "Internal (services with durable jobs of their own, such as apps/build): queues a "
+            "call of `service`/`method` with `args`, made later through a grant as the caller. "
+            "The job's result is the call's answer; it runs once per time it is queued.")
+        .schema(schema::object()
+                    .str("service")
+                    .pattern("^[a-z0-9][a-z0-9-]*$")
+                    .max_len(64)
+                    .required()
+                    .doc("The service to call, e.g. apps")
+                    .str("method")
+                    .pattern("^[a-z0-9_]+$")
+                    .max_len(64)
+                    .required()
+                    .doc("Its method, e.g. build_run")
+                    .prop("args", schema::any_object())
+                    .doc("The call's arguments ({} when omitted)")
+                    .str("title")
+                    .min_len(1)
+                    .max_len(200)
+                    .required()
+                    .doc("What the job is, as work/list shows it"))
+        .access(Access::account)
+        .internal()
+        .max_body(64 * 1024)
+        .handler(&Work::from_call);
 }
 
 std::string Work::owner(const platform::Request& r) {
@@ -250,6 +278,23 @@ json Work::from_task(platform::Request& r) {
         host_.revoke_grant(grant);  // open work appeared meanwhile
     else
         workers_.wake();
+    return {{"id", job["id"]}, {"status", job["status"]}};
+}
+
+json Work::from_call(platform::Request& r) {
+    const std::string who = owner(r);
+    const json call = {{"service", r.str("service")},
+                       {"method", r.str("method")},
+                       {"args", r.args().value("args", json::object())}};
+    const std::string grant = r.grant();
+    json job;
+    try {
+        job = jobs_.create({who, r.str("title"), "", "", "", grant, "web", call});
+    } catch (...) {
+        host_.revoke_grant(grant);
+        throw;
+    }
+    workers_.wake();
     return {{"id", job["id"]}, {"status", job["status"]}};
 }
 

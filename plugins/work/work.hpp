@@ -15,6 +15,8 @@
 //   retry      POST /api/v1/work/retry {id*} -> failed or blocked work queued again (409 otherwise)
 //   from_task  internal (tasks calls it as the caller): {task*, prompt*} -> {id}; one open job per
 //   task
+//   from_call  internal (a service's own durable job, e.g. apps/build): {service*, method*, args,
+//              title*} -> {id}; the worker calls service/method with args through the grant
 //
 // The queue is jobs.hpp (store layout, states, recovery), the threads workers.hpp. Plugin config:
 // `workers` (1-16, default 2), `timeout_ms` (per agent/run, 1000-3600000, default 600000).
@@ -40,6 +42,7 @@ public:
     platform::json read(platform::Request& r);
     platform::json retry(platform::Request& r);
     platform::json from_task(platform::Request& r);
+    platform::json from_call(platform::Request& r);
 
     static constexpr int64_t kMaxWaitSeconds = 60;
 

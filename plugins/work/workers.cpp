@@ -127,22 +127,35 @@ void Workers::run(const json& job) {
             call(grant, "tasks", "update", {{"id", task}, {"status", "doing"}}, kWriteBackMs);
         if (a.abandoned) return;
     }
-    const std::string channel = text(job, "channel");  // records from before it was kept: web
-    json request = {{"prompt", prompt},
-                    {"channel", channel.empty() ? "web" : channel},
-                    {"title", title(prompt)}};
-    if (!text(job, "agent").empty()) request["agent"] = text(job, "agent");
-    if (!text(job, "thread").empty()) request["thread"] = text(job, "thread");
-    Answer a = call(grant, "agent", "run", request, settings_.timeout_ms);
+    const json& own = job.contains("call") ? job["call"] : json();
+    const bool service_job = own.is_object();
+    std::string service = "agent", method = "run";
+    json request;
+    if (service_job) {
+        service = text(own, "service");
+        method = text(own, "method");
+        request = own.value("args", json::object());
+    } else {
+        const std::string channel = text(job, "channel");  // records from before it was kept
+        request = {{"prompt", prompt},
+                   {"channel", channel.empty() ? "web" : channel},
+                   {"title", title(prompt)}};
+        if (!text(job, "agent").empty()) request["agent"] = text(job, "agent");
+        if (!text(job, "thread").empty()) request["thread"] = text(job, "thread");
+    }
+    Answer a = call(grant, service, method, request, settings_.timeout_ms);
     if (a.abandoned) return;  // stopping: left doing, failed as interrupted at the next start
 
     std::optional<json> finished;
-    const std::string message = a.body.empty() ? "agent/run failed (status " +
+    const std::string message = a.body.empty() ? service + "/" + method + " failed (status " +
                                                      std::to_string(static_cast<int>(a.code)) + ")"
                                                : a.body;
     if (a.code == platform::Code::ok) {
         const json out = json::parse(a.body, nullptr, false);
-        if (out.is_object())
+        if (service_job)  // the service's answer is the result, as it gave it
+            finished = jobs_.finish(job, "done", out.is_discarded() ? json(a.body) : out, "",
+                                    json::array(), "");
+        else if (out.is_object())
             finished = jobs_.finish(job, "done", out.value("text", ""), "",
                                     out.value("steps", json::array()), text(out, "thread"));
         else

@@ -211,7 +211,7 @@ TEST_F(AppsApi, BadInputsAre4xxNever5xx) {
             }
         }
     }
-    EXPECT_EQ(methods, 10);
+    EXPECT_EQ(methods, 14);
     EXPECT_GT(cases, 100);
 }
 
@@ -295,6 +295,79 @@ TEST_F(AppsApi, PagesAreSandboxed) {
     EXPECT_EQ(api.get("/ui/apps/no-such-app").status, 404);
     const int bad = api.get("/ui/apps/Not%20A%20Slug").status;
     EXPECT_TRUE(bad >= 400 && bad < 500) << bad;
+}
+
+// The view token in a page's frame element (data-view), or "".
+std::string view_of(const std::string& page) {
+    const std::string attr = "data-view=\"";
+    const size_t at = page.find(attr);
+    if (at == std::string::npos) return "";
+    const size_t start = at + attr.size();
+    return page.substr(start, page.find('"', start) - start);
+}
+
+TEST_F(AppsApi, TheBridgeRelaysCallsAsTheViewerWithItsViewToken) {
+    ASSERT_EQ(api.post_json("/api/v1/notes/add", {{"title", "relay"}, {"text", "ann's"}},
+                            as("ap-rel-ann"))
+                  .status,
+              200);
+    ASSERT_EQ(api.post_json("/api/v1/notes/add", {{"title", "relay"}, {"text", "bob's"}},
+                            as("ap-rel-bob"))
+                  .status,
+              200);
+    json app = create({{"name", "Relay"}, {"html", kHtml}, {"public", true}}, "ap-rel-ann");
+    const std::string slug = app["slug"];
+    auto page = api.get("/ui/apps/" + slug, as("ap-rel-ann"));
+    ASSERT_EQ(page.status, 200) << page.body;
+    EXPECT_EQ(page.body.find("platform_csrf"), std::string::npos);  // no cookie is used
+    const std::string view = view_of(page.body);
+    ASSERT_EQ(view.size(), 24u) << page.body;
+    // Each opening gets its own token.
+    EXPECT_NE(view_of(api.get("/ui/apps/" + slug, as("ap-rel-ann")).body), view);
+
+    // With no credential but the token, a call acts as the viewer.
+    auto relay = [&](const std::string& token, const std::string& service,
+                     const std::string& method, const std::string& who = "") {
+        json body = {
+            {"view", token}, {"service", service}, {"method", method}, {"args", json::object()}};
+        return who.empty() ? api.post_json("/api/v1/apps/relay", body)
+                           : api.post_json("/api/v1/apps/relay", body, as(who));
+    };
+    auto mine = relay(view, "notes", "list");
+    ASSERT_EQ(mine.status, 200) << mine.body;
+    EXPECT_NE(mine.body.find("ann's"), std::string::npos) << mine.body;
+    EXPECT_EQ(mine.body.find("bob's"), std::string::npos) << mine.body;
+    // Another viewer of the same public app acts as themselves.
+    const std::string bobs = view_of(api.get("/ui/apps/" + slug, as("ap-rel-bob")).body);
+    auto theirs = relay(bobs, "notes", "list");
+    ASSERT_EQ(theirs.status, 200) << theirs.body;
+    EXPECT_NE(theirs.body.find("bob's"), std::string::npos) << theirs.body;
+    EXPECT_EQ(theirs.body.find("ann's"), std::string::npos) << theirs.body;
+    // Only what the viewer may call from an app: not apps' own building or relaying, not the
+    // work queue's internal methods.
+    for (const auto& [service, method] : std::vector<std::pair<std::string, std::string>>{
+             {"apps", "build"}, {"apps", "relay"}, {"work", "from_call"}, {"apps", "build_run"}}) {
+        auto refused = relay(view, service, method);
+        EXPECT_EQ(refused.status, 403) << service << "/" << method << " " << refused.body;
+        EXPECT_NE(refused.body.find("service, method"), std::string::npos) << refused.body;
+    }
+    EXPECT_EQ(relay(view, "apps", "read").status, 400);  // callable, its argument missing
+    // An unknown token is 401; a malformed one 400.
+    EXPECT_EQ(relay(std::string(24, 'A'), "notes", "list").status, 401);
+    EXPECT_EQ(relay("short", "notes", "list").status, 400);
+    // An anonymous viewer's page acts anonymously, even if a credential comes along later.
+    const std::string anon = view_of(api.get("/ui/apps/" + slug).body);
+    ASSERT_EQ(anon.size(), 24u);
+    EXPECT_EQ(relay(anon, "notes", "list").status, 403);  // not a method of anonymous callers
+    auto read = api.post_json(
+        "/api/v1/apps/relay",
+        {{"view", anon}, {"service", "apps"}, {"method", "read"}, {"args", {{"slug", slug}}}});
+    ASSERT_EQ(read.status, 200) << read.body;
+    EXPECT_EQ(read.json()["data"]["slug"], slug);
+    EXPECT_FALSE(read.json()["data"].contains("html"));  // as anyone else sees it
+    auto mixed = relay(anon, "notes", "list", "ap-rel-bob");
+    EXPECT_EQ(mixed.status, 400) << mixed.body;
+    EXPECT_NE(mixed.body.find("without an account"), std::string::npos) << mixed.body;
 }
 
 // The same pages from the plugin in its own worker process: the headers cross the worker's

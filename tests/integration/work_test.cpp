@@ -229,14 +229,9 @@ TEST_F(WorkApi, ATaskForTheAgentBecomesWorkAndGetsItsOutcome) {
 class WorkOnModelServer : public ::testing::Test {
 protected:
     void SetUp() override {
-        std::string text = test_profile_text();
-        const std::string memory = "  store:\n    plugin: store-memory\n";
-        const auto at = text.find(memory);
-        ASSERT_NE(at, std::string::npos) << "profiles/test.yaml changed its store";
-        text.replace(at, memory.size(),
-                     "  store:\n    plugin: store-sqlite\n    config:\n      path: \"" +
-                         home.path() + "/store.db\"\n");
-        text = with_plugin_config(text, "work", "workers: 1");
+        const std::string text =
+            with_plugin_config(with_sqlite_store(test_profile_text(), home.path() + "/store.db"),
+                               "work", "workers: 1");
         options_ = model_server_host(model, home.path() + "/work-restart.yaml", text);
         options_.home = home.path();
     }

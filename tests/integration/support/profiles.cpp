@@ -39,6 +39,16 @@ std::string with_plugin_config(std::string profile, const std::string& plugin,
     return profile;
 }
 
+std::string with_sqlite_store(std::string profile, const std::string& db_path) {
+    const std::string memory = "  store:\n    plugin: store-memory\n";
+    const auto at = profile.find(memory);
+    if (at == std::string::npos) throw std::runtime_error("the profile has no store-memory store");
+    profile.replace(
+        at, memory.size(),
+        "  store:\n    plugin: store-sqlite\n    config:\n      path: \"" + db_path + "\"\n");
+    return profile;
+}
+
 std::string manual_clock_local_profile(const std::string& dir) {
     std::string text = profile_text("local");
     auto swap = [&](const std::string& from, const std::string& to) {

@@ -26,6 +26,10 @@ std::string test_profile_with(const std::string& path, const std::string& extra)
 std::string with_plugin_config(std::string profile, const std::string& plugin,
                                const std::string& settings);
 
+// `profile` (profiles/test.yaml's text) with its in-memory store replaced by store-sqlite at
+// `db_path`, so what is stored outlives the host process; throws when it has no store-memory.
+std::string with_sqlite_store(std::string profile, const std::string& db_path);
+
 // Writes the `local` profile (auth-local: real accounts, each with a time zone) on a manual
 // business clock (the test-only clock plugin, privileged) to `dir`/manual.yaml; answers the path.
 // PLATFORM_ADMIN_SECRET must be set for a host using it.

@@ -195,4 +195,40 @@ TEST_F(ModelBuiltinProvider, WithoutContextTheHostsClockInUtcIsUsed) {
               "2026-11-28T09:00:00Z");
 }
 
+// An app build as the apps plugin sends it (decision 60): the app_html tool is the return channel.
+TEST_F(ModelBuiltinProvider, AnAppBuildAnswersFromATemplateOrNamesTheModelSetting) {
+    const json app_html = {{"name", "app_html"},
+                           {"description", "Return the finished app."},
+                           {"input_schema",
+                            {{"type", "object"},
+                             {"properties",
+                              {{"name", {{"type", "string"}}},
+                               {"description", {{"type", "string"}}},
+                               {"html", {{"type", "string"}}}}},
+                             {"required", {"name", "html"}}}}};
+    json request = {{"system", "You build one small self-contained HTML app."},
+                    {"messages", {user("a packing list checklist")}},
+                    {"tools", {app_html}},
+                    {"max_tokens", 16000}};
+    Completion built = complete(request);
+    ASSERT_EQ(built.code, PLATFORM_OK) << built.text;
+    const json answer = built.answer();
+    EXPECT_EQ(answer["stop"], "tool_calls");
+    EXPECT_EQ(answer["text"], "");
+    ASSERT_EQ(answer["tool_calls"].size(), 1u);
+    EXPECT_EQ(answer["tool_calls"][0]["id"], "call_1");
+    EXPECT_EQ(answer["tool_calls"][0]["name"], "app_html");
+    EXPECT_EQ(answer["tool_calls"][0]["arguments"]["name"], "Checklist");
+    EXPECT_TRUE(
+        has(answer["tool_calls"][0]["arguments"]["html"].get<std::string>(), "<h1>Checklist</h1>"));
+
+    request["messages"] = {user("a spreadsheet with charts")};
+    Completion refused = complete(request);
+    ASSERT_EQ(refused.code, PLATFORM_OK) << refused.text;
+    EXPECT_EQ(refused.answer()["stop"], "end");
+    EXPECT_TRUE(refused.answer()["tool_calls"].empty());
+    EXPECT_TRUE(has(refused.answer()["text"].get<std::string>(), "set model.provider to openai"))
+        << refused.text;
+}
+
 }  // namespace

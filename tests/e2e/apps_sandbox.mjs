@@ -15,7 +15,8 @@
 // policy stops them.
 //
 // Prints one JSON line: {chromium, login: {status, body}, cookies: {session, csrf}, wrapper_cookie,
-// apps: {<name>: {status, wrapper_csp, frame_url, result, violations_wait?} | {error, partial}},
+// apps: {<name>: {status, wrapper_csp, view, frame_url, result, violations_wait?} |
+// {error, partial}},
 // requests: [{url, failure | status} for each request outside base], example_hits: [urls],
 // console: [texts]}. Every wait is bounded; a run past the
 // deadline prints what it has with `timeout: true`.
@@ -82,8 +83,10 @@ try {
       const answer = await page.goto(`${config.base}/ui/apps/${slug}`);
       app.status = answer.status();
       app.wrapper_csp = answer.headers()['content-security-policy'] ?? null;
-      // What the console's own page (the wrapper, same origin as the console) can read.
+      // What the console's own page (the wrapper, same origin as the console) can read, and the
+      // page's view token (which only the wrapper's script may read).
       seen.wrapper_cookie = await page.evaluate(() => document.cookie);
+      app.view = await page.evaluate(() => document.getElementById('app').getAttribute('data-view'));
       await page.frameLocator('#app').locator('#result[data-done]').waitFor({ state: 'attached', timeout: wait });
       const frame = page.frames().find((f) => f !== page.mainFrame() && f.url().endsWith(`/ui/apps/${slug}/frame`));
       app.frame_url = frame.url();

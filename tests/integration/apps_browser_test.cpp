@@ -6,13 +6,14 @@
 // the browser holds the HttpOnly session cookie and the CSRF cookie), creates one app of
 // tests/e2e/apps/ as that viewer and opens it at /ui/apps/<slug>:
 //   - notes.html uses the app SDK (platform.call and the fetch replacement): it lists the note the
-//     test added for the viewer and adds one of its own, through the bridge, as the viewer;
+//     test added for the viewer and adds one of its own, through the bridge (apps/relay with the
+//     page's view token), as the viewer;
 //   - exfiltrate.html tries every way out to https://example.com: all fail, the frame's CSP
 //     reports each request it blocked, and none reaches the browser's network (a route of the
 //     script would have answered it);
 //   - cookies.html reads its own and the console's cookies and storage: each read throws
-//     SecurityError, and neither the session's nor the CSRF token appears anywhere in what the app
-//     saw.
+//     SecurityError, and neither the session's nor the CSRF token nor the view token appears
+//     anywhere in what the app saw.
 // Without Chromium or tests/e2e/node_modules the tests fail, naming scripts/e2e-deps.sh.
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -137,12 +138,16 @@ protected:
         return out;
     }
 
-    // Neither the session's nor the CSRF token appears in `what`.
-    void expect_no_secrets(const json& what) {
-        const std::string text = what.dump();
+    // Neither the session's nor the CSRF token, nor the page's view token, appears in what the
+    // app `name` saw.
+    void expect_no_secrets(const json& out, const std::string& name) {
+        const std::string text = out["apps"][name]["result"].dump() + out["console"].dump();
+        const std::string view = out["apps"][name].value("view", "");
         ASSERT_FALSE(session.empty());
+        ASSERT_GE(view.size(), 16u) << out.dump(1);
         EXPECT_EQ(text.find(session), std::string::npos) << text;
         EXPECT_EQ(text.find(csrf), std::string::npos) << text;
+        EXPECT_EQ(text.find(view), std::string::npos) << text;
     }
 
     static std::vector<std::string> titles(const json& list) {
@@ -166,7 +171,7 @@ TEST_F(AppsBrowser, AnAppListsAndAddsNotesThroughTheBridgeAsItsViewer) {
     ASSERT_TRUE(r.is_object()) << out.dump(1);
     EXPECT_EQ(r["origin"], "null") << "the app's document must have an opaque origin";
 
-    // notes/add (a write: the bridge sent the viewer's CSRF token with the session cookie).
+    // notes/add: a write, relayed as the viewer through the page's view token.
     EXPECT_EQ(r["add"].value("title", ""), "written by the app") << r.dump(1);
     // notes/list through platform.call and through fetch('/api/v1/notes/list'): the viewer's
     // notes, the test's among them.
@@ -182,12 +187,14 @@ TEST_F(AppsBrowser, AnAppListsAndAddsNotesThroughTheBridgeAsItsViewer) {
     EXPECT_FALSE(r["missing"].value("code", "").empty()) << r.dump(1);
     EXPECT_EQ(r["missing_fetch"]["status"], 404) << r.dump(1);
     EXPECT_TRUE(r["missing_fetch"]["body"]["error"].is_object()) << r.dump(1);
+    // A method the viewer's apps may not call (the relay itself): 403.
+    EXPECT_EQ(r["relay"]["status"], 403) << r.dump(1);
 
     // The app's note is the viewer's, as the host sees it.
     auto got = api->get("/api/v1/notes/get?title=written%20by%20the%20app", bearer(token));
     ASSERT_EQ(got.status, 200) << got.body;
     EXPECT_EQ(got.json()["data"]["text"], "through the bridge");
-    expect_no_secrets(out["apps"]);
+    expect_no_secrets(out, "notes");
 }
 
 TEST_F(AppsBrowser, AnAppCannotReachAnotherSiteByAnyMeans) {
@@ -264,8 +271,7 @@ TEST_F(AppsBrowser, AnAppCannotReadTheConsolesCookiesOrStorage) {
                               "top.document.cookie", "parent.location.href", "localStorage",
                               "sessionStorage", "parent.localStorage", "indexedDB", "cookieStore"})
         EXPECT_EQ(r[probe], json({{"error", "SecurityError"}})) << probe << ": " << r.dump(1);
-    expect_no_secrets(out["apps"]);
-    expect_no_secrets(out["console"]);
+    expect_no_secrets(out, "cookies");
 }
 
 }  // namespace

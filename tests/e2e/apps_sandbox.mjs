@@ -23,13 +23,13 @@
 import { chromium } from 'playwright-core';
 
 const config = JSON.parse(process.argv[2]);
-const wait = 15000;
+const wait = 30000;
 const seen = { apps: {}, requests: [], example_hits: [], console: [] };
 const done = (extra) => {
   console.log(JSON.stringify({ ...seen, ...extra }));
   process.exit(0);
 };
-setTimeout(() => done({ timeout: true }), 90000).unref();
+setTimeout(() => done({ timeout: true }), 100000).unref();
 
 // The flags this machine needs: no sandbox as root, no GPU, and none of Chromium's own traffic
 // (the network is closed, and background connections fail noisily).

@@ -104,7 +104,7 @@ protected:
             {kE2e + "/node_modules/.bin/node", kE2e + "/apps_sandbox.mjs", config.dump()},
             {{"PATH", kE2e + "/node_modules/.bin:" + (path ? path : "/usr/bin:/bin")},
              {"HOME", home.path()}},
-            120);
+            150);
         EXPECT_EQ(r.code, 0) << r.out << r.err;
         json out = json::parse(r.out, nullptr, false);
         EXPECT_TRUE(out.is_object()) << r.out << r.err;

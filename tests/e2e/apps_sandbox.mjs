@@ -18,8 +18,8 @@
 // apps: {<name>: {status, wrapper_csp, view, frame_url, result, violations_wait?} |
 // {error, partial}},
 // requests: [{url, failure | status} for each request outside base], example_hits: [urls],
-// console: [texts]}. Every wait is bounded; a run past the
-// deadline prints what it has with `timeout: true`.
+// console: [texts]}. Every wait is bounded; a run past the deadline prints what it has with
+// `timeout: true`.
 import { chromium } from 'playwright-core';
 
 const config = JSON.parse(process.argv[2]);
@@ -42,8 +42,8 @@ const browser = await chromium.launch({
 seen.chromium = browser.version();
 try {
   const context = await browser.newContext();
-  // Requests for anywhere but the host: Chromium reports those its policy blocked too, as failed
-  // with net::ERR_BLOCKED_BY_CSP; one that got an answer is listed with its status.
+  // Requests for anywhere but the host: Chromium reports those its policy blocked too, failed with
+  // the error text "csp"; one that got an answer is listed with its status.
   const outside = new Map();
   const note = (r, what) => {
     if (r.url().startsWith(config.base + '/')) return;

@@ -82,7 +82,7 @@ const char* const kBridge = R"JS(
 )JS";
 
 const char* const kPermissions =
-    "camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), bluetooth=()";
+    "camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=()";
 
 // Where the helper goes: after a leading doctype (so the document stays in standards mode), else
 // at the very start.

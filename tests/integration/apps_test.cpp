@@ -3,8 +3,8 @@
 // the limits of html and price, unique slugs, one MCP call, bad input of every method (generated
 // from its schema in /api/v1/openapi.json) answered 4xx, never 5xx, and the pages under
 // /ui/apps/<slug>: the sandboxed frame, the Content-Security-Policy of each page, who may open
-// them, and a priced app's price charged per use through the real billing service. (What a browser
-// does with them is not run here.)
+// them, the view token's relay, and a priced app's price charged per use through the real billing
+// service. (What a browser does with them: apps_browser_test.cpp.)
 #include <gtest/gtest.h>
 
 #include <set>

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "fields.hpp"
+
 namespace apps_build {
 
 using platform::json;
@@ -21,18 +23,6 @@ const char* const kSystem =
     "{method: 'POST', body: JSON.stringify(args)})` works the same way. Call only the methods "
     "listed below. Make it accessible (labels, buttons, keyboard use) and keep its state in "
     "memory unless a listed method stores it.";
-
-std::string cut(const std::string& s, size_t bytes) {
-    if (s.size() <= bytes) return s;
-    size_t end = bytes;
-    while (end > 0 && (static_cast<unsigned char>(s[end]) & 0xC0) == 0x80) --end;
-    return s.substr(0, end) + "...";
-}
-
-std::string text_of(const json& o, const char* key) {
-    auto it = o.find(key);
-    return it != o.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
 
 // The <title> of a document, or "".
 std::string title_of(const std::string& html) {
@@ -92,20 +82,22 @@ std::optional<Built> read_reply(const json& reply, std::string* why) {
         return std::nullopt;
     }
     for (const auto& call : reply.value("tool_calls", json::array())) {
-        if (!call.is_object() || text_of(call, "name") != kTool) continue;
+        if (!call.is_object() || apps_fields::text(call, "name") != kTool) continue;
         json args = call.value("arguments", json::object());
         if (args.is_string()) args = json::parse(args.get<std::string>(), nullptr, false);
-        if (!args.is_object() || text_of(args, "html").empty()) {
+        if (!args.is_object() || apps_fields::text(args, "html").empty()) {
             *why = "the model called app_html without an `html` string";
             return std::nullopt;
         }
-        return Built{text_of(args, "name"), text_of(args, "description"), text_of(args, "html")};
+        return Built{apps_fields::text(args, "name"), apps_fields::text(args, "description"),
+                     apps_fields::text(args, "html")};
     }
-    const std::string text = text_of(reply, "text");
+    const std::string text = apps_fields::text(reply, "text");
     const std::string doc = document_in(text);
     if (!doc.empty()) return Built{title_of(doc), "", doc};
     *why = text.empty() ? "the model answered neither app_html nor an HTML document"
-                        : "the model did not build an app: " + cut(text, 400);
+                        : "the model did not build an app: " + platform::utf8_prefix(text, 400) +
+                              (platform::utf8_length(text) > 400 ? "..." : "");
     return std::nullopt;
 }
 

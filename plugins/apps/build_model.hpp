@@ -11,7 +11,7 @@
 // The answer: the first `app_html` call's arguments (an object, or a string holding one). A model
 // that answered text instead is read too, when the text holds a whole HTML document (a ```html
 // fence, else from `<!doctype` or `<html` to the last `</html>`); its name is then the document's
-// <title>. Anything else is no app, and `why` is the model's own text (cut to 400 bytes), which
+// <title>. Anything else is no app, and `why` is the model's own text (its first 400 characters), which
 // is where an offline model says what it cannot build and which setting gives a real model.
 #pragma once
 

@@ -18,26 +18,12 @@ const char* const kBuilds = "builds";        // owner-scoped: build id -> record
 const char* const kBuildKeys = "buildkeys";  // owner-scoped: hash of what was asked -> build id
 constexpr int64_t kUnqueuedMs = 60000;       // a build without a job after this never ran
 
-std::string text_of(const json& o, const char* key) {
-    auto it = o.find(key);
-    return it != o.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-// `s` cut to at most `bytes`, never inside a UTF-8 sequence.
-std::string cut(const std::string& s, size_t bytes) {
-    if (s.size() <= bytes) return s;
-    size_t end = bytes;
-    while (end > 0 && (static_cast<unsigned char>(s[end]) & 0xC0) == 0x80) --end;
-    return s.substr(0, end);
-}
-
-// The first non-empty line of `s`, at most `bytes` and then "...".
-std::string first_line(const std::string& s, size_t bytes) {
+// The first non-empty line of `s`, at most `chars` characters and then "...".
+std::string title_line(const std::string& s, size_t chars) {
     const size_t start = s.find_first_not_of(" \t\r\n");
     if (start == std::string::npos) return "";
-    std::string line = s.substr(start, s.find('\n', start) - start);
-    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
-    return line.size() > bytes ? cut(line, bytes) + "..." : line;
+    const std::string line = platform::first_line(s.substr(start));
+    return platform::utf8_length(line) > chars ? platform::utf8_prefix(line, chars) + "..." : line;
 }
 
 // What dedupes a build: its request_key, else its prompt.
@@ -122,14 +108,14 @@ json Apps::build_view(const platform::Request& r, const json& rec) const {
                 {"status", rec["status"]},
                 {"prompt", rec["prompt"]},
                 {"request_key", rec.value("request_key", json())},
-                {"status_url", "/api/v1/apps/buildstatus?id=" + text_of(rec, "id")},
+                {"status_url", "/api/v1/apps/buildstatus?id=" + apps_fields::text(rec, "id")},
                 {"app", nullptr},
                 {"error", rec.value("error", json())},
                 {"problems", rec.value("problems", json::array())},
                 {"created", rec.value("created", json())},
                 {"started", rec.value("started", json())},
                 {"finished", rec.value("finished", json())}};
-    const std::string slug = text_of(rec, "app");
+    const std::string slug = apps_fields::text(rec, "app");
     if (!slug.empty())
         if (auto app = r.owned(kCollection).get(slug)) out["app"] = apps_fields::owner_view(*app);
     return out;
@@ -145,9 +131,10 @@ json Apps::build(platform::Request& r) {
         const std::string slot = platform::hash_id(seed, attempt);
         const auto held = keys.get(slot);
         std::optional<json> earlier;
-        if (held) earlier = builds.get(text_of(*held, "build"));
-        if (earlier && text_of(*earlier, "seed") != seed) continue;  // another seed's slot
-        if (earlier && (!key.empty() || text_of(*earlier, "status") != "failed")) {
+        if (held) earlier = builds.get(apps_fields::text(*held, "build"));
+        if (earlier && apps_fields::text(*earlier, "seed") != seed)
+            continue;  // another seed's slot
+        if (earlier && (!key.empty() || apps_fields::text(*earlier, "status") != "failed")) {
             json out = build_view(r, refreshed(r, *earlier));
             out["deduplicated"] = true;
             return out;
@@ -180,7 +167,7 @@ json Apps::build(platform::Request& r) {
                                 {{"service", "apps"},
                                  {"method", "build_run"},
                                  {"args", {{"id", id}}},
-                                 {"title", "App build: " + first_line(prompt, 120)}},
+                                 {"title", "App build: " + title_line(prompt, 120)}},
                                 r.call());
         } catch (const platform::Error& e) {
             queued.code = e.code();
@@ -194,7 +181,7 @@ json Apps::build(platform::Request& r) {
                 "builds: " +
                 queued.body);
         }
-        const std::string job = text_of(queued.result(), "id");
+        const std::string job = apps_fields::text(queued.result(), "id");
         auto written = builds.update(id, [&](const std::optional<json>& cur) {
             if (!cur) return cur;
             json next = *cur;
@@ -209,9 +196,9 @@ json Apps::build(platform::Request& r) {
 }
 
 json Apps::refreshed(const platform::Request& r, const json& rec, int64_t wait) const {
-    const std::string status = text_of(rec, "status");
+    const std::string status = apps_fields::text(rec, "status");
     if (final_status(status)) return rec;
-    const std::string job = text_of(rec, "work");
+    const std::string job = apps_fields::text(rec, "work");
     std::string failure;
     if (job.empty()) {
         if (host_.now_ms() - rec.value("created_ms", int64_t(0)) > kUnqueuedMs)
@@ -222,9 +209,9 @@ json Apps::refreshed(const platform::Request& r, const json& rec, int64_t wait) 
         auto res = host_.call("work", "get", ask, r.call());
         if (!res.ok()) return rec;  // the work service is away: the record as it stands
         const json work = res.result();
-        const std::string ws = text_of(work, "status");
+        const std::string ws = apps_fields::text(work, "status");
         if (ws == "failed" || ws == "blocked") {
-            const std::string error = text_of(work, "error");
+            const std::string error = apps_fields::text(work, "error");
             failure = error == "interrupted"
                           ? "interrupted: the server stopped during the build, which is not run "
                             "again; start a new build to try again"
@@ -232,12 +219,12 @@ json Apps::refreshed(const platform::Request& r, const json& rec, int64_t wait) 
         }
     }
     auto builds = r.owned(kBuilds);
-    const std::string id = text_of(rec, "id");
+    const std::string id = apps_fields::text(rec, "id");
     auto now = builds.get(id);
     if (!now) no_build(id);
-    if (failure.empty() || final_status(text_of(*now, "status"))) return *now;
+    if (failure.empty() || final_status(apps_fields::text(*now, "status"))) return *now;
     auto written = builds.update(id, [&](const std::optional<json>& cur) {
-        if (!cur || final_status(text_of(*cur, "status"))) return cur;
+        if (!cur || final_status(apps_fields::text(*cur, "status"))) return cur;
         json next = *cur;
         next["status"] = "failed";
         next["error"] = failure;
@@ -278,7 +265,7 @@ json Apps::build_run(platform::Request& r) {
     auto started = builds.update(id, [&](const std::optional<json>& cur) {
         claimed = false;
         if (!cur) no_build(id);
-        was = text_of(*cur, "status");
+        was = apps_fields::text(*cur, "status");
         if (was != "queued") return cur;
         json next = *cur;
         next["status"] = "building";
@@ -310,8 +297,9 @@ json Apps::build_run(platform::Request& r) {
     }
     json reply;
     try {
-        reply = host_.complete(apps_build::model_request(
-            text_of(rec, "prompt"), std::vector<std::string>(callable.begin(), callable.end())));
+        reply = host_.complete(
+            apps_build::model_request(apps_fields::text(rec, "prompt"),
+                                      std::vector<std::string>(callable.begin(), callable.end())));
     } catch (const platform::Error& e) {
         fail(e.what(), json::array());
         throw;
@@ -333,9 +321,9 @@ json Apps::build_run(platform::Request& r) {
         fail(message, problems);
         throw platform::Error(platform::Code::bad_gateway, message);
     }
-    std::string name = first_line(built->name, kNameMax - 3);
-    if (name.empty()) name = first_line(text_of(rec, "prompt"), 60);
-    std::string description = cut(built->description, kDescriptionMax);
+    std::string name = title_line(built->name, kNameMax - 3);
+    if (name.empty()) name = title_line(apps_fields::text(rec, "prompt"), 60);
+    std::string description = platform::utf8_prefix(built->description, kDescriptionMax);
     if (description.empty()) description = name;
     const std::string now = platform::rfc3339(host_.now_ms());
     json app = {{"slug", ""},

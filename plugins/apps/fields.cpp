@@ -148,4 +148,10 @@ json public_view(const json& app) {
     return out;
 }
 
+std::string text(const json& obj, const char* key) {
+    if (!obj.is_object()) return "";
+    auto it = obj.find(key);
+    return it != obj.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
 }  // namespace apps_fields

@@ -28,6 +28,10 @@ void check_icon(const std::string& svg);
 // was given. 400 naming both when they disagree.
 std::optional<bool> visibility(const platform::json& args);
 
+// obj[key] when obj is an object holding a string there, else "" (records read back from the
+// store, answers of other services and of the model).
+std::string text(const platform::json& obj, const char* key);
+
 // An app as its owner sees it: every field, the HTML included, and its page's `url`
 // ("/ui/apps/<slug>").
 platform::json owner_view(const platform::json& app);

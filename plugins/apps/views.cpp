@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "apps.hpp"
+#include "fields.hpp"
 
 namespace schema = platform::schema;
 
@@ -12,11 +13,6 @@ using platform::json;
 namespace {
 
 const char* const kViewGrants = "viewgrants";  // owner-scoped: slug -> {grant, day}
-
-std::string text_of(const json& o, const char* key) {
-    auto it = o.find(key);
-    return it != o.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
 
 std::string view_key(const std::string& token) {
     return "view/" + token;
@@ -61,16 +57,16 @@ std::string Apps::open_view(platform::Request& r, const std::string& slug) const
         const std::string day = platform::rfc3339(host_.now_ms()).substr(0, 10);
         auto grants = r.owned(kViewGrants);
         auto held = grants.get(slug);
-        if (held && text_of(*held, "day") == day) {
-            grant = text_of(*held, "grant");
+        if (held && apps_fields::text(*held, "day") == day) {
+            grant = apps_fields::text(*held, "grant");
         } else {
             grant = r.grant();
             if (!grants.compare_and_set(slug, held, json{{"grant", grant}, {"day", day}})) {
                 host_.revoke_grant(grant);  // another opening made today's meanwhile
                 held = grants.get(slug);
-                grant = held ? text_of(*held, "grant") : "";
+                grant = held ? apps_fields::text(*held, "grant") : "";
             } else if (held) {
-                host_.revoke_grant(text_of(*held, "grant"));
+                host_.revoke_grant(apps_fields::text(*held, "grant"));
             }
         }
     }
@@ -94,7 +90,7 @@ json Apps::relay(platform::Request& r) {
     const json view = raw ? json::parse(*raw, nullptr, false) : json();
     if (!view.is_object())
         throw platform::unauthenticated("view: unknown or expired; reload the app's page");
-    const std::string grant = text_of(view, "grant");
+    const std::string grant = apps_fields::text(view, "grant");
     if (grant.empty() && !r.anonymous())
         throw platform::invalid_argument(
             "view: the page was opened without an account; reload it to act as yourself");

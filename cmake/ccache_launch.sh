@@ -8,9 +8,10 @@
 #   1. Before: the old <name>.gch and <name>.gch.sum are removed. The header's compile includes its
 #      own header (`-include <name>`), so with an old .gch next to it ccache would hash that file
 #      into the key, and the key would depend on what the folder built last.
-#   2. After: <name>.gch.sum is written: the SHA-256 of the header's preprocessed text (no line
-#      markers, the checkout's path removed) and of this compile's arguments (the same). With
-#      sloppiness pch_external_checksum, ccache hashes this file instead of the .gch in every
+#   2. After: <name>.gch.sum is written: the SHA-256 of the header's preprocessed text (line
+#      markers kept, so a moved line changes it too) and of this compile's arguments, both with
+#      the checkout's path removed. With
+#      pch_external_checksum (CCACHE_PCH_EXTSUM=1), ccache hashes this file instead of the .gch in every
 #      compile that uses the header. The .gch itself holds the checkout's paths, so its bytes differ
 #      between folders even when its content is the same; the checksum does not.
 #
@@ -50,6 +51,6 @@ base=${CCACHE_BASEDIR:-/nonexistent}
 {
     printf '%s\n' "$args"
     eval "set -- $args"
-    "$@" -E -P -o -
+    "$@" -E -o -
 } | sed "s|$base||g" | sha256sum | cut -d' ' -f1 >"$out.sum.tmp"
 mv "$out.sum.tmp" "$out.sum"

@@ -76,9 +76,8 @@ json page_answer(int status, const std::string& content_type, const std::string&
                  const std::string& requested, const std::string& final_url) {
     const std::string where = final_url.empty() ? requested : final_url;
     if (status < 200 || status > 299)
-        throw Error(Code::bad_gateway,
-                    "url: " + where + " answered HTTP " + std::to_string(status) +
-                        " (only a 2xx answer is read)");
+        throw Error(Code::bad_gateway, "url: " + where + " answered HTTP " +
+                                           std::to_string(status) + " (only a 2xx answer is read)");
     auto [type, charset] = media_type(content_type);
     const bool html = type == "text/html" || type == "application/xhtml+xml" ||
                       (type.empty() && looks_like_markup(body));
@@ -95,6 +94,10 @@ json page_answer(int status, const std::string& content_type, const std::string&
     if (html) {
         // gumbo reads UTF-8: another declared charset (the header's, else the page's own
         // <meta>) is converted first.
+        if (too_deep(body))
+            throw Error(Code::bad_gateway, "url: " + where + " nests its elements more than " +
+                                               std::to_string(kMaxNesting) +
+                                               " deep; web/fetch does not read it");
         if (charset.empty())
             if (auto declared = declared_charset(body)) charset = *declared;
         const Page page = readable(to_utf8(body, charset), where);
@@ -150,8 +153,8 @@ json Web::fetch(platform::Request& r) {
                 throw platform::invalid_argument("url: " + why);
             case Code::timeout:
             case Code::deadline_exceeded:
-                throw Error(Code::deadline_exceeded, "url: the site did not answer in time (" +
-                                                         why + ")");
+                throw Error(Code::deadline_exceeded,
+                            "url: the site did not answer in time (" + why + ")");
             case Code::payload_too_large:
                 throw Error(Code::bad_gateway, "url: the page is larger than " +
                                                    std::to_string(web::kMaxPageBytes >> 20) +

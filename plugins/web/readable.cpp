@@ -19,6 +19,7 @@ namespace {
 
 struct Parsed {
     explicit Parsed(const std::string& html) {
+        if (too_deep(html)) return;
         GumboOptions o = kGumboDefaultOptions;
         o.max_errors = 0;  // errors are not read: do not keep them
         options = o;
@@ -29,7 +30,7 @@ struct Parsed {
     }
     Parsed(const Parsed&) = delete;
     Parsed& operator=(const Parsed&) = delete;
-    GumboOptions options;
+    GumboOptions options = kGumboDefaultOptions;
     GumboOutput* output = nullptr;
 };
 
@@ -123,7 +124,6 @@ bool dropped_tag(GumboTag t) {
         case GUMBO_TAG_HEADER:
         case GUMBO_TAG_FOOTER:
         case GUMBO_TAG_ASIDE:
-        case GUMBO_TAG_DIALOG:
         case GUMBO_TAG_MENU:
         case GUMBO_TAG_HEAD:
         case GUMBO_TAG_AUDIO:
@@ -135,6 +135,14 @@ bool dropped_tag(GumboTag t) {
     }
 }
 
+// The name of an element gumbo does not know, lower case ("dialog").
+std::string unknown_name(const GumboNode* n) {
+    GumboStringPiece piece = n->v.element.original_tag;
+    if (!piece.data || !piece.length) return {};
+    gumbo_tag_from_original_text(&piece);
+    return lower(std::string(piece.data, piece.length));
+}
+
 bool names_any(const std::string& names, std::initializer_list<const char*> words) {
     for (const char* w : words)
         if (names.find(w) != std::string::npos) return true;
@@ -143,14 +151,15 @@ bool names_any(const std::string& names, std::initializer_list<const char*> word
 
 // Class and id names of page furniture, and of content (readability's lists, shortened).
 bool furniture_name(const std::string& names) {
-    return names_any(names, {"comment", "sidebar", "menu", "share", "social", "cookie", "consent",
-                             "sponsor", "advert", "-ad-", "banner", "breadcrumb", "popup",
-                             "modal", "related", "footer", "masthead", "newsletter", "pagination",
-                             "pager", "skip", "subscribe", "promo", "disqus", "rss", "gdpr"});
+    return names_any(
+        names, {"comment",   "sidebar", "menu",     "share",      "social",     "cookie", "consent",
+                "sponsor",   "advert",  "-ad-",     "banner",     "breadcrumb", "popup",  "modal",
+                "related",   "footer",  "masthead", "newsletter", "pagination", "pager",  "skip",
+                "subscribe", "promo",   "disqus",   "rss",        "gdpr"});
 }
 bool content_name(const std::string& names) {
-    return names_any(names, {"article", "content", "main", "post", "entry", "story", "body",
-                             "text", "blog"});
+    return names_any(
+        names, {"article", "content", "main", "post", "entry", "story", "body", "text", "blog"});
 }
 std::string names_of(const GumboNode* n) {
     return lower(attr(n, "class") + " " + attr(n, "id"));
@@ -160,6 +169,7 @@ bool dropped(const GumboNode* n) {
     if (!is_element(n)) return n->type == GUMBO_NODE_COMMENT;
     const GumboTag t = tag(n);
     if (dropped_tag(t)) return true;
+    if (t == GUMBO_TAG_UNKNOWN && unknown_name(n) == "dialog") return true;  // not in gumbo 0.10
     if (gumbo_get_attribute(&n->v.element.attributes, "hidden")) return true;
     if (lower(attr(n, "aria-hidden")) == "true") return true;
     const std::string role = lower(attr(n, "role"));
@@ -256,11 +266,6 @@ bool block_tag(GumboTag t) {
     }
 }
 
-bool heading(GumboTag t) {
-    return t == GUMBO_TAG_H1 || t == GUMBO_TAG_H2 || t == GUMBO_TAG_H3 || t == GUMBO_TAG_H4 ||
-           t == GUMBO_TAG_H5 || t == GUMBO_TAG_H6;
-}
-
 bool has_block_child(const GumboNode* n) {
     const GumboVector& kids = n->v.element.children;
     for (unsigned i = 0; i < kids.length; ++i) {
@@ -273,8 +278,7 @@ bool has_block_child(const GumboNode* n) {
 
 bool paragraph_like(const GumboNode* n) {
     const GumboTag t = tag(n);
-    if (t == GUMBO_TAG_P || t == GUMBO_TAG_PRE || t == GUMBO_TAG_TD ||
-        t == GUMBO_TAG_BLOCKQUOTE)
+    if (t == GUMBO_TAG_P || t == GUMBO_TAG_PRE || t == GUMBO_TAG_TD || t == GUMBO_TAG_BLOCKQUOTE)
         return true;
     return t == GUMBO_TAG_DIV && !has_block_child(n);
 }
@@ -395,8 +399,7 @@ public:
         if (t == GUMBO_TAG_A) link_start(n);
         const GumboVector& kids = n->v.element.children;
         for (unsigned i = 0; i < kids.length; ++i)
-            node(static_cast<const GumboNode*>(kids.data[i]), depth + 1,
-                 pre || t == GUMBO_TAG_PRE);
+            node(static_cast<const GumboNode*>(kids.data[i]), depth + 1, pre || t == GUMBO_TAG_PRE);
         if (t == GUMBO_TAG_A) link_end();
         if (t == GUMBO_TAG_LI || t == GUMBO_TAG_TR || t == GUMBO_TAG_DT || t == GUMBO_TAG_DD)
             line();
@@ -500,8 +503,8 @@ const GumboNode* find_first(const GumboNode* n, GumboTag t, size_t depth = 0) {
     if (tag(n) == t) return n;
     const GumboVector& kids = n->v.element.children;
     for (unsigned i = 0; i < kids.length; ++i)
-        if (const GumboNode* f = find_first(static_cast<const GumboNode*>(kids.data[i]), t,
-                                            depth + 1))
+        if (const GumboNode* f =
+                find_first(static_cast<const GumboNode*>(kids.data[i]), t, depth + 1))
             return f;
     return nullptr;
 }
@@ -548,6 +551,82 @@ const GumboNode* body_of(const GumboNode* root) {
 }
 
 }  // namespace
+
+// ---- nesting --------------------------------------------------------------------------------------
+
+namespace {
+
+bool one_of(const std::string& name, std::initializer_list<const char*> names) {
+    for (const char* n : names)
+        if (name == n) return true;
+    return false;
+}
+
+// Elements that never hold others, or whose end tag is optional (the next one closes them).
+bool does_not_nest(const std::string& name) {
+    return one_of(name, {"area",   "base", "br",   "col",      "embed",   "hr",     "img",
+                         "input",  "link", "meta", "param",    "source",  "track",  "wbr",
+                         "keygen", "p",    "li",   "dt",       "dd",      "option", "optgroup",
+                         "tr",     "td",   "th",   "thead",    "tbody",   "tfoot",  "rb",
+                         "rt",     "rp",   "rtc",  "colgroup", "caption", "frame",  "image"});
+}
+
+// Elements whose content is text up to their end tag.
+bool raw_text(const std::string& name) {
+    return one_of(name, {"script", "style", "textarea", "title", "xmp", "noembed", "noframes",
+                         "iframe", "plaintext"});
+}
+
+bool name_char(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == ':' || c == '_';
+}
+
+}  // namespace
+
+bool too_deep(const std::string& html) {
+    const std::string h = lower(html);
+    const size_t n = h.size();
+    size_t depth = 0, foreign = 0, i = 0;
+    while (i < n) {
+        const size_t lt = h.find('<', i);
+        if (lt == std::string::npos || lt + 1 >= n) break;
+        i = lt + 1;
+        if (h.compare(i, 3, "!--") == 0) {
+            const size_t end = h.find("-->", i + 3);
+            if (end == std::string::npos) break;
+            i = end + 3;
+            continue;
+        }
+        const bool closing = h[i] == '/';
+        const size_t start = closing ? i + 1 : i;
+        if (start >= n || !std::isalpha(static_cast<unsigned char>(h[start]))) continue;
+        size_t end = start;
+        while (end < n && name_char(h[end])) ++end;
+        const std::string name = h.substr(start, end - start);
+        const size_t gt = h.find('>', end);
+        if (gt == std::string::npos) break;
+        const bool self_closed = h[gt - 1] == '/';
+        i = gt + 1;
+        if (closing) {
+            if (!does_not_nest(name) && depth) --depth;
+            if ((name == "svg" || name == "math") && foreign) --foreign;
+            continue;
+        }
+        if (raw_text(name) && !self_closed) {
+            const size_t close = h.find("</" + name, i);
+            if (close == std::string::npos) break;
+            i = close;
+            continue;
+        }
+        if (does_not_nest(name) || (self_closed && foreign)) continue;
+        if (name == "svg" || name == "math") {
+            if (self_closed) continue;
+            ++foreign;
+        }
+        if (++depth > kMaxNesting) return true;
+    }
+    return false;
+}
 
 // ---- the page -----------------------------------------------------------------------------------
 
@@ -836,8 +915,8 @@ std::string valid_utf8(const std::string& s) {
             cp = (cp << 6) | (d & 0x3F);
         }
         if (ok) {
-            const bool overlong = (n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) ||
-                                  (n == 3 && cp < 0x10000);
+            const bool overlong =
+                (n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000);
             if (overlong || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) ok = false;
         }
         if (!ok) {
@@ -857,9 +936,9 @@ std::string to_utf8(const std::string& bytes, const std::string& charset_in) {
         charset == "ascii")
         return valid_utf8(bytes);
     // The HTML standard reads these labels as windows-1252.
-    const std::string from =
-        charset == "iso-8859-1" || charset == "latin1" || charset == "l1" ? "WINDOWS-1252"
-                                                                          : charset;
+    const std::string from = charset == "iso-8859-1" || charset == "latin1" || charset == "l1"
+                                 ? "WINDOWS-1252"
+                                 : charset;
     iconv_t cd = iconv_open("UTF-8", from.c_str());
     if (cd == reinterpret_cast<iconv_t>(-1)) return valid_utf8(bytes);
     std::string out;

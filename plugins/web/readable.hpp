@@ -40,6 +40,10 @@ inline constexpr std::size_t kMaxLinks = 200;
 inline constexpr std::size_t kMaxLinkTextChars = 200;
 inline constexpr std::size_t kMaxTitleChars = 500;
 inline constexpr std::size_t kMaxDepth = 400;
+// gumbo's time grows with the square of the nesting depth (each block start tag scans the open
+// elements), and a few hundred thousand nested elements overflow its stack: markup estimated to
+// nest deeper than this (Blink's own cap on tree depth) is not parsed at all.
+inline constexpr std::size_t kMaxNesting = 512;
 
 struct Link {
     std::string url, text;
@@ -55,8 +59,16 @@ struct Page {
     bool links_truncated = false;
 };
 
-// The readable content of `html` (UTF-8) fetched from `page_url`.
+// The readable content of `html` (UTF-8) fetched from `page_url`; an empty page when `html`
+// nests deeper than kMaxNesting (check too_deep first to say so).
 Page readable(const std::string& html, const std::string& page_url);
+
+// Whether `html` may nest elements deeper than kMaxNesting. An estimate from the tags alone,
+// before any parse: start tags count, end tags uncount, void elements and those whose end tag
+// is optional (p, li, td, tr, option, ...) do not count, the contents of script, style,
+// textarea, title and comments are skipped, and "/>" closes only inside svg and math (in HTML a
+// `<div/>` stays open, as the parser reads it).
+bool too_deep(const std::string& html);
 
 // The charset a document declares in <meta charset> or <meta http-equiv="content-type">
 // (lower case), if any.

@@ -33,10 +33,8 @@ std::string query_of(platform::Request& r) {
 }  // namespace
 
 void Web::describe(platform::ServiceSpec<Web>& s) {
-    s.id("web")
-        .version("1.0.0")
-        .service("v1.web")
-        .summary("Read a web page's main text, search the web and its images");
+    s.id("web").version("1.0.0").service("v1.web").summary(
+        "Read a web page's main text, search the web and its images");
     s.get("fetch")
         .title("Read a web page")
         .description(
@@ -52,13 +50,8 @@ void Web::describe(platform::ServiceSpec<Web>& s) {
             "2 MiB are refused (502). Addresses on this network (loopback, private, link-local, "
             "cloud metadata) and schemes other than http and https are refused (403) with the "
             "reason. Needs an account.")
-        .schema(schema::object()
-                    .str("url")
-                    .min_len(1)
-                    .max_len(2048)
-                    .uri()
-                    .required()
-                    .doc("The page's absolute http or https URL, at most 2048 characters"))
+        .schema(schema::object().str("url").min_len(1).max_len(2048).uri().required().doc(
+            "The page's absolute http or https URL, at most 2048 characters"))
         .access(platform::Access::account)
         .read_only()
         .open_world()

@@ -69,10 +69,9 @@ class Web : public SharedHostTest {
 protected:
     static void SetUpTestSuite() {
         up = std::make_unique<FakeUpstream>();
-        const std::string outbound =
-            with_allow_user(*up, up->outbound_yaml({{"brave", "brave-test-key",
-                                                     "X-Subscription-Token", true}},
-                                                   5000));
+        const std::string outbound = with_allow_user(
+            *up,
+            up->outbound_yaml({{"brave", "brave-test-key", "X-Subscription-Token", true}}, 5000));
         HostProcess::Options o;
         o.profile = test_profile_with(suite_dir() + "/web.yaml",
                                       outbound + "payment:\n  pay_to: \"" + kPayTo +
@@ -89,8 +88,8 @@ protected:
         up->serve(kImages, FakeUpstream::fixture("brave", "images_search.json"));
         up->serve("/pages/article.html",
                   FakeUpstream::fixture("web", "article.html", "text/html; charset=utf-8"));
-        up->serve("/pages/notes.txt", FakeUpstream::status(200, "first line\r\nsecond line\r\n",
-                                                           "text/plain"));
+        up->serve("/pages/notes.txt",
+                  FakeUpstream::status(200, "first line\r\nsecond line\r\n", "text/plain"));
         up->serve("/pages/photo.png", FakeUpstream::status(200, "\x89PNG\r\n", "image/png"));
         up->serve("/x402/verify",
                   FakeUpstream::status(200, json{{"isValid", true}, {"payer", kPayer}}.dump()));
@@ -124,7 +123,8 @@ protected:
         return out;
     }
     json balance(const std::string& account) {
-        json env = {{"service", "billing"}, {"method", "Billing.Balance"}, {"request", json::object()}};
+        json env = {
+            {"service", "billing"}, {"method", "Billing.Balance"}, {"request", json::object()}};
         auto r = proxy.post("/rpc", env.dump(), as(account));
         EXPECT_EQ(r.status, 200) << r.body;
         return r.status == 200 ? r.json() : json();
@@ -149,8 +149,12 @@ protected:
                     {"validBefore", "99999999999"},
                     {"nonce", "0x" + std::to_string(5000 + ++nonce)}}}}}};
     }
-    static Headers paid(const json& payload) { return {{"PAYMENT-SIGNATURE", b64(payload.dump())}}; }
-    size_t facilitator_calls(const std::string& what) { return up->requests("/x402/" + what).size(); }
+    static Headers paid(const json& payload) {
+        return {{"PAYMENT-SIGNATURE", b64(payload.dump())}};
+    }
+    size_t facilitator_calls(const std::string& what) {
+        return up->requests("/x402/" + what).size();
+    }
 
     static std::unique_ptr<FakeUpstream> up;
 };
@@ -171,9 +175,9 @@ TEST_F(Web, FetchGivesTheArticlesMainTextWithoutItsNoise) {
     const std::string text = a["text"];
     EXPECT_TRUE(has(text, "A single hive fits in a surprisingly small garden")) << text;
     EXPECT_TRUE(has(text, "kitchen window.\n\nStart in spring")) << text;
-    for (const char* noise : {"NAV-NEWS", "COOKIE-BANNER", "COMMENTS-SECTION", "SIDEBAR-POPULAR",
-                              "SHARE-BUTTONS", "NEWSLETTER-FORM", "FOOTER-TEXT",
-                              "TRACKING-SCRIPT-TEXT"})
+    for (const char* noise :
+         {"NAV-NEWS", "COOKIE-BANNER", "COMMENTS-SECTION", "SIDEBAR-POPULAR", "SHARE-BUTTONS",
+          "NEWSLETTER-FORM", "FOOTER-TEXT", "TRACKING-SCRIPT-TEXT"})
         EXPECT_FALSE(has(text, noise)) << noise;
     ASSERT_EQ(a["links"].size(), 2u) << a["links"];
     EXPECT_EQ(a["links"][0]["url"], up->url("/guides/first-hive.html"));
@@ -208,7 +212,9 @@ TEST_F(Web, FetchRefusesEveryAddressOnThisMachineOrNetwork) {
     const int other_port = port < 65535 ? port + 1 : port - 1;
     up->serve("/pages/to-private", {302, "", "text/html", {{"Location", "http://10.0.0.1/"}}});
     up->serve("/pages/to-loopback",
-              {302, "", "text/html",
+              {302,
+               "",
+               "text/html",
                {{"Location", "http://127.0.0.1:" + std::to_string(other_port) + "/admin"}}});
     up->serve("/pages/to-metadata",
               {301, "", "text/html", {{"Location", "http://169.254.169.254/latest/meta-data/"}}});
@@ -232,10 +238,11 @@ TEST_F(Web, FetchRefusesEveryAddressOnThisMachineOrNetwork) {
     };
     for (const auto& c : table) {
         auto r = fetch(c.url);
-        EXPECT_TRUE(r.status == 403 || r.status == 400) << c.url << ": " << r.status << " " << r.body;
+        EXPECT_TRUE(r.status == 403 || r.status == 400)
+            << c.url << ": " << r.status << " " << r.body;
         EXPECT_TRUE(has(message(r), "url: ")) << c.url << ": " << r.body;
-        EXPECT_TRUE(has(message(r), c.reason)) << c.url << ": expected '" << c.reason << "' in "
-                                               << r.body;
+        EXPECT_TRUE(has(message(r), c.reason))
+            << c.url << ": expected '" << c.reason << "' in " << r.body;
     }
     // The redirects were asked of the fixture site; nothing else was reached.
     EXPECT_EQ(up->requests("/pages/to-private").size(), 1u);

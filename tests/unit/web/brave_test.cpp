@@ -60,7 +60,8 @@ TEST(Brave, ImageResultsGiveTheImageItsThumbnailAndItsPage) {
     const json& first = a["results"][0];
     EXPECT_EQ(first["title"], "Lighthouse at dusk on a rocky coast");
     EXPECT_EQ(first["image"], "https://photos.example.com/images/lighthouse-dusk.jpg");
-    EXPECT_EQ(first["thumbnail"], "https://imgs.search.brave.com/example/thumb/lighthouse-dusk.jpg");
+    EXPECT_EQ(first["thumbnail"],
+              "https://imgs.search.brave.com/example/thumb/lighthouse-dusk.jpg");
     EXPECT_EQ(first["page"], "https://photos.example.com/lighthouse-dusk");
     EXPECT_EQ(first["site"], "photos.example.com");
     EXPECT_EQ(first["width"], 3000);
@@ -71,8 +72,7 @@ TEST(Brave, ImageResultsGiveTheImageItsThumbnailAndItsPage) {
 
 TEST(Brave, BodiesThatAreNotBravesAnswerAreMalformed) {
     EXPECT_THROW(search_from(json::array(), "q", 10), common::upstream::Malformed);
-    EXPECT_THROW(search_from({{"web", {{"results", "no"}}}}, "q", 10),
-                 common::upstream::Malformed);
+    EXPECT_THROW(search_from({{"web", {{"results", "no"}}}}, "q", 10), common::upstream::Malformed);
     EXPECT_THROW(images_from(json("text"), "q", 10), common::upstream::Malformed);
     EXPECT_TRUE(images_from(json::object(), "q", 10)["results"].empty());
 }

@@ -37,8 +37,8 @@ TEST(Readable, TheArticleKeepsItsMainTextAndDropsTheNoise) {
 
 TEST(Readable, ParagraphsAreSeparatedByABlankLineAndListItemsAreLines) {
     const Page p = readable(fixture_text("web", "article.html"), kArticleUrl);
-    EXPECT_TRUE(has(p.text,
-                    "the occasional visitor at the kitchen window.\n\nStart in spring, when"))
+    EXPECT_TRUE(
+        has(p.text, "the occasional visitor at the kitchen window.\n\nStart in spring, when"))
         << p.text;
     EXPECT_TRUE(has(p.text, "\n\nThrough the year\n\nInspections run weekly")) << p.text;
     EXPECT_TRUE(has(p.text,
@@ -158,15 +158,34 @@ TEST(Readable, LinksAreCapped) {
     EXPECT_TRUE(p.links_truncated);
 }
 
-TEST(Readable, DeepNestingIsReadToAFixedDepthWithoutCrashing) {
-    std::string html;
-    for (int i = 0; i < 20000; ++i) html += "<div>";
-    html += "deep text";
-    const Page p = readable("<body><p>Shallow text that is long enough to be a paragraph, with "
-                            "commas, yes.</p>" +
-                                html + "</body>",
-                            "https://e.com/");
-    EXPECT_TRUE(has(p.text, "Shallow text")) << p.text.substr(0, 200);
+TEST(Readable, MarkupNestedTooDeepIsNotParsed) {
+    std::string deep = "<body>";
+    for (size_t i = 0; i <= kMaxNesting; ++i) deep += "<div>";
+    EXPECT_TRUE(too_deep(deep + "text"));
+    EXPECT_EQ(readable(deep + "text", "https://e.com/").text, "");  // quickly, and no crash
+    std::string self_closed = "<body>";
+    for (size_t i = 0; i <= kMaxNesting; ++i) self_closed += "<div/>";
+    EXPECT_TRUE(too_deep(self_closed)) << "in HTML <div/> stays open";
+    std::string huge = "<body>";
+    for (int i = 0; i < 400000; ++i) huge += "<span>";
+    EXPECT_TRUE(too_deep(huge));
+    EXPECT_EQ(readable(huge, "https://e.com/").text, "");
+}
+
+TEST(Readable, OrdinaryMarkupIsNotTooDeep) {
+    EXPECT_FALSE(too_deep(fixture_text("web", "article.html")));
+    std::string wide = "<body><table>";
+    for (int i = 0; i < 5000; ++i) wide += "<tr><td>cell<td>cell<li>item<p>para<br><img src=x>";
+    EXPECT_FALSE(too_deep(wide)) << "optional end tags and void elements do not nest";
+    std::string svg = "<body><svg>";
+    for (int i = 0; i < 5000; ++i) svg += "<path d='M0 0'/>";
+    EXPECT_FALSE(too_deep(svg + "</svg>")) << "/> closes inside svg";
+    std::string script = "<body><script>";
+    for (int i = 0; i < 5000; ++i) script += "html += '<div>';";
+    EXPECT_FALSE(too_deep(script + "</script><!-- <div><div><div> -->"));
+    std::string nested = "<body>";
+    for (int i = 0; i < 5000; ++i) nested += "<div>x</div>";
+    EXPECT_FALSE(too_deep(nested));
 }
 
 TEST(Readable, EmptyAndNonsenseInputGiveValidText) {
@@ -238,11 +257,14 @@ TEST(Charset, Latin1IsConvertedBeforeReading) {
 TEST(Charset, UnknownCharsetsAndBadBytesBecomeReplacementCharacters) {
     EXPECT_EQ(to_utf8("ok \xff", "no-such-charset"), "ok \xEF\xBF\xBD");
     EXPECT_EQ(to_utf8("\x80", "windows-1252"), "\xE2\x82\xAC");  // the euro sign
-    EXPECT_EQ(valid_utf8("a\xC3\xA9" "b"), "a\xC3\xA9" "b");
+    EXPECT_EQ(valid_utf8("a\xC3\xA9"
+                         "b"),
+              "a\xC3\xA9"
+              "b");
     EXPECT_EQ(valid_utf8("a\xC3"), "a\xEF\xBF\xBD");
-    EXPECT_EQ(valid_utf8("\xC0\x80"), "\xEF\xBF\xBD\xEF\xBF\xBD");        // overlong
+    EXPECT_EQ(valid_utf8("\xC0\x80"), "\xEF\xBF\xBD\xEF\xBF\xBD");                  // overlong
     EXPECT_EQ(valid_utf8("\xED\xA0\x80"), "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");  // a surrogate
-    EXPECT_EQ(valid_utf8("\xF0\x9F\x90\x9D"), "\xF0\x9F\x90\x9D");           // U+1F41D
+    EXPECT_EQ(valid_utf8("\xF0\x9F\x90\x9D"), "\xF0\x9F\x90\x9D");                  // U+1F41D
 }
 
 TEST(Charset, CutTextCountsCharactersNotBytes) {

@@ -2,11 +2,12 @@
 // client: fetch sends the caller's URL as a user URL (never an operator URL), reads HTML, plain
 // text and charsets, refuses other types and non-2xx answers, and maps the client's refusals to
 // 403/400/502/504 naming `url`; search and images ask the `brave` provider and read its answers.
+#include "web.hpp"
+
 #include <gtest/gtest.h>
 
 #include "../support/plugin_under_test.hpp"
 #include "fixtures.hpp"
-#include "web.hpp"
 
 namespace {
 
@@ -39,7 +40,8 @@ protected:
 };
 
 TEST_F(WebHandlers, FetchReadsThePageAsAUserUrl) {
-    const json a = ok_json(plugin.call("fetch", {{"url", "https://gazette.example.com/a/b"}}, "ann"));
+    const json a =
+        ok_json(plugin.call("fetch", {{"url", "https://gazette.example.com/a/b"}}, "ann"));
     ASSERT_EQ(seen.size(), 1u);
     EXPECT_EQ(seen[0].flags & PLATFORM_HTTP_OPERATOR_URL, 0u) << "the SSRF guard must apply";
     EXPECT_EQ(providers[0], "");
@@ -119,7 +121,8 @@ TEST_F(WebHandlers, TheClientsRefusalsNameUrlAndTheReason) {
 TEST_F(WebHandlers, SearchAsksBraveAndReadsItsAnswer) {
     answer.headers = {{"content-type", "application/json"}};
     answer.body = fixture_text("brave", "web_search.json");
-    const json a = ok_json(plugin.call("search", {{"query", "  rust borrow checker "}, {"limit", 2}}));
+    const json a =
+        ok_json(plugin.call("search", {{"query", "  rust borrow checker "}, {"limit", 2}}));
     ASSERT_EQ(providers.size(), 1u);
     EXPECT_EQ(providers[0], "brave");
     EXPECT_EQ(urls[0], "/res/v1/web/search?q=rust%20borrow%20checker&count=2");

@@ -200,6 +200,12 @@ TEST_F(Web, PlainTextPassesAndOtherTypesAreRefused) {
     r = fetch(up->url("/pages/photo.png"));
     EXPECT_EQ(r.status, 400) << r.body;
     EXPECT_TRUE(has(message(r), "is image/png")) << r.body;
+    std::string deep = "<html><body>";
+    for (int i = 0; i < 20000; ++i) deep += "<div>";
+    up->serve("/pages/deep.html", FakeUpstream::status(200, deep, "text/html"));
+    r = fetch(up->url("/pages/deep.html"));
+    EXPECT_EQ(r.status, 502) << r.body;
+    EXPECT_TRUE(has(message(r), "more than 512 deep")) << r.body;
     r = fetch(up->url("/pages/missing.html"));
     EXPECT_EQ(r.status, 502) << r.body;
     EXPECT_TRUE(has(message(r), "answered HTTP 404")) << r.body;

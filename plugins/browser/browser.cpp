@@ -139,8 +139,7 @@ Browser::Settings Browser::settings() const {
 namespace {
 
 // Starts a browser for one call: 503 naming the setting when Chromium or the proxy is missing.
-std::unique_ptr<browser::Chromium> launch(const platform::Host& host,
-                                          const Browser::Settings& s) {
+std::unique_ptr<browser::Chromium> launch(const platform::Host& host, const Browser::Settings& s) {
     if (::access(s.chromium.c_str(), X_OK) != 0)
         throw platform::unavailable("browser: Chromium is not installed at " + s.chromium +
                                     " (set plugin_config.browser.chromium; Debian's package "
@@ -176,12 +175,9 @@ json Browser::read(platform::Request& r) {
         while (cut > 0 && (static_cast<unsigned char>(html[cut]) & 0xC0) == 0x80) --cut;
         html.resize(cut);
     }
-    return {{"url", dom.value("url", url)},
-            {"status", page.status()},
-            {"title", dom.value("title", "")},
-            {"text", text},
-            {"text_truncated", text_cut},
-            {"html", html},
+    return {{"url", dom.value("url", url)},    {"status", page.status()},
+            {"title", dom.value("title", "")}, {"text", text},
+            {"text_truncated", text_cut},      {"html", html},
             {"html_truncated", html_cut}};
 }
 

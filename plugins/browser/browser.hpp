@@ -18,12 +18,12 @@ public:
     // GET /ui/browser/shots/<id>: a screenshot's PNG while it lasts (24 h); 404 after.
     void serve(platform::Request& r, platform::Responder out);
 
-    static constexpr uint64_t kPrice = 2;                     // credits per call
-    static constexpr int64_t kShotTtlMs = 24 * 3600 * 1000;   // a screenshot lasts a day
-    static constexpr size_t kMaxTextChars = 100000;           // read: text, characters
-    static constexpr size_t kMaxHtmlBytes = 200000;           // read: html, bytes
-    static constexpr int kMaxShotHeight = 16384;              // shot full: CSS pixels
-    static constexpr const char* kShots = "shot/";            // store: shot/<id> -> PNG bytes
+    static constexpr uint64_t kPrice = 2;                    // credits per call
+    static constexpr int64_t kShotTtlMs = 24 * 3600 * 1000;  // a screenshot lasts a day
+    static constexpr size_t kMaxTextChars = 100000;          // read: text, characters
+    static constexpr size_t kMaxHtmlBytes = 200000;          // read: html, bytes
+    static constexpr int kMaxShotHeight = 16384;             // shot full: CSS pixels
+    static constexpr const char* kShots = "shot/";           // store: shot/<id> -> PNG bytes
 
     // The plugin's settings (plugin_config.browser), with their defaults.
     struct Settings {

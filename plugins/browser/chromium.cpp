@@ -83,8 +83,16 @@ Chromium::Chromium(const LaunchOptions& o, Clock::time_point deadline) : deadlin
         "--disable-crash-reporter",
         "--disable-domain-reliability",
         "--disable-client-side-phishing-detection",
-        "--disable-features=Translate,OptimizationHints,MediaRouter,DialMediaRouteProvider,"
-        "AutofillServerCommunication,CertificateTransparencyComponentUpdater",
+        "--disable-component-extensions-with-background-pages",
+        "--no-service-autorun",
+        "--allow-browser-signin=false",
+        "--safebrowsing-disable-auto-update",
+        // One list: a second --disable-features replaces the first.
+        "--disable-features=Translate,OptimizationHints,OptimizationHintsFetching,"
+        "OptimizationGuideModelDownloading,OptimizationTargetPrediction,MediaRouter,"
+        "DialMediaRouteProvider,AutofillServerCommunication,"
+        "CertificateTransparencyComponentUpdater,NetworkTimeServiceQuerying,"
+        "InterestFeedContentSuggestions,PrivacySandboxSettings4,SafeBrowsing",
         "--disable-quic",
         "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
         "--no-first-run",
@@ -131,8 +139,8 @@ Chromium::Chromium(const LaunchOptions& o, Clock::time_point deadline) : deadlin
     posix_spawnattr_setsigmask(&attr, &none);
     posix_spawnattr_setsigdefault(&attr, &all);
     posix_spawnattr_setpgroup(&attr, 0);  // its own process group, killed as one
-    posix_spawnattr_setflags(&attr,
-                             POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+    posix_spawnattr_setflags(
+        &attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
     int rc = ::posix_spawn(&pid_, o.executable.c_str(), &fa, &attr, argv.data(), envp.data());
     posix_spawn_file_actions_destroy(&fa);
     posix_spawnattr_destroy(&attr);

@@ -42,7 +42,8 @@ public:
     // Sends a command (to the page session `session` when not empty) and answers its result.
     // Throws platform::Error: TIMEOUT past the deadline, BAD_GATEWAY when the browser answers an
     // error or goes away.
-    nlohmann::json call(const std::string& method, const nlohmann::json& params = nlohmann::json::object(),
+    nlohmann::json call(const std::string& method,
+                        const nlohmann::json& params = nlohmann::json::object(),
                         const std::string& session = "");
     // Waits for an event `method` of `session` that `match` accepts (seen before or arriving);
     // false when the deadline passes first.

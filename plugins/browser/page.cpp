@@ -2,6 +2,7 @@
 #include "page.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <platform/sdk.hpp>
 
 namespace browser {
@@ -10,14 +11,16 @@ using nlohmann::json;
 
 namespace {
 
-constexpr int kPollMs = 100;  // how often `wait` looks for its selector
+constexpr int kPollMs = 100;                 // how often `wait` looks for its selector
+constexpr int kWidth = 1280, kHeight = 800;  // the viewport, CSS pixels
 
 // A header of a DevTools response by case-insensitive name; "" when absent.
 std::string header(const json& headers, const std::string& lower_name) {
     if (!headers.is_object()) return "";
     for (auto it = headers.begin(); it != headers.end(); ++it) {
         std::string k = it.key();
-        std::transform(k.begin(), k.end(), k.begin(), [](unsigned char c) { return std::tolower(c); });
+        std::transform(k.begin(), k.end(), k.begin(),
+                       [](unsigned char c) { return std::tolower(c); });
         if (k == lower_name && it->is_string()) return it->get<std::string>();
     }
     return "";
@@ -32,11 +35,16 @@ Page::Page(Chromium& browser, const std::string& url, const std::string& wait) :
     session_ = attached.value("sessionId", "");
     b_.call("Page.enable", json::object(), session_);
     b_.call("Network.enable", json::object(), session_);
+    // The window's size less the headless frame is not 1280×800; the page's viewport is set.
+    b_.call("Emulation.setDeviceMetricsOverride",
+            {{"width", kWidth}, {"height", kHeight}, {"deviceScaleFactor", 1}, {"mobile", false}},
+            session_);
     b_.forget_events();
     const json nav = b_.call("Page.navigate", {{"url", url}}, session_);
     const std::string error = nav.value("errorText", "");
     if (!error.empty()) {
-        if (error == "net::ERR_TUNNEL_CONNECTION_FAILED" || error == "net::ERR_PROXY_CONNECTION_FAILED")
+        if (error == "net::ERR_TUNNEL_CONNECTION_FAILED" ||
+            error == "net::ERR_PROXY_CONNECTION_FAILED")
             throw platform::Error(platform::Code::bad_gateway,
                                   "url: " + url +
                                       " could not be reached: the outbound guard refused its "
@@ -58,12 +66,11 @@ Page::Page(Chromium& browser, const std::string& url, const std::string& wait) :
         if (p.value("type", "") != "Document" || p.value("loaderId", "") != loader) continue;
         const json& response = p["response"];
         status_ = response.value("status", 0);
-        const std::string refused = header(response.value("headers", json::object()), "x-platform-proxy");
+        const std::string refused =
+            header(response.value("headers", json::object()), "x-platform-proxy");
         if (!refused.empty()) {
-            if (status_ == 403)
-                throw platform::permission_denied("url: " + refused);
-            if (status_ == 400)
-                throw platform::invalid_argument("url: " + refused);
+            if (status_ == 403) throw platform::permission_denied("url: " + refused);
+            if (status_ == 400) throw platform::invalid_argument("url: " + refused);
             throw platform::Error(platform::Code::bad_gateway, "url: " + refused);
         }
     }
@@ -101,7 +108,8 @@ json Page::dom() {
         " html: document.documentElement ? document.documentElement.outerHTML : ''})");
     json out = text.is_string() ? json::parse(text.get<std::string>(), nullptr, false) : json();
     if (!out.is_object())
-        throw platform::Error(platform::Code::bad_gateway, "browser: the page's DOM could not be read");
+        throw platform::Error(platform::Code::bad_gateway,
+                              "browser: the page's DOM could not be read");
     return out;
 }
 

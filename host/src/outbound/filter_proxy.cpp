@@ -97,8 +97,7 @@ ProxyVerdict proxy_verdict(std::string_view head, const OutboundSettings& s) {
     if (lines.empty()) return refuse(400, "proxy: empty request");
     const std::string& line = lines[0];
     size_t sp1 = line.find(' '), sp2 = line.rfind(' ');
-    if (sp1 == std::string::npos || sp2 == sp1)
-        return refuse(400, "proxy: malformed request line");
+    if (sp1 == std::string::npos || sp2 == sp1) return refuse(400, "proxy: malformed request line");
     const std::string method = line.substr(0, sp1);
     const std::string target = line.substr(sp1 + 1, sp2 - sp1 - 1);
     const std::string version = line.substr(sp2 + 1);
@@ -242,8 +241,9 @@ int connect_to(const ProxyVerdict& v, int timeout_ms, std::string& error) {
                 ::freeaddrinfo(res);
                 return fd;
             }
-            error = "could not connect to " + (h.find(':') != std::string::npos ? "[" + h + "]" : h) +
-                    ":" + port + ": " + std::strerror(errno);
+            error = "could not connect to " +
+                    (h.find(':') != std::string::npos ? "[" + h + "]" : h) + ":" + port + ": " +
+                    std::strerror(errno);
             ::close(fd);
         }
         ::freeaddrinfo(res);
@@ -278,8 +278,7 @@ void relay(int a, int b, int idle_ms, const std::atomic<bool>& stop) {
                 // is already sent.
                 continue;
             }
-            if (!send_all(to, std::string_view(buf, static_cast<size_t>(n)), idle_ms, stop))
-                return;
+            if (!send_all(to, std::string_view(buf, static_cast<size_t>(n)), idle_ms, stop)) return;
             deadline = Clock::now() + std::chrono::milliseconds(idle_ms);
         }
     }
@@ -336,8 +335,9 @@ void FilterProxy::accept_loop() {
             }
         }
         if (active_ >= limits_.max_connections) {
-            send_all(c, answer(503, "proxy: busy (" + std::to_string(limits_.max_connections) +
-                                        " connections)"),
+            send_all(c,
+                     answer(503, "proxy: busy (" + std::to_string(limits_.max_connections) +
+                                     " connections)"),
                      1000, stop_);
             ::close(c);
             continue;

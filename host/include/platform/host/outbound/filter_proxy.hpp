@@ -31,15 +31,15 @@ namespace platform::host {
 
 // What the proxy does with one request head (the bytes up to and including the blank line).
 struct ProxyVerdict {
-    int status = 0;      // 0: go ahead; else the answer's status (400, 403, 502)
-    std::string reason;  // why, when status != 0
-    bool tunnel = false;                  // CONNECT
-    std::string host;                     // the hop's host (normalised; IPv6 without brackets)
-    int port = 0;                         //
-    bool ip = false;                      // host is an IP address
-    std::vector<std::string> pins;        // the checked addresses ("1.2.3.4", "[::1]"); empty:
-                                          // connect to `host` (an IP literal, or a trusted name)
-    std::string head;                     // plain HTTP: the head to send upstream
+    int status = 0;                 // 0: go ahead; else the answer's status (400, 403, 502)
+    std::string reason;             // why, when status != 0
+    bool tunnel = false;            // CONNECT
+    std::string host;               // the hop's host (normalised; IPv6 without brackets)
+    int port = 0;                   //
+    bool ip = false;                // host is an IP address
+    std::vector<std::string> pins;  // the checked addresses ("1.2.3.4", "[::1]"); empty:
+                                    // connect to `host` (an IP literal, or a trusted name)
+    std::string head;               // plain HTTP: the head to send upstream
 };
 
 // Decides one request head against `s` (the outbound client's decision for a user URL).

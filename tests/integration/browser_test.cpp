@@ -219,8 +219,6 @@ std::string facilitate(const LoopbackServer::Request& r) {
 class BrowserService : public SharedHostTest {
 protected:
     static void SetUpTestSuite() {
-        ASSERT_EQ(access(kChromium.c_str(), X_OK), 0)
-            << "missing " << kChromium << " — run scripts/e2e-deps.sh (Debian's chromium)";
         pages = new LoopbackServer(page);
         secret = new LoopbackServer([](const LoopbackServer::Request&) {
             return LoopbackServer::reply(200, kSecret, {{"Access-Control-Allow-Origin", "*"}});
@@ -248,6 +246,11 @@ protected:
         delete secret;
         delete facilitator;
         pages = secret = facilitator = nullptr;
+    }
+
+    void SetUp() override {
+        ASSERT_EQ(access(kChromium.c_str(), X_OK), 0)
+            << "missing " << kChromium << " — run scripts/e2e-deps.sh (Debian's chromium)";
     }
 
     static std::string fixture(const std::string& path) { return pages->url(path); }

@@ -183,14 +183,14 @@ std::string read_head(int fd, const FilterProxyLimits& lim, const std::atomic<bo
     auto deadline = Clock::now() + std::chrono::milliseconds(lim.head_timeout_ms);
     while (!stop && ms_left(deadline) > 0) {
         size_t end = in.find("\r\n\r\n");
+        if ((end == std::string::npos ? in.size() : end + 4) > lim.max_head_bytes) {
+            too_large = true;
+            return "";
+        }
         if (end != std::string::npos) {
             rest = in.substr(end + 4);
             in.resize(end + 4);
             return in;
-        }
-        if (in.size() > lim.max_head_bytes) {
-            too_large = true;
-            return "";
         }
         pollfd p{fd, POLLIN, 0};
         if (::poll(&p, 1, std::min(kSliceMs, ms_left(deadline))) <= 0) continue;
@@ -251,32 +251,25 @@ int connect_to(const ProxyVerdict& v, int timeout_ms, std::string& error) {
     return -1;
 }
 
-// Relays both ways until both sides have finished sending, an error, the idle timeout or stop.
+// Relays both ways until either side ends, an error, the idle timeout or stop.
 void relay(int a, int b, int idle_ms, const std::atomic<bool>& stop) {
-    bool a_open = true, b_open = true;  // still reading from a / b
     char buf[16384];
     auto deadline = Clock::now() + std::chrono::milliseconds(idle_ms);
-    while (!stop && (a_open || b_open) && ms_left(deadline) > 0) {
-        pollfd p[2] = {{a, static_cast<short>(a_open ? POLLIN : 0), 0},
-                       {b, static_cast<short>(b_open ? POLLIN : 0), 0}};
+    while (!stop && ms_left(deadline) > 0) {
+        pollfd p[2] = {{a, POLLIN, 0}, {b, POLLIN, 0}};
         int r = ::poll(p, 2, std::min(kSliceMs, ms_left(deadline)));
         if (r < 0 && errno != EINTR) return;
         if (r <= 0) continue;
         for (int i = 0; i < 2; ++i) {
-            if (!(i == 0 ? a_open : b_open)) continue;
             if (!(p[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
             int from = i == 0 ? a : b, to = i == 0 ? b : a;
             ssize_t n = ::recv(from, buf, sizeof buf, 0);
             if (n < 0 && (errno == EAGAIN || errno == EINTR)) continue;
             if (n <= 0) {
-                // The other side gets the end of this direction; an error ends both.
-                if (n < 0) return;
-                ::shutdown(to, SHUT_WR);
-                (i == 0 ? a_open : b_open) = false;
-                // One side finished: plain HTTP upstream closes after its answer; a TLS tunnel's
-                // sides close together. Either way nothing more is owed the other way but what
-                // is already sent.
-                continue;
+                // Either end, or an error, ends the exchange: a plain HTTP answer is complete (one
+                // request per connection), a client kept alive or killed must not hold the
+                // connection, and a tunnel's TLS has nothing to say after its peer closed.
+                return;
             }
             if (!send_all(to, std::string_view(buf, static_cast<size_t>(n)), idle_ms, stop)) return;
             deadline = Clock::now() + std::chrono::milliseconds(idle_ms);

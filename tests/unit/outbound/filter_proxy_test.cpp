@@ -229,7 +229,7 @@ TEST(FilterProxy, UnreachableAddressIs502AndOversizedHeadIs400) {
     EXPECT_TRUE(has(answer, "could not connect to 127.0.0.1")) << answer;
 
     fd = dial(proxy.port());
-    put(fd, "GET http://1.1.1.1/ HTTP/1.1\r\nX-Big: " + std::string(1000, 'a') + "\r\n\r\n");
+    put(fd, "GET http://10.0.0.1/ HTTP/1.1\r\nX-Big: " + std::string(1000, 'a') + "\r\n\r\n");
     answer = drain(fd);
     ::close(fd);
     EXPECT_TRUE(has(answer, "HTTP/1.1 400 Bad Request")) << answer;

@@ -77,15 +77,23 @@ Page::Page(Chromium& browser, const std::string& url, const std::string& wait) :
     if (wait.empty()) return;
     const std::string probe = "(() => { try { return document.querySelector(" + json(wait).dump() +
                               ") !== null; } catch (e) { return 'invalid'; } })()";
+    const auto never = [&] {
+        return platform::Error(platform::Code::timeout,
+                               "wait: no element matched '" + wait +
+                                   "' before the time limit (plugin_config.browser.timeout_ms)");
+    };
     for (;;) {
-        const json found = evaluate(probe);
+        json found;
+        try {
+            found = evaluate(probe);
+        } catch (const platform::Error& e) {
+            if (e.code() == platform::Code::timeout) throw never();
+            throw;
+        }
         if (found == "invalid")
             throw platform::invalid_argument("wait: not a valid CSS selector: " + wait);
         if (found == true) return;
-        if (Clock::now() >= b_.deadline())
-            throw platform::Error(platform::Code::timeout,
-                                  "wait: no element matched '" + wait +
-                                      "' before the time limit (plugin_config.browser.timeout_ms)");
+        if (Clock::now() >= b_.deadline()) throw never();
         b_.pump(kPollMs);
     }
 }

@@ -7,7 +7,7 @@
 //     and its fetch of `secret` is refused by the proxy (the secret never reaches the page, and
 //     `secret` sees no request); `wait` for an element a script adds after a delay; a selector
 //     that never matches is 408 naming `wait`; a broken selector and a bad URL are 400; a page on
-//     a refused address is 403 with the guard's reason.
+//     a refused address is 403 with the guard's reason; a third browser at once is 503.
 //   - shot: a PNG whose signature, IHDR (1280×800 viewport; the whole height with `full`) and
 //     chunk CRCs are right, served at its URL; an unknown id is 404.
 //   - payment (x402 against a loopback fake facilitator, credits from billing): anonymous → 402
@@ -20,8 +20,11 @@
 
 #include <atomic>
 #include <cctype>
+#include <condition_variable>
 #include <fstream>
+#include <future>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "../unit/outbound/loopback_server.hpp"
@@ -164,6 +167,11 @@ std::string html(const std::string& body) {
         {{"Content-Type", "text/html; charset=utf-8"}});
 }
 
+// How many times /hold was served: a browser that asked for it holds one of the plugin's places.
+std::mutex held_m;
+std::condition_variable held_cv;
+int held = 0;
+
 std::string page(const LoopbackServer::Request& r) {
     const std::string secret_url = "http://127.0.0.1:" + std::to_string(secret->port()) + "/data";
     const std::string own_url = "http://127.0.0.1:" + std::to_string(pages->port()) + "/data";
@@ -191,6 +199,14 @@ std::string page(const LoopbackServer::Request& r) {
             "<p>early</p><script>setTimeout(() => { const d = document.createElement('div');"
             " d.id = 'late'; d.textContent = 'arrived ' + 'late'; document.body.appendChild(d);"
             " }, 1500);</script>");
+    if (r.target == "/hold") {
+        {
+            std::lock_guard<std::mutex> g(held_m);
+            ++held;
+        }
+        held_cv.notify_all();
+        return html("<p>held</p>");
+    }
     if (r.target == "/tall")
         return html("<div style='height:3000px;background:linear-gradient(red,blue)'>tall</div>");
     return LoopbackServer::reply(404, "no such fixture");
@@ -399,6 +415,32 @@ TEST_F(BrowserService, ShotIsAPngServedAtItsUrl) {
 
     EXPECT_EQ(api.get("/ui/browser/shots/" + std::string(32, 'a')).status, 404);
     EXPECT_EQ(api.get("/ui/browser/shots/..%2f..%2fetc").status, 404);
+}
+
+TEST_F(BrowserService, BeyondTwoBrowsersAtOnceItAnswers503) {
+    // Two reads that wait for an element that never comes hold both places until the time limit.
+    auto hold = [](int port) {
+        HttpClient c("127.0.0.1", port);
+        return c
+            .get("/api/v1/browser/read?url=" + encode(fixture("/hold")) +
+                     "&wait=" + encode("#never"),
+                 bearer("carol"))
+            .status;
+    };
+    auto first = std::async(std::launch::async, hold, host->api_port());
+    auto second = std::async(std::launch::async, hold, host->api_port());
+    {
+        std::unique_lock<std::mutex> lock(held_m);
+        ASSERT_TRUE(held_cv.wait_for(lock, std::chrono::seconds(60), [] { return held >= 2; }))
+            << "the two browsers never asked for their page";
+    }
+    auto r = call("read", "url=" + encode(fixture("/scripted")));
+    EXPECT_EQ(r.status, 503) << r.body;
+    EXPECT_TRUE(has(message(r), "busy, 2 pages are being read")) << r.body;
+    EXPECT_TRUE(has(message(r), "plugin_config.browser.max_browsers")) << r.body;
+    EXPECT_EQ(first.get(), 408);
+    EXPECT_EQ(second.get(), 408);
+    EXPECT_EQ(ok("read", "url=" + encode(fixture("/scripted")))["title"], "Scripted title");
 }
 
 // ---- payment --------------------------------------------------------------------------------

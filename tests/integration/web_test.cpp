@@ -10,7 +10,8 @@
 //   - search and images: Brave's answers read; metered: an anonymous caller gets the x402
 //     challenge, a paid call succeeds once and its replay is refused, an account is charged once
 //     per successful call and never for a failed one (Brave down: 503);
-//   - a host without the provider (or its key) answers 503 naming the setting.
+//   - a host without the provider answers 503 naming the setting, and without allow_user refuses
+//     the loopback page too.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -367,6 +368,17 @@ TEST_F(WebUnconfigured, SearchAndImagesAre503NamingTheSetting) {
         EXPECT_TRUE(has(message(r), "providers.brave")) << r.body;
         EXPECT_TRUE(has(message(r), "https://api.search.brave.com")) << r.body;
     }
+}
+
+// Without outbound.allow_user the same kind of loopback page is refused like any other.
+TEST_F(WebUnconfigured, ALoopbackPageNotInAllowUserIsRefused) {
+    FakeUpstream site;
+    site.serve("/pages/article.html",
+               FakeUpstream::fixture("web", "article.html", "text/html; charset=utf-8"));
+    auto r = api.get("/api/v1/web/fetch?url=" + site.url("/pages/article.html"), as("ann"));
+    EXPECT_EQ(r.status, 403) << r.body;
+    EXPECT_TRUE(has(message(r), "url: refused: 127.0.0.1 is a loopback address")) << r.body;
+    EXPECT_TRUE(site.requests().empty());
 }
 
 }  // namespace

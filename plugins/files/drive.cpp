@@ -31,7 +31,7 @@ using platform::json;
 namespace {
 
 constexpr const char* kProviderName = "google-drive";
-const Provider kDrive{kProviderName, "Google Drive", "https://www.googleapis.com",
+const Provider kGoogleDrive{kProviderName, "Google Drive", "https://www.googleapis.com",
                       common::upstream::kNoCache};
 constexpr const char* kConnect =
     "connect a drive first: files/driveconnect with an OAuth access "
@@ -201,7 +201,7 @@ json Files::driveconnect(platform::Request& r) {
     require_drive();
     const std::string token = r.str("token");
     const auto& s = secrets();
-    Upstream drive(host_, kDrive);
+    Upstream drive(host_, kGoogleDrive);
     common::upstream::Options o;
     o.headers = headers_for(token);
     o.pass = {401, 403};
@@ -259,7 +259,7 @@ json Files::drivesearch(platform::Request& r) {
     if (words.empty()) q.str("orderBy", "modifiedTime desc");  // full-text results keep relevance
     if (!page.empty()) q.str("pageToken", page);
 
-    Upstream drive(host_, kDrive);
+    Upstream drive(host_, kGoogleDrive);
     common::upstream::Options o;
     o.headers = headers_for(token);
     o.pass = {400, 401, 403};
@@ -291,7 +291,7 @@ json Files::driveread(platform::Request& r) {
     require_drive();
     const std::string token = drive_token(r);
     const std::string id = r.str("id");
-    Upstream drive(host_, kDrive);
+    Upstream drive(host_, kGoogleDrive);
     common::upstream::Options o;
     o.headers = headers_for(token);
     o.pass = {401, 403, 404};

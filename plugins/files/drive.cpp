@@ -32,7 +32,7 @@ namespace {
 
 constexpr const char* kProviderName = "google-drive";
 const Provider kGoogleDrive{kProviderName, "Google Drive", "https://www.googleapis.com",
-                      common::upstream::kNoCache};
+                            common::upstream::kNoCache};
 constexpr const char* kConnect =
     "connect a drive first: files/driveconnect with an OAuth access "
     "token for your Google Drive";

@@ -84,10 +84,35 @@ void Files::describe(platform::ServiceSpec<Files>& s) {
         .action()
         .idempotent()
         .handler(&Files::remove);
+    s.post("driveconnect")
+        .title("Connect your cloud drive")
+        .description(
+            "Connects your Google Drive with an OAuth 2.0 access token (a drive.readonly scope is "
+            "enough): checked with the drive, then kept sealed; replaces an earlier connection. "
+            "Answers the drive's account name and address, never the token.")
+        .schema(schema::object()
+                    .str("token")
+                    .min_len(1)
+                    .max_len(4096)
+                    .pattern("^[A-Za-z0-9._~+/-]+=*$")
+                    .required()
+                    .doc("An OAuth 2.0 access token for Google Drive"))
+        .access(platform::Access::owner)
+        .idempotent()
+        .handler(&Files::driveconnect);
+    s.post("drivedisconnect")
+        .title("Disconnect your cloud drive")
+        .description("Forgets your drive connection and its token.")
+        .access(platform::Access::owner)
+        .destructive()
+        .idempotent()
+        .handler(&Files::drivedisconnect);
     s.get("driveread")
         .title("Read a file from your cloud drive")
         .description(
-            "Read-only, from the cloud drive connected to your account (connect one first).")
+            "Read-only, from the Google Drive connected to your account (files/driveconnect "
+            "first): the file's metadata and content, text or base64, up to 5 MB; Google Docs, "
+            "Sheets and Slides exported as text or CSV.")
         .schema(schema::id_object("The drive file's id", 512))
         .access(platform::Access::owner)
         .read_only()
@@ -96,7 +121,8 @@ void Files::describe(platform::ServiceSpec<Files>& s) {
     s.post("drivesearch")
         .title("Search your cloud drive")
         .description(
-            "Read-only search of the cloud drive connected to your account; up to 20 a page.")
+            "Read-only search of the Google Drive connected to your account by name and full "
+            "text; up to 20 a page; without a query, the most recently modified files.")
         .schema(schema::object()
                     .str("query")
                     .max_len(500)

@@ -4,8 +4,8 @@
 // or base64-decoded with `encoding: base64`) and answers the record with `url`, `/ui/files/<id>`,
 // which serves the bytes with `type` as the content type (the ABI's raw reply) to the owner only.
 // put/get/list/delete/serve are in files.cpp; the MCP resources (files://<id>) in
-// files_resources.cpp; the cloud drive (driveread, drivesearch) in drive.cpp; base64 and the
-// type guessed from a name in codec.cpp.
+// files_resources.cpp; the cloud drive (driveconnect, drivedisconnect, driveread, drivesearch:
+// Google Drive v3) in drive.cpp; base64 and the type guessed from a name in codec.cpp.
 #pragma once
 
 #include <optional>
@@ -24,7 +24,11 @@ public:
     // GET /ui/files/<id>: the bytes with the file's type; 404 for an absent or another's file.
     void serve(platform::Request& r, platform::Responder out);
 
-    // The cloud drive (drive.cpp): 503 naming the missing setting until a drive is connected.
+    // The cloud drive (drive.cpp): the caller's Google Drive, through an OAuth access token the
+    // caller connects (kept sealed). 503 naming plugin_config.files.drive.provider when the
+    // operator configured no drive; 403 "connect a drive first" without a connection.
+    platform::json driveconnect(platform::Request& r);
+    platform::json drivedisconnect(platform::Request& r);
     platform::json driveread(platform::Request& r);
     platform::json drivesearch(platform::Request& r);
 
@@ -41,6 +45,14 @@ private:
     // The owner-scoped collections: the records by id, and each file's bytes ({data: base64}).
     static constexpr const char* kFiles = "files";
     static constexpr const char* kData = "data";
+    // The caller's drive connection, key "connection": {provider, user, connected, sealed}, the
+    // token sealed by the host's "secrets" sub-table.
+    static constexpr const char* kDrive = "drive";
+
+    // The drive connection's pieces (drive.cpp).
+    void require_drive() const;  // 503 unless plugin_config.files.drive.provider is google-drive
+    std::string drive_token(platform::Request& r) const;  // 403 without a connection
+    const platform_secrets_api_t& secrets() const;        // 503 unless files is privileged
 
     // The caller's file `id` and its bytes; 404 naming `argument` when absent.
     std::pair<platform::json, std::string> load(platform::Request& r, const std::string& id,

@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <random>
 
@@ -135,7 +136,9 @@ void Images::describe(platform::ServiceSpec<Images>& s) {
         .handler(&Images::remove);
     s.get("daily")
         .title("Image of the day")
-        .description("The image of the day; empty until an image-of-the-day provider exists.")
+        .description(
+            "The picture of the day from Wikimedia Commons for a date (today by default), with "
+            "its title, description, artist and license; also listed under scope daily.")
         .schema(kDailySchema)
         .access(platform::Access::owner)
         .read_only()
@@ -143,7 +146,8 @@ void Images::describe(platform::ServiceSpec<Images>& s) {
     s.post("generate")
         .title("Generate an image")
         .description(
-            "Draws an image from a prompt with the configured image model and returns its URL.")
+            "Draws an image from a prompt with the configured image model, stores it as your "
+            "private image and returns it with its URL.")
         .schema(kGenerateSchema)
         .access(platform::Access::owner)
         .handler(&Images::generate);
@@ -176,23 +180,29 @@ json Images::store_upload(platform::Request& r, size_t max_bytes, const char* ma
     if (uint64_t(img.width) * img.height > kMaxPixels)
         throw platform::invalid_argument("data: " + std::to_string(img.width) + "x" +
                                          std::to_string(img.height) + " is more than 8 megapixels");
+    return store_image(r, *bytes, img.type, img.width, img.height, r.str("description"), "");
+}
+
+json Images::store_image(platform::Request& r, const std::string& bytes, const std::string& type,
+                         uint32_t width, uint32_t height, const std::string& description,
+                         const std::string& prompt) {
     const int64_t now = host_.now_ms();
     const std::string id = new_id(now);
     json image = {{"id", id},
                   {"owner", r.account()},
                   {"title", ""},
-                  {"description", r.str("description")},
+                  {"description", description},
                   {"tags", json::array()},
-                  {"prompt", ""},
-                  {"type", img.type},
-                  {"width", img.width},
-                  {"height", img.height},
-                  {"bytes", bytes->size()},
+                  {"prompt", prompt},
+                  {"type", type},
+                  {"width", width},
+                  {"height", height},
+                  {"bytes", bytes.size()},
                   {"public", false},
                   {"url", "/ui/images/" + id},
                   {"created", rfc3339(now)},
                   {"updated", rfc3339(now)}};
-    r.owned(kData).put(id, {{"data", images::base64_encode(*bytes)}});
+    r.owned(kData).put(id, {{"data", images::base64_encode(bytes)}});
     r.owned(kImages).put(id, image);
     return image;
 }
@@ -200,9 +210,11 @@ json Images::store_upload(platform::Request& r, size_t max_bytes, const char* ma
 std::optional<json> Images::visible(const platform::Request& r, const std::string& id) const {
     if (!r.anonymous())
         if (auto own = r.owned(kImages).get(id)) return own;
-    auto raw = host_.store().get("public/" + id);
-    if (!raw) return std::nullopt;
-    return json::parse(*raw);
+    if (auto raw = host_.store().get("public/" + id)) return json::parse(*raw);
+    if (id.rfind(kDailyId, 0) == 0)
+        if (auto raw = host_.store().get(kDailyPrefix + id.substr(std::strlen(kDailyId))))
+            return json::parse(*raw);
+    return std::nullopt;
 }
 
 json Images::get(platform::Request& r) {
@@ -239,26 +251,12 @@ json Images::remove(platform::Request& r) {
     return {{"deleted", id}};
 }
 
-json Images::daily(platform::Request& r) {
-    const std::string date = r.str("date", rfc3339(host_.now_ms()).substr(0, 10));
-    return {{"date", date}, {"images", json::array()}};
-}
-
-json Images::generate(platform::Request&) {
-    const json provider = host_.config("image_provider");
-    if (provider.is_null())
-        throw platform::unavailable(
-            "images/generate needs an image model provider: set "
-            "plugin_config.images.image_provider "
-            "in the profile");
-    throw platform::unavailable("images/generate: the image model provider '" + provider.dump() +
-                                "' is not available in this build");
-}
-
 void Images::serve(platform::Request& r, platform::Responder out) {
     const std::string id = r.str("id");
     auto image = visible(r, id);
-    if (!image) missing(id);
+    if (!image || image->value("owner", "").empty())
+        missing(id);  // a picture of the day is
+                      // served by Wikimedia
     auto data = platform::Collection(host_.store(), kData, image->value("owner", "")).get(id);
     if (!data) missing(id);
     auto bytes = images::base64_decode(data->value("data", ""));

@@ -1,7 +1,8 @@
-// images — raster images their owner uploads, private until the owner makes them public (the
-// catalogue's `images` service, README.md). Upload, get, update, delete, daily, generate and the
-// bytes at /ui/images/<id> in images.cpp; list and search with their cursors in listing.cpp;
-// reading the bytes in raster.cpp.
+// images — raster images their owner uploads or has drawn, private until the owner makes them
+// public, and the picture of the day (the catalogue's `images` service, README.md). Upload, get,
+// update, delete and the bytes at /ui/images/<id> in images.cpp; generate (an OpenAI-compatible
+// images API) in generate.cpp; daily (the Wikimedia feed's picture of the day) in daily.cpp; list
+// and search with their cursors in listing.cpp; reading the bytes in raster.cpp.
 #pragma once
 
 #include <optional>
@@ -36,13 +37,25 @@ public:
     // metadata plus `owner`, for public listing and serving.
     static constexpr const char* kImages = "images";
     static constexpr const char* kData = "image_data";
+    // Plugin-wide: "daily/<YYYY-MM-DD>" -> that day's picture (its id is "daily-<YYYY-MM-DD>"),
+    // kept for ever once fetched.
+    static constexpr const char* kDailyPrefix = "daily/";
+    static constexpr const char* kDailyId = "daily-";
 
 private:
     static void describe_browser_upload(platform::ServiceSpec<Images>& s);
     // Validates `data` (base64 PNG/JPEG/GIF, at most `max_bytes` decoded, 8 megapixels) and
     // stores it as the caller's private image.
     platform::json store_upload(platform::Request& r, size_t max_bytes, const char* max_text);
-    // The caller's image, else a public one (with `owner`), else nullopt.
+    // Stores checked bytes (`type`, `width` x `height`) as the caller's private image.
+    platform::json store_image(platform::Request& r, const std::string& bytes,
+                               const std::string& type, uint32_t width, uint32_t height,
+                               const std::string& description, const std::string& prompt);
+    // The picture of `date` (YYYY-MM-DD) from the store, else from the Wikimedia feed (then
+    // stored); nullopt when the feed has none for that day.
+    std::optional<platform::json> picture_of(const std::string& date) const;
+    // The caller's image, else a public one (with `owner`), else a stored picture of the day,
+    // else nullopt.
     std::optional<platform::json> visible(const platform::Request& r, const std::string& id) const;
     // Lists or searches: one page of `scope` matching every word of `query` (empty: all).
     platform::json page(platform::Request& r, const std::string& query);

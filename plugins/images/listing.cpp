@@ -23,7 +23,8 @@ std::string fingerprint(const std::string& scope, const std::string& query) {
 }
 
 bool matches(const json& image, const std::vector<std::string>& words) {
-    std::string text = lower(image.value("title", "") + "\n" + image.value("description", ""));
+    std::string text = lower(image.value("title", "") + "\n" + image.value("description", "") +
+                             "\n" + image.value("prompt", ""));
     for (const auto& t : image.value("tags", json::array()))
         if (t.is_string()) text += "\n" + lower(t.get<std::string>());
     return std::all_of(words.begin(), words.end(),
@@ -59,7 +60,14 @@ json Images::page(platform::Request& r, const std::string& query) {
         for (const auto& rec : host_.store().scan(o))
             found.emplace(rec.key.substr(o.prefix.size()), json::parse(rec.value));
     }
-    // scope "daily": the images of the day, none until an image-of-the-day provider exists.
+    if (scope == "daily") {  // the pictures of the day kept so far (daily.cpp)
+        platform::ScanOptions o;
+        o.prefix = kDailyPrefix;
+        for (const auto& rec : host_.store().scan(o)) {
+            json picture = json::parse(rec.value);
+            found.emplace(picture.value("id", ""), std::move(picture));
+        }
+    }
     json out = json::array();
     std::string last;
     bool more = false;

@@ -116,15 +116,25 @@ TEST_F(FilesApi, GetListDeleteAndOwnership) {
     EXPECT_EQ(get("list", "fl-carol").json()["data"]["files"].size(), 2u);
 }
 
-TEST_F(FilesApi, DriveIs503UntilConnected) {
+// The test profile configures no drive: 503 naming the setting (the drive against a fake Google
+// Drive: drive_test.cpp); bad arguments are 400 first.
+TEST_F(FilesApi, DriveIs503WithoutADriveProvider) {
     auto read = get("driveread?id=abc", "fl-drive");
     EXPECT_EQ(read.status, 503) << read.body;
     EXPECT_NE(read.body.find("plugin_config.files.drive.provider"), std::string::npos) << read.body;
     auto search = post("drivesearch", {{"query", "budget"}}, "fl-drive");
     EXPECT_EQ(search.status, 503) << search.body;
+    auto connect = post("driveconnect", {{"token", "ya29.a0AfB_byC"}}, "fl-drive");
+    EXPECT_EQ(connect.status, 503) << connect.body;
+    EXPECT_NE(connect.body.find("plugin_config.files.drive.provider"), std::string::npos)
+        << connect.body;
+    EXPECT_EQ(post("drivedisconnect", json::object(), "fl-drive").json()["data"],
+              (json{{"disconnected", false}}));
     expect_400(get("driveread", "fl-drive"), "id");
     expect_400(post("drivesearch", {{"limit", 0}}, "fl-drive"), "limit");
     expect_400(post("drivesearch", {{"limit", 21}}, "fl-drive"), "limit");
+    expect_400(post("driveconnect", json::object(), "fl-drive"), "token");
+    expect_400(post("driveconnect", {{"token", "two words"}}, "fl-drive"), "token");
 }
 
 TEST_F(FilesApi, McpToolAndResources) {

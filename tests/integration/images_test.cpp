@@ -178,15 +178,22 @@ TEST_F(ImagesApi, ListAndSearchPageWithStableCursors) {
     EXPECT_EQ(api.get("/api/v1/images/search?query=x", as("im-viewer")).status, 405);
 }
 
-TEST_F(ImagesApi, DailyGenerateAndMcp) {
+// The test profile names no provider: daily and generate answer 503 naming the setting (their
+// providers against fake upstreams: images_external_test.cpp); bad arguments are 400 first.
+TEST_F(ImagesApi, DailyGenerateUnconfiguredAndMcp) {
     auto daily = get("daily?date=2026-05-01", "im-daily");
-    ASSERT_EQ(daily.status, 200) << daily.body;
-    EXPECT_EQ(daily.json()["data"], (json{{"date", "2026-05-01"}, {"images", json::array()}}));
+    EXPECT_EQ(daily.status, 503) << daily.body;
+    EXPECT_NE(daily.body.find("providers.wikimedia-feed.base_url"), std::string::npos)
+        << daily.body;
     expect_400(get("daily?date=May", "im-daily"), "date");
+    expect_400(get("daily?date=2026-02-30", "im-daily"), "date");
+    expect_400(get("daily?date=2999-01-01", "im-daily"), "future");
     auto gen = post("generate", {{"prompt", "a lighthouse"}}, "im-daily");
     EXPECT_EQ(gen.status, 503) << gen.body;
-    EXPECT_NE(gen.body.find("image_provider"), std::string::npos) << gen.body;
+    EXPECT_NE(gen.body.find("providers.openai-images.base_url"), std::string::npos) << gen.body;
     expect_400(post("generate", json::object(), "im-daily"), "prompt");
+    expect_400(post("generate", {{"prompt", "   "}}, "im-daily"), "prompt");
+    expect_400(post("generate", {{"prompt", std::string(4001, 'p')}}, "im-daily"), "prompt");
 
     json image = upload(png(3, 3), "im-mcp");
     McpClient mcp(host->api_port(), "im-mcp");

@@ -1,5 +1,6 @@
 #include "fake_upstream.hpp"
 
+#include <algorithm>
 #include <sstream>
 
 #include "../../unit/outbound/loopback_server.hpp"
@@ -119,6 +120,25 @@ std::string FakeUpstream::answer(const std::string& method, const std::string& t
         std::lock_guard<std::mutex> g(m_);
         requests_.push_back(req);
         auto it = routes_.find(req.path);
+        // A route "path?k=v&..." is preferred when the request has every one of its parameters.
+        for (auto r = routes_.lower_bound(req.path + "?");
+             r != routes_.end() && r->first.rfind(req.path + "?", 0) == 0; ++r) {
+            const std::string want = r->first.substr(req.path.size() + 1);
+            bool all = true;
+            for (size_t at = 0; at <= want.size() && all;) {
+                const size_t amp = std::min(want.find('&', at), want.size());
+                const std::string pair = want.substr(at, amp - at),
+                                  name = pair.substr(0, pair.find('='));
+                const std::string value =
+                    pair.find('=') == std::string::npos ? "" : pair.substr(pair.find('=') + 1);
+                all = req.param(name) == value;
+                at = amp + 1;
+            }
+            if (all) {
+                it = r;
+                break;
+            }
+        }
         if (it == routes_.end())
             return LoopbackServer::reply(404,
                                          "fake upstream: no route for " + method + " " + req.path,

@@ -10,7 +10,9 @@
 //   EXPECT_EQ(up.requests("/open-meteo/v1/forecast").size(), 1u);
 //   EXPECT_EQ(up.requests("/open-meteo/v1/forecast")[0].param("latitude"), "51.5");
 //
-// A path is answered by its route whatever the query; a path with no route is answered 404 with a
+// A path is answered by its route whatever the query, unless a route "path?k=v" (one or more
+// parameters joined by &) matches: that one is preferred when the request has each parameter with
+// that (percent-decoded) value — how one path answers metadata and, with ?alt=media, content; a path with no route is answered 404 with a
 // body naming it, and recorded like any other request, so a test that forgot a route fails with a
 // clear message. Routes can be replaced at any time (serve again). One thread per connection,
 // Connection: close; the destructor stops and joins everything. Built on

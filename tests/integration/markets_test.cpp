@@ -9,11 +9,13 @@
 // upstream asks something no earlier call asked (the caches answer repeats).
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
 #include <vector>
 
 #include "api_answers.hpp"
 #include "fake_upstream.hpp"
+#include "http_client.hpp"
 #include "profiles.hpp"
 #include "shared_host_test.hpp"
 #include "upstream_host_test.hpp"
@@ -38,7 +40,8 @@ class Markets : public UpstreamHostTest {
 protected:
     static void SetUpTestSuite() {
         start_with("markets", {{"ecb"}, {"coingecko"}, {"alpha-vantage", "k-av", "?apikey", true}});
-        ASSERT_EQ(api.post_json("/clock/set", {{"unix_ms", kNow}}).status, 200);
+        HttpClient c("127.0.0.1", host->api_port());
+        ASSERT_EQ(c.post_json("/clock/set", {{"unix_ms", kNow}}).status, 200);
         up->serve(kDaily, xml("eurofxref-daily.xml"));
         up->serve(kHist, FakeUpstream::fixture("ecb", "eurofxref-hist.zip", "application/zip"));
         up->serve(kPrice, FakeUpstream::fixture("coingecko", "simple-price-bitcoin-ethereum.json"));
@@ -159,11 +162,11 @@ TEST_F(Markets, ListEachCategory) {
     EXPECT_EQ(ok("list?category=stocks&limit=100")["total"], 21);
     l = ok("list?category=currencies&limit=100");
     EXPECT_EQ(l["total"], 31);  // the 30 of the day and the euro
-    for (const auto& i : l["items"]) {
-        if (i["symbol"] == "EUR") EXPECT_EQ(i["price"], 1.165);
-        if (i["symbol"] == "GBP") EXPECT_EQ(i["price"], 1.33295194508);
-        if (i["symbol"] == "USD") EXPECT_EQ(i["price"], 1);
-    }
+    std::map<std::string, json> prices;
+    for (const auto& i : l["items"]) prices[i["symbol"]] = i["price"];
+    EXPECT_EQ(prices["EUR"], 1.165);
+    EXPECT_EQ(prices["GBP"], 1.33295194508);  // 1.165 / 0.874
+    EXPECT_EQ(prices["USD"], 1);
     expect_400(get("list?category=bonds"), "category");
     expect_400(get("list?limit=0"), "limit");
     expect_400(get("list?limit=101"), "limit");
@@ -322,7 +325,8 @@ class MarketsFailing : public UpstreamHostTest {
 protected:
     static void SetUpTestSuite() {
         start_with("markets", {{"ecb"}, {"coingecko"}, {"alpha-vantage", "", "?apikey", true}});
-        ASSERT_EQ(api.post_json("/clock/set", {{"unix_ms", kNow}}).status, 200);
+        HttpClient c("127.0.0.1", host->api_port());
+        ASSERT_EQ(c.post_json("/clock/set", {{"unix_ms", kNow}}).status, 200);
     }
 };
 

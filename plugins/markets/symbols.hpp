@@ -31,7 +31,7 @@ struct Instrument {
     std::string unit;      // what one price is for: "per barrel", "per share", "per coin"
 };
 
-// The categories, in the order the spec gives them.
+// The categories, in the order markets/list names them.
 const std::vector<std::string>& categories();
 // The listed instruments of a category (currencies: every ECB currency and the euro).
 std::vector<Instrument> listed(const std::string& category);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the end-to-end tests run against, only when missing or outdated:
 #   - Debian's `chromium` (/usr/bin/chromium), the browser the apps sandbox test drives headless
-#     (tests/e2e/apps_sandbox.mjs), with apt as scripts/deps.sh installs packages;
+#     (tests/e2e/apps_sandbox.mjs) and the `browser` service runs (plugins/browser, tested by
+#     tests/integration/browser_test.cpp), with apt as scripts/deps.sh installs packages;
 #   - the npm clients of tests/e2e (package.json, package-lock.json) into tests/e2e/node_modules.
 #     playwright-core is one of them: it drives the browser above and downloads none of its own.
 # Needs node and npm (Debian's nodejs/npm are installed by deps.sh when absent).

@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include <cstring>
+#include <platform/host/outbound/filter_proxy.hpp>
 
 #include "host_table.hpp"
 
@@ -42,9 +43,14 @@ platform_status_t config_get(platform_host_ctx_t* c, platform_str_t path,
                                 {"mail_domain", settings.mail_domain},
                                 {"smtp_relay", smtp_relay_without_credentials(settings.smtp_relay)},
                                 {"smtp_listening", hctx(c).runtime->smtp_listening()}};
+    // The browser's filtering proxy starts on the first ask (filter_proxy.hpp), so a host whose
+    // plugins never ask runs none.
+    json asked = platform_part;
+    if (p == "platform.browser_proxy")
+        asked["browser_proxy"] = browser_proxy_address(hctx(c).runtime->outbound().settings());
     const json* node = &hctx(c).plugin->config;
     if (p == "platform" || p.rfind("platform.", 0) == 0) {
-        node = &platform_part;
+        node = &asked;
         p.erase(0, p.size() > 8 ? 9 : 8);
     }
     for (size_t i = 0, j; !p.empty() && i <= p.size(); i = j + 1) {

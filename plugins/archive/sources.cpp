@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cstdio>
 
 #include "archive.hpp"
 #include "common/time/time.hpp"
@@ -65,6 +66,24 @@ json reminder_item(const json& e) {
             {"text", e.value("note", "")},   {"date", e.value("next", e.value("when", ""))}};
 }
 
+// A quote markets/recent kept: {symbol, name, category, price, unit, timestamp, source, seen}.
+json market_item(const json& q) {
+    const std::string symbol = q.value("symbol", "");
+    char price[40] = "";
+    if (q.contains("price") && q["price"].is_number())
+        std::snprintf(price, sizeof price, "%.10g", q["price"].get<double>());
+    const std::string at =
+        q.value("timestamp", json()).is_string() ? q["timestamp"].get<std::string>() : "";
+    return {{"id", "market:" + symbol},
+            {"kind", "market"},
+            {"title", q.value("name", symbol) + " (" + symbol + "): " + price + " USD"},
+            {"url", "/api/v1/markets/quote?symbol=" + symbol},
+            {"text", q.value("name", symbol) + " (" + symbol + ", " + q.value("category", "") +
+                         ") was " + price + " USD " + q.value("unit", "") +
+                         (at.empty() ? "" : " at " + at) + ", from " + q.value("source", "") + "."},
+            {"date", q.value("seen", "")}};
+}
+
 }  // namespace
 
 const std::vector<std::string>& Archive::kinds() {
@@ -86,6 +105,11 @@ std::vector<json> Archive::collect(platform::Request& r, const std::string& kind
     } else if (kind == "reminder" && !r.anonymous()) {
         for (const auto& e : pages(host_, r, "v1.events", "list", "events"))
             out.push_back(reminder_item(e));
+    } else if (kind == "market") {
+        auto answer = ask(host_, r, "v1.markets", "recent", {{"limit", 100}});
+        if (answer && answer->is_object())
+            for (const auto& q : answer->value("quotes", json::array()))
+                out.push_back(market_item(q));
     }
     archive::newest_first(out);
     return out;
@@ -104,6 +128,9 @@ std::optional<json> Archive::find(platform::Request& r, const std::string& id) c
             if (e && e->is_object()) return reminder_item(*e);
         } else if (kind == "social") {
             for (auto& item : collect(r, "social"))
+                if (item["id"] == id) return item;
+        } else if (kind == "market") {
+            for (auto& item : collect(r, "market"))
                 if (item["id"] == id) return item;
         }
     } catch (const platform::Error& e) {

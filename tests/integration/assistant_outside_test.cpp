@@ -76,6 +76,7 @@ TEST_F(AssistantOutside, McpListsEveryMethodOfTheExternalDataServices) {
         {"hazards", {"alerts", "floods", "quakes"}},
         {"islam", {"read", "search"}},
         {"maps", {"area", "tile"}},
+        {"markets", {"convert", "history", "list", "quote"}},
         {"places", {"address", "elevation", "geocode", "nearby", "search"}},
         {"prayer", {"qibla", "reflection", "saying", "search", "times", "verse"}},
         {"transit", {"arrivals", "buses", "feeds", "nearby", "status", "trains"}},

@@ -7,7 +7,9 @@
 //   post      the public blog posts (blog/feed)            post:<blog post id>
 //   social    this instance's social posts (social/list)   social:<blog post id>
 //   reminder  the caller's own reminders (events/list)     reminder:<event id>  (accounts only)
-//   news, video, market: no such services yet; they join when they exist.
+//   news      the stories the news service holds (news/held)   news:<story id>
+//   video     the videos video's answers carried (video/held)  video:<video id>
+//   market: no such service yet; it joins when it exists.
 // A source whose service is absent gives nothing (no error); an answer in error is passed on.
 // list/search/get are in archive.cpp; the sources in sources.cpp.
 #pragma once

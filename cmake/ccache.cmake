@@ -7,7 +7,10 @@
 #   - the working directory, hashed when objects carry debug information: hash_dir = false (the
 #     default build has no debug information anyway, scripts/build.sh);
 #   - precompiled headers, which ccache refuses unless its sloppiness allows them (pch_defines,
-#     time_macros) and the fresh .gch files are not "too new" (include_file_mtime/ctime).
+#     time_macros) and the fresh .gch files are not "too new" (include_file_mtime/ctime). A .gch
+#     holds the checkout's paths, so compiles using it would be keyed by bytes that differ between
+#     folders: cmake/ccache_launch.sh writes a folder-free checksum next to each .gch, which ccache
+#     hashes instead (pch_external_checksum, CCACHE_PCH_EXTSUM), and removes the old .gch before making a new one.
 # Those settings go on each compile's environment through the launcher, so a plain `cmake --build`
 # gets them as well as scripts/build.sh, and the user's own ccache.conf is left alone. The cache
 # folder and its size come from that configuration (scripts/build.sh: ~/.cache/ccache, 5 GB).
@@ -24,7 +27,8 @@ if(PLATFORM_CCACHE AND CCACHE_PROGRAM)
     CCACHE_BASEDIR=${PROJECT_SOURCE_DIR}
     CCACHE_SLOPPINESS=${PLATFORM_CCACHE_SLOPPINESS}
     CCACHE_NOHASHDIR=1
-    ${CCACHE_PROGRAM})
+    CCACHE_PCH_EXTSUM=1
+    ${CMAKE_CURRENT_LIST_DIR}/ccache_launch.sh ${CCACHE_PROGRAM})
   set(CMAKE_C_COMPILER_LAUNCHER ${launcher})
   set(CMAKE_CXX_COMPILER_LAUNCHER ${launcher})
 endif()

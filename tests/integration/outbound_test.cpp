@@ -39,6 +39,11 @@ protected:
                 200, nlohmann::json{{"target", r.target}, {"key", r.header("x-api-key")}}.dump());
         return LoopbackServer::reply(404, "not here");
     }};
+    // A page users may name: listed in outbound.allow_user (how tests serve user URLs from loopback).
+    LoopbackServer page{[](const LoopbackServer::Request& r) {
+        if (r.target == "/to-loopback") return LoopbackServer::redirect(302, "http://127.0.0.1:1/");
+        return LoopbackServer::reply(200, "a user page");
+    }};
     TempDir dir;
     std::unique_ptr<HostProcess> host;
     std::unique_ptr<HttpClient> api;
@@ -54,6 +59,7 @@ protected:
         std::ofstream(profile) << text.str() << "\n"
                                << "outbound:\n"
                                << "  allow: [\"127.0.0.1:" << upstream.port() << "\"]\n"
+                               << "  allow_user: [\"127.0.0.1:" << page.port() << "\"]\n"
                                << "  timeout_ms: 5000\n"
                                << "  providers:\n"
                                << "    fake:\n"
@@ -94,6 +100,18 @@ TEST_F(OutboundHost, UserUrlToLoopbackIsRefusedWithTheReason) {
     auto metadata = get({{"url", "http://169.254.169.254/latest/meta-data/"}});
     EXPECT_EQ(metadata.status, 403) << metadata.body;
     EXPECT_TRUE(upstream.requests().empty());
+}
+
+TEST_F(OutboundHost, AllowUserAdmitsListedUserUrlsOnly) {
+    auto r = get({{"url", page.url("/article")}});
+    ASSERT_EQ(r.status, 200) << r.body;
+    EXPECT_EQ(r.json()["body"], "a user page");
+    // The redirect's target is not listed: the guard decides it.
+    auto hop = get({{"url", page.url("/to-loopback")}});
+    EXPECT_EQ(hop.status, 403) << hop.body;
+    EXPECT_TRUE(has(detail(hop), "refused: 127.0.0.1 is a loopback address")) << hop.body;
+    // outbound.allow (operators') does not admit user URLs.
+    EXPECT_EQ(get({{"url", upstream.url("/hello")}}).status, 403);
 }
 
 TEST_F(OutboundHost, AllowListedOperatorUpstreamIsFetched) {

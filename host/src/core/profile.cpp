@@ -149,11 +149,12 @@ OutboundSettings parse_outbound(const Ctx& c, const YAML::Node& v) {
         const std::string sk = kv.first.as<std::string>();
         const std::string k = "outbound." + sk;
         const YAML::Node& n = kv.second;
-        if (sk == "allow") {
-            o.allow = string_list(c, n, k);
+        if (sk == "allow" || sk == "allow_user") {
+            auto& list = sk == "allow" ? o.allow : o.allow_user;
+            list = string_list(c, n, k);
             size_t i = 0;
             for (const auto& entry : n) {
-                if (auto problem = allow_entry_problem(o.allow[i++])) c.fail(entry, k, *problem);
+                if (auto problem = allow_entry_problem(list[i++])) c.fail(entry, k, *problem);
             }
         } else if (sk == "timeout_ms")
             o.timeout_ms = static_cast<int32_t>(integer(c, n, k, 1, 3600000));

@@ -62,6 +62,7 @@ Decision resolve_and_pin(const ParsedUrl& u, bool operator_kind) {
 
 Decision decide(const ParsedUrl& u, bool operator_kind, const OutboundSettings& s) {
     if (operator_kind && allow_listed(s.allow, u.host, u.port)) return {};
+    if (!operator_kind && allow_listed(s.allow_user, u.host, u.port)) return {};
     if (u.ip) {
         if (auto why = refused_address(u.host)) return refusal(u, operator_kind, *why);
         return {};

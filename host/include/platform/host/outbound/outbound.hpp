@@ -14,6 +14,8 @@
 //     For an operator or provider URL the refusal adds that such targets belong in outbound.allow.
 //     So an operator/provider upstream on a public address works without an allow-list entry, and
 //     one on loopback/private addresses works only when allow-listed.
+//   - A user URL whose host:port matches `outbound.allow_user` is trusted the same way (tests
+//     serve their fixture pages from loopback this way; no shipped profile sets it).
 //   - Redirects are followed here (curl's FOLLOWLOCATION is off), at most max_redirects, each hop
 //     re-decided as above; 303 (and 301/302 after POST) become GET without a body; credentials
 //     (the provider key, Authorization, Cookie) are dropped when the origin changes.
@@ -63,6 +65,9 @@ struct ProviderSettings {
 // The profile's `outbound:` section.
 struct OutboundSettings {
     std::vector<std::string> allow;  // operator allow-list: host:port, host:*, *:port
+    // User URLs (web/fetch, browser...) to these host:port skip the SSRF guard. For tests' loopback
+    // fixtures and closed networks only; empty in every shipped profile.
+    std::vector<std::string> allow_user;
     std::map<std::string, ProviderSettings> providers;  // providers.<name>
     int32_t timeout_ms = 30000;                         // default when a request gives 0
     uint64_t max_response_bytes = 10 << 20;             // default when a request gives 0

@@ -72,7 +72,7 @@ TEST_F(Video, ListThePopularChart) {
     EXPECT_EQ(v["seconds"], 1263);
     EXPECT_EQ(v["url"], "https://www.youtube.com/watch?v=Ks-_Mh1QhMc");
     ASSERT_EQ(up->requests(kVideos).size(), 1u);
-    const auto& q = up->requests(kVideos)[0];
+    const FakeUpstream::Request q = up->requests(kVideos)[0];
     EXPECT_EQ(q.param("chart"), "mostPopular");
     EXPECT_EQ(q.param("part"), "snippet,contentDetails,statistics");
     EXPECT_EQ(q.param("regionCode"), "US");

@@ -8,7 +8,8 @@
 //   social    this instance's social posts (social/list)   social:<blog post id>
 //   reminder  the caller's own reminders (events/list)     reminder:<event id>  (accounts only)
 //   market    the quotes markets answered lately (markets/recent, internal)  market:<SYMBOL>
-//   news, video: no such services yet; they join when they exist.
+//   news      the stories the news service holds (news/held)   news:<story id>
+//   video     the videos video's answers carried (video/held)  video:<video id>
 // A source whose service is absent gives nothing (no error); an answer in error is passed on.
 // list/search/get are in archive.cpp; the sources in sources.cpp.
 #pragma once

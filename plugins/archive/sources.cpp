@@ -84,6 +84,38 @@ json market_item(const json& q) {
             {"date", q.value("seen", "")}};
 }
 
+// A string member, "" when absent or null (news and video leave unknown fields null).
+std::string str_of(const json& o, const char* name) {
+    const auto it = o.find(name);
+    return it != o.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+// A story the news service holds (news/held): dated when published, else when first read.
+json news_item(const json& a) {
+    const std::string text = str_of(a, "text");
+    const std::string published = str_of(a, "published");
+    return {{"id", "news:" + str_of(a, "id")},
+            {"kind", "news"},
+            {"title", str_of(a, "title")},
+            {"url", str_of(a, "url")},
+            {"text", text.empty() ? str_of(a, "summary") : text},
+            {"date", published.empty() ? str_of(a, "seen") : published},
+            {"source", str_of(a, "source")},
+            {"topic", str_of(a, "topic")}};
+}
+
+// A video the video service's answers carried (video/held): dated when published, else seen.
+json video_item(const json& v) {
+    const std::string published = str_of(v, "published");
+    return {{"id", "video:" + str_of(v, "id")},
+            {"kind", "video"},
+            {"title", str_of(v, "title")},
+            {"url", str_of(v, "url")},
+            {"text", str_of(v, "description")},
+            {"date", published.empty() ? str_of(v, "seen") : published},
+            {"channel", str_of(v, "channel")}};
+}
+
 }  // namespace
 
 const std::vector<std::string>& Archive::kinds() {
@@ -110,6 +142,16 @@ std::vector<json> Archive::collect(platform::Request& r, const std::string& kind
         if (answer && answer->is_object())
             for (const auto& q : answer->value("quotes", json::array()))
                 out.push_back(market_item(q));
+    } else if (kind == "news") {
+        auto answer = ask(host_, r, "v1.news", "held", json::object());
+        if (answer && answer->is_object())
+            for (const auto& a : answer->value("articles", json::array()))
+                out.push_back(news_item(a));
+    } else if (kind == "video") {
+        auto answer = ask(host_, r, "v1.video", "held", json::object());
+        if (answer && answer->is_object())
+            for (const auto& v : answer->value("videos", json::array()))
+                out.push_back(video_item(v));
     }
     archive::newest_first(out);
     return out;
@@ -132,6 +174,13 @@ std::optional<json> Archive::find(platform::Request& r, const std::string& id) c
         } else if (kind == "market") {
             for (auto& item : collect(r, "market"))
                 if (item["id"] == id) return item;
+        } else if (kind == "news" || kind == "video") {
+            const bool news = kind == "news";
+            auto answer = ask(host_, r, news ? "v1.news" : "v1.video", "held", {{"id", key}});
+            const json found = answer && answer->is_object()
+                                   ? answer->value(news ? "articles" : "videos", json::array())
+                                   : json::array();
+            if (!found.empty()) return news ? news_item(found[0]) : video_item(found[0]);
         }
     } catch (const platform::Error& e) {
         if (e.code() != platform::Code::not_found) throw;

@@ -37,7 +37,8 @@ const char* const kCandidates[] = {"sweep",
                                    "#000000",
                                    "a",
                                    "+447700900000",  // E.164, in a range kept for fiction
-                                   "000000"};
+                                   "000000",
+                                   "sweep_video"};  // a YouTube video id's shape (11 characters)
 constexpr const char* kUnknown = "sweep_unknown_argument";
 // Stands for raw bytes in a dumped body (invalid UTF-8, numbers JSON values cannot hold).
 constexpr const char* kRawMarker = "@@sweep-raw@@";

@@ -31,6 +31,7 @@
 #include "http_client.hpp"
 #include "profiles.hpp"
 #include "shared_host_test.hpp"
+#include "x402_payer.hpp"
 
 using nlohmann::json;
 using namespace platform::test;
@@ -60,34 +61,6 @@ std::string encode(const std::string& s) {
         }
     }
     return out;
-}
-
-std::string b64(const std::string& in) {
-    static const char* d = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    std::string out;
-    size_t i = 0;
-    for (; i + 2 < in.size(); i += 3) {
-        uint32_t v = (uint8_t(in[i]) << 16) | (uint8_t(in[i + 1]) << 8) | uint8_t(in[i + 2]);
-        for (int s : {18, 12, 6, 0}) out += d[(v >> s) & 63];
-    }
-    if (i < in.size()) {
-        uint32_t v = uint8_t(in[i]) << 16;
-        if (i + 1 < in.size()) v |= uint8_t(in[i + 1]) << 8;
-        out += d[(v >> 18) & 63];
-        out += d[(v >> 12) & 63];
-        out += i + 1 < in.size() ? d[(v >> 6) & 63] : '=';
-        out += '=';
-    }
-    return out;
-}
-
-std::string message(const HttpResult& r) {
-    auto j = json::parse(r.body, nullptr, false);
-    if (j.is_object() && j.contains("error") && j["error"].is_object())
-        return j["error"].value("message", r.body);
-    if (j.is_object() && j.contains("error") && j["error"].is_string())
-        return j["error"].get<std::string>();
-    return r.body;
 }
 
 // ---- PNG ------------------------------------------------------------------------------------
@@ -212,26 +185,6 @@ std::string page(const LoopbackServer::Request& r) {
     return LoopbackServer::reply(404, "no such fixture");
 }
 
-std::string facilitate(const LoopbackServer::Request& r) {
-    json body = json::parse(r.body, nullptr, false);
-    if (!body.is_object() || !body.contains("paymentPayload"))
-        return LoopbackServer::reply(400, R"({"error":"bad request"})");
-    const json& p = body["paymentPayload"]["payload"];
-    std::string payer = p.contains("authorization") ? p["authorization"].value("from", "") : "";
-    if (r.target == "/verify")
-        return LoopbackServer::reply(200, json{{"isValid", true}, {"payer", payer}}.dump());
-    if (r.target == "/settle") {
-        static std::atomic<int> n{0};
-        return LoopbackServer::reply(
-            200, json{{"success", true},
-                      {"payer", payer},
-                      {"transaction", "0xtx" + std::to_string(++n)},
-                      {"network", body["paymentRequirements"].value("network", "")}}
-                     .dump());
-    }
-    return LoopbackServer::reply(404, "not here");
-}
-
 class BrowserService : public SharedHostTest {
 protected:
     static void SetUpTestSuite() {
@@ -239,7 +192,7 @@ protected:
         secret = new LoopbackServer([](const LoopbackServer::Request&) {
             return LoopbackServer::reply(200, kSecret, {{"Access-Control-Allow-Origin", "*"}});
         });
-        facilitator = new LoopbackServer(facilitate);
+        facilitator = new LoopbackServer(fake_facilitator);
         std::string profile = test_profile_text() + "\noutbound:\n  allow: [\"127.0.0.1:" +
                               std::to_string(facilitator->port()) +
                               "\"]\n  allow_user: [\"127.0.0.1:" + std::to_string(pages->port()) +
@@ -293,17 +246,7 @@ protected:
                   {"payTo", kPayTo},
                   {"maxTimeoutSeconds", 60},
                   {"extra", {{"name", "USD Coin"}, {"version", "2"}}}};
-        return {{"x402Version", 2},
-                {"accepted", a},
-                {"payload",
-                 {{"signature", "0xsig"},
-                  {"authorization",
-                   {{"from", kPayer},
-                    {"to", kPayTo},
-                    {"value", "20000"},
-                    {"validAfter", "0"},
-                    {"validBefore", "99999999999"},
-                    {"nonce", "0xb" + std::to_string(1000 + ++nonce)}}}}}};
+        return x402_payment(a, kPayer, "0xb" + std::to_string(1000 + ++nonce));
     }
     // Billing over /rpc on the proxy port (the test profile: the bearer text is the account).
     HttpResult billing(const std::string& method, const json& request, const std::string& who) {
@@ -349,16 +292,16 @@ TEST_F(BrowserService, AScriptsFetchOfAnAddressTheGuardRefusesIsBlocked) {
 TEST_F(BrowserService, APageOnARefusedAddressIs403WithTheReason) {
     auto r = call("read", "url=" + encode(secret->url("/page")));
     EXPECT_EQ(r.status, 403) << r.body;
-    EXPECT_TRUE(has(message(r), "url: refused: 127.0.0.1 is a loopback address")) << r.body;
+    EXPECT_TRUE(has(error_message(r), "url: refused: 127.0.0.1 is a loopback address")) << r.body;
     EXPECT_FALSE(has(r.body, kSecret));
     r = call("shot", "url=" + encode("http://169.254.169.254/latest/meta-data/"));
     EXPECT_EQ(r.status, 403) << r.body;
-    EXPECT_TRUE(has(message(r), "metadata")) << r.body;
+    EXPECT_TRUE(has(error_message(r), "metadata")) << r.body;
     // https: the proxy refuses the CONNECT, and Chromium tells only that the tunnel failed.
     r = call("read", "url=" + encode("https://127.0.0.1:" + std::to_string(secret->port()) + "/"));
     EXPECT_EQ(r.status, 502) << r.body;
-    EXPECT_TRUE(has(message(r), "the outbound guard refused its address")) << r.body;
-    EXPECT_TRUE(has(message(r), "ERR_TUNNEL_CONNECTION_FAILED")) << r.body;
+    EXPECT_TRUE(has(error_message(r), "the outbound guard refused its address")) << r.body;
+    EXPECT_TRUE(has(error_message(r), "ERR_TUNNEL_CONNECTION_FAILED")) << r.body;
     EXPECT_TRUE(secret->requests().empty());
 }
 
@@ -372,10 +315,10 @@ TEST_F(BrowserService, WaitFindsAnElementAScriptAddsLater) {
 TEST_F(BrowserService, WaitThatNeverMatchesIs408AndABrokenSelector400) {
     auto r = call("read", "url=" + encode(fixture("/scripted")) + "&wait=" + encode("#never"));
     EXPECT_EQ(r.status, 408) << r.body;
-    EXPECT_TRUE(has(message(r), "wait: no element matched '#never'")) << r.body;
+    EXPECT_TRUE(has(error_message(r), "wait: no element matched '#never'")) << r.body;
     r = call("read", "url=" + encode(fixture("/scripted")) + "&wait=" + encode("p[[["));
     EXPECT_EQ(r.status, 400) << r.body;
-    EXPECT_TRUE(has(message(r), "wait: not a valid CSS selector")) << r.body;
+    EXPECT_TRUE(has(error_message(r), "wait: not a valid CSS selector")) << r.body;
 }
 
 TEST_F(BrowserService, BadUrlsAre400NamingTheArgument) {
@@ -383,7 +326,7 @@ TEST_F(BrowserService, BadUrlsAre400NamingTheArgument) {
                                   "example.com", "http://exa mple.com/"}) {
         auto r = call("read", "url=" + encode(url));
         EXPECT_EQ(r.status, 400) << url << " " << r.body;
-        EXPECT_TRUE(has(message(r), "url:")) << url << " " << r.body;
+        EXPECT_TRUE(has(error_message(r), "url:")) << url << " " << r.body;
     }
     auto missing = call("shot", "full=true");
     EXPECT_EQ(missing.status, 400) << missing.body;
@@ -436,8 +379,8 @@ TEST_F(BrowserService, BeyondTwoBrowsersAtOnceItAnswers503) {
     }
     auto r = call("read", "url=" + encode(fixture("/scripted")));
     EXPECT_EQ(r.status, 503) << r.body;
-    EXPECT_TRUE(has(message(r), "busy, 2 pages are being read")) << r.body;
-    EXPECT_TRUE(has(message(r), "plugin_config.browser.max_browsers")) << r.body;
+    EXPECT_TRUE(has(error_message(r), "busy, 2 pages are being read")) << r.body;
+    EXPECT_TRUE(has(error_message(r), "plugin_config.browser.max_browsers")) << r.body;
     EXPECT_EQ(first.get(), 408);
     EXPECT_EQ(second.get(), 408);
     EXPECT_EQ(ok("read", "url=" + encode(fixture("/scripted")))["title"], "Scripted title");
@@ -460,14 +403,14 @@ TEST_F(BrowserService, AnonymousReadGetsTheX402Challenge) {
 
 TEST_F(BrowserService, PaidReadSucceedsOnceAndItsReplayIsRefused) {
     const std::string query = "url=" + encode(fixture("/scripted"));
-    const std::map<std::string, std::string> paid = {{"PAYMENT-SIGNATURE", b64(payment().dump())}};
+    const std::map<std::string, std::string> paid = x402_header(payment());
     auto r = call("read", query, "", paid);
     ASSERT_EQ(r.status, 200) << r.body;
     EXPECT_TRUE(has(r.json()["data"].value("text", ""), "written by script")) << r.body;
     EXPECT_FALSE(r.header("payment-response").empty());
     auto again = call("read", query, "", paid);
     EXPECT_EQ(again.status, 402) << again.body;
-    EXPECT_TRUE(has(message(again), "already used (replay refused)")) << again.body;
+    EXPECT_TRUE(has(error_message(again), "already used (replay refused)")) << again.body;
     size_t settled = 0;
     for (const auto& q : facilitator->requests()) settled += q.target == "/settle";
     EXPECT_EQ(settled, 1u);
@@ -477,7 +420,7 @@ TEST_F(BrowserService, AccountsPayWithCreditOnlyForSuccessfulCalls) {
     admin("Billing.SetAllowance", {{"account", "dora"}, {"allowance_per_day", 0}});
     auto broke = call("read", "url=" + encode(fixture("/scripted")), "dora");
     EXPECT_EQ(broke.status, 402) << broke.body;
-    EXPECT_TRUE(has(message(broke), "needs 2 credits; you have 0")) << broke.body;
+    EXPECT_TRUE(has(error_message(broke), "needs 2 credits; you have 0")) << broke.body;
 
     admin("Billing.AddCredit", {{"account", "dora"}, {"amount", 5}});
     auto failed = call("read", "url=" + encode(secret->url("/x")), "dora");
@@ -510,8 +453,8 @@ TEST(BrowserWithoutChromium, Answers503NamingTheSetting) {
     HttpClient api("127.0.0.1", host.api_port());
     auto r = api.get("/api/v1/browser/read?url=" + encode("http://example.com/"), bearer("carol"));
     EXPECT_EQ(r.status, 503) << r.body;
-    EXPECT_TRUE(has(message(r), "plugin_config.browser.chromium")) << r.body;
-    EXPECT_TRUE(has(message(r), "/nonexistent/chromium")) << r.body;
+    EXPECT_TRUE(has(error_message(r), "plugin_config.browser.chromium")) << r.body;
+    EXPECT_TRUE(has(error_message(r), "/nonexistent/chromium")) << r.body;
 }
 
 }  // namespace

@@ -20,6 +20,7 @@
 #include "http_client.hpp"
 #include "text_search.hpp"
 #include "unused_port.hpp"
+#include "x402_payer.hpp"
 
 using nlohmann::json;
 using namespace platform::test;
@@ -31,96 +32,14 @@ namespace fs = std::filesystem;
 constexpr const char* kPayTo = "0x209693Bc6afc0C5328bA36FaF03C514EF312287C";
 constexpr const char* kUsdc = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
 constexpr const char* kPayer = "0xAbC0000000000000000000000000000000000001";
-constexpr const char* kBadSignature = "0xbad";
-
-std::string b64(const std::string& in) {
-    static const char* d = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    std::string out;
-    size_t i = 0;
-    for (; i + 2 < in.size(); i += 3) {
-        uint32_t v = (uint8_t(in[i]) << 16) | (uint8_t(in[i + 1]) << 8) | uint8_t(in[i + 2]);
-        for (int s : {18, 12, 6, 0}) out += d[(v >> s) & 63];
-    }
-    if (i < in.size()) {
-        uint32_t v = uint8_t(in[i]) << 16;
-        if (i + 1 < in.size()) v |= uint8_t(in[i + 1]) << 8;
-        out += d[(v >> 18) & 63];
-        out += d[(v >> 12) & 63];
-        out += i + 1 < in.size() ? d[(v >> 6) & 63] : '=';
-        out += '=';
-    }
-    return out;
-}
-
-std::string unb64(const std::string& in) {
-    std::string out;
-    uint32_t acc = 0;
-    int bits = 0;
-    for (char c : in) {
-        int v = c >= 'A' && c <= 'Z'   ? c - 'A'
-                : c >= 'a' && c <= 'z' ? c - 'a' + 26
-                : c >= '0' && c <= '9' ? c - '0' + 52
-                : c == '+' || c == '-' ? 62
-                : c == '/' || c == '_' ? 63
-                                       : -1;
-        if (v < 0) continue;
-        acc = (acc << 6) | uint32_t(v);
-        bits += 6;
-        if (bits >= 8) {
-            bits -= 8;
-            out += char((acc >> bits) & 0xff);
-        }
-    }
-    return out;
-}
 
 json decode_header(const HttpResult& r, const std::string& name) {
-    return json::parse(unb64(r.header(name)), nullptr, false);
-}
-
-// The detail of an error in either surface's form ({"error":{"message"}} or {"Detail"}).
-std::string message(const HttpResult& r) {
-    auto j = json::parse(r.body, nullptr, false);
-    if (j.is_object() && j.contains("error") && j["error"].is_object())
-        return j["error"].value("message", r.body);
-    if (j.is_object() && j.contains("error") && j["error"].is_string())
-        return j["error"].get<std::string>();
-    if (j.is_object() && j.contains("Detail")) return j["Detail"].get<std::string>();
-    return r.body;
-}
-
-// A fake x402 facilitator: /verify and /settle in the real format. A payload signed kBadSignature
-// is invalid; everything else is valid and settles.
-std::string facilitate(const LoopbackServer::Request& r) {
-    json body = json::parse(r.body, nullptr, false);
-    if (!body.is_object() || !body.contains("paymentPayload"))
-        return LoopbackServer::reply(400, R"({"error":"bad request"})");
-    const json& p = body["paymentPayload"]["payload"];
-    std::string payer = p.contains("authorization") ? p["authorization"].value("from", "") : "";
-    if (r.target == "/verify") {
-        if (p.value("signature", "") == kBadSignature)
-            return LoopbackServer::reply(
-                200, json{{"isValid", false},
-                          {"invalidReason", "invalid_exact_evm_payload_signature"},
-                          {"payer", payer}}
-                         .dump());
-        return LoopbackServer::reply(200, json{{"isValid", true}, {"payer", payer}}.dump());
-    }
-    if (r.target == "/settle") {
-        static std::atomic<int> n{0};
-        return LoopbackServer::reply(
-            200, json{{"success", true},
-                      {"payer", payer},
-                      {"transaction", "0xtx" + std::to_string(++n)},
-                      {"network", body["paymentRequirements"].value("network", "")}}
-                     .dump());
-    }
-    return LoopbackServer::reply(404, "not here");
+    return json::parse(unbase64(r.header(name)), nullptr, false);
 }
 
 class PaymentHost : public ::testing::Test {
 protected:
-    LoopbackServer facilitator{facilitate};
+    LoopbackServer facilitator{fake_facilitator};
     TempDir dir;
     std::unique_ptr<HostProcess> host;
     std::unique_ptr<HttpClient> api, proxy;
@@ -158,21 +77,13 @@ protected:
                   {"payTo", kPayTo},
                   {"maxTimeoutSeconds", 60},
                   {"extra", {{"name", "USD Coin"}, {"version", "2"}}}};
-        return {{"x402Version", 2},
-                {"accepted", a},
-                {"payload",
-                 {{"signature", signature},
-                  {"authorization",
-                   {{"from", kPayer},
-                    {"to", kPayTo},
-                    {"value", "20000"},
-                    {"validAfter", "0"},
-                    {"validBefore", "99999999999"},
-                    {"nonce", "0x" + std::to_string(1000 + ++nonce)}}}}}};
+        return x402_payment(a, kPayer, "0x" + std::to_string(1000 + ++nonce), signature);
     }
     std::map<std::string, std::string> paid(const json& payload,
                                             const char* header = "PAYMENT-SIGNATURE") {
-        return {{"Content-Type", "application/json"}, {header, b64(payload.dump())}};
+        auto h = x402_header(payload, header);
+        h["Content-Type"] = "application/json";
+        return h;
     }
     static std::map<std::string, std::string> as(const std::string& account) {
         return {{"Content-Type", "application/json"}, {"Authorization", "Bearer " + account}};
@@ -272,7 +183,7 @@ TEST_F(PaymentHost, ReplayedPaymentIsRefused) {
     ASSERT_EQ(quote(headers).status, 200);
     auto again = quote(headers);
     EXPECT_EQ(again.status, 402) << again.body;
-    EXPECT_TRUE(has(message(again), "already used (replay refused)")) << again.body;
+    EXPECT_TRUE(has(error_message(again), "already used (replay refused)")) << again.body;
     EXPECT_FALSE(again.header("payment-required").empty());
     auto over_rpc = rpc("Metered.Quote", json::object(), headers);
     EXPECT_EQ(over_rpc.status, 402) << over_rpc.body;
@@ -284,18 +195,18 @@ TEST_F(PaymentHost, InvalidPaymentIsRefusedWithTheFacilitatorsReason) {
     start();
     auto r = quote(paid(payment(kBadSignature)));
     EXPECT_EQ(r.status, 402) << r.body;
-    EXPECT_TRUE(has(message(r), "invalid_exact_evm_payload_signature")) << r.body;
+    EXPECT_TRUE(has(error_message(r), "invalid_exact_evm_payload_signature")) << r.body;
     EXPECT_EQ(calls("/verify"), 1u);
     EXPECT_EQ(calls("/settle"), 0u);
 
     auto garbage = quote({{"Content-Type", "application/json"}, {"PAYMENT-SIGNATURE", "%%%"}});
     EXPECT_EQ(garbage.status, 402) << garbage.body;
-    EXPECT_TRUE(has(message(garbage), "not base64")) << garbage.body;
+    EXPECT_TRUE(has(error_message(garbage), "not base64")) << garbage.body;
     json wrong_chain = payment();
     wrong_chain["accepted"]["network"] = "eip155:84532";
     auto wrong = quote(paid(wrong_chain));
     EXPECT_EQ(wrong.status, 402) << wrong.body;
-    EXPECT_TRUE(has(message(wrong), "eip155:84532")) << wrong.body;
+    EXPECT_TRUE(has(error_message(wrong), "eip155:84532")) << wrong.body;
     EXPECT_EQ(calls("/verify"), 1u);
 }
 
@@ -316,7 +227,7 @@ TEST_F(PaymentHost, PaymentOnAnAccountMethodIsForbidden) {
     start();
     auto r = quote(paid(payment()), "private_quote");
     EXPECT_EQ(r.status, 403) << r.body;
-    EXPECT_TRUE(has(message(r), "needs an account")) << r.body;
+    EXPECT_TRUE(has(error_message(r), "needs an account")) << r.body;
     auto anonymous = quote({{"Content-Type", "application/json"}}, "private_quote");
     EXPECT_EQ(anonymous.status, 401) << anonymous.body;  // account-only methods never 402
     EXPECT_TRUE(anonymous.header("payment-required").empty());
@@ -365,10 +276,10 @@ TEST_F(PaymentHost, FacilitatorDownIs503NamingTheSetting) {
     start(true, unused_loopback_port());
     auto r = quote(paid(payment()));
     EXPECT_EQ(r.status, 503) << r.body;
-    EXPECT_TRUE(has(message(r), "PLATFORM_X402_FACILITATOR_URL")) << r.body;
+    EXPECT_TRUE(has(error_message(r), "PLATFORM_X402_FACILITATOR_URL")) << r.body;
     auto over_rpc = rpc("Metered.Quote", json::object(), paid(payment()));
     EXPECT_EQ(over_rpc.status, 503) << over_rpc.body;
-    EXPECT_TRUE(has(message(over_rpc), "PLATFORM_X402_FACILITATOR_URL")) << over_rpc.body;
+    EXPECT_TRUE(has(error_message(over_rpc), "PLATFORM_X402_FACILITATOR_URL")) << over_rpc.body;
 }
 
 TEST_F(PaymentHost, WithoutX402AnonymousCallersMustSignIn) {
@@ -376,7 +287,7 @@ TEST_F(PaymentHost, WithoutX402AnonymousCallersMustSignIn) {
     auto r = quote({{"Content-Type", "application/json"}});
     EXPECT_EQ(r.status, 401) << r.body;
     EXPECT_TRUE(r.header("payment-required").empty());
-    EXPECT_TRUE(has(message(r), "sign in")) << r.body;
+    EXPECT_TRUE(has(error_message(r), "sign in")) << r.body;
     EXPECT_EQ(quote(paid(payment())).status, 401);
     EXPECT_EQ(quote(as("dave")).status, 200);  // the test profile's large allowance
     EXPECT_TRUE(facilitator.requests().empty());
@@ -400,14 +311,15 @@ TEST_F(PaymentHost, AccountsPayWithCreditsOnlyForSuccessfulCalls) {
 
     auto broke = quote(as("alice"));
     EXPECT_EQ(broke.status, 402) << broke.body;
-    EXPECT_EQ(message(broke), "needs 2 credits; you have 1 (allowance 0, credit 1)") << broke.body;
+    EXPECT_EQ(error_message(broke), "needs 2 credits; you have 1 (allowance 0, credit 1)")
+        << broke.body;
     EXPECT_EQ(broke.json()["error"]["code"], "payment_required")
         << broke.body;  // the surface's error form
     EXPECT_FALSE(
         broke.header("payment-required").empty());  // x402 is on: paying per call is offered
     auto broke_rpc = rpc("Metered.Quote", json::object(), as("alice"));
     EXPECT_EQ(broke_rpc.status, 402) << broke_rpc.body;
-    EXPECT_TRUE(has(message(broke_rpc), "needs 2 credits; you have 1")) << broke_rpc.body;
+    EXPECT_TRUE(has(error_message(broke_rpc), "needs 2 credits; you have 1")) << broke_rpc.body;
 
     admin("Billing.AddCredit", {{"account", "alice"}, {"amount", 2}});
     EXPECT_EQ(quote(as("alice"), "fail").status, 409);  // a failing call is never charged

@@ -21,6 +21,7 @@
 #include "profiles.hpp"
 #include "shared_host_test.hpp"
 #include "text_search.hpp"
+#include "x402_payer.hpp"
 
 using nlohmann::json;
 using namespace platform::test;
@@ -31,33 +32,6 @@ constexpr const char* kPayTo = "0x209693Bc6afc0C5328bA36FaF03C514EF312287C";
 constexpr const char* kPayer = "0xAbC0000000000000000000000000000000000001";
 const char* kSearch = "/brave/res/v1/web/search";
 const char* kImages = "/brave/res/v1/images/search";
-
-std::string b64(const std::string& in) {
-    static const char* d = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    std::string out;
-    size_t i = 0;
-    for (; i + 2 < in.size(); i += 3) {
-        uint32_t v = (uint8_t(in[i]) << 16) | (uint8_t(in[i + 1]) << 8) | uint8_t(in[i + 2]);
-        for (int s : {18, 12, 6, 0}) out += d[(v >> s) & 63];
-    }
-    if (i < in.size()) {
-        uint32_t v = uint8_t(in[i]) << 16;
-        if (i + 1 < in.size()) v |= uint8_t(in[i + 1]) << 8;
-        out += d[(v >> 18) & 63];
-        out += d[(v >> 12) & 63];
-        out += i + 1 < in.size() ? d[(v >> 6) & 63] : '=';
-        out += '=';
-    }
-    return out;
-}
-
-// The message of an error answer ({"error": {"message"}}), or the body.
-std::string message(const HttpResult& r) {
-    auto j = json::parse(r.body, nullptr, false);
-    if (j.is_object() && j.contains("error") && j["error"].is_object())
-        return j["error"].value("message", r.body);
-    return r.body;
-}
 
 // The host's outbound section for `up` with `up`'s own pages listed in outbound.allow_user.
 std::string with_allow_user(const FakeUpstream& up, std::string outbound) {
@@ -138,21 +112,9 @@ protected:
     // A payment for the challenge's first requirement, with a fresh nonce.
     json payment(const json& accepted) {
         static int nonce = 0;
-        return {{"x402Version", 2},
-                {"accepted", accepted},
-                {"payload",
-                 {{"signature", "0xsig"},
-                  {"authorization",
-                   {{"from", kPayer},
-                    {"to", kPayTo},
-                    {"value", accepted.value("amount", "")},
-                    {"validAfter", "0"},
-                    {"validBefore", "99999999999"},
-                    {"nonce", "0x" + std::to_string(5000 + ++nonce)}}}}}};
+        return x402_payment(accepted, kPayer, "0x" + std::to_string(5000 + ++nonce));
     }
-    static Headers paid(const json& payload) {
-        return {{"PAYMENT-SIGNATURE", b64(payload.dump())}};
-    }
+    static Headers paid(const json& payload) { return x402_header(payload); }
     size_t facilitator_calls(const std::string& what) {
         return up->requests("/x402/" + what).size();
     }
@@ -200,16 +162,16 @@ TEST_F(Web, PlainTextPassesAndOtherTypesAreRefused) {
     EXPECT_EQ(r.json()["data"]["text"], "first line\nsecond line");
     r = fetch(up->url("/pages/photo.png"));
     EXPECT_EQ(r.status, 400) << r.body;
-    EXPECT_TRUE(has(message(r), "is image/png")) << r.body;
+    EXPECT_TRUE(has(error_message(r), "is image/png")) << r.body;
     std::string deep = "<html><body>";
     for (int i = 0; i < 20000; ++i) deep += "<div>";
     up->serve("/pages/deep.html", FakeUpstream::status(200, deep, "text/html"));
     r = fetch(up->url("/pages/deep.html"));
     EXPECT_EQ(r.status, 502) << r.body;
-    EXPECT_TRUE(has(message(r), "more than 512 deep")) << r.body;
+    EXPECT_TRUE(has(error_message(r), "more than 512 deep")) << r.body;
     r = fetch(up->url("/pages/missing.html"));
     EXPECT_EQ(r.status, 502) << r.body;
-    EXPECT_TRUE(has(message(r), "answered HTTP 404")) << r.body;
+    EXPECT_TRUE(has(error_message(r), "answered HTTP 404")) << r.body;
 }
 
 // The SSRF table: every one refused before any connection, with the guard's reason.
@@ -247,8 +209,8 @@ TEST_F(Web, FetchRefusesEveryAddressOnThisMachineOrNetwork) {
         auto r = fetch(c.url);
         EXPECT_TRUE(r.status == 403 || r.status == 400)
             << c.url << ": " << r.status << " " << r.body;
-        EXPECT_TRUE(has(message(r), "url: ")) << c.url << ": " << r.body;
-        EXPECT_TRUE(has(message(r), c.reason))
+        EXPECT_TRUE(has(error_message(r), "url: ")) << c.url << ": " << r.body;
+        EXPECT_TRUE(has(error_message(r), c.reason))
             << c.url << ": expected '" << c.reason << "' in " << r.body;
     }
     // The redirects were asked of the fixture site; nothing else was reached.
@@ -259,10 +221,10 @@ TEST_F(Web, FetchRefusesEveryAddressOnThisMachineOrNetwork) {
 TEST_F(Web, ABadUrlArgumentIsA400NamingIt) {
     auto r = api.get("/api/v1/web/fetch", as("ann"));
     EXPECT_EQ(r.status, 400) << r.body;
-    EXPECT_TRUE(has(message(r), "url")) << r.body;
+    EXPECT_TRUE(has(error_message(r), "url")) << r.body;
     r = fetch("not a url");
     EXPECT_TRUE(r.status == 400 || r.status == 403) << r.body;
-    EXPECT_TRUE(has(message(r), "url")) << r.body;
+    EXPECT_TRUE(has(error_message(r), "url")) << r.body;
 }
 
 // ---- search and images --------------------------------------------------------------------------
@@ -292,7 +254,7 @@ TEST_F(Web, ImagesReadBravesAnswerWith24ByDefault) {
     EXPECT_EQ(up->requests(kImages)[0].param("count"), "24");
     r = api.get("/api/v1/web/images?query=x&limit=101", as("ann"));
     EXPECT_EQ(r.status, 400) << r.body;
-    EXPECT_TRUE(has(message(r), "limit")) << r.body;
+    EXPECT_TRUE(has(error_message(r), "limit")) << r.body;
 }
 
 TEST_F(Web, AnonymousSearchGetsTheX402Challenge) {
@@ -319,7 +281,7 @@ TEST_F(Web, APaidSearchSucceedsOnceAndItsReplayIsRefused) {
     EXPECT_EQ(facilitator_calls("settle"), 1u);
     auto again = search("paid search", headers);
     EXPECT_EQ(again.status, 402) << again.body;
-    EXPECT_TRUE(has(message(again), "replay")) << again.body;
+    EXPECT_TRUE(has(error_message(again), "replay")) << again.body;
     EXPECT_EQ(facilitator_calls("settle"), 1u);
 }
 
@@ -352,7 +314,7 @@ TEST_F(Web, AnAccountIsChargedOncePerSearchAndNeverForAFailedOne) {
     EXPECT_EQ(balance("carol")["credit"], 0);
     auto broke = search("carol six", as("carol"));
     EXPECT_EQ(broke.status, 402) << broke.body;
-    EXPECT_TRUE(has(message(broke), "needs 1 credit")) << broke.body;
+    EXPECT_TRUE(has(error_message(broke), "needs 1 credit")) << broke.body;
     EXPECT_EQ(facilitator_calls("verify"), 0u);
 }
 
@@ -365,8 +327,8 @@ TEST_F(WebUnconfigured, SearchAndImagesAre503NamingTheSetting) {
     for (const char* method : {"search", "images"}) {
         auto r = api.get(std::string("/api/v1/web/") + method + "?query=x", as("ann"));
         EXPECT_EQ(r.status, 503) << method << ": " << r.body;
-        EXPECT_TRUE(has(message(r), "providers.brave")) << r.body;
-        EXPECT_TRUE(has(message(r), "https://api.search.brave.com")) << r.body;
+        EXPECT_TRUE(has(error_message(r), "providers.brave")) << r.body;
+        EXPECT_TRUE(has(error_message(r), "https://api.search.brave.com")) << r.body;
     }
 }
 
@@ -377,7 +339,7 @@ TEST_F(WebUnconfigured, ALoopbackPageNotInAllowUserIsRefused) {
                FakeUpstream::fixture("web", "article.html", "text/html; charset=utf-8"));
     auto r = api.get("/api/v1/web/fetch?url=" + site.url("/pages/article.html"), as("ann"));
     EXPECT_EQ(r.status, 403) << r.body;
-    EXPECT_TRUE(has(message(r), "url: refused: 127.0.0.1 is a loopback address")) << r.body;
+    EXPECT_TRUE(has(error_message(r), "url: refused: 127.0.0.1 is a loopback address")) << r.body;
     EXPECT_TRUE(site.requests().empty());
 }
 

@@ -8,6 +8,7 @@
 #include "coingecko.hpp"
 #include "common/time/time.hpp"
 #include "dates.hpp"
+#include "stooq.hpp"
 
 namespace schema = platform::schema;
 
@@ -29,6 +30,9 @@ const Provider kCoinGecko{"coingecko", "CoinGecko", "https://api.coingecko.com",
 // plugin keeps the answers that hold data (alpha_vantage()).
 const Provider kAlphaVantage{"alpha-vantage", "Alpha Vantage", "https://www.alphavantage.co",
                              common::upstream::kNoCache, true};
+// Stooq (keyless CSV): latest quotes kept 5 minutes, daily bars an hour.
+const Provider kStooq{"stooq", "Stooq", "https://stooq.com", 5 * kMinute};
+const Provider kStooqHistory{"stooq", "Stooq", "https://stooq.com", kHour};
 
 constexpr const char* kEcbSource = "ECB euro foreign exchange reference rates";
 constexpr int64_t kSeenTtl = 30 * kDay;
@@ -45,15 +49,15 @@ double rounded(double v) {
 
 // Unix ms of `hour`:00 local time in `zone` on `day` (the zone's fixed `fallback_h` offset from
 // UTC when the system has no tz database).
-int64_t local_time_ms(int64_t day, int hour, const char* zone, int fallback_h) {
-    const int64_t local_s = day * 86400 + hour * 3600;
+int64_t local_time_ms(int64_t day, int64_t seconds, const char* zone, int fallback_h) {
+    const int64_t local_s = day * 86400 + seconds;
     if (auto tz = common::time::TimeZone::load(zone)) return tz->to_utc(local_s) * 1000;
     return (local_s - fallback_h * 3600) * 1000;
 }
 
 // The ECB publishes its rates at about 16:00 Frankfurt time.
 int64_t ecb_published_ms(const std::string& date) {
-    return local_time_ms(markets::parse_day("date", date), 16, "Europe/Berlin", 1);
+    return local_time_ms(markets::parse_day("date", date), 16 * 3600, "Europe/Berlin", 1);
 }
 
 schema::Value symbol_schema(const std::string& doc) {
@@ -75,10 +79,8 @@ json page(const json& items, size_t offset, size_t limit) {
 }
 
 platform::Error not_carried(const Instrument& i) {
-    return platform::unavailable(
-        "symbol: no upstream this host reads carries " + i.symbol + " (" + i.name +
-        ") yet; Alpha Vantage's commodity series cover OIL, COPPER, COFFEE, WHEAT and CORN, and "
-        "CL, BZ and HG among futures");
+    return platform::unavailable("symbol: no upstream this host reads carries " + i.symbol + " (" +
+                                 i.name + ")");
 }
 
 }  // namespace
@@ -94,8 +96,8 @@ void Markets::describe(platform::ServiceSpec<Markets>& s) {
             "The price of a crypto coin (BTC), a stock (AAPL), a commodity (OIL), a future (CL) or "
             "a currency (GBP) in US dollars: {symbol, name, category, price, currency: USD, unit, "
             "timestamp (when the upstream priced it), staleness_seconds (how long ago that was), "
-            "source}. Crypto from CoinGecko, stocks and commodities from Alpha Vantage, "
-            "currencies from the ECB's reference rates.")
+            "source}. Crypto from CoinGecko, stocks and commodity series from Alpha Vantage, "
+            "metals and grain futures from Stooq, currencies from the ECB's reference rates.")
         .schema(
             schema::object()
                 .prop("symbol", symbol_schema("BTC, AAPL, OIL, CL, GBP (markets/list lists them)"))
@@ -271,7 +273,29 @@ json Markets::quote_of(const Instrument& i) const {
         out["change_percent"] = q->change_percent;
         out["source"] = "Alpha Vantage";
         // The quote names its trading day only: the day's close (16:00 New York) stands for it.
-        at_ms = local_time_ms(markets::parse_day("date", q->day), 16, "America/New_York", -5);
+        at_ms =
+            local_time_ms(markets::parse_day("date", q->day), 16 * 3600, "America/New_York", -5);
+    } else if (i.upstream == "stooq") {
+        Upstream up(host_, kStooq);
+        const auto a = up.fetch(markets::stooq::quote_path(i.id));
+        std::optional<markets::stooq::Quote> q;
+        try {
+            q = markets::stooq::quote_from(a.body, i.id, i.divisor);
+        } catch (const common::upstream::Malformed& e) {
+            throw up.malformed(e.what());
+        }
+        if (!q)
+            throw platform::not_found("symbol: Stooq has no price for " + i.symbol + " (" + i.id +
+                                      ") now (N/D)");
+        out["price"] = rounded(q->close);
+        out["interval"] = i.interval;
+        out["value_date"] = q->date;
+        out["source"] = "Stooq (" + q->symbol + ")";
+        // Stooq writes its times in Warsaw time.
+        const int64_t seconds = std::stoll(q->time.substr(0, 2)) * 3600 +
+                                std::stoll(q->time.substr(3, 2)) * 60 +
+                                std::stoll(q->time.substr(6));
+        at_ms = local_time_ms(markets::parse_day("date", q->date), seconds, "Europe/Warsaw", 1);
     } else {
         const json body =
             alpha_vantage(markets::alpha_vantage::series_path(i.id, i.interval), 6 * kHour);
@@ -355,7 +379,7 @@ json Markets::list(platform::Request& r) {
                              {"unit", i.unit},
                              {"carried", !i.upstream.empty()},
                              {"interval", i.interval}});
-        source = "Alpha Vantage (prices through markets/quote)";
+        source = "Alpha Vantage and Stooq (prices through markets/quote)";
     }
     return {{"category", category},  {"items", page(items, offset, limit)},
             {"total", items.size()}, {"offset", offset},
@@ -402,6 +426,18 @@ json Markets::history(platform::Request& r) {
         for (const auto& [date, close] : up.parse(body, markets::alpha_vantage::daily_from))
             if (date >= first && date <= last) closes.emplace_back(date, close);
         source = "Alpha Vantage";
+    } else if (i.upstream == "stooq") {
+        Upstream up(host_, kStooqHistory);
+        const auto a = up.fetch(markets::stooq::daily_path(i.id, first, last));
+        std::vector<std::pair<std::string, double>> days;
+        try {
+            days = markets::stooq::daily_from(a.body, i.divisor);
+        } catch (const common::upstream::Malformed& e) {
+            throw up.malformed(e.what());
+        }
+        for (const auto& [date, close] : days)
+            if (date >= first && date <= last) closes.emplace_back(date, rounded(close));
+        source = "Stooq (" + i.id + ")";
     } else {
         const json body =
             alpha_vantage(markets::alpha_vantage::series_path(i.id, i.interval), 6 * kHour);

@@ -11,7 +11,7 @@
 //
 // Upstreams, each a common::upstream Provider: `ecb` (the euro reference rates, keyless),
 // `coingecko` (crypto, keyless or a demo key), `alpha-vantage` (stocks and commodity series,
-// keyed). Symbols and what carries them: symbols.hpp. Every quote answered is kept in the store
+// keyed), `stooq` (metals and grain futures, keyless CSV). Symbols and what carries them: symbols.hpp. Every quote answered is kept in the store
 // ("seen:<SYMBOL>", 30 days) for `recent`, which the archive reads as its kind `market`.
 #pragma once
 

@@ -18,9 +18,13 @@ Instrument series(const char* symbol, const char* name, const char* category, co
                   const char* interval, double divisor, const char* unit) {
     return {symbol, name, category, "alpha-vantage", function, interval, divisor, unit};
 }
-Instrument none(const char* symbol, const char* name, const char* category, const char* unit) {
-    return {symbol, name, category, "", "", "daily", 1, unit};
+Instrument stooq(const char* symbol, const char* name, const char* category, const char* id,
+                 double divisor, const char* unit) {
+    return {symbol, name, category, "stooq", id, "daily", divisor, unit};
 }
+
+// Stooq quotes CBOT grain futures in US cents a bushel; the answer is in dollars.
+constexpr const char* kCents = "per bushel (Stooq quotes US cents a bushel; given here in dollars)";
 
 const std::vector<Instrument>& table() {
     static const std::vector<Instrument> t = {
@@ -70,21 +74,21 @@ const std::vector<Instrument>& table() {
         stock("NFLX", "Netflix"),
         stock("INTC", "Intel"),
         series("OIL", "Crude oil (WTI)", "commodities", "WTI", "daily", 1, "per barrel"),
-        none("GOLD", "Gold", "commodities", "per troy ounce"),
-        none("SILVER", "Silver", "commodities", "per troy ounce"),
+        stooq("GOLD", "Gold", "commodities", "xauusd", 1, "per troy ounce"),
+        stooq("SILVER", "Silver", "commodities", "xagusd", 1, "per troy ounce"),
         series("COPPER", "Copper", "commodities", "COPPER", "monthly", 1, "per metric ton"),
         series("COFFEE", "Coffee (arabica)", "commodities", "COFFEE", "monthly", 100, "per pound"),
         series("WHEAT", "Wheat", "commodities", "WHEAT", "monthly", 1, "per metric ton"),
         series("CORN", "Corn", "commodities", "CORN", "monthly", 1, "per metric ton"),
-        none("SOYBEANS", "Soybeans", "commodities", "per bushel"),
-        none("OATS", "Oats", "commodities", "per bushel"),
+        stooq("SOYBEANS", "Soybeans", "commodities", "zs.f", 100, kCents),
+        stooq("OATS", "Oats", "commodities", "zo.f", 100, kCents),
         series("CL", "Crude oil, WTI", "futures", "WTI", "daily", 1, "per barrel"),
         series("BZ", "Crude oil, Brent", "futures", "BRENT", "daily", 1, "per barrel"),
         series("HG", "Copper", "futures", "COPPER", "monthly", 1, "per metric ton"),
-        none("GC", "Gold", "futures", "per troy ounce"),
-        none("SI", "Silver", "futures", "per troy ounce"),
-        none("PL", "Platinum", "futures", "per troy ounce"),
-        none("PA", "Palladium", "futures", "per troy ounce"),
+        stooq("GC", "Gold", "futures", "gc.f", 1, "per troy ounce"),
+        stooq("SI", "Silver", "futures", "si.f", 1, "per troy ounce"),
+        stooq("PL", "Platinum", "futures", "pl.f", 1, "per troy ounce"),
+        stooq("PA", "Palladium", "futures", "pa.f", 1, "per troy ounce"),
     };
     return t;
 }

@@ -5,9 +5,10 @@
 //                Alpha Vantage knows is quoted
 //   commodities  OIL, GOLD, SILVER, COPPER, COFFEE, WHEAT, CORN, SOYBEANS, OATS: Alpha Vantage's
 //                commodity series where it has one (WTI daily; COPPER, COFFEE, WHEAT, CORN
-//                monthly); GOLD, SILVER, SOYBEANS and OATS have no series here (503)
+//                monthly); GOLD, SILVER (spot, xauusd, xagusd), SOYBEANS and OATS (continuous
+//                futures zs.f, zo.f, cents a bushel) from Stooq
 //   futures      metals and oil: CL, BZ (WTI and Brent, daily), HG (copper, monthly) from the same
-//                series; GC, SI, PL, PA none (503)
+//                series; GC, SI, PL, PA from Stooq's continuous futures (gc.f, si.f, pl.f, pa.f)
 //   currencies   the ECB's reference-rate currencies and the euro
 // A symbol is looked up in that order: a crypto symbol first, then a commodity, a future, a
 // currency; anything else is a stock ticker.
@@ -23,11 +24,12 @@ struct Instrument {
     std::string symbol;    // as callers write it, upper case: BTC, AAPL, OIL, CL, GBP
     std::string name;      // Bitcoin, Apple, Crude oil (WTI)
     std::string category;  // crypto, stocks, commodities, futures, currencies
-    std::string upstream;  // coingecko, alpha-vantage, ecb; "" when nothing carries it
+    std::string upstream;  // coingecko, alpha-vantage, stooq, ecb; "" when nothing carries it
     std::string id;        // the upstream's id: a CoinGecko coin id, an Alpha Vantage ticker or
-                           // commodity function (WTI, BRENT, COPPER...), the currency code
+                           // commodity function (WTI, BRENT, COPPER...), a Stooq symbol (xauusd,
+                           // gc.f), the currency code
     std::string interval;  // daily, or monthly (Alpha Vantage's farm and metal series)
-    double divisor = 1;    // upstream unit per US dollar (COFFEE is in cents: 100)
+    double divisor = 1;    // upstream unit per US dollar (COFFEE, SOYBEANS, OATS: cents, 100)
     std::string unit;      // what one price is for: "per barrel", "per share", "per coin"
 };
 

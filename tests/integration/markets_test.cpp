@@ -1,7 +1,7 @@
-// The markets service (plugins/markets/) through the real host on the `test` profile, its three
+// The markets service (plugins/markets/) through the real host on the `test` profile, its four
 // upstreams played by a FakeUpstream serving tests/fixtures/<provider>/ in their own formats: the
-// ECB's reference rates (XML, and the history ZIP of CSV), CoinGecko and Alpha Vantage (keyed,
-// ?apikey). The business clock stands at 2026-12-07T12:00:00Z. Each method's answers and limits
+// ECB's reference rates (XML, and the history ZIP of CSV), CoinGecko, Alpha Vantage (keyed,
+// ?apikey) and Stooq (CSV, as Stooq serves it). The business clock stands at 2026-12-07T12:00:00Z. Each method's answers and limits
 // (history's 366 days, convert's 1999-01-04), conversions checked against values worked out by
 // hand from the fixture's rates, staleness from the upstream's timestamp; the archive's `market`
 // kind from the quotes seen; failures (502, 504, Alpha Vantage's 200 refusals as 503) and, on a
@@ -31,6 +31,12 @@ const std::string kHist = "/ecb/stats/eurofxref/eurofxref-hist.zip";
 const std::string kPrice = "/coingecko/api/v3/simple/price";
 const std::string kCoins = "/coingecko/api/v3/coins/markets";
 const std::string kAv = "/alpha-vantage/query";
+const std::string kStooqQuote = "/stooq/q/l/";
+const std::string kStooqDaily = "/stooq/q/d/l/";
+
+FakeUpstream::Route csv(const std::string& file) {
+    return FakeUpstream::fixture("stooq", file, "text/csv");
+}
 
 FakeUpstream::Route xml(const std::string& file) {
     return FakeUpstream::fixture("ecb", file, "text/xml");
@@ -39,7 +45,8 @@ FakeUpstream::Route xml(const std::string& file) {
 class Markets : public UpstreamHostTest {
 protected:
     static void SetUpTestSuite() {
-        start_with("markets", {{"ecb"}, {"coingecko"}, {"alpha-vantage", "k-av", "?apikey", true}});
+        start_with("markets",
+                   {{"ecb"}, {"coingecko"}, {"alpha-vantage", "k-av", "?apikey", true}, {"stooq"}});
         HttpClient c("127.0.0.1", host->api_port());
         ASSERT_EQ(c.post_json("/clock/set", {{"unix_ms", kNow}}).status, 200);
         up->serve(kDaily, xml("eurofxref-daily.xml"));
@@ -121,8 +128,51 @@ TEST_F(Markets, QuoteCommoditiesFromTheirSeries) {
     q = ok("quote?symbol=COFFEE");
     EXPECT_EQ(q["price"], 3.8525);  // 385.25 cents a pound
     EXPECT_EQ(q["interval"], "monthly");
-    fails("quote?symbol=GOLD", 503, "GOLD");
-    fails("quote?symbol=SOYBEANS", 503, "SOYBEANS");
+}
+
+TEST_F(Markets, QuoteMetalsAndGrainsFromStooq) {
+    up->serve(kStooqQuote + "?s=xauusd", csv("quote-xauusd.csv"));
+    up->serve(kStooqQuote + "?s=gc.f", csv("quote-gc.csv"));
+    up->serve(kStooqQuote + "?s=zs.f", csv("quote-zs.csv"));
+    json q = ok("quote?symbol=gold");
+    EXPECT_EQ(q["symbol"], "GOLD");
+    EXPECT_EQ(q["category"], "commodities");
+    EXPECT_EQ(q["price"], 4212.87);
+    EXPECT_EQ(q["currency"], "USD");
+    EXPECT_EQ(q["unit"], "per troy ounce");
+    EXPECT_EQ(q["interval"], "daily");
+    EXPECT_EQ(q["value_date"], "2026-12-04");
+    EXPECT_EQ(q["source"], "Stooq (XAUUSD)");
+    EXPECT_EQ(q["timestamp"], "2026-12-04T21:59:58Z");  // 22:59:58 in Warsaw (CET)
+    EXPECT_EQ(q["staleness_seconds"], 223202);          // 2 days 14 hours and 2 seconds
+    auto asked = up->requests(kStooqQuote);
+    ASSERT_EQ(asked.size(), 1u);
+    EXPECT_EQ(asked[0].param("s"), "xauusd");
+    EXPECT_EQ(asked[0].param("f"), "sd2t2ohlcv");
+    EXPECT_EQ(asked[0].param("e"), "csv");
+    EXPECT_NE(("&" + asked[0].query + "&").find("&h&"), std::string::npos) << asked[0].query;
+    q = ok("quote?symbol=GC");
+    EXPECT_EQ(q["category"], "futures");
+    EXPECT_EQ(q["name"], "Gold");
+    EXPECT_EQ(q["price"], 4245.6);
+    EXPECT_EQ(q["value_date"], "2026-12-04");
+    EXPECT_EQ(q["source"], "Stooq (GC.F)");
+    EXPECT_EQ(q["timestamp"], "2026-12-04T21:59:00Z");
+    EXPECT_EQ(q["staleness_seconds"], 223260);
+    EXPECT_EQ(up->requests(kStooqQuote).back().param("s"), "gc.f");
+    ok("quote?symbol=GOLD");  // kept five minutes
+    EXPECT_EQ(up->requests(kStooqQuote).size(), 2u);
+    // Soybeans: Stooq's 1106.75 cents a bushel, in dollars.
+    q = ok("quote?symbol=SOYBEANS");
+    EXPECT_EQ(q["price"], 11.0675);
+    EXPECT_NE(q["unit"].get<std::string>().find("cents"), std::string::npos) << q["unit"];
+    // A symbol Stooq cannot price (N/D) is the 404; a page that is not its CSV the 502.
+    up->serve(kStooqQuote + "?s=xagusd", csv("quote-nd.csv"));
+    fails("quote?symbol=SILVER", 404, "SILVER");
+    up->serve(
+        kStooqQuote + "?s=pl.f",
+        FakeUpstream::status(200, "<html><body>Checking your browser</body></html>", "text/html"));
+    fails("quote?symbol=PL", 502, "Stooq");
 }
 
 TEST_F(Markets, QuoteRefusals) {
@@ -222,7 +272,48 @@ TEST_F(Markets, HistoryOfAStockAndAFuture) {
     EXPECT_EQ(up->requests(kAv).back().param("function"), "BRENT");
     av("error-message.json");
     fails("history?symbol=NOPE&start=2026-12-01", 404, "NOPE");
-    fails("history?symbol=GOLD", 503, "GOLD");
+}
+
+TEST_F(Markets, HistoryOfGoldAndItsFutureFromStooq) {
+    up->serve(kStooqDaily + "?s=xauusd", csv("daily-xauusd.csv"));
+    up->serve(kStooqDaily + "?s=gc.f", csv("daily-gc.csv"));
+    json h = ok("history?symbol=GOLD&start=2026-12-01&end=2026-12-04");
+    EXPECT_EQ(closes_dates(h),
+              (std::vector<std::string>{"2026-12-01", "2026-12-02", "2026-12-03", "2026-12-04"}));
+    EXPECT_EQ(h["closes"][0]["close"], 4190.55);
+    EXPECT_EQ(h["closes"][1]["close"], 4208.1);
+    EXPECT_EQ(h["closes"][2]["close"], 4195.25);
+    EXPECT_EQ(h["closes"][3]["close"], 4212.87);
+    EXPECT_EQ(h["total"], 4);
+    EXPECT_EQ(h["interval"], "daily");
+    EXPECT_EQ(h["currency"], "USD");
+    EXPECT_EQ(h["source"], "Stooq (xauusd)");
+    auto asked = up->requests(kStooqDaily);
+    ASSERT_EQ(asked.size(), 1u);
+    EXPECT_EQ(asked[0].param("s"), "xauusd");
+    EXPECT_EQ(asked[0].param("d1"), "20261201");
+    EXPECT_EQ(asked[0].param("d2"), "20261204");
+    EXPECT_EQ(asked[0].param("i"), "d");
+    h = ok("history?symbol=gc&start=2026-11-30&end=2026-12-04&offset=1&limit=3");
+    EXPECT_EQ(h["category"], "futures");
+    EXPECT_EQ(closes_dates(h),
+              (std::vector<std::string>{"2026-12-01", "2026-12-02", "2026-12-03"}));
+    EXPECT_EQ(h["closes"][0]["close"], 4238.2);
+    EXPECT_EQ(h["closes"][1]["close"], 4255.7);
+    EXPECT_EQ(h["closes"][2]["close"], 4226.3);
+    EXPECT_EQ(h["total"], 5);
+    EXPECT_EQ(up->requests(kStooqDaily).back().param("s"), "gc.f");
+    EXPECT_EQ(up->requests(kStooqDaily).back().param("d1"), "20261130");
+    // A row outside the range asked for is left out (the file holds 2026-11-30 to 12-04).
+    h = ok("history?symbol=GC&start=2026-12-03&end=2026-12-04");
+    EXPECT_EQ(closes_dates(h), (std::vector<std::string>{"2026-12-03", "2026-12-04"}));
+    // "No data": no closes, not a failure.
+    up->serve(kStooqDaily + "?s=xagusd", csv("no-data.csv"));
+    h = ok("history?symbol=SILVER&start=2026-12-05&end=2026-12-06");
+    EXPECT_EQ(h["total"], 0);
+    EXPECT_TRUE(h["closes"].empty());
+    up->serve(kStooqDaily + "?s=pa.f", FakeUpstream::status(500, "oops", "text/plain"));
+    fails("history?symbol=PA", 502, "Stooq");
 }
 
 TEST_F(Markets, HistoryRangeRules) {
@@ -362,13 +453,17 @@ TEST_F(MarketsUnconfigured, EveryUpstreamIs503NamingItsSetting) {
              {"convert?from=USD&to=EUR", "providers.ecb.base_url"},
              {"history?symbol=GBP", "providers.ecb.base_url"},
              {"quote?symbol=IBM", "providers.alpha-vantage.base_url"},
-             {"history?symbol=OIL", "providers.alpha-vantage.base_url"}}) {
+             {"history?symbol=OIL", "providers.alpha-vantage.base_url"},
+             {"quote?symbol=GOLD", "providers.stooq.base_url"},
+             {"history?symbol=GC", "providers.stooq.base_url"}}) {
         HttpResult r = api.get("/api/v1/markets/" + call);
         EXPECT_EQ(r.status, 503) << call << ": " << r.body;
         EXPECT_NE(r.body.find(setting), std::string::npos) << call << ": " << r.body;
     }
     // The ECB's public address is offered.
     EXPECT_NE(api.get("/api/v1/markets/quote?symbol=GBP").body.find("https://www.ecb.europa.eu"),
+              std::string::npos);
+    EXPECT_NE(api.get("/api/v1/markets/quote?symbol=PA").body.find("https://stooq.com"),
               std::string::npos);
 }
 

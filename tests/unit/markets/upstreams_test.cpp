@@ -126,7 +126,7 @@ TEST(Symbols, EachSymbolToItsUpstream) {
     EXPECT_EQ(resolve("OIL").id, "WTI");
     EXPECT_EQ(resolve("COFFEE").divisor, 100);
     EXPECT_EQ(resolve("CL").category, "futures");
-    EXPECT_TRUE(resolve("GOLD").upstream.empty());
+    EXPECT_EQ(resolve("GOLD").upstream, "stooq");
     EXPECT_EQ(resolve("IBM").category, "stocks");
     EXPECT_EQ(resolve("brk.b").id, "BRK.B");  // any other ticker goes to Alpha Vantage
     EXPECT_EQ(resolve("brk.b").upstream, "alpha-vantage");

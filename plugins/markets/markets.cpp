@@ -47,8 +47,8 @@ double rounded(double v) {
     return std::strtod(buf, nullptr);
 }
 
-// Unix ms of `hour`:00 local time in `zone` on `day` (the zone's fixed `fallback_h` offset from
-// UTC when the system has no tz database).
+// Unix ms of `seconds` after midnight, local time in `zone`, on `day` (the zone's fixed
+// `fallback_h` offset from UTC when the system has no tz database).
 int64_t local_time_ms(int64_t day, int64_t seconds, const char* zone, int fallback_h) {
     const int64_t local_s = day * 86400 + seconds;
     if (auto tz = common::time::TimeZone::load(zone)) return tz->to_utc(local_s) * 1000;

@@ -66,7 +66,8 @@ bool is_date(const std::string& s) {
 
 bool is_time(const std::string& s) {
     return s.size() == 8 && digits(s, 0, 2) && s[2] == ':' && digits(s, 3, 2) && s[5] == ':' &&
-           digits(s, 6, 2);
+           digits(s, 6, 2) && s.compare(0, 2, "24") < 0 && s.compare(3, 2, "60") < 0 &&
+           s.compare(6, 2, "60") < 0;
 }
 
 double price(const std::string& s, const std::string& where) {

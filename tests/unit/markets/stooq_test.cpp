@@ -62,6 +62,7 @@ TEST(Stooq, MalformedQuotes) {
              header + "XAUUSD,2026-12-04,22:59:58,1,2,0.5,1.5\r\n",    // a field short
              header + "XAGUSD,2026-12-04,22:59:58,1,2,0.5,1.5,\r\n",   // another symbol
              header + "XAUUSD,04.12.2026,22:59:58,1,2,0.5,1.5,\r\n",   // the date
+             header + "XAUUSD,2026-12-04,25:00:00,1,2,0.5,1.5,\r\n",   // the hour
              header + "XAUUSD,2026-12-04,2259,1,2,0.5,1.5,\r\n",       // the time
              header + "XAUUSD,2026-12-04,22:59:58,1,2,0.5,,\r\n",      // no close
              header + "XAUUSD,2026-12-04,22:59:58,1,2,0.5,1.5x,\r\n",  // not a number

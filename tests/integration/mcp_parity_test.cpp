@@ -124,7 +124,8 @@ std::string replaced(std::string text, const std::string& from, const std::strin
 // chat message's id ends in 48, a mail letter's in 32; app slugs are global, so the second app of
 // a name gets a random suffix).
 const std::set<std::string> kFreshIds = {"grantprobe_hold", "groups_create", "chat_send",
-                                         "mail_send",       "apps_create",   "apps_build"};
+                                         "mail_send",       "apps_create",   "apps_build",
+                                         "wallet_address"};
 
 TEST(McpParity, EveryToolAnswersAsItsApiV1Method) {
     HostProcess host;  // the `test` profile: manual clock, test plugins, auth-noop

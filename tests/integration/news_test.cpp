@@ -188,6 +188,7 @@ TEST_F(News, FeedsAreReadOnScheduleAndStoriesKeptOnce) {
 }
 
 TEST_F(News, AFailingFeedIsNamedWhileTheOthersServe) {
+    ASSERT_EQ(ok("headlines")["headlines"].size(), 2u);  // both feeds read once (alone or not)
     up->serve(kWorld, FakeUpstream::status(500, "down"));
     up->serve(kScience, FakeUpstream::fixture("news", "SOURCE", "text/html"));  // not XML
     next_poll();

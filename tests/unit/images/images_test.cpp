@@ -182,13 +182,26 @@ TEST_F(ImagesTest, CursorsStayStableAndScopesDiffer) {
               PLATFORM_INVALID_ARGUMENT);  // another query
 }
 
-TEST_F(ImagesTest, DailyIsEmptyAndGenerateNamesTheSetting) {
-    json d = ok("daily", json::object());
-    EXPECT_EQ(d["date"], "2026-01-01");
-    EXPECT_TRUE(d["images"].empty());
+// Without their providers, daily and generate answer 503 naming the setting the host named (the
+// fake host answers as the real one does for an unset providers.<name>.base_url).
+TEST_F(ImagesTest, DailyAndGenerateNameTheirProvidersWhenUnset) {
+    std::vector<std::string> asked;
+    host.on_fetch = [&](const platform_http_request_t& req) {
+        const std::string name(req.provider.ptr, req.provider.len);
+        asked.push_back(name);
+        FakeHost::FakeHttp r;
+        r.code = PLATFORM_UNAVAILABLE;
+        r.error = "providers." + name + ".base_url is not set";
+        return r;
+    };
+    Reply d = plugin.call("daily", json::object());
+    EXPECT_EQ(d.code, PLATFORM_UNAVAILABLE) << d.body;
+    EXPECT_NE(d.body.find("providers.wikimedia-feed.base_url"), std::string::npos) << d.body;
     Reply g = plugin.call("generate", {{"prompt", "a fox"}}, "alice");
-    EXPECT_EQ(g.code, PLATFORM_UNAVAILABLE);
-    EXPECT_NE(g.body.find("image_provider"), std::string::npos);
+    EXPECT_EQ(g.code, PLATFORM_UNAVAILABLE) << g.body;
+    EXPECT_NE(g.body.find("providers.openai-images.base_url"), std::string::npos) << g.body;
+    EXPECT_EQ(asked, (std::vector<std::string>{"wikimedia-feed", "openai-images"}));
+    EXPECT_TRUE(ok("list", {{"scope", "mine"}})["images"].empty());  // nothing stored
 }
 
 }  // namespace

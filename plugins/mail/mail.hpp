@@ -73,8 +73,8 @@ public:
           box_(host),
           outside_(host),
           links_(host),
-          external_(host),
-          agents_(host, box_, outside_, links_) {}
+          agents_(host, box_, outside_, links_),
+          external_(host) {}
 
     // The agent's worker (agent_mail.hpp).
     void start() { agents_.start(); }

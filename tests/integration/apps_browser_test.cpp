@@ -179,8 +179,11 @@ TEST_F(AppsBrowser, AnAppListsAndAddsNotesThroughTheBridgeAsItsViewer) {
     EXPECT_EQ(titles(r["call"]), both) << r.dump(1);
     EXPECT_EQ(r["fetch"]["status"], 200) << r.dump(1);
     EXPECT_EQ(titles(r["fetch"]["body"]["data"]), both) << r.dump(1);
-    for (const json& n : r["call"]["notes"])
-        if (n["title"] == "added by the test") EXPECT_EQ(n["text"], "before the app ran");
+    for (const json& n : r["call"]["notes"]) {
+        if (n["title"] == "added by the test") {
+            EXPECT_EQ(n["text"], "before the app ran");
+        }
+    }
     // A refused call: an Error with the status and code through platform.call, the /api/v1 error
     // answer through fetch.
     EXPECT_EQ(r["missing"]["status"], 404) << r.dump(1);

@@ -13,7 +13,9 @@ void SharedHostTest::start_host(HostProcess::Options options) {
 void SharedHostTest::stop_host(bool expect_clean) {
     if (host) {
         const int status = host->stop();
-        if (expect_clean) EXPECT_EQ(status, 0) << host->log();
+        if (expect_clean) {
+            EXPECT_EQ(status, 0) << host->log();
+        }
     }
     delete host;
     host = nullptr;

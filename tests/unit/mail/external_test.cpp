@@ -64,7 +64,7 @@ TEST(ImapReply, AnEmptySearchAndBrokenInputGiveNoCrash) {
     EXPECT_TRUE(empty.searched);
     EXPECT_TRUE(empty.found.empty());
     EXPECT_EQ(empty.uidvalidity, 0u);
-    for (const std::string junk : std::vector<std::string>{
+    for (const std::string& junk : std::vector<std::string>{
              "* 1 FETCH (UID 5 BODY[] {999}\r\nshort", "* 1 FETCH (UID", "* OK [UIDVALIDITY x]",
              "{", "* 1 FETCH (BODY[HEADER {3}\r\nabc)", "\r\n\r\n* SEARCH 1 x 2\r\n", "* \"open"}) {
         const ImapReply r = parse_reply(junk);
@@ -107,8 +107,8 @@ TEST(ExternalCursor, RoundTripsAndRefusesAnythingElse) {
     auto id = read_external_id("1795963796-12");
     ASSERT_TRUE(id);
     EXPECT_EQ(id->uid, 12u);
-    for (const std::string bad : std::vector<std::string>{"", "7", "7-", "-9", "7-9-1", "a-1",
-                                                          "07-9", "7-0", "99999999999-1", "7 -9"})
+    for (const std::string& bad : std::vector<std::string>{"", "7", "7-", "-9", "7-9-1", "a-1",
+                                                           "07-9", "7-0", "99999999999-1", "7 -9"})
         EXPECT_FALSE(read_external_id(bad)) << bad;
 }
 

@@ -1,13 +1,13 @@
 #include "readable.hpp"
 
 #include <gumbo.h>
-#include <iconv.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <platform/sdk/text.hpp>
 #include <set>
 #include <unordered_map>
 
@@ -48,29 +48,12 @@ std::string attr(const GumboNode* n, const char* name) {
     return a && a->value ? std::string(a->value) : std::string();
 }
 
-std::string lower(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return s;
-}
-
-bool space(unsigned char c) {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
-}
-
-std::string trim(const std::string& s) {
-    size_t a = 0, b = s.size();
-    while (a < b && space(static_cast<unsigned char>(s[a]))) ++a;
-    while (b > a && space(static_cast<unsigned char>(s[b - 1]))) --b;
-    return s.substr(a, b - a);
-}
-
 // Whitespace runs as one space, trimmed.
 std::string collapse(const std::string& s) {
     std::string out;
     bool gap = false;
     for (unsigned char c : s) {
-        if (space(c)) {
+        if (html_space(c)) {
             gap = !out.empty();
         } else {
             if (gap) out += ' ';
@@ -79,25 +62,6 @@ std::string collapse(const std::string& s) {
         }
     }
     return out;
-}
-
-size_t utf8_chars(const std::string& s) {
-    size_t n = 0;
-    for (unsigned char c : s) n += (c & 0xC0) != 0x80;
-    return n;
-}
-
-// The first `n` characters of `s`.
-std::string utf8_head(const std::string& s, size_t n) {
-    size_t i = 0, chars = 0;
-    while (i < s.size()) {
-        if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80) {
-            if (chars == n) break;
-            ++chars;
-        }
-        ++i;
-    }
-    return s.substr(0, i);
 }
 
 // ---- what is dropped --------------------------------------------------------------------------
@@ -140,7 +104,7 @@ std::string unknown_name(const GumboNode* n) {
     GumboStringPiece piece = n->v.element.original_tag;
     if (!piece.data || !piece.length) return {};
     gumbo_tag_from_original_text(&piece);
-    return lower(std::string(piece.data, piece.length));
+    return platform::lower(std::string(piece.data, piece.length));
 }
 
 bool names_any(const std::string& names, std::initializer_list<const char*> words) {
@@ -162,7 +126,7 @@ bool content_name(const std::string& names) {
         names, {"article", "content", "main", "post", "entry", "story", "body", "text", "blog"});
 }
 std::string names_of(const GumboNode* n) {
-    return lower(attr(n, "class") + " " + attr(n, "id"));
+    return platform::lower(attr(n, "class") + " " + attr(n, "id"));
 }
 
 bool dropped(const GumboNode* n) {
@@ -171,8 +135,8 @@ bool dropped(const GumboNode* n) {
     if (dropped_tag(t)) return true;
     if (t == GUMBO_TAG_UNKNOWN && unknown_name(n) == "dialog") return true;  // not in gumbo 0.10
     if (gumbo_get_attribute(&n->v.element.attributes, "hidden")) return true;
-    if (lower(attr(n, "aria-hidden")) == "true") return true;
-    const std::string role = lower(attr(n, "role"));
+    if (platform::lower(attr(n, "aria-hidden")) == "true") return true;
+    const std::string role = platform::lower(attr(n, "role"));
     if (role == "navigation" || role == "banner" || role == "contentinfo" ||
         role == "complementary" || role == "search" || role == "menu" || role == "menubar" ||
         role == "dialog")
@@ -200,7 +164,7 @@ public:
         Stats s;
         if (n->type == GUMBO_NODE_TEXT || n->type == GUMBO_NODE_CDATA) {
             const std::string text = collapse(n->v.text.text);
-            s.chars = utf8_chars(text);
+            s.chars = platform::utf8_length(text);
             s.commas = static_cast<size_t>(std::count(text.begin(), text.end(), ','));
         } else if (is_element(n) && !dropped(n) && depth < kMaxDepth) {
             const GumboVector& kids = n->v.element.children;
@@ -445,7 +409,7 @@ private:
         }
         for (const char* p = raw; *p; ++p) {
             const auto c = static_cast<unsigned char>(*p);
-            if (space(c)) {
+            if (html_space(c)) {
                 gap_ = true;
                 continue;
             }
@@ -465,14 +429,14 @@ private:
     void link_start(const GumboNode* a) {
         anchor_ = true;
         anchor_text_.clear();
-        anchor_href_ = trim(attr(a, "href"));
+        anchor_href_ = trim_space(attr(a, "href"));
         anchor_title_ = attr(a, "title");
     }
     void link_end() {
         anchor_ = false;
         if (!links_ || anchor_href_.empty() || anchor_href_[0] == '#') return;
         const std::string url = resolve(base_, anchor_href_);
-        const std::string scheme = lower(url.substr(0, url.find(':')));
+        const std::string scheme = platform::lower(url.substr(0, url.find(':')));
         if (scheme != "http" && scheme != "https") return;
         std::string label = collapse(anchor_text_);
         if (label.empty()) label = collapse(anchor_title_);
@@ -481,7 +445,7 @@ private:
             more_links_ = true;
             return;
         }
-        links_->push_back({url, utf8_head(label, kMaxLinkTextChars)});
+        links_->push_back({url, platform::utf8_prefix(label, kMaxLinkTextChars)});
     }
 
     std::string base_;
@@ -540,7 +504,7 @@ std::string meta(const GumboNode* root, const char* key) {
     std::vector<const GumboNode*> metas;
     find_all(root, GUMBO_TAG_META, &metas);
     for (const GumboNode* m : metas)
-        if (lower(attr(m, "name")) == key || lower(attr(m, "property")) == key)
+        if (platform::lower(attr(m, "name")) == key || platform::lower(attr(m, "property")) == key)
             return collapse(attr(m, "content"));
     return {};
 }
@@ -551,82 +515,6 @@ const GumboNode* body_of(const GumboNode* root) {
 }
 
 }  // namespace
-
-// ---- nesting --------------------------------------------------------------------------------------
-
-namespace {
-
-bool one_of(const std::string& name, std::initializer_list<const char*> names) {
-    for (const char* n : names)
-        if (name == n) return true;
-    return false;
-}
-
-// Elements that never hold others, or whose end tag is optional (the next one closes them).
-bool does_not_nest(const std::string& name) {
-    return one_of(name, {"area",   "base", "br",   "col",      "embed",   "hr",     "img",
-                         "input",  "link", "meta", "param",    "source",  "track",  "wbr",
-                         "keygen", "p",    "li",   "dt",       "dd",      "option", "optgroup",
-                         "tr",     "td",   "th",   "thead",    "tbody",   "tfoot",  "rb",
-                         "rt",     "rp",   "rtc",  "colgroup", "caption", "frame",  "image"});
-}
-
-// Elements whose content is text up to their end tag.
-bool raw_text(const std::string& name) {
-    return one_of(name, {"script", "style", "textarea", "title", "xmp", "noembed", "noframes",
-                         "iframe", "plaintext"});
-}
-
-bool name_char(char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == ':' || c == '_';
-}
-
-}  // namespace
-
-bool too_deep(const std::string& html) {
-    const std::string h = lower(html);
-    const size_t n = h.size();
-    size_t depth = 0, foreign = 0, i = 0;
-    while (i < n) {
-        const size_t lt = h.find('<', i);
-        if (lt == std::string::npos || lt + 1 >= n) break;
-        i = lt + 1;
-        if (h.compare(i, 3, "!--") == 0) {
-            const size_t end = h.find("-->", i + 3);
-            if (end == std::string::npos) break;
-            i = end + 3;
-            continue;
-        }
-        const bool closing = h[i] == '/';
-        const size_t start = closing ? i + 1 : i;
-        if (start >= n || !std::isalpha(static_cast<unsigned char>(h[start]))) continue;
-        size_t end = start;
-        while (end < n && name_char(h[end])) ++end;
-        const std::string name = h.substr(start, end - start);
-        const size_t gt = h.find('>', end);
-        if (gt == std::string::npos) break;
-        const bool self_closed = h[gt - 1] == '/';
-        i = gt + 1;
-        if (closing) {
-            if (!does_not_nest(name) && depth) --depth;
-            if ((name == "svg" || name == "math") && foreign) --foreign;
-            continue;
-        }
-        if (raw_text(name) && !self_closed) {
-            const size_t close = h.find("</" + name, i);
-            if (close == std::string::npos) break;
-            i = close;
-            continue;
-        }
-        if (does_not_nest(name) || (self_closed && foreign)) continue;
-        if (name == "svg" || name == "math") {
-            if (self_closed) continue;
-            ++foreign;
-        }
-        if (++depth > kMaxNesting) return true;
-    }
-    return false;
-}
 
 // ---- the page -----------------------------------------------------------------------------------
 
@@ -642,14 +530,14 @@ Page readable(const std::string& html, const std::string& page_url) {
         if (const GumboNode* h = find_first(body_of(root), GUMBO_TAG_H1))
             page.title = collapse(plain(h));
     if (page.title.empty()) page.title = meta(root, "og:title");
-    page.title = utf8_head(page.title, kMaxTitleChars);
+    page.title = platform::utf8_prefix(page.title, kMaxTitleChars);
     page.description = meta(root, "description");
     if (page.description.empty()) page.description = meta(root, "og:description");
-    page.description = utf8_head(page.description, 2 * kMaxTitleChars);
+    page.description = platform::utf8_prefix(page.description, 2 * kMaxTitleChars);
 
     std::string base = page_url;
     if (const GumboNode* b = find_first(root, GUMBO_TAG_BASE)) {
-        const std::string href = trim(attr(b, "href"));
+        const std::string href = trim_space(attr(b, "href"));
         if (!href.empty()) {
             const std::string resolved = resolve(page_url, href);
             if (!resolved.empty()) base = resolved;
@@ -704,7 +592,7 @@ Page readable(const std::string& html, const std::string& page_url) {
         }
     }
     page.links_truncated = w.more_links();
-    page.text = cut_text(trim(w.take()), kMaxTextChars, &page.truncated);
+    page.text = cut_text(trim_space(w.take()), kMaxTextChars, &page.truncated);
     return page;
 }
 
@@ -714,15 +602,15 @@ std::optional<std::string> declared_charset(const std::string& html) {
     std::vector<const GumboNode*> metas;
     find_all(parsed.output->root, GUMBO_TAG_META, &metas);
     for (const GumboNode* m : metas) {
-        std::string cs = lower(trim(attr(m, "charset")));
+        std::string cs = platform::lower(trim_space(attr(m, "charset")));
         if (!cs.empty()) return cs;
-        if (lower(trim(attr(m, "http-equiv"))) == "content-type") {
-            const std::string content = lower(attr(m, "content"));
+        if (platform::lower(trim_space(attr(m, "http-equiv"))) == "content-type") {
+            const std::string content = platform::lower(attr(m, "content"));
             const auto at = content.find("charset=");
             if (at == std::string::npos) continue;
             cs = content.substr(at + 8);
             const auto end = cs.find_first_of("; \t\"'");
-            cs = trim(cs.substr(0, end));
+            cs = trim_space(cs.substr(0, end));
             if (!cs.empty() && cs.front() == '"') cs.erase(0, 1);
             if (!cs.empty()) return cs;
         }
@@ -736,247 +624,17 @@ std::string fragment_text(const std::string& html) {
     return collapse(plain(body_of(parsed.output->root)));
 }
 
-// ---- URLs ---------------------------------------------------------------------------------------
+// ---- shared ------------------------------------------------------------------------------------
 
-namespace {
-
-struct Parts {
-    std::string scheme, authority, path, query, fragment;
-    bool has_scheme = false, has_authority = false, has_query = false, has_fragment = false;
-};
-
-Parts split(const std::string& u) {
-    Parts p;
-    std::string rest = u;
-    const auto colon = rest.find(':');
-    const auto first_delim = rest.find_first_of("/?#");
-    if (colon != std::string::npos && colon > 0 &&
-        (first_delim == std::string::npos || colon < first_delim) &&
-        std::isalpha(static_cast<unsigned char>(rest[0]))) {
-        bool ok = true;
-        for (size_t i = 0; i < colon; ++i) {
-            const char c = rest[i];
-            if (!std::isalnum(static_cast<unsigned char>(c)) && c != '+' && c != '-' && c != '.')
-                ok = false;
-        }
-        if (ok) {
-            p.has_scheme = true;
-            p.scheme = lower(rest.substr(0, colon));
-            rest = rest.substr(colon + 1);
-        }
-    }
-    if (const auto hash = rest.find('#'); hash != std::string::npos) {
-        p.has_fragment = true;
-        p.fragment = rest.substr(hash + 1);
-        rest = rest.substr(0, hash);
-    }
-    if (const auto q = rest.find('?'); q != std::string::npos) {
-        p.has_query = true;
-        p.query = rest.substr(q + 1);
-        rest = rest.substr(0, q);
-    }
-    if (rest.rfind("//", 0) == 0) {
-        p.has_authority = true;
-        const auto slash = rest.find('/', 2);
-        p.authority = rest.substr(2, slash == std::string::npos ? std::string::npos : slash - 2);
-        rest = slash == std::string::npos ? "" : rest.substr(slash);
-    }
-    p.path = rest;
-    return p;
+bool html_space(unsigned char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
 }
 
-std::string remove_dot_segments(const std::string& in) {
-    std::string input = in, out;
-    while (!input.empty()) {
-        if (input.rfind("../", 0) == 0)
-            input.erase(0, 3);
-        else if (input.rfind("./", 0) == 0)
-            input.erase(0, 2);
-        else if (input.rfind("/./", 0) == 0)
-            input.replace(0, 3, "/");
-        else if (input == "/.")
-            input = "/";
-        else if (input.rfind("/../", 0) == 0 || input == "/..") {
-            input = input == "/.." ? "/" : input.substr(3);
-            const auto last = out.rfind('/');
-            out.erase(last == std::string::npos ? 0 : last);
-        } else if (input == "." || input == "..")
-            input.clear();
-        else {
-            const auto next = input.find('/', input[0] == '/' ? 1 : 0);
-            out += input.substr(0, next);
-            input = next == std::string::npos ? "" : input.substr(next);
-        }
-    }
-    return out;
-}
-
-}  // namespace
-
-std::string resolve(const std::string& base_url, const std::string& ref_in) {
-    // Browsers strip leading and trailing spaces and drop tabs and line ends inside.
-    std::string ref;
-    for (char c : trim(ref_in))
-        if (c != '\t' && c != '\n' && c != '\r') ref += c == '\\' ? '/' : c;
-    const Parts base = split(base_url);
-    if (!base.has_scheme) return {};
-    const Parts r = split(ref);
-    Parts t;
-    if (r.has_scheme) {
-        t = r;
-        t.path = remove_dot_segments(r.path);
-    } else {
-        if (r.has_authority) {
-            t.authority = r.authority;
-            t.has_authority = true;
-            t.path = remove_dot_segments(r.path);
-            t.query = r.query;
-            t.has_query = r.has_query;
-        } else {
-            if (r.path.empty()) {
-                t.path = base.path;
-                t.query = r.has_query ? r.query : base.query;
-                t.has_query = r.has_query || base.has_query;
-            } else {
-                if (r.path[0] == '/') {
-                    t.path = remove_dot_segments(r.path);
-                } else {
-                    std::string merged;
-                    if (base.has_authority && base.path.empty())
-                        merged = "/" + r.path;
-                    else {
-                        const auto last = base.path.rfind('/');
-                        merged = (last == std::string::npos ? "" : base.path.substr(0, last + 1)) +
-                                 r.path;
-                    }
-                    t.path = remove_dot_segments(merged);
-                }
-                t.query = r.query;
-                t.has_query = r.has_query;
-            }
-            t.authority = base.authority;
-            t.has_authority = base.has_authority;
-        }
-        t.scheme = base.scheme;
-        t.has_scheme = true;
-        t.fragment = r.fragment;
-        t.has_fragment = r.has_fragment;
-    }
-    std::string out = t.scheme + ":";
-    if (t.has_authority) out += "//" + t.authority;
-    if (t.has_authority && (t.scheme == "http" || t.scheme == "https") && t.path.empty())
-        out += "/";
-    out += t.path;
-    if (t.has_query) out += "?" + t.query;
-    if (t.has_fragment) out += "#" + t.fragment;
-    return out;
-}
-
-// ---- text ---------------------------------------------------------------------------------------
-
-std::string valid_utf8(const std::string& s) {
-    static const char kReplacement[] = "\xEF\xBF\xBD";
-    std::string out;
-    out.reserve(s.size());
-    size_t i = 0;
-    while (i < s.size()) {
-        const auto c = static_cast<unsigned char>(s[i]);
-        size_t n = 0;
-        uint32_t cp = 0;
-        if (c < 0x80) {
-            out += static_cast<char>(c);
-            ++i;
-            continue;
-        } else if ((c & 0xE0) == 0xC0) {
-            n = 1;
-            cp = c & 0x1F;
-        } else if ((c & 0xF0) == 0xE0) {
-            n = 2;
-            cp = c & 0x0F;
-        } else if ((c & 0xF8) == 0xF0) {
-            n = 3;
-            cp = c & 0x07;
-        } else {
-            out += kReplacement;
-            ++i;
-            continue;
-        }
-        bool ok = true;
-        for (size_t k = 1; k <= n; ++k) {
-            if (i + k >= s.size()) {
-                ok = false;
-                break;
-            }
-            const auto d = static_cast<unsigned char>(s[i + k]);
-            if ((d & 0xC0) != 0x80) {
-                ok = false;
-                break;
-            }
-            cp = (cp << 6) | (d & 0x3F);
-        }
-        if (ok) {
-            const bool overlong =
-                (n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000);
-            if (overlong || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) ok = false;
-        }
-        if (!ok) {
-            out += kReplacement;
-            ++i;  // resynchronise on the next byte
-            continue;
-        }
-        out.append(s, i, n + 1);
-        i += n + 1;
-    }
-    return out;
-}
-
-std::string to_utf8(const std::string& bytes, const std::string& charset_in) {
-    const std::string charset = lower(trim(charset_in));
-    if (charset.empty() || charset == "utf-8" || charset == "utf8" || charset == "us-ascii" ||
-        charset == "ascii")
-        return valid_utf8(bytes);
-    // The HTML standard reads these labels as windows-1252.
-    const std::string from = charset == "iso-8859-1" || charset == "latin1" || charset == "l1"
-                                 ? "WINDOWS-1252"
-                                 : charset;
-    iconv_t cd = iconv_open("UTF-8", from.c_str());
-    if (cd == reinterpret_cast<iconv_t>(-1)) return valid_utf8(bytes);
-    std::string out;
-    out.reserve(bytes.size() + bytes.size() / 2);
-    std::vector<char> in(bytes.begin(), bytes.end());
-    char* inp = in.data();
-    size_t inleft = in.size();
-    char buf[4096];
-    while (inleft > 0) {
-        char* outp = buf;
-        size_t outleft = sizeof buf;
-        const size_t rc = iconv(cd, &inp, &inleft, &outp, &outleft);
-        out.append(buf, sizeof buf - outleft);
-        if (rc == static_cast<size_t>(-1)) {
-            if (errno == E2BIG) continue;
-            // An invalid or incomplete sequence: one replacement character, then on.
-            out += "\xEF\xBF\xBD";
-            ++inp;
-            --inleft;
-            iconv(cd, nullptr, nullptr, nullptr, nullptr);
-        }
-    }
-    char* outp = buf;
-    size_t outleft = sizeof buf;
-    iconv(cd, nullptr, nullptr, &outp, &outleft);
-    out.append(buf, sizeof buf - outleft);
-    iconv_close(cd);
-    return valid_utf8(out);
-}
-
-std::string cut_text(const std::string& text, size_t max_chars, bool* cut) {
-    if (cut) *cut = false;
-    if (utf8_chars(text) <= max_chars) return text;
-    if (cut) *cut = true;
-    std::string head = utf8_head(text, max_chars);
-    const auto br = head.rfind("\n\n");
-    if (br != std::string::npos && br > head.size() / 2) head.erase(br);
-    return head;
+std::string trim_space(const std::string& s) {
+    size_t a = 0, b = s.size();
+    while (a < b && html_space(static_cast<unsigned char>(s[a]))) ++a;
+    while (b > a && html_space(static_cast<unsigned char>(s[b - 1]))) --b;
+    return s.substr(a, b - a);
 }
 
 }  // namespace web

@@ -80,6 +80,10 @@ std::string fragment_text(const std::string& html);
 
 // ---- helpers, public for the tests ------------------------------------------------------------
 
+// HTML's whitespace (space, tab, LF, CR, FF), and `s` without it at either end.
+bool html_space(unsigned char c);
+std::string trim_space(const std::string& s);
+
 // `ref` resolved against the absolute URL `base` (RFC 3986 §5.2, dot segments removed); "" when
 // `base` is not absolute.
 std::string resolve(const std::string& base, const std::string& ref);

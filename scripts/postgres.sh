@@ -79,8 +79,8 @@ start() {
     }
 
     # A port is free when picked but may be taken before the server binds it: then try another.
-    local attempt port pid deadline
-    for attempt in 1 2 3; do
+    local port pid deadline
+    for _ in 1 2 3; do
         port=$(free_port)
         "${as_user[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -W \
             -o "-p $port -k $dir -c listen_addresses=127.0.0.1" start >/dev/null ||

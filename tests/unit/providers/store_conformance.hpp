@@ -54,15 +54,15 @@ struct PostgresStore {
     static constexpr const char* name = "store-postgres";
     static constexpr const char* label = "Postgres";
     static constexpr uint64_t features = SqliteStore::features;
-    static std::string unavailable() { return PostgresServer::get().reason(); }
-    std::string schema = PostgresServer::unique_schema();
+    static std::string unavailable() { return platform::test::PostgresServer::get().reason(); }
+    std::string schema = platform::test::PostgresServer::unique_schema();
     PostgresStore() = default;
     PostgresStore(const PostgresStore&) = delete;
     PostgresStore& operator=(const PostgresStore&) = delete;
-    ~PostgresStore() { PostgresServer::get().drop_schema(schema); }
+    ~PostgresStore() { platform::test::PostgresServer::get().drop_schema(schema); }
     std::string dir() const { return ""; }
     nlohmann::json config() const {
-        return {{"dsn", PostgresServer::get().dsn()}, {"schema", schema}};
+        return {{"dsn", platform::test::PostgresServer::get().dsn()}, {"schema", schema}};
     }
 };
 

@@ -13,17 +13,18 @@ using namespace providers_test;
 namespace {
 
 // Skips the test when there is no server (PostgresServer says why).
-#define REQUIRE_SERVER()                                                                         \
-    do {                                                                                         \
-        if (PostgresServer::get().dsn().empty()) GTEST_SKIP() << PostgresServer::get().reason(); \
+#define REQUIRE_SERVER()                                                    \
+    do {                                                                    \
+        if (platform::test::PostgresServer::get().dsn().empty())            \
+            GTEST_SKIP() << platform::test::PostgresServer::get().reason(); \
     } while (0)
 
 // A schema of the test's own on the server, dropped afterwards.
 struct Schema {
-    std::string name = PostgresServer::unique_schema();
-    ~Schema() { PostgresServer::get().drop_schema(name); }
+    std::string name = platform::test::PostgresServer::unique_schema();
+    ~Schema() { platform::test::PostgresServer::get().drop_schema(name); }
     nlohmann::json config(nlohmann::json extra = nlohmann::json::object()) const {
-        extra["dsn"] = PostgresServer::get().dsn();
+        extra["dsn"] = platform::test::PostgresServer::get().dsn();
         extra["schema"] = name;
         return extra;
     }
@@ -131,7 +132,7 @@ TEST(StorePostgres, ReconnectsAfterTheServerDroppedItsConnections) {
     StoreClient s(host, "store-postgres", schema.config({{"pool_size", 2}}));
     ASSERT_EQ(s.put("t", "k", "v"), PLATFORM_OK);
     // The server ends every other session (as a restart or a failover would).
-    const std::string cmd = "psql -q -X '" + PostgresServer::get().dsn() +
+    const std::string cmd = "psql -q -X '" + platform::test::PostgresServer::get().dsn() +
                             "' -c 'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE "
                             "pid <> pg_backend_pid() AND backend_type = $$client backend$$' "
                             ">/dev/null 2>&1";

@@ -1,4 +1,5 @@
-// postgres_server.hpp — the PostgreSQL server the store-postgres tests use, found or started.
+// postgres_server.hpp — the PostgreSQL server the store-postgres tests (unit and integration) use,
+// found or started.
 //
 // In order: PLATFORM_POSTGRES_DSN when set; else the server ctest's fixture started
 // (PLATFORM_POSTGRES_DIR/dsn, tests/unit/providers/CMakeLists.txt); else, unless
@@ -19,7 +20,7 @@
 
 #include "build_tree.hpp"
 
-namespace providers_test {
+namespace platform::test {
 
 class PostgresServer {
 public:
@@ -103,4 +104,4 @@ private:
     std::string dsn_, reason_, script_, dir_;
 };
 
-}  // namespace providers_test
+}  // namespace platform::test

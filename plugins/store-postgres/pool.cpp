@@ -74,6 +74,8 @@ Pool::Pool(const Config& config) : config_(config) {
     {
         pqxx::work w(*c);
         w.exec(kSchemaLock);
+        // "already exists, skipping" notices would reach stderr through libpqxx's notice handler.
+        w.exec("SET LOCAL client_min_messages = warning");
         w.exec("CREATE SCHEMA IF NOT EXISTS " + schema);
         // Keys and values are bytea: any bytes, NUL included, compared and ordered bytewise.
         w.exec("CREATE TABLE IF NOT EXISTS " + table_ +

@@ -6,6 +6,10 @@
 #                                     start it on a free 127.0.0.1 port, wait until it accepts
 #                                     connections (pg_isready, 30 s deadline) and print its DSN,
 #                                     one line on stdout (also kept in DIR/dsn)
+#   scripts/postgres.sh halt DIR [immediate]
+#                                     stops the server (fast shutdown; `immediate`: as a crash
+#                                     would, recovery at the next start) and keeps DIR: `start DIR`
+#                                     starts it again on the same port, data and all
 #   scripts/postgres.sh stop DIR      fast shutdown, then DIR is removed
 #   scripts/postgres.sh env DIR       prints `export PLATFORM_POSTGRES_DSN=...` for eval
 #
@@ -63,7 +67,13 @@ start() {
     fi
     mkdir -p "$dir"
     dir=$(cd "$dir" && pwd)
-    [[ -e $dir/data ]] && die "start: $dir/data exists; stop that server first or pick a new folder"
+    local again=0
+    if [[ -e $dir/data ]]; then
+        [[ -f $dir/$marker && -f $dir/port ]] ||
+            die "start: $dir/data exists but is not a halted server of this script; pick a new folder"
+        [[ -f $dir/data/postmaster.pid ]] && die "start: the server in $dir is running already"
+        again=1
+    fi
     touch "$dir/$marker"
     owner=$(id -un)
     server_user
@@ -72,16 +82,21 @@ start() {
     "${as_user[@]}" test -w "$dir" ||
         die "start: $owner cannot write $dir (a parent folder is closed to it); use a folder under /tmp"
 
-    "${as_user[@]}" "$bin/initdb" -D "$dir/data" -U platform --auth=trust -E UTF8 --locale=C \
-        --no-sync >"$dir/initdb.log" 2>&1 || {
-        cat "$dir/initdb.log" >&2
-        die "start: initdb failed"
-    }
+    if ((!again)); then
+        "${as_user[@]}" "$bin/initdb" -D "$dir/data" -U platform --auth=trust -E UTF8 --locale=C \
+            --no-sync >"$dir/initdb.log" 2>&1 || {
+            cat "$dir/initdb.log" >&2
+            die "start: initdb failed"
+        }
+    fi
 
     # A port is free when picked but may be taken before the server binds it: then try another.
     local port pid deadline
-    for _ in 1 2 3; do
-        port=$(free_port)
+    # A halted server starts again on its own port (its clients' DSN), once.
+    local tries=(1 2 3)
+    ((again)) && tries=(1)
+    for _ in "${tries[@]}"; do
+        if ((again)); then port=$(cat "$dir/port"); else port=$(free_port); fi
         "${as_user[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -W \
             -o "-p $port -k $dir -c listen_addresses=127.0.0.1" start >/dev/null ||
             die "start: pg_ctl start failed (see $dir/server.log)"
@@ -103,6 +118,7 @@ start() {
         if pg_isready -q -h 127.0.0.1 -p "$port" -d postgres -U platform; then
             local dsn="postgresql://platform@127.0.0.1:$port/postgres"
             echo "$dsn" >"$dir/dsn"
+            echo "$port" >"$dir/port"
             echo "$dsn"
             return 0
         fi
@@ -123,6 +139,16 @@ stop() {
     rm -rf "$dir"
 }
 
+halt() {
+    local dir mode=${2:-fast}
+    dir=$(pick_dir "${1:-}")
+    [[ $mode == fast || $mode == immediate ]] || die "halt: the mode is fast or immediate, not '$mode'"
+    server_user
+    [[ -f $dir/data/postmaster.pid ]] || die "halt: the server in $dir is not running"
+    "${as_user[@]}" "$bin/pg_ctl" -D "$dir/data" -m "$mode" -w -t 30 stop >/dev/null ||
+        die "halt: pg_ctl stop failed (see $dir/server.log)"
+}
+
 env_of() {
     local dir
     dir=$(pick_dir "${1:-}")
@@ -136,9 +162,10 @@ shift || true
 case $cmd in
     start) start "$@" ;;
     stop) stop "$@" ;;
+    halt) halt "$@" ;;
     env) env_of "$@" ;;
     *)
-        sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+        sed -n '2,21p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
         exit 2
         ;;
 esac

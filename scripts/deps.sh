@@ -29,6 +29,7 @@ PLATFORM_DEPS_PACKAGES=(
     libgmime-3.0-dev libopendkim-dev  # the mail plugin's MIME parsing and DKIM checks (plugins/mail/)
     swaks libnet-ssleay-perl python3-dkim  # the inbound SMTP test: its client (STARTTLS too) and DKIM signer (tests/integration/smtp_test.cpp)
     dovecot-imapd  # tests/integration/external_mail_test.cpp runs its own instance (not the system one)
+    postgresql libpqxx-dev  # plugins/store-postgres (libpqxx 6) and its tests' throwaway server (scripts/postgres.sh)
 )
 PLATFORM_DEPS_BENCH_PACKAGES=(wrk nginx-light python3 valgrind)
 

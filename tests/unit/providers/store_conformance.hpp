@@ -17,8 +17,10 @@
 #include <random>
 #include <set>
 #include <thread>
+#include <type_traits>
 
 #include "build_tree.hpp"
+#include "postgres_server.hpp"
 #include "store_client.hpp"
 
 using namespace providers_test;
@@ -44,6 +46,24 @@ struct SqliteStore {
     TempDir tmp;
     std::string dir() const { return ""; }
     nlohmann::json config() const { return {{"path", (tmp.path() / "store.db").string()}}; }
+};
+
+// On a PostgreSQL server (postgres_server.hpp), in a schema of its own that it drops afterwards.
+// Skips, saying why, when there is no server.
+struct PostgresStore {
+    static constexpr const char* name = "store-postgres";
+    static constexpr const char* label = "Postgres";
+    static constexpr uint64_t features = SqliteStore::features;
+    static std::string unavailable() { return platform::test::PostgresServer::get().reason(); }
+    std::string schema = platform::test::PostgresServer::unique_schema();
+    PostgresStore() = default;
+    PostgresStore(const PostgresStore&) = delete;
+    PostgresStore& operator=(const PostgresStore&) = delete;
+    ~PostgresStore() { platform::test::PostgresServer::get().drop_schema(schema); }
+    std::string dir() const { return ""; }
+    nlohmann::json config() const {
+        return {{"dsn", platform::test::PostgresServer::get().dsn()}, {"schema", schema}};
+    }
 };
 
 // Test-only: get, put, del and unordered scans of whole tables, nothing else.
@@ -74,9 +94,25 @@ inline const char* feature_name(uint64_t f) {
     }
 }
 
+// Why provider P cannot run here (an empty string: it can): P::unavailable() when P has one.
+template <class P, class = void>
+struct HasUnavailable : std::false_type {};
+template <class P>
+struct HasUnavailable<P, std::void_t<decltype(P::unavailable())>> : std::true_type {};
+template <class P>
+std::string unavailable_reason() {
+    if constexpr (HasUnavailable<P>::value)
+        return P::unavailable();
+    else
+        return "";
+}
+
 template <class P>
 class StoreConformance : public ::testing::Test {
 protected:
+    void SetUp() override {
+        if (!client) GTEST_SKIP() << P::name << ": " << unavailable_reason<P>();
+    }
     // The first of `features` the provider does not declare, or 0.
     uint64_t missing(uint64_t features) const {
         for (uint64_t bit = 1; bit && bit <= features; bit <<= 1)
@@ -93,7 +129,9 @@ protected:
     P provider;
     FakeHost host;
     std::unique_ptr<StoreClient> client =
-        std::make_unique<StoreClient>(host, P::name, provider.config(), provider.dir());
+        unavailable_reason<P>().empty()
+            ? std::make_unique<StoreClient>(host, P::name, provider.config(), provider.dir())
+            : nullptr;
 };
 
 // Skips the test unless the provider declares every feature named (PLATFORM_STORE_* bits).
@@ -103,7 +141,7 @@ protected:
             GTEST_SKIP() << "provider does not declare " << feature_name(m_); \
     } while (0)
 
-using Providers = ::testing::Types<MemoryStore, SqliteStore, MinimalStore>;
+using Providers = ::testing::Types<MemoryStore, SqliteStore, PostgresStore, MinimalStore>;
 class ProviderNames {
 public:
     template <class P>

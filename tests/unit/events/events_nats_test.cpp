@@ -1,0 +1,125 @@
+// events-nats beyond the shared suite: durability across kill -9 of nats-server, a restart under a
+// connected provider, and on_create's failure naming the URL. Each test that kills the server
+// starts its own (scripts/nats.sh), never the shared one.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "../support/nats_server.hpp"
+#include "events_client.hpp"
+
+using namespace events_test;
+
+namespace {
+
+class EventsNats : public ::testing::Test {
+protected:
+    void SetUp() override {
+        if (!NatsServer::installed())
+            GTEST_SKIP() << "nats-server is not installed (Debian package nats-server, "
+                            "scripts/deps.sh): events-nats is not tested";
+    }
+    nlohmann::json config(const NatsServer& s) const {
+        return {{"url", s.url()}, {"timeout_ms", 10000}};
+    }
+    FakeHost host;
+};
+
+TEST_F(EventsNats, AcknowledgedAppendsSurviveKill9OfTheServer) {
+    NatsServer server;
+    constexpr int kEvents = 200;
+    {
+        EventsClient client(host, "events-nats", config(server));
+        for (int i = 1; i <= kEvents; ++i)
+            ASSERT_EQ(client.append("durable", "payload-" + std::to_string(i)),
+                      static_cast<uint64_t>(i));
+    }  // every append above was acknowledged by the server
+    server.kill9();
+    server.restart();  // same port, same JetStream store
+    EventsClient client(host, "events-nats", config(server));
+    auto evs = client.read("durable");
+    ASSERT_EQ(evs.size(), static_cast<size_t>(kEvents));
+    for (int i = 0; i < kEvents; ++i) {
+        EXPECT_EQ(evs[i].offset, static_cast<uint64_t>(i + 1));
+        EXPECT_EQ(evs[i].payload, "payload-" + std::to_string(i + 1));
+    }
+    EXPECT_EQ(client.append("durable", "after"), static_cast<uint64_t>(kEvents + 1));
+}
+
+TEST_F(EventsNats, Kill9DuringAppendsLosesNoAcknowledgedEvent) {
+    NatsServer server;
+    EventsClient writer(host, "events-nats", {{"url", server.url()}, {"timeout_ms", 3000}});
+    std::mutex m;
+    std::condition_variable cv;
+    std::vector<std::pair<uint64_t, std::string>> acked;  // (offset, payload) answered OK
+    std::thread appender([&] {
+        for (int i = 1; i < 100000; ++i) {
+            platform_status_t st = PLATFORM_OK;
+            const std::string payload = "p" + std::to_string(i);
+            uint64_t offset = writer.append("crash", payload, "{}", "", 1767225600000, &st);
+            if (st != PLATFORM_OK) return;  // the server is gone: stop at the first failure
+            std::lock_guard<std::mutex> lock(m);
+            acked.emplace_back(offset, payload);
+            cv.notify_all();
+        }
+    });
+    {
+        std::unique_lock<std::mutex> lock(m);
+        ASSERT_TRUE(
+            cv.wait_for(lock, std::chrono::seconds(60), [&] { return acked.size() >= 300; }));
+    }
+    server.kill9();  // while appends are in flight
+    appender.join();
+    server.restart();
+    EventsClient reader(host, "events-nats", config(server));
+    auto evs = reader.read("crash");
+    ASSERT_GE(evs.size(), acked.size());
+    for (const auto& [offset, payload] : acked) {
+        ASSERT_LE(offset, evs.size());
+        EXPECT_EQ(evs[offset - 1].offset, offset);
+        EXPECT_EQ(evs[offset - 1].payload, payload) << "offset " << offset;
+    }
+}
+
+TEST_F(EventsNats, AConnectedProviderCarriesOnAfterTheServerRestarts) {
+    NatsServer server;
+    EventsClient client(host, "events-nats", config(server));
+    ASSERT_EQ(client.append("t", "before"), 1u);
+    server.kill9();
+    server.restart();
+    // cnats reconnects on its own; the first calls may answer UNAVAILABLE while it does.
+    platform_status_t st = PLATFORM_UNAVAILABLE;
+    uint64_t offset = 0;
+    for (int attempt = 0; attempt < 100 && st == PLATFORM_UNAVAILABLE; ++attempt) {
+        offset = client.append("t", "after", "{}", "", 1767225600000, &st);
+        if (st == PLATFORM_UNAVAILABLE) client.wait("never", 0, 100);  // a pause that is a call
+    }
+    ASSERT_EQ(st, PLATFORM_OK);
+    EXPECT_EQ(offset, 2u);
+    auto evs = client.read("t");
+    ASSERT_EQ(evs.size(), 2u);
+    EXPECT_EQ(evs[0].payload, "before");
+    EXPECT_EQ(evs[1].payload, "after");
+}
+
+TEST_F(EventsNats, CreateFailsNamingTheUrlWhenNoServerListens) {
+    std::string url;
+    {
+        NatsServer server;
+        url = server.url();
+    }  // stopped: nothing listens on that port now
+    try {
+        EventsClient client(host, "events-nats", {{"url", url}, {"timeout_ms", 1000}});
+        FAIL() << "on_create succeeded without a server";
+    } catch (const std::exception& e) {
+        EXPECT_NE(std::string(e.what()).find("cannot connect to '" + url + "'"), std::string::npos)
+            << e.what();
+    }
+}
+
+}  // namespace

@@ -60,17 +60,16 @@ NatsBroker::NatsBroker(const platform::Host& host, const platform::json& config)
     url_ = setting(config, "url",
                    env && *env ? std::string(env) : std::string("nats://127.0.0.1:4222"));
     subject_prefix_ = setting(config, "subject_prefix", "platform.broker");
-    int64_t timeout_ms = 5000;
     if (auto it = config.find("timeout_ms"); it != config.end()) {
         if (!it->is_number_integer() || it->get<int64_t>() < 1)
             throw std::runtime_error("broker-nats: config `timeout_ms` must be a positive integer");
-        timeout_ms = it->get<int64_t>();
+        timeout_ms_ = it->get<int64_t>();
     }
     natsOptions* opts = nullptr;
     natsStatus s = natsOptions_Create(&opts);
     if (s == NATS_OK) s = natsOptions_SetURL(opts, url_.c_str());
     if (s == NATS_OK) s = natsOptions_SetName(opts, kName);
-    if (s == NATS_OK) s = natsOptions_SetTimeout(opts, timeout_ms);
+    if (s == NATS_OK) s = natsOptions_SetTimeout(opts, timeout_ms_);
     if (s == NATS_OK) s = natsOptions_SetMaxReconnect(opts, -1);  // forever, once connected
     if (s == NATS_OK) s = natsOptions_UseGlobalMessageDelivery(opts, true);
     if (s == NATS_OK) s = natsConnection_Connect(&nc_, opts);
@@ -155,6 +154,9 @@ uint64_t NatsBroker::subscribe(std::string_view topic, std::string_view queue,
             : natsConnection_QueueSubscribe(&s->sub, nc_, subject.c_str(), s->queue.c_str(),
                                             &on_message, closure);
     if (st == NATS_OK) st = natsSubscription_SetOnCompleteCB(s->sub, &on_complete, closure);
+    // A round trip: once subscribe returns, the server has the interest, so a message published
+    // afterwards by any process reaches this subscription.
+    if (st == NATS_OK) st = natsConnection_FlushTimeout(nc_, timeout_ms_);
     if (st != NATS_OK) {
         if (s->sub) {
             // Subscribed but without the on-complete hook: keep the closure (never released).

@@ -65,6 +65,7 @@ private:
 
     platform::Host host_;
     std::string url_, subject_prefix_;
+    int64_t timeout_ms_ = 5000;
     natsConnection* nc_ = nullptr;
 
     std::mutex mutex_;  // guards subs_ and closures_

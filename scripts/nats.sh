@@ -2,8 +2,8 @@
 # Debian's nats-server with JetStream on loopback, for the NATS providers' tests (broker-nats,
 # events-nats) and for trying them by hand.
 #
-#   scripts/nats.sh start [DIR]   starts nats-server in the background on free 127.0.0.1 ports
-#                                 (client and monitoring), JetStream on file storage in DIR/store,
+#   scripts/nats.sh start [DIR]   starts nats-server in the background on free 127.0.0.1 ports that
+#                                 it picks (client and monitoring), JetStream on file storage in DIR/store,
 #                                 and returns once /healthz answers ok (deadline 30 s). DIR defaults
 #                                 to a new temporary folder; a DIR that already holds a nats.conf
 #                                 is started again with the same ports and store (a restart).
@@ -23,17 +23,6 @@ die() {
     exit 1
 }
 
-# A free TCP port on 127.0.0.1 (the kernel's choice; released before nats-server binds it).
-free_port() {
-    python3 - <<'PY'
-import socket
-s = socket.socket()
-s.bind(("127.0.0.1", 0))
-print(s.getsockname()[1])
-s.close()
-PY
-}
-
 conf_value() {  # conf_value DIR key → the value of `key: value` in DIR/nats.conf
     sed -n "s/^$2: *\"\{0,1\}\([^\"]*\)\"\{0,1\}$/\1/p" "$1/nats.conf"
 }
@@ -43,6 +32,19 @@ print_env() {
     echo "PLATFORM_NATS_URL=nats://127.0.0.1:$(conf_value "$dir" port)"
     echo "PLATFORM_NATS_DIR=$dir"
     echo "PLATFORM_NATS_PID=$(cat "$dir/pid" 2>/dev/null || true)"
+}
+
+write_conf() {  # write_conf DIR PORT HTTP
+    cat >"$1/nats.conf" <<CONF
+host: 127.0.0.1
+port: $2
+http: $3
+ports_file_dir: "$1"
+max_payload: 8388608
+jetstream {
+    store_dir: "$1/store"
+}
+CONF
 }
 
 healthy() {  # healthy MONITOR_PORT → 0 once /healthz answers ok
@@ -58,25 +60,33 @@ nats_start() {
     fi
     mkdir -p "$dir/store"
     dir=$(cd "$dir" && pwd)
+    # The first start lets nats-server pick free ports (-1) and report them in its ports file;
+    # they are then written into nats.conf, so a restart on DIR gets the same ones.
+    local fresh=0
     if [[ ! -f $dir/nats.conf ]]; then
-        cat >"$dir/nats.conf" <<CONF
-host: 127.0.0.1
-port: $(free_port)
-http: "127.0.0.1:$(free_port)"
-max_payload: 8388608
-jetstream {
-    store_dir: "$dir/store"
-}
-CONF
+        fresh=1
+        write_conf "$dir" -1 '"127.0.0.1:-1"'
     fi
-    local mport
-    mport=$(conf_value "$dir" http)
-    mport=${mport##*:}
     nats-server -c "$dir/nats.conf" -js >"$dir/server.log" 2>&1 </dev/null &
     local pid=$!
     echo "$pid" >"$dir/pid"
     local deadline=$((SECONDS + 30))
-    until healthy "$mport"; do
+    local mport=
+    until [[ -n $mport ]] && healthy "$mport"; do
+        if [[ -z $mport ]]; then
+            if ((fresh)); then
+                local ports=$dir/nats-server_$pid.ports
+                if [[ -s $ports ]] && grep -q monitoring "$ports"; then
+                    local port
+                    port=$(sed -n 's|.*"nats://127.0.0.1:\([0-9]*\)".*|\1|p' "$ports")
+                    mport=$(sed -n 's|.*"http://127.0.0.1:\([0-9]*\)".*|\1|p' "$ports")
+                    write_conf "$dir" "$port" "\"127.0.0.1:$mport\""
+                fi
+            else
+                mport=$(conf_value "$dir" http)
+                mport=${mport##*:}
+            fi
+        fi
         if ! kill -0 "$pid" 2>/dev/null; then
             tail -n 20 "$dir/server.log" >&2
             die "nats-server exited during start (log: $dir/server.log)"
@@ -86,7 +96,7 @@ CONF
             tail -n 20 "$dir/server.log" >&2
             die "nats-server not healthy after 30 s (log: $dir/server.log)"
         fi
-        sleep 0.05  # the interval between two checks of /healthz, not a wait for readiness
+        sleep 0.05  # the interval between two checks, not a wait for readiness
     done
     print_env "$dir"
 }

@@ -43,6 +43,7 @@ public:
 
     NatsServer() { apply(run("start")); }
     ~NatsServer() {
+        kill9();  // a graceful stop takes seconds; nothing here needs it
         if (!dir_.empty()) run("stop \"" + dir_ + "\"", /*check=*/false);
     }
     NatsServer(const NatsServer&) = delete;

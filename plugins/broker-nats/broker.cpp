@@ -23,11 +23,11 @@ struct Closure {
 
 std::string setting(const platform::json& config, const char* key, std::string fallback) {
     auto it = config.find(key);
-    if (it == config.end()) return fallback;
-    if (!it->is_string() || it->get<std::string>().empty())
-        throw std::runtime_error(std::string(kName) + ": config `" + key +
-                                 "` must be a non-empty string");
-    return it->get<std::string>();
+    if (it == config.end() || it->is_null()) return fallback;
+    if (!it->is_string())
+        throw std::runtime_error(std::string(kName) + ": config `" + key + "` must be a string");
+    // Empty is the default: a profile's "${PLATFORM_NATS_URL}" with the variable unset.
+    return it->get<std::string>().empty() ? fallback : it->get<std::string>();
 }
 
 bool plain_token_char(char c) {

@@ -1,9 +1,12 @@
 // events-nats — connect, append, read, wait and the topic list over JetStream.
 #include "nats_events.hpp"
 
+#include <openssl/sha.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <platform/sdk/error.hpp>
@@ -38,11 +41,11 @@ using SubPtr = std::unique_ptr<natsSubscription, SubFree>;
 
 std::string string_setting(const platform::json& config, const char* key, std::string fallback) {
     auto it = config.find(key);
-    if (it == config.end()) return fallback;
-    if (!it->is_string() || it->get<std::string>().empty())
-        throw std::runtime_error(std::string(kName) + ": config `" + key +
-                                 "` must be a non-empty string");
-    return it->get<std::string>();
+    if (it == config.end() || it->is_null()) return fallback;
+    if (!it->is_string())
+        throw std::runtime_error(std::string(kName) + ": config `" + key + "` must be a string");
+    // Empty is the default: a profile's "${PLATFORM_NATS_URL}" with the variable unset.
+    return it->get<std::string>().empty() ? fallback : it->get<std::string>();
 }
 
 int64_t int_setting(const platform::json& config, const char* key, int64_t fallback) {
@@ -110,12 +113,21 @@ NatsEvents::~NatsEvents() {
     throw platform::internal(msg);
 }
 
+// The topic's name in stream names and subjects: its hex when that is short, else "h" and the
+// hex of its SHA-256 (stream names become file names). The topic itself is in the description.
+std::string NatsEvents::name_of(std::string_view topic) {
+    if (topic.size() <= kHexTopicBytes) return hex(topic);
+    unsigned char digest[SHA256_DIGEST_LENGTH];
+    SHA256(reinterpret_cast<const unsigned char*>(topic.data()), topic.size(), digest);
+    return "h" + hex(std::string_view(reinterpret_cast<const char*>(digest), sizeof digest));
+}
+
 std::string NatsEvents::stream_of(std::string_view topic) const {
-    return stream_prefix_ + "_" + hex(topic);
+    return stream_prefix_ + "_" + name_of(topic);
 }
 
 std::string NatsEvents::subject_of(std::string_view topic) const {
-    return subject_prefix_ + "." + hex(topic);
+    return subject_prefix_ + "." + name_of(topic);
 }
 
 uint64_t NatsEvents::last_seq(const std::string& stream, uint64_t* first) {
@@ -129,7 +141,8 @@ uint64_t NatsEvents::last_seq(const std::string& stream, uint64_t* first) {
     return info->State.Msgs ? info->State.LastSeq : 0;
 }
 
-void NatsEvents::ensure_stream(const std::string& stream, const std::string& subject) {
+void NatsEvents::ensure_stream(std::string_view topic, const std::string& stream,
+                               const std::string& subject) {
     {
         std::lock_guard<std::mutex> lock(mutex_);
         if (created_.count(stream)) return;
@@ -137,6 +150,8 @@ void NatsEvents::ensure_stream(const std::string& stream, const std::string& sub
     jsStreamConfig cfg;
     jsStreamConfig_Init(&cfg);
     cfg.Name = stream.c_str();
+    const std::string description = kDescriptionPrefix + hex(topic);
+    cfg.Description = description.c_str();
     const char* subjects[1] = {subject.c_str()};
     cfg.Subjects = subjects;
     cfg.SubjectsLen = 1;
@@ -160,7 +175,7 @@ uint64_t NatsEvents::append(const platform_event_t& e) {
     if (topic.empty()) throw platform::invalid_argument("topic: must not be empty");
     if (topic.size() > kMaxTopicBytes)
         throw platform::invalid_argument("topic: at most " + std::to_string(kMaxTopicBytes) +
-                                         " bytes on events-nats");
+                                         " bytes");
     const std::string_view metadata =
         e.metadata_json.len ? platform::view(e.metadata_json) : std::string_view("{}");
     const std::string data =
@@ -173,7 +188,7 @@ uint64_t NatsEvents::append(const platform_event_t& e) {
                                   std::to_string(max));
     const std::string stream = stream_of(topic), subject = subject_of(topic);
     for (int attempt = 0;; ++attempt) {
-        ensure_stream(stream, subject);
+        ensure_stream(topic, stream, subject);
         jsPubOptions po;
         jsPubOptions_Init(&po);
         po.ExpectStream = stream.c_str();
@@ -242,7 +257,7 @@ bool NatsEvents::wait(std::string_view topic, uint64_t after_offset, int32_t tim
     stopped();
     if (topic.empty() || topic.size() > kMaxTopicBytes)
         throw platform::invalid_argument("topic: 1 to " + std::to_string(kMaxTopicBytes) +
-                                         " bytes on events-nats");
+                                         " bytes");
     const std::string stream = stream_of(topic), subject = subject_of(topic);
     if (last_seq(stream) > after_offset) return true;
     if (timeout_ms <= 0) return false;
@@ -287,11 +302,13 @@ std::string NatsEvents::topics() {
         const std::string prefix = stream_prefix_ + "_";
         for (int i = 0; i < list->Count; ++i) {
             const jsStreamInfo* si = list->List[i];
-            if (!si || !si->Config || !si->Config->Name) continue;
-            std::string_view name(si->Config->Name);
+            if (!si || !si->Config || !si->Config->Name || !si->Config->Description) continue;
+            std::string_view name(si->Config->Name), description(si->Config->Description);
             std::string topic;
             if (name.substr(0, prefix.size()) != prefix ||
-                !unhex(name.substr(prefix.size()), topic) || topic.empty())
+                description.substr(0, std::strlen(kDescriptionPrefix)) != kDescriptionPrefix ||
+                !unhex(description.substr(std::strlen(kDescriptionPrefix)), topic) ||
+                topic.empty() || stream_of(topic) != name)
                 continue;
             found[topic] = {si->State.Msgs, si->State.Msgs ? si->State.LastSeq : 0};
         }

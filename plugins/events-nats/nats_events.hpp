@@ -1,8 +1,10 @@
 // events-nats — the platform_events_provider_t on NATS JetStream (cnats), persistent.
 //
-// One JetStream stream per topic, on file storage, named `<stream_prefix>_<hex(topic)>` and bound
-// to the one subject `<subject_prefix>.<hex(topic)>` (topics are bytes; hex keeps any topic a valid
-// stream name and subject token). An event's offset is its stream sequence: the server assigns
+// One JetStream stream per topic, on file storage, named `<stream_prefix>_<name>` and bound to the
+// one subject `<subject_prefix>.<name>`, where <name> is the topic's hex (topics are bytes; hex
+// keeps any topic a valid stream name and subject token), or for a topic over 64 bytes "h" and the
+// hex of its SHA-256 (stream names are file names on the server). The stream's description holds
+// the topic's hex, which `topics` reads back. An event's offset is its stream sequence: the server assigns
 // sequences one at a time, so concurrent appends from any number of processes get unique, gapless
 // offsets from 1. The stream is created on the topic's first append.
 //
@@ -47,13 +49,17 @@ public:
     std::string topics();
     void stop();  // waiters notice within kStopSliceMs
 
-    static constexpr int kStopSliceMs = 100;  // how often a waiter checks for stop
-    static constexpr size_t kMaxTopicBytes = 100;
+    static constexpr int kStopSliceMs = 100;        // how often a waiter checks for stop
+    static constexpr size_t kHexTopicBytes = 64;    // longer topics are named by their SHA-256
+    static constexpr size_t kMaxTopicBytes = 1024;  // its hex fits a stream description (4 KB)
+    static constexpr const char* kDescriptionPrefix = "platform events topic (hex): ";
 
 private:
+    static std::string name_of(std::string_view topic);
     std::string stream_of(std::string_view topic) const;
     std::string subject_of(std::string_view topic) const;
-    void ensure_stream(const std::string& stream, const std::string& subject);
+    void ensure_stream(std::string_view topic, const std::string& stream,
+                       const std::string& subject);
     // The stream's last sequence (0 when it does not exist or is empty); first sequence in *first.
     uint64_t last_seq(const std::string& stream, uint64_t* first = nullptr);
     [[noreturn]] void fail(const char* op, natsStatus s, jsErrCode code = jsErrCode(0)) const;

@@ -107,6 +107,31 @@ TEST_F(EventsNats, AConnectedProviderCarriesOnAfterTheServerRestarts) {
     EXPECT_EQ(evs[1].payload, "after");
 }
 
+TEST_F(EventsNats, LongTopicsAreNamedByTheirHashAndListedByName) {
+    NatsServer& server = *NatsServer::shared();
+    nlohmann::json cfg = config(server);
+    cfg["stream_prefix"] = "LONG_" + unique_nats_name("L");
+    cfg["subject_prefix"] = "long." + unique_nats_name("L");
+    EventsClient client(host, "events-nats", cfg);
+    const std::string t200(200, 'a'), t1024(1024, '\xff'), t64(64, 'b');
+    EXPECT_EQ(client.append(t200, "x"), 1u);
+    EXPECT_EQ(client.append(t200, "y"), 2u);
+    EXPECT_EQ(client.append(t1024, "z"), 1u);
+    EXPECT_EQ(client.append(t64, "w"), 1u);
+    EXPECT_EQ(client.read(t200).at(1).payload, "y");
+    EXPECT_EQ(client.read(t1024).at(0).payload, "z");
+    EXPECT_EQ(client.wait(t200, 1, 0), PLATFORM_OK);
+    auto topics = client.topics();
+    ASSERT_EQ(topics.size(), 3u);
+    EXPECT_EQ(topics[0]["topic"], t200);  // ordered by topic: "aaa…" < "bbb…" < "\xff…"
+    EXPECT_EQ(topics[0]["events"], 2);
+    EXPECT_EQ(topics[1]["topic"], t64);
+    EXPECT_EQ(topics[2]["last_offset"], 1);
+    platform_status_t st = PLATFORM_OK;
+    client.append(std::string(1025, 'c'), "too long", "{}", "", 1, &st);
+    EXPECT_EQ(st, PLATFORM_INVALID_ARGUMENT);
+}
+
 TEST_F(EventsNats, CreateFailsNamingTheUrlWhenNoServerListens) {
     std::string url;
     {

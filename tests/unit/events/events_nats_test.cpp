@@ -3,7 +3,9 @@
 // starts its own (scripts/nats.sh), never the shared one.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
@@ -130,6 +132,40 @@ TEST_F(EventsNats, LongTopicsAreNamedByTheirHashAndListedByName) {
     platform_status_t st = PLATFORM_OK;
     client.append(std::string(1025, 'c'), "too long", "{}", "", 1, &st);
     EXPECT_EQ(st, PLATFORM_INVALID_ARGUMENT);
+}
+
+// Two instances on one server, as two host replicas: one log, gapless offsets across both, and a
+// wait on one woken by an append on the other.
+TEST_F(EventsNats, TwoInstancesShareOneLog) {
+    NatsServer& server = *NatsServer::shared();
+    nlohmann::json cfg = config(server);
+    cfg["stream_prefix"] = "TWO_" + unique_nats_name("R");
+    cfg["subject_prefix"] = "two." + unique_nats_name("R");
+    EventsClient a(host, "events-nats", cfg), b(host, "events-nats", cfg);
+    std::vector<uint64_t> got_a, got_b;
+    std::thread ta([&] {
+        for (int i = 0; i < 50; ++i) got_a.push_back(a.append("shared", "a"));
+    });
+    std::thread tb([&] {
+        for (int i = 0; i < 50; ++i) got_b.push_back(b.append("shared", "b"));
+    });
+    ta.join();
+    tb.join();
+    std::vector<uint64_t> all(got_a);
+    all.insert(all.end(), got_b.begin(), got_b.end());
+    std::sort(all.begin(), all.end());
+    for (size_t i = 0; i < all.size(); ++i) ASSERT_EQ(all[i], i + 1);
+    EXPECT_EQ(a.read("shared").size(), 100u);
+
+    platform_status_t result = -1;
+    const auto started = std::chrono::steady_clock::now();
+    std::thread waiter([&] { result = a.wait("live", 0, 120000); });
+    b.append("live", "hello");  // before or during a's wait: either way it answers OK
+    waiter.join();
+    EXPECT_EQ(result, PLATFORM_OK);
+    // Woken by b's append, not by its 120 s timeout (a generous bound, not a timing measurement).
+    EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(60));
+    EXPECT_EQ(a.read("live").at(0).payload, "hello");
 }
 
 TEST_F(EventsNats, CreateFailsNamingTheUrlWhenNoServerListens) {

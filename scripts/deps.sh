@@ -30,6 +30,8 @@ PLATFORM_DEPS_PACKAGES=(
     swaks libnet-ssleay-perl python3-dkim  # the inbound SMTP test: its client (STARTTLS too) and DKIM signer (tests/integration/smtp_test.cpp)
     dovecot-imapd  # tests/integration/external_mail_test.cpp runs its own instance (not the system one)
     postgresql libpqxx-dev  # plugins/store-postgres (libpqxx 6) and its tests' throwaway server (scripts/postgres.sh)
+    libnats-dev  # cnats: the broker-nats and events-nats providers (plugins/broker-nats, plugins/events-nats)
+    nats-server  # scripts/nats.sh: the loopback server (JetStream) their tests start
 )
 PLATFORM_DEPS_BENCH_PACKAGES=(wrk nginx-light python3 valgrind)
 

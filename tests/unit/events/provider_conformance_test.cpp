@@ -8,25 +8,40 @@
 #include <numeric>
 #include <thread>
 
+#include "../support/nats_server.hpp"
 #include "events_client.hpp"
 
 using namespace events_test;
 
 namespace {
 
-// A provider under test and the config it needs (events-sqlite gets a file in a temp dir).
+// A provider under test and the config it needs (events-sqlite gets a file in a temp dir;
+// events-nats the test process's nats-server, started by scripts/nats.sh, with streams and subjects
+// of its own per test).
 class EventsConformance : public ::testing::TestWithParam<std::string> {
 protected:
-    void SetUp() override { client = open(); }
+    void SetUp() override {
+        if (GetParam() == "events-nats" && !NatsServer::shared())
+            GTEST_SKIP() << "nats-server is not installed (Debian package nats-server, "
+                            "scripts/deps.sh): events-nats is not tested";
+        client = open();
+    }
     std::unique_ptr<EventsClient> open() {
         nlohmann::json cfg = nlohmann::json::object();
         if (GetParam() == "events-sqlite") cfg["path"] = (dir.path() / "events.db").string();
+        if (GetParam() == "events-nats") {
+            if (nats_name.empty()) nats_name = unique_nats_name("T");
+            cfg["url"] = NatsServer::shared()->url();
+            cfg["stream_prefix"] = "CONF_" + nats_name;
+            cfg["subject_prefix"] = "conf." + nats_name;
+        }
         return std::make_unique<EventsClient>(host, GetParam(), cfg);
     }
 
     TempDir dir;
     FakeHost host;
     std::unique_ptr<EventsClient> client;
+    std::string nats_name;
 };
 
 TEST_P(EventsConformance, DescriptorIsAnEventsProvider) {
@@ -35,7 +50,7 @@ TEST_P(EventsConformance, DescriptorIsAnEventsProvider) {
     EXPECT_EQ(platform::view(d->id), GetParam());
     ASSERT_NE(client->table(), nullptr);
     EXPECT_EQ(client->table()->struct_size, sizeof(platform_events_provider_t));
-    EXPECT_EQ(client->table()->persistent, GetParam() == "events-sqlite");
+    EXPECT_EQ(client->table()->persistent, GetParam() != "events-memory");
 }
 
 TEST_P(EventsConformance, OffsetsStartAtOnePerTopic) {
@@ -223,8 +238,11 @@ TEST_P(EventsConformance, TopicsListsEveryTopicWithItsCount) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Providers, EventsConformance,
-                         ::testing::Values("events-memory", "events-sqlite"), [](const auto& info) {
-                             return info.param == "events-memory" ? "Memory" : "Sqlite";
+                         ::testing::Values("events-memory", "events-sqlite", "events-nats"),
+                         [](const auto& info) {
+                             return info.param == "events-memory"   ? "Memory"
+                                    : info.param == "events-sqlite" ? "Sqlite"
+                                                                    : "Nats";
                          });
 
 }  // namespace

@@ -29,6 +29,7 @@
 #include "crash_workload.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
+#include "replicas.hpp"
 
 using namespace platform::test;
 
@@ -217,6 +218,102 @@ TEST(CrashSafety, AcknowledgedWritesSurviveSigkillCycles) {
         cycles, total_acked, total_checked,
         HasFailure() ? "FAILURES above" : "every acknowledged write found intact", seconds);
     RecordProperty("acknowledged_writes", std::to_string(total_acked));
+}
+
+// Once on the kubernetes profile (support/replicas.hpp): two replicas on store-postgres, broker-nats
+// and events-nats with auth-local accounts; the four clients write through both (two each), one
+// replica is SIGKILLed after a seeded random number of answered writes, and every write either
+// replica acknowledged reads back intact through the survivor, then through the killed replica
+// started again on its home. One cycle: the SQLite checks above have no counterpart (PostgreSQL
+// recovers its own files); its own ctest entry, crash-safety-kubernetes-test.
+TEST(CrashSafetyOnKubernetes, AcknowledgedWritesSurviveTheKillOfAReplica) {
+    if (auto why = replicas_skip_reason(); !why.empty()) GTEST_SKIP() << why;
+    const unsigned seed = env_number("CRASH_SAFETY_SEED", std::random_device{}());
+    std::printf("[crash-safety/kubernetes] seed %u (CRASH_SAFETY_SEED=%u repeats this run)\n", seed,
+                seed);
+    RecordProperty("seed", std::to_string(seed));
+    std::mt19937 rng(seed);
+    const auto began = std::chrono::steady_clock::now();
+
+    ReplicaSet replicas;
+    replicas.start(0);
+    replicas.start(1);
+    HttpClient on_a("127.0.0.1", replicas[0].api_port());
+    const std::string admin = personal_token(on_a, "admin", ReplicaSet::kAdminSecret);
+    std::vector<std::unique_ptr<WriteClient>> clients;
+    for (int i = 0; i < kClients; ++i) {
+        const std::string id = "crash-" + std::to_string(i), secret = "secret-of-" + id;
+        auto made =
+            on_a.post_json("/auth/createAccount", {{"id", id}, {"secret", secret}}, bearer(admin));
+        ASSERT_EQ(made.status, 200) << made.body;
+        clients.push_back(
+            std::make_unique<WriteClient>(i, personal_token(on_a, id, secret), admin, rng()));
+    }
+
+    // Clients 0 and 1 write through replica 0, 2 and 3 through replica 1, until the kill of 0.
+    const size_t kill_after = std::uniform_int_distribution<size_t>(100, 800)(rng);
+    std::atomic<size_t> answered{0};
+    std::atomic<bool> stop{false};
+    std::mutex m;
+    std::condition_variable cv;
+    std::vector<std::thread> writers;
+    for (size_t i = 0; i < clients.size(); ++i) {
+        writers.emplace_back([&, client = clients[i].get(), port = replicas[i / 2].api_port()] {
+            HttpClient own("127.0.0.1", port);
+            while (!stop && client->write_one(own)) {
+                ++answered;
+                std::lock_guard<std::mutex> lock(m);
+                cv.notify_all();
+            }
+        });
+    }
+    {
+        std::unique_lock<std::mutex> lock(m);
+        EXPECT_TRUE(
+            cv.wait_for(lock, std::chrono::seconds(60), [&] { return answered >= kill_after; }))
+            << answered << " of " << kill_after << " writes answered in 60 s\n"
+            << replicas.logs();
+    }
+    EXPECT_EQ(replicas.kill9(0), 128 + SIGKILL);
+    stop = true;
+    for (auto& t : writers) t.join();
+    WriteCounts sum;
+    for (auto& c : clients) {
+        sum.acknowledged += c->counts.acknowledged;
+        sum.in_flight += c->counts.in_flight;
+        for (const auto& e : c->errors) ADD_FAILURE() << e;
+        c->errors.clear();
+    }
+    std::printf(
+        "[crash-safety/kubernetes] kill of replica 0 after %zu acknowledged writes across both "
+        "(%zu more in flight)\n",
+        sum.acknowledged, sum.in_flight);
+
+    // Through the survivor, then through the killed replica started again.
+    HttpClient on_b("127.0.0.1", replicas[1].api_port());
+    WriteCounts read_b;
+    verify_all(on_b, clients, read_b);
+    std::printf("[crash-safety/kubernetes] through replica 1: %zu records read back, %s\n",
+                read_b.checked, HasFailure() ? "NOT all intact" : "all intact");
+    replicas.start(0);
+    HttpClient again("127.0.0.1", replicas[0].api_port());
+    WriteCounts read_a;
+    for (auto& c : clients) c->counts = {};
+    std::vector<std::string> problems;
+    for (auto& c : clients) {
+        c->verify(again, problems);
+        read_a.checked += c->counts.checked;
+    }
+    for (const auto& p : problems) ADD_FAILURE() << "through the restarted replica 0: " << p;
+    EXPECT_EQ(read_a.checked, read_b.checked);
+    const auto seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+    std::printf(
+        "[crash-safety/kubernetes] %zu acknowledged writes, %zu + %zu record checks, %s, "
+        "%.1f s\n",
+        sum.acknowledged, read_b.checked, read_a.checked,
+        HasFailure() ? "FAILURES above" : "every acknowledged write found intact", seconds);
+    RecordProperty("acknowledged_writes", std::to_string(sum.acknowledged));
 }
 
 }  // namespace

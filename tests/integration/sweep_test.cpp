@@ -28,6 +28,7 @@
 #include "http_client.hpp"
 #include "mcp_client.hpp"
 #include "owned_fixtures.hpp"
+#include "replicas.hpp"
 #include "shared_host_test.hpp"
 #include "sweep_verdicts.hpp"
 
@@ -243,11 +244,11 @@ Tally sweep_mcp(int port, const std::vector<Op>& ops) {
     return tally;
 }
 
-}  // namespace
-
-TEST_F(Sweep, EveryEndpointRefusesBadInputOverHttpAndMcp) {
+// The whole HTTP and MCP sweep against the host on `port` (auth-noop: the bearer text is the
+// account id), keeper's records checked before and after.
+void sweep_every_endpoint(int port) {
     const auto started = std::chrono::steady_clock::now();
-    HttpClient c("127.0.0.1", host->api_port());
+    HttpClient c("127.0.0.1", port);
     // What must survive the sweep: keeper's note, task and doc, as first read back.
     ASSERT_EQ(c.post_json("/api/v1/notes/add", {{"title", "kept"}, {"text", "kept note"}},
                           json_bearer("keeper"))
@@ -270,9 +271,9 @@ TEST_F(Sweep, EveryEndpointRefusesBadInputOverHttpAndMcp) {
 
     const std::vector<Op> ops = operations(c);
     ASSERT_GT(ops.size(), 50u);
-    Tally http = sweep_http(host->api_port(), ops);
+    Tally http = sweep_http(port, ops);
     const auto http_done = std::chrono::steady_clock::now();
-    Tally mcp = sweep_mcp(host->api_port(), ops);
+    Tally mcp = sweep_mcp(port, ops);
     const auto mcp_done = std::chrono::steady_clock::now();
 
     for (size_t i = 0; i < reads.size(); ++i)
@@ -303,6 +304,27 @@ TEST_F(Sweep, EveryEndpointRefusesBadInputOverHttpAndMcp) {
                                        << joined(http.failures);
     EXPECT_TRUE(mcp.failures.empty()) << mcp.failures.size() << " MCP failures:\n"
                                       << joined(mcp.failures);
+}
+
+}  // namespace
+
+TEST_F(Sweep, EveryEndpointRefusesBadInputOverHttpAndMcp) {
+    sweep_every_endpoint(host->api_port());
+}
+
+// The same sweep once on the kubernetes profile's providers (support/replicas.hpp): a replica on
+// store-postgres, broker-nats and events-nats, the real clock, every plugin — with auth-noop, so
+// the sweep's accounts are the bearer texts as above (the auth service is auth-local's own and
+// is swept on no profile). Its own ctest entry, sweep-kubernetes-test, on the shared PostgreSQL
+// and nats-server fixtures.
+TEST(SweepOnKubernetes, EveryEndpointRefusesBadInputOverHttpAndMcp) {
+    if (auto why = replicas_skip_reason(); !why.empty()) GTEST_SKIP() << why;
+    ReplicaSet::Options o;
+    o.auth = "auth-noop";
+    ReplicaSet replicas(o);
+    replicas.start(0);
+    sweep_every_endpoint(replicas[0].api_port());
+    EXPECT_EQ(replicas.stop(0), 0) << replicas.logs();
 }
 
 // A POST /mcp body that is not JSON is a JSON-RPC parse error (-32700) at the transport, HTTP 400;

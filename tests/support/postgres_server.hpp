@@ -1,5 +1,5 @@
-// postgres_server.hpp — the PostgreSQL server the store-postgres tests (unit and integration) use,
-// found or started.
+// postgres_server.hpp — the PostgreSQL server the store-postgres tests (unit and integration) and
+// the tests of host replicas use, found or started. nats_server.hpp is its NATS twin.
 //
 // In order: PLATFORM_POSTGRES_DSN when set; else the server ctest's fixture started
 // (PLATFORM_POSTGRES_DIR/dsn, tests/unit/providers/CMakeLists.txt); else, unless
@@ -45,7 +45,38 @@ public:
         (void)std::system(cmd.c_str());
     }
 
+    // A database of its own for a test (dropped first when a killed run left it), for what names
+    // the database rather than a schema (PLATFORM_POSTGRES_URL of the kubernetes profile); answers
+    // its DSN — this server's with the database replaced — or "" when there is no server or psql
+    // failed. drop_database removes it and ends its connections.
+    std::string create_database(const std::string& name) const {
+        if (dsn_.empty()) return "";
+        drop_database(name);
+        if (!psql("CREATE DATABASE " + name)) return "";
+        return with_database(dsn_, name);
+    }
+    void drop_database(const std::string& name) const {
+        if (!dsn_.empty()) psql("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+    }
+    // `dsn` naming database `name`: a URI's path replaced, or `dbname=` appended (the last wins).
+    static std::string with_database(const std::string& dsn, const std::string& name) {
+        if (dsn.rfind("postgres", 0) != 0) return dsn + " dbname=" + name;
+        const size_t hosts = dsn.find("://");
+        const size_t slash = dsn.find('/', hosts == std::string::npos ? 0 : hosts + 3);
+        const size_t query = dsn.find('?');
+        if (slash == std::string::npos || (query != std::string::npos && slash > query))
+            return dsn.substr(0, query) + "/" + name +
+                   (query == std::string::npos ? "" : dsn.substr(query));
+        return dsn.substr(0, slash + 1) + name +
+               (query == std::string::npos ? "" : dsn.substr(query));
+    }
+
 private:
+    bool psql(const std::string& sql) const {
+        std::string cmd = "psql -q -X '" + dsn_ + "' -c '" + sql + "' >/dev/null 2>&1";
+        return std::system(cmd.c_str()) == 0;
+    }
+
     PostgresServer() {
         if (const char* env = std::getenv("PLATFORM_POSTGRES_DSN"); env && *env) {
             dsn_ = env;

@@ -12,10 +12,12 @@
 #include <utility>
 #include <vector>
 
-#include "../support/nats_server.hpp"
 #include "events_client.hpp"
+#include "nats_server.hpp"
 
 using namespace events_test;
+using platform::test::NatsServer;
+using platform::test::unique_nats_name;
 
 namespace {
 

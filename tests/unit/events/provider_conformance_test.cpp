@@ -8,10 +8,12 @@
 #include <numeric>
 #include <thread>
 
-#include "../support/nats_server.hpp"
 #include "events_client.hpp"
+#include "nats_server.hpp"
 
 using namespace events_test;
+using platform::test::NatsServer;
+using platform::test::unique_nats_name;
 
 namespace {
 

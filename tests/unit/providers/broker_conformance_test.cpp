@@ -12,9 +12,11 @@
 #include <thread>
 
 #include "../support/built_plugin.hpp"
-#include "../support/nats_server.hpp"
+#include "nats_server.hpp"
 
 using namespace plugin_test;
+using platform::test::NatsServer;
+using platform::test::unique_nats_name;
 
 namespace {
 

@@ -1,10 +1,15 @@
-// nats_server.hpp — a nats-server with JetStream for the NATS providers' tests, started through
-// scripts/nats.sh (free loopback ports, file storage in a temporary folder, ready once /healthz
-// answers ok) and stopped with its folder when the test process exits.
+// nats_server.hpp — a nats-server with JetStream for the tests of the NATS providers (unit) and of
+// hosts using them (integration), started through scripts/nats.sh (free loopback ports, file
+// storage in a temporary folder, ready once /healthz answers ok) and stopped with its folder when
+// the test process exits.
 //
 //   NatsServer* s = NatsServer::shared();   // nullptr when nats-server is not installed
 //   s->url()                                 // nats://127.0.0.1:<port>
 //   s->kill9(); s->restart();                // crash and restart on the same port and store
+//
+// shared() is the one server of the test process — or, when PLATFORM_NATS_DIR names the folder of
+// a server a ctest fixture started (tests/integration/CMakeLists.txt, replicas-servers), that one,
+// left running at exit for the fixture to stop. PostgreSQL's twin is postgres_server.hpp.
 //
 // Header-only. shared() is thread-safe; the rest is for one test thread.
 #pragma once
@@ -24,7 +29,7 @@
 
 #include "build_tree.hpp"
 
-namespace plugin_test {
+namespace platform::test {
 
 class NatsServer {
 public:
@@ -36,6 +41,12 @@ public:
         static std::once_flag once;
         static std::unique_ptr<NatsServer> server;
         std::call_once(once, [] {
+            if (const char* dir = std::getenv("PLATFORM_NATS_DIR"); dir && *dir) {
+                // The fixture's server; when it could not start, the tests skip as without one.
+                auto s = std::unique_ptr<NatsServer>(new NatsServer(Adopt{}));
+                if (s->adopt(dir)) server = std::move(s);
+                return;
+            }
             if (installed()) server.reset(new NatsServer());
         });
         return server.get();
@@ -43,7 +54,8 @@ public:
 
     NatsServer() { apply(run("start")); }
     ~NatsServer() {
-        kill9();  // a graceful stop takes seconds; nothing here needs it
+        if (!owned_) return;  // the fixture's: it stops it
+        kill9();              // a graceful stop takes seconds; nothing here needs it
         if (!dir_.empty()) run("stop \"" + dir_ + "\"", /*check=*/false);
     }
     NatsServer(const NatsServer&) = delete;
@@ -64,6 +76,19 @@ public:
     void restart() { apply(run("start \"" + dir_ + "\"")); }
 
 private:
+    struct Adopt {};
+    explicit NatsServer(Adopt) : owned_(false) {}
+    // Takes the running server of `dir` (scripts/nats.sh env); false when there is none.
+    bool adopt(const std::string& dir) {
+        if (::access((dir + "/nats.conf").c_str(), R_OK) != 0) return false;
+        try {
+            apply(run("env \"" + dir + "\""));
+        } catch (const std::exception&) {
+            return false;
+        }
+        return true;
+    }
+
     static bool alive(pid_t pid) {
         FILE* f = std::fopen(("/proc/" + std::to_string(pid) + "/stat").c_str(), "r");
         if (!f) return false;
@@ -111,6 +136,7 @@ private:
 
     std::string url_, dir_;
     pid_t pid_ = -1;
+    bool owned_ = true;  // started by this process (else a fixture's, left running)
 };
 
 // A fresh name for each test's streams and subjects on the shared server.
@@ -119,4 +145,4 @@ inline std::string unique_nats_name(const std::string& base) {
     return base + std::to_string(::getpid()) + "_" + std::to_string(++n);
 }
 
-}  // namespace plugin_test
+}  // namespace platform::test

@@ -1,0 +1,170 @@
+#include "replicas.hpp"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <future>
+#include <stdexcept>
+
+#include "build_tree.hpp"
+#include "nats_server.hpp"
+#include "postgres_server.hpp"
+#include "profiles.hpp"
+
+namespace platform::test {
+
+namespace {
+
+// The wiring profiles/kubernetes.yaml has, for a tree that does not have it yet.
+constexpr const char* kKubernetesProfile =
+    R"(# kubernetes (the replicas tests' copy) — replicas sharing PostgreSQL and NATS.
+name: kubernetes
+description: replicas sharing PostgreSQL (store) and NATS (broker, events), store-backed accounts
+clock: real
+plugins: all
+privileged: [registry, config, store, broker, network, auth-local, notify, mail, wallet, files]
+providers:
+  store:
+    plugin: store-postgres
+    config:
+      dsn: "${PLATFORM_POSTGRES_URL}"
+  broker:
+    plugin: broker-nats
+    config:
+      url: "${PLATFORM_NATS_URL}"
+  events:
+    plugin: events-nats
+    config:
+      url: "${PLATFORM_NATS_URL}"
+  auth:
+    plugin: auth-local
+    config:
+      namespace: "${PLATFORM_NAMESPACE}"
+      admin_secret: "${PLATFORM_ADMIN_SECRET}"
+      private_key: "${PLATFORM_AUTH_PRIVATE_KEY}"
+settings:
+  call_timeout_ms: 30000
+plugin_config:
+  billing:
+    allowance_per_day: 100
+)";
+
+constexpr const char* kNoopAuth = R"(  auth:
+    plugin: auth-noop
+    config:
+      admins: [admin]
+)";
+
+std::string kubernetes_file() {
+    return (std::filesystem::path(source_dir()) / "profiles" / "kubernetes.yaml").string();
+}
+
+// The auth block of the profile written here replaced by auth-noop's.
+std::string with_noop_auth(std::string text) {
+    const auto at = text.find("  auth:\n    plugin: auth-local\n");
+    if (at == std::string::npos) throw std::runtime_error("the profile has no auth-local block");
+    auto end = text.find("\nsettings:", at);
+    if (end == std::string::npos) end = text.find("\nplugin_config:", at);
+    if (end == std::string::npos) throw std::runtime_error("the profile's auth block has no end");
+    text.replace(at, end + 1 - at, kNoopAuth);
+    return text;
+}
+
+}  // namespace
+
+std::string replicas_skip_reason() {
+    if (PostgresServer::get().dsn().empty()) return PostgresServer::get().reason();
+    if (!NatsServer::shared())
+        return std::getenv("PLATFORM_NATS_DIR")
+                   ? "no nats-server: the ctest fixture integration-nats-start could not start "
+                     "one (see its output)"
+                   : "no nats-server: install Debian's 'nats-server' package (scripts/deps.sh)";
+    return "";
+}
+
+bool kubernetes_profile_in_tree() {
+    return std::filesystem::exists(kubernetes_file());
+}
+
+std::string kubernetes_profile_text() {
+    return kubernetes_profile_in_tree() ? profile_text("kubernetes") : kKubernetesProfile;
+}
+
+ReplicaSet::ReplicaSet(Options options)
+    : options_(std::move(options)), dir_(std::make_unique<TempDir>()) {
+    static std::atomic<int> n{0};
+    database_ = "replicas_" + std::to_string(::getpid()) + "_" + std::to_string(n++);
+    postgres_url_ = PostgresServer::get().create_database(database_);
+    if (postgres_url_.empty())
+        throw std::runtime_error("replicas: cannot create database " + database_ + " on " +
+                                 PostgresServer::get().dsn());
+    // auth-noop: the copy here (its auth block is known); auth-local: the tree's profile.
+    std::string text = options_.auth == "auth-noop" ? with_noop_auth(kKubernetesProfile)
+                                                    : kubernetes_profile_text();
+    for (const auto& [plugin, settings] : options_.plugin_config)
+        text = with_plugin_config(text, plugin, settings);
+    profile_ = dir_->path() + "/kubernetes.yaml";
+    std::ofstream(profile_) << text << "\n" << options_.extra << "\n";
+}
+
+ReplicaSet::~ReplicaSet() {
+    // Together: each replica's SIGTERM waits for its own drain.
+    std::vector<std::future<void>> stopping;
+    for (auto& h : hosts_)
+        if (h) stopping.push_back(std::async(std::launch::async, [&h] { h->stop(); }));
+    for (auto& f : stopping) f.wait();
+    hosts_.clear();
+    PostgresServer::get().drop_database(database_);
+}
+
+HostProcess::Options ReplicaSet::options(size_t i) {
+    while (homes_.size() <= i) homes_.push_back(std::make_unique<TempDir>());
+    HostProcess::Options o;
+    o.profile = profile_;
+    o.home = homes_[i]->path();
+    o.env = options_.env;
+    o.env["PLATFORM_POSTGRES_URL"] = postgres_url_;
+    o.env["PLATFORM_NATS_URL"] = NatsServer::shared()->url();
+    o.env["PLATFORM_CONFIG_SECRET_KEY"] = kSecretKey;
+    o.env["PLATFORM_ADMIN_SECRET"] = kAdminSecret;
+    return o;
+}
+
+HostProcess& ReplicaSet::start(size_t i) {
+    HostProcess::Options o = options(i);
+    while (hosts_.size() <= i) hosts_.emplace_back();
+    hosts_[i] = std::make_unique<HostProcess>(std::move(o));
+    hosts_[i]->start();
+    return *hosts_[i];
+}
+
+void ReplicaSet::start_together(size_t n) {
+    for (size_t i = 0; i < n; ++i) options(i);  // the homes, before the threads
+    while (hosts_.size() < n) hosts_.emplace_back();
+    std::vector<std::future<void>> starting;
+    for (size_t i = 0; i < n; ++i) {
+        hosts_[i] = std::make_unique<HostProcess>(options(i));
+        starting.push_back(std::async(std::launch::async, [h = hosts_[i].get()] { h->start(); }));
+    }
+    for (auto& f : starting) f.get();  // rethrows a start's failure
+}
+
+int ReplicaSet::kill9(size_t i) {
+    return hosts_.at(i)->stop(SIGKILL);
+}
+
+int ReplicaSet::stop(size_t i) {
+    return hosts_.at(i)->stop();
+}
+
+std::string ReplicaSet::logs() const {
+    std::string out;
+    for (size_t i = 0; i < hosts_.size(); ++i)
+        if (hosts_[i]) out += "---- replica " + std::to_string(i) + " ----\n" + hosts_[i]->log();
+    return out;
+}
+
+}  // namespace platform::test

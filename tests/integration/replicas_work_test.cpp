@@ -49,7 +49,9 @@ protected:
         o.env["OPENAI_API_KEY"] = "test-key";
         o.env["OPENAI_MODEL"] = "gpt-test";
         o.env["ANTHROPIC_API_KEY"] = "";
-        o.plugin_config.push_back({"work", "workers: 2"});
+        // lease_ms: how long a silent runner's work waits before another replica fails it
+        // (runner leases, issue 29); short, so the kill test takes seconds, not the default 30.
+        o.plugin_config.push_back({"work", "workers: 2\nlease_ms: 3000"});
         set_ = std::make_unique<ReplicaSet>(o);
         set_->start(0);
         set_->start(1);
@@ -202,10 +204,10 @@ TEST_F(ReplicasWork, KillingOneMidRunLosesNoAcknowledgedJob) {
     model_.release(M::kOpenAiPath);
 
     // Replica 1 carries on: every acknowledged job reaches a final state. (Runner leases, issue
-    // 29: the jobs replica 0 was running become failed "interrupted" once its lease lapses, and
-    // the todo jobs it acknowledged are run by replica 1.)
+    // 29: the jobs replica 0 was running become failed "interrupted" once its 3 s lease lapses,
+    // and the todo jobs it acknowledged are run by replica 1. Without them they stay doing.)
     std::map<std::string, json> seen;
-    const bool finished = all_final(jobs, 1, 120, seen);
+    const bool finished = all_final(jobs, 1, 60, seen);
     const double took = std::chrono::duration<double>(Clock::now() - killed).count();
     std::map<std::string, int> states;
     for (const auto& j : jobs)
@@ -213,7 +215,7 @@ TEST_F(ReplicasWork, KillingOneMidRunLosesNoAcknowledgedJob) {
     std::string summary;
     for (const auto& [s, n] : states) summary += " " + std::to_string(n) + " x " + s + ";";
     std::printf("[replicas] after the SIGKILL of replica 0: %s (%.1f s)\n", summary.c_str(), took);
-    EXPECT_TRUE(finished) << "jobs left unfinished 120 s after the kill:" << summary << "\n"
+    EXPECT_TRUE(finished) << "jobs left unfinished 60 s after the kill:" << summary << "\n"
                           << set_->logs();
 
     const auto runs = runs_per_marker();

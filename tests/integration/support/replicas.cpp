@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <future>
+#include <sstream>
 #include <stdexcept>
 
 #include "build_tree.hpp"
@@ -162,8 +163,17 @@ int ReplicaSet::stop(size_t i) {
 
 std::string ReplicaSet::logs() const {
     std::string out;
-    for (size_t i = 0; i < hosts_.size(); ++i)
-        if (hosts_[i]) out += "---- replica " + std::to_string(i) + " ----\n" + hosts_[i]->log();
+    for (size_t i = 0; i < hosts_.size(); ++i) {
+        if (!hosts_[i]) continue;
+        // Without the access log's lines (one JSON object per request), the last 80 lines.
+        std::vector<std::string> lines;
+        std::istringstream in(hosts_[i]->log());
+        for (std::string line; std::getline(in, line);)
+            if (line.rfind("{\"bytes\":", 0) != 0) lines.push_back(line);
+        out += "---- replica " + std::to_string(i) + " (last lines but the access log) ----\n";
+        for (size_t l = lines.size() > 80 ? lines.size() - 80 : 0; l < lines.size(); ++l)
+            out += lines[l] + "\n";
+    }
     return out;
 }
 

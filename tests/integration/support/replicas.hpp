@@ -75,7 +75,7 @@ public:
     const std::string& profile_path() const { return profile_; }
     const std::string& postgres_url() const { return postgres_url_; }
     const std::string& database() const { return database_; }
-    // The logs of the replicas started, for failure messages.
+    // The end of each started replica's log (the access log left out), for failure messages.
     std::string logs() const;
 
 private:

@@ -42,6 +42,7 @@ for tool in wrk curl python3 psql; do
 done
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/platform-bench-replicas.XXXXXX")
+chmod 755 "$work"  # PostgreSQL runs as its own user (scripts/postgres.sh) and must reach $work/pg
 pids=()
 cleanup() {
     local pid

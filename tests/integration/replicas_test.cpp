@@ -274,6 +274,29 @@ TEST_F(Replicas, ARevokedTokenOnOneIsRefusedByTheOtherWithinFiveSeconds) {
               200);
 }
 
+// Two replicas started at the same moment on an empty database race to create what the first start
+// makes (auth-local's signing key, the admin account, the default rule): they must end up with one
+// of each — a token signed by either is taken by the other, the admin's one secret works on both.
+TEST(ReplicasStartingTogether, ShareOneSigningKeyAndOneAdmin) {
+    if (auto why = replicas_skip_reason(); !why.empty()) GTEST_SKIP() << why;
+    ReplicaSet set;
+    set.start_together(2);
+    HttpClient a("127.0.0.1", set[0].api_port()), b("127.0.0.1", set[1].api_port());
+    const std::string from_a = access_token(a, "admin", ReplicaSet::kAdminSecret);
+    const std::string from_b = access_token(b, "admin", ReplicaSet::kAdminSecret);
+    ASSERT_FALSE(from_a.empty() || from_b.empty()) << set.logs();
+    EXPECT_EQ(b.get("/auth/listRules", bearer(from_a)).status, 200) << set.logs();
+    auto rules = a.get("/auth/listRules", bearer(from_b));
+    ASSERT_EQ(rules.status, 200) << rules.body << set.logs();
+    int defaults = 0;
+    const json listed = rules.json()["rules"];
+    for (const auto& r : listed) defaults += r.value("id", "") == "default";
+    EXPECT_EQ(defaults, 1) << rules.body;
+    // The default rule is public: anonymous callers reach public endpoints through both.
+    EXPECT_EQ(a.post_json("/registry/listServices", json::object()).status, 200);
+    EXPECT_EQ(b.post_json("/registry/listServices", json::object()).status, 200);
+}
+
 // Needs the host's node records in the store (helper A's part of issue 29): until then each
 // replica lists only itself.
 TEST_F(Replicas, NetworkNodesListsBothReplicas) {
@@ -301,7 +324,8 @@ TEST_F(Replicas, NetworkNodesListsBothReplicas) {
     auto r = a_->get("/network/nodes", bearer(admin_));
     ASSERT_EQ(r.status, 200) << r.body;
     std::set<std::string> from_a;
-    for (const auto& n : r.json()["nodes"]) from_a.insert(n.value("id", ""));
+    const json listed = r.json()["nodes"];
+    for (const auto& n : listed) from_a.insert(n.value("id", ""));
     EXPECT_EQ(from_a, ids);
 }
 

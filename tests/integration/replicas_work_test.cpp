@@ -11,11 +11,11 @@
 //   (plugins/work: the surviving replica fails the dead runner's jobs and runs its queue).
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <chrono>
 #include <csignal>
 #include <future>
 #include <map>
-#include <regex>
 #include <set>
 #include <thread>
 
@@ -138,15 +138,22 @@ protected:
         }
     }
 
-    // How many model requests carried each job's marker.
+    // How many model requests carried each job's marker ("replica-job-<n>-end", counted once per
+    // request). A plain search: the requests carry the agent's whole tool list.
     std::map<std::string, int> runs_per_marker() {
         std::map<std::string, int> out;
-        static const std::regex marker("replica-job-[0-9]+-end");
+        const std::string head = "replica-job-", tail = "-end";
         for (const auto& req : model_.requests(M::kOpenAiPath)) {
-            std::set<std::string> in_this;  // a marker counted once per request
-            for (auto it = std::sregex_iterator(req.text.begin(), req.text.end(), marker);
-                 it != std::sregex_iterator(); ++it)
-                in_this.insert(it->str());
+            std::set<std::string> in_this;
+            for (size_t at = req.text.find(head); at != std::string::npos;
+                 at = req.text.find(head, at + head.size())) {
+                size_t end = at + head.size();
+                while (end < req.text.size() &&
+                       std::isdigit(static_cast<unsigned char>(req.text[end])))
+                    ++end;
+                if (end > at + head.size() && req.text.compare(end, tail.size(), tail) == 0)
+                    in_this.insert(req.text.substr(at, end + tail.size() - at));
+            }
             for (const auto& m : in_this) ++out[m];
         }
         return out;
@@ -164,6 +171,8 @@ TEST_F(ReplicasWork, TwoHundredJobsSubmittedAcrossBothRunExactlyOnceEach) {
     const auto began = Clock::now();
     const std::vector<Job> jobs = submit_across(100);
     ASSERT_EQ(jobs.size(), 200u);
+    std::printf("[replicas] 200 jobs submitted in %.1f s\n",
+                std::chrono::duration<double>(Clock::now() - began).count());
     std::map<std::string, json> seen;
     const bool finished = all_final(jobs, 1, 180, seen);
     const double took = std::chrono::duration<double>(Clock::now() - began).count();

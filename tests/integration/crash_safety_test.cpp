@@ -235,7 +235,9 @@ TEST(CrashSafetyOnKubernetes, AcknowledgedWritesSurviveTheKillOfAReplica) {
     std::mt19937 rng(seed);
     const auto began = std::chrono::steady_clock::now();
 
-    ReplicaSet replicas;
+    ReplicaSet::Options o;
+    o.lift_rate_limits = true;  // four writers as fast as they go
+    ReplicaSet replicas(o);
     replicas.start(0);
     replicas.start(1);
     HttpClient on_a("127.0.0.1", replicas[0].api_port());

@@ -10,10 +10,11 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <functional>
 #include <future>
 #include <set>
+#include <thread>
 
-#include "eventually.hpp"
 #include "http_client.hpp"
 #include "local_accounts.hpp"
 #include "stream_reader.hpp"
@@ -27,6 +28,17 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point t) {
     return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+// Polls `condition` every 100 ms (10 requests a second: well inside the profile's per-account rate
+// limit) until it holds or `seconds` pass; answers its last value. The wait is for the condition.
+bool within(int seconds, const std::function<bool()>& condition) {
+    const auto until = Clock::now() + std::chrono::seconds(seconds);
+    while (Clock::now() < until) {
+        if (condition()) return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return condition();
 }
 
 // A unique name per test process and call, for topics on the shared nats-server.
@@ -200,11 +212,9 @@ TEST_F(Replicas, ARuleChangeOnOneIsEnforcedByTheOtherWithinFiveSeconds) {
     const auto changed = Clock::now();
     // At once on a, within 5 s on b: polled until b refuses (a condition, with a 5 s deadline).
     EXPECT_EQ(a_->post_json("/api/v1/notes/list", json::object(), bearer(bob)).status, 403);
-    const bool refused = eventually(
-        [&] {
-            return b_->post_json("/api/v1/notes/list", json::object(), bearer(bob)).status == 403;
-        },
-        5);
+    const bool refused = within(5, [&] {
+        return b_->post_json("/api/v1/notes/list", json::object(), bearer(bob)).status == 403;
+    });
     const double took = seconds_since(changed);
     std::printf("[replicas] a DENIED rule made on replica 0 refused by replica 1 after %.2f s\n",
                 took);
@@ -215,12 +225,9 @@ TEST_F(Replicas, ARuleChangeOnOneIsEnforcedByTheOtherWithinFiveSeconds) {
     EXPECT_EQ(b_->post_json("/api/v1/tasks/list", json::object(), bearer(bob)).status, 200);
     ASSERT_EQ(b_->post_json("/auth/deleteRule", {{"id", "no-notes"}}, bearer(admin_)).status, 200);
     const auto lifted = Clock::now();
-    EXPECT_TRUE(eventually(
-        [&] {
-            return a_->post_json("/api/v1/notes/list", json::object(), bearer(bob)).status == 200;
-        },
-        5))
-        << set_->logs();
+    EXPECT_TRUE(within(5, [&] {
+        return a_->post_json("/api/v1/notes/list", json::object(), bearer(bob)).status == 200;
+    })) << set_->logs();
     EXPECT_LE(seconds_since(lifted), 5.0);
 }
 
@@ -245,7 +252,7 @@ TEST_F(Replicas, ARevokedTokenOnOneIsRefusedByTheOtherWithinFiveSeconds) {
     ASSERT_EQ(a_->post_json("/auth/deleteToken", {{"id", token_id}}, bearer(carol)).status, 200);
     auto revoked = Clock::now();
     EXPECT_EQ(a_->post_json("/api/v1/notes/list", json::object(), bearer(token)).status, 401);
-    bool refused = eventually([&] { return list(token) == 401; }, 5);
+    bool refused = within(5, [&] { return list(token) == 401; });
     double took = seconds_since(revoked);
     std::printf(
         "[replicas] a personal token deleted on replica 0 refused by replica 1 after %.2f s\n",
@@ -257,7 +264,7 @@ TEST_F(Replicas, ARevokedTokenOnOneIsRefusedByTheOtherWithinFiveSeconds) {
     ASSERT_EQ(a_->post_json("/auth/revoke", {{"refresh_token", refresh}}, bearer(access)).status,
               200);
     revoked = Clock::now();
-    refused = eventually([&] { return list(access) == 401; }, 5);
+    refused = within(5, [&] { return list(access) == 401; });
     took = seconds_since(revoked);
     std::printf(
         "[replicas] a login revoked on replica 0: its access token refused by replica 1 "
@@ -302,16 +309,14 @@ TEST(ReplicasStartingTogether, ShareOneSigningKeyAndOneAdmin) {
 TEST_F(Replicas, NetworkNodesListsBothReplicas) {
     std::set<std::string> ids;
     json nodes;
-    const bool both = eventually(
-        [&] {
-            auto r = b_->get("/network/nodes", bearer(admin_));
-            if (r.status != 200) return false;
-            nodes = r.json()["nodes"];
-            ids.clear();
-            for (const auto& n : nodes) ids.insert(n.value("id", ""));
-            return ids.size() >= 2;
-        },
-        10);
+    const bool both = within(10, [&] {
+        auto r = b_->get("/network/nodes", bearer(admin_));
+        if (r.status != 200) return false;
+        nodes = r.json()["nodes"];
+        ids.clear();
+        for (const auto& n : nodes) ids.insert(n.value("id", ""));
+        return ids.size() >= 2;
+    });
     ASSERT_TRUE(both) << "network/nodes on replica 1: " << nodes.dump();
     EXPECT_EQ(ids.size(), 2u) << nodes.dump();
     // Each node's address is its own gateway: both api ports appear, and each serves notes.

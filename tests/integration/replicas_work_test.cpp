@@ -52,6 +52,7 @@ protected:
         // lease_ms: how long a silent runner's work waits before another replica fails it
         // (runner leases, issue 29); short, so the kill test takes seconds, not the default 30.
         o.plugin_config.push_back({"work", "workers: 2\nlease_ms: 3000"});
+        o.lift_rate_limits = true;  // 200 submits in seconds, from four accounts
         set_ = std::make_unique<ReplicaSet>(o);
         set_->start(0);
         set_->start(1);

@@ -74,6 +74,26 @@ std::string with_noop_auth(std::string text) {
     return text;
 }
 
+// `text` without the mapping key `key` (a line `<indent>key:`) and the lines nested under it.
+std::string without_key(const std::string& text, const std::string& key) {
+    std::istringstream in(text);
+    std::string out;
+    size_t dropping = std::string::npos;  // the indentation of the key being left out
+    for (std::string line; std::getline(in, line);) {
+        const size_t indent = line.find_first_not_of(' ');
+        if (dropping != std::string::npos) {
+            if (indent == std::string::npos || indent > dropping) continue;
+            dropping = std::string::npos;
+        }
+        if (indent != std::string::npos && line.compare(indent, key.size() + 1, key + ":") == 0) {
+            dropping = indent;
+            continue;
+        }
+        out += line + "\n";
+    }
+    return out;
+}
+
 }  // namespace
 
 std::string replicas_skip_reason() {
@@ -107,6 +127,13 @@ ReplicaSet::ReplicaSet(Options options)
                                                     : kubernetes_profile_text();
     for (const auto& [plugin, settings] : options_.plugin_config)
         text = with_plugin_config(text, plugin, settings);
+    if (options_.lift_rate_limits)
+        text = without_key(without_key(text, "rate_limit"), "account_rate_limit");
+    if (options_.auth != "auth-noop" && options_.extra.empty() && options_.plugin_config.empty() &&
+        !options_.lift_rate_limits && kubernetes_profile_in_tree()) {
+        profile_ = "kubernetes";  // the tree's profile by its name, as an operator starts it
+        return;
+    }
     profile_ = dir_->path() + "/kubernetes.yaml";
     std::ofstream(profile_) << text << "\n" << options_.extra << "\n";
 }

@@ -31,6 +31,8 @@ std::string replicas_skip_reason();
 // The kubernetes profile's text: profiles/kubernetes.yaml when the source tree has it, else the
 // same wiring written here (store-postgres on ${PLATFORM_POSTGRES_URL}, broker-nats and events-nats
 // on ${PLATFORM_NATS_URL}, auth-local, the real clock, every plugin, local's privileged list).
+// A set with no changes to it (auth-local, no extra, plugin_config or lifted limits) starts its
+// replicas with `--profile kubernetes` itself when the tree has it.
 std::string kubernetes_profile_text();
 // True when kubernetes_profile_text() is profiles/kubernetes.yaml.
 bool kubernetes_profile_in_tree();
@@ -50,6 +52,10 @@ public:
         std::vector<std::pair<std::string, std::string>>
             plugin_config;                       // (plugin, "key: value" lines)
         std::map<std::string, std::string> env;  // for every replica
+        // Leaves out the profile's http.rate_limit and http.account_rate_limit, for tests that
+        // write as fast as they can (the kubernetes profile limits each account to tens of
+        // requests a second).
+        bool lift_rate_limits = false;
     };
 
     ReplicaSet() : ReplicaSet(Options{}) {}

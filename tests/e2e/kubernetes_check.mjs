@@ -8,6 +8,8 @@
 //       only the Kubernetes schemas, on every object of the YAML files
 //   node kubernetes_check.mjs render <chart> [key=value...]
 //       prints the chart's rendered templates (the renderer below), as `helm template` would
+//   node kubernetes_check.mjs pod <manifests> <outdir>
+//       writes the Deployment's args, env and mounted profile for running it without a cluster
 //
 // What `check` does, each line printed as "ok ..." or "FAIL ...", exit 1 on any FAIL:
 //  1. Every object of manifests/*.yaml is validated against the Kubernetes OpenAPI schema of its
@@ -577,6 +579,34 @@ async function check(repo, kube, profileFile) {
   checkDockerfile(repo, kube, fromManifests["Deployment/platform"]);
 }
 
+// `pod <manifests> <outdir>`: what the Deployment's container would get, for running the host
+// as the pod would without a cluster (tests/scripts/kubernetes_backup_test.sh): <outdir>/args (one
+// argument a line), <outdir>/env (NAME=value, or NAME=secret:<key> for a Secret's key) and
+// <outdir>/profiles/<file> for each key of the ConfigMap mounted where PLATFORM_PROFILE_PATH points.
+function writePod(manifestsDir, outDir) {
+  const objs = fs
+    .readdirSync(manifestsDir)
+    .filter((f) => /\.ya?ml$/.test(f))
+    .flatMap((f) => parseYamlDocs(fs.readFileSync(path.join(manifestsDir, f), "utf8"), f));
+  const dep = objs.find((o) => o.kind === "Deployment");
+  if (!dep) throw new Error(`${manifestsDir}: no Deployment`);
+  const c = dep.spec.template.spec.containers[0];
+  fs.mkdirSync(path.join(outDir, "profiles"), { recursive: true });
+  fs.writeFileSync(path.join(outDir, "args"), (c.args ?? []).join("\n") + "\n");
+  const env = c.env.map((e) => {
+    if (e.valueFrom?.secretKeyRef) return `${e.name}=secret:${e.valueFrom.secretKeyRef.key}`;
+    if (typeof e.value !== "string" || e.value.includes("\n")) throw new Error(`env ${e.name}: not a one-line value`);
+    return `${e.name}=${e.value}`;
+  });
+  fs.writeFileSync(path.join(outDir, "env"), env.join("\n") + "\n");
+  const profilePath = c.env.find((e) => e.name === "PLATFORM_PROFILE_PATH")?.value;
+  const mount = c.volumeMounts.find((m) => m.mountPath === profilePath);
+  const volume = dep.spec.template.spec.volumes.find((v) => v.name === mount?.name);
+  const cm = objs.find((o) => o.kind === "ConfigMap" && o.metadata.name === volume?.configMap?.name);
+  if (!cm) throw new Error("no ConfigMap mounted at PLATFORM_PROFILE_PATH");
+  for (const [k, v] of Object.entries(cm.data)) fs.writeFileSync(path.join(outDir, "profiles", k), v);
+}
+
 // ---------------------------------------------------------------- main
 
 const [mode, ...args] = process.argv.slice(2);
@@ -591,6 +621,8 @@ try {
       }
       await validateAll(objs, "validate");
     }
+  } else if (mode === "pod" && args.length === 2) {
+    writePod(args[0], args[1]);
   } else if (mode === "render" && args.length) {
     const { rendered } = renderChart(args[0], args.slice(1));
     for (const [f, text] of Object.entries(rendered)) process.stdout.write(`---\n# Source: templates/${f}\n${text}\n`);
@@ -602,7 +634,7 @@ try {
     };
     await check(repo, opt("--kube", path.join(repo, "profiles", "kubernetes")), opt("--profile", path.join(repo, "profiles", "kubernetes.yaml")));
   } else {
-    console.error("usage: kubernetes_check.mjs check <repo> [--kube DIR] [--profile FILE] | validate FILE... | render <chart> [key=value...]");
+    console.error("usage: kubernetes_check.mjs check <repo> [--kube DIR] [--profile FILE] | validate FILE... | render <chart> [key=value...] | pod <manifests> <outdir>");
     process.exit(2);
   }
 } catch (e) {

@@ -480,8 +480,8 @@ function checkAgreement(values, byKey, profileText) {
     return fail(`profile: the ConfigMap's kubernetes.yaml is not YAML: ${e.message}`);
   }
   expect(profile?.name === "kubernetes", "profile: name kubernetes", `profile: name ${profile?.name}`);
-  // Every ${VAR} the profile's providers read must be set in the container or be optional there.
-  const vars = [...new Set([...cm.data["kubernetes.yaml"].matchAll(/\$\{(PLATFORM_(?:POSTGRES|NATS)_URL)\}/g)].map((m) => m[1]))];
+  // The two URLs the profile's providers read (${VAR}, ${VAR:?message}) must be set in the container.
+  const vars = [...new Set([...cm.data["kubernetes.yaml"].matchAll(/\$\{(PLATFORM_(?:POSTGRES|NATS)_URL)(?:[:?-][^}]*)?\}/g)].map((m) => m[1]))];
   expect(vars.length === 2 && vars.every((v) => env[v]), `profile: reads ${vars.join(", ")}, both set in the container`, `profile: reads ${vars.join(", ") || "neither"} of PLATFORM_POSTGRES_URL, PLATFORM_NATS_URL (both must be, and set)`);
   const sc = c.securityContext ?? {};
   const psc = dep.spec.template.spec.securityContext ?? {};

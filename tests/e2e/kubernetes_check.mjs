@@ -456,6 +456,7 @@ function checkAgreement(values, byKey, profileText) {
   }
   const env = Object.fromEntries(c.env.map((e) => [e.name, e]));
   expect(env.PLATFORM_API_ADDRESS?.value === `:${values.ports.http}` && env.PLATFORM_PROXY_ADDRESS?.value === `:${values.ports.rpc}`, "env: the gateway and proxy addresses use the container's ports", `env: PLATFORM_API_ADDRESS ${env.PLATFORM_API_ADDRESS?.value} / PLATFORM_PROXY_ADDRESS ${env.PLATFORM_PROXY_ADDRESS?.value} vs ports`);
+  expect(env.PLATFORM_NODE_ID?.valueFrom?.fieldRef?.fieldPath === "metadata.name", "env: PLATFORM_NODE_ID is the pod's name", `env: PLATFORM_NODE_ID ${JSON.stringify(env.PLATFORM_NODE_ID)} is not the pod's name`);
   expect(env.PLATFORM_NATS_URL?.value === values.nats.url, `env: PLATFORM_NATS_URL ${env.PLATFORM_NATS_URL?.value} = values.nats.url`, `env: PLATFORM_NATS_URL ${env.PLATFORM_NATS_URL?.value} vs values.nats.url ${values.nats.url}`);
   for (const [name, key] of [["PLATFORM_POSTGRES_URL", "postgres-url"], ["PLATFORM_CONFIG_SECRET_KEY", "config-secret-key"], ["PLATFORM_ADMIN_SECRET", "admin-secret"]]) {
     const ref = env[name]?.valueFrom?.secretKeyRef;
@@ -553,7 +554,7 @@ async function check(repo, kube, profileFile) {
     const r = renderChart(chartDir, ["secret.existingSecret=mine", "replicaCount=5"]).rendered;
     const objs = Object.values(r).flatMap((t) => parseYamlDocs(t, "rendered"));
     const dep = objs.find((o) => o.kind === "Deployment");
-    const refs = dep.spec.template.spec.containers[0].env.filter((e) => e.valueFrom).map((e) => e.valueFrom.secretKeyRef.name);
+    const refs = dep.spec.template.spec.containers[0].env.filter((e) => e.valueFrom?.secretKeyRef).map((e) => e.valueFrom.secretKeyRef.name);
     expect(
       !objs.some((o) => o.kind === "Secret") && refs.length === 3 && refs.every((n) => n === "mine") && dep.spec.replicas === 5,
       "chart: existingSecret=mine → no Secret, every secretKeyRef names it; replicaCount=5 → 5 replicas",
@@ -581,7 +582,8 @@ async function check(repo, kube, profileFile) {
 
 // `pod <manifests> <outdir>`: what the Deployment's container would get, for running the host
 // as the pod would without a cluster (tests/scripts/kubernetes_backup_test.sh): <outdir>/args (one
-// argument a line), <outdir>/env (NAME=value, or NAME=secret:<key> for a Secret's key) and
+// argument a line), <outdir>/env (NAME=value, NAME=secret:<key> for a Secret's key, NAME=field:<path>
+// for the pod's own fields) and
 // <outdir>/profiles/<file> for each key of the ConfigMap mounted where PLATFORM_PROFILE_PATH points.
 function writePod(manifestsDir, outDir) {
   const objs = fs
@@ -595,6 +597,7 @@ function writePod(manifestsDir, outDir) {
   fs.writeFileSync(path.join(outDir, "args"), (c.args ?? []).join("\n") + "\n");
   const env = c.env.map((e) => {
     if (e.valueFrom?.secretKeyRef) return `${e.name}=secret:${e.valueFrom.secretKeyRef.key}`;
+    if (e.valueFrom?.fieldRef) return `${e.name}=field:${e.valueFrom.fieldRef.fieldPath}`;
     if (typeof e.value !== "string" || e.value.includes("\n")) throw new Error(`env ${e.name}: not a one-line value`);
     return `${e.name}=${e.value}`;
   });

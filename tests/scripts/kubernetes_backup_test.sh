@@ -3,7 +3,8 @@
 # ("Running replicas") against it. Two replicas of the built host start as the Deployment's
 # container would: its args and environment (tests/e2e/kubernetes_check.mjs pod), the ConfigMap's
 # profile on PLATFORM_PROFILE_PATH, the Secret's keys filled in here, through the image's
-# entrypoint (profiles/kubernetes/entrypoint.sh), each with its own PLATFORM_HOME — on a throwaway
+# entrypoint (profiles/kubernetes/entrypoint.sh), each with its own PLATFORM_HOME and a pod name
+# for PLATFORM_NODE_ID — on a throwaway
 # PostgreSQL (scripts/postgres.sh) and NATS (scripts/nats.sh), loopback ports instead of 8080/8081.
 #   1. A note written and three events published through one replica are read through the other.
 #   2. Backups: pg_dump of the schema `platform` while both serve; the JetStream store folder copied
@@ -95,6 +96,8 @@ start_replica() {
             PLATFORM_API_ADDRESS | PLATFORM_PROXY_ADDRESS) value=127.0.0.1:0 ;;
             PLATFORM_NATS_URL) value=$nats_url ;;
         esac
+        [[ $value == field:metadata.name ]] && value=platform-test-replica-$n # the pod's name
+        [[ $value == field:* ]] && fail "env $name: no stand-in for the pod's ${value#field:}"
         if [[ $value == secret:* ]]; then
             [[ -n ${secret[${value#secret:}]+set} ]] || fail "env $name: the Secret has no key ${value#secret:}"
             value=${secret[${value#secret:}]}

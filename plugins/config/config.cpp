@@ -151,9 +151,11 @@ public:
         if (secret) value = {{config_tree::kSecretKey, seal(dump(value))}};
 
         std::lock_guard<std::mutex> g(mu_);
-        json doc = load(segs[0]).value_or(json());
-        config_tree::set(doc, rest(segs), value, !secret);
-        host_.store().put(segs[0], dump(doc));
+        rewrite(segs[0], [&](std::optional<json> doc) {
+            json next = doc.value_or(json());
+            config_tree::set(next, rest(segs), value, !secret);
+            return std::optional<json>(std::move(next));
+        });
         return json::object();
     }
 
@@ -169,9 +171,10 @@ public:
             if (!host_.store().erase(segs[0])) throw missing();
             return json::object();
         }
-        auto doc = load(segs[0]);
-        if (!doc || !config_tree::erase(*doc, rest(segs))) throw missing();
-        host_.store().put(segs[0], dump(*doc));
+        rewrite(segs[0], [&](std::optional<json> doc) {
+            if (!doc || !config_tree::erase(*doc, rest(segs))) throw missing();
+            return doc;
+        });
         return json::object();
     }
 
@@ -203,6 +206,28 @@ private:
         json v = json::parse(text, nullptr, false);
         if (v.is_discarded()) throw platform::internal("config: a stored document is not JSON");
         return v;
+    }
+
+    // Read-modify-write of one top-level record by compare-and-set, so that replicas sharing the
+    // store never lose each other's writes; without compare-and-set in the store, a plain put.
+    template <typename Change>
+    void rewrite(const std::string& top, Change change) {
+        const platform::Store store = host_.store();
+        for (int attempt = 0; attempt < 32; ++attempt) {
+            const auto raw = store.get(top);
+            const auto next = change(raw ? std::optional<json>(parse(*raw)) : std::nullopt);
+            const std::string text = dump(*next);
+            try {
+                if (store.compare_and_set(
+                        top, raw ? std::optional<std::string_view>(*raw) : std::nullopt, text))
+                    return;
+            } catch (const platform::Error& e) {
+                if (e.code() != platform::Code::unsupported) throw;
+                store.put(top, text);
+                return;
+            }
+        }
+        throw platform::conflict("path: the record kept changing; try again");
     }
 
     std::optional<json> load(const std::string& top) const {

@@ -125,18 +125,22 @@ void Workers::take_cleanup(std::vector<json> records) {
 }
 
 void Workers::keep() {
+    using std::chrono::milliseconds;
+    using std::chrono::steady_clock;
     const int64_t renew_ms = std::min<int64_t>(5000, std::max<int64_t>(settings_.lease_ms / 4, 1));
-    auto next_renew = std::chrono::steady_clock::now() + std::chrono::milliseconds(renew_ms);
+    auto next_renew = steady_clock::now() + milliseconds(renew_ms);
+    auto next_poll = steady_clock::now() + milliseconds(settings_.poll_ms);
     std::unique_lock<std::mutex> lock(m_);
     while (!stopping_) {
-        const auto tick = std::min(next_renew, std::chrono::steady_clock::now() +
-                                                   std::chrono::milliseconds(settings_.poll_ms));
-        keeper_cv_.wait_until(lock, tick, [&] { return stopping_; });
+        keeper_cv_.wait_until(lock, std::min(next_renew, next_poll), [&] { return stopping_; });
         if (stopping_) return;
         lock.unlock();
-        queued_.bump();  // work queued elsewhere, or left by a dead runner and requeued
-        if (std::chrono::steady_clock::now() >= next_renew) {
-            next_renew = std::chrono::steady_clock::now() + std::chrono::milliseconds(renew_ms);
+        if (steady_clock::now() >= next_poll) {
+            next_poll = steady_clock::now() + milliseconds(settings_.poll_ms);
+            queued_.bump();  // work queued elsewhere (a lost message, or no broker)
+        }
+        if (steady_clock::now() >= next_renew) {
+            next_renew = steady_clock::now() + milliseconds(renew_ms);
             try {
                 jobs_.renew(settings_.lease_ms);
                 take_cleanup(jobs_.sweep());

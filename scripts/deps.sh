@@ -32,6 +32,7 @@ PLATFORM_DEPS_PACKAGES=(
     postgresql libpqxx-dev  # plugins/store-postgres (libpqxx 6) and its tests' throwaway server (scripts/postgres.sh)
     libnats-dev  # cnats: the broker-nats and events-nats providers (plugins/broker-nats, plugins/events-nats)
     nats-server  # scripts/nats.sh: the loopback server (JetStream) their tests start
+    yamllint  # tests/scripts/kubernetes_deploy_test.sh lints profiles/kubernetes (manifests, Helm values)
 )
 PLATFORM_DEPS_BENCH_PACKAGES=(wrk nginx-light python3 valgrind)
 

@@ -3,7 +3,8 @@
 #   - Debian's `chromium` (/usr/bin/chromium), the browser the apps sandbox test drives headless
 #     (tests/e2e/apps_sandbox.mjs) and the `browser` service runs (plugins/browser, tested by
 #     tests/integration/browser_test.cpp), with apt as scripts/deps.sh installs packages;
-#   - the npm clients of tests/e2e (package.json, package-lock.json) into tests/e2e/node_modules.
+#   - the npm clients of tests/e2e (package.json, package-lock.json) into tests/e2e/node_modules
+#     (kubernetes-models and yaml check profiles/kubernetes: tests/e2e/kubernetes_check.mjs).
 #     playwright-core is one of them: it drives the browser above and downloads none of its own.
 # Needs node and npm (Debian's nodejs/npm are installed by deps.sh when absent).
 set -euo pipefail

@@ -105,11 +105,18 @@ bool Accounts::verify(const std::string& hash, std::string_view secret) const {
 Account Accounts::create(Account a, std::string_view secret) {
     a.secret_hash = hash(secret);  // outside the lock: slow on purpose
     std::lock_guard<std::mutex> g(m_);
+    // Insert-if-absent, so that of two replicas creating the same id or name at once (admin, at
+    // start) exactly one succeeds; the name is taken second and the account undone without it.
     if (store_.get(account_key(a.ns, a.id))) throw platform::invalid_argument("id: already exists");
     if (store_.get(name_key(a.ns, a.name)))
         throw platform::invalid_argument("name: already exists");
-    store_.put(account_key(a.ns, a.id), a.stored().dump());
-    store_.put(name_key(a.ns, a.name), a.id);
+    const std::string record = a.stored().dump();
+    if (!store_.insert_if_absent(account_key(a.ns, a.id), record))
+        throw platform::invalid_argument("id: already exists");
+    if (!store_.insert_if_absent(name_key(a.ns, a.name), a.id)) {
+        store_.compare_and_set(account_key(a.ns, a.id), std::string_view(record), std::nullopt);
+        throw platform::invalid_argument("name: already exists");
+    }
     return a;
 }
 

@@ -15,12 +15,13 @@
 //   accountByName/<ns>/<name>     the id
 //   token/<sha256 hex>            an opaque token's record (id, kind, ns, account, expiry...)
 //   tokens/<ns>/<account>/<id>    the sha256 hex of a token, to list and revoke by id
-//   rule/<id>, meta/rules_version
+//   rule/<id>, meta/rules_version  (a change is announced on the broker topic kRulesTopic)
 //   key/es256                     the signing key's PEM, sealed by the host's secrets sub-table
 #pragma once
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -206,6 +207,10 @@ public:
         const json& rule);  // validated by the caller; INVALID_ARGUMENT "id: already exists"
     bool erase(const std::string& id);
     uint64_t version();
+    // Makes the next version() read the stored number (a replica changed the rules).
+    void reread();
+    // Called after each change (publishes kRulesTopic); set before the rules are used.
+    void on_change(std::function<void()> announce) { announce_ = std::move(announce); }
     std::string lend();  // JSON array for the provider table
 
     static json shown(json rule);  // scope "" shown as "<public>"
@@ -217,7 +222,12 @@ private:
     std::mutex m_;
     std::atomic<uint64_t> version_{0};
     std::atomic<int64_t> read_at_{-1};  // steady ms of the last store read of the version
+    std::function<void()> announce_;
 };
+
+// The broker topic every change of the rules is announced on (the body is the new version; it
+// is not trusted: the message only makes each replica read the stored version again).
+inline constexpr const char* kRulesTopic = "platform.auth.rules";
 
 // ---- the plugin ----------------------------------------------------------------------------
 
@@ -233,7 +243,9 @@ struct Caller {
 class AuthLocal {
 public:
     AuthLocal(const platform::Host& host, const json& config);
+    ~AuthLocal();
     void start();
+    void stop();  // ends the broker subscription
 
     // ---- provider (provider.cpp) ----
     std::optional<std::string> authenticate(std::string_view credential);
@@ -296,6 +308,7 @@ private:
     std::set<std::string> admin_checked_;
     std::mutex touch_m_;
     std::map<std::string, int64_t> touched_;  // access-token grants: last recorded use (ms)
+    uint64_t subscription_ = 0;               // kRulesTopic; 0 = none (no broker)
 };
 
 }  // namespace auth_local

@@ -4,7 +4,8 @@
 // public key as secret) and every other algorithm are refused before any signature work. The
 // signature is the raw 64-byte r||s of RFC 7518 §3.4 (plugins/common/es256).
 // The key is an EC P-256 private key: PLATFORM_AUTH_PRIVATE_KEY (PEM) when set, else the one
-// kept in the store under key/es256 sealed by the host's "secrets" sub-table, else a new one.
+// kept in the store under key/es256 sealed by the host's "secrets" sub-table, else a new one
+// written there only if no other replica wrote one first (compare-and-set; the winner's is used).
 #include <openssl/evp.h>
 
 #include <memory>
@@ -70,20 +71,32 @@ void Jwt::load(const platform::Host& host, const std::string& pem) {
             "auth-local "
             "under privileged: in the profile) or PLATFORM_AUTH_PRIVATE_KEY");
     platform::Store store = host.store();
-    if (auto sealed = store.get(kKeyRecord)) {
-        std::string plain;
-        auto st = secrets->open(host.ctx(), platform::view(*sealed), platform::append_sink, &plain);
-        if (st == PLATFORM_OK) return use_pem(plain);
-        host.warn(
-            "auth-local: the stored signing key cannot be opened (was the secret key changed?); "
-            "generating a new one: earlier access tokens and CSRF tokens stop working");
+    // Replicas starting together on an empty store race here: the first key written wins (an
+    // insert-if-absent), and the others use that one.
+    for (int attempt = 0; attempt < 3; ++attempt) {
+        const auto sealed = store.get(kKeyRecord);
+        if (sealed) {
+            std::string plain;
+            auto st =
+                secrets->open(host.ctx(), platform::view(*sealed), platform::append_sink, &plain);
+            if (st == PLATFORM_OK) return use_pem(plain);
+            host.warn(
+                "auth-local: the stored signing key cannot be opened (was the secret key "
+                "changed?); generating a new one: earlier access tokens and CSRF tokens stop "
+                "working");
+        }
+        std::string fresh = common::es256::generate_pem();
+        std::string mine;
+        platform::check(
+            secrets->seal(host.ctx(), platform::view(fresh), platform::append_sink, &mine),
+            "auth-local: sealing the signing key failed");
+        if (store.compare_and_set(kKeyRecord,
+                                  sealed ? std::optional<std::string_view>(*sealed) : std::nullopt,
+                                  std::string_view(mine)))
+            return use_pem(fresh);
+        // Another replica wrote its key meanwhile: read it again.
     }
-    std::string fresh = generate_pem();
-    std::string sealed;
-    platform::check(
-        secrets->seal(host.ctx(), platform::view(fresh), platform::append_sink, &sealed),
-        "auth-local: sealing the signing key failed");
-    store.put(kKeyRecord, sealed);
+    throw std::runtime_error("auth-local: the signing key in the store keeps changing");
 }
 
 std::string Jwt::sign(const json& claims) const {

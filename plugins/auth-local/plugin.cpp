@@ -46,6 +46,10 @@ platform_status_t on_start(void* p) noexcept {
     }
 }
 
+void on_stop(void* p) noexcept {
+    static_cast<AuthLocal*>(p)->stop();
+}
+
 void on_destroy(void* p) noexcept {
     delete static_cast<AuthLocal*>(p);
 }
@@ -77,6 +81,7 @@ const platform_plugin_desc_t* descriptor() {
         platform_plugin_desc_t hooks{};
         hooks.on_create = &on_create;
         hooks.on_start = &on_start;
+        hooks.on_stop = &on_stop;
         hooks.on_destroy = &on_destroy;
         hooks.on_call = &on_call;
         platform_plugin_desc_t x = *spec().finish(hooks);

@@ -81,10 +81,38 @@ AuthLocal::AuthLocal(const platform::Host& host, const json& config)
       tokens_(host.store()),
       rules_(host.store()) {}
 
+AuthLocal::~AuthLocal() {
+    stop();
+}
+
+// Replicas sharing the store: a change of the rules made through any of them is announced on
+// the broker (kRulesTopic) and makes every one read the stored version again (rules.cpp). Without
+// a broker (or when it drops a message) the 5 s re-read remains.
 void AuthLocal::start() {
+    const platform_host_api_t* api = host_.api();
+    const bool broker = PLATFORM_HAS_FIELD(platform_host_api_t, api, broker_unsubscribe) &&
+                        api->broker_publish && api->broker_subscribe && api->broker_unsubscribe;
+    if (broker) {
+        rules_.on_change([this] {
+            const std::string body = json{{"version", rules_.version()}}.dump();
+            host_.api()->broker_publish(host_.ctx(), platform::view(kRulesTopic),
+                                        platform::view(body), platform::view("{}"));
+        });
+        auto message = [](void* user, platform_str_t, platform_str_t, platform_str_t) {
+            static_cast<Rules*>(user)->reread();
+        };
+        if (api->broker_subscribe(host_.ctx(), platform::view(kRulesTopic), platform::view(""),
+                                  message, &rules_, &subscription_) != PLATFORM_OK)
+            subscription_ = 0;
+    }
     jwt_.load(host_, settings_.private_key);
     rules_.ensure_default();
     ensure_admin(settings_.ns);
+}
+
+void AuthLocal::stop() {
+    if (subscription_) host_.api()->broker_unsubscribe(host_.ctx(), subscription_);
+    subscription_ = 0;
 }
 
 bool Caller::has_scope(std::string_view s) const {

@@ -3,8 +3,12 @@
 //
 // Stored as rule/<id> with scope "" for public (shown as "<public>" by the service). When no rule
 // exists the default one is created: {default, "", *:*:*, GRANTED, 0}. meta/rules_version grows
-// with every change; rules_version() answers from memory and re-reads the stored number at most
-// every 5 s, so a change made by a replica sharing the store is seen within 5 s.
+// with every change (a compare-and-set, so replicas sharing the store never write the same
+// number for two changes); rules_version() answers from memory and re-reads the stored number at
+// most every 5 s, or at its next call after a message on the broker topic kRulesTopic, which
+// every change publishes: a change made through one replica reaches the others at once, and
+// within 5 s if the message is lost. The message carries nothing that is trusted (any account may
+// publish on a topic): it only makes the next call read the store.
 #include <cctype>
 #include <chrono>
 #include <cstdlib>
@@ -41,8 +45,8 @@ json Rules::shown(json rule) {
 void Rules::ensure_default() {
     std::lock_guard<std::mutex> g(m_);
     if (!store_.scan({kPrefix, false, 1}).empty()) return;
-    store_.put(std::string(kPrefix) + "default", default_rule().dump());
-    bump();
+    // Insert-if-absent: of replicas starting together, one writes it (the same bytes anyway).
+    if (store_.insert_if_absent(std::string(kPrefix) + "default", default_rule().dump())) bump();
 }
 
 std::vector<json> Rules::list() {
@@ -61,8 +65,8 @@ std::vector<json> Rules::list() {
 json Rules::create(const json& rule) {
     std::lock_guard<std::mutex> g(m_);
     const std::string key = kPrefix + rule.at("id").get<std::string>();
-    if (store_.get(key)) throw platform::invalid_argument("id: already exists");
-    store_.put(key, rule.dump());
+    if (!store_.insert_if_absent(key, rule.dump()))
+        throw platform::invalid_argument("id: already exists");
     bump();
     return rule;
 }
@@ -74,20 +78,33 @@ bool Rules::erase(const std::string& id) {
     return true;
 }
 
-// Under m_: the stored version + 1, kept in memory at once.
+// Under m_: the stored version + 1 (compare-and-set), kept in memory at once and announced.
 void Rules::bump() {
     uint64_t v = 0;
-    if (auto raw = store_.get(kVersionKey)) v = std::strtoull(raw->c_str(), nullptr, 10);
-    v = std::max(v, version_.load()) + 1;
-    store_.put(kVersionKey, std::to_string(v));
+    for (int attempt = 0;; ++attempt) {
+        const auto raw = store_.get(kVersionKey);
+        const uint64_t stored = raw ? std::strtoull(raw->c_str(), nullptr, 10) : 0;
+        v = std::max(stored, version_.load()) + 1;
+        const std::string next = std::to_string(v);
+        if (store_.compare_and_set(kVersionKey,
+                                   raw ? std::optional<std::string_view>(*raw) : std::nullopt,
+                                   std::string_view(next)))
+            break;
+        if (attempt == 32) throw platform::conflict("rules: the version kept changing; try again");
+    }
     version_ = v;
     read_at_ = steady_ms();
+    if (announce_) announce_();
+}
+
+void Rules::reread() {
+    read_at_ = -1;
 }
 
 uint64_t Rules::version() {
     const int64_t now = steady_ms();
     int64_t at = read_at_.load();
-    if (at >= 0 && now - at < kRereadMs) return version_.load();
+    if (at >= 0 && now - at < kRereadMs) return version_.load();  // -1: reread() asked
     if (read_at_.compare_exchange_strong(at, now)) {  // one reader refreshes
         if (auto raw = store_.get(kVersionKey)) {
             uint64_t stored = std::strtoull(raw->c_str(), nullptr, 10);

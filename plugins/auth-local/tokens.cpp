@@ -93,10 +93,15 @@ void Tokens::touch(TokenRecord& r, int64_t now_ms) {
 
 std::optional<Tokens::Issued> Tokens::rotate(std::string_view refresh_token, int64_t now_ms,
                                              int64_t expires_ms) {
-    std::lock_guard<std::mutex> g(rotate_m_);  // one rotation per token wins on this host
+    std::lock_guard<std::mutex> g(rotate_m_);
     auto old = find(refresh_token, now_ms);
     if (!old || old->kind != "refresh") return std::nullopt;
-    if (!store_.erase(record_key(old->hash))) return std::nullopt;
+    // Used up by a compare-and-set of the record as read: of two replicas rotating the same token
+    // at once, one wins.
+    auto raw = store_.get(record_key(old->hash));
+    if (!raw ||
+        !store_.compare_and_set(record_key(old->hash), std::string_view(*raw), std::nullopt))
+        return std::nullopt;
     TokenRecord next = *old;
     next.expires = expires_ms;
     return issue(std::move(next), now_ms);

@@ -2,7 +2,6 @@
 // by dotted path (README.md).
 // A privileged built-in: values live in its own store table, one record per top-level segment
 // (README.md), and secrets are sealed through the "secrets" sub-table.
-#include <mutex>
 #include <optional>
 #include <platform/sdk.hpp>
 
@@ -150,10 +149,11 @@ public:
         const bool secret = r.args().value("secret", false);
         if (secret) value = {{config_tree::kSecretKey, seal(dump(value))}};
 
-        std::lock_guard<std::mutex> g(mu_);
-        json doc = load(segs[0]).value_or(json());
-        config_tree::set(doc, rest(segs), value, !secret);
-        host_.store().put(segs[0], dump(doc));
+        update(segs[0], [&](std::optional<json>& doc) {
+            if (!doc) doc = json();
+            config_tree::set(*doc, rest(segs), value, !secret);
+            return true;
+        });
         return json::object();
     }
 
@@ -161,17 +161,15 @@ public:
         const std::string path = r.str("path");
         const auto segs = config_tree::split(path);
         if (segs.empty()) throw platform::invalid_argument("path: must not be empty");
-        std::lock_guard<std::mutex> g(mu_);
-        auto missing = [&] {
-            return platform::not_found("path: nothing is set at '" + path + "'");
-        };
-        if (segs.size() == 1) {
-            if (!host_.store().erase(segs[0])) throw missing();
-            return json::object();
-        }
-        auto doc = load(segs[0]);
-        if (!doc || !config_tree::erase(*doc, rest(segs))) throw missing();
-        host_.store().put(segs[0], dump(*doc));
+        const bool found = update(segs[0], [&](std::optional<json>& doc) {
+            if (!doc) return false;
+            if (segs.size() == 1) {
+                doc.reset();
+                return true;
+            }
+            return config_tree::erase(*doc, rest(segs));
+        });
+        if (!found) throw platform::not_found("path: nothing is set at '" + path + "'");
         return json::object();
     }
 
@@ -203,6 +201,24 @@ private:
         json v = json::parse(text, nullptr, false);
         if (v.is_discarded()) throw platform::internal("config: a stored document is not JSON");
         return v;
+    }
+
+    // One read-modify-write of the document `top` as a compare-and-set on its record, repeated
+    // when another writer (a replica sharing the store) changed it in between, so no write is
+    // lost. `change` edits the document (nullopt: absent; reset it to delete the record) and
+    // returns false to write nothing; update returns what `change` returned.
+    template <class Change>
+    bool update(const std::string& top, Change change) {
+        for (int attempt = 0; attempt < 64; ++attempt) {
+            const auto raw = host_.store().get(top);
+            std::optional<json> doc;
+            if (raw) doc = parse(*raw);
+            if (!change(doc)) return false;
+            std::optional<std::string> next;
+            if (doc) next = dump(*doc);
+            if (host_.store().compare_and_set(top, raw, next)) return true;
+        }
+        throw platform::unavailable("config: " + top + " kept changing; try again");
     }
 
     std::optional<json> load(const std::string& top) const {
@@ -238,7 +254,6 @@ private:
 
     platform::Host host_;
     const platform_secrets_api_t* secrets_;
-    std::mutex mu_;  // one read-modify-write of a document at a time (README.md, "Concurrency")
 };
 
 PLATFORM_SERVICE(ConfigService)

@@ -1,8 +1,13 @@
 // The queue's store layout and reads (jobs.hpp): keys, the public view, lookups; and Signal.
 #include "jobs.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <utility>
 
 #include "record.hpp"
 
@@ -50,7 +55,31 @@ void Signal::reopen() {
 
 // ---- keys and views -----------------------------------------------------------------------------
 
-Jobs::Jobs(const platform::Host& host) : host_(host), store_(host.store()) {}
+Jobs::Jobs(const platform::Host& host, std::string node)
+    : host_(host), store_(host.store()), node_(std::move(node)) {}
+
+std::string Jobs::node_of(const platform::Host& host) {
+    const json node = host.config("platform.node");
+    if (node.is_string() && !node.get<std::string>().empty()) return node.get<std::string>();
+    // A host without node ids: the machine and its PLATFORM_HOME (what the host's id is kept
+    // in), so a restart keeps the id; else an id for this process only.
+    const char* home = std::getenv("PLATFORM_HOME");
+    char name[256] = {0};
+    if (home && *home && gethostname(name, sizeof name - 1) == 0)
+        return "home-" + platform::hash_id(std::string(name) + "\n" + home);
+    static const std::string process = "process-" + platform::random_hex(8);
+    return process;
+}
+
+int64_t Jobs::wall_ms() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+std::string Jobs::runner_key(const std::string& node) {
+    return "runner/" + platform::Collection::escape(node);
+}
 
 bool Jobs::valid_status(const std::string& s) {
     return s == "todo" || s == "doing" || final_status(s);
@@ -100,6 +129,7 @@ json Jobs::interrupted(json r) {
     r["finished"] = platform::rfc3339(now);
     r["finished_ms"] = now;
     r["done_seq"] = next_seq();
+    r["runner"] = node_;
     return r;
 }
 

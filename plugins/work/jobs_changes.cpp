@@ -1,7 +1,9 @@
-// The queue's changes of state (jobs.hpp): create, claim, finish, cleaned, requeue, recover.
+// The queue's changes of state (jobs.hpp): create, claim, finish, cleaned, requeue, recover and
+// sweep, and the runners' leases.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 
 #include "jobs.hpp"
 #include "record.hpp"
@@ -82,6 +84,7 @@ std::optional<json> Jobs::claim() {
             next["status"] = "doing";
             next["started"] = platform::rfc3339(now);
             next["started_ms"] = now;
+            next["runner"] = node_;
             if (!swap(r, *raw, next)) continue;  // changed meanwhile: the next scan sees it
             store_.batch({StoreWrite::erase(e.key),
                           StoreWrite::erase(queue_key(number(r, "seq"), id)),
@@ -151,14 +154,48 @@ json Jobs::requeue(const std::string& owner, const std::string& id, const std::s
 }
 
 std::vector<json> Jobs::recover() {
-    std::lock_guard<std::mutex> g(mutex_);
-    // The queue needs compare-and-set and batches: refuse to start rather than fail each submit.
-    store_.compare_and_set("meta/probe", std::nullopt, std::nullopt);
-    store_.batch({StoreWrite::erase("meta/probe")});
-    for (auto& e : store_.scan({"queue/", true, 1, 0})) {  // later seqs than any queued one
-        std::lock_guard<std::mutex> s(seq_m_);
-        last_seq_ = std::max<int64_t>(last_seq_, std::atoll(e.key.c_str() + 6));
+    {
+        std::lock_guard<std::mutex> g(mutex_);
+        // The queue needs compare-and-set and batches: refuse to start rather than fail each
+        // submit.
+        store_.compare_and_set("meta/probe", std::nullopt, std::nullopt);
+        store_.batch({StoreWrite::erase("meta/probe")});
+        for (auto& e : store_.scan({"queue/", true, 1, 0})) {  // later seqs than any queued one
+            std::lock_guard<std::mutex> s(seq_m_);
+            last_seq_ = std::max<int64_t>(last_seq_, std::atoll(e.key.c_str() + 6));
+        }
     }
+    return repair(true);
+}
+
+std::vector<json> Jobs::sweep() {
+    return repair(false);
+}
+
+void Jobs::renew(int64_t lease_ms) {
+    store_.put(runner_key(node_),
+               dump(json{{"node", node_}, {"alive_until", wall_ms() + lease_ms}}));
+}
+
+void Jobs::retire() {
+    store_.put(runner_key(node_), dump(json{{"node", node_}, {"alive_until", 0}}));
+}
+
+std::vector<json> Jobs::repair(bool at_start) {
+    std::lock_guard<std::mutex> g(mutex_);
+    const int64_t wall = wall_ms();
+    std::map<std::string, bool> gone;  // runner -> its lease lapsed (read once per pass)
+    // Whether the work of `runner` is this process's to take over.
+    auto ours = [&](const json& r) {
+        const std::string runner = text(r, "runner");
+        if (runner.empty() || runner == node_) return at_start;  // this node's previous process
+        auto it = gone.find(runner);
+        if (it == gone.end()) {
+            const json lease = parse(store_.get(runner_key(runner)));
+            it = gone.emplace(runner, number(lease, "alive_until") <= wall).first;
+        }
+        return it->second;
+    };
     std::vector<json> cleanup;
     for (auto& e : store_.scan({"running/", false, 0, 0})) {
         const json at = parse(e.value);
@@ -166,29 +203,39 @@ std::vector<json> Jobs::recover() {
         const json r = parse(raw);
         const std::string status = r.is_object() ? text(r, "status") : "";
         if (!r.is_object() || number(r, "seq") != number(at, "seq") || status == "todo") {
-            store_.erase(e.key);         // gone, or queued again since
-        } else if (status == "doing") {  // the process running it died
-            const json next = interrupted(r);
-            if (swap(r, *raw, next)) cleanup.push_back(next);
-        } else {
-            cleanup.push_back(r);  // finished; the write-back and the revoke did not happen
+            store_.compare_and_set(e.key, e.value, std::nullopt);  // gone, or queued again since
+            continue;
         }
+        if (!ours(r)) continue;  // its runner is alive: running, or cleaning up
+        json next = status == "doing" ? interrupted(r) : r;  // its runner died
+        if (text(r, "runner") == node_ && status != "doing") {
+            cleanup.push_back(r);  // this node's: no other process takes it
+            continue;
+        }
+        next["runner"] = node_;
+        if (swap(r, *raw, next)) cleanup.push_back(next);  // else another process took it
     }
-    for (auto& e : store_.scan({"queue/", false, 0, 0})) {
+    // A claim takes one of the oldest entries, so a claim cut short is near the head: a sweep
+    // reads the first ones only (a long queue costs it nothing), the start-up repair all.
+    for (auto& e : store_.scan({"queue/", false, at_start ? 0u : 64u, 0})) {
         const json at = parse(e.value);
         const std::string owner = text(at, "owner"), id = text(at, "id");
-        const json r = parse(store_.get(record_key(owner, id)));
+        const auto raw = store_.get(record_key(owner, id));
+        const json r = parse(raw);
         const std::string status = r.is_object() ? text(r, "status") : "";
         if (status == "todo") continue;
-        if (status == "doing") {  // claimed, then the process died before the queue entry went
-            const json next = interrupted(r);
-            store_.batch({StoreWrite::put(record_key(owner, id), dump(next)),
-                          StoreWrite::erase(e.key),
-                          StoreWrite::put(running_key(owner, id), dump(ref(next)))});
-            cleanup.push_back(next);
-        } else {
-            store_.erase(e.key);
+        if (status != "doing") {
+            store_.compare_and_set(e.key, e.value, std::nullopt);
+            continue;
         }
+        // Claimed, and the queue entry not gone yet: the claim is under way in a live runner,
+        // or its process died in between.
+        if (!ours(r)) continue;
+        const json next = interrupted(r);
+        if (!swap(r, *raw, next)) continue;
+        store_.batch(
+            {StoreWrite::erase(e.key), StoreWrite::put(running_key(owner, id), dump(ref(next)))});
+        cleanup.push_back(next);
     }
     if (!cleanup.empty()) changed_.bump();
     return cleanup;

@@ -18,7 +18,20 @@ const schema::Object kConfigSchema = schema::object()
                                          .integer("timeout_ms")
                                          .min(1000)
                                          .max(3600000)
-                                         .doc("Longest agent run of one job (default 600000)");
+                                         .doc("Longest agent run of one job (default 600000)")
+                                         .integer("lease_ms")
+                                         .min(2000)
+                                         .max(600000)
+                                         .doc(
+                                             "A runner's lease: replicas sharing the store take "
+                                             "over the work of a process silent this long "
+                                             "(default 30000)")
+                                         .integer("poll_ms")
+                                         .min(100)
+                                         .max(60000)
+                                         .doc(
+                                             "Idle workers look at the queue this often, besides "
+                                             "the broker's wake-up (default 2000)");
 
 const schema::Object kIdSchema =
     schema::id_object("The work's id (work/submit's answer)", 100).min_len(1);
@@ -42,9 +55,12 @@ int64_t config_int(const platform::Host& host, const char* key, int64_t fallback
 
 }  // namespace
 
-Work::Work(const platform::Host& host) : host_(host), jobs_(host), workers_(host, jobs_) {
+Work::Work(const platform::Host& host)
+    : host_(host), jobs_(host, work::Jobs::node_of(host)), workers_(host, jobs_) {
     settings_.workers = static_cast<int>(config_int(host, "workers", 2, 1, 16));
     settings_.timeout_ms = config_int(host, "timeout_ms", 600000, 1000, 3600000);
+    settings_.lease_ms = config_int(host, "lease_ms", 30000, 2000, 600000);
+    settings_.poll_ms = config_int(host, "poll_ms", 2000, 100, 60000);
 }
 
 void Work::start() {

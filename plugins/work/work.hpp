@@ -18,8 +18,10 @@
 //   from_call  internal (a service's own durable job, e.g. apps/build): {service*, method*, args,
 //              title*} -> {id}; the worker calls service/method with args through the grant
 //
-// The queue is jobs.hpp (store layout, states, recovery), the threads workers.hpp. Plugin config:
-// `workers` (1-16, default 2), `timeout_ms` (per agent/run, 1000-3600000, default 600000).
+// The queue is jobs.hpp (store layout, states, recovery, runners' leases), the threads
+// workers.hpp. Plugin config: `workers` (1-16, default 2), `timeout_ms` (per agent/run,
+// 1000-3600000, default 600000), `lease_ms` (2000-600000, default 30000) and `poll_ms`
+// (100-60000, default 2000) for replicas sharing the store (workers.hpp).
 #pragma once
 
 #include <platform/sdk.hpp>

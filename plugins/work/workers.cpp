@@ -1,5 +1,6 @@
 #include "workers.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 
@@ -45,23 +46,29 @@ void Workers::start(const Settings& settings) {
     settings_ = settings;
     std::vector<json> repair;
     try {
+        jobs_.renew(settings_.lease_ms);  // before anything is claimed under this node's name
         repair = jobs_.recover();
     } catch (const std::exception& e) {
         host_.error(std::string("work: cannot recover the queue from the store: ") + e.what());
         throw;
     }
-    for (const auto& r : repair)
-        if (text(r, "error") == "interrupted")
-            host_.warn("work " + text(r, "id") +
-                       " was interrupted by a restart: failed, retryable with work/retry");
     {
         std::lock_guard<std::mutex> g(m_);
         stopping_ = false;
-        cleanup_ = std::move(repair);
     }
+    take_cleanup(std::move(repair));
     queued_.reopen();
+    const platform_host_api_t* api = host_.api();
+    auto message = [](void* user, platform_str_t, platform_str_t, platform_str_t) {
+        static_cast<Workers*>(user)->queued_.bump();
+    };
+    if (PLATFORM_HAS_FIELD(platform_host_api_t, api, broker_subscribe) && api->broker_subscribe &&
+        api->broker_subscribe(host_.ctx(), platform::view(kQueuedTopic), platform::view(""),
+                              message, this, &subscription_) != PLATFORM_OK)
+        subscription_ = 0;  // no broker: the keeper's wake-up alone
     for (int i = 0; i < settings_.workers; ++i)
         threads_.emplace_back([this, i] { loop(static_cast<size_t>(i)); });
+    keeper_ = std::thread([this] { keep(); });
 }
 
 void Workers::stop() {
@@ -74,17 +81,84 @@ void Workers::stop() {
             p->cv.notify_all();
         }
     }
+    keeper_cv_.notify_all();
+    if (subscription_) {
+        const platform_host_api_t* api = host_.api();
+        if (api->broker_unsubscribe) api->broker_unsubscribe(host_.ctx(), subscription_);
+        subscription_ = 0;
+    }
     queued_.close();
+    const bool started = keeper_.joinable();
+    if (keeper_.joinable()) keeper_.join();
     for (auto& t : threads_)
         if (t.joinable()) t.join();
     threads_.clear();
+    if (started) {
+        try {
+            jobs_.retire();  // what this process leaves doing is taken over at the next sweep
+        } catch (const std::exception& e) {
+            host_.warn(std::string("work: cannot end this node's lease: ") + e.what());
+        }
+    }
 }
 
-void Workers::loop(size_t index) {
-    if (index == 0) {
+void Workers::wake() {
+    queued_.bump();
+    const platform_host_api_t* api = host_.api();
+    if (PLATFORM_HAS_FIELD(platform_host_api_t, api, broker_publish) && api->broker_publish)
+        api->broker_publish(host_.ctx(), platform::view(kQueuedTopic), platform::view("{}"),
+                            platform::view("{}"));  // fire and forget: the keeper is the fallback
+}
+
+void Workers::take_cleanup(std::vector<json> records) {
+    if (records.empty()) return;
+    for (const auto& r : records)
+        if (text(r, "error") == "interrupted" && text(r, "status") == "failed")
+            host_.warn("work " + text(r, "id") +
+                       " was interrupted (its process stopped or died): failed, retryable with "
+                       "work/retry");
+    {
+        std::lock_guard<std::mutex> g(m_);
+        for (auto& r : records) cleanup_.push_back(std::move(r));
+    }
+    queued_.bump();
+}
+
+void Workers::keep() {
+    using std::chrono::milliseconds;
+    using std::chrono::steady_clock;
+    const int64_t renew_ms = std::min<int64_t>(5000, std::max<int64_t>(settings_.lease_ms / 4, 1));
+    auto next_renew = steady_clock::now() + milliseconds(renew_ms);
+    auto next_poll = steady_clock::now() + milliseconds(settings_.poll_ms);
+    std::unique_lock<std::mutex> lock(m_);
+    while (!stopping_) {
+        keeper_cv_.wait_until(lock, std::min(next_renew, next_poll), [&] { return stopping_; });
+        if (stopping_) return;
+        lock.unlock();
+        if (steady_clock::now() >= next_poll) {
+            next_poll = steady_clock::now() + milliseconds(settings_.poll_ms);
+            queued_.bump();  // work queued elsewhere (a lost message, or no broker)
+        }
+        if (steady_clock::now() >= next_renew) {
+            next_renew = steady_clock::now() + milliseconds(renew_ms);
+            try {
+                jobs_.renew(settings_.lease_ms);
+                take_cleanup(jobs_.sweep());
+            } catch (const std::exception& e) {
+                host_.warn(std::string("work: cannot renew the lease or sweep: ") + e.what());
+            }
+        }
+        lock.lock();
+    }
+}
+
+void Workers::loop(size_t) {
+    for (;;) {
+        const uint64_t seen = queued_.current();
         std::vector<json> repair;
         {
             std::lock_guard<std::mutex> g(m_);
+            if (stopping_) return;
             repair.swap(cleanup_);
         }
         for (const auto& r : repair) {
@@ -93,13 +167,6 @@ void Workers::loop(size_t index) {
             } catch (const std::exception& e) {
                 host_.error("work " + text(r, "id") + ": cleanup failed: " + e.what());
             }
-        }
-    }
-    for (;;) {
-        const uint64_t seen = queued_.current();
-        {
-            std::lock_guard<std::mutex> g(m_);
-            if (stopping_) return;
         }
         std::optional<json> job;
         try {

@@ -1,7 +1,8 @@
 // workers.hpp — the threads that run queued work.
 //
-// start() repairs the store first (Jobs::recover: work caught `doing` by a crash becomes failed
-// "interrupted"), then starts `workers` threads. Each takes the oldest queued job (Jobs::claim,
+// start() writes this node's lease and repairs the store first (Jobs::recover: work this node
+// had `doing` when its previous process died becomes failed "interrupted"), then starts `workers`
+// threads and a keeper. Each takes the oldest queued job (Jobs::claim,
 // todo -> doing by compare-and-set) and runs it through the agent for its owner:
 //
 //   Host::call_granted(grant, "agent", "run", {prompt, agent?, thread?, channel: "web",
@@ -21,6 +22,7 @@
 // itself. A reply that comes after the record left `doing` is dropped (Jobs::finish).
 #pragma once
 
+#include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <platform/sdk.hpp>
@@ -36,7 +38,12 @@ namespace work {
 struct Settings {
     int workers = 2;              // threads, 1-16
     int64_t timeout_ms = 600000;  // per agent/run
+    int64_t lease_ms = 30000;     // a runner's lease (wall clock): others take its work over after
+    int64_t poll_ms = 2000;       // the keeper's wake-up of idle workers
 };
+
+// The broker topic that says "work was queued" (no body that matters; anyone may publish it).
+inline constexpr const char* kQueuedTopic = "platform.work.queued";
 
 class Workers {
 public:
@@ -49,8 +56,8 @@ public:
     void start(const Settings& settings);
     // Gives up waiting calls, then joins the threads. Idempotent.
     void stop();
-    // Work was queued.
-    void wake() { queued_.bump(); }
+    // Work was queued: wakes this process's workers and, through the broker, every replica's.
+    void wake();
 
     // "Work: <first non-empty line of the prompt>", at most 80 bytes, cut on a UTF-8 boundary.
     static std::string title(const std::string& prompt);
@@ -67,6 +74,8 @@ private:
     struct Pending;
 
     void loop(size_t index);
+    void keep();  // the keeper thread (see above)
+    void take_cleanup(std::vector<json> records);
     void run(const json& job);
     void cleanup(const json& record);
     Answer call(const std::string& grant, const std::string& service, const std::string& method,
@@ -77,9 +86,12 @@ private:
     Settings settings_;
     Signal queued_;
     std::vector<std::thread> threads_;
-    std::mutex m_;  // guards the three below
+    std::thread keeper_;
+    std::condition_variable keeper_cv_;
+    uint64_t subscription_ = 0;  // kQueuedTopic; 0 = none (no broker)
+    std::mutex m_;               // guards the three below
     bool stopping_ = false;
-    std::vector<json> cleanup_;  // from recover(): done by the first thread before it takes work
+    std::vector<json> cleanup_;  // from recover() and sweeps: done by the next free worker
     std::set<std::shared_ptr<Pending>> inflight_;
 };
 

@@ -4,6 +4,7 @@
 
 #include <regex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "../support/plugin_under_test.hpp"
@@ -227,6 +228,37 @@ TEST_F(ConfigTest, BadPathsAreRefusedNamingThePath) {
     EXPECT_EQ(set("", 1).code, PLATFORM_INVALID_ARGUMENT);
     EXPECT_EQ(config.call("set", {{"path", "a"}}, "admin").code,
               PLATFORM_INVALID_ARGUMENT);  // no value
+}
+
+// Instances on one store are replicas of the server: writes from all of them to different paths
+// of one top-level segment, at the same time, are all kept (each write is a compare-and-set on
+// the segment's record, repeated when another changed it), and so are deletes. The document grows
+// with every write, so the read-modify-write takes long enough for the writers to collide.
+TEST_F(ConfigTest, ConcurrentWritesFromReplicasToOneSegmentAreAllKept) {
+    constexpr int kReplicas = 4, kEach = 100;
+    std::vector<FakePlugin> replicas;
+    for (int r = 0; r < kReplicas; ++r) replicas.push_back(host.load(platform_plugin_entry));
+    auto run = [&](const std::string& method, int step) {
+        std::vector<std::thread> threads;
+        for (int r = 0; r < kReplicas; ++r)
+            threads.emplace_back([&, r] {
+                for (int i = 0; i < kEach; i += step) {
+                    json args = {
+                        {"path", "shared.r" + std::to_string(r) + "_" + std::to_string(i)}};
+                    if (method == "set") args["value"] = i;
+                    replicas[r].call(method, args, "admin");
+                }
+            });
+        for (auto& t : threads) t.join();
+    };
+    run("set", 1);
+    const json all = value("shared");
+    ASSERT_EQ(all.size(), size_t(kReplicas * kEach)) << "writes were lost";
+    for (int r = 0; r < kReplicas; ++r)
+        for (int i = 0; i < kEach; ++i)
+            EXPECT_EQ(all.value("r" + std::to_string(r) + "_" + std::to_string(i), -1), i);
+    run("delete", 2);
+    EXPECT_EQ(value("shared").size(), size_t(kReplicas * kEach / 2)) << "deletes were lost";
 }
 
 // The descriptor: complete schemas, the right access and verbs, and path patterns that agree with

@@ -122,9 +122,8 @@ ReplicaSet::ReplicaSet(Options options)
     if (postgres_url_.empty())
         throw std::runtime_error("replicas: cannot create database " + database_ + " on " +
                                  PostgresServer::get().dsn());
-    // auth-noop: the copy here (its auth block is known); auth-local: the tree's profile.
-    std::string text = options_.auth == "auth-noop" ? with_noop_auth(kKubernetesProfile)
-                                                    : kubernetes_profile_text();
+    std::string text = kubernetes_profile_text();
+    if (options_.auth == "auth-noop") text = with_noop_auth(text);
     for (const auto& [plugin, settings] : options_.plugin_config)
         text = with_plugin_config(text, plugin, settings);
     if (options_.lift_rate_limits)

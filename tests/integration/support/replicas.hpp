@@ -45,8 +45,8 @@ public:
         "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
 
     struct Options {
-        // "auth-local" (the kubernetes profile) or "auth-noop" (the bearer text is the account id;
-        // `admin` is an admin).
+        // "auth-local" (the kubernetes profile) or "auth-noop" (the profile with auth-noop's
+        // block in place of auth-local's: the bearer text is the account id; `admin` is an admin).
         std::string auth = "auth-local";
         std::string extra;  // YAML sections appended to the profile (outbound: ...)
         std::vector<std::pair<std::string, std::string>>

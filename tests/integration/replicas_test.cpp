@@ -304,8 +304,8 @@ TEST(ReplicasStartingTogether, ShareOneSigningKeyAndOneAdmin) {
     EXPECT_EQ(b.post_json("/registry/listServices", json::object()).status, 200);
 }
 
-// Needs the host's node records in the store (helper A's part of issue 29): until then each
-// replica lists only itself.
+// network/nodes reads the node records every replica keeps in the shared store (decision 72), so
+// each lists both (a host without them lists only itself).
 TEST_F(Replicas, NetworkNodesListsBothReplicas) {
     std::set<std::string> ids;
     json nodes;

@@ -7,8 +7,8 @@
 //   each: every one ends done after one attempt, and the model saw each job's prompt once.
 // - A replica SIGKILLed while both run jobs (held inside the model) loses no acknowledged job:
 //   once the other carries on, every job a submit acknowledged reaches a final state — done, or
-//   failed "interrupted" — never run twice, never stuck. Needs the work runner leases of issue 29
-//   (plugins/work: the surviving replica fails the dead runner's jobs and runs its queue).
+//   failed "interrupted" — never run twice, never stuck. That is plugins/work's runner leases
+//   (decision 73): the surviving replica fails the dead runner's jobs and runs its queue.
 #include <gtest/gtest.h>
 
 #include <cctype>
@@ -50,7 +50,7 @@ protected:
         o.env["OPENAI_MODEL"] = "gpt-test";
         o.env["ANTHROPIC_API_KEY"] = "";
         // lease_ms: how long a silent runner's work waits before another replica fails it
-        // (runner leases, issue 29); short, so the kill test takes seconds, not the default 30.
+        // (runner leases, decision 73); short, so the kill test takes seconds, not the default 30.
         o.plugin_config.push_back({"work", "workers: 2\nlease_ms: 3000"});
         o.lift_rate_limits = true;  // 200 submits in seconds, from four accounts
         set_ = std::make_unique<ReplicaSet>(o);
@@ -213,9 +213,9 @@ TEST_F(ReplicasWork, KillingOneMidRunLosesNoAcknowledgedJob) {
     const auto killed = Clock::now();
     model_.release(M::kOpenAiPath);
 
-    // Replica 1 carries on: every acknowledged job reaches a final state. (Runner leases, issue
-    // 29: the jobs replica 0 was running become failed "interrupted" once its 3 s lease lapses,
-    // and the todo jobs it acknowledged are run by replica 1. Without them they stay doing.)
+    // Replica 1 carries on: every acknowledged job reaches a final state. (Runner leases: the jobs
+    // replica 0 was running become failed "interrupted" once its 3 s lease lapses, and the todo
+    // jobs it acknowledged are run by replica 1. Without leases they would stay doing.)
     std::map<std::string, json> seen;
     const bool finished = all_final(jobs, 1, 60, seen);
     const double took = std::chrono::duration<double>(Clock::now() - killed).count();

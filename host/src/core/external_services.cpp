@@ -182,7 +182,7 @@ platform_status_t ServiceRegistry::register_external(const json& service, int64_
         action = created ? "create" : (new_node ? "update" : "");
         snapshot = describe_external(e, now_ms);
     }
-    if (!action.empty()) notify(action, snapshot);
+    if (!action.empty()) shared_ ? notify_shared(action, snapshot) : notify(action, snapshot);
     return PLATFORM_OK;
 }
 
@@ -249,7 +249,7 @@ platform_status_t ServiceRegistry::deregister_external(const json& service, std:
         action = it->second.nodes.empty() ? "delete" : "update";
         if (it->second.nodes.empty()) externals_.erase(it);
     }
-    notify(action, snapshot);
+    shared_ ? notify_shared(action, snapshot) : notify(action, snapshot);
     return PLATFORM_OK;
 }
 
@@ -262,7 +262,7 @@ void ServiceRegistry::expire_shared(const std::string& name, std::string raw, in
         if (e.nodes.size() == before) return;
         const platform_status_t st = store_shared(name, e, &raw, now_ms);
         if (st == PLATFORM_OK) {
-            notify(e.nodes.empty() ? "delete" : "update", describe_external(e, now_ms));
+            notify_shared(e.nodes.empty() ? "delete" : "update", describe_external(e, now_ms));
             return;
         }
         if (st != PLATFORM_CONFLICT) return;  // the next sweep tries again
@@ -315,6 +315,35 @@ uint64_t ServiceRegistry::watch(std::function<void(const json&)> fn) {
 bool ServiceRegistry::unwatch(uint64_t id) {
     std::lock_guard<std::mutex> g(watchers_m_);
     return watchers_.erase(id) > 0;
+}
+
+void ServiceRegistry::on_shared_change(
+    std::function<void(const std::string&, const std::string&)> fn) {
+    shared_change_ = std::move(fn);
+}
+
+void ServiceRegistry::notify_shared(const std::string& action, const json& service) {
+    notify(action, service);
+    if (shared_change_) shared_change_(action, service.value("name", ""));
+}
+
+void ServiceRegistry::changed_elsewhere(const std::string& action, const std::string& name,
+                                        int64_t now_ms) {
+    if (!shared_ || name.empty()) return;
+    std::optional<External> now;
+    try {
+        now = load_shared(name, now_ms, nullptr);
+    } catch (const std::runtime_error& e) {
+        spdlog::warn("registry: {} ({})", e.what(), name);
+        return;
+    }
+    json snapshot = now ? describe_external(*now, now_ms) : json{{"name", name}};
+    if (!now || snapshot["nodes"].empty()) {
+        snapshot["nodes"] = json::array();
+        notify("delete", snapshot);
+        return;
+    }
+    notify(action == "create" ? "create" : "update", snapshot);
 }
 
 void ServiceRegistry::notify(const std::string& action, const json& service) {

@@ -8,6 +8,7 @@
 #include <platform/host/core/names.hpp>
 #include <platform/host/core/node_id.hpp>
 #include <platform/host/core/runtime.hpp>
+#include <platform/host/core/status.hpp>
 #include <set>
 
 namespace platform::host {
@@ -268,9 +269,64 @@ void Runtime::start() {
                 "store with it (store-postgres, store-sqlite, store-memory) or drop `shared`");
     // Registered services live in the store when there is one, so every replica on it sees them
     // (decision 72); the sweep below then expires them there.
-    if (provider("store"))
+    if (provider("store")) {
         registry_.share_externals(std::make_unique<HostStoreTable>(*this, "_registry"));
+        relay_registry_changes();
+    }
     sweep_registry();
+}
+
+namespace {
+// The broker topic on which hosts tell each other that they changed a registered service.
+const std::string kRegistryTopic = "_platform.registry";
+}  // namespace
+
+// A change made here is published as {"node", "action", "service"}; one published by another
+// node makes this host's registry watchers hear it, read back from the store
+// (ServiceRegistry::changed_elsewhere), on the worker pool.
+void Runtime::relay_registry_changes() {
+    Plugin* b = provider("broker");
+    if (!b || !b->instance) return;
+    const auto* table = static_cast<const platform_broker_provider_t*>(b->desc->provider);
+    void* inst = b->instance;
+    registry_.on_shared_change(
+        [this, table, inst](const std::string& action, const std::string& name) {
+            const std::string body = nlohmann::json{
+                {"node", registry_.node_id()},
+                {"action", action},
+                {"service", name}}.dump();
+            const std::string headers = "{}";
+            const platform_status_t st =
+                table->publish(inst, platform_str_t{kRegistryTopic.data(), kRegistryTopic.size()},
+                               platform_str_t{body.data(), body.size()},
+                               platform_str_t{headers.data(), headers.size()});
+            if (st != PLATFORM_OK)
+                spdlog::warn("registry: other replicas' watchers miss a change of {} (broker: {})",
+                             name, status_info(st).name);
+        });
+    if (table->subscribe(inst, platform_str_t{kRegistryTopic.data(), kRegistryTopic.size()},
+                         platform_str_t{}, &Runtime::registry_message, this,
+                         &registry_subscription_) != PLATFORM_OK) {
+        registry_subscription_ = 0;
+        spdlog::warn(
+            "registry: cannot subscribe to {}; this host's watchers hear only the "
+            "changes made through it",
+            kRegistryTopic);
+    }
+}
+
+void Runtime::registry_message(void* user, platform_str_t, platform_str_t body, platform_str_t) {
+    auto* rt = static_cast<Runtime*>(user);
+    const nlohmann::json m =
+        nlohmann::json::parse(std::string(body.ptr ? body.ptr : "", body.len), nullptr, false);
+    if (!m.is_object() || !m.contains("node") || !m["node"].is_string() ||
+        m["node"] == rt->registry_.node_id() || !m.contains("service") || !m["service"].is_string())
+        return;
+    const std::string action = m.value("action", "update"), name = m["service"];
+    if (rt->stopped_) return;
+    rt->pool_.submit([rt, action, name] {
+        if (!rt->stopped_) rt->registry_.changed_elsewhere(action, name, rt->clock_.now_ms());
+    });
 }
 
 // Every second, on the worker pool (the registry may be in a store a network away).
@@ -400,6 +456,10 @@ void Runtime::stop() {
     pool_.stop();
     activity_.flush();  // what was seen since the last flush, while the store is still up
     if (listening_) node_records_->remove(registry_.node_id());  // other replicas stop listing it
+    if (registry_subscription_)
+        if (Plugin* b = provider("broker"); b && b->instance)
+            static_cast<const platform_broker_provider_t*>(b->desc->provider)
+                ->unsubscribe(b->instance, registry_subscription_);
     std::vector<Plugin*> dynamic;
     {
         std::lock_guard<std::mutex> g(dynamic_m_);

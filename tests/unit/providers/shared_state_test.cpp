@@ -6,10 +6,13 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <mutex>
 #include <platform/host/core/host_store_table.hpp>
 #include <platform/host/core/node_records.hpp>
 #include <platform/host/core/rate_limiter.hpp>
@@ -30,7 +33,7 @@ namespace {
 class Replica {
 public:
     explicit Replica(const std::string& store = "store-memory",
-                     host::HttpSettings http = host::HttpSettings{}) {
+                     host::HttpSettings http = host::HttpSettings{}, bool broker = false) {
         char tmpl[] = "/tmp/shared-state-test-XXXXXX";
         if (!mkdtemp(tmpl)) throw std::runtime_error("mkdtemp failed");
         home_ = tmpl;
@@ -48,6 +51,9 @@ public:
         if (!store.empty())
             profile.providers["store"] =
                 host::ProviderChoice{store, nlohmann::json::object(), "test"};
+        if (broker)
+            profile.providers["broker"] =
+                host::ProviderChoice{"broker-memory", nlohmann::json::object(), "test"};
         rt_ = std::make_unique<host::Runtime>(settings, profile);
         rt_->start();
         rt_->clock().set_ms(1767225600000);
@@ -279,6 +285,83 @@ TEST(SharedRegistry, APluginsNameIsStillRefusedAndBadRecordsNamed) {
     std::string error;
     EXPECT_EQ(a.register_external({{"name", "x"}}, 0, r.now(), error), PLATFORM_INVALID_ARGUMENT);
     EXPECT_NE(error.find("service.nodes"), std::string::npos) << error;
+}
+
+// Registry watchers hear the changes other replicas make: each host publishes its own on the
+// broker, and one told of another's change reads the service back from the store.
+TEST(SharedRegistry, WatchersHearChangesMadeThroughOtherReplicas) {
+    Replica r("store-memory", host::HttpSettings{}, true);
+    host::Runtime& rt = r.rt();
+    std::mutex m;
+    std::condition_variable cv;
+    std::vector<json> seen;
+    struct Published {
+        std::mutex m;
+        std::condition_variable cv;
+        std::vector<json> messages;
+    } published;
+    rt.registry().watch([&](const json& e) {
+        std::lock_guard<std::mutex> g(m);
+        seen.push_back(e);
+        cv.notify_all();
+    });
+    host::Plugin* broker = rt.provider("broker");
+    ASSERT_NE(broker, nullptr);
+    const auto* bt = static_cast<const platform_broker_provider_t*>(broker->desc->provider);
+    const std::string topic = "_platform.registry", headers = "{}";
+    uint64_t sub = 0;
+    ASSERT_EQ(bt->subscribe(
+                  broker->instance, platform::view(topic), platform_str_t{},
+                  [](void* user, platform_str_t, platform_str_t body, platform_str_t) {
+                      auto* out = static_cast<Published*>(user);
+                      std::lock_guard<std::mutex> g(out->m);
+                      out->messages.push_back(json::parse(std::string(body.ptr, body.len)));
+                      out->cv.notify_all();
+                  },
+                  &published, &sub),
+              PLATFORM_OK);
+    auto wait_for = [&](size_t n) {
+        std::unique_lock<std::mutex> g(m);
+        return cv.wait_for(g, std::chrono::seconds(10), [&] { return seen.size() >= n; });
+    };
+    auto tell = [&](const json& message) {
+        const std::string body = message.dump();
+        ASSERT_EQ(bt->publish(broker->instance, platform::view(topic), platform::view(body),
+                              platform::view(headers)),
+                  PLATFORM_OK);
+    };
+    // Replica "b" (same store, no host of its own here) registers, then says so on the broker.
+    host::ServiceRegistry b("go.core.api", "node-b");
+    b.share_externals(std::make_unique<host::HostStoreTable>(rt, "_registry"));
+    std::string error;
+    ASSERT_EQ(b.register_external(service("n1"), 90'000, r.now(), error), PLATFORM_OK);
+    tell({{"node", "node-b"}, {"action", "create"}, {"service", "go.core.api.greeter"}});
+    ASSERT_TRUE(wait_for(1));
+    {
+        std::lock_guard<std::mutex> g(m);
+        EXPECT_EQ(seen[0]["action"], "create");
+        EXPECT_EQ(seen[0]["service"]["nodes"][0]["id"], "n1");
+    }
+    // A message about a service the store does not hold is heard as what the store says: gone.
+    tell({{"node", "node-b"}, {"action", "create"}, {"service", "go.core.api.forged"}});
+    ASSERT_TRUE(wait_for(2));
+    {
+        std::lock_guard<std::mutex> g(m);
+        EXPECT_EQ(seen[1]["action"], "delete");
+        EXPECT_TRUE(seen[1]["service"]["nodes"].empty());
+    }
+    // A change made through this host is published for the others, naming this node.
+    ASSERT_EQ(rt.registry().deregister_external({{"name", "go.core.api.greeter"}}, error),
+              PLATFORM_OK);
+    std::unique_lock<std::mutex> g(published.m);
+    ASSERT_TRUE(published.cv.wait_for(g, std::chrono::seconds(10), [&] {
+        return !published.messages.empty() &&
+               published.messages.back()["node"] == rt.registry().node_id();
+    }));
+    EXPECT_EQ(published.messages.back()["action"], "delete");
+    EXPECT_EQ(published.messages.back()["service"], "go.core.api.greeter");
+    g.unlock();
+    bt->unsubscribe(broker->instance, sub);
 }
 
 TEST(NodeRecords, EveryLiveReplicaIsListedThisOneFirst) {

@@ -193,10 +193,15 @@ private:
     std::atomic<bool> listening_{false};         // set_addresses ran: the record is written
     nlohmann::json own_node(int64_t now_ms) const;
     void refresh_node_record();
+    // Registered-service changes to and from the other replicas over the broker (decision 72).
+    void relay_registry_changes();
+    static void registry_message(void* user, platform_str_t topic, platform_str_t body,
+                                 platform_str_t headers);
+    uint64_t registry_subscription_ = 0;  // 0 = none
     std::atomic<bool> smtp_listening_{false};
     std::mutex resource_listener_m_;
     std::function<void(const std::string&, const std::string&)> resource_listener_;
-    bool stopped_ = false;
+    std::atomic<bool> stopped_{false};
     std::mutex dynamic_m_;
     std::vector<std::unique_ptr<Plugin>> dynamic_;  // added by add_service; never freed before exit
     std::vector<Plugin*> dynamic_started_;

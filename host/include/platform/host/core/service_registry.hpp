@@ -67,6 +67,13 @@ public:
     // every replica on that store lists, resolves and expires the same ones. Watchers hear of the
     // changes made through this host. Set before serving (Runtime::start).
     void share_externals(std::unique_ptr<HostStoreTable> table);
+    // Told after each change this host made to a registered service in the store, with the
+    // watchers' action and the service's name (Runtime publishes it for the other replicas).
+    void on_shared_change(std::function<void(const std::string&, const std::string&)> fn);
+    // Another replica changed registered service `name`: the watchers here hear `action` with
+    // the service as the store holds it now ("delete" and no nodes when it holds none), so a
+    // message can never make them see what is not stored.
+    void changed_elsewhere(const std::string& action, const std::string& name, int64_t now_ms);
     // fn receives {"action": "create"|"update"|"delete", "service": {...}} after each change (a
     // plugin added or removed, an external service registered, refreshed, deregistered or
     // expired), on the thread that made it, outside the registry's lock.
@@ -109,6 +116,9 @@ private:
         retired_;  // removed, kept at their address
     std::map<std::string, External> externals_;
     std::unique_ptr<HostStoreTable> shared_;  // null: externals_ in this process
+    std::function<void(const std::string&, const std::string&)> shared_change_;
+    // notify(), then shared_change_ (the shared path's changes).
+    void notify_shared(const std::string& action, const nlohmann::json& service);
     std::mutex watchers_m_;
     std::map<uint64_t, std::function<void(const nlohmann::json&)>> watchers_;
     uint64_t next_watch_ = 1;

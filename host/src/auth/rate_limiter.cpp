@@ -72,12 +72,27 @@ void RateLimiter::fail_open(const std::string& why) {
 bool RateLimiter::check_shared(const std::string& client, Decision& out) {
     const std::string key = scope_ + "/" + client;
     const int64_t now = wall_ms_();
+    // First from the record this limiter last saw (no read: a compare-and-set against it is the
+    // one round trip, and a refusal computed from it is exact, since other replicas only take
+    // tokens and a record expires only once full); after a conflict, from a fresh read.
+    std::string raw;
+    platform_status_t got = PLATFORM_NOT_FOUND;
+    {
+        std::lock_guard<std::mutex> g(m_);
+        if (auto it = seen_.find(key); it != seen_.end()) {
+            raw = it->second;
+            got = PLATFORM_OK;
+        }
+    }
+    const bool cached = got == PLATFORM_OK;
     for (int attempt = 0; attempt < kCasAttempts; ++attempt) {
-        std::string raw;
-        const platform_status_t got = store_->get(key, now, raw);
-        if (got != PLATFORM_OK && got != PLATFORM_NOT_FOUND) {
-            fail_open("the store answered " + std::string(status_info(got).name));
-            return false;
+        if (attempt > 0 || !cached) {
+            raw.clear();
+            got = store_->get(key, now, raw);
+            if (got != PLATFORM_OK && got != PLATFORM_NOT_FOUND) {
+                fail_open("the store answered " + std::string(status_info(got).name));
+                return false;
+            }
         }
         double tokens = burst_;
         long long updated = now;
@@ -89,7 +104,7 @@ bool RateLimiter::check_shared(const std::string& client, Decision& out) {
             tokens = std::min(burst_, tokens + static_cast<double>(now - updated) / 1000.0 * rate_);
         tokens = std::max(0.0, std::min(burst_, tokens));
         if (tokens < 1) {
-            if (failing_open_.exchange(false))
+            if ((attempt > 0 || !cached) && failing_open_.exchange(false))
                 spdlog::info("rate limit ({}): counting in the store again", scope_);
             out = {false, std::max(1, static_cast<int>(std::ceil((1 - tokens) / rate_ - 1e-9)))};
             return true;
@@ -105,6 +120,7 @@ bool RateLimiter::check_shared(const std::string& client, Decision& out) {
         if (st == PLATFORM_OK) {
             if (failing_open_.exchange(false))
                 spdlog::info("rate limit ({}): counting in the store again", scope_);
+            remember(key, value);
             out = {true, 0};
             return true;
         }
@@ -115,6 +131,12 @@ bool RateLimiter::check_shared(const std::string& client, Decision& out) {
     }
     fail_open("the store stayed contended for " + key);
     return false;
+}
+
+void RateLimiter::remember(const std::string& key, const std::string& raw) {
+    std::lock_guard<std::mutex> g(m_);
+    if (seen_.size() >= max_clients_ && !seen_.count(key)) seen_.clear();  // bounded, rarely hit
+    seen_[key] = raw;
 }
 
 RateLimiter::Decision RateLimiter::check_local(const std::string& client, Clock::time_point now) {

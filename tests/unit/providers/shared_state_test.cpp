@@ -88,6 +88,23 @@ public:
     }
 };
 
+// Counts the round trips a limiter makes to a working store.
+class CountingStore : public host::RateLimitStore {
+public:
+    explicit CountingStore(std::shared_ptr<host::RateLimitStore> s) : store(std::move(s)) {}
+    std::shared_ptr<host::RateLimitStore> store;
+    std::atomic<int> gets{0}, sets{0};
+    platform_status_t get(const std::string& k, int64_t now, std::string& out) override {
+        ++gets;
+        return store->get(k, now, out);
+    }
+    platform_status_t cas(const std::string& k, const std::string* e, const std::string& v,
+                          int64_t x, int64_t now) override {
+        ++sets;
+        return store->cas(k, e, v, x, now);
+    }
+};
+
 int admitted(host::RateLimiter& a, host::RateLimiter& b, int tries,
              const std::string& client = "10.0.0.1") {
     int n = 0;
@@ -129,6 +146,32 @@ TEST(SharedRateLimit, TwoReplicasTogetherAdmitTheRateNotTwiceIt) {
     // Unshared, the same two limiters admit twice the burst.
     host::RateLimiter la(1, 3), lb(1, 3);
     EXPECT_EQ(admitted(la, lb, 10), 6);
+}
+
+// A replica alone on a client costs one compare-and-set per admitted request (against the record
+// it wrote last) and nothing per refusal; a read only when another replica wrote in between.
+TEST(SharedRateLimit, OneRoundTripPerAdmissionWhileNoOtherReplicaWrites) {
+    Replica r;
+    int64_t wall = 1767225600000;
+    auto counting = std::make_shared<CountingStore>(host::store_rate_counters(r.rt()));
+    host::RateLimiter a(1, 3), b(1, 3);
+    a.share(counting, "address", [&] { return wall; });
+    b.share(host::store_rate_counters(r.rt()), "address", [&] { return wall; });
+    EXPECT_TRUE(a.check("c").allowed);  // nothing seen yet: a read, then the write
+    EXPECT_EQ(counting->gets.load(), 1);
+    EXPECT_TRUE(a.check("c").allowed);
+    EXPECT_TRUE(a.check("c").allowed);
+    EXPECT_EQ(counting->gets.load(), 1);
+    EXPECT_EQ(counting->sets.load(), 3);
+    EXPECT_FALSE(a.check("c").allowed);  // refused from the record it wrote: no round trip
+    EXPECT_EQ(counting->gets.load() + counting->sets.load(), 4);
+    wall += 2000;
+    EXPECT_TRUE(b.check("c").allowed);  // the other replica takes a token
+    EXPECT_TRUE(a.check("c").allowed);  // conflict, read, write: still one bucket
+    EXPECT_EQ(counting->gets.load(), 2);
+    EXPECT_EQ(counting->sets.load(), 5);
+    EXPECT_FALSE(a.check("c").allowed);
+    EXPECT_FALSE(b.check("c").allowed);
 }
 
 TEST(SharedRateLimit, ABucketLeavesNoRecordOnceItIsFullAgain) {

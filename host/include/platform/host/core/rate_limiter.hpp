@@ -12,7 +12,9 @@
 // Shared (`shared: true`, share()): every bucket is one record in a RateLimitStore — the store
 // provider's `_ratelimit` table, "<scope>/<client>" -> "<tokens> <updated unix ms>" — changed
 // only by compare-and-set, so replicas on one store draw from one bucket per client and together
-// admit the configured rate, not N times it. Time is real Unix time (the replicas' clocks must
+// admit the configured rate, not N times it. A check costs one compare-and-set against the
+// record this limiter last wrote (plus a read when another replica wrote since); a refusal from
+// that record costs none. Time is real Unix time (the replicas' clocks must
 // agree to within a fraction of 1/rate). A record expires when its bucket would be full again, so
 // idle clients leave nothing behind. When the store fails (or stays contended), the check falls
 // back to this process's bucket for that client — fail open — and logs it once until the store
@@ -83,12 +85,16 @@ private:
     // The shared bucket's answer in `out`; false when the store failed or stayed contended.
     bool check_shared(const std::string& client, Decision& out);
     void fail_open(const std::string& why);
+    void remember(const std::string& key, const std::string& raw);
 
     const double rate_, burst_;
     const size_t max_clients_;
     mutable std::mutex m_;
     std::unordered_map<std::string, Bucket> buckets_;
     std::shared_ptr<RateLimitStore> store_;  // null: in this process only
+    // The record this limiter last wrote per shared key ("<scope>/<client>"): what its next
+    // compare-and-set expects, saving a read when no other replica wrote since.
+    std::unordered_map<std::string, std::string> seen_;
     std::string scope_;
     std::function<int64_t()> wall_ms_;
     std::atomic<bool> failing_open_{false};

@@ -92,10 +92,11 @@ std::optional<ServiceRegistry::External> ServiceRegistry::load_shared(const std:
                                                                       std::string* raw) const {
     std::string text;
     const platform_status_t st = shared_->get(name, now_ms, text);
-    if (st == PLATFORM_NOT_FOUND) return std::nullopt;
-    if (st != PLATFORM_OK)
+    if (st != PLATFORM_OK && st != PLATFORM_NOT_FOUND)
         throw std::runtime_error("the store holding registered services answered " +
                                  std::string(status_info(st).name));
+    if (store_failing_.exchange(false)) spdlog::info("registry: the store answers again");
+    if (st == PLATFORM_NOT_FOUND) return std::nullopt;
     if (raw) *raw = text;
     return from_stored(json::parse(text, nullptr, false));
 }
@@ -317,6 +318,14 @@ bool ServiceRegistry::unwatch(uint64_t id) {
     return watchers_.erase(id) > 0;
 }
 
+void ServiceRegistry::store_trouble(const std::string& what) const {
+    if (!store_failing_.exchange(true))
+        spdlog::warn(
+            "registry: {}; registered services cannot be listed or reached until it "
+            "answers again",
+            what);
+}
+
 void ServiceRegistry::on_shared_change(
     std::function<void(const std::string&, const std::string&)> fn) {
     shared_change_ = std::move(fn);
@@ -334,7 +343,7 @@ void ServiceRegistry::changed_elsewhere(const std::string& action, const std::st
     try {
         now = load_shared(name, now_ms, nullptr);
     } catch (const std::runtime_error& e) {
-        spdlog::warn("registry: {} ({})", e.what(), name);
+        store_trouble(e.what());
         return;
     }
     json snapshot = now ? describe_external(*now, now_ms) : json{{"name", name}};
@@ -364,7 +373,7 @@ std::vector<std::string> ServiceRegistry::node_addresses(std::string_view full_n
         try {
             if (auto e = load_shared(std::string(full_name), now_ms, nullptr)) collect(*e);
         } catch (const std::runtime_error& e) {
-            spdlog::warn("registry: {} ({})", e.what(), full_name);
+            store_trouble(e.what());
         }
         return out;
     }

@@ -171,10 +171,10 @@ json ServiceRegistry::list(int64_t now_ms) const {
     if (shared_) {
         std::vector<std::pair<std::string, std::string>> rows;
         if (platform_status_t st = shared_->scan(now_ms, rows); st != PLATFORM_OK)
-            spdlog::warn(
-                "registry: the store holding registered services answered {}; listing "
-                "this host's services only",
-                status_info(st).name);
+            store_trouble("the store holding registered services answered " +
+                          std::string(status_info(st).name));
+        else if (store_failing_.exchange(false))
+            spdlog::info("registry: the store answers again");
         for (const auto& [_, raw] : rows) {
             json d = describe_external(from_stored(json::parse(raw, nullptr, false)), now_ms);
             if (!d["nodes"].empty()) out.push_back(std::move(d));
@@ -197,7 +197,7 @@ json ServiceRegistry::get(std::string_view name, int64_t now_ms) const {
             try {
                 found = load_shared(candidate, now_ms, nullptr);
             } catch (const std::runtime_error& e) {
-                spdlog::warn("registry: {} ({})", e.what(), candidate);
+                store_trouble(e.what());
             }
         } else {
             std::shared_lock<std::shared_mutex> g(m_);

@@ -8,6 +8,7 @@
 
 #include <platform/abi.h>
 
+#include <atomic>
 #include <functional>
 #include <map>
 #include <memory>
@@ -117,6 +118,9 @@ private:
     std::map<std::string, External> externals_;
     std::unique_ptr<HostStoreTable> shared_;  // null: externals_ in this process
     std::function<void(const std::string&, const std::string&)> shared_change_;
+    // The store failing: logged once (store_trouble) until it answers again (load_shared).
+    mutable std::atomic<bool> store_failing_{false};
+    void store_trouble(const std::string& what) const;
     // notify(), then shared_change_ (the shared path's changes).
     void notify_shared(const std::string& action, const nlohmann::json& service);
     std::mutex watchers_m_;

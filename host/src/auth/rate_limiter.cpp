@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <platform/host/core/host_store_table.hpp>
 #include <platform/host/core/rate_limiter.hpp>
+#include <platform/host/core/runtime.hpp>
 #include <platform/host/core/status.hpp>
 #include <vector>
 
@@ -19,7 +20,7 @@ namespace {
 
 class StoreCounters : public RateLimitStore {
 public:
-    explicit StoreCounters(const Runtime& rt) : table_(rt, "_ratelimit") {}
+    explicit StoreCounters(Runtime& rt) : runtime_(rt), table_(rt, "_ratelimit") {}
     platform_status_t get(const std::string& key, int64_t now_ms, std::string& out) override {
         return table_.get(key, now_ms, out);
     }
@@ -28,8 +29,10 @@ public:
                           int64_t now_ms) override {
         return table_.cas(key, expected, &value, expires_at_ms, now_ms);
     }
+    int64_t now_ms() override { return runtime_.clock().now_ms(); }
 
 private:
+    Runtime& runtime_;
     HostStoreTable table_;
 };
 
@@ -44,7 +47,11 @@ int64_t system_ms() {
 
 }  // namespace
 
-std::shared_ptr<RateLimitStore> store_rate_counters(const Runtime& runtime) {
+int64_t RateLimitStore::now_ms() {
+    return system_ms();
+}
+
+std::shared_ptr<RateLimitStore> store_rate_counters(Runtime& runtime) {
     return std::make_shared<StoreCounters>(runtime);
 }
 
@@ -52,7 +59,8 @@ void RateLimiter::share(std::shared_ptr<RateLimitStore> store, std::string scope
                         std::function<int64_t()> wall_ms) {
     store_ = std::move(store);
     scope_ = std::move(scope);
-    wall_ms_ = wall_ms ? std::move(wall_ms) : std::function<int64_t()>(system_ms);
+    if (!wall_ms) wall_ms = [s = store_.get()] { return s->now_ms(); };
+    wall_ms_ = std::move(wall_ms);
 }
 
 RateLimiter::Decision RateLimiter::check(const std::string& client, Clock::time_point now) {

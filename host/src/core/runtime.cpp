@@ -384,14 +384,15 @@ nlohmann::json Runtime::own_node(int64_t now_ms) const {
 // may be a network away).
 void Runtime::refresh_node_record() {
     if (stopped_) return;
-    node_records_->write(own_node(Clock::real_now_ms()), Clock::real_now_ms());
+    const int64_t now = clock_.now_ms();  // the clock every store call uses (node_records.hpp)
+    node_records_->write(own_node(now), now);
     timers_.at(Clock::monotonic_ms() + NodeRecords::kRefreshMs, [this] {
         if (!stopped_) pool_.submit([this] { refresh_node_record(); });
     });
 }
 
 nlohmann::json Runtime::network_nodes() const {
-    const int64_t now = Clock::real_now_ms();
+    const int64_t now = clock_.now_ms();
     nlohmann::json out = nlohmann::json::array({own_node(now)});
     if (auto others = node_records_->others(registry_.node_id(), now))
         for (auto& n : *others) out.push_back(std::move(n));

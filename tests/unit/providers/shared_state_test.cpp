@@ -174,6 +174,19 @@ TEST(SharedRateLimit, OneRoundTripPerAdmissionWhileNoOtherReplicaWrites) {
     EXPECT_FALSE(b.check("c").allowed);
 }
 
+// Without a clock of its own, a limiter on the runtime's store counts on the runtime's business
+// clock (as every store call must: stores purge by the latest time they were given).
+TEST(SharedRateLimit, CountsOnTheRuntimesClock) {
+    Replica r;
+    host::RateLimiter a(1, 1);
+    a.share(host::store_rate_counters(r.rt()), "address");
+    EXPECT_TRUE(a.check("c").allowed);
+    EXPECT_FALSE(a.check("c").allowed);
+    r.rt().clock().advance_ms(1000);
+    EXPECT_TRUE(a.check("c").allowed);
+    EXPECT_FALSE(a.check("c").allowed);
+}
+
 TEST(SharedRateLimit, ABucketLeavesNoRecordOnceItIsFullAgain) {
     Replica r;
     int64_t wall = 1767225600000;
@@ -417,7 +430,7 @@ TEST(NodeRecords, EveryLiveReplicaIsListedThisOneFirst) {
     r.rt().set_addresses("127.0.0.1:8080", "127.0.0.1:8081");
     host::HostStoreTable table(r.rt(), "_nodes");
     std::string raw;
-    const int64_t now = host::Clock::real_now_ms();
+    const int64_t now = r.now();  // the business clock, as every store call
     ASSERT_EQ(table.get(self, now, raw), PLATFORM_OK);
     json own = json::parse(raw);
     EXPECT_EQ(own["address"], "127.0.0.1:8080");

@@ -4,9 +4,10 @@
 // Each host writes {id, address, metadata {proxy, profile}, services, started, last_seen} under
 // its node id in the host table `_nodes` when it starts listening, again every kRefreshMs, and
 // removes it on a clean stop. A record not refreshed within kLiveMs (a replica killed) is not
-// listed, and expires from the store. Times are real Unix milliseconds (Clock::real_now_ms), not
-// business time: they say whether a process is alive. Without a store provider only the host's
-// own node is known (Runtime::network_nodes).
+// listed, and expires from the store. Times are the business clock's (real in any deployment):
+// every call to a store provider must use one clock, since stores purge expired records by the
+// latest time they were given. Without a store provider only the host's own node is known
+// (Runtime::network_nodes).
 #pragma once
 
 #include <atomic>

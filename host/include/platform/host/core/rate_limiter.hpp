@@ -14,8 +14,9 @@
 // only by compare-and-set, so replicas on one store draw from one bucket per client and together
 // admit the configured rate, not N times it. A check costs one compare-and-set against the
 // record this limiter last wrote (plus a read when another replica wrote since); a refusal from
-// that record costs none. Time is real Unix time (the replicas' clocks must
-// agree to within a fraction of 1/rate). A record expires when its bucket would be full again, so
+// that record costs none. Time is the business clock (RateLimitStore::now_ms: the runtime's
+// clock, real in any deployment, so the replicas' clocks must agree to within a fraction of
+// 1/rate; the store purges by it, like every other record). A record expires when its bucket would be full again, so
 // idle clients leave nothing behind. When the store fails (or stays contended), the check falls
 // back to this process's bucket for that client — fail open — and logs it once until the store
 // answers again.
@@ -48,11 +49,14 @@ public:
     virtual platform_status_t cas(const std::string& key, const std::string* expected,
                                   const std::string& value, int64_t expires_at_ms,
                                   int64_t now_ms) = 0;
+    // The time its records expire by, Unix ms: the system clock unless the store says otherwise
+    // (the runtime's store: its business clock).
+    virtual int64_t now_ms();
 };
 
 // The runtime's store provider, table `_ratelimit` (looked up at each call, so it may be made
 // before the providers start).
-std::shared_ptr<RateLimitStore> store_rate_counters(const Runtime& runtime);
+std::shared_ptr<RateLimitStore> store_rate_counters(Runtime& runtime);
 
 class RateLimiter {
 public:
@@ -65,7 +69,7 @@ public:
     RateLimiter(double rate_per_second, double burst, size_t max_clients = 65536);
 
     // Counts in `store` from now on, under "<scope>/<client>" (scope: "address", "account").
-    // `wall_ms` is real Unix time in milliseconds (a test's clock); default the system clock.
+    // `wall_ms` is the time in Unix milliseconds (a test's clock); default store->now_ms().
     void share(std::shared_ptr<RateLimitStore> store, std::string scope,
                std::function<int64_t()> wall_ms = nullptr);
 

@@ -1,5 +1,6 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <optional>
 #include <platform/host/core/settings.hpp>
 #include <platform/host/server/server.hpp>
 #include <platform/sdk/text.hpp>
@@ -82,6 +83,30 @@ int server_command(int argc, char** argv) {
             }
         })
         ->capture_default_str();
+    server
+        .add_option("--postgres_url", s.postgres_url,
+                    "PostgreSQL connection string for a profile's store-postgres, e.g. "
+                    "postgresql://user:pass@host:5432/db (PLATFORM_POSTGRES_URL)")
+        ->check([](const std::string& v) {
+            auto problem = platform::host::postgres_url_problem(v);
+            return problem ? *problem : std::string();
+        });
+    server
+        .add_option("--nats_url", s.nats_url,
+                    "NATS server for a profile's broker-nats and events-nats, nats://host:port, "
+                    "comma-separated for a cluster (PLATFORM_NATS_URL)")
+        ->check([](const std::string& v) {
+            auto problem = platform::host::nats_url_problem(v);
+            return problem ? "'" + v + "' " + *problem : std::string();
+        });
+    server
+        .add_option("--node_id", s.node_id,
+                    "This replica's node id; empty = the one kept in $PLATFORM_HOME/node-id "
+                    "(PLATFORM_NODE_ID)")
+        ->check([](const std::string& v) {
+            auto problem = v.empty() ? std::nullopt : platform::host::node_id_problem(v);
+            return problem ? "'" + v + "' " + *problem : std::string();
+        });
     server.add_option("--mcp_allowed_hosts", s.mcp_allowed_hosts,
                       "Host names /mcp accepts besides loopback and the ACME hosts, "
                       "comma-separated, * = any (PLATFORM_MCP_ALLOWED_HOSTS)");

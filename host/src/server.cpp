@@ -102,6 +102,11 @@ int run_server(Settings settings) {
         return 1;
     }
     setenv("PLATFORM_HOME", settings.home.c_str(), 1);
+    // Flags reach the profile's ${VAR} expansion: --postgres_url and --nats_url set the variables
+    // the kubernetes profile passes to its providers (an empty setting leaves the environment).
+    if (!settings.postgres_url.empty())
+        setenv("PLATFORM_POSTGRES_URL", settings.postgres_url.c_str(), 1);
+    if (!settings.nats_url.empty()) setenv("PLATFORM_NATS_URL", settings.nats_url.c_str(), 1);
 
     try {
         // TLS on the gateway port (PLATFORM_ENABLE_TLS): checked before any plugin loads.

@@ -1,5 +1,6 @@
-// network — the nodes this host knows (itself; later its replicas) and which services each serves
-// (the `network` service: nodes, services). A privileged built-in over the "network" sub-table.
+// network — the nodes this host knows (itself, then every live replica sharing its store) and which
+// services each serves (the `network` service: nodes, services). A privileged built-in over the
+// "network" sub-table.
 #include <platform/sdk.hpp>
 
 namespace schema = platform::schema;

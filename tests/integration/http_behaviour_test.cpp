@@ -343,6 +343,32 @@ TEST(HttpRateLimit, TheThirdRequestInABurstIs429WithRetryAfter) {
     EXPECT_EQ(host.stop(), 0);
 }
 
+// `shared: true` (decision 72): both limits count in the store provider (here store-memory), the
+// same answers as in the process; two replicas on one store then share each bucket
+// (tests/unit/providers/shared_state_test.cpp).
+TEST(HttpRateLimit, SharedCountersInTheStoreGiveTheSameAnswers) {
+    TempDir dir;
+    HostProcess host(with_http(dir,
+                               "{rate_limit: {requests_per_second: 0.01, burst: 3, shared: true}, "
+                               "account_rate_limit: {requests_per_second: 0.01, burst: 2, "
+                               "shared: true}}"));
+    host.start();
+    HttpClient c("127.0.0.1", host.api_port());
+    const std::map<std::string, std::string> alice{{"Authorization", "Bearer alice"}};
+    EXPECT_EQ(c.post_json("/api/v1/notes/list", json::object(), alice).status, 200);
+    EXPECT_EQ(c.post_json("/api/v1/notes/list", json::object(), alice).status, 200);
+    auto account = c.post_json("/api/v1/notes/list", json::object(), alice);
+    EXPECT_EQ(account.status, 429) << account.body;  // alice's 2
+    EXPECT_NE(account.body.find("alice"), std::string::npos) << account.body;
+    auto address = c.get("/");
+    EXPECT_EQ(address.status, 429) << address.body;  // the address's 3 went to the three above
+    EXPECT_GE(
+        std::stoi(address.header("retry-after").empty() ? "0" : address.header("retry-after")), 1);
+    EXPECT_EQ(c.get("/health").status, 200);
+    EXPECT_EQ(host.stop(), 0);
+    EXPECT_EQ(host.log().find("counting in this process"), std::string::npos) << host.log();
+}
+
 TEST(HttpLimits, ProfileLimitsApply) {
     TempDir dir;
     HostProcess host(with_http(

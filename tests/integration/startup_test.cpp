@@ -24,6 +24,39 @@ TEST(Startup, UnknownProfileIsNamed) {
     EXPECT_NE(host.log().find("unknown profile 'nosuch'"), std::string::npos) << host.log();
 }
 
+// The kubernetes profile needs PLATFORM_POSTGRES_URL and PLATFORM_NATS_URL (decision 72): without
+// one the server stops naming the variable and its flag, before any provider tries to connect; a
+// flag sets the variable the profile reads; a bad value stops the command naming the flag.
+TEST(Startup, KubernetesProfileNamesTheMissingSetting) {
+    HostProcess::Options o = with_profile("kubernetes");
+    o.env = {{"PLATFORM_POSTGRES_URL", ""}, {"PLATFORM_NATS_URL", ""}};
+    HostProcess none(o);
+    EXPECT_EQ(none.run_to_exit(), 1);
+    EXPECT_NE(none.log().find("kubernetes.yaml:30: PLATFORM_POSTGRES_URL is not set"),
+              std::string::npos)
+        << none.log();
+    EXPECT_NE(none.log().find("--postgres_url"), std::string::npos) << none.log();
+    EXPECT_EQ(none.log().find("store-postgres:"), std::string::npos) << none.log();  // not tried
+
+    o.args = {"--postgres_url", "postgresql://platform@127.0.0.1:1/platform"};
+    HostProcess no_nats(o);
+    EXPECT_EQ(no_nats.run_to_exit(), 1);
+    EXPECT_NE(no_nats.log().find("PLATFORM_NATS_URL is not set"), std::string::npos)
+        << no_nats.log();
+    EXPECT_NE(no_nats.log().find("--nats_url"), std::string::npos) << no_nats.log();
+
+    o.args = {"--nats_url", "http://nats:4222"};
+    HostProcess bad(o);
+    EXPECT_EQ(bad.run_to_exit(), 2);
+    EXPECT_NE(bad.log().find("--nats_url"), std::string::npos) << bad.log();
+    EXPECT_NE(bad.log().find("nats://host:port"), std::string::npos) << bad.log();
+    o.args = {};
+    o.env["PLATFORM_NODE_ID"] = "bad id";
+    HostProcess bad_id(o);
+    EXPECT_EQ(bad_id.run_to_exit(), 2);
+    EXPECT_NE(bad_id.log().find("PLATFORM_NODE_ID: 'bad id'"), std::string::npos) << bad_id.log();
+}
+
 TEST(Startup, YamlErrorNamesFileAndLine) {
     TempDir dir;
     std::string file = dir.path() + "/broken.yaml";

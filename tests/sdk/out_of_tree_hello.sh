@@ -48,7 +48,8 @@ for f in bin/platform include/platform/abi.h include/platform/sdk.hpp include/pl
     lib/cmake/PlatformSDK/PlatformSDKConfig.cmake lib/cmake/PlatformSDK/PlatformSDKConfigVersion.cmake \
     lib/cmake/PlatformSDK/PlatformPlugin.cmake lib/cmake/PlatformSDK/plugin.map \
     lib/pkgconfig/platform-sdk.pc lib/platform/plugins/notes.so lib/platform/plugins/store-memory.so \
-    share/platform/profiles/test.yaml share/platform/profiles/local.yaml; do
+    share/platform/profiles/test.yaml share/platform/profiles/local.yaml \
+    share/platform/profiles/kubernetes.yaml; do
     [[ -e $prefix/$f ]] || fail "not installed: $prefix/$f"
 done
 if compgen -G "$prefix/lib/platform/plugins/abi-*" >/dev/null || [[ -e $prefix/lib/platform/plugins/clock.so ]]; then

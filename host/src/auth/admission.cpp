@@ -50,6 +50,8 @@ Admission::Admission(Runtime& runtime) : runtime_(runtime) {
         per_account_ = std::make_unique<RateLimiter>(
             limit.requests_per_second,
             limit.burst > 0 ? limit.burst : std::max(1.0, limit.requests_per_second));
+    if (per_account_ && limit.shared)  // counted in the store (decision 72)
+        per_account_->share(store_rate_counters(runtime), "account");
 }
 
 Admission::~Admission() = default;

@@ -1,7 +1,12 @@
 // Services registered through the registry service: records with nodes (id, address, metadata)
-// that expire without a heartbeat within their TTL (90 s by default).
+// that expire without a heartbeat within their TTL (90 s by default). In this process, or, once
+// share_externals ran, in the store's `_registry` table shared by every replica (decision 72).
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
 #include <platform/host/core/names.hpp>
 #include <platform/host/core/service_registry.hpp>
+#include <platform/host/core/status.hpp>
 #include <regex>
 
 namespace platform::host {
@@ -49,6 +54,67 @@ json ServiceRegistry::describe_external(const External& e, int64_t now_ms) const
     return out;
 }
 
+namespace {
+// How often a write over the store is retried when another replica wrote the same service first.
+constexpr int kCasAttempts = 16;
+// A stored service outlives its last node's expiry by this long, so that a sweep still finds it
+// and tells the watchers it went.
+constexpr int64_t kStoredGraceMs = 60'000;
+
+}  // namespace
+
+json ServiceRegistry::to_stored(const External& e) {
+    json nodes = json::array();
+    for (const auto& [_, n] : e.nodes)
+        nodes.push_back({{"node", n.record}, {"expires", n.expires_at_ms}});
+    return {{"record", e.record}, {"nodes", nodes}};
+}
+
+ServiceRegistry::External ServiceRegistry::from_stored(const json& j) {
+    External e;
+    if (!j.is_object()) return e;
+    e.record = j.value("record", json::object());
+    if (j.contains("nodes") && j["nodes"].is_array())
+        for (const auto& n : j["nodes"]) {
+            if (!n.is_object() || !n.contains("node") || !n["node"].is_object()) continue;
+            const std::string id = n["node"].value("id", "");
+            if (!id.empty()) e.nodes[id] = Node{n["node"], n.value("expires", int64_t{0})};
+        }
+    return e;
+}
+
+void ServiceRegistry::share_externals(std::unique_ptr<HostStoreTable> table) {
+    shared_ = std::move(table);
+}
+
+std::optional<ServiceRegistry::External> ServiceRegistry::load_shared(const std::string& name,
+                                                                      int64_t now_ms,
+                                                                      std::string* raw) const {
+    std::string text;
+    const platform_status_t st = shared_->get(name, now_ms, text);
+    if (st != PLATFORM_OK && st != PLATFORM_NOT_FOUND)
+        throw std::runtime_error("the store holding registered services answered " +
+                                 std::string(status_info(st).name));
+    if (store_failing_.exchange(false)) spdlog::info("registry: the store answers again");
+    if (st == PLATFORM_NOT_FOUND) return std::nullopt;
+    if (raw) *raw = text;
+    return from_stored(json::parse(text, nullptr, false));
+}
+
+platform_status_t ServiceRegistry::store_shared(const std::string& name, const External& e,
+                                                const std::string* raw, int64_t now_ms) {
+    if (e.nodes.empty()) {
+        if (!raw) return PLATFORM_OK;
+        return shared_->has_cas() ? shared_->cas(name, raw, nullptr, 0, now_ms)
+                                  : shared_->del(name);
+    }
+    int64_t last = 0;
+    for (const auto& [_, n] : e.nodes) last = std::max(last, n.expires_at_ms);
+    const std::string text = to_stored(e).dump();
+    return shared_->has_cas() ? shared_->cas(name, raw, &text, last + kStoredGraceMs, now_ms)
+                              : shared_->put(name, text, last + kStoredGraceMs);
+}
+
 platform_status_t ServiceRegistry::register_external(const json& service, int64_t ttl_ms,
                                                      int64_t now_ms, std::string& error) {
     if (error = check_record(service); !error.empty()) return PLATFORM_INVALID_ARGUMENT;
@@ -62,60 +128,161 @@ platform_status_t ServiceRegistry::register_external(const json& service, int64_
         return PLATFORM_CONFLICT;
     }
     if (ttl_ms <= 0) ttl_ms = kDefaultTtlMs;
-    json snapshot;
-    std::string action;
-    {
-        std::unique_lock<std::shared_mutex> g(m_);
-        auto [it, created] = externals_.try_emplace(name);
-        External& e = it->second;
+    // The service record and its nodes, merged into `e` (new or as it was).
+    auto merge = [&](External& e) {
         e.record = {{"name", name},
                     {"version", service.value("version", "latest")},
                     {"endpoints", service.value("endpoints", json::array())},
                     {"metadata", service.value("metadata", json::object())}};
-        bool new_node = false;
+        bool changed = false;
         for (const auto& n : service["nodes"]) {
             json node = {{"id", n["id"]},
                          {"address", n.value("address", "")},
                          {"metadata", n.value("metadata", json::object())}};
             auto [nit, added] = e.nodes.try_emplace(n["id"].get<std::string>());
-            new_node |= added || nit->second.record != node;
+            changed |= added || nit->second.record != node;
             nit->second = Node{std::move(node), now_ms + ttl_ms};
         }
+        return changed;
+    };
+    json snapshot;
+    std::string action;
+    if (shared_) {
+        for (int attempt = 0;; ++attempt) {
+            if (attempt == kCasAttempts) {
+                error = "service: " + name + " is being registered by other replicas; try again";
+                return PLATFORM_CONFLICT;
+            }
+            std::string raw;
+            std::optional<External> old;
+            try {
+                old = load_shared(name, now_ms, &raw);
+            } catch (const std::runtime_error& e) {
+                error = e.what();
+                return PLATFORM_UNAVAILABLE;
+            }
+            External e = old ? *old : External{};
+            const bool created = describe_external(e, now_ms)["nodes"].empty();
+            const bool new_node = merge(e);
+            const platform_status_t st = store_shared(name, e, old ? &raw : nullptr, now_ms);
+            if (st == PLATFORM_CONFLICT) continue;
+            if (st != PLATFORM_OK) {
+                error = "the store holding registered services answered " +
+                        std::string(status_info(st).name);
+                return PLATFORM_UNAVAILABLE;
+            }
+            action = created ? "create" : (new_node ? "update" : "");
+            snapshot = describe_external(e, now_ms);
+            break;
+        }
+    } else {
+        std::unique_lock<std::shared_mutex> g(m_);
+        auto [it, created] = externals_.try_emplace(name);
+        External& e = it->second;
+        const bool new_node = merge(e);
         action = created ? "create" : (new_node ? "update" : "");
         snapshot = describe_external(e, now_ms);
     }
-    if (!action.empty()) notify(action, snapshot);
+    if (!action.empty()) shared_ ? notify_shared(action, snapshot) : notify(action, snapshot);
     return PLATFORM_OK;
 }
 
 platform_status_t ServiceRegistry::deregister_external(const json& service, std::string& error) {
     if (error = check_record(service); !error.empty()) return PLATFORM_INVALID_ARGUMENT;
     const std::string name = service["name"];
+    // Removes the listed nodes (all without a list) from `e`.
+    auto remove = [&](External& e) {
+        if (service.contains("nodes") && !service["nodes"].empty())
+            for (const auto& n : service["nodes"]) e.nodes.erase(n["id"].get<std::string>());
+        else
+            e.nodes.clear();
+    };
+    auto snapshot_of = [](const External& e) {
+        json snapshot = e.record;
+        snapshot["nodes"] = json::array();
+        for (const auto& [_, n] : e.nodes) snapshot["nodes"].push_back(n.record);
+        return snapshot;
+    };
     json snapshot;
     std::string action;
-    {
+    if (shared_) {
+        // Expiry is checked by whoever reads next; a deregistration is not timed.
+        const int64_t now_ms = 0;
+        for (int attempt = 0;; ++attempt) {
+            if (attempt == kCasAttempts) {
+                error = "service: " + name + " is being changed by other replicas; try again";
+                return PLATFORM_CONFLICT;
+            }
+            std::string raw;
+            std::optional<External> old;
+            try {
+                old = load_shared(name, now_ms, &raw);
+            } catch (const std::runtime_error& e) {
+                error = e.what();
+                return PLATFORM_UNAVAILABLE;
+            }
+            if (!old) {
+                error = "service.name: no registered service " + name;
+                return PLATFORM_NOT_FOUND;
+            }
+            External e = *old;
+            remove(e);
+            const platform_status_t st = store_shared(name, e, &raw, now_ms);
+            if (st == PLATFORM_CONFLICT) continue;
+            if (st != PLATFORM_OK) {
+                error = "the store holding registered services answered " +
+                        std::string(status_info(st).name);
+                return PLATFORM_UNAVAILABLE;
+            }
+            snapshot = snapshot_of(e);
+            action = e.nodes.empty() ? "delete" : "update";
+            break;
+        }
+    } else {
         std::unique_lock<std::shared_mutex> g(m_);
         auto it = externals_.find(name);
         if (it == externals_.end()) {
             error = "service.name: no registered service " + name;
             return PLATFORM_NOT_FOUND;
         }
-        if (service.contains("nodes") && !service["nodes"].empty())
-            for (const auto& n : service["nodes"])
-                it->second.nodes.erase(n["id"].get<std::string>());
-        else
-            it->second.nodes.clear();
-        snapshot = it->second.record;
-        snapshot["nodes"] = json::array();
-        for (const auto& [_, n] : it->second.nodes) snapshot["nodes"].push_back(n.record);
+        remove(it->second);
+        snapshot = snapshot_of(it->second);
         action = it->second.nodes.empty() ? "delete" : "update";
         if (it->second.nodes.empty()) externals_.erase(it);
     }
-    notify(action, snapshot);
+    shared_ ? notify_shared(action, snapshot) : notify(action, snapshot);
     return PLATFORM_OK;
 }
 
+void ServiceRegistry::expire_shared(const std::string& name, std::string raw, int64_t now_ms) {
+    for (int attempt = 0; attempt < kCasAttempts; ++attempt) {
+        External e = from_stored(json::parse(raw, nullptr, false));
+        const size_t before = e.nodes.size();
+        for (auto n = e.nodes.begin(); n != e.nodes.end();)
+            n = n->second.expires_at_ms <= now_ms ? e.nodes.erase(n) : std::next(n);
+        if (e.nodes.size() == before) return;
+        const platform_status_t st = store_shared(name, e, &raw, now_ms);
+        if (st == PLATFORM_OK) {
+            notify_shared(e.nodes.empty() ? "delete" : "update", describe_external(e, now_ms));
+            return;
+        }
+        if (st != PLATFORM_CONFLICT) return;  // the next sweep tries again
+        // Another replica changed it (a heartbeat, or its own sweep): look again.
+        try {
+            if (!load_shared(name, now_ms, &raw)) return;
+        } catch (const std::runtime_error&) {
+            return;
+        }
+    }
+}
+
 void ServiceRegistry::expire(int64_t now_ms) {
+    if (shared_) {
+        std::vector<std::pair<std::string, std::string>> rows;
+        if (shared_->scan(now_ms, rows) != PLATFORM_OK) return;  // the next sweep tries again
+        for (auto& [name, raw] : rows) expire_shared(name, std::move(raw), now_ms);
+        return;
+    }
     std::vector<std::pair<std::string, json>> changes;
     {
         std::unique_lock<std::shared_mutex> g(m_);
@@ -151,6 +318,43 @@ bool ServiceRegistry::unwatch(uint64_t id) {
     return watchers_.erase(id) > 0;
 }
 
+void ServiceRegistry::store_trouble(const std::string& what) const {
+    if (!store_failing_.exchange(true))
+        spdlog::warn(
+            "registry: {}; registered services cannot be listed or reached until it "
+            "answers again",
+            what);
+}
+
+void ServiceRegistry::on_shared_change(
+    std::function<void(const std::string&, const std::string&)> fn) {
+    shared_change_ = std::move(fn);
+}
+
+void ServiceRegistry::notify_shared(const std::string& action, const json& service) {
+    notify(action, service);
+    if (shared_change_) shared_change_(action, service.value("name", ""));
+}
+
+void ServiceRegistry::changed_elsewhere(const std::string& action, const std::string& name,
+                                        int64_t now_ms) {
+    if (!shared_ || name.empty()) return;
+    std::optional<External> now;
+    try {
+        now = load_shared(name, now_ms, nullptr);
+    } catch (const std::runtime_error& e) {
+        store_trouble(e.what());
+        return;
+    }
+    json snapshot = now ? describe_external(*now, now_ms) : json{{"name", name}};
+    if (!now || snapshot["nodes"].empty()) {
+        snapshot["nodes"] = json::array();
+        notify("delete", snapshot);
+        return;
+    }
+    notify(action == "create" ? "create" : "update", snapshot);
+}
+
 void ServiceRegistry::notify(const std::string& action, const json& service) {
     const json event = {{"action", action}, {"service", service}};
     std::lock_guard<std::mutex> g(watchers_m_);  // held so unwatch waits for a running callback
@@ -160,12 +364,22 @@ void ServiceRegistry::notify(const std::string& action, const json& service) {
 std::vector<std::string> ServiceRegistry::node_addresses(std::string_view full_name,
                                                          int64_t now_ms) const {
     std::vector<std::string> out;
+    auto collect = [&](const External& e) {
+        for (const auto& [_, n] : e.nodes)
+            if (n.expires_at_ms > now_ms && !n.record.value("address", "").empty())
+                out.push_back(n.record["address"]);
+    };
+    if (shared_) {
+        try {
+            if (auto e = load_shared(std::string(full_name), now_ms, nullptr)) collect(*e);
+        } catch (const std::runtime_error& e) {
+            store_trouble(e.what());
+        }
+        return out;
+    }
     std::shared_lock<std::shared_mutex> g(m_);
     auto it = externals_.find(std::string(full_name));
-    if (it == externals_.end()) return out;
-    for (const auto& [_, n] : it->second.nodes)
-        if (n.expires_at_ms > now_ms && !n.record.value("address", "").empty())
-            out.push_back(n.record["address"]);
+    if (it != externals_.end()) collect(it->second);
     return out;
 }
 

@@ -40,6 +40,7 @@ platform_status_t config_get(platform_host_ctx_t* c, platform_str_t path,
     // and where, never the credentials (decisions.md, the mail service).
     const Settings& settings = hctx(c).runtime->settings();
     const json platform_part = {{"namespace", settings.ns},
+                                {"node", hctx(c).runtime->registry().node_id()},
                                 {"mail_domain", settings.mail_domain},
                                 {"smtp_relay", smtp_relay_without_credentials(settings.smtp_relay)},
                                 {"smtp_listening", hctx(c).runtime->smtp_listening()}};

@@ -26,14 +26,22 @@ struct Ctx {
     }
 };
 
-std::string expand(const std::string& s) {
-    static const std::regex var("\\$\\{([A-Za-z_][A-Za-z0-9_]*)\\}");
+// ${VAR} -> the variable's value ("" when unset); ${VAR:?why} -> the value, or a YAML error at
+// `mark` naming VAR and `why` when the variable is unset or empty (a setting the profile needs).
+std::string expand(const std::string& s, const YAML::Mark& mark = YAML::Mark::null_mark()) {
+    static const std::regex var("\\$\\{([A-Za-z_][A-Za-z0-9_]*)(?::\\?([^}]*))?\\}");
     std::string out;
     auto begin = std::sregex_iterator(s.begin(), s.end(), var);
     size_t last = 0;
     for (auto it = begin; it != std::sregex_iterator(); ++it) {
         out += s.substr(last, it->position() - last);
-        const char* v = std::getenv((*it)[1].str().c_str());
+        const std::string name = (*it)[1].str();
+        const char* v = std::getenv(name.c_str());
+        if ((*it)[2].matched && (!v || !*v)) {
+            const std::string why = (*it)[2].str();
+            throw YAML::Exception(mark,
+                                  name + " is not set" + (why.empty() ? "" : " (" + why + ")"));
+        }
         out += v ? v : "";
         last = it->position() + it->length();
     }
@@ -54,7 +62,7 @@ json to_json(const YAML::Node& n) {
         }
         case YAML::NodeType::Scalar: {
             std::string s = n.Scalar();
-            if (n.Tag() == "!") return expand(s);  // quoted: always a string
+            if (n.Tag() == "!") return expand(s, n.Mark());  // quoted: always a string
             if (s == "true" || s == "false") return s == "true";
             if (s == "null" || s == "~") return nullptr;
             static const std::regex number("^-?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?$");
@@ -63,7 +71,7 @@ json to_json(const YAML::Node& n) {
                     json::parse(s, nullptr, false);  // "09", "007": no JSON numbers, so strings
                 if (!v.is_discarded()) return v;
             }
-            return expand(s);
+            return expand(s, n.Mark());
         }
         default:
             return nullptr;
@@ -75,7 +83,7 @@ std::vector<std::string> string_list(const Ctx& c, const YAML::Node& n, const st
     std::vector<std::string> out;
     for (const auto& v : n) {
         if (!v.IsScalar()) c.fail(v, key, "must be a list of strings");
-        out.push_back(expand(v.Scalar()));
+        out.push_back(expand(v.Scalar(), v.Mark()));
     }
     return out;
 }
@@ -124,7 +132,7 @@ CorsSettings cors_settings(const Ctx& c, const YAML::Node& n, const std::string&
 
 std::string scalar(const Ctx& c, const YAML::Node& n, const std::string& key) {
     if (!n.IsScalar()) c.fail(n, key, "must be a string");
-    return expand(n.Scalar());
+    return expand(n.Scalar(), n.Mark());
 }
 
 // A scalar as written (no ${VAR} expansion); any other node is named, not a bad conversion.
@@ -243,16 +251,18 @@ HttpSettings parse_http(const Ctx& c, const YAML::Node& v) {
         else if (sk == "rate_limit" || sk == "account_rate_limit") {
             if (n.IsNull()) continue;  // `rate_limit:` with nothing = off
             RateLimitSettings& limit = sk == "rate_limit" ? h.rate_limit : h.account_rate_limit;
-            if (!n.IsMap()) c.fail(n, k, "must be a mapping {requests_per_second, burst}");
+            if (!n.IsMap()) c.fail(n, k, "must be a mapping {requests_per_second, burst, shared}");
             for (const auto& f : n) {
                 const std::string fk = f.first.as<std::string>();
                 if (fk == "requests_per_second")
                     limit.requests_per_second = positive(f.second, k + "." + fk);
                 else if (fk == "burst")
                     limit.burst = positive(f.second, k + "." + fk);
+                else if (fk == "shared")
+                    limit.shared = boolean(c, f.second, k + "." + fk);
                 else
                     c.fail(f.first, k + "." + fk,
-                           "unknown key (expected requests_per_second, burst)");
+                           "unknown key (expected requests_per_second, burst, shared)");
             }
             if (!limit.enabled())
                 c.fail(n, k + ".requests_per_second", "missing (the rate limit needs it)");

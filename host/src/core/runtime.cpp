@@ -3,9 +3,12 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <platform/host/core/host_store_table.hpp>
 #include <platform/host/core/loader.hpp>
 #include <platform/host/core/names.hpp>
+#include <platform/host/core/node_id.hpp>
 #include <platform/host/core/runtime.hpp>
+#include <platform/host/core/status.hpp>
 #include <set>
 
 namespace platform::host {
@@ -20,10 +23,12 @@ platform_kind_t kind_of(const std::string& name) {
     if (name == "auth") return PLATFORM_KIND_AUTH;
     return PLATFORM_KIND_MODEL;
 }
-std::string node_id() {
-    char name[256] = {0};
-    gethostname(name, sizeof name - 1);
-    return std::string(name) + "-" + std::to_string(getpid());
+// PLATFORM_NODE_ID, else the id kept in $PLATFORM_HOME/node-id (node_id.hpp).
+std::string node_id_of(const Settings& s) {
+    std::string warning;
+    std::string id = stable_node_id(s.node_id, s.home, &warning);
+    if (!warning.empty()) spdlog::warn("node id {}: {}", id, warning);
+    return id;
 }
 }  // namespace
 
@@ -31,7 +36,7 @@ Runtime::Runtime(Settings settings, Profile profile)
     : settings_(std::move(settings)),
       profile_(std::move(profile)),
       clock_(profile_.manual_clock),
-      registry_(settings_.ns, node_id()),
+      registry_(settings_.ns, node_id_of(settings_)),
       api_(make_host_api()),
       pool_(4, 256),
       activity_(activity_store_writer(*this),
@@ -43,7 +48,9 @@ Runtime::Runtime(Settings settings, Profile profile)
                 }),
       tools_(std::make_unique<ToolCatalog>(registry_)),
       payments_(std::make_unique<PaymentGate>(*this)),
-      admission_(std::make_unique<Admission>(*this)) {}
+      admission_(std::make_unique<Admission>(*this)),
+      node_records_(std::make_unique<NodeRecords>(*this)),
+      started_ms_(Clock::real_now_ms()) {}
 
 Runtime::~Runtime() {
     stop();
@@ -250,13 +257,83 @@ void Runtime::start_models(const std::map<std::string, Plugin*>& by_id) {
 void Runtime::start() {
     secrets_ = std::make_unique<Secrets>(settings_.config_secret_key, settings_.home);
     load_all();
+    // Shared rate-limit counters need a store that compares and sets (rate_limiter.hpp).
+    for (const auto& [key, limit] :
+         {std::pair{"http.rate_limit", &profile_.http.rate_limit},
+          std::pair{"http.account_rate_limit", &profile_.http.account_rate_limit}})
+        if (limit->enabled() && limit->shared && !HostStoreTable(*this, "_ratelimit").has_cas())
+            throw ProfileError(
+                profile_.file + ": " + key + ".shared: the store provider (" +
+                (provider("store") ? provider("store")->id : std::string("none")) +
+                ") has no compare-and-set, which counters shared between replicas need; use a "
+                "store with it (store-postgres, store-sqlite, store-memory) or drop `shared`");
+    // Registered services live in the store when there is one, so every replica on it sees them
+    // (decision 72); the sweep below then expires them there.
+    if (provider("store")) {
+        registry_.share_externals(std::make_unique<HostStoreTable>(*this, "_registry"));
+        relay_registry_changes();
+    }
     sweep_registry();
 }
 
+namespace {
+// The broker topic on which hosts tell each other that they changed a registered service.
+const std::string kRegistryTopic = "_platform.registry";
+}  // namespace
+
+// A change made here is published as {"node", "action", "service"}; one published by another
+// node makes this host's registry watchers hear it, read back from the store
+// (ServiceRegistry::changed_elsewhere), on the worker pool.
+void Runtime::relay_registry_changes() {
+    Plugin* b = provider("broker");
+    if (!b || !b->instance) return;
+    const auto* table = static_cast<const platform_broker_provider_t*>(b->desc->provider);
+    void* inst = b->instance;
+    registry_.on_shared_change(
+        [this, table, inst](const std::string& action, const std::string& name) {
+            const std::string body = nlohmann::json{
+                {"node", registry_.node_id()},
+                {"action", action},
+                {"service", name}}.dump();
+            const std::string headers = "{}";
+            const platform_status_t st =
+                table->publish(inst, platform_str_t{kRegistryTopic.data(), kRegistryTopic.size()},
+                               platform_str_t{body.data(), body.size()},
+                               platform_str_t{headers.data(), headers.size()});
+            if (st != PLATFORM_OK)
+                spdlog::warn("registry: other replicas' watchers miss a change of {} (broker: {})",
+                             name, status_info(st).name);
+        });
+    if (table->subscribe(inst, platform_str_t{kRegistryTopic.data(), kRegistryTopic.size()},
+                         platform_str_t{}, &Runtime::registry_message, this,
+                         &registry_subscription_) != PLATFORM_OK) {
+        registry_subscription_ = 0;
+        spdlog::warn(
+            "registry: cannot subscribe to {}; this host's watchers hear only the "
+            "changes made through it",
+            kRegistryTopic);
+    }
+}
+
+void Runtime::registry_message(void* user, platform_str_t, platform_str_t body, platform_str_t) {
+    auto* rt = static_cast<Runtime*>(user);
+    const nlohmann::json m =
+        nlohmann::json::parse(std::string(body.ptr ? body.ptr : "", body.len), nullptr, false);
+    if (!m.is_object() || !m.contains("node") || !m["node"].is_string() ||
+        m["node"] == rt->registry_.node_id() || !m.contains("service") || !m["service"].is_string())
+        return;
+    const std::string action = m.value("action", "update"), name = m["service"];
+    if (rt->stopped_) return;
+    rt->pool_.submit([rt, action, name] {
+        if (!rt->stopped_) rt->registry_.changed_elsewhere(action, name, rt->clock_.now_ms());
+    });
+}
+
+// Every second, on the worker pool (the registry may be in a store a network away).
 void Runtime::sweep_registry() {
     registry_.expire(clock_.now_ms());
     timers_.at(Clock::monotonic_ms() + 1000, [this] {
-        if (!stopped_) sweep_registry();
+        if (!stopped_) pool_.submit([this] { sweep_registry(); });
     });
 }
 
@@ -288,16 +365,38 @@ void Runtime::resource_updated(const std::string& uri, const std::string& accoun
 void Runtime::set_addresses(std::string api, std::string proxy) {
     api_address_ = std::move(api);
     proxy_address_ = std::move(proxy);
+    // Now that it can be reached, this node's record goes to the store for the other replicas.
+    if (!listening_.exchange(true)) refresh_node_record();
+}
+
+nlohmann::json Runtime::own_node(int64_t now_ms) const {
+    nlohmann::json services = nlohmann::json::array();
+    for (const auto& s : registry_.all()) services.push_back(s.name);
+    return {{"id", registry_.node_id()},
+            {"address", api_address_},
+            {"metadata", {{"proxy", proxy_address_}, {"profile", profile_.name}}},
+            {"services", services},
+            {"started", started_ms_},
+            {"last_seen", now_ms}};
+}
+
+// Writes this node's record now and every NodeRecords::kRefreshMs (on the worker pool: the store
+// may be a network away).
+void Runtime::refresh_node_record() {
+    if (stopped_) return;
+    const int64_t now = clock_.now_ms();  // the clock every store call uses (node_records.hpp)
+    node_records_->write(own_node(now), now);
+    timers_.at(Clock::monotonic_ms() + NodeRecords::kRefreshMs, [this] {
+        if (!stopped_) pool_.submit([this] { refresh_node_record(); });
+    });
 }
 
 nlohmann::json Runtime::network_nodes() const {
-    nlohmann::json services = nlohmann::json::array();
-    for (const auto& s : registry_.all()) services.push_back(s.name);
-    return nlohmann::json::array(
-        {{{"id", registry_.node_id()},
-          {"address", api_address_},
-          {"metadata", {{"proxy", proxy_address_}, {"profile", profile_.name}}},
-          {"services", services}}});
+    const int64_t now = clock_.now_ms();
+    nlohmann::json out = nlohmann::json::array({own_node(now)});
+    if (auto others = node_records_->others(registry_.node_id(), now))
+        for (auto& n : *others) out.push_back(std::move(n));
+    return out;
 }
 
 Plugin* Runtime::add_service(std::unique_ptr<Plugin> up, std::string& error) {
@@ -357,6 +456,11 @@ void Runtime::stop() {
     timers_.stop();
     pool_.stop();
     activity_.flush();  // what was seen since the last flush, while the store is still up
+    if (listening_) node_records_->remove(registry_.node_id());  // other replicas stop listing it
+    if (registry_subscription_)
+        if (Plugin* b = provider("broker"); b && b->instance)
+            static_cast<const platform_broker_provider_t*>(b->desc->provider)
+                ->unsubscribe(b->instance, registry_subscription_);
     std::vector<Plugin*> dynamic;
     {
         std::lock_guard<std::mutex> g(dynamic_m_);

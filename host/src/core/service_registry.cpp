@@ -1,6 +1,9 @@
+#include <spdlog/spdlog.h>
+
 #include <optional>
 #include <platform/host/core/names.hpp>
 #include <platform/host/core/service_registry.hpp>
+#include <platform/host/core/status.hpp>
 
 namespace platform::host {
 
@@ -165,6 +168,19 @@ json ServiceRegistry::describe(const ServiceEntry& s) const {
 json ServiceRegistry::list(int64_t now_ms) const {
     json out = json::array();
     for (const auto& s : all()) out.push_back(describe(s));
+    if (shared_) {
+        std::vector<std::pair<std::string, std::string>> rows;
+        if (platform_status_t st = shared_->scan(now_ms, rows); st != PLATFORM_OK)
+            store_trouble("the store holding registered services answered " +
+                          std::string(status_info(st).name));
+        else if (store_failing_.exchange(false))
+            spdlog::info("registry: the store answers again");
+        for (const auto& [_, raw] : rows) {
+            json d = describe_external(from_stored(json::parse(raw, nullptr, false)), now_ms);
+            if (!d["nodes"].empty()) out.push_back(std::move(d));
+        }
+        return out;
+    }
     std::shared_lock<std::shared_mutex> g(m_);
     for (const auto& [_, e] : externals_) {
         json d = describe_external(e, now_ms);
@@ -175,11 +191,20 @@ json ServiceRegistry::list(int64_t now_ms) const {
 
 json ServiceRegistry::get(std::string_view name, int64_t now_ms) const {
     if (const ServiceEntry* s = find(name)) return json::array({describe(*s)});
-    std::shared_lock<std::shared_mutex> g(m_);
     for (const auto& candidate : {std::string(name), qualify(ns_, name)}) {
-        auto it = externals_.find(candidate);
-        if (it == externals_.end()) continue;
-        json d = describe_external(it->second, now_ms);
+        std::optional<External> found;
+        if (shared_) {
+            try {
+                found = load_shared(candidate, now_ms, nullptr);
+            } catch (const std::runtime_error& e) {
+                store_trouble(e.what());
+            }
+        } else {
+            std::shared_lock<std::shared_mutex> g(m_);
+            if (auto it = externals_.find(candidate); it != externals_.end()) found = it->second;
+        }
+        if (!found) continue;
+        json d = describe_external(*found, now_ms);
         if (!d["nodes"].empty()) return json::array({std::move(d)});
     }
     return nullptr;

@@ -87,6 +87,21 @@ Settings Settings::from_environment() {
         if (auto problem = smtp_relay_problem(s.smtp_relay))
             throw std::invalid_argument("PLATFORM_SMTP_RELAY: " + *problem);
     }
+    if (const char* url = env("PLATFORM_POSTGRES_URL"); url && *url) {
+        s.postgres_url = url;
+        if (auto problem = postgres_url_problem(s.postgres_url))
+            throw std::invalid_argument("PLATFORM_POSTGRES_URL: " + *problem);
+    }
+    if (const char* url = env("PLATFORM_NATS_URL"); url && *url) {
+        s.nats_url = url;
+        if (auto problem = nats_url_problem(s.nats_url))
+            throw std::invalid_argument("PLATFORM_NATS_URL: '" + s.nats_url + "' " + *problem);
+    }
+    if (const char* id = env("PLATFORM_NODE_ID"); id && *id) {
+        s.node_id = id;
+        if (auto problem = node_id_problem(s.node_id))
+            throw std::invalid_argument("PLATFORM_NODE_ID: '" + s.node_id + "' " + *problem);
+    }
     if (const char* home = env("PLATFORM_HOME"); home && *home) {
         s.home = home;
     } else {
@@ -183,6 +198,78 @@ std::string smtp_relay_without_credentials(const std::string& url) {
     auto p = url.empty() ? std::nullopt : relay_parts(url, &why);
     if (!p) return "";
     return p->scheme + "://" + p->host + (p->port.empty() ? "" : ":" + p->port);
+}
+
+std::optional<std::string> postgres_url_problem(const std::string& url) {
+    if (url.empty()) return std::nullopt;
+    for (char c : url)
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+            return "must be one line without control characters";
+    const std::string scheme = platform::lower(url.substr(0, url.find("://")));
+    if (url.find("://") != std::string::npos) {
+        if (scheme != "postgresql" && scheme != "postgres")
+            return "a URI must start with postgresql:// or postgres:// (e.g. "
+                   "postgresql://user:password@host:5432/dbname)";
+        return std::nullopt;
+    }
+    // keyword=value pairs separated by spaces; at least one, each keyword a word.
+    if (url.find('=') == std::string::npos)
+        return "is neither a postgresql:// URI nor libpq keyword=value pairs (e.g. "
+               "\"host=db port=5432 dbname=platform user=platform\")";
+    const size_t eq = url.find('=');
+    const size_t start = url.find_first_not_of(' ');
+    if (start == eq) return "a keyword=value pair has no keyword";
+    for (size_t i = start; i < eq; ++i)
+        if (!(std::isalnum(static_cast<unsigned char>(url[i])) || url[i] == '_'))
+            return "is neither a postgresql:// URI nor libpq keyword=value pairs (e.g. "
+                   "\"host=db port=5432 dbname=platform user=platform\")";
+    return std::nullopt;
+}
+
+std::optional<std::string> nats_url_problem(const std::string& url) {
+    if (url.empty()) return std::nullopt;
+    size_t i = 0;
+    while (i <= url.size()) {
+        size_t j = url.find(',', i);
+        if (j == std::string::npos) j = url.size();
+        std::string one = url.substr(i, j - i);
+        while (!one.empty() && one.front() == ' ') one.erase(0, 1);
+        while (!one.empty() && one.back() == ' ') one.pop_back();
+        const size_t sep = one.find("://");
+        const std::string scheme =
+            sep == std::string::npos ? "" : platform::lower(one.substr(0, sep));
+        if (scheme != "nats" && scheme != "tls")
+            return "must be nats://host:port (or tls://), comma-separated for a cluster";
+        std::string rest = one.substr(sep + 3);
+        if (const size_t at = rest.rfind('@'); at != std::string::npos) rest = rest.substr(at + 1);
+        if (rest.find_first_of("/?# \t") != std::string::npos)
+            return "must be nats://host:port with nothing after the port";
+        const size_t colon = rest.rfind(':');
+        const bool bracketed = !rest.empty() && rest.front() == '[';
+        std::string host = rest;
+        if (colon != std::string::npos && (!bracketed || rest.find(']') < colon)) {
+            const std::string port = rest.substr(colon + 1);
+            host = rest.substr(0, colon);
+            char* end = nullptr;
+            const long n = std::strtol(port.c_str(), &end, 10);
+            if (port.empty() || *end || n < 1 || n > 65535)
+                return "the port must be a number from 1 to 65535";
+        }
+        if (host.empty() || host == "[]") return "names no host";
+        i = j + 1;
+    }
+    return std::nullopt;
+}
+
+std::optional<std::string> node_id_problem(const std::string& id) {
+    if (id.empty()) return "is empty";
+    if (id.size() > 64) return "is longer than 64 characters";
+    if (!std::isalnum(static_cast<unsigned char>(id.front())))
+        return "must start with a letter or digit";
+    for (char c : id)
+        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-'))
+            return "may hold only letters, digits, '.', '_' and '-'";
+    return std::nullopt;
 }
 
 std::pair<std::string, int> split_address(const std::string& address) {

@@ -36,6 +36,8 @@ struct HttpServer::Impl {
         if (settings.rate_limit.enabled())
             limiter = std::make_shared<RateLimiter>(settings.rate_limit.requests_per_second,
                                                     settings.rate_limit.burst);
+        if (limiter && settings.rate_limit.shared)  // counted in the store (decision 72)
+            limiter->share(store_rate_counters(runtime), "address");
         if (settings.access_log) {
             access = spdlog::get("access");
             if (!access) {

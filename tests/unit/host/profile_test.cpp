@@ -267,6 +267,16 @@ TEST_F(ProfileTest, RepositoryProfilesLoad) {
     EXPECT_EQ(test.providers.at("broker").plugin, "broker-memory");
     EXPECT_EQ(test.providers.at("auth").plugin, "auth-noop");
     EXPECT_TRUE(test.privileged.count("clock"));
+
+    // kubernetes needs its two URLs (ReplicaSettings.* in replica_settings_test.cpp says more).
+    ASSERT_EQ(setenv("PLATFORM_POSTGRES_URL", "postgresql://platform@db/platform", 1), 0);
+    ASSERT_EQ(setenv("PLATFORM_NATS_URL", "nats://nats:4222", 1), 0);
+    Profile kubernetes = load_profile("kubernetes", {platform::test::source_dir() + "/profiles"});
+    EXPECT_EQ(kubernetes.name, "kubernetes");
+    EXPECT_EQ(kubernetes.providers.at("store").plugin, "store-postgres");
+    EXPECT_EQ(kubernetes.providers.at("auth").plugin, "auth-local");
+    unsetenv("PLATFORM_POSTGRES_URL");
+    unsetenv("PLATFORM_NATS_URL");
     unsetenv("PLATFORM_HOME");
 }
 

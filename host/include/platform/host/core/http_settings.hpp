@@ -14,6 +14,8 @@
 //     access_log: true             # one JSON line per request (logger "access", stderr)
 //     rate_limit: {requests_per_second: 50, burst: 100}   # per client address; absent = off
 //     account_rate_limit: {requests_per_second: 20, burst: 40}   # per signed-in account; absent = off
+//                                  # either with `shared: true`: counted in the store, so that
+//                                  # replicas on one store together admit the rate (decision 72)
 //     drain_ms: 10000              # SIGTERM: in-flight requests get this long to finish
 #pragma once
 
@@ -26,6 +28,9 @@ namespace platform::host {
 struct RateLimitSettings {
     double requests_per_second = 0;  // 0 = off
     double burst = 0;                // 0 = requests_per_second (at least 1)
+    // Counted in the store provider (table `_ratelimit`, compare-and-set; rate_limiter.hpp), so
+    // every replica on that store draws from one bucket per client; false = in this process.
+    bool shared = false;
     bool enabled() const { return requests_per_second > 0; }
 };
 

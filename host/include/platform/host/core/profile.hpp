@@ -2,7 +2,9 @@
 //
 // A profile is a YAML file found by name in PLATFORM_PROFILE_PATH, $PLATFORM_HOME/profiles/,
 // <exe>/profiles/, <exe>/../share/platform/profiles/ and the source tree's profiles/ — or given as
-// a path. `${VAR}` in string values expands from the environment (PLATFORM_HOME included).
+// a path. `${VAR}` in string values expands from the environment (PLATFORM_HOME included; unset is
+// ""); `${VAR:?why}` stops loading with "file:line: VAR is not set (why)" when VAR is unset or
+// empty — a setting the profile cannot do without (kubernetes.yaml's PLATFORM_POSTGRES_URL).
 // Every error names the file, the line and the key.
 //
 //   name: local

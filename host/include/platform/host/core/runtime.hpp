@@ -18,6 +18,7 @@
 #include <platform/host/core/clock.hpp>
 #include <platform/host/core/identity.hpp>
 #include <platform/host/core/metrics.hpp>
+#include <platform/host/core/node_records.hpp>
 #include <platform/host/core/operator_console.hpp>
 #include <platform/host/core/payment.hpp>
 #include <platform/host/core/plugin.hpp>
@@ -111,6 +112,9 @@ public:
     // platform.smtp_listening. Set by host_server once the listener is bound.
     void set_smtp_listening(bool on) { smtp_listening_ = on; }
     bool smtp_listening() const { return smtp_listening_; }
+    // Every live node sharing this host's store (node_records.hpp), this one first and always,
+    // even when the store cannot be read: [{id, address, metadata {proxy, profile}, services,
+    // started, last_seen}].
     nlohmann::json network_nodes() const;
     PaymentGate& payments() { return *payments_; }
     Admission& admission() { return *admission_; }
@@ -184,10 +188,20 @@ private:
     IsolatedLoader isolated_loader_;
     std::vector<std::pair<std::string, std::function<std::unique_ptr<Plugin>()>>> builtins_;
     std::string api_address_, proxy_address_;
+    std::unique_ptr<NodeRecords> node_records_;  // `_nodes` in the store (network_nodes)
+    int64_t started_ms_ = 0;                     // real time the runtime was made
+    std::atomic<bool> listening_{false};         // set_addresses ran: the record is written
+    nlohmann::json own_node(int64_t now_ms) const;
+    void refresh_node_record();
+    // Registered-service changes to and from the other replicas over the broker (decision 72).
+    void relay_registry_changes();
+    static void registry_message(void* user, platform_str_t topic, platform_str_t body,
+                                 platform_str_t headers);
+    uint64_t registry_subscription_ = 0;  // 0 = none
     std::atomic<bool> smtp_listening_{false};
     std::mutex resource_listener_m_;
     std::function<void(const std::string&, const std::string&)> resource_listener_;
-    bool stopped_ = false;
+    std::atomic<bool> stopped_{false};
     std::mutex dynamic_m_;
     std::vector<std::unique_ptr<Plugin>> dynamic_;  // added by add_service; never freed before exit
     std::vector<Plugin*> dynamic_started_;

@@ -8,10 +8,14 @@
 
 #include <platform/abi.h>
 
+#include <atomic>
 #include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <platform/host/core/host_store_table.hpp>
 #include <platform/host/core/plugin.hpp>
 #include <shared_mutex>
 #include <string>
@@ -59,6 +63,18 @@ public:
     platform_status_t deregister_external(const nlohmann::json& service, std::string& error);
     // Drops nodes whose TTL passed, and services left without nodes; notifies watchers.
     void expire(int64_t now_ms);
+    // Keeps registered services in `table` (the store's `_registry`, decision 72) instead of this
+    // process, one record per service name, written with compare-and-set when the store has it:
+    // every replica on that store lists, resolves and expires the same ones. Watchers hear of the
+    // changes made through this host. Set before serving (Runtime::start).
+    void share_externals(std::unique_ptr<HostStoreTable> table);
+    // Told after each change this host made to a registered service in the store, with the
+    // watchers' action and the service's name (Runtime publishes it for the other replicas).
+    void on_shared_change(std::function<void(const std::string&, const std::string&)> fn);
+    // Another replica changed registered service `name`: the watchers here hear `action` with
+    // the service as the store holds it now ("delete" and no nodes when it holds none), so a
+    // message can never make them see what is not stored.
+    void changed_elsewhere(const std::string& action, const std::string& name, int64_t now_ms);
     // fn receives {"action": "create"|"update"|"delete", "service": {...}} after each change (a
     // plugin added or removed, an external service registered, refreshed, deregistered or
     // expired), on the thread that made it, outside the registry's lock.
@@ -79,6 +95,19 @@ private:
         std::map<std::string, Node> nodes;
     };
     nlohmann::json describe_external(const External& e, int64_t now_ms) const;
+    // ---- the shared (store) path, external_services.cpp
+    static nlohmann::json to_stored(const External& e);
+    static External from_stored(const nlohmann::json& j);
+    // The live record of `name` in the store: nullopt when absent; `raw` = its text. Throws
+    // std::runtime_error when the store fails.
+    std::optional<External> load_shared(const std::string& name, int64_t now_ms,
+                                        std::string* raw) const;
+    // Writes `e` over `raw` (nullptr = absent) or deletes it when it has no node: OK, CONFLICT
+    // (another replica wrote first), or the store's failure.
+    platform_status_t store_shared(const std::string& name, const External& e,
+                                   const std::string* raw, int64_t now_ms);
+    // Expires one stored service (expire() over the store).
+    void expire_shared(const std::string& name, std::string raw, int64_t now_ms);
     void notify(const std::string& action, const nlohmann::json& service);
 
     std::string ns_, node_id_;
@@ -87,6 +116,13 @@ private:
     std::vector<std::map<std::string, ServiceEntry>::node_type>
         retired_;  // removed, kept at their address
     std::map<std::string, External> externals_;
+    std::unique_ptr<HostStoreTable> shared_;  // null: externals_ in this process
+    std::function<void(const std::string&, const std::string&)> shared_change_;
+    // The store failing: logged once (store_trouble) until it answers again (load_shared).
+    mutable std::atomic<bool> store_failing_{false};
+    void store_trouble(const std::string& what) const;
+    // notify(), then shared_change_ (the shared path's changes).
+    void notify_shared(const std::string& action, const nlohmann::json& service);
     std::mutex watchers_m_;
     std::map<uint64_t, std::function<void(const nlohmann::json&)>> watchers_;
     uint64_t next_watch_ = 1;

@@ -46,6 +46,15 @@ struct Settings {
     // The host log's level (PLATFORM_LOG_LEVEL): trace, debug, info, warn, error or off. A value
     // that is none of these stops from_environment with a message naming the setting.
     std::string log_level = "info";
+    // Shared state for replicas (decision 72): the PostgreSQL connection string
+    // (PLATFORM_POSTGRES_URL, libpq keyword=value or postgresql:// URI) and the NATS server
+    // (PLATFORM_NATS_URL, nats://host:port, comma-separated for a cluster). The host does not use
+    // them itself: a profile passes them to its providers as ${PLATFORM_POSTGRES_URL} and
+    // ${PLATFORM_NATS_URL} (a flag sets the variable before the profile is read).
+    std::string postgres_url, nats_url;
+    // This host's node id (PLATFORM_NODE_ID; node_id.hpp): empty = the one kept in
+    // $PLATFORM_HOME/node-id, created at the first start.
+    std::string node_id;
     std::vector<std::string> plugin_path;  // PLATFORM_PLUGIN_PATH (colon-separated)
     std::string exe_dir;                   // folder of the running binary
 
@@ -62,6 +71,17 @@ std::optional<std::string> smtp_relay_problem(const std::string& url);
 // The relay URL without its user and password ("smtps://user:pw@mx:465" -> "smtps://mx:465"):
 // what plugins are told; empty for an empty or unusable URL.
 std::string smtp_relay_without_credentials(const std::string& url);
+
+// Why `url` cannot be PLATFORM_POSTGRES_URL (a libpq URI postgresql://... or postgres://..., or
+// keyword=value pairs such as "host=db dbname=platform"), or nullopt when it can (empty
+// included). The answer never repeats the value (it may hold a password).
+std::optional<std::string> postgres_url_problem(const std::string& url);
+// Why `url` cannot be PLATFORM_NATS_URL (nats:// or tls:// URLs host[:port], comma-separated),
+// or nullopt when it can (empty included).
+std::optional<std::string> nats_url_problem(const std::string& url);
+// Why `id` cannot be a node id (1 to 64 letters, digits, '.', '_' or '-', starting with a letter
+// or digit), or nullopt when it can. Empty is a problem here; Settings treats it as unset.
+std::optional<std::string> node_id_problem(const std::string& id);
 
 // "host:port" or ":port" -> {host, port}; host defaults to 0.0.0.0. Throws on a bad port.
 std::pair<std::string, int> split_address(const std::string& address);

@@ -62,11 +62,9 @@ psql -q -X "$dsn" -c 'CREATE DATABASE bench' >/dev/null
 db_url=${dsn%/*}/bench
 postmaster=$(head -n 1 "$work/pg/data/postmaster.pid")
 
-# The tree's kubernetes profile without its rate limits (one account writes here as fast as it
-# can), else the same wiring (tests/integration/support/replicas.cpp).
+# profiles/kubernetes.yaml without its rate limits: one account writes here as fast as wrk sends.
 profile=$work/kubernetes.yaml
-if [[ -f $top/profiles/kubernetes.yaml ]]; then
-    python3 - "$top/profiles/kubernetes.yaml" >"$profile" <<'PY'
+python3 - "$top/profiles/kubernetes.yaml" >"$profile" <<'PY'
 import sys
 out, dropping = [], None
 for line in open(sys.argv[1]).read().splitlines():
@@ -81,24 +79,6 @@ for line in open(sys.argv[1]).read().splitlines():
     out.append(line)
 print("\n".join(out))
 PY
-else
-    cat >"$profile" <<'YAML'
-name: kubernetes
-description: replicas sharing PostgreSQL and NATS (the benchmark's copy)
-clock: real
-plugins: all
-privileged: [registry, config, store, broker, network, auth-local, notify, mail, wallet, files]
-providers:
-  store: {plugin: store-postgres, config: {dsn: "${PLATFORM_POSTGRES_URL}"}}
-  broker: {plugin: broker-nats, config: {url: "${PLATFORM_NATS_URL}"}}
-  events: {plugin: events-nats, config: {url: "${PLATFORM_NATS_URL}"}}
-  auth:
-    plugin: auth-local
-    config: {admin_secret: "${PLATFORM_ADMIN_SECRET}"}
-settings:
-  call_timeout_ms: 30000
-YAML
-fi
 secret=bench-admin-$RANDOM$RANDOM
 key=$(python3 -c 'import secrets; print(secrets.token_hex(32))')
 

@@ -312,10 +312,10 @@ TEST_F(Sweep, EveryEndpointRefusesBadInputOverHttpAndMcp) {
     sweep_every_endpoint(host->api_port());
 }
 
-// The HTTP sweep once more on the kubernetes profile's providers (support/replicas.hpp): a replica
-// on store-postgres, broker-nats and events-nats, the real clock, every plugin — with auth-noop, so
-// the sweep's accounts are the bearer texts as above (the auth service is auth-local's own and is
-// swept on no profile). HTTP only: the MCP layer in front of the providers is the one swept
+// The HTTP sweep once more on profiles/kubernetes.yaml (support/replicas.hpp): a replica on
+// store-postgres, broker-nats and events-nats, the real clock, every plugin — with auth-noop in
+// place of auth-local and no rate limits, so the sweep's accounts are the bearer texts as above
+// (the auth service is auth-local's own and is swept on no profile). HTTP only: the MCP layer in front of the providers is the one swept
 // above, and the pass costs half the time. Its own ctest entry, sweep-kubernetes-test, on the
 // shared PostgreSQL and nats-server fixtures.
 TEST(SweepOnKubernetes, EveryEndpointRefusesBadInputOverHttp) {

@@ -19,58 +19,25 @@ namespace platform::test {
 
 namespace {
 
-// The wiring profiles/kubernetes.yaml has, for a tree that does not have it yet.
-constexpr const char* kKubernetesProfile =
-    R"(# kubernetes (the replicas tests' copy) — replicas sharing PostgreSQL and NATS.
-name: kubernetes
-description: replicas sharing PostgreSQL (store) and NATS (broker, events), store-backed accounts
-clock: real
-plugins: all
-privileged: [registry, config, store, broker, network, auth-local, notify, mail, wallet, files]
-providers:
-  store:
-    plugin: store-postgres
-    config:
-      dsn: "${PLATFORM_POSTGRES_URL}"
-  broker:
-    plugin: broker-nats
-    config:
-      url: "${PLATFORM_NATS_URL}"
-  events:
-    plugin: events-nats
-    config:
-      url: "${PLATFORM_NATS_URL}"
-  auth:
-    plugin: auth-local
-    config:
-      namespace: "${PLATFORM_NAMESPACE}"
-      admin_secret: "${PLATFORM_ADMIN_SECRET}"
-      private_key: "${PLATFORM_AUTH_PRIVATE_KEY}"
-settings:
-  call_timeout_ms: 30000
-plugin_config:
-  billing:
-    allowance_per_day: 100
-)";
-
 constexpr const char* kNoopAuth = R"(  auth:
     plugin: auth-noop
     config:
       admins: [admin]
 )";
 
-std::string kubernetes_file() {
-    return (std::filesystem::path(source_dir()) / "profiles" / "kubernetes.yaml").string();
-}
-
-// The auth block of the profile written here replaced by auth-noop's.
+// The profile's auth provider block (`  auth:` and the lines nested under it) replaced by
+// auth-noop's.
 std::string with_noop_auth(std::string text) {
-    const auto at = text.find("  auth:\n    plugin: auth-local\n");
+    const auto at = text.find("\n  auth:\n    plugin: auth-local\n");
     if (at == std::string::npos) throw std::runtime_error("the profile has no auth-local block");
-    auto end = text.find("\nsettings:", at);
-    if (end == std::string::npos) end = text.find("\nplugin_config:", at);
-    if (end == std::string::npos) throw std::runtime_error("the profile's auth block has no end");
-    text.replace(at, end + 1 - at, kNoopAuth);
+    size_t end = at + 1;  // past the lines indented deeper than `  auth:`
+    for (size_t next = text.find('\n', end); next != std::string::npos;
+         next = text.find('\n', end)) {
+        end = next + 1;
+        const size_t indent = text.find_first_not_of(' ', end);
+        if (indent != std::string::npos && text[indent] != '\n' && indent - end <= 2) break;
+    }
+    text.replace(at + 1, end - at - 1, kNoopAuth);
     return text;
 }
 
@@ -106,14 +73,6 @@ std::string replicas_skip_reason() {
     return "";
 }
 
-bool kubernetes_profile_in_tree() {
-    return std::filesystem::exists(kubernetes_file());
-}
-
-std::string kubernetes_profile_text() {
-    return kubernetes_profile_in_tree() ? profile_text("kubernetes") : kKubernetesProfile;
-}
-
 ReplicaSet::ReplicaSet(Options options)
     : options_(std::move(options)), dir_(std::make_unique<TempDir>()) {
     static std::atomic<int> n{0};
@@ -122,14 +81,14 @@ ReplicaSet::ReplicaSet(Options options)
     if (postgres_url_.empty())
         throw std::runtime_error("replicas: cannot create database " + database_ + " on " +
                                  PostgresServer::get().dsn());
-    std::string text = kubernetes_profile_text();
+    std::string text = profile_text("kubernetes");
     if (options_.auth == "auth-noop") text = with_noop_auth(text);
     for (const auto& [plugin, settings] : options_.plugin_config)
         text = with_plugin_config(text, plugin, settings);
     if (options_.lift_rate_limits)
         text = without_key(without_key(text, "rate_limit"), "account_rate_limit");
     if (options_.auth != "auth-noop" && options_.extra.empty() && options_.plugin_config.empty() &&
-        !options_.lift_rate_limits && kubernetes_profile_in_tree()) {
+        !options_.lift_rate_limits) {
         profile_ = "kubernetes";  // the tree's profile by its name, as an operator starts it
         return;
     }
@@ -153,8 +112,14 @@ HostProcess::Options ReplicaSet::options(size_t i) {
     o.profile = profile_;
     o.home = homes_[i]->path();
     o.env = options_.env;
-    o.env["PLATFORM_POSTGRES_URL"] = postgres_url_;
-    o.env["PLATFORM_NATS_URL"] = NatsServer::shared()->url();
+    // Replica 0 is given the servers in the environment, the others by flag: both ways an
+    // operator may use.
+    if (i == 0) {
+        o.env["PLATFORM_POSTGRES_URL"] = postgres_url_;
+        o.env["PLATFORM_NATS_URL"] = NatsServer::shared()->url();
+    } else {
+        o.args = {"--postgres_url", postgres_url_, "--nats_url", NatsServer::shared()->url()};
+    }
     o.env["PLATFORM_CONFIG_SECRET_KEY"] = kSecretKey;
     o.env["PLATFORM_ADMIN_SECRET"] = kAdminSecret;
     return o;

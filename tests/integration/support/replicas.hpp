@@ -1,7 +1,10 @@
-// replicas.hpp — host replicas as the kubernetes profile runs them: several `platform server`
-// processes, each with its own PLATFORM_HOME and ports, sharing one PostgreSQL database
-// (store-postgres) and one nats-server (broker-nats, events-nats), with the same
-// PLATFORM_CONFIG_SECRET_KEY so each opens what another sealed.
+// replicas.hpp — host replicas on profiles/kubernetes.yaml: several `platform server` processes,
+// each with its own PLATFORM_HOME and ports, sharing one PostgreSQL database (store-postgres) and
+// one nats-server (broker-nats, events-nats), with the same PLATFORM_CONFIG_SECRET_KEY so each
+// opens what another sealed. Replica 0 gets the servers as PLATFORM_POSTGRES_URL and
+// PLATFORM_NATS_URL, the others as --postgres_url and --nats_url. A set that changes nothing in
+// the profile starts its replicas with `--profile kubernetes`; the others write a copy with their
+// changes.
 //
 //   if (auto why = replicas_skip_reason(); !why.empty()) GTEST_SKIP() << why;
 //   ReplicaSet set;                         // a PostgreSQL database of its own; nothing started
@@ -27,15 +30,6 @@ namespace platform::test {
 
 // Why replicas cannot run here, to skip with ("" when PostgreSQL and nats-server are there).
 std::string replicas_skip_reason();
-
-// The kubernetes profile's text: profiles/kubernetes.yaml when the source tree has it, else the
-// same wiring written here (store-postgres on ${PLATFORM_POSTGRES_URL}, broker-nats and events-nats
-// on ${PLATFORM_NATS_URL}, auth-local, the real clock, every plugin, local's privileged list).
-// A set with no changes to it (auth-local, no extra, plugin_config or lifted limits) starts its
-// replicas with `--profile kubernetes` itself when the tree has it.
-std::string kubernetes_profile_text();
-// True when kubernetes_profile_text() is profiles/kubernetes.yaml.
-bool kubernetes_profile_in_tree();
 
 class ReplicaSet {
 public:

@@ -105,7 +105,7 @@ uint64_t Rules::version() {
     const int64_t now = steady_ms();
     int64_t at = read_at_.load();
     if (at >= 0 && now - at < kRereadMs) return version_.load();  // -1: reread() asked
-    if (read_at_.compare_exchange_strong(at, now)) {  // one reader refreshes
+    if (read_at_.compare_exchange_strong(at, now)) {              // one reader refreshes
         if (auto raw = store_.get(kVersionKey)) {
             uint64_t stored = std::strtoull(raw->c_str(), nullptr, 10);
             if (stored > version_.load()) version_ = stored;

@@ -3,15 +3,17 @@
 // test's own), broker-nats and events-nats (one nats-server), sharing PLATFORM_CONFIG_SECRET_KEY.
 // What one replica is told, the other knows: a note, an account's tokens, a broker message to a
 // subscriber, an event at its offset, a rule change and a revoked token (within 5 s), the node
-// list. Work across replicas is replicas_work_test.cpp. Without PostgreSQL or nats-server the
+// list; an event scheduled through one fires once, whichever replica's scheduler takes it. Work across replicas is replicas_work_test.cpp. Without PostgreSQL or nats-server the
 // tests skip, saying why.
 #include "replicas.hpp"
 
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <ctime>
 #include <functional>
 #include <future>
+#include <map>
 #include <set>
 #include <thread>
 
@@ -332,6 +334,41 @@ TEST_F(Replicas, NetworkNodesListsBothReplicas) {
     const json listed = r.json()["nodes"];
     for (const auto& n : listed) from_a.insert(n.value("id", ""));
     EXPECT_EQ(from_a, ids);
+}
+
+// Both replicas run the calendar's scheduler over the one due index: each event claimed by
+// compare-and-set on its record, so every reminder is delivered once — not once per replica.
+TEST_F(ReplicasWithoutAccounts, ScheduledEventsFireOnceAcrossReplicas) {
+    constexpr int kEvents = 6;
+    const std::time_t soon = std::time(nullptr) + 3;
+    char when[32];
+    std::strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&soon));
+    std::vector<std::string> ids, markers;
+    for (int i = 0; i < kEvents; ++i) {
+        HttpClient& via = i % 2 ? *b_ : *a_;
+        markers.push_back(unique("reminder-" + std::to_string(i)));
+        auto r = via.post_json("/api/v1/events/create", {{"title", markers.back()}, {"when", when}},
+                               bearer("alice"));
+        ASSERT_EQ(r.status, 200) << r.body;
+        ids.push_back(r.json()["data"].value("id", ""));
+    }
+    const bool fired = within(30, [&] {
+        for (size_t i = 0; i < ids.size(); ++i) {
+            auto r = (i % 2 ? *a_ : *b_).get("/api/v1/events/read?id=" + ids[i], bearer("alice"));
+            if (r.status != 200 || r.json()["data"].value("fired", false) != true) return false;
+        }
+        return true;
+    });
+    ASSERT_TRUE(fired) << set_->logs();
+    // One reminder per event in the inbox: a conversation "Reminder: <title>" each.
+    auto list = a_->get("/api/v1/inbox/list?limit=100", bearer("alice"));
+    ASSERT_EQ(list.status, 200) << list.body;
+    const json conversations = list.json()["data"]["items"];
+    std::map<std::string, int> seen;
+    for (const auto& c : conversations) seen[c.value("title", "")] += 1;
+    for (const auto& m : markers)
+        EXPECT_EQ(seen["Reminder: " + m], 1) << m << " in " << conversations.dump();
+    EXPECT_EQ(conversations.size(), size_t(kEvents)) << conversations.dump();
 }
 
 }  // namespace

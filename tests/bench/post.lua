@@ -28,7 +28,10 @@ function init(args)
     checked = 0
     mismatched = 0
     first_mismatch = ""
-    headers = {["Content-Type"] = "application/json"}
+    -- wrk.format with a headers table sends those alone: start from wrk's (-H, Host) and add ours.
+    headers = {}
+    for name, value in pairs(wrk.headers) do headers[name] = value end
+    headers["Content-Type"] = "application/json"
     fixed = wrk.format("POST", nil, headers, body)
 end
 

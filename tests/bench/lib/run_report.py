@@ -110,6 +110,12 @@ def figure(m, named=True):
     return text
 
 
+def fmt_ratio(r):
+    if r is None:
+        return "—"
+    return f"{r:.2f}×" if r >= 0.1 else f"{r:.3f}×"
+
+
 def key(m):
     if m is None or m["status"] in ("skipped", "dropped"):
         return None
@@ -161,7 +167,7 @@ def main():
         if r.get("note"):
             what += f" ({r['note']})"
         table.append(f"| {what} | {figure(host, named=False)} | {figure(peer) if r.get('peer') else '—'} | "
-                     f"{'—' if ratio is None else f'{ratio:.2f}×'} | {goal or '—'} |")
+                     f"{fmt_ratio(ratio)} | {goal or '—'} |")
         out_rows.append({"id": r["id"], "scenario": r["scenario"], "what": r["what"],
                          "host": host, "peer": peer if r.get("peer") else None,
                          "ratio": None if ratio is None else round(ratio, 3),

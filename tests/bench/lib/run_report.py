@@ -24,6 +24,7 @@ import json
 import os
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree from the import below
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from report import parse_wrk  # noqa: E402  (gateway.sh's parser of wrk's output)
 

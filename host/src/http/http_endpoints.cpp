@@ -70,7 +70,7 @@ struct HttpServer::Impl {
         // parser between requests, where it applies min(header, body) timeouts.
         const std::chrono::milliseconds request_timeout(settings.header_timeout_ms);
         auto opts = Http::Endpoint::options()
-                        .threads(2)
+                        .threads(static_cast<int>(runtime.settings().io_threads()))
                         .flags(Tcp::Options::ReuseAddr | Tcp::Options::NoDelay)
                         .backlog(1024)
                         .maxRequestSize(settings.max_request_bytes)

@@ -276,6 +276,8 @@ public:
         Account account;
         json credential;
         double expires_ms = 0;  // an access token's exp (business clock, unix ms); 0 = other kinds
+        // An access token's login: its issuer, subject and grant (the jti's first part).
+        std::string ns, sub, grant;
     };
     std::optional<Resolved> resolve(std::string_view credential);
     json identity(const Account& a, const json& credential) const;
@@ -331,10 +333,11 @@ private:
     std::map<std::string, int64_t> touched_;  // access-token grants: last recorded use (ms)
     // Identities of access tokens lately verified (provider.cpp, decision 76): an entry is used
     // only while no account or token changed through this instance since it was made, for at
-    // most kIdentityTtl, and before the token's exp.
+    // most kIdentityTtl, before the token's exp, and while its login is live in the store.
     std::atomic<uint64_t> changes_{0};
     struct KnownIdentity {
         std::string identity;
+        std::string ns, account, grant;  // the login, still looked up on every use
         double expires_ms = 0;
         uint64_t changes = 0;
         std::chrono::steady_clock::time_point at;

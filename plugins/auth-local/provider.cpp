@@ -162,7 +162,8 @@ std::optional<AuthLocal::Resolved> AuthLocal::resolve(std::string_view credentia
             }
         }
         return Resolved{
-            *account, {{"kind", "access"}, {"id", grant}}, c["exp"].get<double>() * 1000.0};
+            *account, {{"kind", "access"}, {"id", grant}}, c["exp"].get<double>() * 1000.0, ns, sub,
+            grant};
     }
     auto rec = tokens_.find(credential, now);
     if (!rec || rec->kind == "refresh") return std::nullopt;
@@ -179,11 +180,13 @@ std::optional<AuthLocal::Resolved> AuthLocal::resolve(std::string_view credentia
     return Resolved{*account, cred};
 }
 
-// An access token's identity is kept for kIdentityTtl (1 s) after it was resolved: the signature,
-// the account and the login are not read again for each request. A change through this instance
-// (an account written or deleted, a token issued or revoked) makes every kept identity stale at
-// once; a change through another replica sharing the store is seen within the TTL. Opaque tokens
-// are resolved every time (their use is recorded).
+// An access token's identity is kept for kIdentityTtl (1 s) after it was resolved: the signature
+// is not checked and the account not read and parsed again for each request. Its login is still
+// looked up in the store every time, so a revocation through any replica is seen at once (and
+// deleting an account revokes its logins). A change through this instance (an account written or
+// deleted, a token issued or revoked) makes every kept identity stale at once; an account changed
+// through another replica (its scopes, its name) is seen within the TTL. Opaque tokens are
+// resolved every time (their use is recorded).
 std::optional<std::string> AuthLocal::authenticate(std::string_view credential) {
     if (credential.empty()) return std::string("{}");
     const bool access = credential.size() <= 8192 && Jwt::looks_like(credential);
@@ -191,13 +194,17 @@ std::optional<std::string> AuthLocal::authenticate(std::string_view credential) 
     const auto at = std::chrono::steady_clock::now();
     IdentityShard& shard = identities_[std::hash<std::string_view>{}(credential) % kIdentityShards];
     if (access) {
-        std::lock_guard<std::mutex> g(shard.m);
+        std::unique_lock<std::mutex> lock(shard.m);
         auto it = shard.known.find(std::string(credential));
         if (it != shard.known.end()) {
             const KnownIdentity& k = it->second;
             if (k.changes == changes && at - k.at < kIdentityTtl &&
-                k.expires_ms > static_cast<double>(host_.now_ms()))
-                return k.identity;
+                k.expires_ms > static_cast<double>(host_.now_ms())) {
+                std::string identity = k.identity, ns = k.ns, account = k.account, grant = k.grant;
+                lock.unlock();  // the store is read without the shard's lock
+                if (tokens_.live(ns, account, grant)) return identity;
+                return std::nullopt;
+            }
             shard.known.erase(it);
         }
     }
@@ -207,7 +214,8 @@ std::optional<std::string> AuthLocal::authenticate(std::string_view credential) 
     if (access && r->expires_ms > 0) {
         std::lock_guard<std::mutex> g(shard.m);
         if (shard.known.size() >= kIdentitiesPerShard) shard.known.clear();
-        shard.known[std::string(credential)] = KnownIdentity{id, r->expires_ms, changes, at};
+        shard.known[std::string(credential)] =
+            KnownIdentity{id, r->ns, r->sub, r->grant, r->expires_ms, changes, at};
     }
     return id;
 }

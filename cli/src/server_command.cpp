@@ -123,6 +123,13 @@ int server_command(int argc, char** argv) {
             "the socket (PLATFORM_WEBSOCKET_IDLE_SECONDS, default 30)")
         ->check(CLI::Range(int64_t{1}, int64_t{86400}));
     server
+        .add_option("--http_io_threads", s.http_io_threads,
+                    "I/O threads per HTTP port (reading requests, writing answers; plugin calls "
+                    "run on the worker pool); 0 = the number of cores the server may use "
+                    "(PLATFORM_HTTP_IO_THREADS)")
+        ->check(CLI::Range(int64_t{0}, int64_t{1024}))
+        ->capture_default_str();
+    server
         .add_option("--log_level", s.log_level,
                     "Log level: trace, debug, info, warn, error or off (PLATFORM_LOG_LEVEL)")
         ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}))

@@ -165,9 +165,10 @@ int run_server(Settings settings) {
                 " smtp=" + host_of(settings.smtp_address) + ":" + std::to_string(smtp->port());
             runtime.set_smtp_listening(true);
         }
-        spdlog::info("listening api={}:{} proxy={}:{}{}{}", host_of(settings.api_address),
-                     http.api_port(), host_of(settings.proxy_address), http.proxy_port(), smtp_part,
-                     xmpp_part);
+        spdlog::info("listening api={}:{} proxy={}:{}{}{} io_threads={}",
+                     host_of(settings.api_address), http.api_port(),
+                     host_of(settings.proxy_address), http.proxy_port(), smtp_part, xmpp_part,
+                     settings.io_threads());
         if (xmpp) xmpp->start();
         // Where this machine's operator reaches the server (a wildcard address through loopback).
         auto local = [&](const std::string& address, int port) {

@@ -103,6 +103,7 @@ bool Accounts::verify(const std::string& hash, std::string_view secret) const {
 }
 
 Account Accounts::create(Account a, std::string_view secret) {
+    const ChangeCount counted(changes_);
     a.secret_hash = hash(secret);  // outside the lock: slow on purpose
     std::lock_guard<std::mutex> g(m_);
     // Insert-if-absent, so that of two replicas creating the same id or name at once (admin, at
@@ -121,15 +122,18 @@ Account Accounts::create(Account a, std::string_view secret) {
 }
 
 void Accounts::update(const Account& a) {
+    const ChangeCount counted(changes_);
     store_.put(account_key(a.ns, a.id), a.stored().dump());
 }
 
 void Accounts::set_secret(Account& a, std::string_view secret) {
+    const ChangeCount counted(changes_);
     a.secret_hash = hash(secret);
     update(a);
 }
 
 bool Accounts::erase(const std::string& ns, const std::string& id) {
+    const ChangeCount counted(changes_);
     std::lock_guard<std::mutex> g(m_);
     auto raw = store_.get(account_key(ns, id));
     if (!raw) return false;

@@ -19,7 +19,9 @@
 //   key/es256                     the signing key's PEM, sealed by the host's secrets sub-table
 #pragma once
 
+#include <array>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -85,6 +87,18 @@ struct Account {
     bool has_scope(std::string_view s) const;
 };
 
+// Adds one to *count when it goes out of scope (nothing for nullptr): what a write through Accounts
+// or Tokens leaves behind, so that identities kept before it are not used after it (provider.cpp).
+struct ChangeCount {
+    std::atomic<uint64_t>* count;
+    explicit ChangeCount(std::atomic<uint64_t>* c) : count(c) {}
+    ChangeCount(const ChangeCount&) = delete;
+    ChangeCount& operator=(const ChangeCount&) = delete;
+    ~ChangeCount() {
+        if (count) count->fetch_add(1, std::memory_order_release);
+    }
+};
+
 bool valid_account_id(std::string_view id);
 bool valid_namespace(std::string_view ns);
 
@@ -108,9 +122,12 @@ public:
                                  const std::string& name, std::string_view secret) const;
     std::string hash(std::string_view secret) const;
     bool verify(const std::string& hash, std::string_view secret) const;
+    // Every write through this object (on return, thrown or not) adds one to *c.
+    void count_changes_in(std::atomic<uint64_t>* c) { changes_ = c; }
 
 private:
     platform::Store store_;
+    std::atomic<uint64_t>* changes_ = nullptr;
     uint64_t ops_, mem_;
     mutable std::mutex m_;  // uniqueness of ids and names on create
     mutable std::string dummy_hash_;
@@ -154,9 +171,12 @@ public:
     bool revoke(const TokenRecord& r);
     std::vector<TokenRecord> list(const std::string& ns, const std::string& account) const;
     void revoke_all(const std::string& ns, const std::string& account);
+    // Every write through this object but touch() (on return, thrown or not) adds one to *c.
+    void count_changes_in(std::atomic<uint64_t>* c) { changes_ = c; }
 
 private:
     platform::Store store_;
+    std::atomic<uint64_t>* changes_ = nullptr;
     std::mutex rotate_m_;
 };
 
@@ -255,6 +275,9 @@ public:
     struct Resolved {
         Account account;
         json credential;
+        double expires_ms = 0;  // an access token's exp (business clock, unix ms); 0 = other kinds
+        // An access token's login: its issuer, subject and grant (the jti's first part).
+        std::string ns, sub, grant;
     };
     std::optional<Resolved> resolve(std::string_view credential);
     json identity(const Account& a, const json& credential) const;
@@ -308,7 +331,25 @@ private:
     std::set<std::string> admin_checked_;
     std::mutex touch_m_;
     std::map<std::string, int64_t> touched_;  // access-token grants: last recorded use (ms)
-    uint64_t subscription_ = 0;               // kRulesTopic; 0 = none (no broker)
+    // Identities of access tokens lately verified (provider.cpp, decision 76): an entry is used
+    // only while no account or token changed through this instance since it was made, for at
+    // most kIdentityTtl, before the token's exp, and while its login is live in the store.
+    std::atomic<uint64_t> changes_{0};
+    struct KnownIdentity {
+        std::string identity;
+        std::string ns, account, grant;  // the login, still looked up on every use
+        double expires_ms = 0;
+        uint64_t changes = 0;
+        std::chrono::steady_clock::time_point at;
+    };
+    struct IdentityShard {
+        std::mutex m;
+        std::unordered_map<std::string, KnownIdentity> known;
+    };
+    static constexpr size_t kIdentityShards = 16, kIdentitiesPerShard = 256;
+    static constexpr std::chrono::milliseconds kIdentityTtl{1000};
+    std::array<IdentityShard, kIdentityShards> identities_;
+    uint64_t subscription_ = 0;  // kRulesTopic; 0 = none (no broker)
 };
 
 }  // namespace auth_local

@@ -79,7 +79,10 @@ AuthLocal::AuthLocal(const platform::Host& host, const json& config)
       settings_(prepare(host, config)),
       accounts_(host.store(), settings_.argon2_ops, settings_.argon2_mem),
       tokens_(host.store()),
-      rules_(host.store()) {}
+      rules_(host.store()) {
+    accounts_.count_changes_in(&changes_);
+    tokens_.count_changes_in(&changes_);
+}
 
 AuthLocal::~AuthLocal() {
     stop();
@@ -158,7 +161,9 @@ std::optional<AuthLocal::Resolved> AuthLocal::resolve(std::string_view credentia
                 if (auto rec = tokens_.by_id(ns, sub, grant)) tokens_.touch(*rec, now);
             }
         }
-        return Resolved{*account, {{"kind", "access"}, {"id", grant}}};
+        return Resolved{
+            *account, {{"kind", "access"}, {"id", grant}}, c["exp"].get<double>() * 1000.0, ns, sub,
+            grant};
     }
     auto rec = tokens_.find(credential, now);
     if (!rec || rec->kind == "refresh") return std::nullopt;
@@ -175,11 +180,44 @@ std::optional<AuthLocal::Resolved> AuthLocal::resolve(std::string_view credentia
     return Resolved{*account, cred};
 }
 
+// An access token's identity is kept for kIdentityTtl (1 s) after it was resolved: the signature
+// is not checked and the account not read and parsed again for each request. Its login is still
+// looked up in the store every time, so a revocation through any replica is seen at once (and
+// deleting an account revokes its logins). A change through this instance (an account written or
+// deleted, a token issued or revoked) makes every kept identity stale at once; an account changed
+// through another replica (its scopes, its name) is seen within the TTL. Opaque tokens are
+// resolved every time (their use is recorded).
 std::optional<std::string> AuthLocal::authenticate(std::string_view credential) {
     if (credential.empty()) return std::string("{}");
+    const bool access = credential.size() <= 8192 && Jwt::looks_like(credential);
+    const uint64_t changes = changes_.load(std::memory_order_acquire);  // before any read
+    const auto at = std::chrono::steady_clock::now();
+    IdentityShard& shard = identities_[std::hash<std::string_view>{}(credential) % kIdentityShards];
+    if (access) {
+        std::unique_lock<std::mutex> lock(shard.m);
+        auto it = shard.known.find(std::string(credential));
+        if (it != shard.known.end()) {
+            const KnownIdentity& k = it->second;
+            if (k.changes == changes && at - k.at < kIdentityTtl &&
+                k.expires_ms > static_cast<double>(host_.now_ms())) {
+                std::string identity = k.identity, ns = k.ns, account = k.account, grant = k.grant;
+                lock.unlock();  // the store is read without the shard's lock
+                if (tokens_.live(ns, account, grant)) return identity;
+                return std::nullopt;
+            }
+            shard.known.erase(it);
+        }
+    }
     auto r = resolve(credential);
     if (!r) return std::nullopt;
-    return identity(r->account, r->credential).dump();
+    std::string id = identity(r->account, r->credential).dump();
+    if (access && r->expires_ms > 0) {
+        std::lock_guard<std::mutex> g(shard.m);
+        if (shard.known.size() >= kIdentitiesPerShard) shard.known.clear();
+        shard.known[std::string(credential)] =
+            KnownIdentity{id, r->ns, r->sub, r->grant, r->expires_ms, changes, at};
+    }
+    return id;
 }
 
 }  // namespace auth_local

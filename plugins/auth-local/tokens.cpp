@@ -58,6 +58,7 @@ json TokenRecord::public_json() const {
 }
 
 Tokens::Issued Tokens::issue(TokenRecord r, int64_t now_ms) {
+    const ChangeCount counted(changes_);
     Issued out;
     out.token = random_token();
     if (r.id.empty()) r.id = random_id();
@@ -94,6 +95,7 @@ void Tokens::touch(TokenRecord& r, int64_t now_ms) {
 std::optional<Tokens::Issued> Tokens::rotate(std::string_view refresh_token, int64_t now_ms,
                                              int64_t expires_ms) {
     std::lock_guard<std::mutex> g(rotate_m_);
+    const ChangeCount counted(changes_);
     auto old = find(refresh_token, now_ms);
     if (!old || old->kind != "refresh") return std::nullopt;
     // Used up by a compare-and-set of the record as read: of two replicas rotating the same token
@@ -124,6 +126,7 @@ std::optional<TokenRecord> Tokens::by_id(const std::string& ns, const std::strin
 }
 
 bool Tokens::revoke(const TokenRecord& r) {
+    const ChangeCount counted(changes_);
     bool had = store_.erase(record_key(r.hash));
     auto current = store_.get(index_key(r.ns, r.account, r.id));
     if (current && *current == r.hash) had = store_.erase(index_key(r.ns, r.account, r.id)) || had;
@@ -142,6 +145,7 @@ std::vector<TokenRecord> Tokens::list(const std::string& ns, const std::string& 
 }
 
 void Tokens::revoke_all(const std::string& ns, const std::string& account) {
+    const ChangeCount counted(changes_);
     for (auto& rec : store_.scan({index_prefix(ns, account)})) {
         store_.erase(record_key(rec.value));
         store_.erase(rec.key);

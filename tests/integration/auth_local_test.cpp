@@ -142,6 +142,32 @@ TEST(AuthLocal, AccountsAndTokensThroughTheGatewayAndARestart) {
     EXPECT_EQ(bytes.find("PRIVATE KEY"), std::string::npos);  // the signing key is sealed
 }
 
+// auth-local keeps an access token's identity for a second (decision 76); a change made through
+// this host is seen at the next request all the same: a deleted account's token is refused at
+// once.
+TEST(AuthLocal, AKeptIdentityGivesWayToAChangeAtOnce) {
+    TempDir home;
+    const std::string admin_secret = "admin-secret-kept-identity";
+    HostProcess host(local(home.path(), {{"PLATFORM_ADMIN_SECRET", admin_secret}}));
+    host.start();
+    HttpClient c("127.0.0.1", host.api_port());
+    auto t = c.post_json("/auth/token", {{"id", "admin"}, {"secret", admin_secret}});
+    ASSERT_EQ(t.status, 200) << t.body << host.log();
+    const std::string admin = t.json()["access_token"];
+    auto made = c.post_json("/auth/createAccount", {{"id", "bob"}}, bearer(admin));
+    ASSERT_EQ(made.status, 200) << made.body;
+    auto login = c.post_json("/auth/token", {{"id", "bob"}, {"secret", made.json()["secret"]}});
+    ASSERT_EQ(login.status, 200) << login.body;
+    const std::string bob = login.json()["access_token"];
+    for (int i = 0; i < 3; ++i) ASSERT_EQ(c.get("/api/v1/notes/list", bearer(bob)).status, 200);
+    auto gone = c.post_json("/auth/deleteAccount", {{"id", "bob"}}, bearer(admin));
+    ASSERT_EQ(gone.status, 200) << gone.body;
+    EXPECT_EQ(c.get("/api/v1/notes/list", bearer(bob)).status, 401);
+    EXPECT_EQ(c.get("/auth/me", bearer(bob)).status, 401);
+    EXPECT_EQ(c.get("/auth/me", bearer(admin)).status, 200);
+    EXPECT_EQ(host.stop(), 0) << host.log();
+}
+
 // The generated secret is shown once, boxed, after the `listening` line and in no log line;
 // `platform admin reset-secret` on the server's machine sets a new one and prints it once.
 TEST(AuthLocal, TheFirstStartShowsAGeneratedAdminSecretOnceAndResetSecretSetsANewOne) {

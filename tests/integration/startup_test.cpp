@@ -151,4 +151,40 @@ TEST(Startup, PortInUseNamesTheAddressAndTheSettingThatChoseIt) {
     EXPECT_EQ(first.stop(), 0);
 }
 
+// The HTTP I/O threads (PLATFORM_HTTP_IO_THREADS / --http_io_threads): the startup line names
+// how many; 0 (the default) is one per core the process may use; a bad value stops the server
+// naming the setting.
+TEST(Startup, HttpIoThreadsAreASetting) {
+    HostProcess::Options one;
+    one.env = {{"PLATFORM_HTTP_IO_THREADS", "1"}};
+    HostProcess a(one);
+    a.start();
+    EXPECT_NE(a.log().find(" io_threads=1"), std::string::npos) << a.log();
+    HttpClient ca("127.0.0.1", a.api_port());
+    EXPECT_EQ(ca.get("/").status, 200);
+    HttpClient pa("127.0.0.1", a.proxy_port());
+    EXPECT_EQ(pa.get("/").status, 200);
+    EXPECT_EQ(a.stop(), 0);
+
+    HostProcess::Options flag;
+    flag.env = {{"PLATFORM_HTTP_IO_THREADS", "1"}};
+    flag.args = {"--http_io_threads", "3"};  // the flag wins
+    HostProcess b(flag);
+    b.start();
+    EXPECT_NE(b.log().find(" io_threads=3"), std::string::npos) << b.log();
+    EXPECT_EQ(HttpClient("127.0.0.1", b.api_port()).get("/").status, 200);
+    EXPECT_EQ(b.stop(), 0);
+
+    HostProcess::Options bad;
+    bad.env = {{"PLATFORM_HTTP_IO_THREADS", "many"}};
+    HostProcess c(bad);
+    EXPECT_EQ(c.run_to_exit(), 2);
+    EXPECT_NE(c.log().find("PLATFORM_HTTP_IO_THREADS: 'many'"), std::string::npos) << c.log();
+    HostProcess::Options negative;
+    negative.args = {"--http_io_threads", "-1"};
+    HostProcess d(negative);
+    EXPECT_EQ(d.run_to_exit(), 2);
+    EXPECT_NE(d.log().find("--http_io_threads"), std::string::npos) << d.log();
+}
+
 }  // namespace

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <atomic>
 #include <platform/host/core/admission.hpp>
 #include <platform/host/core/runtime.hpp>
 
@@ -15,6 +16,8 @@ namespace {
 void sink_string(void* user, platform_str_t b) {
     static_cast<std::string*>(user)->append(b.ptr ? b.ptr : "", b.len);
 }
+
+std::atomic<uint64_t> admissions{0};  // Admission instances made (their ids)
 
 Outcome refuse(platform_status_t code, std::string message) {
     return Outcome{code, std::move(message)};
@@ -44,7 +47,7 @@ const char* capability_of(const std::string& short_name) {
 
 }  // namespace
 
-Admission::Admission(Runtime& runtime) : runtime_(runtime) {
+Admission::Admission(Runtime& runtime) : runtime_(runtime), instance_(++admissions) {
     const auto& limit = runtime.profile().http.account_rate_limit;
     if (limit.enabled())
         per_account_ = std::make_unique<RateLimiter>(
@@ -64,6 +67,17 @@ std::vector<std::string> Admission::service_names(const ServiceEntry& svc) {
 }
 
 std::vector<AccessRule> Admission::rules() {
+    return *current_rules();
+}
+
+namespace {
+const std::shared_ptr<const std::vector<AccessRule>>& default_set() {
+    static const auto set = std::make_shared<const std::vector<AccessRule>>(default_rules());
+    return set;
+}
+}  // namespace
+
+Admission::RuleSet Admission::current_rules() {
     Plugin* auth = runtime_.provider("auth");
     const auto* table =
         auth ? static_cast<const platform_auth_provider_t*>(auth->desc->provider) : nullptr;
@@ -71,15 +85,32 @@ std::vector<AccessRule> Admission::rules() {
         table &&
         table->struct_size >= offsetof(platform_auth_provider_t, rules) + sizeof(table->rules) &&
         table->rules_version && table->rules;
-    if (!has_rules) return default_rules();
+    if (!has_rules) return default_set();
     const uint64_t version = table->rules_version(auth->instance);
-    std::lock_guard<std::mutex> g(m_);
+    struct Cached {
+        uint64_t instance = 0, version = 0;
+        RuleSet set;
+    };
+    thread_local Cached cached;
+    if (cached.set && cached.instance == instance_ && cached.version == version) return cached.set;
+    RuleSet set;
+    {
+        std::lock_guard<std::mutex> g(m_);
+        set = fetch_rules(version);
+    }
+    cached = Cached{instance_, version, set};
+    return set;
+}
+
+Admission::RuleSet Admission::fetch_rules(uint64_t version) {
     if (fetched_ && version == version_) return rules_;
+    Plugin* auth = runtime_.provider("auth");
+    const auto* table = static_cast<const platform_auth_provider_t*>(auth->desc->provider);
     std::string text;
     if (table->rules(auth->instance, sink_string, &text) != PLATFORM_OK) {
         spdlog::error("auth provider {} could not list its rules; keeping the previous set",
                       auth->id);
-        return fetched_ ? rules_ : default_rules();
+        return fetched_ ? rules_ : default_set();
     }
     json list = json::parse(text, nullptr, false);
     std::vector<AccessRule> parsed;
@@ -93,7 +124,7 @@ std::vector<AccessRule> Admission::rules() {
         }
     else
         spdlog::error("auth provider {} lent rules that are not a JSON array", auth->id);
-    rules_ = std::move(parsed);
+    rules_ = std::make_shared<const std::vector<AccessRule>>(std::move(parsed));
     version_ = version;
     fetched_ = true;
     return rules_;
@@ -134,7 +165,8 @@ std::optional<Outcome> Admission::check_rules(const Identity& who, const Invocat
     RuleResource res{"service", service_names(svc), {ep.method, ep.name}};
     RuleAccount account{who.id, who.issuer, who.scopes};
     const std::string& ns = inv.ns.empty() ? runtime_.settings().ns : inv.ns;
-    if (verify_access(rules(), who.anonymous() ? nullptr : &account, res, ns) == Verdict::granted)
+    if (verify_access(*current_rules(), who.anonymous() ? nullptr : &account, res, ns) ==
+        Verdict::granted)
         return std::nullopt;
     if (who.anonymous())
         return refuse(PLATFORM_UNAUTHENTICATED, "Unauthorized call made to " + call_name(svc, ep));

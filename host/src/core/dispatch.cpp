@@ -38,12 +38,20 @@ platform_status_t Runtime::authenticate(const std::string& credential, Identity&
                                                : "authentication failed";
         return st;
     }
-    auto who = Identity::from_json(json::parse(account, nullptr, false));
-    if (!who) {
-        error = "auth provider answered nonsense";
-        return PLATFORM_INTERNAL;
+    // The provider lends the same text for the same caller: each thread keeps the identity it
+    // parsed last, so a client's run of requests parses it once.
+    thread_local std::string last_text;
+    thread_local Identity last;
+    if (account.empty() || account != last_text) {
+        auto who = Identity::from_json(json::parse(account, nullptr, false));
+        if (!who) {
+            error = "auth provider answered nonsense";
+            return PLATFORM_INTERNAL;
+        }
+        last = std::move(*who);
+        last_text = std::move(account);
     }
-    out = std::move(*who);
+    out = last;
     if (!out.anonymous())
         activity_.seen(out.id, out.name.empty() ? out.id : out.name, out.type, clock_.now_ms());
     return PLATFORM_OK;

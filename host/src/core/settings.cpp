@@ -1,3 +1,4 @@
+#include <sched.h>
 #include <unistd.h>
 
 #include <cctype>
@@ -6,6 +7,7 @@
 #include <platform/host/core/settings.hpp>
 #include <platform/sdk/text.hpp>
 #include <stdexcept>
+#include <thread>
 
 namespace platform::host {
 
@@ -32,6 +34,16 @@ bool truthy(const char* v) {
     return s == "1" || s == "true" || s == "yes" || s == "on";
 }
 }  // namespace
+
+int64_t Settings::io_threads() const {
+    if (http_io_threads > 0) return http_io_threads;
+    cpu_set_t cpus;
+    CPU_ZERO(&cpus);
+    if (sched_getaffinity(0, sizeof cpus, &cpus) == 0 && CPU_COUNT(&cpus) > 0)
+        return CPU_COUNT(&cpus);
+    const unsigned n = std::thread::hardware_concurrency();
+    return n > 0 ? n : 2;
+}
 
 Settings Settings::from_environment() {
     Settings s;
@@ -64,6 +76,7 @@ Settings Settings::from_environment() {
         whole("PLATFORM_WEBSOCKET_MAX_MESSAGE_BYTES", 125, s.websocket_max_message_bytes, "bytes");
     s.websocket_idle_ms =
         whole("PLATFORM_WEBSOCKET_IDLE_SECONDS", 1, s.websocket_idle_ms / 1000, "seconds") * 1000;
+    s.http_io_threads = whole("PLATFORM_HTTP_IO_THREADS", 0, s.http_io_threads, "threads");
     if (const char* level = env("PLATFORM_LOG_LEVEL"); level && *level) {
         const std::string v = platform::lower(level);
         if (v != "trace" && v != "debug" && v != "info" && v != "warn" && v != "error" &&

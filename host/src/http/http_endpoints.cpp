@@ -1,4 +1,5 @@
 #include <pistache/endpoint.h>
+#include <spdlog/async.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
@@ -41,9 +42,16 @@ struct HttpServer::Impl {
         if (settings.access_log) {
             access = spdlog::get("access");
             if (!access) {
-                access = spdlog::stderr_color_mt("access");
+                // Written by a thread of its own: a request only queues its line (the sink's lock
+                // and the write to stderr are off the I/O and worker threads). A full queue makes
+                // the request wait rather than lose the line.
+                static const auto writer = std::make_shared<spdlog::details::thread_pool>(8192, 1);
+                access = std::make_shared<spdlog::async_logger>(
+                    "access", std::make_shared<spdlog::sinks::stderr_color_sink_mt>(), writer,
+                    spdlog::async_overflow_policy::block);
                 access->set_pattern("%v");
                 access->set_level(spdlog::level::info);
+                spdlog::register_logger(access);
             }
         }
     }
@@ -70,7 +78,7 @@ struct HttpServer::Impl {
         // parser between requests, where it applies min(header, body) timeouts.
         const std::chrono::milliseconds request_timeout(settings.header_timeout_ms);
         auto opts = Http::Endpoint::options()
-                        .threads(2)
+                        .threads(static_cast<int>(runtime.settings().io_threads()))
                         .flags(Tcp::Options::ReuseAddr | Tcp::Options::NoDelay)
                         .backlog(1024)
                         .maxRequestSize(settings.max_request_bytes)

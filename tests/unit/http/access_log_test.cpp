@@ -43,3 +43,21 @@ TEST(AccessLog, UnknownMethodAndPathAreDashes) {
     EXPECT_EQ(j["path"], "-");
     EXPECT_FALSE(j.contains("trace_id"));
 }
+
+// The line is written by hand: control characters are escaped, bytes that are not UTF-8 become
+// U+FFFD, valid UTF-8 stays as it is, and the number of milliseconds keeps three decimals at most.
+TEST(AccessLog, EscapesAndReplacesLikeJson) {
+    AccessRecord r;
+    r.status = 200;
+    r.method = "GET";
+    r.path = "/caf\xc3\xa9";
+    r.user_agent = std::string("a\x01\\b\t\xff\xed\xa0\x80z", 10);
+    r.duration_ms = 12;
+    const std::string line = access_log_line(r);
+    auto j = nlohmann::json::parse(line);
+    EXPECT_EQ(j["path"], "/caf\xc3\xa9");
+    EXPECT_EQ(j["user_agent"], "a\x01\\b\t\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbdz");
+    EXPECT_DOUBLE_EQ(j["duration_ms"].get<double>(), 12.0);
+    EXPECT_EQ(j.size(), 9u);  // no port, no trace_id
+    EXPECT_LT(line.find("\"bytes\""), line.find("\"user_agent\""));
+}

@@ -57,11 +57,19 @@ private:
     static std::optional<Outcome> check_csrf(const Identity& who, const Invocation& inv,
                                              const ServiceEntry& svc, const Endpoint& ep);
 
+    using RuleSet = std::shared_ptr<const std::vector<AccessRule>>;
+    // The rules in force without a copy: each thread keeps the set it last used with the
+    // provider's version, so a call takes m_ only when the version changed (no process-wide lock
+    // on the read path).
+    RuleSet current_rules();
+    RuleSet fetch_rules(uint64_t version);  // under m_
+
     Runtime& runtime_;
+    const uint64_t instance_;  // tells this Admission's sets apart in the threads' caches
     std::mutex m_;
     bool fetched_ = false;
     uint64_t version_ = 0;
-    std::vector<AccessRule> rules_;
+    RuleSet rules_;
     std::unique_ptr<RateLimiter> per_account_;  // nullptr = off
 };
 

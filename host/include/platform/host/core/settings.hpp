@@ -43,6 +43,11 @@ struct Settings {
     // (PLATFORM_WEBSOCKET_IDLE_SECONDS).
     int64_t websocket_max_message_bytes = 64 * 1024;
     int64_t websocket_idle_ms = 30 * 1000;
+    // The HTTP front's I/O threads per listening port (PLATFORM_HTTP_IO_THREADS): they read
+    // requests and write answers; plugin calls never run on them. 0 = the number of cores this
+    // process may run on (its CPU affinity, so `taskset` counts), io_threads() resolves it.
+    int64_t http_io_threads = 0;
+    int64_t io_threads() const;
     // The host log's level (PLATFORM_LOG_LEVEL): trace, debug, info, warn, error or off. A value
     // that is none of these stops from_environment with a message naming the setting.
     std::string log_level = "info";

@@ -4,7 +4,8 @@
 //    "status":200,"bytes":57,"duration_ms":0.41,"remote":"127.0.0.1","user_agent":"curl/7.88.1",
 //    "trace_id":"…","port":"api"}
 // `path` has no query string (queries may carry secrets); Authorization is never logged. The
-// server writes the line with the spdlog logger "access" (stderr, pattern "%v").
+// server writes the line with the spdlog logger "access" (stderr, pattern "%v"), an asynchronous
+// one: the request only queues the line, a thread of the logger's own writes it.
 #pragma once
 
 #include <chrono>

@@ -49,8 +49,6 @@ public:
     NatsBroker(const NatsBroker&) = delete;
     NatsBroker& operator=(const NatsBroker&) = delete;
 
-    static const platform_broker_provider_t table;
-
     void publish(std::string_view topic, std::string_view body, std::string_view headers);
     uint64_t subscribe(std::string_view topic, std::string_view queue, platform_message_fn fn,
                        void* user);

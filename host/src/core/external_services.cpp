@@ -115,6 +115,33 @@ platform_status_t ServiceRegistry::store_shared(const std::string& name, const E
                               : shared_->put(name, text, last + kStoredGraceMs);
 }
 
+platform_status_t ServiceRegistry::update_shared(
+    const std::string& name, int64_t now_ms, const char* busy,
+    const std::function<platform_status_t(std::optional<External>&)>& change, std::string& error) {
+    for (int attempt = 0; attempt < kCasAttempts; ++attempt) {
+        std::string raw;
+        std::optional<External> e;
+        try {
+            e = load_shared(name, now_ms, &raw);
+        } catch (const std::runtime_error& failure) {
+            error = failure.what();
+            return PLATFORM_UNAVAILABLE;
+        }
+        const bool existed = e.has_value();
+        if (const platform_status_t refused = change(e); refused != PLATFORM_OK) return refused;
+        const platform_status_t st = store_shared(name, *e, existed ? &raw : nullptr, now_ms);
+        if (st == PLATFORM_CONFLICT) continue;
+        if (st != PLATFORM_OK) {
+            error = "the store holding registered services answered " +
+                    std::string(status_info(st).name);
+            return PLATFORM_UNAVAILABLE;
+        }
+        return PLATFORM_OK;
+    }
+    error = "service: " + name + " is being " + busy + " by other replicas; try again";
+    return PLATFORM_CONFLICT;
+}
+
 platform_status_t ServiceRegistry::register_external(const json& service, int64_t ttl_ms,
                                                      int64_t now_ms, std::string& error) {
     if (error = check_record(service); !error.empty()) return PLATFORM_INVALID_ARGUMENT;
@@ -148,33 +175,18 @@ platform_status_t ServiceRegistry::register_external(const json& service, int64_
     json snapshot;
     std::string action;
     if (shared_) {
-        for (int attempt = 0;; ++attempt) {
-            if (attempt == kCasAttempts) {
-                error = "service: " + name + " is being registered by other replicas; try again";
-                return PLATFORM_CONFLICT;
-            }
-            std::string raw;
-            std::optional<External> old;
-            try {
-                old = load_shared(name, now_ms, &raw);
-            } catch (const std::runtime_error& e) {
-                error = e.what();
-                return PLATFORM_UNAVAILABLE;
-            }
-            External e = old ? *old : External{};
-            const bool created = describe_external(e, now_ms)["nodes"].empty();
-            const bool new_node = merge(e);
-            const platform_status_t st = store_shared(name, e, old ? &raw : nullptr, now_ms);
-            if (st == PLATFORM_CONFLICT) continue;
-            if (st != PLATFORM_OK) {
-                error = "the store holding registered services answered " +
-                        std::string(status_info(st).name);
-                return PLATFORM_UNAVAILABLE;
-            }
-            action = created ? "create" : (new_node ? "update" : "");
-            snapshot = describe_external(e, now_ms);
-            break;
-        }
+        const platform_status_t st = update_shared(
+            name, now_ms, "registered",
+            [&](std::optional<External>& e) {
+                if (!e) e = External{};
+                const bool created = describe_external(*e, now_ms)["nodes"].empty();
+                const bool new_node = merge(*e);
+                action = created ? "create" : (new_node ? "update" : "");
+                snapshot = describe_external(*e, now_ms);
+                return PLATFORM_OK;
+            },
+            error);
+        if (st != PLATFORM_OK) return st;
     } else {
         std::unique_lock<std::shared_mutex> g(m_);
         auto [it, created] = externals_.try_emplace(name);
@@ -207,37 +219,20 @@ platform_status_t ServiceRegistry::deregister_external(const json& service, std:
     std::string action;
     if (shared_) {
         // Expiry is checked by whoever reads next; a deregistration is not timed.
-        const int64_t now_ms = 0;
-        for (int attempt = 0;; ++attempt) {
-            if (attempt == kCasAttempts) {
-                error = "service: " + name + " is being changed by other replicas; try again";
-                return PLATFORM_CONFLICT;
-            }
-            std::string raw;
-            std::optional<External> old;
-            try {
-                old = load_shared(name, now_ms, &raw);
-            } catch (const std::runtime_error& e) {
-                error = e.what();
-                return PLATFORM_UNAVAILABLE;
-            }
-            if (!old) {
-                error = "service.name: no registered service " + name;
-                return PLATFORM_NOT_FOUND;
-            }
-            External e = *old;
-            remove(e);
-            const platform_status_t st = store_shared(name, e, &raw, now_ms);
-            if (st == PLATFORM_CONFLICT) continue;
-            if (st != PLATFORM_OK) {
-                error = "the store holding registered services answered " +
-                        std::string(status_info(st).name);
-                return PLATFORM_UNAVAILABLE;
-            }
-            snapshot = snapshot_of(e);
-            action = e.nodes.empty() ? "delete" : "update";
-            break;
-        }
+        const platform_status_t st = update_shared(
+            name, 0, "changed",
+            [&](std::optional<External>& e) {
+                if (!e) {
+                    error = "service.name: no registered service " + name;
+                    return PLATFORM_NOT_FOUND;
+                }
+                remove(*e);
+                snapshot = snapshot_of(*e);
+                action = e->nodes.empty() ? "delete" : "update";
+                return PLATFORM_OK;
+            },
+            error);
+        if (st != PLATFORM_OK) return st;
     } else {
         std::unique_lock<std::shared_mutex> g(m_);
         auto it = externals_.find(name);

@@ -106,6 +106,15 @@ private:
     // (another replica wrote first), or the store's failure.
     platform_status_t store_shared(const std::string& name, const External& e,
                                    const std::string* raw, int64_t now_ms);
+    // One change of `name`'s stored record by compare-and-set, read again and redone when
+    // another replica wrote in between (up to kCasAttempts times, then CONFLICT: "service:
+    // <name> is being <busy> by other replicas"). `change` edits the record (nullopt: none is
+    // stored) and answers OK to store it, or a refusal with `error` set, which is answered as it
+    // is. A failing store is UNAVAILABLE with `error` saying so.
+    platform_status_t update_shared(
+        const std::string& name, int64_t now_ms, const char* busy,
+        const std::function<platform_status_t(std::optional<External>&)>& change,
+        std::string& error);
     // Expires one stored service (expire() over the store).
     void expire_shared(const std::string& name, std::string raw, int64_t now_ms);
     void notify(const std::string& action, const nlohmann::json& service);

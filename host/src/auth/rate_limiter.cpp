@@ -94,6 +94,7 @@ bool RateLimiter::check_shared(const std::string& client, Decision& out) {
     }
     const bool cached = got == PLATFORM_OK;
     for (int attempt = 0; attempt < kCasAttempts; ++attempt) {
+        HostStoreTable::wait_after_conflict(attempt);
         if (attempt > 0 || !cached) {
             raw.clear();
             got = store_->get(key, now, raw);

@@ -119,6 +119,7 @@ platform_status_t ServiceRegistry::update_shared(
     const std::string& name, int64_t now_ms, const char* busy,
     const std::function<platform_status_t(std::optional<External>&)>& change, std::string& error) {
     for (int attempt = 0; attempt < kCasAttempts; ++attempt) {
+        HostStoreTable::wait_after_conflict(attempt);
         std::string raw;
         std::optional<External> e;
         try {
@@ -262,6 +263,7 @@ void ServiceRegistry::expire_shared(const std::string& name, std::string raw, in
             return;
         }
         if (st != PLATFORM_CONFLICT) return;  // the next sweep tries again
+        HostStoreTable::wait_after_conflict(attempt + 1);
         // Another replica changed it (a heartbeat, or its own sweep): look again.
         try {
             if (!load_shared(name, now_ms, &raw)) return;

@@ -2,6 +2,11 @@
 #include <platform/host/core/host_store_table.hpp>
 #include <platform/host/core/runtime.hpp>
 
+#include <algorithm>
+#include <chrono>
+#include <random>
+#include <thread>
+
 namespace platform::host {
 
 namespace {
@@ -94,6 +99,14 @@ platform_status_t HostStoreTable::scan(int64_t now_ms,
     scan.order = PLATFORM_ORDER_ASC;
     Collect c{&out, &prefix};
     return s.table->scan(s.inst, view(table_), &scan, now_ms, &Collect::next, &c);
+}
+
+void HostStoreTable::wait_after_conflict(int attempt) {
+    if (attempt <= 0) return;
+    static thread_local std::minstd_rand jitter{std::random_device{}()};
+    const long cap = std::min(2'000L, 25L << std::min(attempt, 7));
+    std::this_thread::sleep_for(std::chrono::microseconds(
+        std::uniform_int_distribution<long>(0, cap)(jitter)));
 }
 
 }  // namespace platform::host

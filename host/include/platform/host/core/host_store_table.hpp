@@ -43,6 +43,11 @@ public:
     platform_status_t scan(int64_t now_ms, std::vector<std::pair<std::string, std::string>>& out,
                            const std::string& prefix = "") const;
 
+    // Waits a little before compare-and-set attempt `attempt` + 1 after a CONFLICT: a random
+    // span up to 25 µs << attempt, at most 2 ms, so that replicas (or threads) writing the same
+    // record do not retry in lockstep and starve one another. Attempt 0 does not wait.
+    static void wait_after_conflict(int attempt);
+
 private:
     const Runtime& runtime_;
     std::string table_;

@@ -1,9 +1,8 @@
 // The host's own tables in the store provider (host_store_table.hpp).
-#include <platform/host/core/host_store_table.hpp>
-#include <platform/host/core/runtime.hpp>
-
 #include <algorithm>
 #include <chrono>
+#include <platform/host/core/host_store_table.hpp>
+#include <platform/host/core/runtime.hpp>
 #include <random>
 #include <thread>
 
@@ -105,8 +104,8 @@ void HostStoreTable::wait_after_conflict(int attempt) {
     if (attempt <= 0) return;
     static thread_local std::minstd_rand jitter{std::random_device{}()};
     const long cap = std::min(2'000L, 25L << std::min(attempt, 7));
-    std::this_thread::sleep_for(std::chrono::microseconds(
-        std::uniform_int_distribution<long>(0, cap)(jitter)));
+    std::this_thread::sleep_for(
+        std::chrono::microseconds(std::uniform_int_distribution<long>(0, cap)(jitter)));
 }
 
 }  // namespace platform::host

@@ -21,10 +21,10 @@ void agrees(const std::string& s) {
         return;
     }
     const bool theirs = nlohmann::json::accept(s);
-    FUZZ_CHECK(ours == theirs, std::string("json_valid ") + (ours ? "accepts" : "refuses") +
-                                   " what nlohmann " + (theirs ? "accepts" : "refuses") + ": " +
-                                   nlohmann::json(s).dump(-1, ' ', true,
-                                                          nlohmann::json::error_handler_t::replace));
+    FUZZ_CHECK(ours == theirs,
+               std::string("json_valid ") + (ours ? "accepts" : "refuses") + " what nlohmann " +
+                   (theirs ? "accepts" : "refuses") + ": " +
+                   nlohmann::json(s).dump(-1, ' ', true, nlohmann::json::error_handler_t::replace));
 }
 
 }  // namespace

@@ -12,7 +12,9 @@ namespace {
 
 using Byte = unsigned char;
 
-bool digit(Byte c) { return c >= '0' && c <= '9'; }
+bool digit(Byte c) {
+    return c >= '0' && c <= '9';
+}
 
 const Byte* skip_space(const Byte* p, const Byte* end) {
     while (p != end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t')) ++p;
@@ -20,7 +22,9 @@ const Byte* skip_space(const Byte* p, const Byte* end) {
 }
 
 // A byte a string holds as it is: printable ASCII but '"' and '\\'.
-bool plain(Byte c) { return c >= 0x20 && c < 0x80 && c != '"' && c != '\\'; }
+bool plain(Byte c) {
+    return c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
+}
 
 // Of the 8 bytes at p, the high bit of each that is not plain — exact for the lowest such byte
 // (a borrow only ever marks bytes above a true one), so on a little-endian machine the count of
@@ -218,8 +222,7 @@ const Byte* number_end(const Byte* p, const Byte* end) {
 }
 
 const Byte* literal_end(const Byte* p, const Byte* end, const char* word, std::size_t n) {
-    return static_cast<std::size_t>(end - p) >= n && std::memcmp(p, word, n) == 0 ? p + n
-                                                                                    : nullptr;
+    return static_cast<std::size_t>(end - p) >= n && std::memcmp(p, word, n) == 0 ? p + n : nullptr;
 }
 
 // After '{' and its space, or after a ',' in an object: the member's name and ':'; past the ':',

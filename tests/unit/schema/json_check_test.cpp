@@ -226,13 +226,14 @@ TEST(JsonCheck, RefusesWhatNlohmannLetsThroughOnPurpose) {
 // Pieces that make texts near the edges: structure, escapes, surrogates, UTF-8 lead and
 // continuation bytes, number parts (also near 1.8e308), literals.
 const std::vector<std::string>& pieces() {
+    // clang-format off
     static const std::vector<std::string> all = {
-        "{",     "}",      "[",     "]",      ",",      ":",     "\"",     "\\",       "u",
-        "d8",    "00",     "dc",    "DB",     "0",      "1",     "9",      "-",        ".",
-        "e",     "E",      "+",     "true",   "false",  "null",  " ",      "\n",       "\t",
-        "\xC3",  "\xA9",   "\xED",  "\xA0",   "\xF0",   "\x9F",  "\x80",   "\xFF",     "\x01",
-        "a",     "\"a\"",  "\"k\":", "1e308", "e308",   "e309",  "e-400",  "17976931348623158",
-        "1.8e308", "\\uD83D\\uDE00", "\\n", "\xEF\xBB\xBF", std::string("\0", 1)};
+        "{", "}", "[", "]", ",", ":", "\"", "\\", "u", "d8", "00", "dc", "DB", "0", "1", "9", "-",
+        ".", "e", "E", "+", "true", "false", "null", " ", "\n", "\t", "\xC3", "\xA9", "\xED",
+        "\xA0", "\xF0", "\x9F", "\x80", "\xFF", "\x01", "a", "\"a\"", "\"k\":", "1e308", "e308",
+        "e309", "e-400", "17976931348623158", "1.8e308", "\\uD83D\\uDE00", "\\n", "\xEF\xBB\xBF",
+        std::string("\0", 1)};
+    // clang-format on
     return all;
 }
 

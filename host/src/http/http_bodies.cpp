@@ -1,6 +1,7 @@
 #include <nlohmann/json.hpp>
 #include <platform/host/core/status.hpp>
 #include <platform/host/http/http_bodies.hpp>
+#include <platform/validation/json_check.hpp>
 
 namespace platform::host {
 
@@ -74,8 +75,9 @@ HttpResponse catalogue_outcome(Outcome o, bool result_envelope) {
         return with_outcome_headers(std::move(r), o);
     }
     // The plugin's bytes go out as they are (the SDK answers with nlohmann's compact dump, which
-    // is what a parse and a dump would give again); only their validity is checked.
-    if (!json::accept(o.body))
+    // is what a parse and a dump would give again); only their validity is checked, in one pass
+    // that builds nothing (json_check.hpp; nlohmann::json::accept was 8 % of a small request).
+    if (!validation::json_valid(o.body))
         return catalogue_status(PLATFORM_INTERNAL, "the service answered invalid JSON");
     const std::string_view open = result_envelope ? R"({"result":)" : R"({"data":)";
     r.body.reserve(open.size() + o.body.size() + 1);

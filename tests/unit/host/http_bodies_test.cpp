@@ -129,6 +129,24 @@ TEST(CatalogueOutcome, AnswerThatIsNotJsonIsInternal) {
     }
 }
 
+// The check is json_valid (json_check.hpp): where nlohmann would let bytes through that make the
+// envelope invalid JSON (a leading byte order mark, anything after a NUL byte), it refuses them.
+TEST(CatalogueOutcome, AnswerThatWouldBreakTheEnvelopeIsInternal) {
+    for (const std::string body :
+         {std::string("\xEF\xBB\xBF{}"), std::string("{}\0{", 4), std::string("1e400")}) {
+        SCOPED_TRACE(body);
+        EXPECT_EQ(catalogue_outcome(outcome(PLATFORM_OK, body), false).status, 500);
+    }
+}
+
+// Any depth nlohmann accepts goes out as it came, without the check recursing.
+TEST(CatalogueOutcome, DeeplyNestedAnswerIsWrapped) {
+    const std::string body = std::string(20000, '[') + std::string(20000, ']');
+    auto r = catalogue_outcome(outcome(PLATFORM_OK, body), false);
+    EXPECT_EQ(r.status, 200);
+    EXPECT_EQ(r.body, "{\"data\":" + body + "}");
+}
+
 TEST(CatalogueOutcome, ErrorsCarryCodeNameAndHttpStatus) {
     struct Case {
         platform_status_t code;

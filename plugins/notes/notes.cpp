@@ -110,10 +110,8 @@ json Notes::get(platform::Request& r) {
     return note ? *note : missing(title);
 }
 
-json Notes::list(platform::Request& r) {
-    json out = json::array();
-    for (auto& [title, note] : r.owned(kCollection).list()) out.push_back(std::move(note));
-    return {{"notes", out}};
+platform::JsonText Notes::list(platform::Request& r) {
+    return platform::JsonText::object_of("notes", r.owned(kCollection).list_array());
 }
 
 PLATFORM_SERVICE(Notes)

@@ -16,7 +16,7 @@ public:
     platform::json add(platform::Request& r);
     platform::json remove(platform::Request& r);
     platform::json get(platform::Request& r);
-    platform::json list(platform::Request& r);
+    platform::JsonText list(platform::Request& r);  // the stored notes as they are, no parse
 
     // MCP resources/list: the caller's notes, most recently updated first, at most 100, as
     // {uri, name: title, description: the text's first line (<= 80 characters), mimeType}.

@@ -167,6 +167,33 @@ TEST(CollectionSdk, BatchStaysWithinTheOwner) {
     EXPECT_EQ(alice.list().size(), 2u);
 }
 
+// list_array: the owner's stored texts joined as they are, in list()'s order, parsing to what
+// list() gives; another owner's records and prefixes stay out.
+TEST(CollectionSdk, ListArrayJoinsTheStoredTextsOfTheOwnerOnly) {
+    FakeHost host;
+    Store store(host.api(), host.ctx());
+    Collection alice(store, "notes", "alice"), bob(store, "notes", "bob");
+    EXPECT_EQ(alice.list_array().text, "[]");
+    alice.put("b", {{"title", "b"}, {"text", "quote \" and \u00e9"}, {"n", 1.5}});
+    alice.put("a", {{"title", "a"}, {"tags", {"x", "y"}}});
+    bob.put("a", {{"title", "bob's"}});
+    const std::string text = alice.list_array().text;
+    json expected = json::array();
+    for (auto& [id, value] : alice.list()) expected.push_back(value);
+    EXPECT_EQ(json::parse(text), expected);
+    EXPECT_EQ(text, expected.dump());  // the same bytes a parse and dump would give
+    EXPECT_EQ(json::parse(alice.list_array({"b"}).text), json::array({expected[1]}));
+    EXPECT_EQ(json::parse(bob.list_array().text), json::array({{{"title", "bob's"}}}));
+}
+
+TEST(JsonTextSdk, ObjectOfEscapesTheKeyAndKeepsTheValue) {
+    const platform::JsonText v{"[1,{\"a\":null}]"};
+    EXPECT_EQ(platform::JsonText::object_of("notes", v).text, "{\"notes\":[1,{\"a\":null}]}");
+    const std::string key = std::string("q\"b\\n\n\x01", 7) + "\xc3\xa9";
+    const json parsed = json::parse(platform::JsonText::object_of(key, v).text);
+    EXPECT_EQ(parsed, (json{{key, json::parse(v.text)}}));
+}
+
 TEST(CollectionSdk, UpdateLosesNoWriteUnderContention) {
     FakeHost host;
     Store store(host.api(), host.ctx());

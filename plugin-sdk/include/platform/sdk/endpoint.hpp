@@ -155,6 +155,11 @@ public:
         sync_ = [fn](T& self, Request& r) { return (self.*fn)(r); };
         return *this;
     }
+    // A handler returning its result as JSON text (json_text.hpp), sent without a dump.
+    EndpointSpec& handler(JsonText (T::*fn)(Request&)) {
+        async_ = [fn](T& self, Request& r, Responder out) { out.ok((self.*fn)(r)); };
+        return *this;
+    }
     // A handler answering through the Responder, now or later from any thread.
     EndpointSpec& async(void (T::*fn)(Request&, Responder)) {
         async_ = [fn](T& self, Request& r, Responder out) { (self.*fn)(r, std::move(out)); };

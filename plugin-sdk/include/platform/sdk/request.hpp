@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <platform/sdk/error.hpp>
 #include <platform/sdk/host.hpp>
+#include <platform/sdk/json_text.hpp>
 #include <platform/sdk/store.hpp>
 #include <platform/sdk/str.hpp>
 #include <string>
@@ -33,6 +34,8 @@ public:
     void ok(const json& result) const {
         send(PLATFORM_OK, result.dump(-1, ' ', false, json::error_handler_t::replace));
     }
+    // A result already serialised (json_text.hpp): sent as it is, without a parse or a dump.
+    void ok(const JsonText& result) const { send(PLATFORM_OK, result.text); }
     void fail(const Error& e) const { send(static_cast<platform_status_t>(e.code()), e.what()); }
     void fail(Code code, std::string_view message) const {
         send(static_cast<platform_status_t>(code), message);

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <platform/sdk/error.hpp>
+#include <platform/sdk/json_text.hpp>
 #include <platform/sdk/str.hpp>
 #include <string>
 #include <string_view>
@@ -241,6 +242,19 @@ public:
         std::vector<std::pair<std::string, nlohmann::json>> out;
         for (auto& r : store_.scan(o))
             out.emplace_back(r.key.substr(prefix_.size()), nlohmann::json::parse(r.value));
+        return out;
+    }
+
+    // The same records' values as one JSON array, [v1,v2,...], in the same order: the stored
+    // texts joined as they are, none parsed (json_text.hpp says why; put() wrote each as JSON).
+    JsonText list_array(ScanOptions o = {}) const {
+        o.prefix = prefix_ + o.prefix;
+        JsonText out{"["};
+        for (const auto& r : store_.scan(o)) {
+            if (out.text.size() > 1) out.text += ',';
+            out.text += r.value;
+        }
+        out.text += ']';
         return out;
     }
 

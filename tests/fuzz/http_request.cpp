@@ -1,8 +1,8 @@
 // Fuzz target http_request: raw bytes of one connection, read the way the api port reads them.
 //
 // The input is what a client sends: one or more pipelined HTTP/1.1 requests. Each is framed
-// (frame_request, http_framing.hpp), parsed as the server parses it (parse_framed_request:
-// Pistache's parser, then the gateway's HttpRequest) and handled by a real Gateway
+// (frame_request, http_framing.hpp), parsed as the server parses it (parse_framed_request,
+// request_parser.hpp: the gateway's HttpRequest) and handled by a real Gateway
 // (fuzz_host.hpp) — path resolution (names.hpp), declared routes, the catalogue and rpc
 // handlers, the payload builder (request_args.hpp: query, JSON and form bodies), admission and
 // schema validation — up to a mirror service's echo. At most kMaxRequests requests per input; a

@@ -5,16 +5,13 @@
 
 #include <platform/host/http/http_framing.hpp>
 #include <platform/host/http/http_server.hpp>
-
-#include "http_wire.hpp"
+#include <platform/host/http/request_parser.hpp>
 
 namespace platform::host::front {
 
 using namespace Pistache;
 
 namespace {
-
-using wire::parse_framed;
 
 constexpr const char* kConnectionData = "platform.connection";
 constexpr const char* kPeerLifeData = "platform.peer_life";
@@ -34,7 +31,8 @@ public:
 
 private:
     void onConnection(const std::shared_ptr<Tcp::Peer>& peer) override {
-        // What Pistache's own onConnection does, plus this connection's state.
+        // What Pistache's own onConnection does, plus this connection's state. The parser is never
+        // fed: Pistache's transport reads its reset time for the header timeout (reset below).
         peer->putData(ParserData, std::make_shared<Http::RequestParser>(getMaxRequestSize()));
         auto conn = std::make_shared<Connection>(port_, peer);
         conn->transport = transport();
@@ -68,8 +66,7 @@ private:
             ::shutdown(peer->fd(), SHUT_RDWR);
             return;
         }
-        auto parser = getParser(peer);
-        read_requests(*conn, *parser);
+        read_requests(*conn);
         if (!conn->busy && !conn->queue.empty()) {
             conn->busy = true;
             Pending next = std::move(conn->queue.front());
@@ -80,7 +77,7 @@ private:
             return;
         }
         if (was_idle && !conn->busy && !conn->buffer.empty()) {
-            parser->reset();  // a request started: the header timeout counts from now
+            getParser(peer)->reset();  // a request started: the header timeout counts from now
             peer->setIdle(false);
         }
     }
@@ -104,9 +101,9 @@ private:
         return true;
     }
 
-    // Frames every whole request in the connection's buffer, parses each with Pistache's parser
-    // (exactly its bytes, so nothing is lost on reset) and queues it. Called with conn.m held.
-    void read_requests(Connection& conn, Http::RequestParser& parser) {
+    // Frames every whole request in the connection's buffer, parses each (exactly its bytes:
+    // request_parser.hpp) and queues it. Called with conn.m held.
+    void read_requests(Connection& conn) {
         const PortState& port = *conn.port;
         while (!conn.input_closed) {
             Frame f = frame_request(conn.buffer, port.limits);
@@ -120,9 +117,8 @@ private:
                 p.req.method = f.method;
                 p.req.path = f.target.substr(0, f.target.find('?'));
             } else {
-                ParsedRequest parsed =
-                    parse_framed(parser, std::string_view(conn.buffer).substr(0, f.length), f,
-                                 getMaxRequestSize());
+                ParsedRequest parsed = parse_framed_request(
+                    std::string_view(conn.buffer).substr(0, f.length), f, getMaxRequestSize());
                 p.req = std::move(parsed.req);
                 p.version = parsed.http10 ? Http::Version::Http10 : Http::Version::Http11;
                 p.close = parsed.close;

@@ -74,8 +74,9 @@ struct HttpServer::Impl {
         auto [host, portno] = split_address(address);
         auto ep =
             std::make_unique<Http::Endpoint>(Address(host, Port(static_cast<uint16_t>(portno))));
-        // The whole request must arrive within header_timeout_ms: Pistache's checker sees our
-        // parser between requests, where it applies min(header, body) timeouts.
+        // The whole request must arrive within header_timeout_ms: Pistache's checker sees the
+        // connection's (never fed) parser reset when a request starts, where it applies
+        // min(header, body) timeouts.
         const std::chrono::milliseconds request_timeout(settings.header_timeout_ms);
         auto opts = Http::Endpoint::options()
                         .threads(static_cast<int>(runtime.settings().io_threads()))

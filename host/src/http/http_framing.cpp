@@ -7,7 +7,7 @@ namespace platform::host {
 
 namespace {
 
-constexpr size_t kMaxMethod = 32;           // longer than any method Pistache knows
+constexpr size_t kMaxMethod = 32;           // longer than any method the request parser knows
 constexpr size_t kMaxChunkSizeLine = 1024;  // size, extensions and CRLF
 
 bool tchar(char c) {
@@ -37,8 +37,9 @@ Frame fail(Frame f, int status, std::string message) {
     return f;
 }
 
-// The size of a chunk-size line (without CRLF): hex digits, then optional extensions.
-bool chunk_size(std::string_view line, uint64_t& out) {
+}  // namespace
+
+bool parse_chunk_size(std::string_view line, uint64_t& out) {
     size_t semi = line.find(';');
     std::string_view hex = trim(line.substr(0, semi));
     if (hex.empty() || hex.size() > 15) return false;
@@ -51,6 +52,8 @@ bool chunk_size(std::string_view line, uint64_t& out) {
     }
     return true;
 }
+
+namespace {
 
 // Each step of frame_request() below returns true to go on, or false when `f` is the answer: an
 // error (set by fail()) or incomplete (more bytes are needed).
@@ -235,8 +238,8 @@ bool read_header_fields(std::string_view b, size_t pos, const FrameLimits& limit
     return true;
 }
 
-// The codings of Transfer-Encoding: the final one must be chunked (RFC 9112 §6.3), and Pistache
-// decodes nothing else.
+// The codings of Transfer-Encoding: the final one must be chunked (RFC 9112 §6.3), and the
+// request parser decodes nothing else.
 bool check_codings(std::string_view list, Frame& f) {
     size_t last = list.rfind(',');
     std::string_view final_coding =
@@ -286,7 +289,7 @@ Frame frame_chunked_body(std::string_view b, size_t head, const FrameLimits& lim
         if (e == p || b[e - 1] != '\r')
             return fail(f, 400, "malformed chunked body: lines must end with CRLF");
         uint64_t size = 0;
-        if (!chunk_size(b.substr(p, e - 1 - p), size))
+        if (!parse_chunk_size(b.substr(p, e - 1 - p), size))
             return fail(f, 400, "malformed chunked body: invalid chunk size");
         p = e + 1;
         if (size == 0) return frame_trailers(b, p, limits, std::move(f));

@@ -1,13 +1,11 @@
-// http_wire.hpp — private to host/src/http: a request from the bytes Pistache parsed, and an
-// answer back to bytes. http_connection.cpp reads requests with these, http_answer.cpp and
-// http_stream.cpp write answers; the fuzz harness reaches parse_framed through
-// parse_framed_request (http_server.hpp).
+// http_wire.hpp — private to host/src/http: an answer as bytes on the wire, and the server's own
+// error answers. http_answer.cpp and http_stream.cpp write answers with these; requests are read
+// by frame_request() (http_framing.hpp) and parse_framed_request() (request_parser.hpp).
 #pragma once
 
 #include <pistache/http.h>
 
 #include <platform/host/http/gateway.hpp>
-#include <platform/host/http/http_framing.hpp>
 #include <platform/host/http/http_server.hpp>
 #include <string>
 #include <string_view>
@@ -15,11 +13,6 @@
 namespace platform::host::wire {
 
 std::string trim(const std::string& s);  // without the spaces and tabs around it
-
-// One framed request (exactly the bytes frame_request() delimited, `f`) through `parser`, which is
-// reset before and after; refusals as ParsedRequest documents them.
-ParsedRequest parse_framed(Pistache::Http::RequestParser& parser, std::string_view framed,
-                           const Frame& f, size_t max_size);
 
 // The reason phrase of `status`, also for 408, 414 and 505, which status.cpp does not name.
 std::string reason(int status);

@@ -47,7 +47,7 @@ private:
 };
 
 // Starts a taken-over connection's session: registers it with the server (a drain closes it and
-// waits for its thread), marks the connection's input closed so Pistache parses no more of it,
+// waits for its thread), marks the connection's input closed so no more of it is parsed,
 // hands what Pistache buffered and will still read to `input`, then calls `send_head` (the 101,
 // written only once nothing the client sends next can reach the HTTP parser), arranges for the
 // session to read the socket itself once Pistache lets the peer go, and runs `run` on a detached

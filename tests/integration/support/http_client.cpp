@@ -4,6 +4,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -138,8 +139,11 @@ std::string HttpClient::read_some() {
 HttpResult HttpClient::request(const std::string& method, const std::string& target,
                                const std::string& body,
                                const std::map<std::string, std::string>& headers) {
-    std::string req = method + " " + target + " HTTP/1.1\r\nHost: " + host_ + ":" +
-                      std::to_string(port_) + "\r\n";
+    // The caller's Host replaces the default one: two Host fields are a 400 (decision 77).
+    bool own_host = false;
+    for (auto& [k, v] : headers) own_host = own_host || strcasecmp(k.c_str(), "host") == 0;
+    std::string req = method + " " + target + " HTTP/1.1\r\n";
+    if (!own_host) req += "Host: " + host_ + ":" + std::to_string(port_) + "\r\n";
     for (auto& [k, v] : headers) req += k + ": " + v + "\r\n";
     if (!body.empty() || method == "POST")
         req += "Content-Length: " + std::to_string(body.size()) + "\r\n";

@@ -1,5 +1,5 @@
 // A request as the server reads it, regressions of the fuzz harness's findings (tests/fuzz):
-//   - parse_framed_request (http_server.hpp): the query is the target's raw text, so repeated
+//   - parse_framed_request (request_parser.hpp): the query is the target's raw text, so repeated
 //     keys, `[]` arrays, order and a bare `?flag` all reach the query parser (query.hpp);
 //   - json_depth.hpp: JSON nested deeper than kMaxJsonDepth is a 400, not a stack overflow when
 //     the parsed arguments are copied.

@@ -1,10 +1,11 @@
 // platform/host/http/http_framing.hpp — where one HTTP/1.1 request ends in a connection's bytes.
 //
-// Pistache 0.0.5 parses one request and drops whatever follows it in the read buffer, so
-// pipelined requests vanish. The server keeps each connection's unconsumed bytes and
+// Pistache 0.0.5's own parser took one request and dropped whatever followed it in the read
+// buffer, so pipelined requests vanished. The server keeps each connection's unconsumed bytes and
 // asks frame_request() where the first whole request ends (request line, header fields up to the
 // empty line, then a Content-Length body or a chunked body up to its last chunk and trailers);
-// exactly those bytes go to Pistache's parser. The limits are checked here, before a body is
+// exactly those bytes go to parse_framed_request() (request_parser.hpp), which reads the same
+// chunk-size lines (parse_chunk_size below). The limits are checked here, before a body is
 // buffered: a head over max_header_bytes or more than max_header_count fields is 431 (a request
 // line alone over max_header_bytes is 414), a request over max_request_bytes is 413 as soon as
 // its Content-Length says so. Malformed requests are 400 (bare LF, obsolete line folding, space
@@ -49,6 +50,10 @@ struct Frame {
 
 // Looks at the start of `buffer` (a connection's unconsumed bytes).
 Frame frame_request(std::string_view buffer, const FrameLimits& limits);
+
+// A chunk-size line without its CRLF: up to 15 hex digits (blanks around them allowed), then
+// optional `;` extensions, which are not read. False when it is not one.
+bool parse_chunk_size(std::string_view line, uint64_t& size);
 
 // The TLS terminator's preface line (see above).
 inline constexpr size_t kMaxTlsPreface = 128;  // longer without CRLF: invalid

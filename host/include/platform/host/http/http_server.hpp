@@ -4,7 +4,8 @@
 // into HttpRequests for the Gateway and writes its HttpResponses back, from whatever thread the
 // plugin answered on. What the handler adds around the gateway, in order:
 //   - Framing (http_framing.hpp): the handler overrides Pistache's onInput, keeps each
-//     connection's unconsumed bytes and feeds Pistache's parser one whole request at a time, so
+//     connection's unconsumed bytes and parses one whole request at a time with the host's own
+//     parser (request_parser.hpp; Pistache still accepts, reads, writes and times out connections), so
 //     pipelined requests are all answered, in order: the next one is dispatched only once the
 //     previous answer was written (Pistache 0.0.5 aborts when two writes for one connection are
 //     queued from another thread, and drops what follows the first request). Limits from the
@@ -38,25 +39,12 @@
 #include <platform/host/core/runtime.hpp>
 #include <platform/host/http/gateway.hpp>
 #include <platform/host/http/http_framing.hpp>
+#include <platform/host/http/request_parser.hpp>  // ParsedRequest, parse_framed_request
 #include <platform/host/http/tls_listener.hpp>
 #include <string>
 #include <string_view>
 
 namespace platform::host {
-
-// One request as the server reads it: the `framed` bytes frame_request() delimited (`frame`),
-// given to Pistache's parser and converted for the gateway. A refusal sets error_status (400, 413,
-// or Pistache's own) and error_detail, with only the method and path of the request line. The
-// server's read loop and the fuzz harness (tests/fuzz/http_request.cpp) share it.
-struct ParsedRequest {
-    HttpRequest req;
-    bool http10 = false;
-    bool close = false;  // Connection: close, or HTTP/1.0 without keep-alive
-    int error_status = 0;
-    std::string error_detail;
-};
-ParsedRequest parse_framed_request(std::string_view framed, const Frame& frame,
-                                   size_t max_request_bytes);
 
 class HttpServer {
 public:

@@ -198,7 +198,6 @@ void AuthLocal::ensure_admin(const std::string& ns) {
         settled(ns);
         return;  // created meanwhile (a replica)
     }
-    settled(ns);
     if (given)
         host_.info("auth-local: created account admin with the secret from PLATFORM_ADMIN_SECRET");
     else {
@@ -208,6 +207,7 @@ void AuthLocal::ensure_admin(const std::string& ns) {
                             "once: `platform admin reset-secret`\non this machine sets a new one, "
                             "PLATFORM_ADMIN_SECRET chooses the first one.");
     }
+    settled(ns);  // last: a caller that sees it settled sees the notice told too
 }
 
 }  // namespace auth_local

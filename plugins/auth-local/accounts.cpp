@@ -166,16 +166,24 @@ std::optional<Account> Accounts::login(const std::string& ns, const std::string&
 
 void AuthLocal::ensure_admin(const std::string& ns) {
     std::lock_guard<std::mutex> g(admin_m_);
-    if (!admin_checked_.insert(ns).second) return;
+    auto settled = [&](const std::string& n) {
+        admin_checked_.insert(n);
+        if (n == settings_.ns) admin_settled_.store(true, std::memory_order_release);
+    };
+    if (admin_checked_.count(ns)) return;
     if (settings_.disable_admin) {
         if (accounts_.get(ns, "admin")) {
             tokens_.revoke_all(ns, "admin");
             accounts_.erase(ns, "admin");
             host_.warn("auth-local: removed account admin (disable_admin is set)");
         }
+        settled(ns);
         return;
     }
-    if (accounts_.get(ns, "admin")) return;
+    if (accounts_.get(ns, "admin")) {
+        settled(ns);
+        return;
+    }
     const int64_t now = host_.now_ms() / 1000;
     Account a;
     a.ns = ns;
@@ -187,6 +195,7 @@ void AuthLocal::ensure_admin(const std::string& ns) {
     try {
         accounts_.create(a, secret);
     } catch (const platform::Error&) {
+        settled(ns);
         return;  // created meanwhile (a replica)
     }
     if (given)
@@ -198,6 +207,7 @@ void AuthLocal::ensure_admin(const std::string& ns) {
                             "once: `platform admin reset-secret`\non this machine sets a new one, "
                             "PLATFORM_ADMIN_SECRET chooses the first one.");
     }
+    settled(ns);  // last: a caller that sees it settled sees the notice told too
 }
 
 }  // namespace auth_local

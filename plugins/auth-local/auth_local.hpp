@@ -32,6 +32,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -309,8 +310,16 @@ public:
     Tokens& tokens() { return tokens_; }
     Jwt& jwt() { return jwt_; }
 
-    // Creates `admin` in ns unless it exists (or removes it when disable_admin). Once per ns.
+    // Creates `admin` in ns unless it exists (or removes it when disable_admin). Once per ns (a
+    // failure is tried again by the next caller). Every path that signs in calls it first, and it
+    // holds admin_m_ while it works, so a login waits for a creation under way.
     void ensure_admin(const std::string& ns);
+    // Returns once the host namespace's `admin` is settled (created, found or removed): every
+    // call of the service passes here first, so none sees the store before start()'s creation
+    // on its own thread finished. A failed creation is tried again here (and throws).
+    void await_admin() {
+        if (!admin_settled_.load(std::memory_order_acquire)) ensure_admin(settings_.ns);
+    }
 
 private:
     std::string host_namespace(platform::Request& r) const;
@@ -329,6 +338,8 @@ private:
     Rules rules_;
     std::mutex admin_m_;
     std::set<std::string> admin_checked_;
+    std::atomic<bool> admin_settled_{false};  // ensure_admin(settings_.ns) succeeded
+    std::thread admin_thread_;  // start()'s ensure_admin, off the start-up path; joined by stop()
     std::mutex touch_m_;
     std::map<std::string, int64_t> touched_;  // access-token grants: last recorded use (ms)
     // Identities of access tokens lately verified (provider.cpp, decision 76): an entry is used

@@ -63,6 +63,7 @@ void on_call(void* p, platform_call_t* call, uint32_t index, platform_str_t requ
         if (!args.is_object())
             throw platform::invalid_argument("the request must be a JSON object");
         platform::Request req(self->host(), call, std::move(args));
+        self->await_admin();  // start() creates it on its own thread
         if (ep.sync_handler())
             out.ok(ep.sync_handler()(*self, req));
         else

@@ -110,10 +110,21 @@ void AuthLocal::start() {
     }
     jwt_.load(host_, settings_.private_key);
     rules_.ensure_default();
-    ensure_admin(settings_.ns);
+    // On a first start this creates `admin`, hashing its secret with argon2id at full strength:
+    // ~200 M instructions and 64 MiB, nearly half of the host's whole start. It runs on its own
+    // thread while the other plugins load and the listener opens; a login arriving meanwhile
+    // calls ensure_admin too and waits for it (decision 80).
+    admin_thread_ = std::thread([this] {
+        try {
+            ensure_admin(settings_.ns);
+        } catch (const std::exception& e) {
+            host_.error(std::string("auth-local: cannot create account admin: ") + e.what());
+        }
+    });
 }
 
 void AuthLocal::stop() {
+    if (admin_thread_.joinable()) admin_thread_.join();
     if (subscription_) host_.api()->broker_unsubscribe(host_.ctx(), subscription_);
     subscription_ = 0;
 }

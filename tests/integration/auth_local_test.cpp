@@ -245,4 +245,29 @@ TEST(AuthLocal, TheFirstStartShowsAGeneratedAdminSecretOnceAndResetSecretSetsANe
     EXPECT_EQ(host->stop(), 0);
 }
 
+// A first start creates `admin` (its secret hashed with argon2id) on auth-local's own thread while
+// the host goes on starting (decision 80): a login sent the moment the server listens waits for
+// it and succeeds, and so does the operator's reset-secret; a wrong secret is still refused.
+TEST(AuthLocal, ALoginRightAfterAFirstStartWaitsForTheAdminAccount) {
+    for (const bool wrong_first : {false, true}) {
+        SCOPED_TRACE(wrong_first ? "a wrong secret first" : "the right secret first");
+        TempDir home;
+        const std::string secret = "admin-secret-right-away";
+        HostProcess host(local(home.path(), {{"PLATFORM_ADMIN_SECRET", secret}}));
+        host.start();  // returns at the `listening` line, not at the account's creation
+        HttpClient c("127.0.0.1", host.api_port());
+        if (wrong_first)
+            EXPECT_EQ(c.post_json("/auth/token", {{"id", "admin"}, {"secret", "not-it"}}).status,
+                      401);
+        auto t = c.post_json("/auth/token", {{"id", "admin"}, {"secret", secret}});
+        ASSERT_EQ(t.status, 200) << t.body << host.log();
+        auto me = c.get("/auth/me", bearer(t.json()["access_token"]));
+        ASSERT_EQ(me.status, 200) << me.body;
+        EXPECT_EQ(me.json()["account"]["id"], "admin");
+        EXPECT_EQ(host.stop(), 0);
+        std::string log = host.log();
+        EXPECT_EQ(log.find("cannot create account admin"), std::string::npos) << log;
+    }
+}
+
 }  // namespace

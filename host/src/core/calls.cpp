@@ -26,13 +26,18 @@ std::shared_ptr<Call> CallTable::find(platform_call_t* handle) const {
 
 bool CallTable::answer(const std::shared_ptr<Call>& call, Outcome outcome) {
     std::function<void(Outcome)> done;
+    TimerQueue* timers;
+    TimerQueue::Id deadline;
     {
         std::unique_lock<std::mutex> lock(call->m);
         if (call->answered) return false;
         call->answered = true;
         done = std::move(call->done);
+        timers = std::exchange(call->timers, nullptr);
+        deadline = std::exchange(call->deadline_timer, {});
         forget_if_done(call, lock);
     }
+    if (timers) timers->cancel(deadline);
     if (done) done(std::move(outcome));
     return true;
 }

@@ -144,7 +144,7 @@ void Runtime::dispatch_as(const Identity& who, Invocation inv, std::function<voi
     call->deadline_ms = Clock::monotonic_ms() + timeout;
 
     std::weak_ptr<Call> weak = call;
-    timers_.at(call->deadline_ms, [this, weak, timeout] {
+    auto deadline = timers_.at(call->deadline_ms, [this, weak, timeout] {
         auto c = weak.lock();
         if (!c) return;
         {
@@ -159,6 +159,18 @@ void Runtime::dispatch_as(const Identity& who, Invocation inv, std::function<voi
                                std::to_string(timeout) + " ms",
                            "", false, c->chunked});
     });
+    {
+        // Answering cancels the timer (CallTable::answer); an answer that came first (an MCP
+        // client's cancel) leaves it to us.
+        std::unique_lock<std::mutex> lock(call->m);
+        if (call->answered) {
+            lock.unlock();
+            timers_.cancel(deadline);
+        } else {
+            call->timers = &timers_;
+            call->deadline_timer = deadline;
+        }
+    }
 
     std::string args = inv.args.dump(-1, ' ', false, json::error_handler_t::replace);
     const uint32_t index = ep.index;

@@ -135,13 +135,16 @@ json describe_endpoint(const ServiceEntry& s, const Endpoint& e) {
                      {"since", e.since}};
     if (e.flags & PLATFORM_FLAG_METERED) metadata["price"] = std::to_string(e.price);
     metadata["mcp"] = mcp_role_name(e.mcp_role);
-    json out = {
-        {"name", e.method},
-        {"request", {{"name", e.method + "Request"}, {"type", "object"}, {"values", values}}},
-        {"response",
-         {{"name", e.method + "Response"}, {"type", "object"}, {"values", json::array()}}},
-        {"metadata", metadata},
-        {"schema", e.input.source()}};
+    // Built by moving the parts in: a braced list copies each value again (nlohmann), and every
+    // service is described at start for the registry's watchers.
+    json request = {{"name", e.method + "Request"}, {"type", "object"}};
+    request["values"] = std::move(values);
+    json out = {{"name", e.method},
+                {"response",
+                 {{"name", e.method + "Response"}, {"type", "object"}, {"values", json::array()}}},
+                {"schema", e.input.source()}};
+    out["request"] = std::move(request);
+    out["metadata"] = std::move(metadata);
     if (!e.output_schema.is_null()) out["output_schema"] = e.output_schema;
     return out;
 }
@@ -158,11 +161,13 @@ json ServiceRegistry::describe(const ServiceEntry& s) const {
                    {"protocol", "abi"},
                    {"registry", "platform"},
                    {"broker", "platform"}}}};
-    return {{"name", s.name},
-            {"version", s.plugin->version.empty() ? "latest" : s.plugin->version},
-            {"metadata", {{"plugin", s.plugin->id}, {"summary", s.plugin->summary}}},
-            {"endpoints", endpoints},
-            {"nodes", json::array({node})}};
+    json out = {{"name", s.name},
+                {"version", s.plugin->version.empty() ? "latest" : s.plugin->version},
+                {"metadata", {{"plugin", s.plugin->id}, {"summary", s.plugin->summary}}}};
+    out["endpoints"] = std::move(endpoints);
+    out["nodes"] = json::array();
+    out["nodes"].push_back(std::move(node));
+    return out;
 }
 
 json ServiceRegistry::list(int64_t now_ms) const {

@@ -149,21 +149,29 @@ platform_status_t ToolCallClient::request(
     }
     if (timeout_ms > 0) {
         std::weak_ptr<Live> weak = live_;
-        live_->runtime->timers().at(
-            Clock::monotonic_ms() + timeout_ms, [weak, pending_key, timeout_ms] {
-                auto live = weak.lock();
-                if (!live) return;
-                Live::Pending p;
-                {
-                    std::lock_guard<std::mutex> g(live->m);
-                    auto it = live->pending.find(pending_key);
-                    if (it == live->pending.end()) return;
-                    p = std::move(it->second);
-                    live->pending.erase(it);
-                }
-                p.reply(PLATFORM_DEADLINE_EXCEEDED, "the MCP client did not answer within " +
-                                                        std::to_string(timeout_ms) + " ms");
-            });
+        TimerQueue& timers = live_->runtime->timers();
+        auto timer = timers.at(Clock::monotonic_ms() + timeout_ms, [weak, pending_key, timeout_ms] {
+            auto live = weak.lock();
+            if (!live) return;
+            Live::Pending p;
+            {
+                std::lock_guard<std::mutex> g(live->m);
+                auto it = live->pending.find(pending_key);
+                if (it == live->pending.end()) return;
+                p = std::move(it->second);
+                live->pending.erase(it);
+            }
+            p.reply(PLATFORM_DEADLINE_EXCEEDED,
+                    "the MCP client did not answer within " + std::to_string(timeout_ms) + " ms");
+        });
+        bool answered_first;
+        {
+            std::lock_guard<std::mutex> g(live_->m);
+            auto it = live_->pending.find(pending_key);
+            answered_first = it == live_->pending.end();
+            if (!answered_first) it->second.timer = timer;
+        }
+        if (answered_first) timers.cancel(timer);
     }
     return PLATFORM_OK;
 }
@@ -175,30 +183,34 @@ void ToolCallClient::finished() {
         finished_ = true;
         pending.swap(pending_);
     }
-    std::vector<Live::Pending> orphans;
     {
         std::lock_guard<std::mutex> g(live_->m);
         live_->calls.erase(key_);
-        for (const auto& k : pending) {
-            auto it = live_->pending.find(k);
-            if (it == live_->pending.end()) continue;
-            orphans.push_back(std::move(it->second));
-            live_->pending.erase(it);
-        }
+    }
+    std::vector<Live::Pending> orphans;
+    for (const auto& k : pending) {
+        Live::Pending p;
+        if (live_->take_pending(k, p)) orphans.push_back(std::move(p));
     }
     for (auto& p : orphans)
         p.reply(PLATFORM_UNAVAILABLE, "the call ended before the MCP client answered");
 }
 
-bool Live::answer(const std::string& session, const json& message) {
-    Pending p;
+bool Live::take_pending(const std::string& pending_key, Pending& out) {
     {
         std::lock_guard<std::mutex> g(m);
-        auto it = pending.find(key(session, message["id"]));
+        auto it = pending.find(pending_key);
         if (it == pending.end()) return false;
-        p = std::move(it->second);
+        out = std::move(it->second);
         pending.erase(it);
     }
+    if (out.timer) runtime->timers().cancel(out.timer);
+    return true;
+}
+
+bool Live::answer(const std::string& session, const json& message) {
+    Pending p;
+    if (!take_pending(key(session, message["id"]), p)) return false;
     if (message.contains("result"))
         p.reply(PLATFORM_OK,
                 message["result"].dump(-1, ' ', false, json::error_handler_t::replace));

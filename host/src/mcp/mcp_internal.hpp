@@ -167,6 +167,7 @@ private:
 struct Live {
     struct Pending {
         std::function<void(platform_status_t, std::string)> reply;
+        TimerQueue::Id timer;  // its timeout, cancelled when the client answers first
     };
     std::mutex m;
     std::map<std::string, std::shared_ptr<HttpStream>> streams;  // session -> its GET stream
@@ -179,6 +180,8 @@ struct Live {
     static std::string key(const std::string& session, const json& id) {
         return session + "\n" + id.dump();
     }
+    // Takes a waiting server request out (cancelling its timeout); false when nobody waits.
+    bool take_pending(const std::string& pending_key, Pending& out);
     // Delivers a client's response to a server request; false when nobody waits for it.
     bool answer(const std::string& session, const json& message);
     // Cancels a session's in-flight request (notifications/cancelled).

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <mutex>
 #include <regex>
 #include <tuple>
+#include <unordered_map>
 
 namespace platform::validation {
 namespace {
@@ -75,11 +77,29 @@ struct Node {
     std::optional<json> enum_, const_, default_, minimum, maximum, ex_min, ex_max;
     std::optional<std::size_t> min_len, max_len, max_bytes, min_items, max_items, min_props,
         max_props;
-    std::optional<std::regex> pattern;
+    std::shared_ptr<const std::regex> pattern;  // shared by every schema with the same source
     std::string pattern_src, format;
     std::unique_ptr<Node> items;
     bool unique = false;
 };
+
+// The compiled form of a "pattern", made once per process for each source text. Compiling is
+// the costliest part of checking a schema (a bracket expression alone is ~0.5 M instructions),
+// and the host compiles every endpoint's schema at start, where the same patterns recur (dates,
+// slugs, ids). A compiled std::regex is only read afterwards, so sharing it between threads is
+// safe. Throws std::regex_error for an invalid source (nothing is kept then).
+std::shared_ptr<const std::regex> compiled_pattern(const std::string& source) {
+    static std::mutex m;
+    static std::unordered_map<std::string, std::shared_ptr<const std::regex>> known;
+    {
+        std::lock_guard<std::mutex> g(m);
+        auto it = known.find(source);
+        if (it != known.end()) return it->second;
+    }
+    auto re = std::make_shared<const std::regex>(source, std::regex::ECMAScript);
+    std::lock_guard<std::mutex> g(m);
+    return known.emplace(source, std::move(re)).first->second;
+}
 
 // Compares two JSON numbers: exact for integers, as doubles otherwise.
 int cmp(const json& a, const json& b) {
@@ -186,7 +206,7 @@ struct Builder {
         } else if (k == "pattern") {
             n.pattern_src = need(v, v.is_string(), p, "a string").template get<std::string>();
             try {
-                n.pattern.emplace(n.pattern_src, std::regex::ECMAScript);
+                n.pattern = compiled_pattern(n.pattern_src);
             } catch (const std::regex_error& e) {
                 fail(p, std::string("invalid regular expression: ") + e.what());
             }

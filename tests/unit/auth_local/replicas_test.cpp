@@ -68,6 +68,7 @@ protected:
         r.inst = replicas.create(platform_plugin_entry, config, "");
         EXPECT_EQ(replicas.descriptor()->on_start(r.inst), PLATFORM_OK);
         r.plugin = &replicas.adopt(r.inst);
+        r.plugin->call("me");  // waits for `admin`, settled on a thread of its own (decision 80)
         return r;
     }
 
@@ -109,6 +110,9 @@ TEST(AuthReplicasRace, TwoReplicasStartingTogetherAgreeOnKeyAdminAndDefaultRule)
         two.plugin = &replicas.adopt(two.inst);
         ASSERT_EQ(started[0], PLATFORM_OK);
         ASSERT_EQ(started[1], PLATFORM_OK);
+        // Each settles `admin` on a thread of its own; a call waits for it (decision 80).
+        one.plugin->call("me");
+        two.plugin->call("me");
 
         int notices = 0;
         const std::string secret = told_secret(replicas.logs(), &notices);

@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <platform/host/core/calls.hpp>
+#include <platform/host/core/clock.hpp>
+#include <platform/host/core/timer_queue.hpp>
 #include <set>
 #include <vector>
 
@@ -10,6 +12,7 @@ namespace {
 using platform::host::Call;
 using platform::host::CallTable;
 using platform::host::Outcome;
+using platform::host::TimerQueue;
 
 // A new call of `table` whose on_cancel is running (cancelling set, as the host sets it).
 std::shared_ptr<Call> cancelling_call(CallTable& table) {
@@ -125,6 +128,29 @@ TEST(CallTable, CancelFinishedBeforeAnswerDoesNotForget) {
     EXPECT_EQ(table.find(h), c);
     table.answer(c, {});
     EXPECT_EQ(table.find(h), nullptr);
+}
+
+// An answered call leaves nothing in the timer queue: its 30 s deadline timer goes with the answer.
+TEST(CallTable, AnswerCancelsTheDeadlineTimer) {
+    auto& table = CallTable::global();
+    TimerQueue timers;
+    std::vector<std::shared_ptr<Call>> calls;
+    for (int i = 0; i < 1000; ++i) {
+        auto c = table.create();
+        std::weak_ptr<Call> weak = c;
+        auto id = timers.at(platform::host::Clock::monotonic_ms() + 30000, [weak] { (void)weak; });
+        std::lock_guard<std::mutex> g(c->m);
+        c->timers = &timers;
+        c->deadline_timer = id;
+        calls.push_back(std::move(c));
+    }
+    EXPECT_EQ(timers.size(), 1000u);
+    for (auto& c : calls) {
+        EXPECT_TRUE(table.answer(c, {}));
+        table.handler_returned(c);
+    }
+    EXPECT_EQ(timers.size(), 0u);
+    for (auto& c : calls) EXPECT_EQ(c->timers, nullptr);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <platform/host/core/clock.hpp>
 #include <platform/host/core/timer_queue.hpp>
@@ -99,6 +100,75 @@ TEST(TimerQueue, StopWithEmptyQueueReturns) {
     TimerQueue q;
     q.stop();
     SUCCEED();
+}
+
+TEST(TimerQueue, CancelledTimerIsGoneAtOnceAndNeverRuns) {
+    Recorder rec;
+    TimerQueue q;
+    const int64_t now = Clock::monotonic_ms();
+    auto held = std::make_shared<int>(1);
+    auto far = q.at(now + 3600 * 1000, [held] { (void)held; });
+    auto soon = q.at(now + 30, rec.record(1));
+    q.at(now + 60, rec.record(2));
+    EXPECT_EQ(q.size(), 3u);
+    EXPECT_EQ(held.use_count(), 2);
+    EXPECT_TRUE(q.cancel(far));
+    // The entry and what its callback held are freed by cancel itself, not at the deadline.
+    EXPECT_EQ(q.size(), 2u);
+    EXPECT_EQ(held.use_count(), 1);
+    EXPECT_FALSE(q.cancel(far));  // once
+    EXPECT_TRUE(q.cancel(soon));
+    EXPECT_EQ(q.size(), 1u);
+    ASSERT_TRUE(rec.wait_for_count(1, 10s));
+    std::lock_guard<std::mutex> g(rec.m);
+    EXPECT_EQ(rec.order, (std::vector<int>{2}));  // the cancelled one never ran
+}
+
+TEST(TimerQueue, CancelAfterItRanIsFalse) {
+    Recorder rec;
+    TimerQueue q;
+    auto id = q.at(Clock::monotonic_ms() - 1, rec.record(1));
+    ASSERT_TRUE(rec.wait_for_count(1, 10s));
+    EXPECT_FALSE(q.cancel(id));
+    EXPECT_FALSE(q.cancel(TimerQueue::Id{}));  // names nothing
+    EXPECT_EQ(q.size(), 0u);
+}
+
+TEST(TimerQueue, ThousandsOfScheduleAndCancelLeaveItEmpty) {
+    // What every answered call does with its deadline timer, from several threads at once.
+    TimerQueue q;
+    std::atomic<int> ran{0};
+    std::atomic<int> cancelled{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 4; ++t)
+        threads.emplace_back([&] {
+            for (int i = 0; i < 5000; ++i) {
+                auto id = q.at(Clock::monotonic_ms() + 30000, [&] { ++ran; });
+                if (q.cancel(id)) ++cancelled;
+            }
+        });
+    for (auto& th : threads) th.join();
+    EXPECT_EQ(cancelled.load(), 20000);
+    EXPECT_EQ(q.size(), 0u);
+    EXPECT_EQ(ran.load(), 0);
+}
+
+TEST(TimerQueue, CancelRacingTheDeadlineRunsOrRemovesExactlyOnce) {
+    // Deadlines already due: the timer thread and cancel race; each callback either runs or is
+    // cancelled, never both, never neither.
+    TimerQueue q;
+    std::atomic<int> ran{0};
+    int cancelled = 0;
+    const int n = 2000;
+    for (int i = 0; i < n; ++i) {
+        auto id = q.at(Clock::monotonic_ms(), [&] { ++ran; });
+        if (q.cancel(id)) ++cancelled;
+    }
+    Recorder rec;
+    q.at(Clock::monotonic_ms(), rec.record(0));  // runs after all the others (same or later time)
+    ASSERT_TRUE(rec.wait_for_count(1, 10s));
+    EXPECT_EQ(ran.load() + cancelled, n);
+    EXPECT_EQ(q.size(), 0u);
 }
 
 }  // namespace

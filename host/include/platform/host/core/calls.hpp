@@ -16,6 +16,7 @@
 #include <memory>
 #include <mutex>
 #include <platform/host/core/identity.hpp>
+#include <platform/host/core/timer_queue.hpp>
 #include <shared_mutex>
 #include <string>
 #include <string_view>
@@ -72,6 +73,10 @@ struct Call {
     Identity caller;
     std::map<std::string, std::string> headers;  // lower-case names
     int64_t deadline_ms = 0;                     // monotonic
+    // The deadline's timer (set under m): cancelled when the call is answered, so an answered call
+    // leaves nothing in the timer queue until its deadline.
+    TimerQueue* timers = nullptr;
+    TimerQueue::Id deadline_timer;
     Plugin* plugin = nullptr;
     std::function<void(Outcome)> done;
     // Streams chunks to the client as they come; false once the client is gone. Unset: buffered.
@@ -94,7 +99,8 @@ public:
         return reinterpret_cast<platform_call_t*>(static_cast<uintptr_t>(c.id));
     }
 
-    // Delivers the outcome once; false if the call was already answered.
+    // Delivers the outcome once and cancels the call's deadline timer; false if the call was
+    // already answered.
     bool answer(const std::shared_ptr<Call>& call, Outcome outcome);
     // Marks on_call as returned / on_cancel as finished; forgets the call when nothing holds it.
     void handler_returned(const std::shared_ptr<Call>& call);

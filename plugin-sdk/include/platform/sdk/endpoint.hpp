@@ -157,7 +157,7 @@ public:
     }
     // A handler returning its result as JSON text (json_text.hpp), sent without a dump.
     EndpointSpec& handler(JsonText (T::*fn)(Request&)) {
-        async_ = [fn](T& self, Request& r, Responder out) { out.ok((self.*fn)(r)); };
+        async_ = [fn](T& self, Request& r, Responder out) { out.ok_text((self.*fn)(r)); };
         return *this;
     }
     // A handler answering through the Responder, now or later from any thread.

@@ -35,7 +35,7 @@ public:
         send(PLATFORM_OK, result.dump(-1, ' ', false, json::error_handler_t::replace));
     }
     // A result already serialised (json_text.hpp): sent as it is, without a parse or a dump.
-    void ok(const JsonText& result) const { send(PLATFORM_OK, result.text); }
+    void ok_text(const JsonText& result) const { send(PLATFORM_OK, result.text); }
     void fail(const Error& e) const { send(static_cast<platform_status_t>(e.code()), e.what()); }
     void fail(Code code, std::string_view message) const {
         send(static_cast<platform_status_t>(code), message);

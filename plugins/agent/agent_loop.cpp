@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <utility>
 
 using platform::json;
 
@@ -83,11 +84,11 @@ std::string system_prompt(const AgentDef& agent, const LocalTime& time,
     return out;
 }
 
-json model_tools(const json& caller_tools, const AgentDef& agent,
+json model_tools(json caller_tools, const AgentDef& agent,
                  std::map<std::string, ToolTarget>& targets, bool read_only) {
     json out = json::array();
     if (!caller_tools.is_array()) return out;
-    for (const auto& t : caller_tools) {
+    for (auto& t : caller_tools) {
         if (!t.is_object()) continue;
         const std::string name = t.value("name", ""), service = t.value("service", ""),
                           method = t.value("method", "");
@@ -100,10 +101,11 @@ json model_tools(const json& caller_tools, const AgentDef& agent,
             continue;
         std::string description = t.value("description", "");
         if (description.empty()) description = t.value("title", "");
-        out.push_back({{"name", name},
-                       {"description", description},
-                       {"input_schema",
-                        t.contains("inputSchema") ? t["inputSchema"] : json{{"type", "object"}}}});
+        const auto schema = t.find("inputSchema");
+        out.push_back(
+            {{"name", name},
+             {"description", std::move(description)},
+             {"input_schema", schema != t.end() ? std::move(*schema) : json{{"type", "object"}}}});
         targets[name] = {service, method};
     }
     return out;

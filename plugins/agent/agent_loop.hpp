@@ -61,8 +61,9 @@ std::string system_prompt(const AgentDef& agent, const LocalTime& time, const st
 // The caller's tools (Request::tools() items) the agent may use, as the model's
 // [{name, description, input_schema}]; fills `targets` by name. With `read_only`, only items
 // whose `annotations.readOnlyHint` is true (MCP's tool annotations); an item without them is
-// not known to be read-only and is left out.
-platform::json model_tools(const platform::json& caller_tools, const AgentDef& agent,
+// not known to be read-only and is left out. Takes the list by value and moves the input schemas
+// out of it: pass it as an rvalue (r.tools()) to spare a copy of 100 KB and more.
+platform::json model_tools(platform::json caller_tools, const AgentDef& agent,
                            std::map<std::string, ToolTarget>& targets, bool read_only = false);
 
 LoopResult run_loop(const platform::Request& r, const LoopInput& in);

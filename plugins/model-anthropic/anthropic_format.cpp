@@ -40,7 +40,7 @@ std::pair<std::string, json> blocks_of(const json& m) {
 
 json to_upstream(const json& request, const std::string& model) {
     const json& messages = checked_messages(request);
-    const json tools = checked_tools(request);
+    const json& tools = checked_tools(request);
     json out = {{"model", model}, {"max_tokens", max_tokens_of(request, kDefaultMaxTokens)}};
     const std::string system = system_text(request);
     if (!system.empty()) out["system"] = system;

@@ -1,6 +1,7 @@
 #include "openai_format.hpp"
 
 #include <platform/sdk/error.hpp>
+#include <utility>
 
 #include "common/model/neutral.hpp"
 
@@ -54,7 +55,7 @@ json tool_call_of(const json& c, size_t i) {
 
 json to_upstream(const json& request, const std::string& model) {
     const json& messages = checked_messages(request);
-    const json tools = checked_tools(request);
+    const json& tools = checked_tools(request);
     json out = {{"model", model}, {"messages", json::array()}};
     const std::string system = system_text(request);
     if (!system.empty()) out["messages"].push_back({{"role", "system"}, {"content", system}});
@@ -77,7 +78,7 @@ json to_upstream(const json& request, const std::string& model) {
                              {{"name", t["name"]},
                               {"description", t.value("description", "")},
                               {"parameters", input_schema_of(t)}}}});
-        out["tools"] = list;
+        out["tools"] = std::move(list);
     }
     if (request.contains("max_tokens") && !request["max_tokens"].is_null())
         out["max_tokens"] = max_tokens_of(request, 0);

@@ -169,8 +169,7 @@ platform_status_t call_tools(platform_call_t* handle, platform_bytes_sink_fn sin
     Runtime& rt = *c->plugin->ctx.runtime;
     auto ns = c->headers.find("platform-namespace");
     const std::string out = agent_tools(rt.admission(), *rt.tools().all(), c->caller,
-                                        ns == c->headers.end() ? "" : ns->second, c->plugin)
-                                .dump(-1, ' ', false, json::error_handler_t::replace);
+                                        ns == c->headers.end() ? "" : ns->second, c->plugin);
     if (sink) sink(user, view(out));
     return PLATFORM_OK;
 }

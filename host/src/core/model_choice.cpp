@@ -43,7 +43,68 @@ std::string configured_provider(Runtime& rt) {
     return value.is_string() ? value.get<std::string>() : "";
 }
 
+// Whether the text is one JSON value, an object whose top-level "messages" is an array; nothing
+// is kept but the depth and two flags.
+class MessagesCheck : public nlohmann::json_sax<json> {
+public:
+    bool object = false;    // the top-level value is an object
+    bool messages = false;  // its last "messages" member is an array
+
+    bool null() override { return value(false); }
+    bool boolean(bool) override { return value(false); }
+    bool number_integer(number_integer_t) override { return value(false); }
+    bool number_unsigned(number_unsigned_t) override { return value(false); }
+    bool number_float(number_float_t, const string_t&) override { return value(false); }
+    bool string(string_t&) override { return value(false); }
+    bool binary(binary_t&) override { return value(false); }
+    bool start_object(std::size_t) override {
+        if (depth_ == 0) object = true;
+        value(false);
+        ++depth_;
+        return true;
+    }
+    bool key(string_t& k) override {
+        if (depth_ == 1) at_messages_ = k == "messages";
+        return true;
+    }
+    bool end_object() override {
+        --depth_;
+        return true;
+    }
+    bool start_array(std::size_t) override {
+        value(true);
+        ++depth_;
+        return true;
+    }
+    bool end_array() override {
+        --depth_;
+        return true;
+    }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
+        return false;
+    }
+
+private:
+    // A value starts: when it is a top-level member named "messages", it decides `messages`.
+    bool value(bool array) {
+        if (depth_ == 1 && at_messages_) messages = array;
+        at_messages_ = false;
+        return true;
+    }
+
+    size_t depth_ = 0;
+    bool at_messages_ = false;
+};
+
 }  // namespace
+
+std::string model_request_problem(std::string_view request_json) {
+    MessagesCheck check;
+    if (!json::sax_parse(request_json, &check) || !check.object)
+        return "request: must be a JSON object with a `messages` array";
+    if (!check.messages) return "messages: required, an array of {role, content}";
+    return "";
+}
 
 ModelPick pick_model(const ModelSources& s, const std::function<bool(const std::string&)>& loaded) {
     if (!s.configured.empty())
@@ -60,13 +121,8 @@ ModelPick pick_model(const ModelSources& s, const std::function<bool(const std::
 
 platform_status_t complete_with_model(Runtime& rt, std::string_view request_json,
                                       std::string& out) {
-    const json request = json::parse(request_json, nullptr, false);
-    if (!request.is_object()) {
-        out = "request: must be a JSON object with a `messages` array";
-        return PLATFORM_INVALID_ARGUMENT;
-    }
-    if (!request.contains("messages") || !request["messages"].is_array()) {
-        out = "messages: required, an array of {role, content}";
+    if (std::string problem = model_request_problem(request_json); !problem.empty()) {
+        out = std::move(problem);
         return PLATFORM_INVALID_ARGUMENT;
     }
     ModelSources sources;

@@ -38,6 +38,19 @@ json definition(const std::string& name, const Endpoint& ep) {
     return d;
 }
 
+// The call_tools entry of a tool, as text.
+std::string agent_entry(const Tool& t) {
+    const Endpoint& ep = *t.endpoint;
+    const json entry = {{"name", t.name},
+                        {"title", ep.title.empty() ? ep.method : ep.title},
+                        {"description", description_of(ep)},
+                        {"inputSchema", ep.input.source()},
+                        {"annotations", t.definition.value("annotations", json::object())},
+                        {"service", t.service->name},
+                        {"method", ep.method}};
+    return entry.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
 }  // namespace
 
 ToolCatalog::ToolCatalog(ServiceRegistry& registry) : registry_(registry) {
@@ -62,7 +75,8 @@ std::shared_ptr<const std::vector<Tool>> ToolCatalog::all() {
         for (const auto& ep : svc->plugin->endpoints) {
             if (ep.mcp_role != PLATFORM_MCP_TOOL || ep.internal()) continue;
             std::string name = std::string(last_segment(svc->relative)) + "_" + ep.name;
-            out->push_back(Tool{name, svc, &ep, definition(name, ep)});
+            out->push_back(Tool{name, svc, &ep, definition(name, ep), {}});
+            out->back().agent_entry = agent_entry(out->back());
         }
     }
     std::sort(out->begin(), out->end(),
@@ -85,22 +99,17 @@ std::vector<const Tool*> tools_for(Admission& admission, const std::vector<Tool>
     return out;
 }
 
-json agent_tools(Admission& admission, const std::vector<Tool>& tools, const Identity& who,
-                 const std::string& ns, const Plugin* own) {
-    json out = json::array();
+std::string agent_tools(Admission& admission, const std::vector<Tool>& tools, const Identity& who,
+                        const std::string& ns, const Plugin* own) {
+    std::string out = "[";
     for (const Tool* t : tools_for(admission, tools, who, ns)) {
         const Endpoint& ep = *t->endpoint;
         if ((ep.flags & PLATFORM_FLAG_WITHHELD_FROM_AGENT) || (own && t->service->plugin == own))
             continue;
-        out.push_back({{"name", t->name},
-                       {"title", ep.title.empty() ? ep.method : ep.title},
-                       {"description", description_of(ep)},
-                       {"inputSchema", ep.input.source()},
-                       {"annotations", t->definition.value("annotations", json::object())},
-                       {"service", t->service->name},
-                       {"method", ep.method}});
+        if (out.size() > 1) out += ',';
+        out += t->agent_entry;
     }
-    return out;
+    return out += ']';
 }
 
 }  // namespace platform::host

@@ -4,9 +4,9 @@
 
 #include <algorithm>
 #include <map>
-#include <memory>
 #include <nlohmann/json.hpp>
 #include <platform/sdk/text.hpp>
+#include <set>
 
 namespace platform::host::outbound {
 
@@ -116,26 +116,67 @@ Reply transfer_failure(const HopRequest& req, CURLcode rc, const Transfer& t, co
                    full);
 }
 
+// The easy handle of this thread, kept from one exchange to the next: curl keeps the connections
+// a handle made (keep-alive, at most CURLOPT_MAXCONNECTS = 5, none older than 118 s), so the next
+// exchange with the same origin on this thread reuses one instead of a new TCP (and TLS)
+// handshake: an agent's completions, one after the other on one worker, share a connection
+// (decision 79). Options do not carry over: every exchange starts from curl_easy_reset, which
+// keeps the connections and the DNS cache only.
+struct ThreadHandle {
+    CURL* handle = nullptr;
+    // host:port entries CURLOPT_RESOLVE put in the handle's DNS cache (the guard's pins); they
+    // never expire there, so an exchange removes those it does not pin again.
+    std::set<std::string> pinned;
+    ~ThreadHandle() {
+        if (handle) curl_easy_cleanup(handle);
+    }
+};
+
+thread_local ThreadHandle tls_handle;
+
+// This thread's handle with every option reset; null when none could be made.
+CURL* thread_handle() {
+    if (!tls_handle.handle) tls_handle.handle = curl_easy_init();
+    if (tls_handle.handle) curl_easy_reset(tls_handle.handle);
+    return tls_handle.handle;
+}
+
+// The CURLOPT_RESOLVE lines of an exchange: the guard's pins for this host:port (replacing an
+// earlier entry for it) and the removal of any other entry an earlier exchange left in the cache,
+// so that an unpinned exchange resolves afresh.
+void pin(const HopRequest& req, Slist& resolve) {
+    const std::string key = req.url.host + ":" + std::to_string(req.url.port);
+    for (const auto& old : tls_handle.pinned)
+        if (req.pins.empty() || old != key) resolve.add("-" + old);
+    tls_handle.pinned.clear();
+    if (req.pins.empty()) return;
+    std::string all;
+    for (const auto& p : req.pins) all += (all.empty() ? "" : ",") + p;
+    resolve.add(key + ":" + all);
+    tls_handle.pinned.insert(key);
+}
+
 }  // namespace
 
 std::optional<Reply> exchange(const HopRequest& req, HopResponse& out) {
-    std::unique_ptr<CURL, void (*)(CURL*)> h(curl_easy_init(), curl_easy_cleanup);
-    if (!h) return failure(PLATFORM_INTERNAL, "could not create an HTTP client handle");
-    CURL* c = h.get();
+    CURL* c = thread_handle();
+    if (!c) return failure(PLATFORM_INTERNAL, "could not create an HTTP client handle");
     Transfer t;
     t.cap = req.limits.max_response_bytes;
     char errbuf[CURL_ERROR_SIZE] = {0};
     const std::string full = req.url.str();
     Slist headers, resolve;
     add_headers(req, headers);
-    if (!req.pins.empty()) {
-        std::string all;
-        for (const auto& p : req.pins) all += (all.empty() ? "" : ",") + p;
-        resolve.add(req.url.host + ":" + std::to_string(req.url.port) + ":" + all);
-        curl_easy_setopt(c, CURLOPT_RESOLVE, resolve.list);
-    }
+    pin(req, resolve);
+    if (resolve.list) curl_easy_setopt(c, CURLOPT_RESOLVE, resolve.list);
     set_options(c, req, full, headers.list, errbuf, t);
     CURLcode rc = curl_easy_perform(c);
+    // Nothing of this exchange stays set on the handle (the lists, buffers and callbacks' data
+    // die with this frame); the connection does.
+    struct Reset {
+        CURL* c;
+        ~Reset() { curl_easy_reset(c); }
+    } reset{c};
     if (rc != CURLE_OK) return transfer_failure(req, rc, t, errbuf, full);
     curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &out.status);
     char* location = nullptr;

@@ -1,7 +1,8 @@
-// curl_exchange.hpp — private to host/src/outbound: one HTTP exchange (one hop) through a libcurl
-// easy handle of its own, with redirects off, no proxy, only http/https, the connection pinned to
-// the guard's addresses, the body decoded and capped. The only place that drives libcurl's
-// transfers; thread-safe (nothing shared between calls).
+// curl_exchange.hpp — private to host/src/outbound: one HTTP exchange (one hop) through the calling
+// thread's libcurl easy handle, with redirects off, no proxy, only http/https, the connection
+// pinned to the guard's addresses, the body decoded and capped. The handle keeps its connections
+// between exchanges (keep-alive reuse per thread), never its options. The only place that drives
+// libcurl's HTTP transfers; thread-safe (nothing shared between threads).
 #pragma once
 
 #include <optional>

@@ -41,8 +41,9 @@ const json& checked_messages(const json& request) {
     return messages;
 }
 
-json checked_tools(const json& request) {
-    if (!request.contains("tools") || request["tools"].is_null()) return json::array();
+const json& checked_tools(const json& request) {
+    static const json kNone = json::array();
+    if (!request.contains("tools") || request["tools"].is_null()) return kNone;
     if (!request["tools"].is_array()) throw invalid_argument("tools: must be an array");
     for (size_t i = 0; i < request["tools"].size(); ++i) {
         const json& t = request["tools"][i];

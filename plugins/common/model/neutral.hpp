@@ -20,8 +20,10 @@ namespace common::model {
 // The request's messages, checked as above.
 const nlohmann::json& checked_messages(const nlohmann::json& request);
 
-// The request's tools ([] when absent), checked as above.
-nlohmann::json checked_tools(const nlohmann::json& request);
+// The request's tools ([] when absent), checked as above. A reference into `request` (or to a
+// static empty array): an agent's tool list is large, and a copy of it per completion is
+// measurable (decision 79).
+const nlohmann::json& checked_tools(const nlohmann::json& request);
 
 // max_tokens, or `def` when absent.
 int64_t max_tokens_of(const nlohmann::json& request, int64_t def);

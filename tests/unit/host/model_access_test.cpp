@@ -128,3 +128,29 @@ TEST(ModelChoice, SaysWhyItChose) {
               std::string::npos);
     EXPECT_NE(pick("", {}, "model-echo", none).because.find("providers.model"), std::string::npos);
 }
+
+// model_complete's check of the request, done without building a document (decision 79): the
+// same answers the parsed document gave.
+TEST(ModelChoice, RequestNeedsAnObjectWithAMessagesArray) {
+    const std::string not_object = "request: must be a JSON object with a `messages` array";
+    const std::string no_messages = "messages: required, an array of {role, content}";
+    EXPECT_EQ(model_request_problem(R"({"messages": []})"), "");
+    EXPECT_EQ(model_request_problem(
+                  R"({"system": "s", "tools": [{"name": "t", "input_schema": {"messages": 1}}],
+                      "messages": [{"role": "user", "content": {"messages": null}}]})"),
+              "");
+    EXPECT_EQ(model_request_problem(""), not_object);
+    EXPECT_EQ(model_request_problem("not json"), not_object);
+    EXPECT_EQ(model_request_problem(R"({"messages": []} trailing)"), not_object);
+    EXPECT_EQ(model_request_problem(R"({"messages": [})"), not_object);
+    EXPECT_EQ(model_request_problem(R"([{"messages": []}])"), not_object);
+    EXPECT_EQ(model_request_problem(R"("messages")"), not_object);
+    EXPECT_EQ(model_request_problem("{}"), no_messages);
+    EXPECT_EQ(model_request_problem(R"({"messages": {}})"), no_messages);
+    EXPECT_EQ(model_request_problem(R"({"messages": "hi"})"), no_messages);
+    EXPECT_EQ(model_request_problem(R"({"messages": null})"), no_messages);
+    // only the top level counts, and a repeated member's last value (as a parse keeps it)
+    EXPECT_EQ(model_request_problem(R"({"context": {"messages": []}})"), no_messages);
+    EXPECT_EQ(model_request_problem(R"({"messages": [], "messages": 3})"), no_messages);
+    EXPECT_EQ(model_request_problem(R"({"messages": 3, "messages": []})"), "");
+}

@@ -425,6 +425,52 @@ TEST(FetchNull, NullRequestIsInvalidAndStillAnswered) {
     EXPECT_EQ(error, "request: is required");
 }
 
+// One thread's fetches to one origin share a keep-alive connection (decision 79): an agent's
+// model completions, one after the other on one worker, no longer open a connection (and a TLS
+// session) each. Nothing else carries over from one fetch to the next: method, body, headers.
+TEST(FetchReuse, OneThreadsFetchesShareAConnectionAndNothingElse) {
+    LoopbackServer upstream(
+        [](const LoopbackServer::Request& r) {
+            nlohmann::json j{{"method", r.method}, {"body", r.body}, {"headers", r.headers}};
+            return LoopbackServer::reply(200, j.dump(), {}, true);
+        },
+        LoopbackServer::kKeepAlive);
+    OutboundSettings s;
+    s.allow = {"127.0.0.1:" + std::to_string(upstream.port())};
+    Outbound out(s);
+    FetchArgs a;
+    a.url = upstream.url("/v1/chat/completions");
+    a.method = "POST";
+    a.body = std::string(4000, 'x');  // above 1 KiB: curl would add Expect: 100-continue
+    a.headers_json = R"({"Authorization":"Bearer k","Content-Type":"application/json"})";
+    a.flags = PLATFORM_HTTP_OPERATOR_URL;
+    for (int i = 0; i < 2; ++i) {
+        auto f = fetch(out, a);
+        ASSERT_EQ(f.code, PLATFORM_OK) << f.error;
+        auto echo = nlohmann::json::parse(f.body);
+        EXPECT_EQ(echo["method"], "POST");
+        EXPECT_EQ(echo["body"].get<std::string>().size(), 4000u);
+        EXPECT_EQ(echo["headers"]["authorization"], "Bearer k");
+        EXPECT_FALSE(echo["headers"].contains("expect")) << echo["headers"].dump();
+    }
+    FetchArgs plain;
+    plain.url = upstream.url("/models");
+    plain.flags = PLATFORM_HTTP_OPERATOR_URL;
+    auto g = fetch(out, plain);
+    ASSERT_EQ(g.code, PLATFORM_OK) << g.error;
+    auto echo = nlohmann::json::parse(g.body);
+    EXPECT_EQ(echo["method"], "GET");
+    EXPECT_EQ(echo["body"], "");
+    EXPECT_FALSE(echo["headers"].contains("authorization")) << echo["headers"].dump();
+    EXPECT_FALSE(echo["headers"].contains("content-length")) << echo["headers"].dump();
+    EXPECT_EQ(upstream.requests().size(), 3u);
+    EXPECT_EQ(upstream.connections(), 1u);
+
+    // another thread has its own handle, so its own connection
+    std::thread([&] { EXPECT_EQ(fetch(out, plain).code, PLATFORM_OK); }).join();
+    EXPECT_EQ(upstream.connections(), 2u);
+}
+
 TEST_F(Fetch, ConcurrentFetches) {
     Outbound out(allow_server());
     std::atomic<int> ok{0};

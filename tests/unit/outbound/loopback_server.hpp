@@ -8,6 +8,9 @@
 // One thread per connection, one request per connection (Connection: close). A handler that
 // returns an empty string never answers (the connection hangs until the server is destroyed), for
 // timeout tests. Every request is recorded. Bounded: the destructor stops and joins everything.
+// Keep-alive mode (LoopbackServer(handler, LoopbackServer::kKeepAlive)): a connection serves
+// requests until the client closes it, the handler's answers made with reply(..., keep_alive =
+// true); connections() counts the connections accepted, for tests of connection reuse.
 #pragma once
 
 #include <arpa/inet.h>
@@ -16,6 +19,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <functional>
@@ -41,7 +45,10 @@ public:
     };
     using Handler = std::function<std::string(const Request&)>;
 
-    explicit LoopbackServer(Handler handler) : handler_(std::move(handler)) {
+    static constexpr bool kKeepAlive = true;
+
+    explicit LoopbackServer(Handler handler, bool keep_alive = false)
+        : handler_(std::move(handler)), keep_alive_(keep_alive) {
         fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
         int one = 1;
         ::setsockopt(fd_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
@@ -74,17 +81,20 @@ public:
         return "http://127.0.0.1:" + std::to_string(port_) + path;
     }
 
+    size_t connections() const { return connections_; }
+
     std::vector<Request> requests() const {
         std::lock_guard<std::mutex> g(m_);
         return requests_;
     }
 
     static std::string reply(int status, const std::string& body,
-                             const std::vector<std::pair<std::string, std::string>>& headers = {}) {
+                             const std::vector<std::pair<std::string, std::string>>& headers = {},
+                             bool keep_alive = false) {
         std::string out = "HTTP/1.1 " + std::to_string(status) + " " + reason(status) + "\r\n";
         for (const auto& [k, v] : headers) out += k + ": " + v + "\r\n";
-        out += "Content-Length: " + std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n" +
-               body;
+        out += "Content-Length: " + std::to_string(body.size()) +
+               (keep_alive ? "\r\n\r\n" : "\r\nConnection: close\r\n\r\n") + body;
         return out;
     }
     static std::string redirect(int status, const std::string& location) {
@@ -119,8 +129,14 @@ private:
             if (::poll(&p, 1, 50) <= 0) continue;
             int c = ::accept(fd_, nullptr, nullptr);
             if (c < 0) continue;
+            ++connections_;
             std::lock_guard<std::mutex> g(m_);
-            workers_.emplace_back([this, c] { serve(c); });
+            workers_.emplace_back([this, c] {
+                std::string in;
+                while (serve(c, in) && keep_alive_) {
+                }
+                ::close(c);
+            });
         }
     }
 
@@ -135,14 +151,15 @@ private:
         return false;
     }
 
-    void serve(int c) {
-        std::string in;
+    // Serves one request of connection `c`, `in` holding what was read beyond the last one:
+    // false when the connection is done (closed, stopping, or left hanging).
+    bool serve(int c, std::string& in) {
         char buf[8192];
         size_t head_end;
         while ((head_end = in.find("\r\n\r\n")) == std::string::npos) {
-            if (!wait_readable(c)) return (void)::close(c);
+            if (!wait_readable(c)) return false;
             ssize_t n = ::recv(c, buf, sizeof buf, 0);
-            if (n <= 0) return (void)::close(c);
+            if (n <= 0) return false;
             in.append(buf, static_cast<size_t>(n));
         }
         Request r;
@@ -170,11 +187,13 @@ private:
             r.headers.count("content-length") ? std::stoul(r.headers["content-length"]) : 0;
         r.body = in.substr(head_end + 4);
         while (r.body.size() < want) {
-            if (!wait_readable(c)) return (void)::close(c);
+            if (!wait_readable(c)) return false;
             ssize_t n = ::recv(c, buf, sizeof buf, 0);
             if (n <= 0) break;
             r.body.append(buf, static_cast<size_t>(n));
         }
+        in = r.body.size() > want ? r.body.substr(want) : std::string();
+        r.body.resize(std::min(r.body.size(), want));
         {
             std::lock_guard<std::mutex> g(m_);
             requests_.push_back(r);
@@ -184,17 +203,19 @@ private:
             while (wait_readable(c)) {  // hang until the client gives up or the server stops
                 if (::recv(c, buf, sizeof buf, 0) <= 0) break;
             }
-        } else {
-            for (size_t off = 0; off < out.size();) {
-                ssize_t n = ::send(c, out.data() + off, out.size() - off, MSG_NOSIGNAL);
-                if (n <= 0) break;
-                off += static_cast<size_t>(n);
-            }
+            return false;
         }
-        ::close(c);
+        for (size_t off = 0; off < out.size();) {
+            ssize_t n = ::send(c, out.data() + off, out.size() - off, MSG_NOSIGNAL);
+            if (n <= 0) return false;
+            off += static_cast<size_t>(n);
+        }
+        return true;
     }
 
     Handler handler_;
+    bool keep_alive_ = false;
+    std::atomic<size_t> connections_{0};
     int fd_ = -1, port_ = 0;
     std::atomic<bool> stop_{false};
     std::thread acceptor_;

@@ -37,6 +37,12 @@ struct ModelPick {
 ModelPick pick_model(const ModelSources& sources,
                      const std::function<bool(const std::string&)>& loaded);
 
+// What is wrong with a model_complete request, "" when nothing: it must be a JSON object whose
+// "messages" (the last one, when repeated) is an array. Checked by a SAX pass that builds no
+// document: an agent's request carries its whole tool list (100 KB and more) and the provider
+// parses it anyway (decision 79).
+std::string model_request_problem(std::string_view request_json);
+
 // host_api.model_complete: validates the request (a JSON object with a "messages" array), picks
 // the provider and runs its `complete` on the calling thread. `out` is the answer on OK, else the
 // reason. Blocking.

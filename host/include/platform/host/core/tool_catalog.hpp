@@ -27,6 +27,7 @@ struct Tool {
     const ServiceEntry* service = nullptr;
     const Endpoint* endpoint = nullptr;
     nlohmann::json definition;  // the tools/list entry
+    std::string agent_entry;    // its call_tools entry as JSON text (agent_tools)
 };
 
 class ToolCatalog {
@@ -56,8 +57,10 @@ std::vector<const Tool*> tools_for(Admission& admission, const std::vector<Tool>
 
 // The host table's call_tools answer: tools_for `who`, minus endpoints flagged
 // PLATFORM_FLAG_WITHHELD_FROM_AGENT and the services of `own` (the calling plugin), as a JSON
-// array of {name, title, description, inputSchema, service (full name), method (Service.Method)}.
-nlohmann::json agent_tools(Admission& admission, const std::vector<Tool>& tools,
-                           const Identity& who, const std::string& ns, const Plugin* own);
+// array of {name, title, description, inputSchema, annotations, service (full name), method
+// (Service.Method)}, as JSON text: the entries' texts are made once with the catalogue, since an
+// agent asks for them at every reply and they come to 100 KB and more (decision 79).
+std::string agent_tools(Admission& admission, const std::vector<Tool>& tools, const Identity& who,
+                        const std::string& ns, const Plugin* own);
 
 }  // namespace platform::host

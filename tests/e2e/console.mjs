@@ -350,6 +350,7 @@ try {
             id: v.id, impact: v.impact, help: v.help,
             targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) })) };
         });
+        out.axe_rules = axe.rules;
         out.axe_violations = axe.violations;
         out.axe_serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
         await page.setViewportSize({ width: 390, height: 844 });

@@ -63,9 +63,18 @@ async function section(name, fn) {
     await fn(out);
   } catch (e) {
     out.error = short(e);
+    // What the page showed then, beside the other screenshots.
+    if (pageForErrors && config.artifacts) {
+      mkdirSync(config.artifacts, { recursive: true });
+      out.screenshot = `${config.artifacts}/failed-${name}.png`;
+      await pageForErrors.screenshot({ path: out.screenshot, fullPage: true }).catch(() => {});
+      out.main_text = await pageForErrors.locator('main').innerText().then((t) => t.slice(0, 600))
+        .catch(() => null);
+    }
   }
   return out;
 }
+let pageForErrors = null;
 
 // curl (a client that is not the browser) with `token` on GET `path`: the status.
 function curlStatus(path, token) {
@@ -90,6 +99,7 @@ try {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   page.setDefaultTimeout(wait);
+  pageForErrors = page;
   page.on('console', (m) => {
     const text = `${m.type()}: ${m.text()}`;
     if (/Content Security Policy/i.test(text)) seen.csp_violations.push(text);
@@ -245,35 +255,26 @@ try {
   if (flows.has('token')) {
     await section('token', async (out) => {
       await open('tokens', 'Tokens');
-      await main.getByLabel(/^name/i).first().fill(config.token_name);
-      await main.getByRole('button', { name: /create/i }).first().click();
-      // Shown once: a 43-character base64url string, in the text or in a read-only field.
-      const handle = await page.waitForFunction(() => {
-        const re = /[A-Za-z0-9_-]{40,}/;
-        const m = document.querySelector('main');
-        for (const el of m.querySelectorAll('input, textarea, output, code, pre')) {
-          const v = (el.value ?? el.textContent ?? '').trim();
-          const found = re.exec(v);
-          if (found) return found[0];
-        }
-        return false;
-      });
-      const token = await handle.jsonValue();
+      await main.getByLabel('Name', { exact: true }).fill(config.token_name);
+      await main.getByRole('button', { name: 'Create token' }).click();
+      // Shown once, in a read-only field.
+      const shown = main.getByLabel('New token', { exact: true });
+      await shown.waitFor();
+      const token = await shown.inputValue();
       out.token_length = token.length;
       out.before = await curlStatus('/api/v1/notes/list', token);
-      // Revoke it in its row of the list.
-      const row = main.getByRole('listitem').or(main.getByRole('row')).filter({ hasText: config.token_name }).first();
-      await row.getByRole('button', { name: /revoke|delete/i }).click();
-      await row.waitFor({ state: 'detached' }).catch(async () => {
-        out.row_after = (await row.textContent().catch(() => '')).slice(0, 200);
-      });
+      // Revoke it in its row of the list (the page asks to confirm in the row).
+      const row = main.getByRole('listitem').filter({ hasText: config.token_name });
+      await row.getByRole('button', { name: `Revoke ${config.token_name}` }).click();
+      await row.getByRole('button', { name: 'Confirm' }).click();
+      await row.waitFor({ state: 'detached' });
+      out.status = await main.getByRole('status').first().textContent();
       out.after = await curlStatus('/api/v1/notes/list', token);
-      out.shown_after_reload = await (async () => {
-        await page.reload();
-        await page.locator('main h1', { hasText: 'Tokens' }).first().waitFor();
-        await settle();
-        return (await main.innerText()).includes(token);
-      })();
+      await page.reload();
+      await page.locator('main h1', { hasText: 'Tokens' }).first().waitFor();
+      await settle();
+      out.shown_after_reload = (await main.innerText()).includes(token) ||
+        await main.getByLabel('New token', { exact: true }).count() > 0;
     });
   }
 
@@ -281,23 +282,30 @@ try {
     await section('explorer', async (out) => {
       await open('services', 'Services');
       const { title, text } = config.note;
-      // notes/add: a link or button of the list of methods.
-      const method = main.getByRole('link', { name: /notes\/add|^add$/i }).or(main.getByRole('button', { name: /notes\/add/i })).first();
-      await method.click();
-      await main.getByLabel(/^title/i).first().fill(title);
-      await main.getByLabel(/^text/i).first().fill(text);
-      await main.getByRole('button', { name: /^(try|call|send|run)/i }).first().click();
-      await main.getByText(title).first().waitFor();
-      out.answer = (await main.locator('pre, output, [role="status"]').allTextContents()).join('\n').slice(0, 2000);
+      // notes, then add, from the lists of services and methods.
+      await main.getByRole('navigation', { name: 'Services' })
+        .getByRole('link', { name: 'notes', exact: true }).click();
+      await main.getByRole('link', { name: 'add', exact: true }).click();
+      await main.getByRole('heading', { name: 'notes/add' }).waitFor();
+      out.hash = await page.evaluate(() => location.hash);
+      await main.getByLabel(/^title/).fill(title);
+      await main.getByLabel(/^text/).fill(text);
+      await main.getByRole('button', { name: 'Try it' }).click();
+      const answer = main.getByRole('region', { name: 'Answer' });
+      await answer.getByText(title).first().waitFor();
+      out.answer = (await answer.innerText()).slice(0, 1000);
+      const snippet = async (id) => (await main.locator(`#snippet-${id}`).textContent()) || '';
+      const [curl, cli, mcp] = [await snippet('curl'), await snippet('cli'), await snippet('mcp')];
+      out.commands = { curl, cli, mcp };
       out.snippets = {
-        curl: /curl\s/.test(await main.innerText()),
-        cli: /platform\s+(call\s+)?notes/.test(await main.innerText()),
-        mcp: /\/mcp/.test(await main.innerText()),
+        curl: /^curl /.test(curl) && curl.includes('/api/v1/notes/add') && curl.includes(title),
+        cli: /^platform notes add /.test(cli) && cli.includes(title),
+        mcp: mcp.includes('notes_add') && mcp.includes(base + '/mcp'),
       };
     });
     await section('notes', async (out) => {
       await open('notes', 'Notes');
-      await main.getByText(config.note.title).first().waitFor();
+      await main.getByRole('link', { name: config.note.title }).waitFor();
       out.note_shown = true;
     });
   }

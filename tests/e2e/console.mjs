@@ -199,6 +199,12 @@ try {
     out.signed_in_as = await page.locator('header').innerText().catch(() => null);
   });
 
+  // Without a session, no flow can run: each says so at once instead of waiting out its waits.
+  if (seen.login.error) {
+    for (const f of flows) seen[f] = { error: 'not signed in' };
+    flows.clear();
+  }
+
   if (flows.has('chat')) {
     await section('chat', async (out) => {
       await open('chat', 'Chat');

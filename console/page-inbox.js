@@ -23,7 +23,9 @@ async function renderList(view) {
   const list = h('ul', { class: 'list', 'aria-label': 'Conversations' });
   const refresh = h('button', { type: 'button', text: 'Refresh' });
   const more = h('button', { type: 'button', text: 'Show more', hidden: true });
+  const unreadOnly = h('input', { type: 'checkbox', name: 'unread', id: 'inbox-unread-only' });
   let limit = PAGE;
+  let items = [];
 
   function row(item) {
     const unread = item.unread > 0;
@@ -36,7 +38,9 @@ async function renderList(view) {
           clear(errors);
           try {
             const next = await busy(mark, call('inbox', unread ? 'mark_read' : 'mark_unread', { id: item.id }));
-            li.replaceWith(row({ ...item, ...next }));
+            const updated = { ...item, ...next };
+            items = items.map((i) => (i.id === item.id ? updated : i));
+            li.replaceWith(row(updated));
             status.textContent = `${titleOf(item)}: ${next.unread > 0 ? 'marked unread' : 'marked read'}.`;
           } catch (err) {
             errors.append(errorBox(err));
@@ -58,12 +62,17 @@ async function renderList(view) {
     return li;
   }
 
+  function draw() {
+    const shown = unreadOnly.checked ? items.filter((i) => i.unread > 0) : items;
+    clear(list);
+    if (!shown.length) list.append(h('li', { class: 'muted', text: unreadOnly.checked ? 'No unread conversations.' : 'No conversations yet.' }));
+    for (const item of shown) list.append(row(item));
+  }
+
   async function load() {
     const data = await get('inbox', 'list', { limit });
-    const items = (data && data.items) || [];
-    clear(list);
-    if (!items.length) list.append(h('li', { class: 'muted', text: 'No conversations yet.' }));
-    for (const item of items) list.append(row(item));
+    items = (data && data.items) || [];
+    draw();
     more.hidden = items.length < limit || limit >= 100;
     const unread = items.filter((i) => i.unread > 0).length;
     status.textContent = `${items.length} conversation${items.length === 1 ? '' : 's'}, ${unread} unread.`;
@@ -83,7 +92,10 @@ async function renderList(view) {
     reload(more);
   });
 
-  view.append(h('div', { class: 'toolbar' }, refresh), errors, status, list, more);
+  unreadOnly.addEventListener('change', draw);
+  view.append(h('div', { class: 'toolbar' }, refresh,
+    h('div', { class: 'check' }, unreadOnly, h('label', { for: 'inbox-unread-only', text: 'Unread only' }))),
+  errors, status, list, more);
   try {
     await load();
   } catch (err) {

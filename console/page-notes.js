@@ -24,7 +24,7 @@ async function renderList(view) {
     if (!notes.length) list.append(h('li', { class: 'muted', text: 'No notes yet.' }));
     for (const note of notes) {
       const del = h('button', {
-        type: 'button', class: 'danger', text: 'Delete', 'aria-label': `Delete ${note.title}`,
+        type: 'button', class: 'danger', text: 'Delete', 'aria-label': `Delete: ${note.title}`,
         on: {
           click: async () => {
             clear(errors);

@@ -27,6 +27,10 @@ function poller(tick) {
     timer = setTimeout(async () => {
       timer = null;
       if (stopped) return;
+      if (document.hidden) {
+        schedule(true); // a background tab: look again later without asking the server
+        return;
+      }
       let again = false;
       try {
         again = await tick();

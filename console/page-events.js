@@ -368,7 +368,7 @@ export default {
   admin: false,
   async render(view, ctx) {
     const id = (ctx.path || '').split('/')[0];
-    if (id) await renderEvent(view, ctx, decodeURIComponent(id));
+    if (id) await renderEvent(view, ctx, id);
     else await renderMain(view, ctx);
   },
 };

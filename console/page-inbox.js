@@ -165,7 +165,7 @@ export default {
   admin: false,
   async render(view, ctx) {
     const id = (ctx.path || '').split('/')[0];
-    if (id) await renderThread(view, decodeURIComponent(id));
+    if (id) await renderThread(view, id);
     else await renderList(view);
   },
 };

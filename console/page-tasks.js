@@ -215,7 +215,7 @@ async function renderTask(view, ctx, id) {
   field('Title', title), field('Detail', detail), field('Status', select), field('Result', result),
   h('div', { class: 'toolbar' }, save, del),
   t.assignee === 'agent' ? h('p', { class: 'muted small' }, 'Setting an agent task back to todo hands it to the agent again (',
-    h('a', { href: '#/work', text: 'Work' }), ').') : null);
+    h('a', { href: '#/work', text: 'the Work page' }), ').') : null);
   view.append(form, status);
 }
 
@@ -225,7 +225,7 @@ export default {
   admin: false,
   async render(view, ctx) {
     const id = (ctx.path || '').split('/')[0];
-    if (id) await renderTask(view, ctx, decodeURIComponent(id));
+    if (id) await renderTask(view, ctx, id);
     else await renderList(view, ctx);
   },
 };

@@ -296,7 +296,7 @@ export default {
   admin: false,
   async render(view, ctx) {
     const id = (ctx.path || '').split('/')[0];
-    if (id) return renderJob(view, decodeURIComponent(id));
+    if (id) return renderJob(view, id);
     return renderList(view, ctx);
   },
 };

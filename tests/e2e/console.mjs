@@ -206,36 +206,37 @@ try {
   }
 
   if (flows.has('chat')) {
+    // The chat page's names: the select "Agent", the textarea "Message", the button "Send", the
+    // logs "Tool steps" and "Messages", the status "Reply status", the list "Conversations".
+    const log = (name) => main.getByRole('log', { name, exact: true });
     await section('chat', async (out) => {
       await open('chat', 'Chat');
       const { prompt, tool, reply } = config.chat;
-      // When the step and the reply first show in the page, in order.
+      // When a step with the tool and the reply first show in their logs, in order.
       await page.evaluate(({ tool, reply }) => {
         const t0 = performance.now();
         window.__consoleSeen = [];
-        const tests = { step: new RegExp(tool.replace('_', '[_/. ]'), 'i'), reply: null };
+        const text = (name) => document.querySelector(`[role="log"][aria-label="${name}"]`)?.textContent || '';
         const check = () => {
-          const text = document.querySelector('main')?.innerText || '';
-          for (const name of ['step', 'reply']) {
-            if (window.__consoleSeen.some((s) => s.what === name)) continue;
-            const hit = name === 'reply' ? text.includes(reply) : tests.step.test(text);
-            if (hit) window.__consoleSeen.push({ what: name, ms: Math.round(performance.now() - t0) });
+          const now = { step: text('Tool steps').includes(tool), reply: text('Messages').includes(reply) };
+          for (const what of ['step', 'reply']) {
+            if (now[what] && !window.__consoleSeen.some((s) => s.what === what))
+              window.__consoleSeen.push({ what, ms: Math.round(performance.now() - t0) });
           }
         };
-        new MutationObserver(check).observe(document.body,
+        new MutationObserver(check).observe(document.querySelector('main'),
           { subtree: true, childList: true, characterData: true });
       }, { tool, reply });
-      const picker = page.getByLabel(/agent/i).first();
-      out.agent_picker = await picker.count() > 0;
-      if (out.agent_picker) out.agents = await picker.locator('option').allTextContents().catch(() => []);
-      const box = page.getByRole('textbox', { name: /message/i }).first();
-      await box.fill(prompt);
-      await page.getByRole('button', { name: /^send/i }).click();
-      const step = main.getByText(new RegExp(tool.replace('_', '[_/. ]'), 'i')).first();
+      const picker = main.getByLabel('Agent', { exact: true });
+      out.agents = await picker.locator('option').allTextContents();
+      await main.getByLabel('Message', { exact: true }).fill(prompt);
+      await main.getByRole('button', { name: 'Send' }).click();
+      const step = log('Tool steps').getByRole('listitem').filter({ hasText: tool }).first();
       await step.waitFor();
-      out.step_text = (await step.textContent()).trim().slice(0, 200);
-      await main.getByText(reply).first().waitFor();
+      out.step_text = (await step.innerText()).replace(/\s+/g, ' ').trim().slice(0, 200);
+      await log('Messages').getByText(reply).waitFor();
       out.seen = await page.evaluate(() => window.__consoleSeen);
+      out.status = await main.getByRole('status', { name: 'Reply status' }).textContent();
       out.live_regions = await main.locator('[aria-live], [role="status"], [role="log"]').count();
       out.hash = await page.evaluate(() => location.hash);
     });
@@ -245,15 +246,16 @@ try {
       await page.reload();
       await page.locator('main h1', { hasText: 'Chat' }).first().waitFor();
       await settle();
-      // The thread, from the conversation list: a link or button named by its first words.
-      const words = new RegExp(escape(prompt.split(' ').slice(0, 3).join(' ')), 'i');
-      const entry = main.getByRole('link', { name: words }).or(main.getByRole('button', { name: words })).first();
+      // The thread, from the conversation list: named by the prompt, or showing the reply.
+      const words = escape(prompt.split(' ').slice(0, 3).join(' '));
+      const entry = main.getByRole('list', { name: 'Conversations' }).getByRole('listitem')
+        .filter({ hasText: new RegExp(`${words}|${escape(reply)}`, 'i') }).first();
       await entry.waitFor();
-      out.entry = (await entry.textContent()).trim().slice(0, 200);
-      await entry.click();
-      await main.getByText(reply).first().waitFor();
+      out.entry = (await entry.innerText()).replace(/\s+/g, ' ').trim().slice(0, 200);
+      await entry.getByRole('link').first().click();
+      await log('Messages').getByText(reply).waitFor();
       out.reply_seen = true;
-      out.prompt_seen = await main.getByText(prompt).count() > 0;
+      out.prompt_seen = await log('Messages').getByText(prompt).count() > 0;
       out.hash = await page.evaluate(() => location.hash);
     });
   }

@@ -29,10 +29,10 @@
 //   signout   the Sign out button, then what /auth/me answers the browser
 //
 // Always: every answer the browser got for /ui, /ui/ and /ui/console/* with its
-// Content-Security-Policy header, the console messages reporting a CSP violation, page errors.
+// Content-Security-Policy and X-Content-Type-Options headers, the console messages reporting a CSP violation, page errors.
 //
 // Prints one JSON line: {chromium, signed_out, redirect, login, chat?, reopen?, token?,
-// explorer?, csrf?, pages?, signout?, csp: [{path, status, csp}], csp_violations: [text],
+// explorer?, csrf?, pages?, signout?, csp: [{path, status, csp, nosniff}], csp_violations: [text],
 // pageerrors: [text], console: [text], dialogs: [text]}. Every wait is bounded; a run past the
 // deadline prints what it has with `timeout: true`.
 import { execFile } from 'node:child_process';
@@ -119,7 +119,8 @@ try {
     if (u.origin !== origin) return;
     if (u.pathname === '/ui' || u.pathname === '/ui/' || u.pathname.startsWith('/ui/console/')) {
       const answer = { path: u.pathname, status: r.status(),
-        csp: r.headers()['content-security-policy'] ?? null };
+        csp: r.headers()['content-security-policy'] ?? null,
+        nosniff: r.headers()['x-content-type-options'] ?? null };
       const key = JSON.stringify(answer);
       if (!cspSeen.has(key)) seen.csp.push(answer);
       cspSeen.add(key);
@@ -167,6 +168,14 @@ try {
     out.status = r.status;
     out.location = r.headers.get('location');
     out.csp = r.headers.get('content-security-policy');
+    // Answers no page asks for: a file that is not there, a name outside the rule, a POST.
+    out.probes = [];
+    for (const [method, path] of [['GET', '/ui/console/no-such-page.js'],
+      ['GET', '/ui/console/Upper.js'], ['POST', '/ui/']]) {
+      const p = await fetch(base + path, { method, redirect: 'manual' });
+      out.probes.push({ method, path, status: p.status,
+        csp: p.headers.get('content-security-policy') });
+    }
   });
 
   // Sign in with the form; the first sign-in offers a new secret.

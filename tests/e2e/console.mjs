@@ -162,6 +162,7 @@ try {
     out.account_field = await page.getByLabel('Account', { exact: true }).count();
     out.secret_field = await page.getByLabel('Secret', { exact: true }).count();
     out.sign_in_button = await page.getByRole('button', { name: 'Sign in' }).count();
+    out.alerts = await main.getByRole('alert').allTextContents();
   });
   await section('redirect', async (out) => {
     const r = await fetch(base + '/ui', { redirect: 'manual' });

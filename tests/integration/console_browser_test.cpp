@@ -125,6 +125,7 @@ protected:
         EXPECT_EQ(so["account_field"], 1) << so.dump(1);
         EXPECT_EQ(so["secret_field"], 1) << so.dump(1);
         EXPECT_EQ(so["sign_in_button"], 1) << so.dump(1);
+        EXPECT_EQ(so["alerts"], json::array()) << "signed out is not an error: " << so.dump(1);
         EXPECT_EQ(out["redirect"]["status"], 308) << out["redirect"].dump(1);
         EXPECT_EQ(out["redirect"]["location"], "/ui/") << out["redirect"].dump(1);
         // The policy is on refusals too: a missing file and a name outside the rule (404), a

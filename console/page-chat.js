@@ -7,7 +7,7 @@
 //   #/chat/room/<room>        a chat room: its last messages (chat/messages), new ones live over
 //                             the chat WebSocket (chat/live), sent with chat/send
 //
-// Stable names for tests and assistive technology: the list "Conversations", the log "Messages",
+// Stable names for tests and assistive technology: the list "Conversations", the log "Thread",
 // the select "Agent", the textarea "Message", the button "Send", the log "Tool steps", the status
 // "Reply status" (agent) or "Live status" (rooms), the input "Room" and its button "Open room",
 // the link "New conversation".
@@ -90,7 +90,7 @@ async function agentView(pane, ctx, threadId, onChanged) {
   let controller = null;
   const heading = h('h2', { id: 'chat-thread-title' }, 'New conversation');
   const messages = h('ol', { id: 'chat-messages', class: 'list chat-messages', role: 'log',
-    'aria-label': 'Messages' });
+    'aria-label': 'Thread' });
   const steps = h('ol', { id: 'chat-steps', class: 'list chat-steps', role: 'log',
     'aria-label': 'Tool steps', 'aria-live': 'polite' });
   const stepsBox = h('section', { class: 'chat-steps-box', 'aria-labelledby': 'chat-steps-title',
@@ -101,7 +101,7 @@ async function agentView(pane, ctx, threadId, onChanged) {
   const prompt = h('textarea', { id: 'chat-prompt', name: 'prompt', rows: '3', required: true,
     maxlength: '8000' });
   const send = h('button', { id: 'chat-send', class: 'primary', type: 'submit' }, 'Send');
-  const form = h('form', { class: 'card chat-form', 'aria-label': 'Ask an agent' },
+  const form = h('form', { class: 'card chat-form' },
     field('Agent', picker), field('Message', prompt, 'Ctrl+Enter sends.'), send);
   pane.append(heading, messages, stepsBox, status, form);
 
@@ -152,7 +152,7 @@ async function agentView(pane, ctx, threadId, onChanged) {
     clear(status);
     stepsBox.hidden = false;
     steps.append(h('li', { class: 'muted chat-step-none' }, 'No tool used yet.'));
-    messages.append(messageItem({ who: 'You', text, mine: true }));
+    messages.append(messageItem({ who: 'You', at: new Date().toISOString(), text, mine: true }));
     const agentName = picker.value;
     status.textContent = `${agentName || 'The agent'} is working…`;
     controller = new AbortController();
@@ -212,18 +212,18 @@ async function agentView(pane, ctx, threadId, onChanged) {
 
 // ---- a chat room -------------------------------------------------------------------------------
 
-function roomView(pane, ctx, room) {
+function roomView(pane, ctx, room, onChanged) {
   const me = (ctx.account && ctx.account.id) || '';
   const heading = h('h2', { id: 'chat-thread-title' }, room);
   const messages = h('ol', { id: 'chat-messages', class: 'list chat-messages', role: 'log',
-    'aria-label': 'Messages' });
+    'aria-label': 'Thread' });
   const live = h('p', { id: 'chat-live', role: 'status', 'aria-label': 'Live status',
     class: 'muted chat-status' }, 'Connecting…');
   const problem = h('div', {});
   const input = h('textarea', { id: 'chat-prompt', name: 'message', rows: '2', required: true,
     maxlength: '4000' });
   const send = h('button', { id: 'chat-send', class: 'primary', type: 'submit' }, 'Send');
-  const form = h('form', { class: 'card chat-form', 'aria-label': 'Send to the room' },
+  const form = h('form', { class: 'card chat-form' },
     field('Message', input, 'Ctrl+Enter sends.'), send);
   pane.append(heading, live, problem, messages, form);
 
@@ -233,6 +233,7 @@ function roomView(pane, ctx, room) {
   let closed = false;
   let retry = null;
   let attempts = 0;
+  let sentBefore = false;
 
   function show(m) {
     if (!m || !m.id || seen.has(m.id)) return;
@@ -281,6 +282,8 @@ function roomView(pane, ctx, room) {
     try {
       const stored = await busy(send, call('chat', 'send', { room, message: text }));
       show(stored);
+      if (!sentBefore) onChanged();  // a room's first message from here: the list may lack it
+      sentBefore = true;
       input.value = '';
       input.focus();
     } catch (e) {
@@ -372,7 +375,7 @@ export default {
     const listed = loadList();
 
     let cleanup;
-    if (mode === 'room' && target) cleanup = roomView(pane, ctx, target);
+    if (mode === 'room' && target) cleanup = roomView(pane, ctx, target, () => loadList());
     else {
       cleanup = await agentView(pane, ctx, mode === 'agent' ? target : '', (thread) => {
         current = `agent/${thread}`;  // a new conversation has its thread now

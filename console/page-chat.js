@@ -89,12 +89,13 @@ async function agentView(pane, ctx, threadId, onChanged) {
   let thread = threadId;
   let controller = null;
   const heading = h('h2', { id: 'chat-thread-title' }, 'New conversation');
-  const messages = h('ol', { id: 'chat-messages', class: 'list chat-messages', role: 'log',
-    'aria-label': 'Thread' });
-  const steps = h('ol', { id: 'chat-steps', class: 'list chat-steps', role: 'log',
-    'aria-label': 'Tool steps', 'aria-live': 'polite' });
-  const stepsBox = h('section', { class: 'chat-steps-box', 'aria-labelledby': 'chat-steps-title',
-    hidden: true }, h('h3', { id: 'chat-steps-title' }, 'Tool steps'), steps);
+  // A log holds the list (an <li> must stay in a list for assistive technology).
+  const messages = h('ol', { id: 'chat-messages', class: 'list chat-messages' });
+  const threadLog = h('div', { role: 'log', 'aria-label': 'Thread' }, messages);
+  const steps = h('ol', { id: 'chat-steps', class: 'list chat-steps' });
+  const stepsLog = h('div', { role: 'log', 'aria-labelledby': 'chat-steps-title' }, steps);
+  const stepsBox = h('div', { class: 'chat-steps-box', hidden: true },
+    h('h3', { id: 'chat-steps-title' }, 'Tool steps'), stepsLog);
   const status = h('div', { id: 'chat-status', role: 'status', 'aria-label': 'Reply status',
     class: 'muted chat-status' });
   const picker = h('select', { id: 'chat-agent', name: 'agent' });
@@ -103,7 +104,7 @@ async function agentView(pane, ctx, threadId, onChanged) {
   const send = h('button', { id: 'chat-send', class: 'primary', type: 'submit' }, 'Send');
   const form = h('form', { class: 'card chat-form' },
     field('Agent', picker), field('Message', prompt, 'Ctrl+Enter sends.'), send);
-  pane.append(heading, messages, stepsBox, status, form);
+  pane.append(heading, threadLog, stepsBox, status, form);
 
   const agentNames = [];
   try {
@@ -134,7 +135,7 @@ async function agentView(pane, ctx, threadId, onChanged) {
         call('inbox', 'mark_read', { id: thread }).then(() => onChanged(thread), () => {});
       }
     } catch (e) {
-      pane.insertBefore(errorBox(e), messages);
+      pane.insertBefore(errorBox(e), threadLog);
       if (e instanceof ApiError && e.status === 404) {
         form.hidden = true;
         return () => {};
@@ -215,8 +216,8 @@ async function agentView(pane, ctx, threadId, onChanged) {
 function roomView(pane, ctx, room, onChanged) {
   const me = (ctx.account && ctx.account.id) || '';
   const heading = h('h2', { id: 'chat-thread-title' }, room);
-  const messages = h('ol', { id: 'chat-messages', class: 'list chat-messages', role: 'log',
-    'aria-label': 'Thread' });
+  const messages = h('ol', { id: 'chat-messages', class: 'list chat-messages' });
+  const threadLog = h('div', { role: 'log', 'aria-label': 'Thread' }, messages);
   const live = h('p', { id: 'chat-live', role: 'status', 'aria-label': 'Live status',
     class: 'muted chat-status' }, 'Connecting…');
   const problem = h('div', {});
@@ -225,7 +226,7 @@ function roomView(pane, ctx, room, onChanged) {
   const send = h('button', { id: 'chat-send', class: 'primary', type: 'submit' }, 'Send');
   const form = h('form', { class: 'card chat-form' },
     field('Message', input, 'Ctrl+Enter sends.'), send);
-  pane.append(heading, live, problem, messages, form);
+  pane.append(heading, live, problem, threadLog, form);
 
   const seen = new Set();
   let cursor = null;

@@ -7,7 +7,7 @@
 //   #/chat/room/<room>        a chat room: its last messages (chat/messages), new ones live over
 //                             the chat WebSocket (chat/live), sent with chat/send
 //
-// Stable names for tests and assistive technology: the list "Conversations", the log "Thread",
+// Stable names for tests and assistive technology: the list "Conversations", the log "Messages",
 // the select "Agent", the textarea "Message", the button "Send", the log "Tool steps", the status
 // "Reply status" (agent) or "Live status" (rooms), the input "Room" and its button "Open room",
 // the link "New conversation".
@@ -91,9 +91,9 @@ async function agentView(pane, ctx, threadId, onChanged) {
   const heading = h('h2', { id: 'chat-thread-title' }, 'New conversation');
   // A log holds the list (an <li> must stay in a list for assistive technology).
   const messages = h('ol', { id: 'chat-messages', class: 'list chat-messages' });
-  const threadLog = h('div', { role: 'log', 'aria-label': 'Thread' }, messages);
+  const threadLog = h('div', { role: 'log', 'aria-label': 'Messages' }, messages);
   const steps = h('ol', { id: 'chat-steps', class: 'list chat-steps' });
-  const stepsLog = h('div', { role: 'log', 'aria-labelledby': 'chat-steps-title' }, steps);
+  const stepsLog = h('div', { role: 'log', 'aria-label': 'Tool steps' }, steps);
   const stepsBox = h('div', { class: 'chat-steps-box', hidden: true },
     h('h3', { id: 'chat-steps-title' }, 'Tool steps'), stepsLog);
   const status = h('div', { id: 'chat-status', role: 'status', 'aria-label': 'Reply status',
@@ -217,7 +217,7 @@ function roomView(pane, ctx, room, onChanged) {
   const me = (ctx.account && ctx.account.id) || '';
   const heading = h('h2', { id: 'chat-thread-title' }, room);
   const messages = h('ol', { id: 'chat-messages', class: 'list chat-messages' });
-  const threadLog = h('div', { role: 'log', 'aria-label': 'Thread' }, messages);
+  const threadLog = h('div', { role: 'log', 'aria-label': 'Messages' }, messages);
   const live = h('p', { id: 'chat-live', role: 'status', 'aria-label': 'Live status',
     class: 'muted chat-status' }, 'Connecting…');
   const problem = h('div', {});

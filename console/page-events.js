@@ -233,7 +233,7 @@ async function renderMain(view, ctx) {
   const freeErrors = h('div');
   const from = h('input', { type: 'date', name: 'from' });
   const to = h('input', { type: 'date', name: 'to' });
-  const shortest = h('input', { type: 'number', name: 'minutes', min: '1', max: '1440', step: '1', inputmode: 'numeric', 'aria-describedby': 'events-free-minutes' });
+  const shortest = h('input', { type: 'number', name: 'minutes', min: '1', max: '1440', step: '1', inputmode: 'numeric' });
   shortest.value = '30';
   const dayStart = h('input', { type: 'number', name: 'day_start', min: '0', max: '23', step: '1', inputmode: 'numeric' });
   dayStart.value = '9';
@@ -283,9 +283,9 @@ async function renderMain(view, ctx) {
   h('h2', { id: 'events-free-heading', text: 'Free slots' }),
   h('div', { class: 'grid' },
     field('From date', from), field('To date', to),
-    field('Shortest free slot', shortest),
+    field('Shortest free slot', shortest, 'In minutes.'),
     field('Working day starts (hour)', dayStart), field('Working day ends (hour)', dayEnd)),
-  h('p', { id: 'events-free-minutes', class: 'muted small', text: 'In minutes. Without dates: from now, for 7 days.' }),
+  h('p', { class: 'muted small', text: 'Without dates: from now, for 7 days. Working hours are in your account\'s time zone.' }),
   h('div', { class: 'toolbar' }, find),
   freeErrors, slotsNote, slots);
 

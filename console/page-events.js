@@ -162,7 +162,7 @@ async function renderMain(view, ctx) {
   next.addEventListener('click', () => move(1));
 
   // The upcoming events.
-  const list = h('ul', { class: 'list', 'aria-label': 'Upcoming events' });
+  const list = h('ul', { class: 'list', 'aria-label': 'Upcoming events', tabindex: '-1' });
   function drawList() {
     clear(list);
     if (!events.length) list.append(h('li', { class: 'muted', text: 'No upcoming events.' }));
@@ -176,6 +176,7 @@ async function renderMain(view, ctx) {
               await busy(del, call('events', 'delete', { id: e.id }));
               status.textContent = `Deleted: ${e.title}.`;
               await load();
+              list.focus(); // the focused row is gone
             } catch (err) {
               errors.append(errorBox(err));
             }

@@ -40,7 +40,10 @@ async function renderList(view) {
             const next = await busy(mark, call('inbox', unread ? 'mark_read' : 'mark_unread', { id: item.id }));
             const updated = { ...item, ...next };
             items = items.map((i) => (i.id === item.id ? updated : i));
-            li.replaceWith(row(updated));
+            const fresh = row(updated);
+            li.replaceWith(fresh);
+            const again = fresh.querySelector('button');
+            if (again) again.focus(); // keep the keyboard where it was
             status.textContent = `${titleOf(item)}: ${next.unread > 0 ? 'marked unread' : 'marked read'}.`;
           } catch (err) {
             errors.append(errorBox(err));

@@ -89,21 +89,22 @@ async function agentView(pane, ctx, threadId, onChanged) {
   let thread = threadId;
   let controller = null;
   const heading = h('h2', { id: 'chat-thread-title' }, 'New conversation');
-  const messages = h('ol', { id: 'chat-messages', class: 'list chat-messages', role: 'log',
-    'aria-label': 'Messages' });
-  const steps = h('ol', { id: 'chat-steps', class: 'list chat-steps', role: 'log',
-    'aria-label': 'Tool steps', 'aria-live': 'polite' });
-  const stepsBox = h('section', { class: 'chat-steps-box', 'aria-labelledby': 'chat-steps-title',
-    hidden: true }, h('h3', { id: 'chat-steps-title' }, 'Tool steps'), steps);
+  // A log holds the list (an <li> must stay in a list for assistive technology).
+  const messages = h('ol', { id: 'chat-messages', class: 'list chat-messages' });
+  const threadLog = h('div', { role: 'log', 'aria-label': 'Messages' }, messages);
+  const steps = h('ol', { id: 'chat-steps', class: 'list chat-steps' });
+  const stepsLog = h('div', { role: 'log', 'aria-label': 'Tool steps' }, steps);
+  const stepsBox = h('div', { class: 'chat-steps-box', hidden: true },
+    h('h3', { id: 'chat-steps-title' }, 'Tool steps'), stepsLog);
   const status = h('div', { id: 'chat-status', role: 'status', 'aria-label': 'Reply status',
     class: 'muted chat-status' });
   const picker = h('select', { id: 'chat-agent', name: 'agent' });
   const prompt = h('textarea', { id: 'chat-prompt', name: 'prompt', rows: '3', required: true,
     maxlength: '8000' });
   const send = h('button', { id: 'chat-send', class: 'primary', type: 'submit' }, 'Send');
-  const form = h('form', { class: 'card chat-form', 'aria-label': 'Ask an agent' },
+  const form = h('form', { class: 'card chat-form' },
     field('Agent', picker), field('Message', prompt, 'Ctrl+Enter sends.'), send);
-  pane.append(heading, messages, stepsBox, status, form);
+  pane.append(heading, threadLog, stepsBox, status, form);
 
   const agentNames = [];
   try {
@@ -134,7 +135,7 @@ async function agentView(pane, ctx, threadId, onChanged) {
         call('inbox', 'mark_read', { id: thread }).then(() => onChanged(thread), () => {});
       }
     } catch (e) {
-      pane.insertBefore(errorBox(e), messages);
+      pane.insertBefore(errorBox(e), threadLog);
       if (e instanceof ApiError && e.status === 404) {
         form.hidden = true;
         return () => {};
@@ -152,7 +153,7 @@ async function agentView(pane, ctx, threadId, onChanged) {
     clear(status);
     stepsBox.hidden = false;
     steps.append(h('li', { class: 'muted chat-step-none' }, 'No tool used yet.'));
-    messages.append(messageItem({ who: 'You', text, mine: true }));
+    messages.append(messageItem({ who: 'You', at: new Date().toISOString(), text, mine: true }));
     const agentName = picker.value;
     status.textContent = `${agentName || 'The agent'} is working…`;
     controller = new AbortController();
@@ -212,20 +213,20 @@ async function agentView(pane, ctx, threadId, onChanged) {
 
 // ---- a chat room -------------------------------------------------------------------------------
 
-function roomView(pane, ctx, room) {
+function roomView(pane, ctx, room, onChanged) {
   const me = (ctx.account && ctx.account.id) || '';
   const heading = h('h2', { id: 'chat-thread-title' }, room);
-  const messages = h('ol', { id: 'chat-messages', class: 'list chat-messages', role: 'log',
-    'aria-label': 'Messages' });
+  const messages = h('ol', { id: 'chat-messages', class: 'list chat-messages' });
+  const threadLog = h('div', { role: 'log', 'aria-label': 'Messages' }, messages);
   const live = h('p', { id: 'chat-live', role: 'status', 'aria-label': 'Live status',
     class: 'muted chat-status' }, 'Connecting…');
   const problem = h('div', {});
   const input = h('textarea', { id: 'chat-prompt', name: 'message', rows: '2', required: true,
     maxlength: '4000' });
   const send = h('button', { id: 'chat-send', class: 'primary', type: 'submit' }, 'Send');
-  const form = h('form', { class: 'card chat-form', 'aria-label': 'Send to the room' },
+  const form = h('form', { class: 'card chat-form' },
     field('Message', input, 'Ctrl+Enter sends.'), send);
-  pane.append(heading, live, problem, messages, form);
+  pane.append(heading, live, problem, threadLog, form);
 
   const seen = new Set();
   let cursor = null;
@@ -233,6 +234,7 @@ function roomView(pane, ctx, room) {
   let closed = false;
   let retry = null;
   let attempts = 0;
+  let sentBefore = false;
 
   function show(m) {
     if (!m || !m.id || seen.has(m.id)) return;
@@ -281,6 +283,8 @@ function roomView(pane, ctx, room) {
     try {
       const stored = await busy(send, call('chat', 'send', { room, message: text }));
       show(stored);
+      if (!sentBefore) onChanged();  // a room's first message from here: the list may lack it
+      sentBefore = true;
       input.value = '';
       input.focus();
     } catch (e) {
@@ -372,7 +376,7 @@ export default {
     const listed = loadList();
 
     let cleanup;
-    if (mode === 'room' && target) cleanup = roomView(pane, ctx, target);
+    if (mode === 'room' && target) cleanup = roomView(pane, ctx, target, () => loadList());
     else {
       cleanup = await agentView(pane, ctx, mode === 'agent' ? target : '', (thread) => {
         current = `agent/${thread}`;  // a new conversation has its thread now

@@ -162,7 +162,7 @@ async function renderMain(view, ctx) {
   next.addEventListener('click', () => move(1));
 
   // The upcoming events.
-  const list = h('ul', { class: 'list', 'aria-label': 'Upcoming events' });
+  const list = h('ul', { class: 'list', 'aria-label': 'Upcoming events', tabindex: '-1' });
   function drawList() {
     clear(list);
     if (!events.length) list.append(h('li', { class: 'muted', text: 'No upcoming events.' }));
@@ -176,6 +176,7 @@ async function renderMain(view, ctx) {
               await busy(del, call('events', 'delete', { id: e.id }));
               status.textContent = `Deleted: ${e.title}.`;
               await load();
+              list.focus(); // the focused row is gone
             } catch (err) {
               errors.append(errorBox(err));
             }
@@ -233,7 +234,7 @@ async function renderMain(view, ctx) {
   const freeErrors = h('div');
   const from = h('input', { type: 'date', name: 'from' });
   const to = h('input', { type: 'date', name: 'to' });
-  const shortest = h('input', { type: 'number', name: 'minutes', min: '1', max: '1440', step: '1', inputmode: 'numeric', 'aria-describedby': 'events-free-minutes' });
+  const shortest = h('input', { type: 'number', name: 'minutes', min: '1', max: '1440', step: '1', inputmode: 'numeric' });
   shortest.value = '30';
   const dayStart = h('input', { type: 'number', name: 'day_start', min: '0', max: '23', step: '1', inputmode: 'numeric' });
   dayStart.value = '9';
@@ -283,9 +284,9 @@ async function renderMain(view, ctx) {
   h('h2', { id: 'events-free-heading', text: 'Free slots' }),
   h('div', { class: 'grid' },
     field('From date', from), field('To date', to),
-    field('Shortest free slot', shortest),
+    field('Shortest free slot', shortest, 'In minutes.'),
     field('Working day starts (hour)', dayStart), field('Working day ends (hour)', dayEnd)),
-  h('p', { id: 'events-free-minutes', class: 'muted small', text: 'In minutes. Without dates: from now, for 7 days.' }),
+  h('p', { class: 'muted small', text: 'Without dates: from now, for 7 days. Working hours are in your account\'s time zone.' }),
   h('div', { class: 'toolbar' }, find),
   freeErrors, slotsNote, slots);
 

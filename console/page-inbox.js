@@ -1,7 +1,7 @@
 // Inbox: the caller's conversations with the assistant across channels (inbox/list, inbox/read,
 // inbox/mark_read, inbox/mark_unread; plugins/inbox). #/inbox lists them, most recently active
 // first, with unread badges; #/inbox/<thread> shows the latest messages of one and marks it read
-// (Mark unread puts the badge back). Replying is the chat page's: #/chat/<thread>.
+// (Mark unread puts the badge back). Replying is the chat page's: #/chat/agent/<thread>.
 import { call, get } from './api.js';
 import { h, clear, errorBox, busy, formatTime } from './dom.js';
 
@@ -40,7 +40,10 @@ async function renderList(view) {
             const next = await busy(mark, call('inbox', unread ? 'mark_read' : 'mark_unread', { id: item.id }));
             const updated = { ...item, ...next };
             items = items.map((i) => (i.id === item.id ? updated : i));
-            li.replaceWith(row(updated));
+            const fresh = row(updated);
+            li.replaceWith(fresh);
+            const again = fresh.querySelector('button');
+            if (again) again.focus(); // keep the keyboard where it was
             status.textContent = `${titleOf(item)}: ${next.unread > 0 ? 'marked unread' : 'marked read'}.`;
           } catch (err) {
             errors.append(errorBox(err));
@@ -155,7 +158,7 @@ async function renderThread(view, id) {
   showHead();
   view.append(head,
     h('div', { class: 'toolbar' }, mark,
-      h('a', { href: `#/chat/${encodeURIComponent(id)}`, class: 'button', text: 'Reply in chat' })),
+      h('a', { href: `#/chat/agent/${encodeURIComponent(id)}`, class: 'button', text: 'Reply in chat' })),
     status, messages);
 }
 

@@ -15,7 +15,7 @@ async function renderList(view) {
   const title = h('input', { type: 'text', name: 'title', required: true, maxlength: '200', autocomplete: 'off' });
   const text = h('textarea', { name: 'text', required: true, rows: '5' });
   const add = h('button', { type: 'submit', class: 'primary', text: 'Add note' });
-  const list = h('ul', { class: 'list', 'aria-label': 'Notes' });
+  const list = h('ul', { class: 'list', 'aria-label': 'Notes', tabindex: '-1' });
 
   async function load() {
     const data = await get('notes', 'list');
@@ -32,6 +32,7 @@ async function renderList(view) {
               await busy(del, call('notes', 'delete', { title: note.title }));
               status.textContent = `Deleted "${note.title}".`;
               await load();
+              list.focus(); // the focused row is gone
             } catch (err) {
               errors.append(errorBox(err));
             }

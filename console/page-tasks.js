@@ -43,7 +43,7 @@ async function renderList(view, ctx) {
   const add = h('button', { type: 'submit', class: 'primary', text: 'Add task' });
   const wanted = ctx.params && ctx.params.get('status');
   const filter = statusSelect(STATUSES.includes(wanted) ? wanted : '', true);
-  const list = h('ul', { class: 'list', 'aria-label': 'Tasks' });
+  const list = h('ul', { class: 'list', 'aria-label': 'Tasks', tabindex: '-1' });
   const count = h('p', { class: 'muted' });
   const more = h('button', { type: 'button', text: 'Show more', hidden: true });
   let limit = PAGE;
@@ -59,6 +59,7 @@ async function renderList(view, ctx) {
               await busy(done, call('tasks', 'update', { id: t.id, status: 'done' }));
               status.textContent = `Done: ${t.title}.`;
               await load();
+              list.focus(); // the focused row was redrawn
             } catch (err) {
               errors.append(errorBox(err));
             }
@@ -75,6 +76,7 @@ async function renderList(view, ctx) {
             await busy(del, call('tasks', 'delete', { id: t.id }));
             status.textContent = `Deleted: ${t.title}.`;
             await load();
+            list.focus(); // the focused row is gone
           } catch (err) {
             errors.append(errorBox(err));
           }

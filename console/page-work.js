@@ -61,7 +61,7 @@ async function renderList(view, ctx) {
     h('option', { value: '', text: 'All' }),
     STATUSES.map((s) => h('option', { value: s, text: s })));
   filter.value = STATUSES.includes(wanted) ? wanted : '';
-  const list = h('ul', { class: 'list', 'aria-label': 'Work' });
+  const list = h('ul', { class: 'list', 'aria-label': 'Work', tabindex: '-1' });
   const more = h('button', { type: 'button', text: 'Show more', hidden: true });
   const refresh = h('button', { type: 'button', text: 'Refresh' });
   let limit = PAGE;
@@ -80,6 +80,7 @@ async function renderList(view, ctx) {
               status.textContent = `Queued again: ${firstLine(w.prompt)}.`;
               watched.add(w.id);
               await reload();
+              list.focus(); // the focused row was redrawn
             } catch (err) {
               errors.append(errorBox(err));
             }

@@ -10,6 +10,7 @@
 #include <platform/host/core/loader.hpp>
 #include <platform/host/core/names.hpp>
 #include <platform/host/core/node_id.hpp>
+#include <platform/host/core/plugin_states.hpp>
 #include <platform/host/core/runtime.hpp>
 #include <platform/host/core/status.hpp>
 #include <set>
@@ -35,6 +36,12 @@ std::string node_id_of(const Settings& s) {
     if (!warning.empty()) spdlog::warn("node id {}: {}", id, warning);
     return id;
 }
+// Logs "plugin <file> refused: <why>" and keeps it for plugin_states() (plugin_states.hpp).
+void refuse(const Runtime& rt, const std::string& file, const std::string& id,
+            const std::string& why) {
+    spdlog::error("plugin {} refused: {}", file, why);
+    record_refusal(rt, file, id, why);
+}
 }  // namespace
 
 Runtime::Runtime(Settings settings, Profile profile)
@@ -59,6 +66,7 @@ Runtime::Runtime(Settings settings, Profile profile)
 
 Runtime::~Runtime() {
     stop();
+    forget_plugin_states(*this);
 }
 
 std::vector<std::string> Runtime::plugin_dirs() const {
@@ -105,11 +113,11 @@ bool Runtime::create(Plugin& p, std::string& error) {
 bool Runtime::start_or_refuse(Plugin& p) {
     std::string error;
     if (!create(p, error)) {
-        spdlog::error("plugin {} refused: {}", p.path, error);
+        refuse(*this, p.path, p.id, error);
         return false;
     }
     if (p.desc->on_start && p.desc->on_start(p.instance) != PLATFORM_OK) {
-        spdlog::error("plugin {} refused: on_start failed", p.path);
+        refuse(*this, p.path, p.id, "on_start failed");
         if (p.desc->on_destroy) p.desc->on_destroy(p.instance);
         p.instance = nullptr;
         return false;
@@ -169,13 +177,16 @@ void Runtime::load_all() {
                       : isolated_loader_ ? isolated_loader_(file.string())
                                          : Loaded("plugin isolation is not available in this host");
         if (auto* why = std::get_if<std::string>(&loaded)) {
-            spdlog::error("plugin {} refused: {}", file.string(), *why);
+            refuse(*this, file.string(), "", *why);
             continue;
         }
         auto plugin = std::move(std::get<std::unique_ptr<Plugin>>(loaded));
         if (by_id.count(plugin->id)) {
             spdlog::warn("plugin {} skipped: id '{}' already loaded from {}", file.string(),
                          plugin->id, by_id[plugin->id]->path);
+            record_refusal(
+                *this, file.string(), plugin->id,
+                "id '" + plugin->id + "' already loaded from " + by_id[plugin->id]->path);
             continue;
         }
         by_id[plugin->id] = plugin.get();
@@ -257,7 +268,7 @@ void Runtime::load_all() {
         p.privileged = builtin || profile_.privileged.count(p.id) > 0;
         if (!start_or_refuse(p)) continue;
         if (!registry_.add(&p)) {
-            spdlog::error("plugin {} refused: service {} already registered", p.path, p.service);
+            refuse(*this, p.path, p.id, "service " + p.service + " already registered");
             continue;
         }
         started_.push_back(&p);
@@ -276,9 +287,9 @@ void Runtime::start_models(const std::map<std::string, Plugin*>& by_id) {
         const auto* table = static_cast<const platform_model_provider_t*>(p.desc->provider);
         if (p.worker || !table || !PLATFORM_HAS_FIELD(platform_model_provider_t, table, complete) ||
             !table->complete) {
-            spdlog::error("plugin {} refused: {}", p.path,
-                          p.worker ? "model providers run in the host, not in a worker"
-                                   : "model provider table without `complete`");
+            refuse(*this, p.path, p.id,
+                   p.worker ? "model providers run in the host, not in a worker"
+                            : "model provider table without `complete`");
             continue;
         }
         if (profile_.plugin_config.contains(id)) p.config = profile_.plugin_config[id];

@@ -15,6 +15,8 @@
 //   Runtime.Status {name?}            {services: [records]}
 //   Runtime.Logs   {name, lines=15, follow=false}  {lines: [...]}; follow streams each line as a
 //                  chunk ({"line": "..."}) — Server-Sent Events over HTTP — until the deadline.
+//   Runtime.Plugins {}  admin only: {profile, plugins: [{id, version, kind, service, file, state,
+//                  reason?, restarts?, last_exit?}]} — every plugin found at start (decision 82).
 #pragma once
 
 #include <memory>

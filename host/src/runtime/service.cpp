@@ -2,7 +2,9 @@
 #include <spdlog/spdlog.h>
 
 #include <platform/host/core/loader.hpp>
+#include <platform/host/core/plugin_states.hpp>
 #include <platform/host/core/runtime.hpp>
+#include <platform/host/isolation/worker_plugin.hpp>
 #include <platform/sdk.hpp>
 
 #include "runtime_manager.hpp"
@@ -134,6 +136,21 @@ public:
             .read_only()
             .streaming()
             .async(&RuntimeService::logs);
+        s.get("plugins")
+            .title("Plugins of this host")
+            .description(
+                "The profile's name and every plugin the host found at start (and its built-ins): "
+                "id, version, kind, service, file, and state: loaded (in the host's process), "
+                "isolated (in a platform-worker, with its restarts and how the last worker "
+                "ended), refused (with the reason: the library could not be loaded, its id was "
+                "taken, on_create or on_start failed, its service was taken) or unused (found; "
+                "the profile does not load it). Admin only.")
+            .schema(schema::object())
+            .access(platform::Access::admin)
+            .read_only()
+            .idempotent()
+            .withheld_from_agent()
+            .handler(&RuntimeService::plugins);
     }
 
     explicit RuntimeService(const platform::Host& host)
@@ -225,6 +242,21 @@ public:
                                     }),
                    json();
         });
+    }
+
+    json plugins(platform::Request&) {
+        json list = json::array();
+        for (const auto& p : platform::host::plugin_states(runtime_)) {
+            json j = {{"id", p.id},           {"version", p.version}, {"kind", p.kind},
+                      {"service", p.service}, {"file", p.file},       {"state", p.state}};
+            if (!p.reason.empty()) j["reason"] = p.reason;
+            if (auto* w = dynamic_cast<const platform::host::WorkerPlugin*>(p.worker.get())) {
+                j["restarts"] = w->restarts();
+                if (const std::string exit = w->last_exit(); !exit.empty()) j["last_exit"] = exit;
+            }
+            list.push_back(std::move(j));
+        }
+        return {{"profile", runtime_.profile().name}, {"plugins", list}};
     }
 
 private:

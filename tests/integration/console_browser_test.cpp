@@ -161,7 +161,9 @@ protected:
             EXPECT_FALSE(has(csp, "unsafe-inline")) << a.dump();
             EXPECT_FALSE(has(csp, "unsafe-eval")) << a.dump();
             EXPECT_FALSE(has(csp, "*")) << a.dump();
-            if (a.contains("nosniff")) EXPECT_EQ(a["nosniff"], "nosniff") << a.dump();
+            if (a.contains("nosniff")) {
+                EXPECT_EQ(a["nosniff"], "nosniff") << a.dump();
+            }
         }
         EXPECT_TRUE(out["csp_violations"].empty()) << out["csp_violations"].dump(1);
         EXPECT_TRUE(out["pageerrors"].empty()) << out["pageerrors"].dump(1);
@@ -305,6 +307,12 @@ TEST_F(ConsoleBrowser, EveryPageAtDesktopAndPhoneWidthsHasNoSeriousAxeViolationN
             EXPECT_EQ(access(png.c_str(), F_OK), 0) << width << " screenshot: " << p.dump(1);
             if (!png.empty()) std::cout << "[ screenshot ] " << png << "\n";
         }
+        // Every violation axe found, of any impact, in the test's output; the serious and
+        // critical ones fail it.
+        std::cout << "[ axe ] #/" << id << ": " << p.value("axe_rules", 0) << " rules applied";
+        for (const json& v : p["axe_violations"])
+            std::cout << ", " << v.value("impact", "") << " " << v.value("id", "");
+        std::cout << "\n";
         EXPECT_TRUE(p["axe_serious"].is_array() && p["axe_serious"].empty())
             << "axe-core, serious or critical: " << p["axe_serious"].dump(1);
         EXPECT_EQ(p["inner_width"], 390) << p.dump(1);

@@ -23,7 +23,8 @@
 //   explorer  in Services, opens notes/add, fills its generated form, tries it, then opens Notes
 //   csrf      from the page's own fetch: a cookie POST without X-CSRF-Token, with a wrong one and
 //             with the right one
-//   pages     each page at 1280 and 390 px wide: a full-page PNG in `artifacts`, the scroll width
+//   pages     each page (and the chat's thread, after the chat flow) at 1280 and 390 px wide: a
+//             full-page PNG in `artifacts` (<page>-<width>.png), the scroll width
 //             against the window's, and axe-core (tests/e2e/node_modules/axe-core) run in the page:
 //             its violations of impact serious or critical
 //   signout   the Sign out button, then what /auth/me answers the browser
@@ -355,13 +356,18 @@ try {
     const axeSource = readFileSync(new URL('./node_modules/axe-core/axe.min.js', import.meta.url), 'utf8');
     mkdirSync(config.artifacts, { recursive: true });
     seen.pages = {};
-    for (const id of config.pages) {
+    // Each page by its id (its title is the id capitalised), and the agent's thread when the chat
+    // flow ran (`chat-thread`).
+    const shown = config.pages.map((id) => ({ id, hash: id, title: id[0].toUpperCase() + id.slice(1) }));
+    if (seen.chat && seen.chat.hash) {
+      shown.push({ id: 'chat-thread', hash: seen.chat.hash.replace(/^#\//, ''), title: 'Chat' });
+    }
+    for (const { id, hash, title } of shown) {
       const out = {};
       seen.pages[id] = out;
       try {
-        const title = id === 'admin' ? 'Admin' : id[0].toUpperCase() + id.slice(1);
         await page.setViewportSize({ width: 1280, height: 800 });
-        await open(id, title);
+        await open(hash, title);
         out.heading = await heading().textContent();
         out.alerts = await main.getByRole('alert').allTextContents();
         out.desktop = `${config.artifacts}/${id}-1280.png`;

@@ -13,7 +13,7 @@
 //   - Tokens: a token made in the page works with curl until revoked in the page, then 401;
 //   - Services: notes/add tried in the explorer, and the note shows in Notes;
 //   - a cookie POST without X-CSRF-Token (or with a wrong one) is refused 403;
-//   - every page at 1280 and 390 px wide: screenshots written to
+//   - every page (and the agent's thread) at 1280 and 390 px wide: screenshots written to
 //     <build>/test-artifacts/console/<page>-<width>.png, no horizontal scroll at 390 px, and no
 //     axe-core violation of impact serious or critical;
 //   - every console answer the browser got (/ui, /ui/, /ui/console/*) carries the strict CSP, and
@@ -293,7 +293,10 @@ TEST_F(ConsoleBrowser, EveryPageAtDesktopAndPhoneWidthsHasNoSeriousAxeViolationN
     model.enqueue(M::kOpenAiPath, M::ok(M::openai_text("Saved the boiler code in your notes.")));
     json out = run({"chat", "pages"});
     ASSERT_TRUE(out["pages"].is_object()) << out.dump(1);
-    for (const std::string& id : kPages) {
+    EXPECT_FALSE(out["chat"].contains("error")) << out["chat"].dump(1);
+    std::vector<std::string> pages = kPages;
+    pages.push_back("chat-thread");  // the agent's thread the chat flow left open
+    for (const std::string& id : pages) {
         SCOPED_TRACE("#/" + id);
         json p = out["pages"][id];
         if (!p.is_object()) {

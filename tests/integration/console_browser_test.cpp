@@ -149,6 +149,15 @@ protected:
         EXPECT_EQ(login["offer_heading"], "Choose a new secret") << login.dump(1);
         EXPECT_EQ(login["heading"], "Chat") << login.dump(1);
         EXPECT_EQ(login["hash"], "#/chat") << login.dump(1);
+        if (!change_secret) {
+            // "Not now": the printed secret stays, and so does the offer for the next sign-in.
+            EXPECT_EQ(login["skipped"], true) << login.dump(1);
+            auto me = api->get("/auth/me", bearer(admin_token(secret)));
+            EXPECT_EQ(me.status, 200) << me.body;
+            if (me.status == 200) {
+                EXPECT_EQ(me.json()["account"]["metadata"]["secret_initial"], true) << me.body;
+            }
+        }
 
         // Every console answer carries the policy: scripts from the console's origin only, nothing
         // inline, nothing elsewhere; and the browser reported no violation of it.

@@ -24,18 +24,21 @@
 //   csrf      from the page's own fetch: a cookie POST without X-CSRF-Token, with a wrong one and
 //             with the right one
 //   pages     each page (and the chat's thread, after the chat flow) at 1280 and 390 px wide: a
-//             full-page PNG in `artifacts` (<page>-<width>.png), the scroll width
-//             against the window's, and axe-core (tests/e2e/node_modules/axe-core) run in the page:
-//             its violations of impact serious or critical
+//             full-page PNG in `artifacts` (<page>-<width>.png), the scroll width against the
+//             window's, and axe-core (tests/e2e/node_modules/axe-core) run in the page: its
+//             violations, those of impact serious or critical apart; then, at 390 px, the navigation's
+//             "Menu" button opens it and its Notes link works (`phone_nav`)
 //   signout   the Sign out button, then what /auth/me answers the browser
 //
 // Always: every answer the browser got for /ui, /ui/ and /ui/console/* with its
-// Content-Security-Policy and X-Content-Type-Options headers, the console messages reporting a CSP violation, page errors.
+// Content-Security-Policy and X-Content-Type-Options headers (and, from node, GET /ui, a missing
+// file, a name outside the rule, a POST), the console messages reporting a CSP violation, page
+// errors.
 //
 // Prints one JSON line: {chromium, signed_out, redirect, login, chat?, reopen?, token?,
-// explorer?, csrf?, pages?, signout?, csp: [{path, status, csp, nosniff}], csp_violations: [text],
-// pageerrors: [text], console: [text], dialogs: [text]}. Every wait is bounded; a run past the
-// deadline prints what it has with `timeout: true`.
+// explorer?, notes?, csrf?, pages?, phone_nav?, signout?, csp: [{path, status, csp, nosniff}],
+// csp_violations: [text], pageerrors: [text], console: [text], dialogs: [text]}. Every wait is
+// bounded; a run past the deadline prints what it has with `timeout: true`.
 import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
@@ -394,6 +397,23 @@ try {
       } catch (e) {
         out.error = short(e);
       }
+    }
+    // At phone width the navigation folds behind "Menu": it opens, and a link in it works.
+    const nav = {};
+    seen.phone_nav = nav;
+    try {
+      await page.setViewportSize({ width: 390, height: 844 });
+      await open('chat', 'Chat');
+      const console_ = page.getByRole('navigation', { name: 'Console' });
+      const menu = console_.getByRole('button', { name: 'Menu' });
+      nav.notes_visible_before = await console_.getByRole('link', { name: 'Notes' }).isVisible();
+      await menu.click();
+      nav.expanded = await menu.getAttribute('aria-expanded');
+      await console_.getByRole('link', { name: 'Notes' }).click();
+      await page.locator('main h1', { hasText: 'Notes' }).waitFor();
+      nav.hash = await page.evaluate(() => location.hash);
+    } catch (e) {
+      nav.error = short(e);
     }
     await page.setViewportSize({ width: 1280, height: 800 });
   }

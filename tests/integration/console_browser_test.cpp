@@ -303,6 +303,12 @@ TEST_F(ConsoleBrowser, EveryPageAtDesktopAndPhoneWidthsHasNoSeriousAxeViolationN
     json out = run({"chat", "pages"});
     ASSERT_TRUE(out["pages"].is_object()) << out.dump(1);
     EXPECT_FALSE(out["chat"].contains("error")) << out["chat"].dump(1);
+    // At 390 px the navigation is behind "Menu", which opens it.
+    json nav = out["phone_nav"];
+    EXPECT_FALSE(nav.contains("error")) << nav.dump(1);
+    EXPECT_EQ(nav["notes_visible_before"], false) << nav.dump(1);
+    EXPECT_EQ(nav["expanded"], "true") << nav.dump(1);
+    EXPECT_EQ(nav["hash"], "#/notes") << nav.dump(1);
     std::vector<std::string> pages = kPages;
     pages.push_back("chat-thread");  // the agent's thread the chat flow left open
     for (const std::string& id : pages) {

@@ -26,8 +26,8 @@
 //   pages     each page (and the chat's thread, after the chat flow) at 1280 and 390 px wide: a
 //             full-page PNG in `artifacts` (<page>-<width>.png), the scroll width against the
 //             window's, and axe-core (tests/e2e/node_modules/axe-core) run in the page: its
-//             violations, those of impact serious or critical apart; then, at 390 px, the navigation's
-//             "Menu" button opens it and its Notes link works (`phone_nav`)
+//             violations, those of impact serious or critical apart; then, at 390 px, the
+//             navigation's "Menu" button opens it and its Notes link works (`phone_nav`)
 //   signout   the Sign out button, then what /auth/me answers the browser
 //
 // Always: every answer the browser got for /ui, /ui/ and /ui/console/* with its
@@ -142,7 +142,8 @@ try {
     const until = Date.now() + 8000;
     for (;;) {
       const busy = await page.locator('main [aria-busy="true"]').count().catch(() => 0);
-      if ((inflight <= 0 && busy === 0 && Date.now() - lastChange > 300) || Date.now() > until) break;
+      const quiet = inflight <= 0 && busy === 0 && Date.now() - lastChange > 300;
+      if (quiet || Date.now() > until) break;
       await page.waitForTimeout(100);
     }
   };
@@ -230,9 +231,11 @@ try {
       await page.evaluate(({ tool, reply }) => {
         const t0 = performance.now();
         window.__consoleSeen = [];
-        const text = (name) => document.querySelector(`[role="log"][aria-label="${name}"]`)?.textContent || '';
+        const text = (name) =>
+          document.querySelector(`[role="log"][aria-label="${name}"]`)?.textContent || '';
         const check = () => {
-          const now = { step: text('Tool steps').includes(tool), reply: text('Messages').includes(reply) };
+          const now = { step: text('Tool steps').includes(tool),
+            reply: text('Messages').includes(reply) };
           for (const what of ['step', 'reply']) {
             if (now[what] && !window.__consoleSeen.some((s) => s.what === what))
               window.__consoleSeen.push({ what, ms: Math.round(performance.now() - t0) });
@@ -356,12 +359,14 @@ try {
   }
 
   if (flows.has('pages')) {
-    const axeSource = readFileSync(new URL('./node_modules/axe-core/axe.min.js', import.meta.url), 'utf8');
+    const axeSource = readFileSync(
+      new URL('./node_modules/axe-core/axe.min.js', import.meta.url), 'utf8');
     mkdirSync(config.artifacts, { recursive: true });
     seen.pages = {};
     // Each page by its id (its title is the id capitalised), and the agent's thread when the chat
     // flow ran (`chat-thread`).
-    const shown = config.pages.map((id) => ({ id, hash: id, title: id[0].toUpperCase() + id.slice(1) }));
+    const shown = config.pages.map((id) =>
+      ({ id, hash: id, title: id[0].toUpperCase() + id.slice(1) }));
     if (seen.chat && seen.chat.hash) {
       shown.push({ id: 'chat-thread', hash: seen.chat.hash.replace(/^#\//, ''), title: 'Chat' });
     }
@@ -381,13 +386,16 @@ try {
         await page.evaluate(axeSource);
         const axe = await page.evaluate(async () => {
           const r = await window.axe.run(document, { resultTypes: ['violations'] });
-          return { rules: r.violations.length + r.passes.length, violations: r.violations.map((v) => ({
-            id: v.id, impact: v.impact, help: v.help,
-            targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) })) };
+          return {
+            rules: r.violations.length + r.passes.length,
+            violations: r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help,
+              targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) })),
+          };
         });
         out.axe_rules = axe.rules;
         out.axe_violations = axe.violations;
-        out.axe_serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+        out.axe_serious = axe.violations.filter((v) =>
+          v.impact === 'serious' || v.impact === 'critical');
         await page.setViewportSize({ width: 390, height: 844 });
         await settle();
         out.phone = `${config.artifacts}/${id}-390.png`;

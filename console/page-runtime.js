@@ -2,12 +2,15 @@
 // one following live (runtime/logs with follow: Server-Sent Events), update and kill (after a
 // confirmation). Needs the admin or the runtime scope. Deep link: #/runtime/<name>.
 import { h, clear, errorBox, busy, formatTime } from './dom.js';
-import { rpc, rpcStream } from './rpc.js';
+import { rpc } from './api.js';
+import { rpcStream } from './rpc.js';
 
 const MAX_LINES = 2000;
 
+const STATUS_BADGE = { running: 'ok', error: 'bad', pending: 'warn', building: 'warn', starting: 'warn', updating: 'warn' };
+
 function statusBadge(status) {
-  return h('span', { class: `badge status-${status}` }, status);
+  return h('span', { class: `badge ${STATUS_BADGE[status] || ''}` }, status);
 }
 
 function logView(name, onCleanup) {

@@ -172,6 +172,15 @@ async function render(view, ctx) {
     h('section', { 'aria-labelledby': 'runtime-list-title' }, h('h2', { id: 'runtime-list-title' }, 'Services'), list),
     logs);
   await reload();
+  // The statuses move on their own (building → running): read them again every 5 s while shown.
+  // Not while someone works in the list (focus there, a kill being confirmed): the rebuilt rows
+  // would take the focus and the confirmation away.
+  const timer = setInterval(() => {
+    if (document.hidden || list.contains(document.activeElement) ||
+        list.querySelector('.confirm:not([hidden])')) return;
+    reload();
+  }, 5000);
+  cleanups.push(() => clearInterval(timer));
   if (selected) logs.append(logView(selected, (fn) => cleanups.push(fn)));
   else logs.append(h('p', { class: 'muted' }, 'Choose a service to follow its logs.'));
   return () => cleanups.forEach((fn) => fn());

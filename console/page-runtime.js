@@ -146,6 +146,7 @@ async function render(view, ctx) {
   const list = h('div');
   const logs = h('div');
   const selected = ctx.path ? decodeURIComponent(ctx.path.split('/')[0]) : '';
+  let allowed = true;
 
   async function reload(note) {
     if (note !== undefined) message.textContent = note;
@@ -154,8 +155,10 @@ async function render(view, ctx) {
       services = (await rpc('runtime', 'status')).services || [];
     } catch (e) {
       clear(list);
-      if (e.status === 403)
+      if (e.status === 403) {
+        allowed = false;
         list.append(h('p', {}, 'The runtime needs an account with the admin or the runtime scope.'));
+      }
       list.append(errorBox(e));
       return;
     }
@@ -176,11 +179,12 @@ async function render(view, ctx) {
   // Not while someone works in the list (focus there, a kill being confirmed): the rebuilt rows
   // would take the focus and the confirmation away.
   const timer = setInterval(() => {
-    if (document.hidden || list.contains(document.activeElement) ||
+    if (!allowed || document.hidden || list.contains(document.activeElement) ||
         list.querySelector('.confirm:not([hidden])')) return;
     reload();
   }, 5000);
   cleanups.push(() => clearInterval(timer));
+  if (!allowed) return () => cleanups.forEach((fn) => fn());
   if (selected) logs.append(logView(selected, (fn) => cleanups.push(fn)));
   else logs.append(h('p', { class: 'muted' }, 'Choose a service to follow its logs.'));
   return () => cleanups.forEach((fn) => fn());

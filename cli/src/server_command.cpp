@@ -84,6 +84,11 @@ int server_command(int argc, char** argv) {
         })
         ->capture_default_str();
     server
+        .add_option("--console_dir", s.console_dir,
+                    "Serve the web console's files from this folder, read on every request, "
+                    "instead of the copy built in (PLATFORM_CONSOLE_DIR)")
+        ->check(CLI::ExistingDirectory);
+    server
         .add_option("--postgres_url", s.postgres_url,
                     "PostgreSQL connection string for a profile's store-postgres, e.g. "
                     "postgresql://user:pass@host:5432/db (PLATFORM_POSTGRES_URL)")

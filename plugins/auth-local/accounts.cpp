@@ -189,6 +189,8 @@ void AuthLocal::ensure_admin(const std::string& ns) {
     a.ns = ns;
     a.id = a.name = "admin";
     a.scopes = {"admin"};
+    // Until its secret is changed, the console offers to change it at sign-in.
+    a.metadata = json{{"secret_initial", true}};
     a.created = a.updated = now;
     const bool given = !settings_.admin_secret.empty();
     const std::string secret = given ? settings_.admin_secret : random_token().substr(0, 24);

@@ -274,6 +274,7 @@ json AuthLocal::change_secret(platform::Request& r) {
         a = *found;
     }
     a.updated = host_.now_ms() / 1000;
+    if (a.metadata.is_object()) a.metadata.erase("secret_initial");
     accounts_.set_secret(a, fresh);
     return {{"account", a.public_json()}};
 }

@@ -64,6 +64,7 @@ Settings Settings::from_environment() {
     take(s.tls_key_file, "PLATFORM_TLS_KEY_FILE");
     take(s.acme_hosts, "PLATFORM_ACME_HOSTS");
     take(s.mcp_allowed_hosts, "PLATFORM_MCP_ALLOWED_HOSTS");
+    take(s.console_dir, "PLATFORM_CONSOLE_DIR");
     if (const char* idle = env("PLATFORM_MCP_SESSION_IDLE_SECONDS"); idle && *idle) {
         char* end = nullptr;
         long long secs = std::strtoll(idle, &end, 10);

@@ -173,6 +173,7 @@ void Gateway::handle(HttpRequest req, std::function<void(HttpResponse)> reply,
         web_socket(req, send, relay))
         return;
     if (session_route(req, send)) return;
+    if (console_route(req, send)) return;
     if (declared_route(req, send, open)) return;
     switch (handler_) {
         case HandlerKind::rpc:

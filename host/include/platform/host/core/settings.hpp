@@ -60,6 +60,10 @@ struct Settings {
     // This host's node id (PLATFORM_NODE_ID; node_id.hpp): empty = the one kept in
     // $PLATFORM_HOME/node-id, created at the first start.
     std::string node_id;
+    // The web console's files (console_route.cpp): empty = the copy built into the binary; a
+    // folder (PLATFORM_CONSOLE_DIR) = its files, read again on every request, for working on
+    // the console without rebuilding the host.
+    std::string console_dir;
     std::vector<std::string> plugin_path;  // PLATFORM_PLUGIN_PATH (colon-separated)
     std::string exe_dir;                   // folder of the running binary
 

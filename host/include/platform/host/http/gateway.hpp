@@ -98,6 +98,9 @@ private:
     // /auth/login, /auth/logout and /.well-known/oauth-protected-resource; false for any other
     // path (handler_session.cpp).
     bool session_route(HttpRequest& req, const Reply& reply);
+    // The web console: /ui, /ui/ and /ui/console/<file>; false for any other path
+    // (console_route.cpp).
+    bool console_route(HttpRequest& req, const Reply& reply);
     // Reverse-proxies req to one of `addresses` on the forwarding pool (handler_proxy.cpp).
     void forward(HttpRequest& req, const std::vector<std::string>& addresses, const std::string& id,
                  const Reply& reply);

@@ -75,6 +75,19 @@ schema::Object agent_fields(bool creating) {
         .doc("Short service names (notes, tasks...)");
 }
 
+// What ask and stream take.
+schema::Object ask_arguments() {
+    return schema::object()
+        .prop("prompt", schema::prompt("What to ask"))
+        .required()
+        .str("agent")
+        .max_len(100)
+        .doc("The agent to ask (agent/list); default: the default agent")
+        .str("thread")
+        .max_len(100)
+        .doc("An owned conversation id (an earlier answer's `thread`) to continue");
+}
+
 }  // namespace
 
 void Agent::describe(platform::ServiceSpec<Agent>& s) {
@@ -91,20 +104,30 @@ void Agent::describe(platform::ServiceSpec<Agent>& s) {
             "another (agent/list) — which may use your tools to act on your data, and answers its "
             "reply `text` and the saved conversation's id `thread`. Send `thread` back to continue "
             "that conversation; omit it to start a new one. Costs 1 credit (allowance first).")
-        .schema(schema::object()
-                    .prop("prompt", schema::prompt("What to ask"))
-                    .required()
-                    .str("agent")
-                    .max_len(100)
-                    .doc("The agent to ask (agent/list); default: the default agent")
-                    .str("thread")
-                    .max_len(100)
-                    .doc("An owned conversation id (an earlier answer's `thread`) to continue"))
+        .schema(ask_arguments())
         .access(Access::account)
         .metered(kPrice)
         .max_body(64 * 1024)
         .http_path("/agent/{agent=**}")
         .handler(&Agent::ask);
+    s.post("stream")
+        .title("Ask an agent, step by step")
+        .description(
+            "Ask as a stream (Server-Sent Events over HTTP with Accept: text/event-stream): the "
+            "same "
+            "arguments, checks, errors and price as agent/ask. One chunk "
+            "{\"type\":\"step\",\"tool\",\"arguments\",\"outcome\":\"ok\"|\"error\","
+            "\"seconds\",\"error\"?} as each tool call of the agent finishes, then "
+            "{\"type\":\"reply\",\"text\",\"thread\"}. Errors found before the first chunk "
+            "(400, 402, 404, 503) are ordinary errors; a failure after it is the stream's error "
+            "event, and nothing is saved or charged.")
+        .schema(ask_arguments())
+        .access(Access::account)
+        .metered(kPrice)
+        .max_body(64 * 1024)
+        .streaming()
+        .withheld_from_agent()  // a model gets the whole answer from agent/ask
+        .async(&Agent::stream);
     s.get("list")
         .title("List agents")
         .description(
@@ -175,17 +198,47 @@ std::string Agent::channel(const platform::Request& r) {
     return c == "mail" || c == "cli" ? c : "web";
 }
 
-json Agent::ask(platform::Request& r) {
+Agent::Turn Agent::asked(const platform::Request& r) {
     Turn turn;
     turn.prompt = r.str("prompt");
     turn.agent = r.str("agent");
     turn.thread = r.str("thread");
     turn.channel = channel(r);
-    const Answer a = reply(r, turn);
+    return turn;
+}
+
+json Agent::ask(platform::Request& r) {
+    const Answer a = reply(r, asked(r));
     return {{"text", a.text}, {"thread", a.thread}};
 }
 
-Agent::Answer Agent::reply(platform::Request& r, const Turn& turn) {
+namespace {
+struct ClientLeft {};  // a chunk was refused: the call is over, the host has abandoned it
+}  // namespace
+
+// ask, with each step sent as it finishes. Until the first chunk an error is the call's answer
+// (the host sends it as a plain HTTP error); after it, the stream's error event. A client that
+// leaves stops the reply at the next step (the host has abandoned the call, so its tool calls
+// could not run as the caller any more): nothing is saved nor charged.
+void Agent::stream(platform::Request& r, platform::Responder out) {
+    try {
+        const Answer a = reply(r, asked(r), [&out](const json& step) {
+            json chunk = step;
+            chunk["type"] = "step";
+            if (!out.chunk(chunk)) throw ClientLeft{};
+        });
+        out.chunk(json{{"type", "reply"}, {"text", a.text}, {"thread", a.thread}});
+    } catch (const ClientLeft&) {
+        return;
+    } catch (const platform::Error& e) {
+        return out.end(e.code(), e.what());
+    } catch (const std::exception& e) {
+        return out.end(platform::Code::internal, e.what());
+    }
+    out.end();
+}
+
+Agent::Answer Agent::reply(platform::Request& r, const Turn& turn, const StepFn& on_step) {
     const std::string& prompt = turn.prompt;
     // Not empty and at most schema::kPromptMaxBytes: the ask and run schemas say so.
     if (r.anonymous()) throw platform::unauthenticated("this method needs an account");
@@ -212,6 +265,7 @@ Agent::Answer Agent::reply(platform::Request& r, const Turn& turn) {
     in.max_steps = max_steps_;
     in.max_tokens = max_tokens_;
     in.read_only = turn.read_only;
+    in.on_step = on_step;
     agent::LoopResult out = agent::run_loop(r, in);
     Answer answer{out.text, id, out.model, out.steps};
     if (!turn.deliver) return answer;

@@ -5,6 +5,9 @@
 //   ask     POST /api/v1/agent/ask {prompt*, agent, thread} -> {text, thread}; also surface A:
 //           POST /agent and POST /agent/<name> (http_path /agent/{agent=**}: an empty match is
 //           the default agent). Metered (kPrice credits): the host draws allowance then credit.
+//   stream  POST /api/v1/agent/stream {prompt*, agent, thread}: ask as a stream, one
+//           {"type":"step",...} chunk as each tool call finishes, then {"type":"reply",text,thread};
+//           the same checks, errors (before the first chunk: plain HTTP errors) and metering.
 //   list    GET (or POST) /api/v1/agent/list, GET /agents -> {agents: [...], default}
 //   create, update, delete (extensions): the caller's own agents
 //   prompts, prompt: MCP prompts/list and prompts/get (one prompt "agent_<name>" per agent)
@@ -24,6 +27,7 @@
 // (default 1024), `history` (messages of the thread sent to the model, default 20).
 #pragma once
 
+#include <functional>
 #include <platform/sdk.hpp>
 #include <string>
 
@@ -35,6 +39,7 @@ public:
     explicit Agent(const platform::Host& host);
 
     platform::json ask(platform::Request& r);
+    void stream(platform::Request& r, platform::Responder out);
     platform::json list(platform::Request& r);
     platform::json create(platform::Request& r);
     platform::json update(platform::Request& r);
@@ -55,6 +60,8 @@ public:
 
     // The channel of the call: header X-Platform-Client (web, mail, cli), else web.
     static std::string channel(const platform::Request& r);
+    // Called with each step record as its tool call finishes (agent_loop.hpp, LoopInput::on_step).
+    using StepFn = std::function<void(const platform::json& step)>;
 
     // One prompt to an agent: what ask and run share.
     struct Turn {
@@ -72,10 +79,13 @@ public:
     // Checks the prompt (400), the thread (404 unless the caller's) and the agent (404), runs
     // the reply loop as the caller and, when delivering, appends the prompt and the reply to the
     // thread (created when absent; unread + 1). Nothing is saved when the loop fails.
-    Answer reply(platform::Request& r, const Turn& turn);
+    // `on_step`, when given, sees each step as it finishes (agent/stream).
+    Answer reply(platform::Request& r, const Turn& turn, const StepFn& on_step = {});
 
 private:
     static void describe_internal(platform::ServiceSpec<Agent>& s);
+    // What ask and stream take from a call: prompt, agent, thread, the X-Platform-Client channel.
+    static Turn asked(const platform::Request& r);
 
     platform::Host host_;
     agent::Agents agents_;

@@ -189,6 +189,7 @@ LoopResult run_loop(const platform::Request& r, const LoopInput& in) {
             step_record["outcome"] = error.empty() ? "ok" : "error";
             step_record["seconds"] = seconds_since(start);
             if (!error.empty()) step_record["error"] = error;
+            if (in.on_step) in.on_step(step_record);
             out.steps.push_back(std::move(step_record));
             results.push_back({{"role", "tool"},
                                {"tool_call_id", id},

@@ -13,12 +13,14 @@
 // At most `max_steps` completions: after each one that calls tools, every call runs through
 // Host::call(service, method, arguments, the call being handled) — as the caller, within its
 // deadline — and its result (the JSON answer, or the error message with is_error) is appended
-// as a tool message. A tool name that is not in the list is never called: it gets an is_error
-// result. The last allowed completion is asked with no tools, so the model must answer; if it
-// still asks for tools the reply says the agent stopped. Model failures propagate as
+// as a tool message; the step record goes to `on_step` as soon as the call has finished. A tool
+// name that is not in the list is never called: it gets an is_error result. The last allowed
+// completion is asked with no tools, so the model must answer; if it still asks for tools the
+// reply says the agent stopped. Model failures propagate as
 // platform::Error (503 when no model is available, 502 upstream, 408 timeout).
 #pragma once
 
+#include <functional>
 #include <map>
 #include <platform/sdk.hpp>
 #include <string>
@@ -37,6 +39,9 @@ struct LoopInput {
     int max_steps = 6;
     int max_tokens = 1024;
     bool read_only = false;  // only read-only tools (model_tools)
+    // Called with each step record ({tool, arguments, outcome, seconds, error?}) as its tool
+    // call finishes, before the next completion is asked for (agent/stream sends it on).
+    std::function<void(const platform::json& step)> on_step;
 };
 
 struct LoopResult {

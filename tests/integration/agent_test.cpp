@@ -2,7 +2,9 @@
 // answers and the agent calls notes as the caller. Surface A (POST /agent, POST /agent/<name>,
 // GET /agents), surface B (/api/v1/agent/ask in its {"data": ...} envelope), MCP tools/call,
 // ownership of threads, the prompt limit and metering (billing: allowance, then credit, then
-// 402). AgentModelServer drives model-openai against the scripted fake model server on loopback.
+// 402); agent/stream (a step chunk per finished tool call, then the reply, as Server-Sent Events;
+// the same checks, errors and price). AgentModelServer drives model-openai against the scripted
+// fake model server on loopback.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,6 +15,7 @@
 #include "catalogue_test.hpp"
 #include "fake_model_server.hpp"
 #include "mcp_client.hpp"
+#include "stream_reader.hpp"
 #include "text_search.hpp"
 
 using nlohmann::json;
@@ -180,6 +183,97 @@ TEST_F(AgentApi, AsksAreMeteredAllowanceFirstThenCredit) {
     EXPECT_EQ(balance("carol")["credit"], 1);
 }
 
+// agent/stream with the offline model: steps, then the reply as the last chunk; the thread is the
+// inbox's; what ask refuses it refuses before any chunk, as a plain error; it costs what ask costs.
+TEST_F(AgentApi, StreamsTheStepsThenTheReplyAndSavesTheThread) {
+    auto r =
+        api.post_json("/api/v1/agent/stream", {{"prompt", "note that the boiler code is 4512"}},
+                      {{"Authorization", "Bearer erin"}, {"Accept", "text/event-stream"}});
+    ASSERT_EQ(r.status, 200) << r.body;
+    EXPECT_EQ(r.header("content-type"), "text/event-stream");
+    const auto chunks = stream_chunks(r.body);
+    ASSERT_GE(chunks.size(), 2u) << r.body;
+    for (size_t i = 0; i + 1 < chunks.size(); ++i) {
+        EXPECT_EQ(chunks[i]["type"], "step") << chunks[i];
+        EXPECT_EQ(chunks[i]["outcome"], "ok") << chunks[i];
+        EXPECT_TRUE(chunks[i]["tool"].is_string() && chunks[i]["seconds"].is_number()) << chunks[i];
+    }
+    const json& reply = chunks.back();
+    EXPECT_EQ(reply["type"], "reply") << r.body;
+    ASSERT_TRUE(reply["text"].is_string() && reply["thread"].is_string()) << r.body;
+    EXPECT_TRUE(has(api.get("/api/v1/notes/list", as("erin")).body, "4512"));
+
+    const std::string thread = reply["thread"];
+    auto read = api.get("/api/v1/inbox/read?id=" + thread, as("erin"));
+    ASSERT_EQ(read.status, 200) << read.body;
+    const json data = read.json()["data"];
+    ASSERT_EQ(data["messages"].size(), 2u) << read.body;
+    EXPECT_EQ(data["messages"][0]["text"], "note that the boiler code is 4512");
+    EXPECT_EQ(data["messages"][1]["text"], reply["text"]);
+    EXPECT_EQ(data["unread"], 1);
+    EXPECT_EQ(api.get("/api/v1/inbox/read?id=" + thread, as("bob")).status, 404);
+}
+
+TEST_F(AgentApi, StreamRefusesWhatAskRefusesAsPlainErrors) {
+    expect_400(post("stream", {{"prompt", ""}}, "ann"), "prompt");
+    expect_400(post("stream", json::object(), "ann"), "prompt");
+    expect_400(post("stream", {{"prompt", std::string(8001, 'x')}}, "ann"),
+               "prompt: must be at most 8000 bytes");
+    auto mine = post("ask", {{"prompt", "hello from ann"}}, "ann");
+    ASSERT_EQ(mine.status, 200) << mine.body;
+    const std::string thread = mine.json()["data"]["thread"];
+    auto theirs = post("stream", {{"prompt", "hi"}, {"thread", thread}}, "bob");
+    EXPECT_EQ(theirs.status, 404) << theirs.body;
+    EXPECT_EQ(theirs.header("content-type").rfind("application/json", 0), 0u) << theirs.body;
+    EXPECT_EQ(theirs.json()["error"]["code"], "not_found") << theirs.body;
+    EXPECT_TRUE(has(theirs.body, "thread: no such conversation")) << theirs.body;
+    EXPECT_EQ(post("stream", {{"prompt", "hi"}, {"agent", "nobody"}}, "ann").status, 404);
+    EXPECT_EQ(api.post_json("/api/v1/agent/stream", {{"prompt", "hi"}}).status, 401);
+}
+
+TEST_F(AgentApi, StreamIsMeteredLikeAsk) {
+    const int64_t before = balance("frank").value("allowance", int64_t(0));
+    auto r = post("stream", {{"prompt", "hi"}}, "frank");
+    ASSERT_EQ(r.status, 200) << r.body;
+    EXPECT_EQ(stream_chunks(r.body).back()["type"], "reply") << r.body;
+    EXPECT_EQ(balance("frank")["allowance"], before - 1);
+
+    ASSERT_EQ(rpc("billing", "Billing.SetAllowance",
+                  {{"account", "gina"}, {"allowance_per_day", 0}}, "admin")
+                  .status,
+              200);
+    auto broke = post("stream", {{"prompt", "hi"}}, "gina");
+    EXPECT_EQ(broke.status, 402) << broke.body;
+    EXPECT_EQ(broke.json()["error"]["code"], "payment_required") << broke.body;
+    ASSERT_EQ(
+        rpc("billing", "Billing.AddCredit", {{"account", "gina"}, {"amount", 1}}, "admin").status,
+        200);
+    EXPECT_EQ(post("stream", {{"prompt", "hi"}, {"thread", "th-none"}}, "gina").status, 404);
+    EXPECT_EQ(balance("gina")["credit"], 1);  // a refused stream costs nothing
+    ASSERT_EQ(post("stream", {{"prompt", "hi"}}, "gina").status, 200);
+    EXPECT_EQ(balance("gina")["credit"], 0);
+}
+
+TEST_F(AgentApi, StreamOverMcpAndRpcIsOneArrayOfTheChunks) {
+    McpClient mcp(host->api_port(), "hank");
+    mcp.initialize();
+    const json result = mcp.call_tool("agent_stream", {{"prompt", "what are my notes"}});
+    EXPECT_FALSE(result.value("isError", false)) << result;
+    const json data =
+        result.contains("structuredContent")
+            ? result["structuredContent"]
+            : json::parse(result["content"][0]["text"].get<std::string>(), nullptr, false);
+    const json chunks =
+        data.is_object() && data.contains("data") ? data["data"] : data;  // {"data": [...]}
+    ASSERT_TRUE(chunks.is_array() && !chunks.empty()) << result;
+    EXPECT_EQ(chunks.back()["type"], "reply") << result;
+
+    auto r = rpc("agent", "Agent.Stream", {{"prompt", "what are my notes"}}, "hank");
+    ASSERT_EQ(r.status, 200) << r.body;
+    ASSERT_TRUE(r.json().is_array()) << r.body;
+    EXPECT_EQ(r.json().back()["type"], "reply") << r.body;
+}
+
 // ---- model-openai against the scripted fake model server ---------------------------------------
 
 // profiles/test.yaml + the outbound allow-list for the fake model server; the provider is chosen
@@ -316,6 +410,106 @@ TEST_F(AgentModelServer, RunsAnthropicToolUseAndTheThreadCarriesOn) {
     const std::string history = seen[3].body["messages"].dump();
     EXPECT_TRUE(has(history, "remember the gate code 1234") && has(history, "Saved: gate."))
         << history;
+}
+
+// The body of a raw HTTP/1.1 answer so far (head cut off, the whole chunks decoded).
+std::string answer_body(const std::string& raw) {
+    const size_t head_end = raw.find("\r\n\r\n");
+    if (head_end == std::string::npos) return "";
+    std::string body = raw.substr(head_end + 4), out;
+    if (raw.substr(0, head_end).find("chunked") == std::string::npos) return body;
+    for (size_t pos = 0; pos < body.size();) {
+        const size_t eol = body.find("\r\n", pos);
+        if (eol == std::string::npos) break;
+        const size_t len = std::stoul(body.substr(pos, eol - pos), nullptr, 16);
+        if (len == 0 || eol + 2 + len > body.size()) break;  // the end, or a chunk not all in
+        out += body.substr(eol + 2, len);
+        pos = eol + 2 + len + 2;
+    }
+    return out;
+}
+
+// The step chunk goes out when the tool call finishes, while the model is still on its next
+// completion: the second model request is held until the test has read the step.
+TEST_F(AgentModelServer, StreamSendsTheToolStepBeforeTheReply) {
+    use("openai");
+    model.enqueue(FakeModelServer::kOpenAiPath,
+                  FakeModelServer::ok(FakeModelServer::openai_tool_call(
+                      "call_1", "notes_add", {{"title", "boiler"}, {"text", "4512"}})));
+    model.enqueue(FakeModelServer::kOpenAiPath,
+                  FakeModelServer::ok(FakeModelServer::openai_text("Saved the boiler code.")));
+    model.hold(FakeModelServer::kOpenAiPath, 1);  // the first completion goes through, not the next
+
+    HttpClient stream("127.0.0.1", host->api_port());
+    const std::string body = json{{"prompt", "remember that the boiler code is 4512"}}.dump();
+    stream.send_raw(
+        "POST /api/v1/agent/stream HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ann\r\n"
+        "Accept: text/event-stream\r\nContent-Type: application/json\r\nContent-Length: " +
+        std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n" + body);
+    std::string raw;
+    auto frames = [&] {  // the whole Server-Sent Events frames so far
+        const std::string body = answer_body(raw);
+        const size_t end = body.rfind("\n\n");
+        return stream_chunks(end == std::string::npos ? "" : body.substr(0, end + 2));
+    };
+    for (int i = 0; i < 100 && frames().empty(); ++i) {  // bounded; each read waits for bytes
+        const std::string more = stream.read_some();
+        if (more.empty()) break;  // closed
+        raw += more;
+    }
+    ASSERT_EQ(raw.rfind("HTTP/1.1 200", 0), 0u) << raw << host->log();
+    EXPECT_NE(raw.find("text/event-stream"), std::string::npos) << raw;
+    const auto first = frames();
+    ASSERT_EQ(first.size(), 1u) << raw;
+    EXPECT_EQ(first[0]["type"], "step");
+    EXPECT_EQ(first[0]["tool"], "notes_add");
+    EXPECT_EQ(first[0]["arguments"], (json{{"title", "boiler"}, {"text", "4512"}}));
+    EXPECT_EQ(first[0]["outcome"], "ok");
+    EXPECT_TRUE(first[0]["seconds"].is_number());
+    // The model is on the second completion, held: the reply cannot have been sent yet.
+    ASSERT_TRUE(model.wait_for_requests(FakeModelServer::kOpenAiPath, 2));
+    EXPECT_EQ(raw.find("\"reply\""), std::string::npos) << raw;
+    auto note = api->get("/api/v1/notes/get?title=boiler", {{"Authorization", "Bearer ann"}});
+    EXPECT_EQ(note.status, 200) << note.body;  // the step ran before its chunk went out
+
+    model.release(FakeModelServer::kOpenAiPath);
+    for (int i = 0; i < 100; ++i) {
+        const std::string more = stream.read_some();
+        if (more.empty()) break;  // the server closed: the answer is complete
+        raw += more;
+        if (raw.size() >= 5 && raw.compare(raw.size() - 5, 5, "0\r\n\r\n") == 0) break;
+    }
+    const auto all = frames();
+    ASSERT_EQ(all.size(), 2u) << raw;
+    EXPECT_EQ(all[0], first[0]);
+    EXPECT_EQ(all[1]["type"], "reply");
+    EXPECT_EQ(all[1]["text"], "Saved the boiler code.");
+    ASSERT_TRUE(all[1]["thread"].is_string()) << raw;
+    const std::string thread = all[1]["thread"];
+
+    // Saved: the inbox reads it back, and ask continues it with that history.
+    auto read = api->get("/api/v1/inbox/read?id=" + thread, {{"Authorization", "Bearer ann"}});
+    ASSERT_EQ(read.status, 200) << read.body;
+    ASSERT_EQ(read.json()["data"]["messages"].size(), 2u) << read.body;
+    EXPECT_EQ(read.json()["data"]["messages"][1]["text"], "Saved the boiler code.");
+    model.enqueue(FakeModelServer::kOpenAiPath,
+                  FakeModelServer::ok(FakeModelServer::openai_text("It is 4512.")));
+    auto next = ask({{"prompt", "what was it?"}, {"thread", thread}});
+    ASSERT_EQ(next.status, 200) << next.body;
+    EXPECT_EQ(next.json()["data"]["thread"], thread);
+    const auto seen = model.requests(FakeModelServer::kOpenAiPath);
+    ASSERT_EQ(seen.size(), 3u);
+    EXPECT_TRUE(has(seen[2].body["messages"].dump(), "Saved the boiler code."));
+    EXPECT_EQ(api->get("/api/v1/inbox/read?id=" + thread, {{"Authorization", "Bearer bob"}}).status,
+              404);
+}
+
+TEST_F(AgentModelServer, AStreamWithoutAModelIs503BeforeAnyChunk) {
+    use("anthropic");  // no ANTHROPIC_API_KEY
+    auto r = api->post_json("/api/v1/agent/stream", {{"prompt", "hello"}},
+                            {{"Authorization", "Bearer ann"}, {"Accept", "text/event-stream"}});
+    EXPECT_EQ(r.status, 503) << r.body;
+    EXPECT_EQ(r.json()["error"]["code"], "unavailable") << r.body;
 }
 
 TEST_F(AgentModelServer, AnUnconfiguredModelIs503) {

@@ -71,9 +71,9 @@ bool FakeModelServer::wait_for_requests(const std::string& path, size_t n, int t
     });
 }
 
-void FakeModelServer::hold(const std::string& path) {
+void FakeModelServer::hold(const std::string& path, size_t after) {
     std::lock_guard<std::mutex> g(m_);
-    held_.insert(path);
+    held_[path] = after;
 }
 
 void FakeModelServer::release(const std::string& path) {
@@ -101,7 +101,13 @@ std::string FakeModelServer::answer(const std::string& method, const std::string
         std::unique_lock<std::mutex> lock(m_);
         requests_.push_back(rec);
         arrived_.notify_all();
-        released_.wait(lock, [&] { return closing_ || !held_.count(rec.path); });
+        const auto nth = static_cast<size_t>(
+            std::count_if(requests_.begin(), requests_.end(),
+                          [&](const Request& r) { return r.path == rec.path; }));
+        released_.wait(lock, [&] {
+            const auto held = held_.find(rec.path);
+            return closing_ || held == held_.end() || nth <= held->second;
+        });
         auto& queue = queues_[rec.path];
         if (queue.empty()) {
             const std::string why =

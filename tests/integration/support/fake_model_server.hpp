@@ -34,7 +34,6 @@
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
-#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -95,8 +94,10 @@ public:
     // Forgets queued answers and recorded requests.
     void reset();
     // Requests to `path` wait (after being recorded) until release(path); then each takes the
-    // next scripted answer, in arrival order.
-    void hold(const std::string& path);
+    // next scripted answer, in arrival order. With `after` n, the first n requests to `path` (counted
+    // since the start or reset()) are answered at once and only later ones wait: a test can let a
+    // first completion through and see what happened before the next one (agent/stream's chunks).
+    void hold(const std::string& path, size_t after = 0);
     void release(const std::string& path);
 
     // ---- answers ----------------------------------------------------------------------------
@@ -165,8 +166,8 @@ private:
 
     mutable std::mutex m_;
     std::condition_variable released_;
-    std::condition_variable arrived_;  // a request was recorded
-    std::set<std::string> held_;
+    std::condition_variable arrived_;     // a request was recorded
+    std::map<std::string, size_t> held_;  // path -> requests answered before holding
     bool closing_ = false;
     std::map<std::string, std::vector<Response>> queues_;
     std::vector<Request> requests_;

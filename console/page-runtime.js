@@ -2,8 +2,7 @@
 // one following live (runtime/logs with follow: Server-Sent Events), update and kill (after a
 // confirmation). Needs the admin or the runtime scope. Deep link: #/runtime/<name>.
 import { h, clear, errorBox, busy, formatTime } from './dom.js';
-import { rpc } from './api.js';
-import { rpcStream } from './rpc.js';
+import { rpc, rpcStream } from './api.js';
 
 const MAX_LINES = 2000;
 

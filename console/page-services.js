@@ -2,9 +2,8 @@
 // /api/v1/openapi.json, which the host generates from the plugins' descriptors), a form generated
 // from the method's input schema, "Try it", and the same call as curl, as a CLI command and over
 // MCP. Deep link: #/services/<service>/<method>.
-import { call, get, rpc } from './api.js';
+import { builtinPath, call, get, rpc } from './api.js';
 import { h, clear, errorBox, busy } from './dom.js';
-import { builtinPath } from './rpc.js';
 
 // ---- the catalogue, from the OpenAPI document ----
 

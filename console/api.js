@@ -62,10 +62,17 @@ export async function get(service, method, args = {}) {
   }));
 }
 
+// The path of a built-in service's method: ("runtime", "plugins") -> /runtime/plugins; a dotted
+// relative name "a.b" is /a/b.
+export function builtinPath(service, method) {
+  return '/' + service.split('.').map(encodeURIComponent).join('/') + '/' +
+    encodeURIComponent(method);
+}
+
 // A built-in service outside the catalogue (auth, registry, runtime, config...) through the
 // gateway's micro-style route: POST /<service>/<method> with a JSON body; the answer as it is.
 export async function rpc(service, method, args = {}) {
-  return answer(await fetch(`/${encodeURIComponent(service)}/${encodeURIComponent(method)}`, {
+  return answer(await fetch(builtinPath(service, method), {
     method: 'POST', credentials: 'same-origin', cache: 'no-store',
     headers: headers({ 'Content-Type': 'application/json', Accept: 'application/json' }),
     body: JSON.stringify(args),
@@ -82,15 +89,27 @@ export async function raw(url, init = {}) {
 }
 
 // A streaming method over Server-Sent Events: onChunk(object) per `data:` frame; resolves when the
-// stream ends; an `event: error` frame (a failure after the stream began) rejects.
+// stream ends; an `event: error` frame (a failure after the stream began) rejects. An ordinary
+// answer (a failure, or a surface that does not stream) is given as one chunk.
 export async function stream(service, method, args, onChunk, { signal, verb = 'POST' } = {}) {
-  const init = { method: verb, credentials: 'same-origin', cache: 'no-store', signal,
-    headers: headers({ Accept: 'text/event-stream', 'Content-Type': 'application/json' }) };
   let url = path(service, method);
-  if (verb === 'GET') url += query(args); else init.body = JSON.stringify(args || {});
+  if (verb === 'GET') url += query(args);
+  return readEvents(url, verb === 'GET' ? undefined : args, onChunk, signal, true);
+}
+
+// The same for a built-in service's streaming method (POST /<service>/<method>: runtime/logs).
+export async function rpcStream(service, method, args, onChunk, { signal } = {}) {
+  return readEvents(builtinPath(service, method), args, onChunk, signal, false);
+}
+
+async function readEvents(url, args, onChunk, signal, envelope) {
+  const init = { method: args === undefined ? 'GET' : 'POST', credentials: 'same-origin',
+    cache: 'no-store', signal,
+    headers: headers({ Accept: 'text/event-stream', 'Content-Type': 'application/json' }) };
+  if (args !== undefined) init.body = JSON.stringify(args || {});
   const response = await fetch(url, init);
   if (!response.ok || !(response.headers.get('content-type') || '').startsWith('text/event-stream')) {
-    const data = await answer(response);  // an ordinary answer: a failure, or a one-shot result
+    const data = await answer(response, envelope);
     if (data !== undefined && data !== null) onChunk(data);
     return;
   }

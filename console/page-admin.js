@@ -3,7 +3,7 @@
 // state of every plugin (runtime/plugins: loaded, refused with the reason, isolated with its
 // restarts), and a summary of GET /metrics. A 403 says so plainly.
 import { h, clear, errorBox, busy, formatTime } from './dom.js';
-import { rpc } from './rpc.js';
+import { rpc } from './api.js';
 import { copyButton } from './page-services.js';
 
 // A row's delete button that asks first, in place.
@@ -91,7 +91,7 @@ async function accountsSection(section, me) {
       secret.value = made.secret;
       secretBox.append(h('section', { class: 'card new-token', 'aria-labelledby': 'account-secret-title' },
         h('h3', { id: 'account-secret-title' }, `Account ${made.account.id} created`),
-        h('p', { class: 'warning', role: 'alert' }, 'Copy the secret now: it is shown only once.'),
+        h('p', { class: 'notice', role: 'alert' }, 'Copy the secret now: it is shown only once.'),
         h('div', { class: 'field' }, h('label', { for: 'account-secret' }, 'Secret'), secret),
         h('div', { class: 'toolbar' }, copyButton(secret, 'Copy secret'),
           h('button', { type: 'button', on: { click: () => clear(secretBox) } }, 'Done'))));
@@ -196,7 +196,7 @@ async function rulesSection(section) {
     }
     rules.sort((a, b) => (b.priority || 0) - (a.priority || 0) || a.id.localeCompare(b.id));
     clear(list);
-    list.append(h('div', { class: 'table-scroll', role: 'region', 'aria-label': 'Rules table', tabindex: '0' },
+    list.append(h('div', { class: 'table-wrap', role: 'region', 'aria-label': 'Rules table', tabindex: '0' },
       h('table', {},
         h('caption', { class: 'visually-hidden' }, 'Access rules, highest priority first'),
         h('thead', {}, h('tr', {}, ['Id', 'Scope', 'Resource', 'Access', 'Priority', 'Actions'].map((t) => h('th', { scope: 'col' }, t)))),
@@ -205,7 +205,7 @@ async function rulesSection(section) {
             () => load(`Rule ${r.id} deleted.`));
           return h('tr', {},
             h('th', { scope: 'row' }, r.id), h('td', {}, r.scope), h('td', { class: 'mono' }, r.resource),
-            h('td', {}, h('span', { class: `badge ${String(r.access).toUpperCase() === 'DENIED' ? 'denied' : ''}` }, r.access)),
+            h('td', {}, h('span', { class: `badge ${String(r.access).toUpperCase() === 'DENIED' ? 'bad' : 'ok'}` }, r.access)),
             h('td', {}, String(r.priority ?? 0)),
             h('td', {}, del.button, del.box));
         })))));
@@ -215,6 +215,8 @@ async function rulesSection(section) {
 }
 
 // ---- plugins ----
+
+const STATE_BADGE = { loaded: 'ok', isolated: 'warn', refused: 'bad', unused: '' };
 
 async function pluginsSection(section) {
   section.append(h('h2', { id: 'admin-plugins' }, 'Profile and plugins'));
@@ -239,7 +241,7 @@ async function pluginsSection(section) {
       h('div', { class: 'row' },
         h('strong', {}, p.id || '(unreadable file)'),
         p.version ? h('span', { class: 'muted' }, p.version) : null,
-        h('span', { class: `badge state-${p.state}` }, p.state),
+        h('span', { class: `badge ${STATE_BADGE[p.state] || ''}` }, p.state),
         p.kind ? h('span', { class: 'badge' }, p.kind) : null,
         p.state === 'isolated' ? h('span', { class: 'badge' }, `restarts: ${p.restarts ?? 0}`) : null),
       p.service ? h('p', {}, 'Service ', h('code', { class: 'mono' }, p.service)) : null,
@@ -336,7 +338,7 @@ export function summarise(series) {
 }
 
 function table(caption, head, rows) {
-  return h('div', { class: 'table-scroll', role: 'region', 'aria-label': caption, tabindex: '0' },
+  return h('div', { class: 'table-wrap', role: 'region', 'aria-label': caption, tabindex: '0' },
     h('table', {},
       h('caption', {}, caption),
       h('thead', {}, h('tr', {}, head.map((t) => h('th', { scope: 'col' }, t)))),

@@ -87,7 +87,7 @@ export default {
     const findErrors = h('div');
     const slug = h('input', { type: 'text', name: 'slug', maxlength: '64', autocomplete: 'off', spellcheck: 'false' });
     const find = h('button', { type: 'submit', text: 'Find app' });
-    const found = h('ul', { class: 'list app-grid', 'aria-label': 'Found app' });
+    const found = h('ul', { class: 'list app-grid', 'aria-label': 'Found app', hidden: true });
     const findForm = h('form', {
       class: 'card', novalidate: true, 'aria-labelledby': 'apps-find-heading',
       on: {
@@ -95,6 +95,7 @@ export default {
           e.preventDefault();
           clear(findErrors);
           clear(found);
+          found.hidden = true;
           try {
             const app = await busy(find, get('apps', 'read', { slug: slug.value.trim() }));
             const mine = account && app.owner === account.id;
@@ -118,6 +119,7 @@ export default {
               actions = fork;
             }
             found.append(card(app, account, actions));
+            found.hidden = false;
           } catch (err) {
             findErrors.append(errorBox(err));
           }

@@ -241,7 +241,7 @@ async function renderMain(view, ctx) {
   const dayEnd = h('input', { type: 'number', name: 'day_end', min: '0', max: '23', step: '1', inputmode: 'numeric' });
   dayEnd.value = '18';
   const find = h('button', { type: 'submit', text: 'Find free slots' });
-  const slots = h('ul', { class: 'list', 'aria-label': 'Free slots' });
+  const slots = h('ul', { class: 'list', 'aria-label': 'Free slots', hidden: true });
   const slotsNote = h('p', { class: 'muted', role: 'status', 'aria-live': 'polite' });
   const fmtDay = (d) => d.toLocaleDateString(undefined, { weekday: 'short', day: 'numeric', month: 'short' });
   const fmtTime = (d) => d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
@@ -271,10 +271,12 @@ async function renderMain(view, ctx) {
               h('span', { class: 'muted', text: ` (${s.minutes} min)` })));
           }
           if (!(data.slots || []).length) slots.append(h('li', { class: 'muted', text: 'No free slots in that range.' }));
+          slots.hidden = false;
           slotsNote.textContent = `${(data.slots || []).length} free slot${(data.slots || []).length === 1 ? '' : 's'} `
             + `of at least ${data.minutes} minutes (working hours in ${data.timezone}).`;
         } catch (err) {
           clear(slots);
+          slots.hidden = true;
           slotsNote.textContent = '';
           freeErrors.append(errorBox(err));
         }

@@ -2,12 +2,14 @@
 // one following live (runtime/logs with follow: Server-Sent Events), update and kill (after a
 // confirmation). Needs the admin or the runtime scope. Deep link: #/runtime/<name>.
 import { h, clear, errorBox, busy, formatTime } from './dom.js';
-import { rpc, rpcStream } from './rpc.js';
+import { rpc, rpcStream } from './api.js';
 
 const MAX_LINES = 2000;
 
+const STATUS_BADGE = { running: 'ok', error: 'bad', pending: 'warn', building: 'warn', starting: 'warn', updating: 'warn' };
+
 function statusBadge(status) {
-  return h('span', { class: `badge status-${status}` }, status);
+  return h('span', { class: `badge ${STATUS_BADGE[status] || ''}` }, status);
 }
 
 function logView(name, onCleanup) {
@@ -143,6 +145,7 @@ async function render(view, ctx) {
   const list = h('div');
   const logs = h('div');
   const selected = ctx.path ? decodeURIComponent(ctx.path.split('/')[0]) : '';
+  let allowed = true;
 
   async function reload(note) {
     if (note !== undefined) message.textContent = note;
@@ -151,8 +154,10 @@ async function render(view, ctx) {
       services = (await rpc('runtime', 'status')).services || [];
     } catch (e) {
       clear(list);
-      if (e.status === 403)
+      if (e.status === 403) {
+        allowed = false;
         list.append(h('p', {}, 'The runtime needs an account with the admin or the runtime scope.'));
+      }
       list.append(errorBox(e));
       return;
     }
@@ -169,6 +174,16 @@ async function render(view, ctx) {
     h('section', { 'aria-labelledby': 'runtime-list-title' }, h('h2', { id: 'runtime-list-title' }, 'Services'), list),
     logs);
   await reload();
+  // The statuses move on their own (building → running): read them again every 5 s while shown.
+  // Not while someone works in the list (focus there, a kill being confirmed): the rebuilt rows
+  // would take the focus and the confirmation away.
+  const timer = setInterval(() => {
+    if (!allowed || document.hidden || list.contains(document.activeElement) ||
+        list.querySelector('.confirm:not([hidden])')) return;
+    reload();
+  }, 5000);
+  cleanups.push(() => clearInterval(timer));
+  if (!allowed) return () => cleanups.forEach((fn) => fn());
   if (selected) logs.append(logView(selected, (fn) => cleanups.push(fn)));
   else logs.append(h('p', { class: 'muted' }, 'Choose a service to follow its logs.'));
   return () => cleanups.forEach((fn) => fn());

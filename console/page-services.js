@@ -2,9 +2,8 @@
 // /api/v1/openapi.json, which the host generates from the plugins' descriptors), a form generated
 // from the method's input schema, "Try it", and the same call as curl, as a CLI command and over
 // MCP. Deep link: #/services/<service>/<method>.
-import { call, get } from './api.js';
+import { builtinPath, call, get, rpc } from './api.js';
 import { h, clear, errorBox, busy } from './dom.js';
-import { rpc, builtinPath } from './rpc.js';
 
 // ---- the catalogue, from the OpenAPI document ----
 
@@ -397,7 +396,7 @@ async function render(view, ctx) {
   view.append(
     h('p', { class: 'muted' }, `${services.length} services, ${count} methods, from `,
       h('a', { href: '/api/v1/openapi.json' }, 'openapi.json'), '.'),
-    h('div', { class: 'services-layout' }, side, main));
+    h('div', { class: 'split services-layout' }, side, main));
   const service = services.find((s) => s.name === sname);
   if (!sname) {
     main.append(h('p', {}, 'Choose a service to see its methods.'));

@@ -2,7 +2,7 @@
 // services and capabilities (auth createToken; its text is shown once), and revoking one (auth
 // deleteToken, after a confirmation in the row).
 import { h, clear, errorBox, busy, formatTime } from './dom.js';
-import { rpc } from './rpc.js';
+import { rpc } from './api.js';
 import { loadCatalogue, copyButton } from './page-services.js';
 
 const CAPABILITIES = [
@@ -141,7 +141,7 @@ function shownOnce(created) {
   const dismiss = h('button', { type: 'button', on: { click: () => box.remove() } }, 'Done');
   const box = h('section', { class: 'card new-token', 'aria-labelledby': 'new-token-title' },
     h('h2', { id: 'new-token-title' }, `Token ${created.name || created.id} created`),
-    h('p', { id: 'new-token-warning', class: 'warning', role: 'alert' },
+    h('p', { id: 'new-token-warning', class: 'notice', role: 'alert' },
       'Copy it now: it is shown only once. Anyone with it can act as you within its scope.'),
     h('div', { class: 'field' }, h('label', { for: 'new-token' }, 'New token'), text),
     h('div', { class: 'toolbar' }, copyButton(text, 'Copy token'), dismiss));

@@ -254,6 +254,26 @@ TEST_F(AgentApi, StreamIsMeteredLikeAsk) {
     EXPECT_EQ(balance("gina")["credit"], 0);
 }
 
+TEST_F(AgentApi, StreamOverMcpAndRpcIsOneArrayOfTheChunks) {
+    McpClient mcp(host->api_port(), "hank");
+    mcp.initialize();
+    const json result = mcp.call_tool("agent_stream", {{"prompt", "what are my notes"}});
+    EXPECT_FALSE(result.value("isError", false)) << result;
+    const json data =
+        result.contains("structuredContent")
+            ? result["structuredContent"]
+            : json::parse(result["content"][0]["text"].get<std::string>(), nullptr, false);
+    const json chunks =
+        data.is_object() && data.contains("data") ? data["data"] : data;  // {"data": [...]}
+    ASSERT_TRUE(chunks.is_array() && !chunks.empty()) << result;
+    EXPECT_EQ(chunks.back()["type"], "reply") << result;
+
+    auto r = rpc("agent", "Agent.Stream", {{"prompt", "what are my notes"}}, "hank");
+    ASSERT_EQ(r.status, 200) << r.body;
+    ASSERT_TRUE(r.json().is_array()) << r.body;
+    EXPECT_EQ(r.json().back()["type"], "reply") << r.body;
+}
+
 // ---- model-openai against the scripted fake model server ---------------------------------------
 
 // profiles/test.yaml + the outbound allow-list for the fake model server; the provider is chosen

@@ -6,7 +6,7 @@
 //     {base: "http://127.0.0.1:<port>", secret: "<the admin secret the host printed>",
 //      new_secret?: "<when set, the first sign-in's offer is used to change to it; else skipped>",
 //      flows: ["chat", "token", "explorer", "csrf", "pages", "signout"],   // any of them
-//      artifacts: "<folder for the screenshots>",
+//      artifacts: "<folder for the screenshots>", run?: "<name of the run, for failure shots>",
 //      chat: {prompt, tool, reply},          // what the scripted model does: one tool, one reply
 //      token_name, note: {title, text},      // the token made in Tokens, the note of the explorer
 //      pages: ["chat", "inbox", ...]}        // the pages to screenshot and check
@@ -40,7 +40,7 @@
 // csp_violations: [text], pageerrors: [text], console: [text], dialogs: [text]}. Every wait is
 // bounded; a run past the deadline prints what it has with `timeout: true`.
 import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 
 const config = JSON.parse(process.argv[2]);
@@ -70,7 +70,7 @@ async function section(name, fn) {
     // What the page showed then, beside the other screenshots.
     if (pageForErrors && config.artifacts) {
       mkdirSync(config.artifacts, { recursive: true });
-      out.screenshot = `${config.artifacts}/failed-${name}.png`;
+      out.screenshot = `${config.artifacts}/${failedPrefix}${name}.png`;
       await pageForErrors.screenshot({ path: out.screenshot, fullPage: true }).catch(() => {});
       out.main_text = await pageForErrors.locator('main').innerText().then((t) => t.slice(0, 600))
         .catch(() => null);
@@ -79,6 +79,13 @@ async function section(name, fn) {
   return out;
 }
 let pageForErrors = null;
+// A failed section's screenshot: <run>-failed-<section>.png; those of an earlier run go first.
+const failedPrefix = `${config.run || 'console'}-failed-`;
+if (config.artifacts && existsSync(config.artifacts)) {
+  for (const f of readdirSync(config.artifacts)) {
+    if (f.startsWith(failedPrefix)) unlinkSync(`${config.artifacts}/${f}`);
+  }
+}
 
 // curl (a client that is not the browser) with `token` on GET `path`: the status.
 function curlStatus(path, token) {

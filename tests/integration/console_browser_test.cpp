@@ -95,6 +95,7 @@ protected:
                        {"secret", secret},
                        {"flows", flows},
                        {"artifacts", build_dir() + "/test-artifacts/console"},
+                       {"run", ::testing::UnitTest::GetInstance()->current_test_info()->name()},
                        {"chat",
                         {{"prompt", "Please remember that the boiler code is 4512"},
                          {"tool", "notes_add"},

@@ -1,6 +1,4 @@
 #include <algorithm>
-#include <map>
-#include <mutex>
 #include <platform/host/core/names.hpp>
 #include <platform/host/core/plugin_states.hpp>
 #include <platform/host/core/runtime.hpp>
@@ -9,19 +7,6 @@
 namespace platform::host {
 
 namespace {
-
-struct Refusal {
-    std::string file, id, reason;
-};
-
-std::mutex& table_mutex() {
-    static std::mutex m;
-    return m;
-}
-std::map<const Runtime*, std::vector<Refusal>>& table() {
-    static auto* t = new std::map<const Runtime*, std::vector<Refusal>>();  // never destroyed
-    return *t;
-}
 
 const char* kind_name(platform_kind_t k) {
     switch (k) {
@@ -44,23 +29,19 @@ const char* kind_name(platform_kind_t k) {
 
 }  // namespace
 
-void record_refusal(const Runtime& runtime, const std::string& file, const std::string& id,
-                    const std::string& why) {
-    std::lock_guard<std::mutex> g(table_mutex());
-    table()[&runtime].push_back({file, id, why});
+void PluginRefusals::add(const std::string& file, const std::string& id, const std::string& why) {
+    std::lock_guard<std::mutex> g(m_);
+    refusals_.push_back({file, id, why});
 }
 
-void forget_plugin_states(const Runtime& runtime) {
-    std::lock_guard<std::mutex> g(table_mutex());
-    table().erase(&runtime);
+std::vector<PluginRefusals::Refusal> PluginRefusals::all() const {
+    std::lock_guard<std::mutex> g(m_);
+    return refusals_;
 }
 
 std::vector<PluginState> plugin_states(const Runtime& runtime) {
-    std::vector<Refusal> refusals;
-    {
-        std::lock_guard<std::mutex> g(table_mutex());
-        if (auto it = table().find(&runtime); it != table().end()) refusals = it->second;
-    }
+    using Refusal = PluginRefusals::Refusal;
+    const std::vector<Refusal> refusals = runtime.refusals().all();
     std::vector<PluginState> out;
     std::set<std::string> described;  // files of plugins(): a refusal of one of them is its state
     for (const auto& up : runtime.plugins()) {

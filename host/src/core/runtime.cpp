@@ -37,10 +37,10 @@ std::string node_id_of(const Settings& s) {
     return id;
 }
 // Logs "plugin <file> refused: <why>" and keeps it for plugin_states() (plugin_states.hpp).
-void refuse(const Runtime& rt, const std::string& file, const std::string& id,
+void refuse(PluginRefusals& refusals, const std::string& file, const std::string& id,
             const std::string& why) {
     spdlog::error("plugin {} refused: {}", file, why);
-    record_refusal(rt, file, id, why);
+    refusals.add(file, id, why);
 }
 }  // namespace
 
@@ -66,7 +66,6 @@ Runtime::Runtime(Settings settings, Profile profile)
 
 Runtime::~Runtime() {
     stop();
-    forget_plugin_states(*this);
 }
 
 std::vector<std::string> Runtime::plugin_dirs() const {
@@ -113,11 +112,11 @@ bool Runtime::create(Plugin& p, std::string& error) {
 bool Runtime::start_or_refuse(Plugin& p) {
     std::string error;
     if (!create(p, error)) {
-        refuse(*this, p.path, p.id, error);
+        refuse(refusals_, p.path, p.id, error);
         return false;
     }
     if (p.desc->on_start && p.desc->on_start(p.instance) != PLATFORM_OK) {
-        refuse(*this, p.path, p.id, "on_start failed");
+        refuse(refusals_, p.path, p.id, "on_start failed");
         if (p.desc->on_destroy) p.desc->on_destroy(p.instance);
         p.instance = nullptr;
         return false;
@@ -177,16 +176,15 @@ void Runtime::load_all() {
                       : isolated_loader_ ? isolated_loader_(file.string())
                                          : Loaded("plugin isolation is not available in this host");
         if (auto* why = std::get_if<std::string>(&loaded)) {
-            refuse(*this, file.string(), "", *why);
+            refuse(refusals_, file.string(), "", *why);
             continue;
         }
         auto plugin = std::move(std::get<std::unique_ptr<Plugin>>(loaded));
         if (by_id.count(plugin->id)) {
             spdlog::warn("plugin {} skipped: id '{}' already loaded from {}", file.string(),
                          plugin->id, by_id[plugin->id]->path);
-            record_refusal(
-                *this, file.string(), plugin->id,
-                "id '" + plugin->id + "' already loaded from " + by_id[plugin->id]->path);
+            refusals_.add(file.string(), plugin->id,
+                          "id '" + plugin->id + "' already loaded from " + by_id[plugin->id]->path);
             continue;
         }
         by_id[plugin->id] = plugin.get();
@@ -268,7 +266,7 @@ void Runtime::load_all() {
         p.privileged = builtin || profile_.privileged.count(p.id) > 0;
         if (!start_or_refuse(p)) continue;
         if (!registry_.add(&p)) {
-            refuse(*this, p.path, p.id, "service " + p.service + " already registered");
+            refuse(refusals_, p.path, p.id, "service " + p.service + " already registered");
             continue;
         }
         started_.push_back(&p);
@@ -287,7 +285,7 @@ void Runtime::start_models(const std::map<std::string, Plugin*>& by_id) {
         const auto* table = static_cast<const platform_model_provider_t*>(p.desc->provider);
         if (p.worker || !table || !PLATFORM_HAS_FIELD(platform_model_provider_t, table, complete) ||
             !table->complete) {
-            refuse(*this, p.path, p.id,
+            refuse(refusals_, p.path, p.id,
                    p.worker ? "model providers run in the host, not in a worker"
                             : "model provider table without `complete`");
             continue;

@@ -1,13 +1,12 @@
 // platform/host/core/plugin_states.hpp — what became of each plugin a Runtime found at start: the
 // `runtime` built-in's `plugins` (docs/decisions.md 82).
 //
-// Runtime::start (runtime.cpp) records each refusal here as it logs it ("plugin <file> refused:
-// <why>"); plugin_states() derives the rest from Runtime::plugins() when asked. The refusals are
-// kept beside the Runtime, by its address, not in it: they are written during start() only, and
-// the Runtime's destructor forgets them. Thread-safe.
+// Runtime::start (runtime.cpp) records each refusal in its PluginRefusals as it logs it ("plugin
+// <file> refused: <why>"); plugin_states() derives the rest from Runtime::plugins() when asked.
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <platform/host/core/plugin.hpp>
 #include <string>
 #include <vector>
@@ -29,13 +28,22 @@ struct PluginState {
     std::shared_ptr<PluginWorker> worker;  // isolated: its worker (restarts, last exit)
 };
 
-// Keeps a refusal of `runtime`'s plugin `file` (`id` "" when unknown) for plugin_states().
-void record_refusal(const Runtime& runtime, const std::string& file, const std::string& id,
-                    const std::string& why);
+// The plugins a Runtime refused at start, with the reasons it logged. Thread-safe.
+class PluginRefusals {
+public:
+    struct Refusal {
+        std::string file, id, reason;  // id "" when the file could not be loaded
+    };
+    void add(const std::string& file, const std::string& id, const std::string& why);
+    std::vector<Refusal> all() const;
+
+private:
+    mutable std::mutex m_;
+    std::vector<Refusal> refusals_;
+};
+
 // Every plugin `runtime` found at start and every built-in it serves, sorted by id then file
 // (files that could not be loaded, with no id, last).
 std::vector<PluginState> plugin_states(const Runtime& runtime);
-// Drops what was recorded for `runtime` (its destructor).
-void forget_plugin_states(const Runtime& runtime);
 
 }  // namespace platform::host

@@ -22,6 +22,7 @@
 #include <platform/host/core/operator_console.hpp>
 #include <platform/host/core/payment.hpp>
 #include <platform/host/core/plugin.hpp>
+#include <platform/host/core/plugin_states.hpp>
 #include <platform/host/core/profile.hpp>
 #include <platform/host/core/secrets.hpp>
 #include <platform/host/core/service_registry.hpp>
@@ -93,6 +94,8 @@ public:
     WorkerPool& pool() { return pool_; }
     const platform_host_api_t* api() const { return &api_; }
     const std::vector<std::unique_ptr<Plugin>>& plugins() const { return plugins_; }
+    // The plugins start() refused, with the reasons it logged (plugin_states.hpp).
+    const PluginRefusals& refusals() const { return refusals_; }
     // Providers chosen by the profile, by kind name ("store"...); nullptr when none.
     Plugin* provider(const std::string& kind) const;
     // A started model provider by plugin id ("model-builtin"); nullptr when not loaded. Every
@@ -177,6 +180,7 @@ private:
     TimerQueue timers_;
     ActivityRecord activity_;  // after pool_ and timers_, which its flushes use
     std::vector<std::unique_ptr<Plugin>> plugins_;
+    PluginRefusals refusals_;
     std::vector<Plugin*> started_;
     std::map<std::string, Plugin*> providers_;
     std::map<std::string, Plugin*> models_;  // started model providers by id

@@ -15,7 +15,7 @@ PLATFORM_DEPS_PACKAGES=(
     libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev
     libhowardhinnant-date-dev tzdata  # date/tz for plugins/common/time, reading /usr/share/zoneinfo
     tmux  # the CLI's terminal tests (work get --wait under a real terminal)
-    slowhttptest wrk  # tests/reliability: slow clients (slowloris, slow body, slow read) and the soak
+    slowhttptest wrk  # tests/reliability: slow clients (slowloris, slow body, slow read), the soak, updates under load
     clang libclang-rt-14-dev  # sanitizer build and libFuzzer targets (scripts/sanitize, tests/fuzz/run)
     clang-format python3  # the first checks of scripts/test: scripts/check-format, scripts/check-build-files
     sqlite3  # scripts/backup and scripts/restore (online .backup of the SQLite files) and their test

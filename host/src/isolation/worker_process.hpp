@@ -42,6 +42,11 @@ struct WorkerProcess {
 
     std::mutex m;
     bool dead = false, reaped = false;
+    // A replaced worker the supervisor found with no flight and is stopping: it takes no call. Set
+    // once, under `m`, only on a worker that is no longer the current one, so a call that picked
+    // it before the swap either is already its flight (and it is not idle) or goes to the current
+    // worker instead (WorkerPlugin::call; docs/decisions.md 85).
+    bool retired = false;
     std::string exit_text;  // "signal 11 (Segmentation fault)", "exit 0"
     std::map<uint64_t, Flight> flights;
     std::map<uint64_t, std::unique_ptr<Relay>> subscriptions, watches;  // by host id

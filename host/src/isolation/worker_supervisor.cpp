@@ -33,11 +33,18 @@ void kill_now(WorkerProcess& p) {
 void WorkerPlugin::call(platform_call_t* call, uint32_t index, platform_str_t args) {
     const uint64_t id = id_of(call);
     const platform_host_api_t* api = plugin_->ctx.runtime->api();
-    auto p = current();
+    // The worker that is current now takes the call. One replaced between current() and the lock
+    // below is still draining and takes it too, unless the supervisor retired it meanwhile (idle,
+    // about to stop): then the worker that replaced it is current, and the call goes there.
+    ProcessPtr p;
     bool accepted = false;
-    if (p) {
+    for (int attempt = 0; attempt < 3; ++attempt) {
+        p = current();
+        if (!p) break;
         std::lock_guard<std::mutex> g(p->m);
+        if (p->retired) continue;
         if (!p->dead && p->running) accepted = p->flights.emplace(id, worker::Flight{}).second;
+        break;
     }
     auto refuse = [&] {
         std::string why = "plugin " + plugin_->id + " is restarting";
@@ -162,15 +169,17 @@ void WorkerPlugin::supervise() {
 }
 
 void WorkerPlugin::check_health(const ProcessPtr& p) {
-    bool draining, idle, wedged = false;
+    bool draining, retire = false, wedged = false;
     {
         std::lock_guard<std::mutex> g(m_);
-        draining = current_ != p;
+        draining = current_ != p;  // a replaced worker never becomes current again
     }
     {
         std::lock_guard<std::mutex> g(p->m);
         if (p->dead || !p->running) return;
-        idle = p->flights.empty();
+        // Idle and replaced: retired under the same lock a call takes to become its flight, so no
+        // call lands on it from here on (WorkerPlugin::call goes to the current worker instead).
+        if (draining && p->flights.empty()) retire = p->retired = true;
         for (auto& [id, f] : p->flights)
             if (f.cancelled_ms && !f.returned &&
                 Clock::monotonic_ms() - f.cancelled_ms > options_.hang_grace_ms)
@@ -184,11 +193,13 @@ void WorkerPlugin::check_health(const ProcessPtr& p) {
             id, options_.hang_grace_ms, p->pid);
         return kill_now(*p);
     }
-    if (draining && idle) {
-        std::lock_guard<std::mutex> g(m_);
-        draining_.erase(std::remove(draining_.begin(), draining_.end(), p), draining_.end());
+    if (retire) {
+        {
+            std::lock_guard<std::mutex> g(m_);
+            draining_.erase(std::remove(draining_.begin(), draining_.end(), p), draining_.end());
+        }
+        return worker::terminate_worker(*p, options_.stop_grace_ms);
     }
-    if (draining && idle) return worker::terminate_worker(*p, options_.stop_grace_ms);
     if (!p->channel->request({{"op", "ping"}}, options_.ping_timeout_ms) && !p->channel->closed()) {
         spdlog::error("plugin {}: worker pid {} missed a ping ({} ms); killing it", id, p->pid,
                       options_.ping_timeout_ms);

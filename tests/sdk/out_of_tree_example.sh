@@ -71,16 +71,13 @@ build_rust() {
     cp "$src/target/release/libhello_rust.so" "$src/plugins/hello-rust.so"
 }
 
-go_env() { # the environment of every go command: offline, caches inside the work folder
-    echo "${clean_env[@]}" "GOPATH=$work/gopath" "GOCACHE=$work/gocache" "GOFLAGS=" "GOPROXY=off" \
-        "CGO_ENABLED=1" "CC=$cc" "CGO_CFLAGS=-I$prefix/include -O2"
-}
+# Every go command: offline, its caches inside the work folder, abi.h from the installed SDK.
+go=("${clean_env[@]}" "GOPATH=$work/gopath" "GOCACHE=$work/gocache" "GOFLAGS=" "GOPROXY=off"
+    "CGO_ENABLED=1" "CC=$cc" "CGO_CFLAGS=-I$prefix/include -O2 -g" /usr/bin/go)
 
 build_go() {
-    local go
-    read -r -a go <<<"$(go_env) /usr/bin/go"
-    step "go vet + go test ($(/usr/bin/go version))"
-    (cd "$src" && "${go[@]}" vet . && "${go[@]}" test .) >"$work/test.log" 2>&1 ||
+    step "go test ($(/usr/bin/go version))"
+    (cd "$src" && "${go[@]}" test .) >"$work/test.log" 2>&1 ||
         { cat "$work/test.log" >&2; fail "go test failed"; }
     cat "$work/test.log"
     step "go build -buildmode=c-shared"

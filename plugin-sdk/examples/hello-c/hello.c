@@ -10,7 +10,6 @@
  * the store key, and the count is changed with compare-and-set.
  */
 #include <platform/abi.h>
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +28,8 @@ static const char GREET_SCHEMA[] =
     "\"properties\":{\"name\":{\"type\":\"string\",\"maxLength\":100,\"description\":\"Who to "
     "greet\"}},"
     "\"required\":[\"name\"],\"additionalProperties\":false}";
-static const char NO_ARGUMENTS[] = "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}";
+static const char NO_ARGUMENTS[] =
+    "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}";
 
 enum { EP_GREET = 0, EP_COUNT = 1 }; /* on_call gets the index into this array */
 
@@ -83,7 +83,8 @@ static const platform_plugin_desc_t DESCRIPTOR = {
 
 /* The one exported symbol (the version script hides everything else). It must not call the host
  * table; it only checks that the host speaks our major. */
-HELLO_EXPORT const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t* args) {
+HELLO_EXPORT const platform_plugin_desc_t* platform_plugin_entry(
+    const platform_entry_args_t* args) {
     if (PLATFORM_ABI_MAJOR_OF(args->host_abi_version) != PLATFORM_ABI_MAJOR) {
         if (args->error && args->error_size)
             snprintf(args->error, args->error_size, "hello-c needs ABI %u.x, the host speaks %u.%u",
@@ -164,13 +165,27 @@ static void json_escape(buf_t* out, const char* text, size_t len) {
         unsigned char c = (unsigned char)text[i];
         char esc[8];
         switch (c) {
-            case '"': buf_add(out, "\\\"", 2); break;
-            case '\\': buf_add(out, "\\\\", 2); break;
-            case '\n': buf_add(out, "\\n", 2); break;
-            case '\r': buf_add(out, "\\r", 2); break;
-            case '\t': buf_add(out, "\\t", 2); break;
-            case '\b': buf_add(out, "\\b", 2); break;
-            case '\f': buf_add(out, "\\f", 2); break;
+            case '"':
+                buf_add(out, "\\\"", 2);
+                break;
+            case '\\':
+                buf_add(out, "\\\\", 2);
+                break;
+            case '\n':
+                buf_add(out, "\\n", 2);
+                break;
+            case '\r':
+                buf_add(out, "\\r", 2);
+                break;
+            case '\t':
+                buf_add(out, "\\t", 2);
+                break;
+            case '\b':
+                buf_add(out, "\\b", 2);
+                break;
+            case '\f':
+                buf_add(out, "\\f", 2);
+                break;
             default:
                 if (c < 0x20) {
                     snprintf(esc, sizeof esc, "\\u%04x", c);
@@ -240,14 +255,30 @@ static int json_string(const char** p, const char* end, buf_t* out) {
         }
         if (++s == end) return 0;
         switch (*s++) {
-            case '"': if (out) buf_add(out, "\"", 1); break;
-            case '\\': if (out) buf_add(out, "\\", 1); break;
-            case '/': if (out) buf_add(out, "/", 1); break;
-            case 'b': if (out) buf_add(out, "\b", 1); break;
-            case 'f': if (out) buf_add(out, "\f", 1); break;
-            case 'n': if (out) buf_add(out, "\n", 1); break;
-            case 'r': if (out) buf_add(out, "\r", 1); break;
-            case 't': if (out) buf_add(out, "\t", 1); break;
+            case '"':
+                if (out) buf_add(out, "\"", 1);
+                break;
+            case '\\':
+                if (out) buf_add(out, "\\", 1);
+                break;
+            case '/':
+                if (out) buf_add(out, "/", 1);
+                break;
+            case 'b':
+                if (out) buf_add(out, "\b", 1);
+                break;
+            case 'f':
+                if (out) buf_add(out, "\f", 1);
+                break;
+            case 'n':
+                if (out) buf_add(out, "\n", 1);
+                break;
+            case 'r':
+                if (out) buf_add(out, "\r", 1);
+                break;
+            case 't':
+                if (out) buf_add(out, "\t", 1);
+                break;
             case 'u': {
                 unsigned long cp, low;
                 if (!hex4(s, end, &cp)) return 0;
@@ -262,7 +293,8 @@ static int json_string(const char** p, const char* end, buf_t* out) {
                 if (out) utf8_add(out, cp);
                 break;
             }
-            default: return 0;
+            default:
+                return 0;
         }
     }
     if (s == end) return 0;
@@ -447,7 +479,8 @@ static void count(const hello_t* self, platform_call_t* call) {
             snprintf(message, sizeof message, "count: the store answered %d", (int)swapped);
             respond_text(self, call, swapped, message);
         } else {
-            self->api->respond(call, PLATFORM_OK, value); /* {"count":N}: the record is the answer */
+            self->api->respond(call, PLATFORM_OK,
+                               value); /* {"count":N}: the record is the answer */
         }
         return;
     }
@@ -461,8 +494,14 @@ static void hello_call(void* inst, platform_call_t* call, uint32_t endpoint_inde
                        platform_str_t request_json) {
     const hello_t* self = (const hello_t*)inst;
     switch (endpoint_index) {
-        case EP_GREET: greet(self, call, request_json); break;
-        case EP_COUNT: count(self, call); break;
-        default: respond_text(self, call, PLATFORM_NOT_FOUND, "unknown endpoint"); break;
+        case EP_GREET:
+            greet(self, call, request_json);
+            break;
+        case EP_COUNT:
+            count(self, call);
+            break;
+        default:
+            respond_text(self, call, PLATFORM_NOT_FOUND, "unknown endpoint");
+            break;
     }
 }

@@ -7,7 +7,6 @@
  * does before on_call; test those with a running host (README, step 5).
  */
 #include <platform/abi.h>
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,12 +14,12 @@
 const platform_plugin_desc_t* platform_plugin_entry(const platform_entry_args_t* args);
 
 static int failures = 0;
-#define CHECK(cond)                                                                      \
-    do {                                                                                 \
-        if (!(cond)) {                                                                   \
-            fprintf(stderr, "%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond);     \
-            ++failures;                                                                  \
-        }                                                                                \
+#define CHECK(cond)                                                                  \
+    do {                                                                             \
+        if (!(cond)) {                                                               \
+            fprintf(stderr, "%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond); \
+            ++failures;                                                              \
+        }                                                                            \
     } while (0)
 
 /* abi.h leaves both handles opaque: the host (here, this test) defines them. */
@@ -59,7 +58,8 @@ static void put(platform_str_t key, platform_str_t value) {
     if (i < 0)
         for (i = 0; i < MAX_RECORDS && records[i].used; ++i) {
         }
-    if (i == MAX_RECORDS || key.len > sizeof records[i].key || value.len > sizeof records[i].value) {
+    if (i == MAX_RECORDS || key.len > sizeof records[i].key ||
+        value.len > sizeof records[i].value) {
         fprintf(stderr, "fake store full\n");
         exit(2);
     }
@@ -177,7 +177,8 @@ int main(void) {
     if (!desc) return EXIT_FAILURE;
     CHECK(desc->kind == PLATFORM_KIND_SERVICE && desc->endpoint_count == 2);
     CHECK(desc->endpoint_stride == sizeof(platform_endpoint_t));
-    CHECK(desc->endpoints[0].verb == PLATFORM_VERB_GET && desc->endpoints[1].verb == PLATFORM_VERB_POST);
+    CHECK(desc->endpoints[0].verb == PLATFORM_VERB_GET &&
+          desc->endpoints[1].verb == PLATFORM_VERB_POST);
     CHECK(desc->endpoints[1].access == PLATFORM_ACCESS_OWNER);
 
     /* A 1.2 host table ends before store_cas: the plugin refuses to start and says why. */
@@ -198,8 +199,10 @@ int main(void) {
     /* The name is decoded (escapes, \u with surrogate pairs) and written back escaped. */
     r = call(0, "", "{\"name\":\"A \\\"q\\\" \\\\ \\u00e9 \\ud83d\\ude00 \\n\\u0001\"}");
     CHECK(r.code == PLATFORM_OK);
-    CHECK(strcmp(r.body,
-                 "{\"message\":\"Hello, A \\\"q\\\" \\\\ \xc3\xa9 \xf0\x9f\x98\x80 \\n\\u0001!\"}") == 0);
+    CHECK(
+        strcmp(r.body,
+               "{\"message\":\"Hello, A \\\"q\\\" \\\\ \xc3\xa9 \xf0\x9f\x98\x80 \\n\\u0001!\"}") ==
+        0);
 
     /* Whitespace and other members (even ones holding brackets and quotes) are skipped. */
     r = call(0, "", " { \"x\" : [1, {\"a\": \"}\\\"\"}, true], \"name\" : \"Bo\" } ");

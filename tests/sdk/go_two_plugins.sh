@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2154  # sourced: $work, $src, $go, $prefix, $api come from its caller
 # tests/sdk/go_two_plugins.sh — sourced by out_of_tree_example.sh for `go`, after hello-go passed:
 # two Go plugins in one host. Each c-shared Go library carries its own Go runtime (scheduler,
 # heap, GC, signal handlers); Go does not support two runtimes in one process, but on Linux each
@@ -35,8 +36,10 @@ both_answer() {
 
 step "two Go runtimes in the host's own process"
 start_host two "$work/two"
-grep -q "plugin hello-go 1.0.0 serving" "$work/host-two.log" && grep -q "plugin hello-go2 1.0.0 serving" "$work/host-two.log" ||
+if ! grep -q "plugin hello-go 1.0.0 serving" "$work/host-two.log" ||
+    ! grep -q "plugin hello-go2 1.0.0 serving" "$work/host-two.log"; then
     fail "the host did not load both Go plugins"
+fi
 maps=$(cat "/proc/${host_pids[two]}/maps")
 [[ $maps == *hello-go.so* && $maps == *hello-go2.so* ]] || fail "the host process does not map both Go libraries"
 both_answer "in process"

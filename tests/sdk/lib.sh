@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2154,SC2034  # $prefix comes from the caller; $api, $proxy, $body go to it
 # tests/sdk/lib.sh — what the SDK's out-of-tree tests share: a temporary work folder removed on
 # exit, a clean environment, the installed host started on a free port, and checks of its answers.
 # Sourced (bash); the caller has `set -euo pipefail`.

@@ -11,6 +11,7 @@
 #      handler answers 500 and the next call 200;
 #   go: load two Go plugins into one host and report what happens (README, "Two Go plugins").
 #
+# shellcheck disable=SC2154 # go_two_plugins.sh and lib.sh share this script's variables
 # usage: out_of_tree_example.sh <c|rust|go> <sdk prefix> <examples dir> <c compiler>
 # Exits 77 (ctest: skipped) with a message naming the Debian package when the language's
 # toolchain is missing. KEEP_SDK_TEST_DIR=1 keeps the temp folder.
@@ -44,6 +45,8 @@ if [[ -n ${SDK_MESON_BUILD_DIR:-} ]]; then
     "${SDK_MESON:-meson}" install -C "$SDK_MESON_BUILD_DIR" --destdir "$work/destdir" --no-rebuild --quiet \
         >"$work/install.log" 2>&1 || { cat "$work/install.log" >&2; fail "meson install failed"; }
     prefix=$work/destdir$prefix
+else
+    prefix=$(realpath -m -- "$prefix") # make runs in the example's folder
 fi
 [[ -x $prefix/bin/platform && -f $prefix/include/platform/abi.h ]] ||
     fail "no installed SDK in $prefix (ctest runs the sdk.install test first)"
@@ -110,6 +113,7 @@ grep -q "plugin $name 1.0.0 serving go.core.api.v1.$name (2 endpoints)" "$work/h
 base=http://$api/api/v1/$name
 
 expect "GET /api/v1/$name/greet?name=Ada" '{"data":{"message":"Hello, Ada!"}}' "$base/greet?name=Ada"
+# shellcheck disable=SC1003 # the name ends with a backslash
 expect "GET greet, a name to escape" '{"data":{"message":"Hello, \"Q\" é\\!"}}' \
     --get --data-urlencode 'name="Q" é\' "$base/greet"
 expect_code "GET greet without name (the host validates the plugin's schema)" 400 "$base/greet"
@@ -142,6 +146,7 @@ fi
 stop_host main
 
 if [[ $lang == go ]]; then
+    # shellcheck source=tests/sdk/go_two_plugins.sh
     source "$here/go_two_plugins.sh"
 fi
 

@@ -1,7 +1,7 @@
 // The runtime (issue 8, docs/decisions.md 27): `platform run|update|kill|status|logs` against the
 // real host. Sources are the SDK's hello example copied to a temp folder (uploaded by the CLI), a
 // git repository made here with `git init`, crashy (tests/plugins/crashy) as an out-of-tree
-// folder, and a folder that does not compile. Every wait polls a condition under a deadline.
+// folder, a folder that does not compile, and plain-C folders (plugin-sdk/examples/hello-c). Every wait polls a condition under a deadline.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -363,6 +363,66 @@ TEST_F(Runtime, CrashOfARunPluginIsContained) {
     EXPECT_EQ(record("crashy")["status"], "running");
     EXPECT_EQ(platform({"kill", "crashy"}).code, 0);
     EXPECT_EQ(platform({"kill", "calm"}).code, 0);
+}
+
+// A folder of C files with no CMakeLists.txt (plugin-sdk/examples/hello-c as it is: its Makefile
+// is not used) is built with cc against the SDK's abi.h and plugin.map, and served.
+TEST_F(Runtime, PlainCFolderIsBuiltWithCc) {
+    const std::string dir = src_.path() + "/hello-c";
+    fs::create_directories(dir);
+    for (const char* f : {"hello.c", "hello_test.c", "Makefile"})
+        fs::copy_file(platform::test::source_dir() + "/plugin-sdk/examples/hello-c/" + f,
+                      dir + "/" + f);
+    auto run = platform({"run", dir});
+    ASSERT_EQ(run.code, 0) << run.err;
+    wait_status("hello-c", "running");
+    EXPECT_EQ(greet("hello-c"), "Hello, Ada!") << logs("hello-c");
+    HttpClient c("127.0.0.1", host->api_port());
+    auto count = [&](const std::string& who) {
+        auto r = c.post_json("/api/v1/hello-c/count", json::object(),
+                             {{"Authorization", "Bearer " + who}});
+        return r.status == 200 ? r.json()["data"].value("count", -1) : -r.status;
+    };
+    EXPECT_EQ(count("alice"), 1);
+    EXPECT_EQ(count("alice"), 2);
+    EXPECT_EQ(count("bob"), 1);
+    EXPECT_NE(logs("hello-c").find("$ cc -std=c99 -shared ... 1 C file(s)"), std::string::npos)
+        << logs("hello-c");  // hello_test.c is not part of the plugin
+    EXPECT_EQ(platform({"kill", "hello-c"}).code, 0);
+}
+
+// A plugin must export exactly platform_plugin_entry: a C folder without it, or a CMake folder
+// that skips platform_add_plugin and exports more, is a build error naming the symbols.
+TEST_F(Runtime, ExportsOtherThanTheEntryAreRefused) {
+    const std::string c_dir = src_.path() + "/noentry";
+    fs::create_directories(c_dir);
+    fs::copy_file(platform::test::source_dir() + "/plugin-sdk/examples/hello-c/hello.c",
+                  c_dir + "/hello.c");
+    replace_in(c_dir + "/hello.c", "* platform_plugin_entry(", "* platform_plugin_entri(");
+    auto run = platform({"run", c_dir});
+    EXPECT_EQ(run.code, 1) << run.err;
+    EXPECT_NE(run.err.find("the plugin does not export platform_plugin_entry"), std::string::npos)
+        << run.err;
+    EXPECT_EQ(platform({"kill", "noentry"}).code, 0);
+
+    const std::string cmake_dir = src_.path() + "/leaky";
+    fs::create_directories(cmake_dir);
+    fs::copy_file(platform::test::source_dir() + "/plugin-sdk/examples/hello-c/hello.c",
+                  cmake_dir + "/hello.c");
+    write(cmake_dir + "/extra.c", "int leaked_helper(void) { return 1; }\n");
+    write(cmake_dir + "/CMakeLists.txt",
+          "cmake_minimum_required(VERSION 3.22)\nproject(leaky C CXX)\n"
+          "find_package(PlatformSDK 0.1 REQUIRED)\n"
+          "add_library(leaky MODULE hello.c extra.c)\n"
+          "target_link_libraries(leaky PRIVATE Platform::abi)\n"
+          "set_target_properties(leaky PROPERTIES PREFIX \"\" LIBRARY_OUTPUT_DIRECTORY "
+          "${PLATFORM_PLUGIN_OUTPUT_DIR})\n");
+    run = platform({"run", cmake_dir});
+    EXPECT_EQ(run.code, 1) << run.err;
+    EXPECT_NE(run.err.find("the plugin exports leaked_helper besides platform_plugin_entry"),
+              std::string::npos)
+        << run.err;
+    EXPECT_EQ(platform({"kill", "leaky"}).code, 0);
 }
 
 TEST_F(Runtime, BadInputNamesTheArgument) {

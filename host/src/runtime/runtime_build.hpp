@@ -44,6 +44,20 @@ std::string fetch_source(const Source& source, const std::string& dir, std::stri
 // "" when none is usable.
 std::string sdk_dir(const std::string& exe_dir, const std::string& work_dir);
 
+// The names of the symbols the shared object at `path` exports (defined, global or weak, in
+// .dynsym), sorted. Returns "" or why the file could not be read.
+std::string exported_symbols(const std::string& path, std::vector<std::string>& names);
+
+// "" when the shared object at `path` exports exactly platform_plugin_entry, else the problem
+// (what else it exports, or that the entry is missing), for the runtime's build error.
+std::string check_exports(const std::string& path);
+
+// A folder with a CMakeLists.txt at its top is configured and built with CMake. A folder without
+// one but with C files there is a plain-C plugin: every *.c but *_test.c is compiled with `cc`
+// into <build>/plugins/<name>.so (-std=c99, hidden visibility, -Wl,--no-undefined and the SDK's
+// plugin.map, against the SDK's include folder). Either way the result must export exactly
+// platform_plugin_entry (check_exports) before it is returned.
+//
 // Configures and builds `src` into `build` (cmake -G Ninja when ninja exists, Release, ccache as
 // the compiler launcher when present, BUILD_TESTING=OFF, plugins to <build>/plugins), then
 // picks the plugin: <build>/plugins/<name>.so, else the only .so there. Returns the .so path, or

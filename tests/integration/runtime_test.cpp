@@ -1,12 +1,13 @@
 // The runtime (issue 8, docs/decisions.md 27): `platform run|update|kill|status|logs` against the
 // real host. Sources are the SDK's hello example copied to a temp folder (uploaded by the CLI), a
 // git repository made here with `git init`, crashy (tests/plugins/crashy) as an out-of-tree
-// folder, a folder that does not compile, and plain-C folders (plugin-sdk/examples/hello-c). Every wait polls a condition under a deadline.
+// folder, a folder that does not compile, and the C, Rust and Go examples of plugin-sdk/examples. Every wait polls a condition under a deadline.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -389,6 +390,41 @@ TEST_F(Runtime, PlainCFolderIsBuiltWithCc) {
     EXPECT_NE(logs("hello-c").find("$ cc -std=c99 -shared ... 1 C file(s)"), std::string::npos)
         << logs("hello-c");  // hello_test.c is not part of the plugin
     EXPECT_EQ(platform({"kill", "hello-c"}).code, 0);
+}
+
+bool tool_on_path(const std::string& tool) {
+    return std::system(("command -v " + tool + " >/dev/null 2>&1").c_str()) == 0;
+}
+
+// A Cargo folder and a Go folder (plugin-sdk/examples/hello-rust and hello-go as they are) are
+// built with cargo and go build -buildmode=c-shared, offline, and served; the Rust plugin's panic
+// is a 500 and the next call a 200.
+TEST_F(Runtime, CargoAndGoFoldersAreBuiltWithTheirTools) {
+    if (!tool_on_path("cargo") || !tool_on_path("go"))
+        GTEST_SKIP() << "needs cargo and go: apt-get install cargo rustc golang-go";
+    for (const char* name : {"hello-rust", "hello-go"}) {
+        const std::string dir = src_.path() + "/" + name;
+        fs::copy(platform::test::source_dir() + "/plugin-sdk/examples/" + name, dir,
+                 fs::copy_options::recursive);
+        auto run = platform({"run", dir});
+        ASSERT_EQ(run.code, 0) << run.err;
+        wait_status(name, "running");
+        EXPECT_EQ(greet(name), "Hello, Ada!") << logs(name);
+        HttpClient c("127.0.0.1", host->api_port());
+        auto r = c.post_json(std::string("/api/v1/") + name + "/count", json::object(),
+                             {{"Authorization", "Bearer alice"}});
+        EXPECT_EQ(r.status, 200) << r.body;
+        EXPECT_EQ(r.status == 200 ? r.json()["data"].value("count", -1) : -1, 1) << r.body;
+    }
+    HttpClient c("127.0.0.1", host->api_port());
+    auto panic = c.get("/api/v1/hello-rust/greet?name=panic");
+    EXPECT_EQ(panic.status, 500) << panic.body;
+    EXPECT_NE(panic.body.find("greet was asked to panic"), std::string::npos) << panic.body;
+    EXPECT_EQ(greet("hello-rust"), "Hello, Ada!");
+    EXPECT_NE(logs("hello-go").find("$ go build -buildmode=c-shared"), std::string::npos);
+    EXPECT_NE(logs("hello-rust").find("$ cargo build --release --offline"), std::string::npos);
+    EXPECT_EQ(platform({"kill", "hello-rust"}).code, 0);
+    EXPECT_EQ(platform({"kill", "hello-go"}).code, 0);
 }
 
 // A plugin must export exactly platform_plugin_entry: a C folder without it, or a CMake folder

@@ -103,6 +103,96 @@ std::string build_plain_c(const std::string& src, const std::string& build, cons
     }
     return out;
 }
+// Runs a build command, keeping the first line that names an error for the build's error.
+bool run_build(const std::vector<std::string>& argv, const std::string& cwd,
+               const std::string& what, std::string& error, const LogFn& log,
+               const std::atomic<bool>* cancel) {
+    std::string first_error;
+    auto capture = [&](const std::string& line) {
+        if (first_error.empty() && line.find("error") != std::string::npos) first_error = line;
+        log(line);
+    };
+    if (int rc = run_process(argv, cwd, capture, kBuildTimeoutMs, cancel); rc != 0) {
+        error = "build failed" + (first_error.empty()
+                                      ? " (" + what + " exited " + std::to_string(rc) + ")"
+                                      : ": " + first_error);
+        return false;
+    }
+    return true;
+}
+
+// A Cargo folder (Cargo.toml at its top, a cdylib): `cargo build --release --offline` with the
+// target folder in <build>; the one lib*.so it makes becomes <build>/plugins/<name>.so. Caches
+// shared by every run build live in <runtime home>/cargo-home.
+std::string build_cargo(const std::string& src, const std::string& build, const std::string& name,
+                        std::string& error, const LogFn& log, const std::atomic<bool>* cancel) {
+    if (!on_path("cargo")) {
+        error = "a Cargo folder needs cargo and rustc: apt-get install cargo rustc";
+        log(error);
+        return "";
+    }
+    const std::string home = fs::path(build).parent_path().parent_path().string();
+    log("$ cargo build --release --offline");
+    if (!run_build(
+            {"env", "CARGO_HOME=" + home + "/cargo-home", "CARGO_TARGET_DIR=" + build + "/target",
+             "cargo", "build", "--release", "--offline"},
+            src, "cargo build", error, log, cancel))
+        return "";
+    std::vector<fs::path> found;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(build + "/target/release", ec))
+        if (e.path().extension() == ".so" && e.is_regular_file()) found.push_back(e.path());
+    if (found.size() != 1) {
+        error = found.empty() ? "the build made no shared library (Cargo.toml: [lib] crate-type = "
+                                "[\"cdylib\"])"
+                              : "the build made several shared libraries in target/release";
+        log(error);
+        return "";
+    }
+    const std::string out = build + "/plugins/" + name + ".so";
+    fs::create_directories(build + "/plugins", ec);
+    fs::copy_file(found[0], out, fs::copy_options::overwrite_existing, ec);
+    if (ec) return error = "copying the plugin: " + ec.message(), log(error), "";
+    return out;
+}
+
+// A Go folder (go.mod at its top, package main with cgo over abi.h): `go build
+// -buildmode=c-shared` against the SDK's include folder, linked with its plugin.map, offline
+// (GOPROXY=off), the build cache shared by every run build in <runtime home>/go-cache.
+std::string build_go(const std::string& src, const std::string& build, const std::string& sdk,
+                     const std::string& name, std::string& error, const LogFn& log,
+                     const std::atomic<bool>* cancel) {
+    std::string include, map;
+    if (!c_sdk_paths(sdk, include, map)) {
+        error = "the host's SDK (" + sdk + ") has no include/platform/abi.h and plugin.map";
+        log(error);
+        return "";
+    }
+    if (!on_path("go")) {
+        error = "a Go folder needs go: apt-get install golang-go";
+        log(error);
+        return "";
+    }
+    if (!on_path("cc")) {
+        error = "a Go folder needs a C compiler for cgo, cc: apt-get install gcc";
+        log(error);
+        return "";
+    }
+    const std::string home = fs::path(build).parent_path().parent_path().string();
+    const std::string out = build + "/plugins/" + name + ".so";
+    std::error_code ec;
+    fs::create_directories(build + "/plugins", ec);
+    log("$ go build -buildmode=c-shared (SDK " + include + ")");
+    if (!run_build(
+            {"env", "GOCACHE=" + home + "/go-cache", "GOPATH=" + home + "/gopath", "GOPROXY=off",
+             "GOFLAGS=", "CGO_ENABLED=1", "CGO_CFLAGS=-I" + include + " -O2", "go", "build",
+             "-buildmode=c-shared", "-ldflags",
+             "-extldflags '-Wl,--no-undefined -Wl,--version-script=" + map + "'", "-o", out, "."},
+            src, "go build", error, log, cancel))
+        return "";
+    fs::remove(build + "/plugins/" + name + ".h", ec);  // cgo's header for C callers
+    return out;
+}
 }  // namespace
 
 std::string exported_symbols(const std::string& path, std::vector<std::string>& names) {
@@ -192,17 +282,21 @@ std::string build_plugin(const std::string& src, const std::string& build, const
         std::error_code ec;
         for (const auto& e : fs::directory_iterator(src, ec))
             if (e.path().extension() == ".c" && e.is_regular_file()) has_c = true;
-        if (has_c) {
-            std::string so = build_plain_c(src, build, sdk, name, error, log, cancel);
-            if (!so.empty())
-                if (error = check_exports(so); !error.empty()) so.clear(), log(error);
-            return so;
-        }
-        error =
-            "source: no CMakeLists.txt (find_package(PlatformSDK) and platform_add_plugin) and no "
-            "C files at the top of the source";
-        log(error);
-        return "";
+        std::string so;
+        if (fs::exists(src + "/Cargo.toml"))
+            so = build_cargo(src, build, name, error, log, cancel);
+        else if (fs::exists(src + "/go.mod"))
+            so = build_go(src, build, sdk, name, error, log, cancel);
+        else if (has_c)
+            so = build_plain_c(src, build, sdk, name, error, log, cancel);
+        else
+            error =
+                "source: none of CMakeLists.txt (find_package(PlatformSDK) and "
+                "platform_add_plugin), Cargo.toml, go.mod or C files at the top of the source";
+        if (!so.empty())
+            if (error = check_exports(so); !error.empty()) so.clear();
+        if (so.empty()) log(error);
+        return so;
     }
     std::string first_error;
     auto capture = [&](const std::string& line) {

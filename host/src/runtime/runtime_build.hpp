@@ -52,11 +52,14 @@ std::string exported_symbols(const std::string& path, std::vector<std::string>& 
 // (what else it exports, or that the entry is missing), for the runtime's build error.
 std::string check_exports(const std::string& path);
 
-// A folder with a CMakeLists.txt at its top is configured and built with CMake. A folder without
-// one but with C files there is a plain-C plugin: every *.c but *_test.c is compiled with `cc`
-// into <build>/plugins/<name>.so (-std=c99, hidden visibility, -Wl,--no-undefined and the SDK's
-// plugin.map, against the SDK's include folder). Either way the result must export exactly
-// platform_plugin_entry (check_exports) before it is returned.
+// What is at the top of `src` decides the tool: CMakeLists.txt, CMake (below); else Cargo.toml,
+// `cargo build --release --offline` (a cdylib; target folder in <build>); else go.mod, `go build
+// -buildmode=c-shared` through cgo against the SDK's include folder, linked with its plugin.map,
+// offline; else C files, a plain-C plugin: every *.c but *_test.c compiled with `cc` (-std=c99,
+// hidden visibility, -Wl,--no-undefined, plugin.map). A missing tool is an error naming the Debian
+// package. Cargo's and Go's caches are shared by every run build, under the runtime's folder.
+// Whatever the tool, the result must export exactly platform_plugin_entry (check_exports) before
+// it is returned as <build>/plugins/<name>.so.
 //
 // Configures and builds `src` into `build` (cmake -G Ninja when ninja exists, Release, ccache as
 // the compiler launcher when present, BUILD_TESTING=OFF, plugins to <build>/plugins), then

@@ -123,7 +123,7 @@ bool run_build(const std::vector<std::string>& argv, const std::string& cwd,
 
 // A Cargo folder (Cargo.toml at its top, a cdylib): `cargo build --release --offline` with the
 // target folder in <build>; the one lib*.so it makes becomes <build>/plugins/<name>.so. Caches
-// shared by every run build live in <runtime home>/cargo-home.
+// shared by every run build live in <runtime folder>/.cargo-home (a dot: never a service's name).
 std::string build_cargo(const std::string& src, const std::string& build, const std::string& name,
                         std::string& error, const LogFn& log, const std::atomic<bool>* cancel) {
     if (!on_path("cargo")) {
@@ -134,7 +134,7 @@ std::string build_cargo(const std::string& src, const std::string& build, const 
     const std::string home = fs::path(build).parent_path().parent_path().string();
     log("$ cargo build --release --offline");
     if (!run_build(
-            {"env", "CARGO_HOME=" + home + "/cargo-home", "CARGO_TARGET_DIR=" + build + "/target",
+            {"env", "CARGO_HOME=" + home + "/.cargo-home", "CARGO_TARGET_DIR=" + build + "/target",
              "cargo", "build", "--release", "--offline"},
             src, "cargo build", error, log, cancel))
         return "";
@@ -158,7 +158,7 @@ std::string build_cargo(const std::string& src, const std::string& build, const 
 
 // A Go folder (go.mod at its top, package main with cgo over abi.h): `go build
 // -buildmode=c-shared` against the SDK's include folder, linked with its plugin.map, offline
-// (GOPROXY=off), the build cache shared by every run build in <runtime home>/go-cache.
+// (GOPROXY=off), the build cache shared by every run build in <runtime folder>/.go-cache.
 std::string build_go(const std::string& src, const std::string& build, const std::string& sdk,
                      const std::string& name, std::string& error, const LogFn& log,
                      const std::atomic<bool>* cancel) {
@@ -184,7 +184,7 @@ std::string build_go(const std::string& src, const std::string& build, const std
     fs::create_directories(build + "/plugins", ec);
     log("$ go build -buildmode=c-shared (SDK " + include + ")");
     if (!run_build(
-            {"env", "GOCACHE=" + home + "/go-cache", "GOPATH=" + home + "/gopath", "GOPROXY=off",
+            {"env", "GOCACHE=" + home + "/.go-cache", "GOPATH=" + home + "/.gopath", "GOPROXY=off",
              "GOFLAGS=", "CGO_ENABLED=1", "CGO_CFLAGS=-I" + include + " -O2", "go", "build",
              "-buildmode=c-shared", "-ldflags",
              "-extldflags '-Wl,--no-undefined -Wl,--version-script=" + map + "'", "-o", out, "."},

@@ -33,6 +33,7 @@ PLATFORM_DEPS_PACKAGES=(
     libnats-dev  # cnats: the broker-nats and events-nats providers (plugins/broker-nats, plugins/events-nats)
     nats-server  # scripts/nats.sh: the loopback server (JetStream) their tests start
     yamllint  # tests/scripts/kubernetes_deploy_test.sh lints profiles/kubernetes (manifests, Helm values)
+    rustc cargo golang-go  # tests/sdk: the Rust and Go plugin examples (plugin-sdk/examples/hello-rust, hello-go), built offline
 )
 PLATFORM_DEPS_BENCH_PACKAGES=(wrk nginx-light python3 valgrind)
 

@@ -44,6 +44,23 @@ std::string fetch_source(const Source& source, const std::string& dir, std::stri
 // "" when none is usable.
 std::string sdk_dir(const std::string& exe_dir, const std::string& work_dir);
 
+// The names of the symbols the shared object at `path` exports (defined, global or weak, in
+// .dynsym), sorted. Returns "" or why the file could not be read.
+std::string exported_symbols(const std::string& path, std::vector<std::string>& names);
+
+// "" when the shared object at `path` exports exactly platform_plugin_entry, else the problem
+// (what else it exports, or that the entry is missing), for the runtime's build error.
+std::string check_exports(const std::string& path);
+
+// What is at the top of `src` decides the tool: CMakeLists.txt, CMake (below); else Cargo.toml,
+// `cargo build --release --offline` (a cdylib; target folder in <build>); else go.mod, `go build
+// -buildmode=c-shared` through cgo against the SDK's include folder, linked with its plugin.map,
+// offline; else C files, a plain-C plugin: every *.c but *_test.c compiled with `cc` (-std=c99,
+// hidden visibility, -Wl,--no-undefined, plugin.map). A missing tool is an error naming the Debian
+// package. Cargo's and Go's caches are shared by every run build, under the runtime's folder.
+// Whatever the tool, the result must export exactly platform_plugin_entry (check_exports) before
+// it is returned as <build>/plugins/<name>.so.
+//
 // Configures and builds `src` into `build` (cmake -G Ninja when ninja exists, Release, ccache as
 // the compiler launcher when present, BUILD_TESTING=OFF, plugins to <build>/plugins), then
 // picks the plugin: <build>/plugins/<name>.so, else the only .so there. Returns the .so path, or

@@ -1,12 +1,14 @@
 // The runtime (issue 8, docs/decisions.md 27): `platform run|update|kill|status|logs` against the
 // real host. Sources are the SDK's hello example copied to a temp folder (uploaded by the CLI), a
 // git repository made here with `git init`, crashy (tests/plugins/crashy) as an out-of-tree
-// folder, and a folder that does not compile. Every wait polls a condition under a deadline.
+// folder, a folder that does not compile, and the C, Rust and Go examples of plugin-sdk/examples.
+// Every wait polls a condition under a deadline.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -363,6 +365,107 @@ TEST_F(Runtime, CrashOfARunPluginIsContained) {
     EXPECT_EQ(record("crashy")["status"], "running");
     EXPECT_EQ(platform({"kill", "crashy"}).code, 0);
     EXPECT_EQ(platform({"kill", "calm"}).code, 0);
+}
+
+// A folder of C files with no CMakeLists.txt and no Makefile (plugin-sdk/examples/hello-c without
+// its Makefile; with it, make builds it: RuntimeLanguages.*) is built with cc against the SDK's
+// abi.h and plugin.map, *_test.c left out, and served.
+TEST_F(Runtime, PlainCFolderIsBuiltWithCc) {
+    const std::string dir = src_.path() + "/hello-c";
+    fs::create_directories(dir);
+    for (const char* f : {"hello.c", "hello_test.c"})
+        fs::copy_file(platform::test::source_dir() + "/plugin-sdk/examples/hello-c/" + f,
+                      dir + "/" + f);
+    auto run = platform({"run", dir});
+    ASSERT_EQ(run.code, 0) << run.err;
+    wait_status("hello-c", "running");
+    EXPECT_EQ(greet("hello-c"), "Hello, Ada!") << logs("hello-c");
+    HttpClient c("127.0.0.1", host->api_port());
+    auto count = [&](const std::string& who) {
+        auto r = c.post_json("/api/v1/hello-c/count", json::object(),
+                             {{"Authorization", "Bearer " + who}});
+        return r.status == 200 ? r.json()["data"].value("count", -1) : -r.status;
+    };
+    EXPECT_EQ(count("alice"), 1);
+    EXPECT_EQ(count("alice"), 2);
+    EXPECT_EQ(count("bob"), 1);
+    EXPECT_NE(logs("hello-c").find("$ cc -O2 -fPIC -shared ... -o <build>/plugins/hello-c.so "
+                                   "hello.c\n"),
+              std::string::npos)
+        << logs("hello-c");  // hello_test.c is not part of the plugin
+    EXPECT_EQ(platform({"kill", "hello-c"}).code, 0);
+}
+
+bool tool_on_path(const std::string& tool) {
+    return std::system(("command -v " + tool + " >/dev/null 2>&1").c_str()) == 0;
+}
+
+// A Cargo folder and a Go folder (plugin-sdk/examples/hello-rust and hello-go as they are) are
+// built with cargo and go build -buildmode=c-shared, offline, and served; the Rust plugin's panic
+// is a 500 and the next call a 200.
+TEST_F(Runtime, CargoAndGoFoldersAreBuiltWithTheirTools) {
+    if (!tool_on_path("cargo") || !tool_on_path("go"))
+        GTEST_SKIP() << "needs cargo and go: apt-get install cargo rustc golang-go";
+    for (const char* name : {"hello-rust", "hello-go"}) {
+        const std::string dir = src_.path() + "/" + name;
+        fs::copy(platform::test::source_dir() + "/plugin-sdk/examples/" + name, dir,
+                 fs::copy_options::recursive);
+        auto run = platform({"run", dir});
+        ASSERT_EQ(run.code, 0) << run.err;
+        wait_status(name, "running");
+        EXPECT_EQ(greet(name), "Hello, Ada!") << logs(name);
+        HttpClient c("127.0.0.1", host->api_port());
+        auto r = c.post_json(std::string("/api/v1/") + name + "/count", json::object(),
+                             {{"Authorization", "Bearer alice"}});
+        EXPECT_EQ(r.status, 200) << r.body;
+        EXPECT_EQ(r.status == 200 ? r.json()["data"].value("count", -1) : -1, 1) << r.body;
+    }
+    HttpClient c("127.0.0.1", host->api_port());
+    auto panic = c.get("/api/v1/hello-rust/greet?name=panic");
+    EXPECT_EQ(panic.status, 500) << panic.body;
+    EXPECT_NE(panic.body.find("greet was asked to panic"), std::string::npos) << panic.body;
+    EXPECT_EQ(greet("hello-rust"), "Hello, Ada!");
+    EXPECT_NE(logs("hello-go").find("$ go build -buildmode=c-shared"), std::string::npos);
+    EXPECT_NE(logs("hello-rust").find("$ cargo build --release --offline"), std::string::npos);
+    EXPECT_EQ(platform({"kill", "hello-rust"}).code, 0);
+    EXPECT_EQ(platform({"kill", "hello-go"}).code, 0);
+}
+
+// A plugin must export exactly one entry symbol (decision 84): a C folder without it is a build
+// error; a CMake folder that skips platform_add_plugin and exports a helper too is served, the
+// helper counted in the log.
+TEST_F(Runtime, OnlyTheEntrySymbolIsRequiredAlone) {
+    const std::string c_dir = src_.path() + "/noentry";
+    fs::create_directories(c_dir);
+    fs::copy_file(platform::test::source_dir() + "/plugin-sdk/examples/hello-c/hello.c",
+                  c_dir + "/hello.c");
+    replace_in(c_dir + "/hello.c", "* platform_plugin_entry(", "* platform_plugin_entri(");
+    auto run = platform({"run", c_dir});
+    EXPECT_EQ(run.code, 1) << run.err;
+    EXPECT_NE(run.err.find("noentry.so exports no platform_plugin_entry"), std::string::npos)
+        << run.err;
+    EXPECT_EQ(platform({"kill", "noentry"}).code, 0);
+
+    const std::string cmake_dir = src_.path() + "/leaky";
+    fs::create_directories(cmake_dir);
+    fs::copy_file(platform::test::source_dir() + "/plugin-sdk/examples/hello-c/hello.c",
+                  cmake_dir + "/hello.c");
+    write(cmake_dir + "/extra.c", "int leaked_helper(void) { return 1; }\n");
+    write(cmake_dir + "/CMakeLists.txt",
+          "cmake_minimum_required(VERSION 3.22)\nproject(leaky C CXX)\n"
+          "find_package(PlatformSDK 0.1 REQUIRED)\n"
+          "add_library(leaky MODULE hello.c extra.c)\n"
+          "target_link_libraries(leaky PRIVATE Platform::abi)\n"
+          "set_target_properties(leaky PROPERTIES PREFIX \"\" LIBRARY_OUTPUT_DIRECTORY "
+          "${PLATFORM_PLUGIN_OUTPUT_DIR})\n");
+    run = platform({"run", cmake_dir});
+    EXPECT_EQ(run.code, 0) << run.err;
+    EXPECT_EQ(greet("leaky"), "Hello, Ada!") << logs("leaky");
+    EXPECT_NE(logs("leaky").find("leaky.so exports platform_plugin_entry and 1 other symbols (not "
+                                 "entry-like; allowed)"),
+              std::string::npos)
+        << logs("leaky");
+    EXPECT_EQ(platform({"kill", "leaky"}).code, 0);
 }
 
 TEST_F(Runtime, BadInputNamesTheArgument) {

@@ -3,7 +3,9 @@
 # exit, a clean environment, the installed host started on a free port, and checks of its answers.
 # Sourced (bash); the caller has `set -euo pipefail`.
 #
-#   sdk_init                      creates $work (KEEP_SDK_TEST_DIR=1 keeps it) and $clean_env
+#   sdk_init                      creates $work (KEEP_SDK_TEST_DIR=1 keeps it) and $clean_env:
+#                                 env -i with a plain PATH, no inherited include, library, CMake
+#                                 or pkg-config search paths
 #   start_host <name> <plugin dir> [args...]   starts $prefix/bin/platform (profile test unless
 #                                 args say otherwise) with PLATFORM_PLUGIN_PATH; sets $api, $proxy
 #   stop_host <name>              stops it (SIGTERM, then waits)

@@ -13,31 +13,11 @@ set -euo pipefail
 cmake_bin=$1 build_dir=$2 example_src=$3 cxx=$4 generator=$5
 source_dir=$(cd "$example_src/../../.." && pwd) # the Platform source tree, which must stay invisible
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/platform-sdk-test-XXXXXX")
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=tests/sdk/lib.sh
+source "$here/lib.sh"
+sdk_init # $work, removed on exit (KEEP_SDK_TEST_DIR=1 keeps it), and $clean_env
 prefix=$work/prefix
-host_pid=
-cleanup() {
-    if [[ -n $host_pid ]] && kill -0 "$host_pid" 2>/dev/null; then
-        kill "$host_pid" 2>/dev/null || true
-        wait "$host_pid" 2>/dev/null || true
-    fi
-    if [[ ${KEEP_SDK_TEST_DIR:-} == 1 ]]; then echo "kept $work"; else rm -rf "$work"; fi
-}
-trap cleanup EXIT
-
-fail() {
-    echo "FAIL: $*" >&2
-    if [[ -f $work/host.log ]]; then
-        echo "---- host log ----" >&2
-        cat "$work/host.log" >&2
-    fi
-    exit 1
-}
-step() { echo "== $*"; }
-
-# A clean environment: no inherited include, library, CMake or pkg-config search paths.
-clean_env=(env -i "PATH=/usr/local/bin:/usr/bin:/bin" "HOME=$work/home" "TMPDIR=$work")
-mkdir -p "$work/home"
 
 # ---- 1. install ------------------------------------------------------------------------------
 step "install $build_dir into $prefix"
@@ -87,36 +67,13 @@ step "run the example's unit test (fake host)"
 
 # ---- 3. the installed host serves it -----------------------------------------------------------
 step "start $prefix/bin/platform with PLATFORM_PLUGIN_PATH=$work/hello/build/plugins"
-mkdir -p "$work/state"
-(cd "$work" && exec "${clean_env[@]}" "PLATFORM_HOME=$work/state" "PLATFORM_PLUGIN_PATH=$work/hello/build/plugins" \
-    "$prefix/bin/platform" server --profile test --api_address 127.0.0.1:0 --proxy_address 127.0.0.1:0) \
-    >"$work/host.log" 2>&1 &
-host_pid=$!
+start_host main "$work/hello/build/plugins"
 
-api='' proxy=''
-for _ in $(seq 1 300); do # up to 30 s
-    if line=$(grep -m1 -o 'listening api=[^ ]* proxy=[^ ]*' "$work/host.log"); then
-        api=${line#listening api=}; api=${api%% *}
-        proxy=${line##*proxy=}
-        break
-    fi
-    kill -0 "$host_pid" 2>/dev/null || fail "the installed host exited before listening"
-    sleep 0.1
-done
-[[ -n $api ]] || fail "no 'listening' line from the installed host within 30 s"
-
-grep -qF "profile test ($prefix/bin/../share/platform/profiles/test.yaml)" "$work/host.log" ||
+grep -qF "profile test ($prefix/bin/../share/platform/profiles/test.yaml)" "$work/host-main.log" ||
     fail "the installed host did not use the installed profile ($prefix/share/platform/profiles/test.yaml)"
-grep -q "plugin notes .* serving" "$work/host.log" || fail "the installed host did not load its installed plugins"
-grep -q "plugin hello 1.0.0 serving go.core.api.v1.hello" "$work/host.log" || fail "the host did not load hello.so"
+grep -q "plugin notes .* serving" "$work/host-main.log" || fail "the installed host did not load its installed plugins"
+grep -q "plugin hello 1.0.0 serving go.core.api.v1.hello" "$work/host-main.log" || fail "the host did not load hello.so"
 
-expect() { # <what> <expected body> <curl args...>
-    local what=$1 want=$2 got
-    shift 2
-    got=$(curl -sS --max-time 10 "$@") || fail "$what: curl failed"
-    [[ $got == "$want" ]] || fail "$what: expected $want, got $got"
-    echo "ok   $what -> $got"
-}
 expect "GET /api/v1/hello/greet?name=Ada" '{"data":{"message":"Hello, Ada!"}}' \
     "http://$api/api/v1/hello/greet?name=Ada"
 expect "POST /api/v1/hello/count as alice (1)" '{"data":{"count":1}}' \

@@ -69,7 +69,8 @@ std::string sdk_prefix(const std::string& exe_dir, const std::string& work_dir) 
         root = root.parent_path();
     if (!fs::exists(root / "include/platform/abi.h")) return "";
     if (fs::equivalent(root / "lib/cmake/PlatformSDK", cmake_dir, ec)) return root.string();
-    const fs::path prefix = work_dir + "/sdk-prefix";  // a host run from its build tree
+    // A host run from its build tree; a dot folder, never a service's name (dir_of).
+    const fs::path prefix = work_dir + "/.sdk-prefix";
     fs::remove_all(prefix, ec);
     fs::create_directories(prefix / "lib/cmake/PlatformSDK", ec);
     fs::create_directory_symlink(root / "include", prefix / "include", ec);
@@ -254,7 +255,7 @@ std::string build_plugin(const std::string& src, const std::string& build, const
             return fail(count ? "make made several .so files and none is named " + name + ".so"
                               : "make made no plugin (its default target leaves one .so in "
                                 "plugins/ or at the top of the folder)");
-    } else {  // "c": every *.c at the top, one shared library
+    } else {  // "c": every *.c at the top but *_test.c, one shared library
         if (std::string why = missing_tool({{"cc", "gcc"}}, "C"); !why.empty()) return fail(why);
         if (env.prefix.empty()) return fail("the host does not know where its SDK's abi.h is");
         std::vector<std::string> argv = {"cc",
@@ -268,9 +269,12 @@ std::string build_plugin(const std::string& src, const std::string& build, const
                                          "-o",
                                          so_out};
         std::vector<std::string> files;
-        for (const auto& e : fs::directory_iterator(src, ec))
-            if (e.path().extension() == ".c" && e.is_regular_file())
-                files.push_back(e.path().filename().string());
+        for (const auto& e : fs::directory_iterator(src, ec)) {
+            const std::string file = e.path().filename().string();
+            if (e.path().extension() == ".c" && e.is_regular_file() &&
+                !(file.size() > 7 && file.compare(file.size() - 7, 7, "_test.c") == 0))
+                files.push_back(file);  // a unit test's main (hello_test.c) is not the plugin's
+        }
         std::sort(files.begin(), files.end());
         argv.insert(argv.end(), files.begin(), files.end());
         std::string shown = "cc -O2 -fPIC -shared ... -o <build>/plugins/" + name + ".so";

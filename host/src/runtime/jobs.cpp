@@ -52,7 +52,8 @@ bool Manager::build_into(const std::string& name, json& rec, const std::string& 
     }
     const std::string exe_dir = runtime_.settings().exe_dir,
                       work = runtime_.settings().home + "/runtime";
-    BuildEnv env{sdk_dir(exe_dir, work), sdk_prefix(exe_dir, work), work + "/cache"};
+    BuildEnv env{sdk_dir(exe_dir, work), sdk_prefix(exe_dir, work),
+                 work + "/.cache"};  // dot folders: never a service's name
     if (env.cmake_dir.empty())
         return error = "the host does not know where its SDK is (set PLATFORM_SDK_DIR)", false;
     so = build_plugin(src, build, env, name, error, out, &cancel_);

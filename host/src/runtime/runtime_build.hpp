@@ -49,7 +49,8 @@ std::string sdk_dir(const std::string& exe_dir, const std::string& work_dir);
 // A prefix laid out like an installed SDK for the builds that are not CMake's: <prefix>/include
 // (platform/abi.h) and <prefix>/lib/cmake/PlatformSDK/plugin.map (the version script that keeps
 // every symbol but the entry local). The installed prefix itself when there is one; else a folder
-// of symbolic links under `work_dir` to the SDK this host was built with. "" when none is usable.
+// of symbolic links, <work_dir>/.sdk-prefix, to the SDK this host was built with. "" when none is
+// usable.
 std::string sdk_prefix(const std::string& exe_dir, const std::string& work_dir);
 
 // What a build needs besides the source: the SDK as CMake finds it (sdk_dir), as a prefix
@@ -61,7 +62,8 @@ struct BuildEnv {
 
 // The kind of folder `src` is, by what is at its top, first match wins (docs/decisions.md 84):
 // "cmake" (CMakeLists.txt), "cargo" (Cargo.toml), "go" (go.mod or a *.go file), "make"
-// (Makefile, makefile or GNUmakefile), "c" (*.c files and nothing above); "" when none.
+// (Makefile, makefile or GNUmakefile), "c" (*.c files and nothing above: every *.c but *_test.c,
+// one cc -shared with plugin.map); "" when none.
 std::string source_kind(const std::string& src);
 
 // Builds `src` with its kind's tool, into `build` where the tool allows (CMake, Cargo's target

@@ -161,6 +161,10 @@ TEST_F(RuntimeLanguages, GoFolderRuns) {
     start();
     run_and_greet(example(src_.path(), "hello-go", "hello-go"), "hello-go",
                   "go build -buildmode=c-shared");
+    // *.go files without go.mod are a Go folder too (one package, outside any module).
+    const std::string loose = example(src_.path(), "hello-go", "loose-go");
+    fs::remove(loose + "/go.mod");
+    run_and_greet(loose, "loose-go", "runtime: a Go folder (go.mod or *.go)");
 }
 
 // A library with a second entry-like symbol (made by a Makefile without the version script), or

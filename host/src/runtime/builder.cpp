@@ -233,7 +233,9 @@ std::string build_plugin(const std::string& src, const std::string& build, const
                  so_out, "."},
                 "go build -buildmode=c-shared -o <build>/plugins/" + name + ".so .",
                 {"CGO_ENABLED=1", "CGO_CFLAGS=-I" + env.prefix + "/include -O2 -g", "GOPROXY=off",
-                 "GOTOOLCHAIN=local", cache("GOCACHE", "go-build"), cache("GOPATH", "gopath")});
+                 "GOTOOLCHAIN=local", cache("GOCACHE", "go-build"), cache("GOPATH", "gopath"),
+                 // *.go files without go.mod: built as one package outside any module.
+                 fs::exists(src + "/go.mod") ? "GOFLAGS=" : "GO111MODULE=off"});
             !error.empty())
             return "";
         fs::remove(out + "/" + name + ".h", ec);  // the header c-shared writes beside it

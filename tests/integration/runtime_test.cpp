@@ -4,6 +4,7 @@
 // folder, a folder that does not compile, and the C, Rust and Go examples of plugin-sdk/examples.
 // Every wait polls a condition under a deadline.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -64,8 +65,13 @@ protected:
     // The test profile with the scripted model server as the agent's model (OpenAI's format).
     static void SetUpTestSuite() {
         model = new FakeModelServer();
-        start_host(platform::test::model_server_host(*model, suite_dir() + "/runtime.yaml",
-                                                     platform::test::test_profile_text()));
+        auto options = platform::test::model_server_host(*model, suite_dir() + "/runtime.yaml",
+                                                         platform::test::test_profile_text());
+        // Debian's toolchains (never a rustup or golang.org install also on PATH), and Go's build
+        // cache kept between runs (decision 84).
+        options.env["PATH"] = "/usr/bin:/bin";
+        options.env["GOCACHE"] = platform::test::build_dir() + "/runtime-languages-cache/go-build";
+        start_host(options);
     }
     static void TearDownTestSuite() {
         stop_host();
@@ -396,15 +402,11 @@ TEST_F(Runtime, PlainCFolderIsBuiltWithCc) {
     EXPECT_EQ(platform({"kill", "hello-c"}).code, 0);
 }
 
-bool tool_on_path(const std::string& tool) {
-    return std::system(("command -v " + tool + " >/dev/null 2>&1").c_str()) == 0;
-}
-
 // A Cargo folder and a Go folder (plugin-sdk/examples/hello-rust and hello-go as they are) are
 // built with cargo and go build -buildmode=c-shared, offline, and served; the Rust plugin's panic
 // is a 500 and the next call a 200.
 TEST_F(Runtime, CargoAndGoFoldersAreBuiltWithTheirTools) {
-    if (!tool_on_path("cargo") || !tool_on_path("go"))
+    if (access("/usr/bin/cargo", X_OK) != 0 || access("/usr/bin/go", X_OK) != 0)
         GTEST_SKIP() << "needs cargo and go: apt-get install cargo rustc golang-go";
     for (const char* name : {"hello-rust", "hello-go"}) {
         const std::string dir = src_.path() + "/" + name;

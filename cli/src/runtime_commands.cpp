@@ -1,6 +1,7 @@
 // runtime_commands.cpp — `platform run|update|kill|status|logs` over the `runtime` built-in
-// (host/src/runtime/runtime_service.hpp; docs/cli.md). A local folder is uploaded as
-// a base64 .tar.gz (without its build/ and .git/); anything else is a git source the server clones.
+// (host/src/runtime/runtime_service.hpp; docs/cli.md). A local folder is uploaded as a base64
+// .tar.gz (without its build/ and .git/, and a Cargo folder's target/); anything else is a git
+// source the server clones.
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -33,6 +34,8 @@ const char* kRunHelp =
     "once the service serves, or 1 with the compiler's first error (platform logs <name> has all\n"
     "of it). --detach returns once the server queued the build; --timeout (default 15m) bounds\n"
     "the wait. A local path must exist; a repository on the server's machine is file:///path.\n"
+    "The server builds by what the folder holds: CMakeLists.txt (CMake), Cargo.toml (cargo),\n"
+    "go.mod or *.go (go build -buildmode=c-shared), a Makefile (make), else *.c (cc).\n"
     "Needs the admin or the runtime scope.\n";
 const char* kUpdateHelp =
     "Rebuild a run service and swap it in; the old worker serves until the new one runs, and "
@@ -103,10 +106,13 @@ Parsed parse(const Args& args, bool name_flag, bool log_flags) {
     return p;
 }
 
-// The folder as a base64 .tar.gz, without build/ and .git/.
+// The folder as a base64 .tar.gz, without build/ and .git/ (and a Cargo folder's target/, its
+// build output).
 std::string archive(const fs::path& dir) {
-    std::string cmd =
-        "tar -czf - -C '" + dir.string() + "' --exclude=./build --exclude=./.git . 2>/dev/null";
+    std::error_code ec;
+    const bool cargo = fs::exists(dir / "Cargo.toml", ec);
+    std::string cmd = "tar -czf - -C '" + dir.string() + "' --exclude=./build --exclude=./.git" +
+                      (cargo ? " --exclude=./target" : "") + " . 2>/dev/null";
     FILE* f = ::popen(cmd.c_str(), "r");
     if (!f) throw UsageError("cannot run tar to pack " + dir.string());
     std::string bytes;

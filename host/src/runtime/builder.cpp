@@ -1,12 +1,11 @@
-#include <elf.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <platform/host/core/build_tree.hpp>
+#include <regex>
 
 #include "runtime_build.hpp"
 
@@ -29,228 +28,7 @@ bool on_path(const std::string& program) {
     }
     return false;
 }
-// The C header folder and the version script of the SDK whose CMake folder is `sdk`: an installed
-// <prefix>/lib/cmake/PlatformSDK (headers in <prefix>/include), plugin-sdk/cmake in a source tree
-// (headers in plugin-sdk/include), or the folder sdk_dir() writes for a host run from its build
-// tree (the source tree's, compiled in). False when none has both.
-bool c_sdk_paths(const std::string& sdk, std::string& include, std::string& map) {
-    std::vector<std::string> cmake_dirs = {sdk};
-    if (const std::string source = build_tree::sdk_source_cmake_dir(); !source.empty())
-        cmake_dirs.push_back(source);
-    for (const auto& dir : cmake_dirs) {
-        if (!fs::exists(dir + "/plugin.map")) continue;
-        for (const char* up : {"/../../../include", "/../include"}) {
-            if (fs::exists(dir + up + "/platform/abi.h")) {
-                include = fs::weakly_canonical(dir + up).string();
-                map = fs::weakly_canonical(dir + "/plugin.map").string();
-                return true;
-            }
-        }
-    }
-    return false;
-}
-
-// A plain-C folder: C sources at its top, no CMakeLists.txt. Every *.c there but *_test.c is
-// compiled into one module with the flags platform_add_plugin gives C++ plugins.
-std::string build_plain_c(const std::string& src, const std::string& build, const std::string& sdk,
-                          const std::string& name, std::string& error, const LogFn& log,
-                          const std::atomic<bool>* cancel) {
-    std::string include, map;
-    if (!c_sdk_paths(sdk, include, map)) {
-        error = "the host's SDK (" + sdk + ") has no include/platform/abi.h and plugin.map";
-        log(error);
-        return "";
-    }
-    if (!on_path("cc")) {
-        error = "a plain-C folder needs a C compiler, cc: apt-get install gcc";
-        log(error);
-        return "";
-    }
-    std::vector<std::string> sources;
-    std::error_code ec;
-    for (const auto& e : fs::directory_iterator(src, ec)) {
-        const std::string file = e.path().filename().string();
-        if (e.is_regular_file() && e.path().extension() == ".c" &&
-            !(file.size() > 7 && file.compare(file.size() - 7, 7, "_test.c") == 0))
-            sources.push_back(file);
-    }
-    std::sort(sources.begin(), sources.end());
-    const std::string out = build + "/plugins/" + name + ".so";
-    fs::create_directories(build + "/plugins", ec);
-    std::vector<std::string> cc = {"cc",
-                                   "-std=c99",
-                                   "-O2",
-                                   "-fPIC",
-                                   "-fvisibility=hidden",
-                                   "-I" + include,
-                                   "-shared",
-                                   "-Wl,--no-undefined",
-                                   "-Wl,--version-script=" + map,
-                                   "-o",
-                                   out};
-    cc.insert(cc.end(), sources.begin(), sources.end());
-    std::string first_error;
-    auto capture = [&](const std::string& line) {
-        if (first_error.empty() && line.find("error:") != std::string::npos) first_error = line;
-        log(line);
-    };
-    log("$ cc -std=c99 -shared ... " + std::to_string(sources.size()) + " C file(s) (SDK " +
-        include + ")");
-    if (int rc = run_process(cc, src, capture, kBuildTimeoutMs, cancel); rc != 0) {
-        error = "build failed" + (first_error.empty() ? " (cc exited " + std::to_string(rc) + ")"
-                                                      : ": " + first_error);
-        return "";
-    }
-    return out;
-}
-// Runs a build command, keeping the first line that names an error for the build's error.
-bool run_build(const std::vector<std::string>& argv, const std::string& cwd,
-               const std::string& what, std::string& error, const LogFn& log,
-               const std::atomic<bool>* cancel) {
-    std::string first_error;
-    auto capture = [&](const std::string& line) {
-        if (first_error.empty() && line.find("error") != std::string::npos) first_error = line;
-        log(line);
-    };
-    if (int rc = run_process(argv, cwd, capture, kBuildTimeoutMs, cancel); rc != 0) {
-        error = "build failed" + (first_error.empty()
-                                      ? " (" + what + " exited " + std::to_string(rc) + ")"
-                                      : ": " + first_error);
-        return false;
-    }
-    return true;
-}
-
-// A Cargo folder (Cargo.toml at its top, a cdylib): `cargo build --release --offline` with the
-// target folder in <build>; the one lib*.so it makes becomes <build>/plugins/<name>.so. Caches
-// shared by every run build live in <runtime folder>/.cargo-home (a dot: never a service's name).
-std::string build_cargo(const std::string& src, const std::string& build, const std::string& name,
-                        std::string& error, const LogFn& log, const std::atomic<bool>* cancel) {
-    if (!on_path("cargo")) {
-        error = "a Cargo folder needs cargo and rustc: apt-get install cargo rustc";
-        log(error);
-        return "";
-    }
-    const std::string home = fs::path(build).parent_path().parent_path().string();
-    log("$ cargo build --release --offline");
-    if (!run_build(
-            {"env", "CARGO_HOME=" + home + "/.cargo-home", "CARGO_TARGET_DIR=" + build + "/target",
-             "cargo", "build", "--release", "--offline"},
-            src, "cargo build", error, log, cancel))
-        return "";
-    std::vector<fs::path> found;
-    std::error_code ec;
-    for (const auto& e : fs::directory_iterator(build + "/target/release", ec))
-        if (e.path().extension() == ".so" && e.is_regular_file()) found.push_back(e.path());
-    if (found.size() != 1) {
-        error = found.empty() ? "the build made no shared library (Cargo.toml: [lib] crate-type = "
-                                "[\"cdylib\"])"
-                              : "the build made several shared libraries in target/release";
-        log(error);
-        return "";
-    }
-    const std::string out = build + "/plugins/" + name + ".so";
-    fs::create_directories(build + "/plugins", ec);
-    fs::copy_file(found[0], out, fs::copy_options::overwrite_existing, ec);
-    if (ec) return error = "copying the plugin: " + ec.message(), log(error), "";
-    return out;
-}
-
-// A Go folder (go.mod at its top, package main with cgo over abi.h): `go build
-// -buildmode=c-shared` against the SDK's include folder, linked with its plugin.map, offline
-// (GOPROXY=off), the build cache shared by every run build in <runtime folder>/.go-cache.
-std::string build_go(const std::string& src, const std::string& build, const std::string& sdk,
-                     const std::string& name, std::string& error, const LogFn& log,
-                     const std::atomic<bool>* cancel) {
-    std::string include, map;
-    if (!c_sdk_paths(sdk, include, map)) {
-        error = "the host's SDK (" + sdk + ") has no include/platform/abi.h and plugin.map";
-        log(error);
-        return "";
-    }
-    if (!on_path("go")) {
-        error = "a Go folder needs go: apt-get install golang-go";
-        log(error);
-        return "";
-    }
-    if (!on_path("cc")) {
-        error = "a Go folder needs a C compiler for cgo, cc: apt-get install gcc";
-        log(error);
-        return "";
-    }
-    const std::string home = fs::path(build).parent_path().parent_path().string();
-    const std::string out = build + "/plugins/" + name + ".so";
-    std::error_code ec;
-    fs::create_directories(build + "/plugins", ec);
-    log("$ go build -buildmode=c-shared (SDK " + include + ")");
-    if (!run_build(
-            {"env", "GOCACHE=" + home + "/.go-cache", "GOPATH=" + home + "/.gopath", "GOPROXY=off",
-             "GOFLAGS=", "CGO_ENABLED=1", "CGO_CFLAGS=-I" + include + " -O2", "go", "build",
-             "-buildmode=c-shared", "-ldflags",
-             "-extldflags '-Wl,--no-undefined -Wl,--version-script=" + map + "'", "-o", out, "."},
-            src, "go build", error, log, cancel))
-        return "";
-    fs::remove(build + "/plugins/" + name + ".h", ec);  // cgo's header for C callers
-    return out;
-}
 }  // namespace
-
-std::string exported_symbols(const std::string& path, std::vector<std::string>& names) {
-    names.clear();
-    std::ifstream in(path, std::ios::binary);
-    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    Elf64_Ehdr eh;
-    if (bytes.size() < sizeof eh) return "not an ELF file";
-    std::memcpy(&eh, bytes.data(), sizeof eh);
-    if (std::memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 || eh.e_ident[EI_CLASS] != ELFCLASS64)
-        return "not a 64-bit ELF file";
-    if (eh.e_shentsize != sizeof(Elf64_Shdr) ||
-        eh.e_shoff + uint64_t(eh.e_shnum) * sizeof(Elf64_Shdr) > bytes.size())
-        return "truncated ELF file";
-    auto section = [&](size_t i) {
-        Elf64_Shdr sh;
-        std::memcpy(&sh, bytes.data() + eh.e_shoff + i * sizeof sh, sizeof sh);
-        return sh;
-    };
-    for (size_t i = 0; i < eh.e_shnum; ++i) {
-        const Elf64_Shdr sh = section(i);
-        if (sh.sh_type != SHT_DYNSYM) continue;
-        if (sh.sh_link >= eh.e_shnum || sh.sh_offset + sh.sh_size > bytes.size())
-            return "truncated ELF file";
-        const Elf64_Shdr strtab = section(sh.sh_link);
-        if (strtab.sh_offset + strtab.sh_size > bytes.size()) return "truncated ELF file";
-        for (uint64_t at = 0; at + sizeof(Elf64_Sym) <= sh.sh_size; at += sizeof(Elf64_Sym)) {
-            Elf64_Sym sym;
-            std::memcpy(&sym, bytes.data() + sh.sh_offset + at, sizeof sym);
-            const unsigned bind = ELF64_ST_BIND(sym.st_info);
-            if (sym.st_shndx == SHN_UNDEF || sym.st_name >= strtab.sh_size ||
-                (bind != STB_GLOBAL && bind != STB_WEAK && bind != STB_GNU_UNIQUE))
-                continue;
-            const char* text = bytes.data() + strtab.sh_offset + sym.st_name;
-            names.emplace_back(text, strnlen(text, strtab.sh_size - sym.st_name));
-        }
-    }
-    std::sort(names.begin(), names.end());
-    return "";
-}
-
-std::string check_exports(const std::string& path) {
-    std::vector<std::string> names;
-    if (auto problem = exported_symbols(path, names); !problem.empty()) return problem;
-    std::vector<std::string> others;
-    for (const auto& n : names)
-        if (n != "platform_plugin_entry") others.push_back(n);
-    if (others.empty() && names.size() == 1) return "";
-    if (names.size() == others.size())
-        return "the plugin does not export platform_plugin_entry (declare it with C linkage and "
-               "default visibility)";
-    std::string list;
-    for (size_t i = 0; i < others.size() && i < 5; ++i) list += (i ? ", " : "") + others[i];
-    if (others.size() > 5) list += ", ... (" + std::to_string(others.size()) + " in all)";
-    return "the plugin exports " + list +
-           " besides platform_plugin_entry; a plugin exports exactly one symbol: link it with the "
-           "SDK's version script (plugin.map, as platform_add_plugin does)";
-}
 
 std::string sdk_dir(const std::string& exe_dir, const std::string& work_dir) {
     if (const char* env = std::getenv("PLATFORM_SDK_DIR"); env && *env) return env;
@@ -274,82 +52,241 @@ std::string sdk_dir(const std::string& exe_dir, const std::string& work_dir) {
     return dir;
 }
 
-std::string build_plugin(const std::string& src, const std::string& build, const std::string& sdk,
-                         const std::string& name, std::string& error, const LogFn& log,
-                         const std::atomic<bool>* cancel) {
-    if (!fs::exists(src + "/CMakeLists.txt")) {
-        bool has_c = false;
+std::string sdk_prefix(const std::string& exe_dir, const std::string& work_dir) {
+    std::string cmake_dir;
+    if (const char* env = std::getenv("PLATFORM_SDK_DIR"); env && *env)
+        cmake_dir = env;
+    else if (fs::exists(exe_dir + "/../lib/cmake/PlatformSDK/PlatformSDKConfig.cmake"))
+        cmake_dir = exe_dir + "/../lib/cmake/PlatformSDK";
+    else
+        cmake_dir = build_tree::sdk_source_cmake_dir();
+    if (cmake_dir.empty() || !fs::exists(cmake_dir + "/plugin.map")) return "";
+    std::error_code ec;
+    cmake_dir = fs::weakly_canonical(cmake_dir, ec).string();
+    // As PlatformSDKConfig.cmake does: the first parent with include/platform/abi.h.
+    fs::path root = cmake_dir;
+    for (int up = 0; up < 5 && !fs::exists(root / "include/platform/abi.h"); ++up)
+        root = root.parent_path();
+    if (!fs::exists(root / "include/platform/abi.h")) return "";
+    if (fs::equivalent(root / "lib/cmake/PlatformSDK", cmake_dir, ec)) return root.string();
+    // A host run from its build tree; a dot folder, never a service's name (dir_of).
+    const fs::path prefix = work_dir + "/.sdk-prefix";
+    fs::remove_all(prefix, ec);
+    fs::create_directories(prefix / "lib/cmake/PlatformSDK", ec);
+    fs::create_directory_symlink(root / "include", prefix / "include", ec);
+    fs::create_symlink(cmake_dir + "/plugin.map", prefix / "lib/cmake/PlatformSDK/plugin.map", ec);
+    return ec ? "" : prefix.string();
+}
+
+std::string source_kind(const std::string& src) {
+    auto has = [&](const char* f) { return fs::exists(src + "/" + f); };
+    auto any = [&](const char* ext) {
         std::error_code ec;
         for (const auto& e : fs::directory_iterator(src, ec))
-            if (e.path().extension() == ".c" && e.is_regular_file()) has_c = true;
-        std::string so;
-        if (fs::exists(src + "/Cargo.toml"))
-            so = build_cargo(src, build, name, error, log, cancel);
-        else if (fs::exists(src + "/go.mod"))
-            so = build_go(src, build, sdk, name, error, log, cancel);
-        else if (has_c)
-            so = build_plain_c(src, build, sdk, name, error, log, cancel);
-        else
-            error =
-                "source: none of CMakeLists.txt (find_package(PlatformSDK) and "
-                "platform_add_plugin), Cargo.toml, go.mod or C files at the top of the source";
-        if (!so.empty())
-            if (error = check_exports(so); !error.empty()) so.clear();
-        if (so.empty()) log(error);
-        return so;
-    }
+            if (e.path().extension() == ext && e.is_regular_file()) return true;
+        return false;
+    };
+    if (has("CMakeLists.txt")) return "cmake";
+    if (has("Cargo.toml")) return "cargo";
+    if (has("go.mod") || any(".go")) return "go";
+    if (has("Makefile") || has("makefile") || has("GNUmakefile")) return "make";
+    if (any(".c")) return "c";
+    return "";
+}
+
+namespace {
+
+// What each tool is and where Debian has it, for the error when it is missing.
+std::string missing_tool(const std::vector<std::pair<std::string, std::string>>& tools,
+                         const std::string& kind) {
+    for (const auto& [tool, package] : tools)
+        if (!on_path(tool))
+            return "toolchain: " + tool + " is not on the host's PATH; a " + kind +
+                   " folder is built with it: apt-get install " + package +
+                   " (scripts/deps.sh installs it)";
+    return "";
+}
+
+// The only .so in `dir` (not below), preferring <name>.so; "" when none or several.
+std::string pick_so(const std::string& dir, const std::string& name, size_t& count) {
+    count = 0;
+    if (fs::exists(dir + "/" + name + ".so")) return count = 1, dir + "/" + name + ".so";
+    std::string found;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(dir, ec))
+        if (e.path().extension() == ".so" && e.is_regular_file())
+            found = e.path().string(), ++count;
+    return count == 1 ? found : "";
+}
+
+// Whether `line` is a compiler's, CMake's, Cargo's or Go's error line (the first is the error).
+bool error_line(const std::string& line) {
+    static const std::regex go_error(R"(^\S+\.go:\d+(:\d+)?: )");
+    return line.find("error:") != std::string::npos || line.find("CMake Error") == 0 ||
+           line.rfind("error[", 0) == 0 || line.rfind("error: ", 0) == 0 ||
+           std::regex_search(line, go_error);
+}
+
+}  // namespace
+
+std::string build_plugin(const std::string& src, const std::string& build, const BuildEnv& env,
+                         const std::string& name, std::string& error, const LogFn& log,
+                         const std::atomic<bool>* cancel) {
+    const std::string kind = source_kind(src);
+    auto fail = [&](const std::string& why) {
+        error = why;
+        log(error);
+        return std::string();
+    };
+    if (kind.empty())
+        return fail(
+            "source: no CMakeLists.txt, Cargo.toml, go.mod, *.go, Makefile or *.c at the top of "
+            "the source: nothing says how to build it");
     std::string first_error;
     auto capture = [&](const std::string& line) {
-        if (first_error.empty() && (line.find("error:") != std::string::npos ||
-                                    line.find("CMake Error") != std::string::npos))
-            first_error = line;
+        if (first_error.empty() && error_line(line)) first_error = line;
+        // Cargo names the place on the next line: "  --> src/lib.rs:3:5".
+        else if (first_error.rfind("error[", 0) == 0 && line.find("--> ") != std::string::npos &&
+                 first_error.find(" (at ") == std::string::npos)
+            first_error += " (at " + line.substr(line.find("--> ") + 4) + ")";
         log(line);
     };
-    std::vector<std::string> configure = {"cmake",
-                                          "-S",
-                                          src,
-                                          "-B",
-                                          build,
-                                          "-DCMAKE_BUILD_TYPE=Release",
-                                          "-DPlatformSDK_DIR=" + sdk,
-                                          "-DBUILD_TESTING=OFF",
-                                          "-DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF",
-                                          "-DPLATFORM_PLUGIN_OUTPUT_DIR=" + build + "/plugins"};
-    if (on_path("ninja")) configure.insert(configure.begin() + 1, {"-G", "Ninja"});
-    if (on_path("ccache")) configure.push_back("-DCMAKE_CXX_COMPILER_LAUNCHER=ccache");
-    log("$ cmake -S <source> -B <build> (SDK " + sdk + ")");
-    if (int rc = run_process(configure, src, capture, kBuildTimeoutMs, cancel); rc != 0) {
-        error = "build failed (cmake configure exited " + std::to_string(rc) + ")" +
-                (first_error.empty() ? "" : ": " + first_error);
-        return "";
-    }
-    log("$ cmake --build <build>");
-    if (int rc = run_process({"cmake", "--build", build, "--parallel", "2"}, src, capture,
-                             kBuildTimeoutMs, cancel);
-        rc != 0) {
-        error = "build failed" + (first_error.empty()
-                                      ? " (cmake --build exited " + std::to_string(rc) + ")"
-                                      : ": " + first_error);
-        return "";
-    }
-    const std::string out = build + "/plugins";
-    std::vector<std::string> found;
+    // Runs one step; "" or the failure (the first error line when there was one).
+    auto step = [&](const std::vector<std::string>& argv, const std::string& shown,
+                    const std::vector<std::string>& vars = {}) -> std::string {
+        log("$ " + shown);
+        int rc = run_process(argv, src, capture, kBuildTimeoutMs, cancel, vars);
+        if (rc == 0) return "";
+        return "build failed" + (first_error.empty()
+                                     ? " (" + argv[0] + " exited " + std::to_string(rc) + ")"
+                                     : ": " + first_error);
+    };
     std::error_code ec;
-    if (fs::exists(out + "/" + name + ".so"))
-        found = {out + "/" + name + ".so"};
-    else
-        for (const auto& e : fs::directory_iterator(out, ec))
-            if (e.path().extension() == ".so") found.push_back(e.path().string());
-    if (found.size() == 1) {
-        if (error = check_exports(found[0]); error.empty()) return found[0];
-        log(error);
-        return "";
+    fs::create_directories(build + "/plugins", ec);
+    const std::string out = build + "/plugins", so_out = out + "/" + name + ".so";
+    const std::string map = env.prefix + "/lib/cmake/PlatformSDK/plugin.map";
+    auto cache = [&](const char* var, const char* sub) {
+        const char* set = std::getenv(var);
+        return std::string(var) + "=" + (set && *set ? set : env.cache_dir + "/" + sub);
+    };
+    std::string so;
+
+    if (kind == "cmake") {
+        if (std::string why = missing_tool({{"cmake", "cmake"}}, "CMake"); !why.empty())
+            return fail(why);
+        std::vector<std::string> configure = {"cmake",
+                                              "-S",
+                                              src,
+                                              "-B",
+                                              build,
+                                              "-DCMAKE_BUILD_TYPE=Release",
+                                              "-DPlatformSDK_DIR=" + env.cmake_dir,
+                                              "-DBUILD_TESTING=OFF",
+                                              "-DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF",
+                                              "-DPLATFORM_PLUGIN_OUTPUT_DIR=" + out};
+        if (on_path("ninja")) configure.insert(configure.begin() + 1, {"-G", "Ninja"});
+        if (on_path("ccache")) configure.push_back("-DCMAKE_CXX_COMPILER_LAUNCHER=ccache");
+        log("$ cmake -S <source> -B <build> (SDK " + env.cmake_dir + ")");
+        if (int rc = run_process(configure, src, capture, kBuildTimeoutMs, cancel); rc != 0) {
+            error = "build failed (cmake configure exited " + std::to_string(rc) + ")" +
+                    (first_error.empty() ? "" : ": " + first_error);
+            return "";
+        }
+        if (error = step({"cmake", "--build", build, "--parallel", "2"}, "cmake --build <build>");
+            !error.empty())
+            return "";
+        size_t count = 0;
+        so = pick_so(out, name, count);
+        if (so.empty())
+            return fail(count ? "the build made several plugins and none is named " + name + ".so"
+                              : "the build made no plugin (no .so in <build>/plugins; use "
+                                "platform_add_plugin)");
+    } else if (kind == "cargo") {
+        if (std::string why = missing_tool({{"cargo", "cargo"}, {"rustc", "rustc"}}, "Cargo");
+            !why.empty())
+            return fail(why);
+        log("runtime: a Cargo folder (Cargo.toml): cargo build --release --offline");
+        if (error = step({"cargo", "build", "--release", "--offline", "--color", "never"},
+                         "cargo build --release --offline (target folder <build>/target)",
+                         {"CARGO_TARGET_DIR=" + build + "/target", "CARGO_TERM_COLOR=never",
+                          cache("CARGO_HOME", "cargo")});
+            !error.empty())
+            return "";
+        size_t count = 0;
+        std::string lib = name;
+        for (char& c : lib) c = c == '-' ? '_' : c;
+        so = pick_so(build + "/target/release", "lib" + lib, count);
+        if (so.empty())
+            return fail(count ? "the Cargo build made several libraries; keep one cdylib"
+                              : "the Cargo build made no shared library (crate-type = "
+                                "[\"cdylib\"] under [lib] in Cargo.toml)");
+    } else if (kind == "go") {
+        if (std::string why =
+                missing_tool({{"go", "golang-go"}, {"cc", "gcc"}}, "Go (cgo, -buildmode=c-shared)");
+            !why.empty())
+            return fail(why);
+        if (env.prefix.empty()) return fail("the host does not know where its SDK's abi.h is");
+        log("runtime: a Go folder (go.mod or *.go): go build -buildmode=c-shared");
+        if (error = step(
+                {"go", "build", "-buildmode=c-shared", "-trimpath",
+                 "-ldflags=-extldflags '-Wl,--no-undefined -Wl,--version-script=" + map + "'", "-o",
+                 so_out, "."},
+                "go build -buildmode=c-shared -o <build>/plugins/" + name + ".so .",
+                {"CGO_ENABLED=1", "CGO_CFLAGS=-I" + env.prefix + "/include -O2 -g", "GOPROXY=off",
+                 "GOTOOLCHAIN=local", cache("GOCACHE", "go-build"), cache("GOPATH", "gopath"),
+                 // *.go files without go.mod: built as one package outside any module.
+                 fs::exists(src + "/go.mod") ? "GOFLAGS=" : "GO111MODULE=off"});
+            !error.empty())
+            return "";
+        fs::remove(out + "/" + name + ".h", ec);  // the header c-shared writes beside it
+        so = so_out;
+    } else if (kind == "make") {
+        if (std::string why = missing_tool({{"make", "make"}, {"cc", "gcc"}}, "Makefile");
+            !why.empty())
+            return fail(why);
+        if (env.prefix.empty()) return fail("the host does not know where its SDK's abi.h is");
+        log("runtime: a Makefile folder: make PLATFORM_PREFIX=<SDK prefix>");
+        if (error = step({"make", "-j2", "PLATFORM_PREFIX=" + env.prefix},
+                         "make PLATFORM_PREFIX=" + env.prefix, {"PLATFORM_PREFIX=" + env.prefix});
+            !error.empty())
+            return "";
+        size_t count = 0;
+        so = pick_so(src + "/plugins", name, count);
+        if (so.empty() && count == 0) so = pick_so(src, name, count);
+        if (so.empty())
+            return fail(count ? "make made several .so files and none is named " + name + ".so"
+                              : "make made no plugin (its default target leaves one .so in "
+                                "plugins/ or at the top of the folder)");
+    } else {  // "c": every *.c at the top but *_test.c, one shared library
+        if (std::string why = missing_tool({{"cc", "gcc"}}, "C"); !why.empty()) return fail(why);
+        if (env.prefix.empty()) return fail("the host does not know where its SDK's abi.h is");
+        std::vector<std::string> argv = {"cc",
+                                         "-O2",
+                                         "-g",
+                                         "-fPIC",
+                                         "-shared",
+                                         "-I" + env.prefix + "/include",
+                                         "-Wl,--no-undefined",
+                                         "-Wl,--version-script=" + map,
+                                         "-o",
+                                         so_out};
+        std::vector<std::string> files;
+        for (const auto& e : fs::directory_iterator(src, ec)) {
+            const std::string file = e.path().filename().string();
+            if (e.path().extension() == ".c" && e.is_regular_file() &&
+                !(file.size() > 7 && file.compare(file.size() - 7, 7, "_test.c") == 0))
+                files.push_back(file);  // a unit test's main (hello_test.c) is not the plugin's
+        }
+        std::sort(files.begin(), files.end());
+        argv.insert(argv.end(), files.begin(), files.end());
+        std::string shown = "cc -O2 -fPIC -shared ... -o <build>/plugins/" + name + ".so";
+        for (const auto& f : files) shown += " " + f;
+        log("runtime: a C folder (*.c, no Makefile): one cc command");
+        if (error = step(argv, shown); !error.empty()) return "";
+        so = so_out;
     }
-    error = found.empty()
-                ? "the build made no plugin (no .so in <build>/plugins; use platform_add_plugin)"
-                : "the build made several plugins and none is named " + name + ".so";
-    log(error);
-    return "";
+    if (std::string why = check_entry_symbol(so, log); !why.empty()) return fail(why);
+    return so;
 }
 
 }  // namespace platform::host::runtime

@@ -50,11 +50,13 @@ bool Manager::build_into(const std::string& name, json& rec, const std::string& 
         rec["ref_is_commit"] = at_commit;
         rec["build"] = s.kind == "git" ? commit.substr(0, 7) : short_hash(archive);
     }
-    const std::string sdk =
-        sdk_dir(runtime_.settings().exe_dir, runtime_.settings().home + "/runtime");
-    if (sdk.empty())
+    const std::string exe_dir = runtime_.settings().exe_dir,
+                      work = runtime_.settings().home + "/runtime";
+    BuildEnv env{sdk_dir(exe_dir, work), sdk_prefix(exe_dir, work),
+                 work + "/.cache"};  // dot folders: never a service's name
+    if (env.cmake_dir.empty())
         return error = "the host does not know where its SDK is (set PLATFORM_SDK_DIR)", false;
-    so = build_plugin(src, build, sdk, name, error, out, &cancel_);
+    so = build_plugin(src, build, env, name, error, out, &cancel_);
     if (so.empty()) return false;
     rec["generation"] = gen;
     rec["src_dir"] = src;

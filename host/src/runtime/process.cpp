@@ -14,8 +14,21 @@
 namespace platform::host::runtime {
 
 int run_process(const std::vector<std::string>& argv, const std::string& cwd, const LogFn& log,
-                int64_t timeout_ms, const std::atomic<bool>* cancel) {
+                int64_t timeout_ms, const std::atomic<bool>* cancel,
+                const std::vector<std::string>& env) {
     if (argv.empty()) return -1;
+    // The environment: the host's, with `env`'s NAME=value entries replacing or adding.
+    std::vector<std::string> merged(env);
+    for (char** e = environ; *e; ++e) {
+        const std::string entry(*e);
+        const std::string key = entry.substr(0, entry.find('=') + 1);
+        bool replaced = false;
+        for (const auto& v : env) replaced = replaced || v.compare(0, key.size(), key) == 0;
+        if (!replaced) merged.push_back(entry);
+    }
+    std::vector<char*> envp;
+    for (auto& e : merged) envp.push_back(e.data());
+    envp.push_back(nullptr);
     int fds[2];
     if (::pipe2(fds, O_CLOEXEC) != 0) {
         log(std::string("pipe: ") + std::strerror(errno));
@@ -42,7 +55,7 @@ int run_process(const std::vector<std::string>& argv, const std::string& cwd, co
         ::dup2(fds[1], 2);
         ::syscall(SYS_close_range, 3u, ~0u, 0u);
         if (!cwd.empty() && ::chdir(cwd.c_str()) != 0) _exit(126);
-        ::execvp(args[0], args.data());
+        ::execvpe(args[0], args.data(), envp.data());
         _exit(127);
     }
     ::close(fds[1]);

@@ -1,6 +1,6 @@
 // host/src/runtime/runtime_build.hpp — how the `runtime` built-in gets a plugin from source
 // (docs/decisions.md 27): run a command, fetch a source (uploaded archive or git), build it with
-// CMake against the SDK this host was built with.
+// CMake, Cargo, Go, make or cc against the SDK this host was built with.
 //
 // Every function reports progress line by line through a LogFn (build output goes to the
 // service's `logs`), runs its commands in their own process group with no inherited descriptors
@@ -19,9 +19,11 @@ using LogFn = std::function<void(const std::string& line)>;
 
 // Runs argv in `cwd` (stdout and stderr merged, one call of `log` per line; stdin /dev/null).
 // Returns the exit status, 128+signal when killed, -1 when it could not start (reason logged).
-// The whole process group is killed after timeout_ms or once *cancel is true.
+// The whole process group is killed after timeout_ms or once *cancel is true. `env` (NAME=value
+// entries) is added to the host's environment, replacing a variable of the same name.
 int run_process(const std::vector<std::string>& argv, const std::string& cwd, const LogFn& log,
-                int64_t timeout_ms, const std::atomic<bool>* cancel = nullptr);
+                int64_t timeout_ms, const std::atomic<bool>* cancel = nullptr,
+                const std::vector<std::string>& env = {});
 
 // Where a source comes from. kind "archive": a .tar.gz (the CLI's upload of a local folder);
 // kind "git": anything `git clone` takes (a path, file://, https://, ssh), at `ref` (a branch, a
@@ -44,29 +46,45 @@ std::string fetch_source(const Source& source, const std::string& dir, std::stri
 // "" when none is usable.
 std::string sdk_dir(const std::string& exe_dir, const std::string& work_dir);
 
-// The names of the symbols the shared object at `path` exports (defined, global or weak, in
-// .dynsym), sorted. Returns "" or why the file could not be read.
-std::string exported_symbols(const std::string& path, std::vector<std::string>& names);
+// A prefix laid out like an installed SDK for the builds that are not CMake's: <prefix>/include
+// (platform/abi.h) and <prefix>/lib/cmake/PlatformSDK/plugin.map (the version script that keeps
+// every symbol but the entry local). The installed prefix itself when there is one; else a folder
+// of symbolic links, <work_dir>/.sdk-prefix, to the SDK this host was built with. "" when none is
+// usable.
+std::string sdk_prefix(const std::string& exe_dir, const std::string& work_dir);
 
-// "" when the shared object at `path` exports exactly platform_plugin_entry, else the problem
-// (what else it exports, or that the entry is missing), for the runtime's build error.
-std::string check_exports(const std::string& path);
+// What a build needs besides the source: the SDK as CMake finds it (sdk_dir), as a prefix
+// (sdk_prefix), and a folder for the toolchains' caches (Go's build cache, Cargo's home) when the
+// host's environment names none.
+struct BuildEnv {
+    std::string cmake_dir, prefix, cache_dir;
+};
 
-// What is at the top of `src` decides the tool: CMakeLists.txt, CMake (below); else Cargo.toml,
-// `cargo build --release --offline` (a cdylib; target folder in <build>); else go.mod, `go build
-// -buildmode=c-shared` through cgo against the SDK's include folder, linked with its plugin.map,
-// offline; else C files, a plain-C plugin: every *.c but *_test.c compiled with `cc` (-std=c99,
-// hidden visibility, -Wl,--no-undefined, plugin.map). A missing tool is an error naming the Debian
-// package. Cargo's and Go's caches are shared by every run build, under the runtime's folder.
-// Whatever the tool, the result must export exactly platform_plugin_entry (check_exports) before
-// it is returned as <build>/plugins/<name>.so.
-//
-// Configures and builds `src` into `build` (cmake -G Ninja when ninja exists, Release, ccache as
-// the compiler launcher when present, BUILD_TESTING=OFF, plugins to <build>/plugins), then
-// picks the plugin: <build>/plugins/<name>.so, else the only .so there. Returns the .so path, or
-// "" with `error` set — for a compile failure, the compiler's first `error:` line.
-std::string build_plugin(const std::string& src, const std::string& build, const std::string& sdk,
+// The kind of folder `src` is, by what is at its top, first match wins (docs/decisions.md 84):
+// "cmake" (CMakeLists.txt), "cargo" (Cargo.toml), "go" (go.mod or a *.go file), "make"
+// (Makefile, makefile or GNUmakefile), "c" (*.c files and nothing above: every *.c but *_test.c,
+// one cc -shared with plugin.map); "" when none.
+std::string source_kind(const std::string& src);
+
+// Builds `src` with its kind's tool, into `build` where the tool allows (CMake, Cargo's target
+// folder, go build -o, cc -o; make builds in `src`), then picks the plugin and checks that it
+// exports exactly one entry symbol (check_entry_symbol). Tools are found on the host's PATH; a
+// missing one is an error naming the Debian package. CMake: cmake -G Ninja when ninja exists,
+// Release, ccache as the compiler launcher when present, BUILD_TESTING=OFF, plugins to
+// <build>/plugins, then <build>/plugins/<name>.so or the only .so there. Returns the .so path, or
+// "" with `error` set — for a compile failure, the compiler's first error line.
+std::string build_plugin(const std::string& src, const std::string& build, const BuildEnv& env,
                          const std::string& name, std::string& error, const LogFn& log,
                          const std::atomic<bool>* cancel);
+
+// The names of the symbols the shared library at `path` exports (defined, global or weak, default
+// or protected visibility, in .dynsym), read from the file. Returns "" or why it could not.
+std::string read_exports(const std::string& path, std::vector<std::string>& exports);
+
+// "" when the library exports exactly one entry-like symbol (one whose name starts with
+// PLATFORM_ENTRY_SYMBOL, counting each version of a versioned name) and it is
+// PLATFORM_ENTRY_SYMBOL; else the refusal. Other exports (a Go runtime's, a C plugin's functions
+// left visible) are allowed and counted in the log.
+std::string check_entry_symbol(const std::string& path, const LogFn& log);
 
 }  // namespace platform::host::runtime

@@ -54,7 +54,9 @@ public:
                 "clone, or a short "
                 "name under the config value git.baseurl) or from an uploaded folder (`archive`: "
                 "base64 .tar.gz) "
-                "with CMake against this host's SDK, then runs it in a platform-worker process. "
+                "with CMake, Cargo, Go, make or cc (by what the folder holds) against this host's "
+                "SDK, "
+                "then runs it in a platform-worker process. "
                 "Answers at once "
                 "with status pending; poll status. Needs the admin or runtime scope.")
             .schema(schema::object()

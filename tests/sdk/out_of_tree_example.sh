@@ -82,8 +82,10 @@ build_rust() {
     cp "$src/target/release/libhello_rust.so" "$src/plugins/hello-rust.so"
 }
 
-# Every go command: offline, its caches inside the work folder, abi.h from the installed SDK.
-go=("${clean_env[@]}" "GOPATH=$work/gopath" "GOCACHE=$work/gocache" "GOFLAGS=" "GOPROXY=off"
+# Every go command: offline, abi.h from the installed SDK; its build cache PLATFORM_TEST_GOCACHE
+# (the build tree's, shared with the runtime's Go tests: content-addressed, safe to share), else
+# one inside the work folder.
+go=("${clean_env[@]}" "GOPATH=$work/gopath" "GOCACHE=${PLATFORM_TEST_GOCACHE:-$work/gocache}" "GOFLAGS=" "GOPROXY=off"
     "CGO_ENABLED=1" "CC=$cc" "CGO_CFLAGS=-I$prefix/include -O2 -g" /usr/bin/go)
 
 build_go() {

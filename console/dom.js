@@ -95,3 +95,30 @@ export function jsonBlock(value, label) {
 export function confirmAction(text) {
   return window.confirm(text);
 }
+
+// A destructive button that asks in place before acting: `text` on the button (`ariaLabel` names
+// it for assistive technology), then `question` with Confirm and Cancel in `box` (put it in the
+// same row). Confirm runs `action()` (a promise), then `done()`; a failure shows in the box.
+export function confirmedAction({ text, ariaLabel, question, action, done }) {
+  const box = h('div', { class: 'confirm', hidden: 'hidden' });
+  const button = h('button', { type: 'button', class: 'danger', 'aria-label': ariaLabel,
+    on: { click: () => {
+      clear(box);
+      const yes = h('button', { type: 'button', class: 'danger', on: { click: async () => {
+        try {
+          await busy(yes, action());
+          done();
+        } catch (e) {
+          box.append(errorBox(e));
+        }
+      } } }, 'Confirm');
+      const no = h('button', { type: 'button', on: { click: () => {
+        box.hidden = true;
+        button.focus();
+      } } }, 'Cancel');
+      box.append(h('p', {}, question), h('div', { class: 'toolbar' }, yes, no));
+      box.hidden = false;
+      yes.focus();
+    } } }, text);
+  return { button, box };
+}

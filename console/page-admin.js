@@ -2,42 +2,14 @@
 // once, deleteAccount), access rules (listRules, createRule, deleteRule), the profile and the
 // state of every plugin (runtime/plugins: loaded, refused with the reason, isolated with its
 // restarts), and a summary of GET /metrics. A 403 says so plainly.
-import { h, clear, errorBox, busy, formatTime } from './dom.js';
+import { h, clear, confirmedAction, errorBox, busy, formatTime } from './dom.js';
 import { rpc } from './api.js';
 import { copyButton } from './page-services.js';
 
 // A row's delete button that asks first, in place.
 function confirmDelete(label, what, action, done) {
-  const box = h('div', { class: 'confirm', hidden: 'hidden' });
-  const button = h('button', {
-    type: 'button',
-    class: 'danger',
-    'aria-label': `Delete ${what}`,
-    on: {
-      click: () => {
-        clear(box);
-        const yes = h('button', {
-          type: 'button',
-          class: 'danger',
-          on: {
-            click: async () => {
-              try {
-                await busy(yes, action());
-                done();
-              } catch (e) {
-                box.append(errorBox(e));
-              }
-            },
-          },
-        }, 'Confirm');
-        const no = h('button', { type: 'button', on: { click: () => { box.hidden = true; button.focus(); } } }, 'Cancel');
-        box.append(h('p', {}, `Delete ${what}?`), h('div', { class: 'toolbar' }, yes, no));
-        box.hidden = false;
-        yes.focus();
-      },
-    },
-  }, label);
-  return { button, box };
+  return confirmedAction({ text: label, ariaLabel: `Delete ${what}`, question: `Delete ${what}?`,
+    action, done });
 }
 
 function forbidden(e) {

@@ -1,7 +1,7 @@
 // page-runtime.js — services run from source (the runtime built-in: runtime/status), the logs of
 // one following live (runtime/logs with follow: Server-Sent Events), update and kill (after a
 // confirmation). Needs the admin or the runtime scope. Deep link: #/runtime/<name>.
-import { h, clear, errorBox, busy, formatTime } from './dom.js';
+import { h, clear, confirmedAction, errorBox, busy, formatTime } from './dom.js';
 import { rpc, rpcStream } from './api.js';
 
 const MAX_LINES = 2000;
@@ -92,37 +92,15 @@ function serviceItem(s, ctx, reload) {
       },
     },
   }, 'Update');
-  const confirmBox = h('div', { class: 'confirm', hidden: 'hidden' });
-  const kill = h('button', {
-    type: 'button',
-    class: 'danger',
-    'aria-label': `Kill ${s.name}`,
-    on: {
-      click: () => {
-        clear(confirmBox);
-        const yes = h('button', {
-          type: 'button',
-          class: 'danger',
-          on: {
-            click: async () => {
-              try {
-                await busy(yes, rpc('runtime', 'kill', { name: s.name }));
-                reload(`${s.name} killed.`);
-                if (ctx.path) ctx.navigate('#/runtime');
-              } catch (e) {
-                confirmBox.append(errorBox(e));
-              }
-            },
-          },
-        }, 'Confirm');
-        const no = h('button', { type: 'button', on: { click: () => { confirmBox.hidden = true; kill.focus(); } } }, 'Cancel');
-        confirmBox.append(h('p', {}, `Kill ${s.name}? Its worker stops, its files are deleted and its routes answer 404.`),
-          h('div', { class: 'toolbar' }, yes, no));
-        confirmBox.hidden = false;
-        yes.focus();
-      },
+  const { button: kill, box: confirmBox } = confirmedAction({
+    text: 'Kill', ariaLabel: `Kill ${s.name}`,
+    question: `Kill ${s.name}? Its worker stops, its files are deleted and its routes answer 404.`,
+    action: () => rpc('runtime', 'kill', { name: s.name }),
+    done: () => {
+      reload(`${s.name} killed.`);
+      if (ctx.path) ctx.navigate('#/runtime');
     },
-  }, 'Kill');
+  });
   return h('li', { 'data-service': s.name },
     h('div', { class: 'row' },
       h('a', { href: `#/runtime/${encodeURIComponent(s.name)}` }, h('strong', {}, s.name)),

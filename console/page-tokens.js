@@ -1,7 +1,7 @@
 // page-tokens.js — your tokens (auth listTokens), a new personal or services token scoped to
 // services and capabilities (auth createToken; its text is shown once), and revoking one (auth
 // deleteToken, after a confirmation in the row).
-import { h, clear, errorBox, busy, formatTime } from './dom.js';
+import { h, clear, confirmedAction, errorBox, busy, formatTime } from './dom.js';
 import { rpc } from './api.js';
 import { loadCatalogue, copyButton } from './page-services.js';
 
@@ -19,41 +19,13 @@ function when(seconds, none = 'never') {
 
 function tokenRow(t, reload) {
   const label = t.name || t.id;
-  const confirmBox = h('div', { class: 'confirm', hidden: 'hidden' });
-  const revoke = h('button', {
-    type: 'button',
-    class: 'danger',
-    'aria-label': `Revoke ${label}`,
-    on: {
-      click: () => {
-        clear(confirmBox);
-        const yes = h('button', {
-          type: 'button',
-          class: 'danger',
-          on: {
-            click: async () => {
-              try {
-                await busy(yes, rpc('auth', 'deleteToken', { id: t.id }));
-                reload(`Token ${label} revoked.`);
-              } catch (e) {
-                confirmBox.append(errorBox(e));
-              }
-            },
-          },
-        }, 'Confirm');
-        const no = h('button', {
-          type: 'button',
-          on: { click: () => { confirmBox.hidden = true; revoke.focus(); } },
-        }, 'Cancel');
-        confirmBox.append(
-          h('p', {}, `Revoke ${label}? Programs using it stop working at once.` +
-            (t.kind === 'session' ? ' This may be the session you are signed in with.' : '')),
-          h('div', { class: 'toolbar' }, yes, no));
-        confirmBox.hidden = false;
-        yes.focus();
-      },
-    },
-  }, 'Revoke');
+  const { button: revoke, box: confirmBox } = confirmedAction({
+    text: 'Revoke', ariaLabel: `Revoke ${label}`,
+    question: `Revoke ${label}? Programs using it stop working at once.` +
+      (t.kind === 'session' ? ' This may be the session you are signed in with.' : ''),
+    action: () => rpc('auth', 'deleteToken', { id: t.id }),
+    done: () => reload(`Token ${label} revoked.`),
+  });
   const services = Array.isArray(t.services) && t.services.length ? t.services.join(', ') : 'all';
   const caps = Array.isArray(t.capabilities) ? (t.capabilities.join(', ') || 'none') : 'all';
   return h('li', { class: 'token', 'data-token-id': t.id },

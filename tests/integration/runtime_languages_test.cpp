@@ -16,6 +16,7 @@
 #include "eventually.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
+#include "local_files.hpp"
 
 using nlohmann::json;
 using namespace platform::test;
@@ -24,23 +25,6 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr int kBuildSeconds = 240;
-
-std::string read(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-void write(const std::string& path, const std::string& text) {
-    fs::create_directories(fs::path(path).parent_path());
-    std::ofstream(path) << text;
-}
-void replace_in(const std::string& path, const std::string& from, const std::string& to) {
-    std::string text = read(path);
-    auto at = text.find(from);
-    ASSERT_NE(at, std::string::npos) << from << " not in " << path;
-    write(path, text.replace(at, from.size(), to));
-}
 
 // plugin-sdk/examples/<example> copied to <parent>/<name> (without what a local build left).
 std::string example(const std::string& parent, const std::string& example,
@@ -128,7 +112,7 @@ TEST_F(RuntimeLanguages, MakefileFolderRunsAndUpdates) {
 TEST_F(RuntimeLanguages, PlainCFilesFromGit) {
     start();
     const std::string repo = src_.path() + "/cgit";
-    write(repo + "/hello.c", read(source_dir() + "/plugin-sdk/examples/hello-c/hello.c"));
+    write_text(repo + "/hello.c", read_text(source_dir() + "/plugin-sdk/examples/hello-c/hello.c"));
     for (std::vector<std::string> args : {std::vector<std::string>{"init", "-q", "-b", "main"},
                                           {"add", "."},
                                           {"commit", "-q", "-m", "hello"}}) {
@@ -172,22 +156,22 @@ TEST_F(RuntimeLanguages, GoFolderRuns) {
 TEST_F(RuntimeLanguages, EntrySymbolIsCheckedBeforeLoading) {
     start();
     const std::string two = src_.path() + "/twoentries";
-    write(two + "/hello.c", read(source_dir() + "/plugin-sdk/examples/hello-c/hello.c"));
-    write(two + "/v2.c",
-          "#include <platform/abi.h>\n"
-          "__attribute__((visibility(\"default\"))) const platform_plugin_desc_t*\n"
-          "platform_plugin_entry_v2(const platform_entry_args_t* a) {\n"
-          "    return platform_plugin_entry(a);\n}\n");
-    write(two + "/Makefile",
-          "plugins/twoentries.so: hello.c v2.c\n"
-          "\tmkdir -p plugins\n"
-          "\tcc -shared -fPIC -I$(PLATFORM_PREFIX)/include -o $@ hello.c v2.c\n");
+    write_text(two + "/hello.c", read_text(source_dir() + "/plugin-sdk/examples/hello-c/hello.c"));
+    write_text(two + "/v2.c",
+               "#include <platform/abi.h>\n"
+               "__attribute__((visibility(\"default\"))) const platform_plugin_desc_t*\n"
+               "platform_plugin_entry_v2(const platform_entry_args_t* a) {\n"
+               "    return platform_plugin_entry(a);\n}\n");
+    write_text(two + "/Makefile",
+               "plugins/twoentries.so: hello.c v2.c\n"
+               "\tmkdir -p plugins\n"
+               "\tcc -shared -fPIC -I$(PLATFORM_PREFIX)/include -o $@ hello.c v2.c\n");
     expect_refused(two, "twoentries",
                    "twoentries.so exports 2 entry-like symbols (platform_plugin_entry, "
                    "platform_plugin_entry_v2); a plugin exports exactly one entry symbol");
 
     const std::string none = src_.path() + "/noentry";
-    write(none + "/answer.c", "int answer(void) { return 42; }\n");
+    write_text(none + "/answer.c", "int answer(void) { return 42; }\n");
     expect_refused(none, "noentry", "noentry.so exports no platform_plugin_entry");
 }
 
@@ -199,9 +183,9 @@ TEST_F(RuntimeLanguages, MissingToolchainNamesThePackage) {
     start(bin.path());
     const std::string rust = src_.path() + "/rusty", go = src_.path() + "/gopher",
                       c = src_.path() + "/maker";
-    write(rust + "/Cargo.toml", "[package]\nname = \"rusty\"\nversion = \"1.0.0\"\n");
-    write(go + "/go.mod", "module example.com/gopher\n\ngo 1.19\n");
-    write(c + "/Makefile", "all:\n\ttrue\n");
+    write_text(rust + "/Cargo.toml", "[package]\nname = \"rusty\"\nversion = \"1.0.0\"\n");
+    write_text(go + "/go.mod", "module example.com/gopher\n\ngo 1.19\n");
+    write_text(c + "/Makefile", "all:\n\ttrue\n");
     expect_refused(rust, "rusty",
                    "toolchain: cargo is not on the host's PATH; a Cargo folder is built with it: "
                    "apt-get install cargo");

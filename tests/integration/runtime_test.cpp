@@ -23,6 +23,7 @@
 #include "fake_model_server.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
+#include "local_files.hpp"
 #include "mcp_client.hpp"
 #include "shared_host_test.hpp"
 
@@ -33,22 +34,6 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr int kBuildSeconds = 240;  // a cold build on a loaded 2-core machine
-
-std::string read(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-void write(const std::string& path, const std::string& text) {
-    std::ofstream(path) << text;
-}
-void replace_in(const std::string& path, const std::string& from, const std::string& to) {
-    std::string text = read(path);
-    auto at = text.find(from);
-    ASSERT_NE(at, std::string::npos) << from << " not in " << path;
-    write(path, text.replace(at, from.size(), to));
-}
 
 // A copy of plugin-sdk/examples/hello in <parent>/<name>.
 std::string hello_folder(const std::string& parent, const std::string& name) {
@@ -333,7 +318,7 @@ TEST_F(Runtime, CrashOfARunPluginIsContained) {
     fs::create_directories(dir);
     fs::copy_file(platform::test::source_dir() + "/tests/plugins/crashy/crashy.cpp",
                   dir + "/crashy.cpp");
-    write(
+    write_text(
         dir + "/CMakeLists.txt",
         "cmake_minimum_required(VERSION 3.22)\nproject(crashy CXX)\nset(CMAKE_CXX_STANDARD 17)\n"
         "find_package(PlatformSDK 0.1 REQUIRED)\nplatform_add_plugin(crashy SOURCES crashy.cpp)\n");
@@ -452,14 +437,14 @@ TEST_F(Runtime, OnlyTheEntrySymbolIsRequiredAlone) {
     fs::create_directories(cmake_dir);
     fs::copy_file(platform::test::source_dir() + "/plugin-sdk/examples/hello-c/hello.c",
                   cmake_dir + "/hello.c");
-    write(cmake_dir + "/extra.c", "int leaked_helper(void) { return 1; }\n");
-    write(cmake_dir + "/CMakeLists.txt",
-          "cmake_minimum_required(VERSION 3.22)\nproject(leaky C CXX)\n"
-          "find_package(PlatformSDK 0.1 REQUIRED)\n"
-          "add_library(leaky MODULE hello.c extra.c)\n"
-          "target_link_libraries(leaky PRIVATE Platform::abi)\n"
-          "set_target_properties(leaky PROPERTIES PREFIX \"\" LIBRARY_OUTPUT_DIRECTORY "
-          "${PLATFORM_PLUGIN_OUTPUT_DIR})\n");
+    write_text(cmake_dir + "/extra.c", "int leaked_helper(void) { return 1; }\n");
+    write_text(cmake_dir + "/CMakeLists.txt",
+               "cmake_minimum_required(VERSION 3.22)\nproject(leaky C CXX)\n"
+               "find_package(PlatformSDK 0.1 REQUIRED)\n"
+               "add_library(leaky MODULE hello.c extra.c)\n"
+               "target_link_libraries(leaky PRIVATE Platform::abi)\n"
+               "set_target_properties(leaky PROPERTIES PREFIX \"\" LIBRARY_OUTPUT_DIRECTORY "
+               "${PLATFORM_PLUGIN_OUTPUT_DIR})\n");
     run = platform({"run", cmake_dir});
     EXPECT_EQ(run.code, 0) << run.err;
     EXPECT_EQ(greet("leaky"), "Hello, Ada!") << logs("leaky");
@@ -568,13 +553,13 @@ TEST_F(Runtime, LogsFollowStreamsServerSentEvents) {
 TEST(RuntimeRestart, RunningServicesComeBack) {
     TempDir home, src, cli_home;
     const std::string profile = home.path() + "/persist.yaml";
-    write(profile,
-          "name: persist\nclock: manual\nplugins: all\nprivileged: [registry, config, store]\n"
-          "providers:\n  store: {plugin: store-sqlite, config: {path: \"" +
-              home.path() +
-              "/store.db\"}}\n"
-              "  broker: {plugin: broker-memory}\n  events: {plugin: events-memory}\n"
-              "  auth: {plugin: auth-noop, config: {admins: [admin]}}\n");
+    write_text(profile,
+               "name: persist\nclock: manual\nplugins: all\nprivileged: [registry, config, store]\n"
+               "providers:\n  store: {plugin: store-sqlite, config: {path: \"" +
+                   home.path() +
+                   "/store.db\"}}\n"
+                   "  broker: {plugin: broker-memory}\n  events: {plugin: events-memory}\n"
+                   "  auth: {plugin: auth-noop, config: {admins: [admin]}}\n");
     const std::string dir = hello_folder(src.path(), "again");
     auto cli = [&](HostProcess& h, std::vector<std::string> args) {
         args.insert(args.begin(), HostProcess::binary());

@@ -46,6 +46,7 @@
 #include "eventually.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
+#include "local_files.hpp"
 #include "profiles.hpp"
 #include "shared_host_test.hpp"
 
@@ -59,45 +60,12 @@ namespace {
 constexpr int kBuildSeconds = 240;  // a cold build on a loaded 2-core machine
 constexpr int kConnections = 64;
 
-std::string read_file(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-void replace_in(const std::string& path, const std::string& from, const std::string& to) {
-    std::string text = read_file(path);
-    auto at = text.find(from);
-    ASSERT_NE(at, std::string::npos) << from << " not in " << path;
-    std::ofstream(path) << text.replace(at, from.size(), to);
-}
-
 std::string find_in_path(const std::string& name) {
     std::stringstream path(std::getenv("PATH") ? std::getenv("PATH") : "/usr/bin:/bin");
     for (std::string dir; std::getline(path, dir, ':');)
         if (!dir.empty() && ::access((dir + "/" + name).c_str(), X_OK) == 0)
             return dir + "/" + name;
     return "";
-}
-
-// Established connections to `port` a process holds (inode != 0), listening socket excepted.
-int held_connections(int port) {
-    char hex[8];
-    std::snprintf(hex, sizeof hex, "%04X", port);
-    int n = 0;
-    for (const char* file : {"/proc/net/tcp", "/proc/net/tcp6"}) {
-        std::ifstream in(file);
-        std::string line;
-        std::getline(in, line);  // header
-        while (std::getline(in, line)) {
-            std::istringstream f(line);
-            std::string sl, local, remote, state, queues, timer, retr, uid, timeout, inode;
-            f >> sl >> local >> remote >> state >> queues >> timer >> retr >> uid >> timeout >>
-                inode;
-            if (local.substr(local.find(':') + 1) == hex && state == "01" && inode != "0") ++n;
-        }
-    }
-    return n;
 }
 
 bool process_exists(int pid) {
@@ -138,8 +106,8 @@ public:
         if (!eventually([&] { return !running(); }, seconds)) stop_child(pid_);
         return code_;
     }
-    std::string out() const { return read_file(out_); }
-    std::string err() const { return read_file(err_); }
+    std::string out() const { return read_text(out_); }
+    std::string err() const { return read_text(err_); }
 
 private:
     std::string out_, err_;
@@ -219,7 +187,8 @@ TEST_F(UpdateUnderLoad, TwoUpdatesDropNoRequest) {
              "http://127.0.0.1:" + std::to_string(host->api_port()) + "/api/v1/" + name +
                  "/greet?name=Ada"},
             src_.path() + "/wrk.out", src_.path() + "/wrk.err");
-    ASSERT_TRUE(eventually([&] { return held_connections(host->api_port()) >= kConnections; }, 30))
+    ASSERT_TRUE(
+        eventually([&] { return held_connections(host->api_port(), true) >= kConnections; }, 30))
         << "wrk did not open its connections: " << wrk.err();
     const double loaded = at();
 

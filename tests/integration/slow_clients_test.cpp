@@ -34,6 +34,7 @@
 #include "command.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
+#include "local_files.hpp"
 
 using namespace platform::test;
 using Clock = std::chrono::steady_clock;
@@ -85,27 +86,6 @@ bool probe_health(int port, int deadline_ms) {
     }
     ::close(fd);
     return ok;
-}
-
-// Connections to `port` a process still holds (inode != 0), listening socket excepted. A socket
-// the host has closed is either gone or an orphan the kernel still drains (inode 0).
-int held_connections(int port) {
-    char hex[8];
-    std::snprintf(hex, sizeof hex, "%04X", port);
-    int n = 0;
-    for (const char* file : {"/proc/net/tcp", "/proc/net/tcp6"}) {
-        std::ifstream in(file);
-        std::string line;
-        std::getline(in, line);  // header
-        while (std::getline(in, line)) {
-            std::istringstream f(line);
-            std::string sl, local, remote, state, queues, timer, retr, uid, timeout, inode;
-            f >> sl >> local >> remote >> state >> queues >> timer >> retr >> uid >> timeout >>
-                inode;
-            if (local.substr(local.find(':') + 1) == hex && state != "0A" && inode != "0") ++n;
-        }
-    }
-    return n;
 }
 
 struct CsvRow {
@@ -166,7 +146,7 @@ protected:
             if (!probe_health(port, 2000)) ++failed;
             slowest = std::max(slowest, seconds() - asked);
             // When the host had let go of every slow connection, while slowhttptest still ran.
-            const int held = held_connections(port);
+            const int held = held_connections(port, false);
             peak_held = std::max(peak_held, held);
             if (peak_held >= 400 && held == 0 && dropped_at_ < 0) dropped_at_ = seconds();
             std::this_thread::sleep_until(next);  // the probe's period, not a synchronisation
@@ -202,9 +182,10 @@ protected:
 
         // The host holds none of them any more (within 10 s: it may still be closing the last).
         const auto until = Clock::now() + std::chrono::seconds(10);
-        while (held_connections(port) > 0 && Clock::now() < until)
+        while (held_connections(port, false) > 0 && Clock::now() < until)
             std::this_thread::sleep_for(std::chrono::milliseconds(100));  // polling a condition
-        EXPECT_EQ(held_connections(port), 0) << "connections the host still holds after the run";
+        EXPECT_EQ(held_connections(port, false), 0)
+            << "connections the host still holds after the run";
         EXPECT_TRUE(probe_health(port, 2000));
         return rows;
     }

@@ -164,8 +164,19 @@ void NatsEvents::ensure_stream(std::string_view topic, const std::string& stream
     natsStatus s = js_AddStream(&raw, js_, &cfg, nullptr, &jerr);
     InfoPtr info(raw);
     // Another process (or thread) created it first: the same config is accepted by the server,
-    // an existing stream with another config answers "name in use" — both mean it exists.
-    if (s != NATS_OK && jerr != JSStreamNameExistErr) fail("create stream", s, jerr);
+    // an existing stream with another config answers "name in use" — both mean it exists. Two
+    // replicas creating it at the same moment may get another JetStream error from the loser's
+    // request: the stream being there afterwards means the same.
+    if (s != NATS_OK && jerr != JSStreamNameExistErr && !transient(s)) {
+        jsStreamInfo* found = nullptr;
+        jsErrCode info_err = jsErrCode(0);
+        const bool exists =
+            js_GetStreamInfo(&found, js_, stream.c_str(), nullptr, &info_err) == NATS_OK;
+        InfoPtr release(found);
+        if (!exists) fail("create stream", s, jerr);
+    } else if (s != NATS_OK && jerr != JSStreamNameExistErr) {
+        fail("create stream", s, jerr);
+    }
     std::lock_guard<std::mutex> lock(mutex_);
     created_.insert(stream);
 }

@@ -39,7 +39,8 @@ class EventsClient {
 public:
     EventsClient(platform::testing::FakeHost& host, const std::string& name,
                  const nlohmann::json& config = nlohmann::json::object())
-        : plugin_(host, name, config),
+        : host_(host),
+          plugin_(host, name, config),
           inst_(plugin_.inst()),
           t_(plugin_.table<platform_events_provider_t>()) {}
 
@@ -63,7 +64,8 @@ public:
         if (status)
             *status = st;
         else if (st != PLATFORM_OK)
-            throw std::runtime_error("append failed: " + std::to_string(st));
+            throw std::runtime_error("append failed: " + std::to_string(st) +
+                                     (host_.logs.empty() ? "" : " (" + host_.logs.back() + ")"));
         return offset;
     }
 
@@ -108,6 +110,7 @@ public:
     }
 
 private:
+    platform::testing::FakeHost& host_;  // its logs name why a call failed
     Instance plugin_;
     void* inst_;
     const platform_events_provider_t* t_;

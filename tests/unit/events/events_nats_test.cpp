@@ -7,7 +7,9 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -145,14 +147,21 @@ TEST_F(EventsNats, TwoInstancesShareOneLog) {
     cfg["subject_prefix"] = "two." + unique_nats_name("R");
     EventsClient a(host, "events-nats", cfg), b(host, "events-nats", cfg);
     std::vector<uint64_t> got_a, got_b;
-    std::thread ta([&] {
-        for (int i = 0; i < 50; ++i) got_a.push_back(a.append("shared", "a"));
-    });
-    std::thread tb([&] {
-        for (int i = 0; i < 50; ++i) got_b.push_back(b.append("shared", "b"));
-    });
+    std::string failure_a, failure_b;  // a failed append's message, rather than a terminate
+    auto appender = [](const EventsClient& c, const char* payload, std::vector<uint64_t>& got,
+                       std::string& failure) {
+        try {
+            for (int i = 0; i < 50; ++i) got.push_back(c.append("shared", payload));
+        } catch (const std::exception& e) {
+            failure = e.what();
+        }
+    };
+    std::thread ta(appender, std::cref(a), "a", std::ref(got_a), std::ref(failure_a));
+    std::thread tb(appender, std::cref(b), "b", std::ref(got_b), std::ref(failure_b));
     ta.join();
     tb.join();
+    ASSERT_EQ(failure_a, "");
+    ASSERT_EQ(failure_b, "");
     std::vector<uint64_t> all(got_a);
     all.insert(all.end(), got_b.begin(), got_b.end());
     std::sort(all.begin(), all.end());

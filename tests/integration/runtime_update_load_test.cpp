@@ -60,14 +60,6 @@ namespace {
 constexpr int kBuildSeconds = 240;  // a cold build on a loaded 2-core machine
 constexpr int kConnections = 64;
 
-std::string find_in_path(const std::string& name) {
-    std::stringstream path(std::getenv("PATH") ? std::getenv("PATH") : "/usr/bin:/bin");
-    for (std::string dir; std::getline(path, dir, ':');)
-        if (!dir.empty() && ::access((dir + "/" + name).c_str(), X_OK) == 0)
-            return dir + "/" + name;
-    return "";
-}
-
 bool process_exists(int pid) {
     return pid > 0 && (::kill(pid, 0) == 0 || errno != ESRCH);
 }
@@ -166,7 +158,7 @@ protected:
 };
 
 TEST_F(UpdateUnderLoad, TwoUpdatesDropNoRequest) {
-    const std::string wrk_binary = find_in_path("wrk");
+    const std::string wrk_binary = find_on_path("wrk");
     if (wrk_binary.empty()) GTEST_SKIP() << "wrk not found in PATH: install it (scripts/deps.sh)";
     const std::string name = "loadhello", dir = src_.path() + "/" + name;
     fs::create_directories(dir);

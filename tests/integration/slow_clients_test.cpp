@@ -41,14 +41,6 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-std::string find_in_path(const std::string& name) {
-    std::stringstream path(std::getenv("PATH") ? std::getenv("PATH") : "/usr/bin:/bin");
-    for (std::string dir; std::getline(path, dir, ':');)
-        if (!dir.empty() && ::access((dir + "/" + name).c_str(), X_OK) == 0)
-            return dir + "/" + name;
-    return "";
-}
-
 // One GET /health on a new connection; true when a 200 came back, whole, within `deadline_ms`.
 bool probe_health(int port, int deadline_ms) {
     const auto until = Clock::now() + std::chrono::milliseconds(deadline_ms);
@@ -109,7 +101,7 @@ std::vector<CsvRow> read_csv(const std::string& path) {
 class SlowClients : public ::testing::Test {
 protected:
     void SetUp() override {
-        tool_ = find_in_path("slowhttptest");
+        tool_ = find_on_path("slowhttptest");
         if (tool_.empty())
             GTEST_SKIP() << "slowhttptest not found in PATH: install it (scripts/deps.sh)";
         std::ifstream in(platform::test::source_dir() + "/profiles/test.yaml");

@@ -1,8 +1,10 @@
 #include "local_files.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -30,6 +32,14 @@ void replace_in(const std::string& path, const std::string& from, const std::str
         return;
     }
     write_text(path, text.replace(at, from.size(), to));
+}
+
+std::string find_on_path(const std::string& name) {
+    std::stringstream path(std::getenv("PATH") ? std::getenv("PATH") : "/usr/bin:/bin");
+    for (std::string dir; std::getline(path, dir, ':');)
+        if (!dir.empty() && ::access((dir + "/" + name).c_str(), X_OK) == 0)
+            return dir + "/" + name;
+    return "";
 }
 
 int held_connections(int port, bool established_only) {

@@ -1,5 +1,5 @@
 // local_files.hpp — what tests read and change on this machine outside the host: source files a
-// test edits before `platform update`, and the kernel's table of TCP sockets.
+// test edits before `platform update`, programs on $PATH, and the kernel's table of TCP sockets.
 #pragma once
 
 #include <string>
@@ -13,6 +13,9 @@ void write_text(const std::string& path, const std::string& text);
 // Replaces the first `from` in the file with `to`; a test failure (ADD_FAILURE) naming both when
 // `from` is not there.
 void replace_in(const std::string& path, const std::string& from, const std::string& to);
+
+// The executable `name` as found on $PATH (/usr/bin:/bin when unset); "" when none.
+std::string find_on_path(const std::string& name);
 
 // TCP connections to local `port` that a process still holds (inode != 0), from /proc/net/tcp and
 // tcp6: established ones only, or (established_only false) every state but listening. A socket

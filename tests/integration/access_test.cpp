@@ -9,7 +9,9 @@
 #include "http_client.hpp"
 #include "local_accounts.hpp"
 #include "owned_fixtures.hpp"
+#include "owner_sweep.hpp"
 #include "profiles.hpp"
+#include "registry_sweep.hpp"
 
 using nlohmann::json;
 using namespace platform::test;
@@ -20,14 +22,6 @@ const std::string kAdminSecret = "admin-secret-for-tests";
 
 HostProcess::Options local(const std::string& profile = "local") {
     return local_options(kAdminSecret, profile);
-}
-
-// Creates an account as admin and returns its access token.
-std::string account(HttpClient& c, const std::string& admin, const std::string& id) {
-    auto r = c.post_json("/auth/createAccount", {{"id", id}, {"secret", id + "-secret-1"}},
-                         bearer(admin));
-    EXPECT_EQ(r.status, 200) << r.body;
-    return access_token(c, id, id + "-secret-1");
 }
 
 // Creates a rule as admin; fails the test with the answer when refused.
@@ -42,40 +36,12 @@ std::string personal_token(HttpClient& c, const std::string& access, const json&
     return r.json().value("token", "");
 }
 
-struct Operation {
-    std::string path, service, access;
-    std::set<std::string> flags;
-};
-
-// Every operation of the OpenAPI document (each path is POST-able).
-std::vector<Operation> operations(HttpClient& c) {
-    auto doc = c.get("/api/v1/openapi.json").json();
-    std::vector<Operation> out;
-    for (const auto& [path, item] : doc["paths"].items()) {
-        const json& op = item["post"];
-        Operation o{path,
-                    path.rfind("/api/v1/", 0) == 0 ? path.substr(8, path.find('/', 8) - 8)
-                                                   : path.substr(1, path.find('/', 1) - 1),
-                    op.value("x-platform-access", ""),
-                    {}};
-        std::string flags = op.value("x-platform-flags", "");  // "destructive,action"
-        for (size_t i = 0; i < flags.size();) {
-            size_t end = flags.find(',', i);
-            if (end == std::string::npos) end = flags.size();
-            o.flags.insert(flags.substr(i, end - i));
-            i = end + 1;
-        }
-        out.push_back(o);
-    }
-    return out;
-}
-
 TEST(Access, LockdownLikeMicro) {
     HostProcess host(local());
     host.start();
     HttpClient c("127.0.0.1", host.api_port());
     const std::string admin = access_token(c, "admin", kAdminSecret);
-    const std::string bob = account(c, admin, "bob");
+    const std::string bob = account_token(c, admin, "bob");
 
     // The default rule is public: anonymous callers reach public endpoints.
     EXPECT_EQ(c.post_json("/registry/listServices", json::object()).status, 200);
@@ -111,7 +77,7 @@ TEST(Access, DeniedRuleWithHigherPriorityWinsAndNamesTheAccount) {
     host.start();
     HttpClient c("127.0.0.1", host.api_port());
     const std::string admin = access_token(c, "admin", kAdminSecret);
-    const std::string bob = account(c, admin, "bob");
+    const std::string bob = account_token(c, admin, "bob");
     create_rule(c, admin,
                 {{"id", "no-registry"},
                  {"scope", "*"},
@@ -130,7 +96,7 @@ TEST(Access, CookieSessionNeedsCsrfForWrites) {
     host.start();
     HttpClient c("127.0.0.1", host.api_port());
     const std::string admin = access_token(c, "admin", kAdminSecret);
-    account(c, admin, "carol");
+    account_token(c, admin, "carol");
 
     auto bad = c.post_json("/auth/login", {{"id", "carol"}, {"secret", "wrong"}});
     EXPECT_EQ(bad.status, 401);
@@ -192,13 +158,13 @@ TEST(Access, TokenScopedToNotesIsRefusedEverywhereElse) {
     host.start();
     HttpClient c("127.0.0.1", host.api_port());
     const std::string admin = access_token(c, "admin", kAdminSecret);
-    const std::string dave = account(c, admin, "dave");
+    const std::string dave = account_token(c, admin, "dave");
     const std::string notes_only =
         personal_token(c, dave, {{"services", {"notes"}}, {"capabilities", {"actions"}}});
     ASSERT_FALSE(notes_only.empty());
 
     int refused = 0, allowed = 0;
-    for (const auto& op : operations(c)) {
+    for (const auto& op : registry_operations(c)) {
         auto r = c.post_json(op.path, json::object(), bearer(notes_only));
         if (op.service == "notes") {
             EXPECT_NE(r.status, 403) << op.path << " " << r.body;
@@ -221,7 +187,7 @@ TEST(Access, TokenWithoutActionsIsRefusedOnEveryActionEndpoint) {
     host.start();
     HttpClient c("127.0.0.1", host.api_port());
     const std::string admin = access_token(c, "admin", kAdminSecret);
-    const std::string erin = account(c, admin, "erin");
+    const std::string erin = account_token(c, admin, "erin");
     const std::string no_actions =
         personal_token(c, erin, {{"capabilities", {"agent", "work", "inbox"}}});
     // The assistant services need their own capability besides `actions` (decision 30).
@@ -229,7 +195,7 @@ TEST(Access, TokenWithoutActionsIsRefusedOnEveryActionEndpoint) {
         personal_token(c, erin, {{"capabilities", {"actions", "agent", "work", "inbox"}}});
 
     int actions = 0;
-    for (const auto& op : operations(c)) {
+    for (const auto& op : registry_operations(c)) {
         if (!op.flags.count("action")) continue;
         ++actions;
         auto r = c.post_json(op.path, json::object(), bearer(no_actions));
@@ -246,7 +212,7 @@ TEST(Access, ServicesTokenCallsTheCatalogueOnly) {
     host.start();
     HttpClient c("127.0.0.1", host.api_port());
     const std::string admin = access_token(c, "admin", kAdminSecret);
-    const std::string fay = account(c, admin, "fay");
+    const std::string fay = account_token(c, admin, "fay");
     const std::string services = personal_token(c, fay, {{"kind", "services"}});
     EXPECT_EQ(c.post_json("/api/v1/notes/list", json::object(), bearer(services)).status, 200);
     auto r = c.post_json("/registry/listServices", json::object(), bearer(services));
@@ -261,7 +227,7 @@ TEST(Access, ForgedRevokedAndExpiredTokensAre401) {
     host.start();
     HttpClient c("127.0.0.1", host.api_port());
     const std::string admin = access_token(c, "admin", kAdminSecret);
-    const std::string gus = account(c, admin, "gus");
+    const std::string gus = account_token(c, admin, "gus");
     ASSERT_EQ(c.post_json("/auth/me", json::object(), bearer(gus)).status, 200);
 
     // Forged: one signature character changed.
@@ -310,44 +276,20 @@ TEST(Access, EveryOwnerEndpointAnswers404ToAnotherAccount) {
     HostProcess host;  // test profile: the bearer text is the account id
     host.start();
     HttpClient c("127.0.0.1", host.api_port());
-    int swept = 0;
-    for (const auto& op : operations(c)) {
-        if (op.access != "owner") continue;
-        auto it = owned_fixtures().find(op.path);
-        ASSERT_NE(it, owned_fixtures().end())
-            << op.path << " declares owner access but has no fixture here";
-        const OwnedFixture& f = it->second;
-        const std::string a = "owner-a-" + std::to_string(swept),
-                          b = "owner-b-" + std::to_string(swept);
-        const auto created = create_owned(c, f, bearer(a), op.path);
-        ASSERT_TRUE(created.has_value());
-        const std::string& id = *created;
-        auto r = c.post_json(op.path, with_id(f.args, id), bearer(b));
-        switch (f.expect) {
-            case Expect::Own:
-                EXPECT_EQ(r.status, 200) << op.path << " " << r.body;
-                break;
-            case Expect::List:
-                EXPECT_EQ(r.status, 200) << op.path << " " << r.body;
-                break;
-            case Expect::NotFound:
-                EXPECT_EQ(r.status, 404) << op.path << " " << r.body;
-                break;
-            case Expect::Unavailable:
-                EXPECT_EQ(r.status, 503) << op.path << " " << r.body;
-                break;
+    const auto ops = registry_operations(c);
+    const int swept = owner_sweep_http(c, ops, [](const SweptOperation&, int i) {
+        return OwnerPair{"owner-a-" + std::to_string(i), "owner-b-" + std::to_string(i)};
+    });
+    // Every fixture is swept, but the examples' (served by `platform run` in the languages area).
+    std::set<std::string> served;
+    for (const auto& op : ops) served.insert(op.path);
+    int unserved = 0;
+    for (const auto& [path, _] : owned_fixtures())
+        if (!served.count(path)) {
+            EXPECT_EQ(path.rfind("/api/v1/hello-", 0), 0u) << path << ": a fixture nothing serves";
+            ++unserved;
         }
-        if (f.expect != Expect::Own) {
-            EXPECT_EQ(r.body.find(kMarker), std::string::npos)
-                << op.path << " leaks A's resource: " << r.body;
-        }
-        // A's resource is untouched by B's call.
-        auto mine = c.post_json(f.read, with_id(f.read_args, id), bearer(a));
-        EXPECT_EQ(mine.status, 200) << op.path << " " << mine.body;
-        EXPECT_NE(mine.body.find(kMarker), std::string::npos) << op.path << " " << mine.body;
-        ++swept;
-    }
-    EXPECT_EQ(swept, static_cast<int>(owned_fixtures().size()));
+    EXPECT_EQ(swept, static_cast<int>(owned_fixtures().size()) - unserved);
 }
 
 }  // namespace

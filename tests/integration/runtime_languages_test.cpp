@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -16,7 +17,11 @@
 #include "eventually.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
+#include "local_accounts.hpp"
 #include "local_files.hpp"
+#include "mcp_client.hpp"
+#include "owner_sweep.hpp"
+#include "registry_sweep.hpp"
 
 using nlohmann::json;
 using namespace platform::test;
@@ -38,23 +43,25 @@ std::string example(const std::string& parent, const std::string& example,
 
 class RuntimeLanguages : public ::testing::Test {
 protected:
-    // A host whose PATH is `path`; Go's build cache is kept in the build tree between runs.
-    void start(const std::string& path = "/usr/bin:/bin") {
-        HostProcess::Options o;
-        o.env = {{"PATH", path},
-                 {"GOCACHE", platform::test::build_dir() + "/runtime-languages-cache/go-build"}};
+    // A host whose PATH is `path`; Go's build cache is kept in the build tree between runs. On the
+    // test profile unless `o` says otherwise.
+    void start(const std::string& path = "/usr/bin:/bin", HostProcess::Options o = {}) {
+        o.env["PATH"] = path;
+        o.env["GOCACHE"] = platform::test::build_dir() + "/runtime-languages-cache/go-build";
         host_ = std::make_unique<HostProcess>(o);
         host_->start();
     }
-    CommandResult platform(std::vector<std::string> args) {
-        return run_cli(*host_, cli_home_.path(), "admin", std::move(args), {}, kBuildSeconds + 60);
+    // The CLI as `token` (on the test profile a bearer text is the account id).
+    CommandResult platform(std::vector<std::string> args, const std::string& token = "") {
+        return run_cli(*host_, cli_home_.path(), token.empty() ? admin_ : token, std::move(args),
+                       {}, kBuildSeconds + 60);
     }
     json record(const std::string& name) {
         HttpClient c("127.0.0.1", host_->proxy_port());
         auto r = c.post_json(
             "/rpc",
             {{"service", "runtime"}, {"method", "Runtime.Status"}, {"request", {{"name", name}}}},
-            {{"Authorization", "Bearer admin"}});
+            bearer(admin_));
         return r.status == 200 && !r.json()["services"].empty() ? r.json()["services"][0] : json();
     }
     std::string logs(const std::string& name) {
@@ -93,6 +100,7 @@ protected:
     }
     TempDir src_, cli_home_;
     std::unique_ptr<HostProcess> host_;
+    std::string admin_ = "admin";  // the admin's bearer token
 };
 
 // hello-c with its Makefile (make PLATFORM_PREFIX=<the SDK>), then updated after an edit.
@@ -193,6 +201,80 @@ TEST_F(RuntimeLanguages, MissingToolchainNamesThePackage) {
     expect_refused(go, "gopher", "apt-get install golang-go");
     expect_refused(c, "maker", "toolchain: make is not on the host's PATH");
     expect_refused(c, "maker", "apt-get install make");
+}
+
+// The three examples on the `local` profile (auth-local: real accounts), each started by the admin
+// with `platform run`: reachable over /api/v1, MCP and the CLI as an account; the registry-wide
+// bad-input sweep (HTTP and MCP) and both ownership sweeps over their endpoints, as for every
+// built-in plugin; a panic in the Rust example's handler answers 500 and the host stays up.
+TEST_F(RuntimeLanguages, ExamplesOnTheLocalProfilePassTheSweeps) {
+    if (access("/usr/bin/make", X_OK) != 0) GTEST_SKIP() << "needs make: apt-get install make";
+    if (access("/usr/bin/cargo", X_OK) != 0 || access("/usr/bin/rustc", X_OK) != 0)
+        GTEST_SKIP() << "needs Debian's cargo: apt-get install cargo (scripts/deps.sh installs it)";
+    if (access("/usr/bin/go", X_OK) != 0)
+        GTEST_SKIP()
+            << "needs Debian's Go: apt-get install golang-go (scripts/deps.sh installs it)";
+    const std::string secret = "languages-admin-secret";
+    start("/usr/bin:/bin", local_options(secret));
+    const int port = host_->api_port();
+    HttpClient c("127.0.0.1", port);
+    admin_ = access_token(c, "admin", secret);
+    const std::vector<std::string> services = {"hello-c", "hello-rust", "hello-go"};
+    for (const auto& name : services) {
+        auto run = platform({"run", example(src_.path(), name, name)});
+        ASSERT_EQ(run.code, 0) << run.err << "\n" << logs(name);
+    }
+
+    const std::string ada = account_token(c, admin_, "ada");
+    for (const auto& name : services) {
+        SCOPED_TRACE(name);
+        EXPECT_EQ(greet(name), "Hello, Ada!");  // public: no token
+        EXPECT_EQ(c.post_json("/api/v1/" + name + "/count", json::object()).status, 401);
+        auto http = c.post_json("/api/v1/" + name + "/count", json::object(), bearer(ada));
+        EXPECT_EQ(http.body, R"({"data":{"count":1}})");
+        McpClient mcp(port, ada);
+        mcp.initialize();
+        const json tool = mcp.call_tool(name + "_count", json::object());
+        EXPECT_FALSE(tool.value("isError", false)) << tool.dump();
+        EXPECT_NE(tool.dump().find(R"(\"count\":2)"), std::string::npos) << tool.dump();
+        auto cli = platform({name, "count"}, ada);
+        EXPECT_EQ(cli.code, 0) << cli.err;
+        EXPECT_NE(cli.out.find("3"), std::string::npos) << cli.out;
+        auto cli_greet = platform({name, "greet", "--name", "Ada"}, ada);
+        EXPECT_NE(cli_greet.out.find("Hello, Ada!"), std::string::npos) << cli_greet.out;
+    }
+
+    const std::vector<SweptOperation> ops = registry_operations(c, "/api/v1/hello-");
+    ASSERT_EQ(ops.size(), 2 * services.size());
+    const SweepCallers callers{account_token(c, admin_, "sweeper"), admin_};
+    const auto started = std::chrono::steady_clock::now();
+    const SweepTally http = sweep_http(port, ops, callers);
+    const auto http_done = std::chrono::steady_clock::now();
+    const SweepTally mcp = sweep_mcp(port, ops, callers);
+    const std::chrono::duration<double> http_s = http_done - started,
+                                        mcp_s = std::chrono::steady_clock::now() - http_done;
+    report_sweep(http, http_s.count(), mcp, mcp_s.count());
+    EXPECT_EQ(http.endpoints.size(), ops.size());
+    EXPECT_EQ(mcp.endpoints.size(), ops.size());
+
+    const OwnerPair over_http{account_token(c, admin_, "owner-a"),
+                              account_token(c, admin_, "owner-b")};
+    const OwnerPair over_mcp{account_token(c, admin_, "mcp-a"), account_token(c, admin_, "mcp-b")};
+    EXPECT_EQ(owner_sweep_http(c, ops, [&](const SweptOperation&, int) { return over_http; }),
+              static_cast<int>(services.size()));
+    EXPECT_EQ(
+        owner_sweep_mcp(port, c, ops, [&](const SweptOperation&, int) { return over_mcp; }).swept,
+        static_cast<int>(services.size()));
+
+    // A panic in a Rust handler is caught at the FFI boundary: 500, and the host serves on.
+    auto panic = c.get("/api/v1/hello-rust/greet?name=panic");
+    EXPECT_EQ(panic.status, 500) << panic.body;
+    EXPECT_EQ(
+        panic.body,
+        R"({"error":{"code":"internal","message":"internal error: greet was asked to panic"}})");
+    EXPECT_EQ(greet("hello-rust"), "Hello, Ada!");
+    EXPECT_EQ(c.get("/health").status, 200);
+    EXPECT_EQ(record("hello-rust")["status"], "running");
 }
 
 }  // namespace

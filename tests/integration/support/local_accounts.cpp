@@ -19,4 +19,11 @@ std::string access_token(HttpClient& c, const std::string& id, const std::string
     return r.status == 200 ? r.json().value("access_token", "") : "";
 }
 
+std::string account_token(HttpClient& c, const std::string& admin, const std::string& id) {
+    auto r = c.post_json("/auth/createAccount", {{"id", id}, {"secret", id + "-secret-1"}},
+                         bearer(admin));
+    EXPECT_EQ(r.status, 200) << r.body;
+    return r.status == 200 ? access_token(c, id, id + "-secret-1") : "";
+}
+
 }  // namespace platform::test

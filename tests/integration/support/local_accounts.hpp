@@ -26,4 +26,8 @@ HostProcess::Options local_options(const std::string& admin_secret,
 // when it answers anything but 200.
 std::string access_token(HttpClient& c, const std::string& id, const std::string& secret);
 
+// Creates account `id` (secret `<id>-secret-1`) as `admin` (an access token) and returns the
+// access token it signs in for; a test failure, and "", when either call is refused.
+std::string account_token(HttpClient& c, const std::string& admin, const std::string& id);
+
 }  // namespace platform::test

@@ -111,7 +111,19 @@ const std::map<std::string, OwnedFixture>& owned_fixtures() {
         if (!args.empty() || expect == Expect::List) fx.args = std::move(args);
         return fx;
     };
+    // The C, Rust and Go examples (plugin-sdk/examples/hello-*, started with `platform run` in
+    // the languages area): `count` adds one to the caller's own counter, so B's first count
+    // answers 1 and A's read-back, its second count, 2.
+    auto counter = [](const std::string& path) {
+        return std::pair<const std::string, OwnedFixture>{
+            path,
+            {path, json::object(), json::object(), E::Own, path, json::object(), "\"count\":2",
+             "\"count\":1"}};
+    };
     static const std::map<std::string, OwnedFixture> all = {
+        counter("/api/v1/hello-c/count"),
+        counter("/api/v1/hello-rust/count"),
+        counter("/api/v1/hello-go/count"),
         {"/api/v1/notes/add", as(n, E::Own, {{"title", "owned"}, {"text", "B"}})},
         {"/api/v1/notes/get", n},
         {"/api/v1/notes/delete", n},

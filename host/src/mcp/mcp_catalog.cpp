@@ -4,6 +4,7 @@
 #include <platform/host/core/names.hpp>
 #include <platform/host/core/payment.hpp>
 #include <platform/host/core/status.hpp>
+#include <platform/validation/json_check.hpp>
 
 #include "mcp_internal.hpp"
 
@@ -62,6 +63,23 @@ json tool_result(const Endpoint& ep, const Outcome& o) {
     // /api/v1.
     r["structuredContent"] = result.is_object() ? result : json{{"data", result}};
     return r;
+}
+
+std::optional<std::string> tool_result_text(const Endpoint& ep, const Outcome& o) {
+    if (o.code != PLATFORM_OK || o.raw || (ep.flags & PLATFORM_FLAG_MCP_CONTENT) ||
+        !validation::json_valid(o.body))
+        return std::nullopt;
+    const std::string_view body = o.body;
+    const size_t first = body.find_first_not_of(" \t\r\n");
+    const bool object = first != std::string_view::npos && body[first] == '{';
+    std::string out = "{\"content\":[{\"text\":";
+    out += json(o.body).dump();  // valid JSON is valid UTF-8: nothing to replace
+    out += ",\"type\":\"text\"}],\"structuredContent\":";
+    if (!object) out += "{\"data\":";
+    out += body;
+    if (!object) out += '}';
+    out += '}';
+    return out;
 }
 
 }  // namespace platform::host::mcp

@@ -43,18 +43,22 @@ bool Channel::send(const json& message) {
 }
 
 void Channel::finish(const json& message) {
+    finish_text(message.dump(-1, ' ', false, json::error_handler_t::replace));
+}
+
+void Channel::finish_text(std::string message_text) {
     std::lock_guard<std::mutex> g(m_);
     if (done_) return;
     done_ = true;
     if (!stream_ && !json_ok_ && sse_ok_ && open_)
         stream_ = open_(200, "text/event-stream", headers_);
     if (stream_) {
-        stream_->write(sse_frame(message));
+        stream_->write(sse_frame_text(message_text));
         stream_->end();
         return;
     }
     HttpResponse r;
-    r.body = message.dump(-1, ' ', false, json::error_handler_t::replace);
+    r.body = std::move(message_text);
     r.headers = headers_;
     reply_(std::move(r));
 }

@@ -48,7 +48,10 @@ json error_message(const json& id, int code, const std::string& message);
 // `id` is echoed when the offending message carried a readable one (JSON-RPC 2.0 §5).
 HttpResponse http_error(int status, int code, const std::string& message, const json& id = nullptr);
 json result_message(const json& id, json result);
+// {"id":…,"jsonrpc":"2.0","result":<result_text>} with `result_text` spliced in as it is.
+std::string result_message_text(const json& id, std::string_view result_text);
 std::string sse_frame(const json& message);
+std::string sse_frame_text(std::string_view message_text);
 
 // ---- sessions (mcp_sessions.cpp) ----------------------------------------------------------------
 
@@ -102,6 +105,12 @@ private:
 // The tools/call result of an outcome: content + structuredContent (the /api/v1 `data`), or an
 // isError result carrying the message.
 json tool_result(const Endpoint& ep, const Outcome& o);
+// The same result as JSON text, made without parsing the plugin's answer: for a successful
+// answer that is JSON (checked by validation::json_valid, as /api/v1 checks it), its text is
+// spliced in as it is — escaped as the content's text, and as structuredContent (inside
+// {"data": …} when it is not an object). nullopt for every other outcome (errors, bytes, an
+// endpoint whose answer is MCP content itself): tool_result makes those.
+std::optional<std::string> tool_result_text(const Endpoint& ep, const Outcome& o);
 
 // ---- one POST's answer and the tools/call client (mcp_channel.cpp)
 // -------------------------------
@@ -117,6 +126,8 @@ public:
     bool send(const json& message);
     // The response; later calls do nothing.
     void finish(const json& message);
+    // The response as JSON text already made (result_message_text).
+    void finish_text(std::string message_text);
     // Ends without a response (a cancelled request): an open stream closes, else 202.
     void drop();
     // 401 with WWW-Authenticate (an error message instead when a stream already started).

@@ -23,9 +23,24 @@ json result_message(const json& id, json result) {
     return {{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}};
 }
 
+std::string result_message_text(const json& id, std::string_view result_text) {
+    std::string out = "{\"id\":";
+    out += id.dump(-1, ' ', false, json::error_handler_t::replace);
+    out += ",\"jsonrpc\":\"2.0\",\"result\":";
+    out += result_text;
+    out += '}';
+    return out;
+}
+
 std::string sse_frame(const json& message) {
-    return "event: message\ndata: " + message.dump(-1, ' ', false, json::error_handler_t::replace) +
-           "\n\n";
+    return sse_frame_text(message.dump(-1, ' ', false, json::error_handler_t::replace));
+}
+
+std::string sse_frame_text(std::string_view message_text) {
+    std::string out = "event: message\ndata: ";
+    out += message_text;
+    out += "\n\n";
+    return out;
 }
 
 HttpResponse http_error(int status, int code, const std::string& message, const json& id) {

@@ -197,6 +197,8 @@ void McpServer::Impl::request(std::shared_ptr<Context> ctx, const json& msg,
                         if (cancelled) return ctx->channel->drop();
                         if (o.code == PLATFORM_UNAUTHENTICATED)
                             return ctx->channel->unauthorized(o.body);
+                        if (auto text = tool_result_text(ep, o))
+                            return ctx->channel->finish_text(result_message_text(id, *text));
                         done(result_message(id, tool_result(ep, o)));
                     });
     }

@@ -1,6 +1,7 @@
 // MCP sessions in the store provider's `_mcp` table (no plugin owns a table starting with '_'),
 // expiring after the idle time in business time; in memory when the profile has no store.
 #include <platform/sdk/random.hpp>
+#include <unordered_map>
 
 #include "mcp_internal.hpp"
 
@@ -36,6 +37,19 @@ std::optional<Session> from_json(const std::string& id, const std::string& text)
     s.touched_ms = j.value("t", int64_t{0});
     return s;
 }
+// from_json, remembered per thread: the sessions this thread read last, by id, with the stored
+// text each was parsed from. A session whose stored text is unchanged (every call between two
+// touches) is copied, not parsed again; thread-local, so no lock is shared between calls.
+std::optional<Session> parsed(const std::string& id, const std::string& text) {
+    thread_local std::unordered_map<std::string, std::pair<std::string, Session>> seen;
+    auto it = seen.find(id);
+    if (it != seen.end() && it->second.first == text) return it->second.second;
+    auto s = from_json(id, text);
+    if (!s) return s;
+    if (seen.size() >= 64) seen.clear();
+    seen.insert_or_assign(id, std::pair<std::string, Session>{text, *s});
+    return s;
+}
 }  // namespace
 
 SessionStore::SessionStore(Runtime& runtime, int64_t idle_ms)
@@ -65,7 +79,7 @@ std::optional<Session> SessionStore::get(const std::string& id) {
         }
         text = it->second;
     }
-    auto s = from_json(id, text);
+    auto s = parsed(id, text);
     if (s && now - s->touched_ms >= idle_ms_) {  // a store without expiry
         erase(id);
         return std::nullopt;

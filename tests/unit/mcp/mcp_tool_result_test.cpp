@@ -53,6 +53,41 @@ TEST(McpToolResult, RawBytesAreABase64Resource) {
     EXPECT_EQ(r["content"][0]["resource"]["mimeType"], "text/plain");
 }
 
+// tool_result_text splices a successful JSON answer in without parsing it: the same result as
+// tool_result, value for value, for every shape of answer; nullopt where tool_result must build it.
+TEST(McpToolResult, TheTextIsTheSameResultWithoutAParse) {
+    for (const std::string body :
+         {R"({"title":"a","n":1})", "[1,2]", R"("a \"quoted\" line\n")", "42", "null", "{}",
+          "  {\"spaced\" : [ true , false ] }\n", R"({"u":"\u00e9t\u00e9 été"})"}) {
+        SCOPED_TRACE(body);
+        const Outcome o{PLATFORM_OK, body};
+        const auto text = tool_result_text(endpoint(), o);
+        ASSERT_TRUE(text.has_value());
+        const json spliced = json::parse(*text);
+        const json built = tool_result(endpoint(), o);
+        EXPECT_EQ(spliced["structuredContent"], built["structuredContent"]);
+        EXPECT_EQ(json::parse(spliced["content"][0]["text"].get<std::string>()),
+                  json::parse(built["content"][0]["text"].get<std::string>()));
+        EXPECT_EQ(spliced["content"][0]["type"], "text");
+        EXPECT_EQ(spliced.size(), built.size());
+    }
+    // The JSON-RPC message around it.
+    EXPECT_EQ(json::parse(result_message_text(7, R"({"x":1})")),
+              result_message(7, json::parse(R"({"x":1})")));
+    EXPECT_EQ(sse_frame_text("{}"), sse_frame(json::object()));
+}
+
+TEST(McpToolResult, TheTextIsLeftToToolResultWhereItMustBuildTheResult) {
+    EXPECT_FALSE(tool_result_text(endpoint(), Outcome{PLATFORM_NOT_FOUND, "no such note"}));
+    EXPECT_FALSE(tool_result_text(endpoint(), Outcome{PLATFORM_OK, "hi!", "text/plain", true}));
+    EXPECT_FALSE(tool_result_text(endpoint(PLATFORM_FLAG_MCP_CONTENT),
+                                  Outcome{PLATFORM_OK, R"({"content":[]})"}));
+    // Not JSON (tool_result answers it as a string), or JSON with something after it.
+    EXPECT_FALSE(tool_result_text(endpoint(), Outcome{PLATFORM_OK, "plain words"}));
+    EXPECT_FALSE(tool_result_text(endpoint(), Outcome{PLATFORM_OK, R"({"a":1}{"b":2})"}));
+    EXPECT_FALSE(tool_result_text(endpoint(), Outcome{PLATFORM_OK, std::string("\"\xC3\x28\"")}));
+}
+
 TEST(McpHelpers, VersionsLevelsFrames) {
     EXPECT_TRUE(supported_version("2025-11-25"));
     EXPECT_TRUE(supported_version("2025-03-26"));

@@ -525,7 +525,9 @@ TEST_F(Runtime, LogsFollowStreamsServerSentEvents) {
     EXPECT_NE(r.body.find("event: error"), std::string::npos) << r.body;  // the deadline ends it
 
     // The CLI: `logs -f` prints the last line, then the lines of an update as they come (it runs
-    // until killed; run_command ends it after 30 s without output).
+    // until killed: stopped once it has printed the update's link step and then the new worker's
+    // start, or after 30 s without output).
+    const std::string running = "runtime: running go.core.api.v1.follow";
     CommandResult follow;
     std::thread tail([&] {
         follow =
@@ -534,18 +536,20 @@ TEST_F(Runtime, LogsFollowStreamsServerSentEvents) {
                          {"PLATFORM_ENV", ""},
                          {"PLATFORM_TOKEN", "admin"},
                          {"PLATFORM_PROXY", "127.0.0.1:" + std::to_string(host->proxy_port())}},
-                        30);
+                        30, [&](const CommandResult& so_far) {
+                            const size_t link = so_far.out.find("Linking CXX");
+                            return link != std::string::npos &&
+                                   so_far.out.find(running, link) != std::string::npos &&
+                                   so_far.out.back() == '\n';
+                        });
     });
     ASSERT_EQ(platform({"update", "follow"}).code, 0);
     tail.join();
     // The update's compile takes seconds, the CLI connects in milliseconds: it sees the link step.
     EXPECT_NE(follow.out.find("Linking CXX shared module plugins/hello.so"), std::string::npos)
         << follow.out;
-    EXPECT_NE(follow.out.rfind("runtime: running go.core.api.v1.follow"), std::string::npos)
-        << follow.out;
-    EXPECT_GT(follow.out.rfind("runtime: running go.core.api.v1.follow"),
-              follow.out.find("Linking CXX"))
-        << follow.out;
+    EXPECT_NE(follow.out.rfind(running), std::string::npos) << follow.out;
+    EXPECT_GT(follow.out.rfind(running), follow.out.find("Linking CXX")) << follow.out;
     EXPECT_EQ(platform({"kill", "follow"}).code, 0);
 }
 

@@ -13,7 +13,8 @@
 namespace platform::test {
 
 CommandResult run_command(const std::vector<std::string>& argv,
-                          const std::map<std::string, std::string>& env, int timeout_seconds) {
+                          const std::map<std::string, std::string>& env, int timeout_seconds,
+                          const std::function<bool(const CommandResult&)>& until) {
     int out[2], err[2];
     if (pipe(out) != 0 || pipe(err) != 0) throw std::runtime_error("pipe failed");
     pid_t pid = fork();
@@ -53,6 +54,11 @@ CommandResult run_command(const std::vector<std::string>& argv,
                 --open_fds;
             } else {
                 (i == 0 ? r.out : r.err).append(buf, static_cast<size_t>(n));
+                if (until && until(r)) {
+                    kill(pid, SIGTERM);
+                    open_fds = 0;
+                    break;
+                }
             }
         }
     }

@@ -1,6 +1,7 @@
 // command.hpp — run a program (the `platform` CLI) and collect its exit code, stdout and stderr.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -14,10 +15,13 @@ struct CommandResult {
     std::string out, err;
 };
 
-// Runs argv with extra environment variables, no stdin, bounded by timeout_seconds (killed after).
+// Runs argv with extra environment variables, no stdin, bounded by timeout_seconds without
+// output (killed after). With `until`, asked after each read of output: once it answers true the
+// command is stopped (SIGTERM, as a user's Ctrl-C would end a `logs -f`) and what it printed kept.
 CommandResult run_command(const std::vector<std::string>& argv,
                           const std::map<std::string, std::string>& env = {},
-                          int timeout_seconds = 60);
+                          int timeout_seconds = 60,
+                          const std::function<bool(const CommandResult&)>& until = {});
 
 // Runs the `platform` CLI (HostProcess::binary()) with `args` against `host`, as run_command does:
 // PLATFORM_HOME `home` (the CLI's own files), PLATFORM_PROXY the host's proxy port, PLATFORM_TOKEN

@@ -14,9 +14,11 @@
 #include <sstream>
 #include <thread>
 
+#include "eventually.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
 #include "local_accounts.hpp"
+#include "local_files.hpp"
 #include "shared_host_test.hpp"
 #include "stream_reader.hpp"
 
@@ -187,11 +189,12 @@ TEST(EventsStream, ClientLeavingMidStreamLeavesTheHostServing) {
         ASSERT_GT(n, 0) << got;
         got.append(buf, static_cast<size_t>(n));
     }
-    // Hold the stream open a moment, close it, and let the server see the close before the next
-    // chunk is written (there is nothing observable to wait on instead).
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    // Close it, and wait until the server's end of the connection has seen the close (it leaves
+    // ESTABLISHED for CLOSE_WAIT) before the next chunk is written to it.
+    const int open_before = held_connections(host.api_port(), true);
     ::close(fd);
-    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    ASSERT_TRUE(
+        eventually([&] { return held_connections(host.api_port(), true) < open_before; }, 10));
     for (int i = 2; i <= 3; ++i) {  // the consumer now writes to a closed connection
         auto r =
             c.post_json("/events/publish", {{"topic", "gone"}, {"payload", i}}, bearer("ev-bob"));

@@ -1,5 +1,8 @@
+#include <algorithm>
 #include <charconv>
+#include <climits>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <ctime>
 #include <platform/host/http/access_log.hpp>
@@ -8,17 +11,31 @@ namespace platform::host {
 
 namespace {
 
+// The time as 2025-05-20T10:00:00.123Z. gmtime_r and the date's digits run once per second and
+// thread: the text up to the seconds is kept.
 void put_utc(std::string& out, std::chrono::system_clock::time_point t) {
     const auto ms =
         std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count();
-    const std::time_t secs = static_cast<std::time_t>(ms / 1000);
-    std::tm tm{};
-    gmtime_r(&secs, &tm);
-    char buf[96];
-    const int n = std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ",
-                                tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min,
-                                tm.tm_sec, static_cast<int>(ms % 1000));
-    out.append(buf, n > 0 ? static_cast<size_t>(n) : 0);
+    const int64_t secs = ms / 1000 - (ms % 1000 < 0 ? 1 : 0);
+    const int milli = static_cast<int>(ms - secs * 1000);
+    thread_local int64_t kept_secs = INT64_MIN;
+    thread_local char kept[32];
+    thread_local size_t kept_size = 0;
+    if (secs != kept_secs) {
+        const std::time_t tt = static_cast<std::time_t>(secs);
+        std::tm tm{};
+        gmtime_r(&tt, &tm);
+        const int n =
+            std::snprintf(kept, sizeof kept, "%04d-%02d-%02dT%02d:%02d:%02d.", tm.tm_year + 1900,
+                          tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+        kept_size = n > 0 ? std::min(static_cast<size_t>(n), sizeof kept - 1) : 0;
+        kept_secs = secs;
+    }
+    out.append(kept, kept_size);
+    const char digits[4] = {static_cast<char>('0' + milli / 100),
+                            static_cast<char>('0' + milli / 10 % 10),
+                            static_cast<char>('0' + milli % 10), 'Z'};
+    out.append(digits, 4);
 }
 
 // The length of the valid UTF-8 sequence at s[i] (RFC 3629: no overlongs, no surrogates, at most
@@ -43,12 +60,22 @@ size_t utf8_length(std::string_view s, size_t i) {
     return 0;
 }
 
-// `"key":"value"` with value escaped as JSON; bytes that are not UTF-8 become U+FFFD.
+// Bytes that go into a JSON string as they are: printable ASCII but `"` and `\`.
+bool plain(unsigned char c) {
+    return c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
+}
+
+// `"key":"value"` with value escaped as JSON; bytes that are not UTF-8 become U+FFFD. Runs of
+// plain bytes are appended at once.
 void put_string(std::string& out, const char* key, std::string_view v) {
     out += '"';
     out += key;
     out += "\":\"";
     for (size_t i = 0; i < v.size();) {
+        size_t run = i;
+        while (run < v.size() && plain(static_cast<unsigned char>(v[run]))) ++run;
+        out.append(v.data() + i, run - i);
+        if ((i = run) == v.size()) break;
         const unsigned char c = static_cast<unsigned char>(v[i]);
         if (c >= 0x80) {
             const size_t n = utf8_length(v, i);
@@ -83,14 +110,11 @@ void put_string(std::string& out, const char* key, std::string_view v) {
             case '\f':
                 out += "\\f";
                 break;
-            default:
-                if (c < 0x20) {
-                    char u[8];
-                    std::snprintf(u, sizeof u, "\\u%04x", c);
-                    out += u;
-                } else {
-                    out += static_cast<char>(c);
-                }
+            default: {  // another control character
+                constexpr char hex[] = "0123456789abcdef";
+                const char u[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
+                out.append(u, 6);
+            }
         }
         ++i;
     }
@@ -111,17 +135,16 @@ void put_number(std::string& out, const char* key, N n) {
 
 // Written by hand rather than through a JSON object (one allocation, no tree): the keys in the
 // order nlohmann's objects gave them before, so the lines read as they always did.
-std::string access_log_line(const AccessRecord& r) {
-    std::string out;
-    out.reserve(256 + r.path.size() + r.user_agent.size());
+void append_access_log_line(std::string& out, const AccessRecord& r) {
+    out.reserve(out.size() + 256 + r.path.size() + r.user_agent.size());
     out += '{';
     put_number(out, "bytes", r.bytes);
     out += ',';
     put_number(out, "duration_ms", std::round(r.duration_ms * 1000) / 1000);
     out += ',';
-    put_string(out, "method", r.method.empty() ? "-" : r.method);
+    put_string(out, "method", r.method.empty() ? std::string_view("-") : r.method);
     out += ',';
-    put_string(out, "path", r.path.empty() ? "-" : r.path);
+    put_string(out, "path", r.path.empty() ? std::string_view("-") : r.path);
     if (!r.port.empty()) {
         out += ',';
         put_string(out, "port", r.port);
@@ -142,6 +165,11 @@ std::string access_log_line(const AccessRecord& r) {
     out += ',';
     put_string(out, "user_agent", r.user_agent);
     out += '}';
+}
+
+std::string access_log_line(const AccessRecord& r) {
+    std::string out;
+    append_access_log_line(out, r);
     return out;
 }
 

@@ -123,10 +123,16 @@ void Gateway::handle(HttpRequest req, std::function<void(HttpResponse)> reply,
     // tests/fuzz/http_request.cpp) gets one made here.
     std::string id = req.header("x-request-id");
     if (id.empty()) req.headers["x-request-id"] = id = request_id_for("");
-    auto send = [reply = std::move(reply), id](HttpResponse r) {
-        r.headers.emplace_back("X-Request-Id", id);
-        reply(std::move(r));
+    // One shared state: the handlers copy `send` into their callbacks, a reference count each.
+    struct Sender {
+        std::function<void(HttpResponse)> reply;
+        std::string id;
     };
+    const Reply send =
+        [s = std::make_shared<Sender>(Sender{std::move(reply), id})](HttpResponse r) {
+            r.headers.emplace_back("X-Request-Id", s->id);
+            s->reply(std::move(r));
+        };
     const std::string& ns = runtime_.settings().ns;
     if (req.path == "/") {
         if (req.method != "GET" && req.method != "HEAD")

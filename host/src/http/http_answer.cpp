@@ -22,17 +22,20 @@ using wire::wire_bytes;
 // thread copying (tests/integration/slow_clients_test.cpp).
 constexpr size_t kWriteChunk = 64 * 1024;
 
-// Writes bytes[offset..] to the connection, kWriteChunk at a time (each piece from the previous
-// one's callback, on the transport thread), then finishes the exchange. Each piece goes to the
-// peer's transport as one buffer (Peer::send): Pistache 0.0.5's ResponseWriter chains promises
-// whose continuations run unlocked on the transport thread while the worker thread that has the
-// answer attaches its own, which crashed the host under load (tests/reliability/soak.sh); a plain
-// write promise locks both.
 void write_from(const std::shared_ptr<Connection>& conn,
                 const std::shared_ptr<const std::string>& bytes, size_t offset,
-                const InFlightToken& token, bool close) {
+                const InFlightToken& token, bool close);
+
+// Sends `piece` to the connection as one buffer (Peer::send), then goes on with bytes[next..]
+// (nothing more when `bytes` is null), or finishes the exchange. Pistache 0.0.5's ResponseWriter
+// chains promises whose continuations run unlocked on the transport thread while the worker
+// thread that has the answer attaches its own, which crashed the host under load
+// (tests/reliability/soak.sh); a plain write promise locks both.
+void send_piece(const std::shared_ptr<Connection>& conn, std::string piece,
+                std::shared_ptr<const std::string> bytes, size_t next, const InFlightToken& token,
+                bool close) {
     ServerState& server = *conn->port->server;
-    const size_t n = std::min(kWriteChunk, bytes->size() - offset);
+    const size_t n = piece.size();
     std::optional<Async::Promise<ssize_t>> sent;
     {
         std::shared_lock<std::shared_mutex> alive(
@@ -40,7 +43,7 @@ void write_from(const std::shared_ptr<Connection>& conn,
         auto peer = conn->peer.lock();
         if (!server.stopped && peer) {
             try {
-                sent.emplace(peer->send(RawBuffer(bytes->substr(offset, n), n)));
+                sent.emplace(peer->send(RawBuffer(std::move(piece), n)));
             } catch (const std::exception& e) {
                 spdlog::debug("response not delivered: {}", e.what());
             }
@@ -50,13 +53,22 @@ void write_from(const std::shared_ptr<Connection>& conn,
     // Pistache drops these callbacks unrun when the connection goes away mid-write; the token
     // they hold then uncounts the request.
     sent->then(
-        [conn, bytes, next = offset + n, token, close](ssize_t) {
-            if (next < bytes->size())
+        [conn, bytes = std::move(bytes), next, token, close](ssize_t) {
+            if (bytes && next < bytes->size())
                 write_from(conn, bytes, next, token, close);
             else
                 finish(conn, token, true, close);
         },
         [conn, token](std::exception_ptr&) { finish(conn, token, false, true); });
+}
+
+// Writes bytes[offset..] to the connection, kWriteChunk at a time (each piece from the previous
+// one's callback, on the transport thread), then finishes the exchange.
+void write_from(const std::shared_ptr<Connection>& conn,
+                const std::shared_ptr<const std::string>& bytes, size_t offset,
+                const InFlightToken& token, bool close) {
+    const size_t n = std::min(kWriteChunk, bytes->size() - offset);
+    send_piece(conn, bytes->substr(offset, n), bytes, offset + n, token, close);
 }
 
 }  // namespace
@@ -76,9 +88,13 @@ void record(const Exchange& ex, int status, uint64_t bytes) {
     a.duration_ms = seconds * 1000;
     a.remote = ex.conn->remote;
     a.user_agent = ex.user_agent;
-    a.trace_id = trace_id_of(ex.traceparent);
+    const std::string_view tp = ex.traceparent;
+    if (valid_traceparent(tp)) a.trace_id = tp.substr(3, 32);  // as trace_id_of() reads it
     a.port = port.name;
-    port.access->info(access_log_line(a));
+    thread_local std::string line;  // the logger copies it: one buffer per thread, reused
+    line.clear();
+    append_access_log_line(line, a);
+    port.access->log(spdlog::level::info, spdlog::string_view_t(line.data(), line.size()));
 }
 
 void common_headers(const Exchange& ex, HeaderList& headers) {
@@ -95,8 +111,10 @@ void respond(const std::shared_ptr<Exchange>& ex, HttpResponse r) {
     common_headers(*ex, r.headers);
     if (ex->method == "HEAD") r.body.clear();
     record(*ex, r.status, r.body.size());
-    write_from(conn, std::make_shared<const std::string>(wire_bytes(ex->version, r, close)), 0,
-               ex->token, close);
+    std::string bytes = wire_bytes(ex->version, r, close);
+    if (bytes.size() <= kWriteChunk)  // one piece: the bytes themselves, not a copy
+        return send_piece(conn, std::move(bytes), nullptr, 0, ex->token, close);
+    write_from(conn, std::make_shared<const std::string>(std::move(bytes)), 0, ex->token, close);
 }
 
 }  // namespace platform::host::front

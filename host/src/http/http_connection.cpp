@@ -105,8 +105,9 @@ private:
     // request_parser.hpp) and queues it. Called with conn.m held.
     void read_requests(Connection& conn) {
         const PortState& port = *conn.port;
+        thread_local Frame f;  // its strings and field list reused from request to request
         while (!conn.input_closed) {
-            Frame f = frame_request(conn.buffer, port.limits);
+            frame_request(conn.buffer, port.limits, f);
             if (f.skip) conn.buffer.erase(0, f.skip);
             if (f.incomplete()) return;
             Pending p;

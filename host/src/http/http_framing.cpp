@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cstring>
 #include <platform/host/http/http_framing.hpp>
@@ -10,9 +11,41 @@ namespace {
 constexpr size_t kMaxMethod = 32;           // longer than any method the request parser knows
 constexpr size_t kMaxChunkSizeLine = 1024;  // size, extensions and CRLF
 
+// The token characters of RFC 9110 §5.6.2, as a table.
+constexpr std::array<bool, 256> kTchar = [] {
+    std::array<bool, 256> t{};
+    for (int c = '0'; c <= '9'; ++c) t[c] = true;
+    for (int c = 'a'; c <= 'z'; ++c) t[c] = t[c - 'a' + 'A'] = true;
+    for (char c : std::string_view("!#$%&'*+-.^_`|~")) t[static_cast<unsigned char>(c)] = true;
+    return t;
+}();
+
 bool tchar(char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) ||
-           (c != 0 && std::strchr("!#$%&'*+-.^_`|~", c));
+    return kTchar[static_cast<unsigned char>(c)];
+}
+
+// A byte below `low` (a control character, but a tab when `tab_ok`) or DEL in `s`. Eight bytes
+// at a time: a word without such a byte is passed over with a few operations (the value of an
+// Authorization field is hundreds of bytes).
+bool has_control(std::string_view s, unsigned char low, bool tab_ok) {
+    constexpr uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    const auto bad = [&](unsigned char c) {
+        return (c < low && !(tab_ok && c == '\t')) || c == 0x7f;
+    };
+    size_t i = 0;
+    for (; i + 8 <= s.size(); i += 8) {
+        uint64_t w;
+        std::memcpy(&w, s.data() + i, 8);
+        const uint64_t below = (w - ones * low) & ~w & highs;  // some byte < low (all < 0x80)
+        const uint64_t x = w ^ (ones * 0x7f);
+        const uint64_t del = (x - ones) & ~x & highs;  // some byte == 0x7f
+        if (below | del)
+            for (size_t k = i; k < i + 8; ++k)
+                if (bad(static_cast<unsigned char>(s[k]))) return true;
+    }
+    for (; i < s.size(); ++i)
+        if (bad(static_cast<unsigned char>(s[i]))) return true;
+    return false;
 }
 
 bool iequals(std::string_view a, std::string_view b) {
@@ -30,11 +63,10 @@ std::string_view trim(std::string_view s) {
     return s;
 }
 
-Frame fail(Frame f, int status, std::string message) {
+void fail(Frame& f, int status, std::string message) {
     f.state = Frame::State::error;
     f.status = status;
     f.message = std::move(message);
-    return f;
 }
 
 }  // namespace
@@ -58,7 +90,7 @@ namespace {
 // Each step of frame_request() below returns true to go on, or false when `f` is the answer: an
 // error (set by fail()) or incomplete (more bytes are needed).
 bool stop(Frame& f, int status, std::string message) {
-    f = fail(std::move(f), status, std::move(message));
+    fail(f, status, std::move(message));
     return false;
 }
 
@@ -133,11 +165,10 @@ bool read_request_line(std::string_view b, size_t eol, const FrameLimits& limits
     for (char c : method)
         if (!tchar(c)) return stop(f, 400, "malformed request line: invalid method");
     if (target.empty()) return stop(f, 400, "malformed request line: empty request target");
-    for (char c : target)
-        if (static_cast<unsigned char>(c) <= 0x20 || c == 0x7f)
-            return stop(f, 400, "malformed request line: control character in the request target");
-    f.method = std::string(method);
-    f.target = std::string(target);
+    if (has_control(target, 0x21, false))
+        return stop(f, 400, "malformed request line: control character in the request target");
+    f.method.assign(method);
+    f.target.assign(target);
     return check_version(version, f);
 }
 
@@ -188,8 +219,10 @@ bool read_content_length(std::string_view value, const FrameLimits& limits, Body
     return true;
 }
 
-// One header field line (without CRLF): name: value, noting Content-Length and Transfer-Encoding.
-bool read_field(std::string_view field, const FrameLimits& limits, BodyFields& body, Frame& f) {
+// One header field line (without CRLF) at `begin`: name: value, noting Content-Length and
+// Transfer-Encoding, and where it is in f.fields.
+bool read_field(std::string_view field, size_t begin, const FrameLimits& limits, BodyFields& body,
+                Frame& f) {
     if (field.front() == ' ' || field.front() == '\t')
         return stop(f, 400, "malformed header section: obsolete line folding is not accepted");
     const size_t colon = field.find(':');
@@ -200,9 +233,14 @@ bool read_field(std::string_view field, const FrameLimits& limits, BodyFields& b
         if (!tchar(c))
             return stop(f, 400, "malformed header field name '" + std::string(name) + "'");
     const std::string_view value = trim(field.substr(colon + 1));
-    for (char c : value)
-        if ((static_cast<unsigned char>(c) < 0x20 && c != '\t') || c == 0x7f)
-            return stop(f, 400, "control character in header field " + std::string(name));
+    if (has_control(value, 0x20, true))
+        return stop(f, 400, "control character in header field " + std::string(name));
+    const auto at = [&](std::string_view part) {
+        return static_cast<uint32_t>(begin + static_cast<size_t>(part.data() - field.data()));
+    };
+    f.fields.push_back(FieldSpan{static_cast<uint32_t>(begin), static_cast<uint32_t>(begin + colon),
+                                 at(value), at(value) + static_cast<uint32_t>(value.size()),
+                                 static_cast<uint32_t>(begin + field.size())});
     if (iequals(name, "content-length")) return read_content_length(value, limits, body, f);
     if (iequals(name, "transfer-encoding")) {
         body.have_te = true;
@@ -222,6 +260,7 @@ bool read_header_fields(std::string_view b, size_t pos, const FrameLimits& limit
         if (e == pos || b[e - 1] != '\r')
             return stop(f, 400, "malformed header section: lines must end with CRLF");
         const std::string_view field = b.substr(pos, e - 1 - pos);
+        const size_t begin = pos;
         pos = e + 1;
         if (pos > limits.max_header_bytes + 2)  // the empty line's CRLF is not counted
             return stop(f, 431,
@@ -232,7 +271,7 @@ bool read_header_fields(std::string_view b, size_t pos, const FrameLimits& limit
             return stop(
                 f, 431,
                 "more than " + std::to_string(limits.max_header_count) + " request header fields");
-        if (!read_field(field, limits, body, f)) return false;
+        if (!read_field(field, begin, limits, body, f)) return false;
     }
     body.head = pos;
     return true;
@@ -252,15 +291,15 @@ bool check_codings(std::string_view list, Frame& f) {
 }
 
 // After the last chunk (from `p`): trailer fields, then the empty line; completes `f`.
-Frame frame_trailers(std::string_view b, size_t p, const FrameLimits& limits, Frame f) {
+void frame_trailers(std::string_view b, size_t p, const FrameLimits& limits, Frame& f) {
     for (;;) {
         const size_t t = b.find('\n', p);
         if (t == std::string_view::npos) {
             if (b.size() - p > limits.max_header_bytes)
-                return fail(f, 431,
-                            "trailer section longer than " +
-                                std::to_string(limits.max_header_bytes) + " bytes");
-            return f;
+                fail(f, 431,
+                     "trailer section longer than " + std::to_string(limits.max_header_bytes) +
+                         " bytes");
+            return;
         }
         if (t == p || b[t - 1] != '\r')
             return fail(f, 400, "malformed chunked body: lines must end with CRLF");
@@ -271,11 +310,10 @@ Frame frame_trailers(std::string_view b, size_t p, const FrameLimits& limits, Fr
     }
     f.state = Frame::State::complete;
     f.length = p;
-    return f;
 }
 
 // A chunked body from `head`: chunks up to the last one, then its trailers.
-Frame frame_chunked_body(std::string_view b, size_t head, const FrameLimits& limits, Frame f) {
+void frame_chunked_body(std::string_view b, size_t head, const FrameLimits& limits, Frame& f) {
     f.chunked = true;
     size_t p = head;
     for (;;) {
@@ -283,8 +321,8 @@ Frame frame_chunked_body(std::string_view b, size_t head, const FrameLimits& lim
         const size_t e = b.find('\n', p);
         if (e == std::string_view::npos) {
             if (b.size() - p > kMaxChunkSizeLine)
-                return fail(f, 400, "malformed chunked body: chunk size line too long");
-            return f;
+                fail(f, 400, "malformed chunked body: chunk size line too long");
+            return;
         }
         if (e == p || b[e - 1] != '\r')
             return fail(f, 400, "malformed chunked body: lines must end with CRLF");
@@ -292,10 +330,10 @@ Frame frame_chunked_body(std::string_view b, size_t head, const FrameLimits& lim
         if (!parse_chunk_size(b.substr(p, e - 1 - p), size))
             return fail(f, 400, "malformed chunked body: invalid chunk size");
         p = e + 1;
-        if (size == 0) return frame_trailers(b, p, limits, std::move(f));
+        if (size == 0) return frame_trailers(b, p, limits, f);
         if (size > limits.max_request_bytes || p + size + 2 > limits.max_request_bytes)
             return fail(f, 413, too_large(limits));
-        if (b.size() < p + size + 2) return f;
+        if (b.size() < p + size + 2) return;
         if (b.substr(p + size, 2) != "\r\n")
             return fail(f, 400, "malformed chunked body: chunk data must end with CRLF");
         p += size + 2;
@@ -303,39 +341,53 @@ Frame frame_chunked_body(std::string_view b, size_t head, const FrameLimits& lim
 }
 
 // A body of Content-Length bytes (none without the field) after the head.
-Frame frame_sized_body(std::string_view b, const BodyFields& body, const FrameLimits& limits,
-                       Frame f) {
+void frame_sized_body(std::string_view b, const BodyFields& body, const FrameLimits& limits,
+                      Frame& f) {
     f.content_length = body.length;
     if (body.length > limits.max_request_bytes ||
         body.head + body.length > limits.max_request_bytes)
         return fail(f, 413, too_large(limits));
-    if (b.size() < body.head + body.length) return f;
+    if (b.size() < body.head + body.length) return;
     f.state = Frame::State::complete;
     f.length = body.head + body.length;
-    return f;
 }
 
 }  // namespace
 
-Frame frame_request(std::string_view in, const FrameLimits& limits) {
-    Frame f;
-    if (!skip_empty_lines(in, limits, f)) return f;
+void frame_request(std::string_view in, const FrameLimits& limits, Frame& f) {
+    f.state = Frame::State::incomplete;
+    f.skip = f.length = f.head = 0;
+    f.status = 0;
+    f.message.clear();
+    f.method.clear();
+    f.target.clear();
+    f.chunked = false;
+    f.content_length = 0;
+    f.fields.clear();
+    if (!skip_empty_lines(in, limits, f)) return;
     const std::string_view b = in.substr(f.skip);
     const size_t eol = b.find('\n');
     if (eol == std::string_view::npos) {
         partial_request_line(b, limits, f);
-        return f;
+        return;
     }
-    if (!read_request_line(b, eol, limits, f)) return f;
+    if (!read_request_line(b, eol, limits, f)) return;
     BodyFields body;
-    if (!read_header_fields(b, eol + 1, limits, body, f)) return f;
+    if (!read_header_fields(b, eol + 1, limits, body, f)) return;
+    f.head = body.head;
     if (body.have_te && body.have_length)
         return fail(f, 400, "both Content-Length and Transfer-Encoding (not accepted)");
     if (body.have_te) {
-        if (!check_codings(body.codings, f)) return f;
-        return frame_chunked_body(b, body.head, limits, std::move(f));
+        if (!check_codings(body.codings, f)) return;
+        return frame_chunked_body(b, body.head, limits, f);
     }
-    return frame_sized_body(b, body, limits, std::move(f));
+    frame_sized_body(b, body, limits, f);
+}
+
+Frame frame_request(std::string_view in, const FrameLimits& limits) {
+    Frame f;
+    frame_request(in, limits, f);
+    return f;
 }
 
 }  // namespace platform::host

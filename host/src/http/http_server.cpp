@@ -16,7 +16,6 @@ using nlohmann::json;
 namespace {
 
 using wire::error_response;
-using wire::trim;
 
 // GET /health: ready when every provider the profile names is up and every plugin it lists serves.
 HttpResponse health(const PortState& port) {
@@ -154,12 +153,21 @@ std::shared_ptr<Exchange> open_exchange(const std::shared_ptr<Connection>& conn,
 
 // The request's traceparent: the client's when valid, else a new one (its tracestate dropped).
 std::string adopt_traceparent(HttpRequest& req) {
-    std::string tp = trim(req.header("traceparent"));
-    if (!valid_traceparent(tp)) {
+    auto given = req.headers.find("traceparent");
+    std::string_view v = given == req.headers.end() ? std::string_view() : given->second;
+    while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) v.remove_prefix(1);
+    while (!v.empty() && (v.back() == ' ' || v.back() == '\t')) v.remove_suffix(1);
+    std::string tp;
+    if (valid_traceparent(v)) {
+        tp.assign(v);
+    } else {
         tp = new_traceparent();
         req.headers.erase("tracestate");  // it belongs to the trace we did not accept
     }
-    req.headers["traceparent"] = tp;
+    if (given != req.headers.end())
+        given->second = tp;
+    else
+        req.headers.emplace("traceparent", tp);
     return tp;
 }
 
@@ -170,8 +178,13 @@ std::string adopt_traceparent(HttpRequest& req) {
 void serve(const std::shared_ptr<Connection>& conn, Pending p) {
     auto ex = open_exchange(conn, p);
     HttpRequest& req = p.req;
-    ex->request_id = request_id_for(req.header("x-request-id"));
-    req.headers["x-request-id"] = ex->request_id;
+    static const std::string none;
+    auto id = req.headers.find("x-request-id");
+    ex->request_id = request_id_for(id == req.headers.end() ? none : id->second);
+    if (id != req.headers.end())
+        id->second = ex->request_id;
+    else
+        req.headers.emplace("x-request-id", ex->request_id);
     ex->traceparent = adopt_traceparent(req);
     ex->origin = req.header("origin");
     ex->user_agent = req.header("user-agent");

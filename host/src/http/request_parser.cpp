@@ -13,12 +13,6 @@ bool blank(char c) {
     return c == ' ' || c == '\t';
 }
 
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && blank(s.front())) s.remove_prefix(1);
-    while (!s.empty() && blank(s.back())) s.remove_suffix(1);
-    return s;
-}
-
 std::string lower(std::string_view s) {
     std::string out(s);
     for (char& c : out)
@@ -114,26 +108,43 @@ bool valid_cookie(std::string_view raw) {
     return true;
 }
 
-bool single_valued(const std::string& name) {
-    return name == "host" || name == "authorization" || name == "content-type";
+// The fields whose values are checked here.
+enum class Checked { other, host, content_type, cookie, authorization };
+
+Checked checked(std::string_view lower_name) {
+    switch (lower_name.size()) {
+        case 4:
+            return lower_name == "host" ? Checked::host : Checked::other;
+        case 6:
+            return lower_name == "cookie" ? Checked::cookie : Checked::other;
+        case 12:
+            return lower_name == "content-type" ? Checked::content_type : Checked::other;
+        case 13:
+            return lower_name == "authorization" ? Checked::authorization : Checked::other;
+        default:
+            return Checked::other;
+    }
 }
 
-// One header field line (without CRLF; frame_request() checked its syntax).
-bool read_field(std::string_view field, ParsedRequest& out) {
-    const size_t colon = field.find(':');
-    if (colon == std::string_view::npos) return refuse(out, 400, "malformed header field");
-    std::string name = lower(field.substr(0, colon));
-    std::string_view raw = field.substr(colon + 1);
+// One header field line, where frame_request() found it (it checked its syntax).
+bool read_field(std::string_view b, const FieldSpan& s, ParsedRequest& out) {
+    if (s.begin >= s.colon || s.colon >= s.end || s.end > b.size() || s.value < s.colon ||
+        s.value > s.value_end || s.value_end > s.end)
+        return refuse(out, 400, "malformed header field");  // not the frame of these bytes
+    std::string name = lower(b.substr(s.begin, s.colon - s.begin));
+    std::string_view raw = b.substr(s.colon + 1, s.end - s.colon - 1);
     while (!raw.empty() && raw.front() == ' ') raw.remove_prefix(1);
-    const std::string_view value = trim(raw);
-    if (name == "host" && !valid_host(value))
+    const std::string_view value = b.substr(s.value, s.value_end - s.value);  // raw, trimmed
+    const Checked kind = checked(name);
+    if (kind == Checked::host && !valid_host(value))
         return refuse(out, 400, "invalid Host header field: host, [IPv6] or either with :port");
-    if (name == "content-type" && !valid_media_type(value))
+    if (kind == Checked::content_type && !valid_media_type(value))
         return refuse(out, 415, "invalid Content-Type header field: type/subtype[; name=value]");
-    if (name == "cookie" && !valid_cookie(raw))
+    if (kind == Checked::cookie && !valid_cookie(raw))
         return refuse(out, 400, "invalid Cookie header field: a cookie without '='");
     auto [it, inserted] = out.req.headers.try_emplace(std::move(name), value);
-    if (!inserted && single_valued(it->first))
+    if (!inserted &&
+        (kind == Checked::host || kind == Checked::authorization || kind == Checked::content_type))
         return refuse(out, 400, "more than one " + it->first + " header field");
     return true;
 }
@@ -161,20 +172,17 @@ bool parse(std::string_view b, const Frame& f, ParsedRequest& out) {
     const size_t eol = b.find('\n');
     if (eol == std::string_view::npos || eol < 9) return refuse(out, 400, "malformed request line");
     out.http10 = b.substr(eol - 9, 8) == "HTTP/1.0";
-    const size_t q = f.target.find('?');
+    const std::string_view target = f.target;
+    const size_t q = target.find('?');
     out.req.method = f.method;
-    out.req.path = f.target.substr(0, q);
-    if (q != std::string::npos) out.req.query = f.target.substr(q + 1);
-    size_t p = eol + 1;
-    for (;;) {
-        const size_t e = b.find('\n', p);
-        if (e == std::string_view::npos || e == p)
-            return refuse(out, 400, "malformed header section");
-        const std::string_view field = b.substr(p, e - 1 - p);
-        p = e + 1;
-        if (field.empty()) break;
-        if (!read_field(field, out)) return false;
-    }
+    out.req.path.assign(target.substr(0, q));
+    if (q != std::string::npos) out.req.query.assign(target.substr(q + 1));
+    // The header fields where the framing found them: the section is not walked again.
+    for (const FieldSpan& field : f.fields)
+        if (!read_field(b, field, out)) return false;
+    const size_t p = f.head;
+    if (p < eol + 3 || p > b.size() || b.substr(p - 2, 2) != "\r\n")
+        return refuse(out, 400, "malformed header section");
     if (f.chunked) return read_chunked(b, p, out);
     out.req.body.assign(b.substr(p));
     return true;

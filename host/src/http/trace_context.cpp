@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <platform/host/http/trace_context.hpp>
 #include <platform/sdk/random.hpp>
 
@@ -7,8 +8,33 @@ namespace platform::host {
 
 namespace {
 
-std::string hex64() {
-    return platform::random_hex(8);
+// `n` bytes from getrandom(2), taken 4 KiB at a time per thread: a request needs 32 (its id and
+// its traceparent), and a system call for each cost more than making the rest of them. Bytes
+// handed out are wiped from the pool. (A process forked by the host execs at once: it never takes
+// from the copy of the pool it got.)
+void random_bytes(unsigned char* out, size_t n) {
+    thread_local unsigned char pool[4096];
+    thread_local size_t left = 0;
+    if (n > sizeof pool) return platform::random_bytes(out, n);
+    if (left < n) {
+        platform::random_bytes(pool, sizeof pool);
+        left = sizeof pool;
+    }
+    unsigned char* from = pool + sizeof pool - left;
+    std::memcpy(out, from, n);
+    std::memset(from, 0, n);
+    left -= n;
+}
+
+// `n` random bytes as 2n lower-case hex digits appended to `out`.
+void put_random_hex(std::string& out, size_t n) {
+    static constexpr char hex[] = "0123456789abcdef";
+    unsigned char raw[32];
+    random_bytes(raw, n);
+    for (size_t i = 0; i < n; ++i) {
+        out += hex[raw[i] >> 4];
+        out += hex[raw[i] & 15];
+    }
 }
 
 bool lower_hex(std::string_view s) {
@@ -26,7 +52,10 @@ std::string request_id_for(const std::string& given) {
     if (!given.empty() && given.size() <= 128 &&
         std::all_of(given.begin(), given.end(), [](char c) { return c > 32 && c < 127; }))
         return given;
-    return hex64();
+    std::string id;
+    id.reserve(16);
+    put_random_hex(id, 8);
+    return id;
 }
 
 bool valid_traceparent(std::string_view v) {
@@ -42,10 +71,16 @@ bool valid_traceparent(std::string_view v) {
 }
 
 std::string new_traceparent() {
-    std::string trace = hex64() + hex64(), parent = hex64();
-    if (all_zero(trace)) trace[31] = '1';
-    if (all_zero(parent)) parent[15] = '1';
-    return "00-" + trace + "-" + parent + "-00";
+    std::string tp;
+    tp.reserve(55);
+    tp += "00-";
+    put_random_hex(tp, 16);  // trace id
+    tp += '-';
+    put_random_hex(tp, 8);  // parent id
+    tp += "-00";
+    if (all_zero(std::string_view(tp).substr(3, 32))) tp[34] = '1';
+    if (all_zero(std::string_view(tp).substr(36, 16))) tp[51] = '1';
+    return tp;
 }
 
 std::string trace_id_of(std::string_view traceparent) {

@@ -51,7 +51,8 @@ TEST(AccessLog, EscapesAndReplacesLikeJson) {
     r.status = 200;
     r.method = "GET";
     r.path = "/caf\xc3\xa9";
-    r.user_agent = std::string("a\x01\\b\t\xff\xed\xa0\x80z", 10);
+    const std::string agent("a\x01\\b\t\xff\xed\xa0\x80z", 10);  // AccessRecord holds views
+    r.user_agent = agent;
     r.duration_ms = 12;
     const std::string line = access_log_line(r);
     auto j = nlohmann::json::parse(line);
@@ -60,4 +61,30 @@ TEST(AccessLog, EscapesAndReplacesLikeJson) {
     EXPECT_DOUBLE_EQ(j["duration_ms"].get<double>(), 12.0);
     EXPECT_EQ(j.size(), 9u);  // no port, no trace_id
     EXPECT_LT(line.find("\"bytes\""), line.find("\"user_agent\""));
+}
+
+// The date and time up to the seconds is kept per thread between lines of the same second.
+TEST(AccessLog, TimeAcrossSeconds) {
+    using std::chrono::milliseconds;
+    const auto time_of = [](int64_t ms) {
+        AccessRecord r;
+        r.time = std::chrono::system_clock::time_point(milliseconds(ms));
+        return nlohmann::json::parse(access_log_line(r))["time"].get<std::string>();
+    };
+    EXPECT_EQ(time_of(1700000000005), "2023-11-14T22:13:20.005Z");
+    EXPECT_EQ(time_of(1700000000999), "2023-11-14T22:13:20.999Z");
+    EXPECT_EQ(time_of(1700000001000), "2023-11-14T22:13:21.000Z");
+    EXPECT_EQ(time_of(1700000000120), "2023-11-14T22:13:20.120Z");
+    EXPECT_EQ(time_of(1735689599999), "2024-12-31T23:59:59.999Z");
+    EXPECT_EQ(time_of(1735689600000), "2025-01-01T00:00:00.000Z");
+}
+
+// Appending keeps what the buffer held: the server reuses one buffer per thread.
+TEST(AccessLog, AppendsToTheBuffer) {
+    AccessRecord r;
+    r.status = 204;
+    std::string out = "kept";
+    append_access_log_line(out, r);
+    EXPECT_EQ(out.substr(0, 4), "kept");
+    EXPECT_EQ(out.substr(4), access_log_line(r));
 }

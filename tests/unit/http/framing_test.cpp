@@ -170,4 +170,125 @@ TEST(Framing, OtherVersionsAndCodings) {
     EXPECT_TRUE(frame_request("GET / HTTP/1.0\r\n\r\n", limits()).complete());
 }
 
+// Control characters are refused wherever they are in a long value (it is checked eight bytes at
+// a time); tabs and bytes above 0x7f are not control characters.
+TEST(Framing, ControlCharactersAnywhereInAValue) {
+    const std::string token(300, 'a');
+    for (size_t at : {size_t{0}, size_t{1}, size_t{7}, size_t{8}, size_t{9}, size_t{150},
+                      size_t{291}, size_t{292}, size_t{299}})
+        for (int c = 0; c < 0x80; ++c) {
+            if (c >= 0x20 && c != 0x7f) continue;
+            std::string value = token;
+            value[at] = static_cast<char>(c);
+            if (c == '\r' || c == '\n') continue;  // these end the line instead
+            Frame f = frame_request("GET / HTTP/1.1\r\nAuthorization: Bearer " + value + "\r\n\r\n",
+                                    limits());
+            if (c == '\t') {
+                EXPECT_TRUE(f.complete()) << at << " " << c << " " << f.message;
+            } else {
+                EXPECT_EQ(f.status, 400) << at << " " << c;
+                EXPECT_EQ(f.message, "control character in header field Authorization");
+            }
+        }
+    EXPECT_TRUE(
+        frame_request("GET / HTTP/1.1\r\nX: " + std::string(40, '\xff') + "\x80\r\n\r\n", limits())
+            .complete());
+    for (char c : {'\x01', '\x7f', '\t'}) {
+        Frame f =
+            frame_request("GET /" + std::string(20, 'p') + c + "q HTTP/1.1\r\n\r\n", limits());
+        EXPECT_EQ(f.message, "malformed request line: control character in the request target");
+    }
+}
+
+// A complete frame says where the head ends and where each field is, in the request's bytes
+// after the empty lines it skipped.
+TEST(Framing, FieldPlaces) {
+    const std::string req = "\r\nGET / HTTP/1.1\r\nHost: a\r\nX-B:\t v w \r\nX-E:\r\n\r\nbody";
+    Frame f = frame_request(req, limits());
+    ASSERT_TRUE(f.complete());
+    const std::string_view b = std::string_view(req).substr(f.skip);
+    EXPECT_EQ(f.head, b.find("body"));
+    ASSERT_EQ(f.fields.size(), 3u);
+    const auto name = [&](size_t i) {
+        return b.substr(f.fields[i].begin, f.fields[i].colon - f.fields[i].begin);
+    };
+    const auto value = [&](size_t i) {
+        return b.substr(f.fields[i].value, f.fields[i].value_end - f.fields[i].value);
+    };
+    EXPECT_EQ(name(0), "Host");
+    EXPECT_EQ(value(0), "a");
+    EXPECT_EQ(name(1), "X-B");
+    EXPECT_EQ(value(1), "v w");
+    EXPECT_EQ(b.substr(f.fields[1].end, 2), "\r\n");
+    EXPECT_EQ(name(2), "X-E");
+    EXPECT_EQ(value(2), "");
+}
+
+// The server frames into one Frame per thread: what an earlier request left in it never shows.
+TEST(Framing, AReusedFrameIsTheSameAsANewOne) {
+    const std::string cases[] = {
+        "POST /a?q HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nX-Long: " + std::string(100, 'v') +
+            "\r\n\r\nabc",
+        "GET / HTTP/1.1\r\n\r\n",
+        "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n",
+        "GET / HTTP/1.1\r\nBad Name: x\r\n\r\n",
+        "GET / HTTP/1.1\r\nHost: y\r\n",
+        "\r\nGET /b HTTP/1.0\r\nA: 1\r\n\r\n",
+    };
+    Frame reused;
+    for (int round = 0; round < 2; ++round)
+        for (const std::string& c : cases) {
+            frame_request(c, limits(), reused);
+            const Frame fresh = frame_request(c, limits());
+            EXPECT_EQ(reused.state, fresh.state) << c;
+            EXPECT_EQ(reused.skip, fresh.skip) << c;
+            EXPECT_EQ(reused.length, fresh.length) << c;
+            EXPECT_EQ(reused.status, fresh.status) << c;
+            EXPECT_EQ(reused.message, fresh.message) << c;
+            EXPECT_EQ(reused.method, fresh.method) << c;
+            EXPECT_EQ(reused.target, fresh.target) << c;
+            EXPECT_EQ(reused.chunked, fresh.chunked) << c;
+            EXPECT_EQ(reused.content_length, fresh.content_length) << c;
+            EXPECT_EQ(reused.head, fresh.head) << c;
+            EXPECT_EQ(reused.fields.size(), fresh.fields.size()) << c;
+        }
+}
+
+// Content-Length and Transfer-Encoding are recognised whatever the case of their names.
+TEST(Framing, BodyFieldNamesAnyCase) {
+    Frame f = frame_request("POST / HTTP/1.1\r\ncontent-LENGTH: 2\r\n\r\nhi", limits());
+    ASSERT_TRUE(f.complete());
+    EXPECT_EQ(f.content_length, 2u);
+    Frame c = frame_request(
+        "POST / HTTP/1.1\r\nTRANSFER-encoding: CHUNKED\r\n\r\n2\r\nhi\r\n0\r\n\r\n", limits());
+    ASSERT_TRUE(c.complete());
+    EXPECT_TRUE(c.chunked);
+    Frame both = frame_request(
+        "POST / HTTP/1.1\r\nCONTENT-length: 2\r\ntransfer-ENCODING: chunked\r\n\r\n", limits());
+    EXPECT_EQ(both.status, 400);
+    EXPECT_EQ(both.message, "both Content-Length and Transfer-Encoding (not accepted)");
+    EXPECT_EQ(frame_request("POST / HTTP/1.1\r\nContent-Length: 2\r\ncontent-length: 3\r\n\r\nhi",
+                            limits())
+                  .message,
+              "conflicting Content-Length fields");
+    EXPECT_TRUE(frame_request("POST / HTTP/1.1\r\nContent-Length: 2\r\ncontent-length: 2\r\n\r\nhi",
+                              limits())
+                    .complete());
+}
+
+// A 4 KiB header limit (as a profile may set it): a head of exactly 4096 bytes is taken, one byte
+// more is 431; the empty line's CRLF is not counted.
+TEST(Framing, FourKibHeadLimit) {
+    std::string head = "GET / HTTP/1.1\r\nAuthorization: Bearer ";
+    head += std::string(4096 - head.size() - 2, 't') + "\r\n";
+    ASSERT_EQ(head.size(), 4096u);
+    Frame f = frame_request(head + "\r\n", limits(1 << 20, 100, 4096));
+    ASSERT_TRUE(f.complete()) << f.message;
+    EXPECT_EQ(f.fields.size(), 1u);
+    Frame over =
+        frame_request("GET / HTTP/1.1\r\nAuthorization: Bearer t" + head.substr(38) + "\r\n",
+                      limits(1 << 20, 100, 4096));
+    EXPECT_EQ(over.status, 431);
+}
+
 }  // namespace

@@ -176,4 +176,47 @@ TEST(RequestParser, RefusalsKeepMethodAndPath) {
     EXPECT_EQ(p.req.path, "/x");
 }
 
+// Duplicates are found whatever the case of the names: the first value stays, and a second Host,
+// Authorization or Content-Type is refused; the checked fields are checked in any case.
+TEST(RequestParser, NamesInAnyCase) {
+    auto p = parse("GET / HTTP/1.1\r\nX-Dup: 1\r\nX-DUP: 2\r\nx-dup: 3\r\nCOOKIE: a=1\r\n\r\n");
+    ASSERT_EQ(p.error_status, 0) << p.error_detail;
+    EXPECT_EQ(p.req.header("x-dup"), "1");
+    EXPECT_EQ(p.req.header("cookie"), "a=1");
+    EXPECT_EQ(p.req.headers.size(), 2u);
+    expect_refused("GET / HTTP/1.1\r\nHOST: a\r\nHost: a\r\n\r\n", 400,
+                   "more than one host header field");
+    expect_refused("GET / HTTP/1.1\r\nauthorization: a\r\nAUTHORIZATION: a\r\n\r\n", 400,
+                   "more than one authorization header field");
+    expect_refused("GET / HTTP/1.1\r\nCOOKIE: novalue\r\n\r\n", 400,
+                   "invalid Cookie header field: a cookie without '='");
+    expect_refused("GET / HTTP/1.1\r\nhOsT: a b\r\n\r\n", 400,
+                   "invalid Host header field: host, [IPv6] or either with :port");
+    expect_refused("POST / HTTP/1.1\r\nCONTENT-TYPE: json\r\n\r\n", 415,
+                   "invalid Content-Type header field: type/subtype[; name=value]");
+    // Names that only look like the checked ones are not checked.
+    auto q = parse("GET / HTTP/1.1\r\nHosts: a b\r\nCookies: x\r\nX-Content-Type: y\r\n\r\n");
+    EXPECT_EQ(q.error_status, 0) << q.error_detail;
+}
+
+// The first refused field decides, in the order they came; a refused method comes before them.
+TEST(RequestParser, FirstRefusalWins) {
+    expect_refused("GET / HTTP/1.1\r\nCookie: x\r\nHost: a b\r\n\r\n", 400,
+                   "invalid Cookie header field: a cookie without '='");
+    auto p = parse("FETCH / HTTP/1.1\r\nHost: a b\r\n\r\n");
+    EXPECT_EQ(p.error_status, 400);
+    EXPECT_EQ(p.error_detail, "unknown HTTP request method FETCH");
+}
+
+// The parser reads the fields where the frame says they are: a frame made from other bytes is
+// refused, never read out of bounds.
+TEST(RequestParser, AFrameOfOtherBytesIsRefused) {
+    const std::string longer =
+        "GET / HTTP/1.1\r\nX-Long-Name: " + std::string(200, 'v') + "\r\n\r\n";
+    const Frame f = platform::host::frame_request(longer, FrameLimits{});
+    ASSERT_TRUE(f.complete());
+    const ParsedRequest p =
+        platform::host::parse_framed_request("GET / HTTP/1.1\r\n\r\n", f, 1024 * 1024);
+    EXPECT_EQ(p.error_status, 400);
+}
 }  // namespace

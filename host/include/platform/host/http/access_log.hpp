@@ -5,23 +5,28 @@
 //    "trace_id":"…","port":"api"}
 // `path` has no query string (queries may carry secrets); Authorization is never logged. The
 // server writes the line with the spdlog logger "access" (stderr, pattern "%v"), an asynchronous
-// one: the request only queues the line, a thread of the logger's own writes it.
+// one: the request only queues the line, a thread of the logger's own writes it. The server
+// formats each line into a buffer its thread keeps (no allocation once the buffer has grown).
 #pragma once
 
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace platform::host {
 
+// The fields of one line. The texts are views: what they point at must outlive the call.
 struct AccessRecord {
     std::chrono::system_clock::time_point time;
-    std::string request_id, method, path, remote, user_agent, trace_id, port;
+    std::string_view request_id, method, path, remote, user_agent, trace_id, port;
     int status = 0;
     uint64_t bytes = 0;  // response body bytes
     double duration_ms = 0;
 };
 
+// Appends the line (without a newline) to `out`.
+void append_access_log_line(std::string& out, const AccessRecord& r);
 std::string access_log_line(const AccessRecord& r);
 
 }  // namespace platform::host

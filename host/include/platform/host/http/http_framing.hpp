@@ -4,7 +4,8 @@
 // buffer, so pipelined requests vanished. The server keeps each connection's unconsumed bytes and
 // asks frame_request() where the first whole request ends (request line, header fields up to the
 // empty line, then a Content-Length body or a chunked body up to its last chunk and trailers);
-// exactly those bytes go to parse_framed_request() (request_parser.hpp), which reads the same
+// exactly those bytes go to parse_framed_request() (request_parser.hpp), with where the head ends
+// and where each header field is (the header section is walked once), and it reads the same
 // chunk-size lines (parse_chunk_size below). The limits are checked here, before a body is
 // buffered: a head over max_header_bytes or more than max_header_count fields is 431 (a request
 // line alone over max_header_bytes is 414), a request over max_request_bytes is 413 as soon as
@@ -23,6 +24,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace platform::host {
 
@@ -30,6 +32,13 @@ struct FrameLimits {
     uint64_t max_request_bytes = 1024 * 1024;
     uint32_t max_header_count = 100;
     uint32_t max_header_bytes = 16 * 1024;
+};
+
+// One header field line, as offsets into the request's bytes (after `skip`): the name is
+// [begin, colon), the value without the blanks around it [value, value_end), and the line ends
+// (before its CRLF) at `end`.
+struct FieldSpan {
+    uint32_t begin = 0, colon = 0, value = 0, value_end = 0, end = 0;
 };
 
 struct Frame {
@@ -42,6 +51,11 @@ struct Frame {
     std::string method, target;  // when the request line was read (for logs)
     bool chunked = false;
     uint64_t content_length = 0;
+    // complete: bytes of the head (request line and header fields up to and with the empty line),
+    // and where each header field is, in order: parse_framed_request() reads the fields from
+    // these instead of walking the header section a second time.
+    size_t head = 0;
+    std::vector<FieldSpan> fields;
 
     bool complete() const { return state == State::complete; }
     bool incomplete() const { return state == State::incomplete; }
@@ -50,6 +64,8 @@ struct Frame {
 
 // Looks at the start of `buffer` (a connection's unconsumed bytes).
 Frame frame_request(std::string_view buffer, const FrameLimits& limits);
+// The same into `f`, whose storage is reused (the server keeps one Frame per I/O thread).
+void frame_request(std::string_view buffer, const FrameLimits& limits, Frame& f);
 
 // A chunk-size line without its CRLF: up to 15 hex digits (blanks around them allowed), then
 // optional `;` extensions, which are not read. False when it is not one.

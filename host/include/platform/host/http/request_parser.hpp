@@ -2,8 +2,9 @@
 //
 // frame_request() (http_framing.hpp) has already found where the request ends and refused what
 // breaks the framing (line endings, field syntax, control characters, Content-Length and
-// Transfer-Encoding, the limits). parse_framed_request() reads exactly those bytes once more into
-// an HttpRequest:
+// Transfer-Encoding, the limits), and noted where the head ends and where each header field is
+// (Frame::head, Frame::fields). parse_framed_request() reads those fields and the body into an
+// HttpRequest, without walking the header section again:
 //   - method: one of OPTIONS GET POST HEAD PUT PATCH DELETE TRACE CONNECT (case-sensitive);
 //     another is 400 "unknown HTTP request method";
 //   - path: the request target up to the first '?', as sent (no percent-decoding; the gateway's
@@ -36,7 +37,8 @@ struct ParsedRequest {
     std::string error_detail;
 };
 
-// `framed`: exactly the bytes frame_request() delimited (`frame`, complete), without its skip.
+// `framed`: exactly the bytes frame_request() delimited (`frame`, complete, made from the same
+// bytes), without its skip; a field outside them is 400.
 // Longer than `max_request_bytes` is 413. The server's read loop and the fuzz harness
 // (tests/fuzz/http_request.cpp) share it.
 ParsedRequest parse_framed_request(std::string_view framed, const Frame& frame,

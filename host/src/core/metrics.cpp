@@ -2,10 +2,10 @@
 #include <chrono>
 #include <cstdio>
 #include <initializer_list>
-#include <utility>
-#include <vector>
 #include <platform/host/core/metrics.hpp>
 #include <platform/host/core/status.hpp>
+#include <utility>
+#include <vector>
 
 namespace platform::host {
 
@@ -172,8 +172,8 @@ std::string Metrics::exposition() const {
            "HTTP requests answered, by method and status.");
     for (const auto& [k, n] : requests) {
         auto l = split(k);
-        out += "platform_http_requests_total{method=\"" + prometheus_escape(l[0]) +
-               "\",status=\"" + l[1] + "\"} " + std::to_string(n) + "\n";
+        out += "platform_http_requests_total{method=\"" + prometheus_escape(l[0]) + "\",status=\"" +
+               l[1] + "\"} " + std::to_string(n) + "\n";
     }
     family(out, "platform_http_request_duration_seconds", "histogram",
            "Time from a request's arrival to its answer being handed to the connection.");
@@ -201,8 +201,8 @@ std::string Metrics::exposition() const {
            "Model completions (model_complete), by provider and outcome code.");
     for (const auto& [k, n] : model_calls) {
         auto l = split(k);
-        out += "platform_model_calls_total{provider=\"" + prometheus_escape(l[0]) +
-               "\",code=\"" + prometheus_escape(l[1]) + "\"} " + std::to_string(n) + "\n";
+        out += "platform_model_calls_total{provider=\"" + prometheus_escape(l[0]) + "\",code=\"" +
+               prometheus_escape(l[1]) + "\"} " + std::to_string(n) + "\n";
     }
     return out;
 }

@@ -35,8 +35,9 @@ void remember(uint64_t id, std::weak_ptr<void> owner, void* item,
               void (*release)(const std::shared_ptr<void>&, void*)) {
     auto& list = entries.list;
     // Registries destroyed since (tests make many) leave entries nothing will look up again.
-    list.erase(std::remove_if(list.begin(), list.end(), [](const Entry& e) { return e.owner.expired(); }),
-               list.end());
+    list.erase(
+        std::remove_if(list.begin(), list.end(), [](const Entry& e) { return e.owner.expired(); }),
+        list.end());
     list.push_back({id, std::move(owner), item, release});
 }
 

@@ -1,10 +1,10 @@
 // calls.hpp: the process-wide table of in-flight calls behind the numeric handles plugins hold.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <platform/host/core/calls.hpp>
 #include <platform/host/core/clock.hpp>
 #include <platform/host/core/timer_queue.hpp>
-#include <atomic>
 #include <set>
 #include <thread>
 #include <vector>

@@ -1,16 +1,16 @@
 // timer_queue.hpp: callbacks at monotonic deadlines, in deadline order, on one thread.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <functional>
 #include <memory>
 #include <mutex>
-#include <set>
-#include <algorithm>
 #include <platform/host/core/clock.hpp>
 #include <platform/host/core/timer_queue.hpp>
+#include <set>
 #include <thread>
 #include <vector>
 

@@ -120,21 +120,21 @@ TEST(Metrics, ManyThreadsCountExactTotals) {
     }
     const std::string t = m.exposition();
     const int total = 2 * kThreads * kEach, half = total / 2;
-    EXPECT_TRUE(has_line(t, R"(platform_http_requests_total{method="GET",status="200"} )" +
-                                std::to_string(total)))
+    EXPECT_TRUE(has_line(
+        t, R"(platform_http_requests_total{method="GET",status="200"} )" + std::to_string(total)))
         << t;
-    EXPECT_TRUE(has_line(t, "platform_http_request_duration_seconds_count " +
-                                std::to_string(total)));
+    EXPECT_TRUE(
+        has_line(t, "platform_http_request_duration_seconds_count " + std::to_string(total)));
     EXPECT_TRUE(has_line(t, R"(platform_http_request_duration_seconds_bucket{le="0.005"} )" +
                                 std::to_string(total)));
     EXPECT_TRUE(has_line(t, R"(platform_calls_total{service="svc",endpoint="A.B",code="ok"} )" +
                                 std::to_string(half)));
     EXPECT_TRUE(has_line(t, R"(platform_calls_total{service="svc",endpoint="C.D",code="ok"} )" +
                                 std::to_string(half)));
-    EXPECT_TRUE(has_line(t, R"(platform_call_duration_seconds_count{service="svc"} )" +
-                                std::to_string(total)));
-    EXPECT_TRUE(has_line(t, R"(platform_model_calls_total{provider="p",code="ok"} )" +
-                                std::to_string(total)));
+    EXPECT_TRUE(has_line(
+        t, R"(platform_call_duration_seconds_count{service="svc"} )" + std::to_string(total)));
+    EXPECT_TRUE(has_line(
+        t, R"(platform_model_calls_total{provider="p",code="ok"} )" + std::to_string(total)));
 }
 
 TEST(PerThread, ThreadsGetTheirOwnAndExitedThreadsHandTheirsOn) {
@@ -147,8 +147,7 @@ TEST(PerThread, ThreadsGetTheirOwnAndExitedThreadsHandTheirsOn) {
                 auto& mine = counts.local();
                 for (int i = 0; i < kEach; ++i) {
                     EXPECT_EQ(&counts.local(), &mine);
-                    mine.store(mine.load(std::memory_order_relaxed) + 1,
-                               std::memory_order_relaxed);
+                    mine.store(mine.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
                 }
             });
         for (auto& th : threads) th.join();

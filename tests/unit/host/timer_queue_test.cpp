@@ -182,7 +182,14 @@ TEST(TimerQueue, ManyThreadsEachTimerRunsOnceInDeadlineOrder) {
     std::condition_variable cv;
     std::vector<int64_t> deadlines;  // in the order the callbacks ran
     std::set<std::thread::id> ran_on;
-    const int64_t base = Clock::monotonic_ms() + 50;
+    // The timer thread is held in a first callback until every timer is in: then all are due or
+    // waiting, and only their deadlines decide the order.
+    bool all_in = false;
+    q.at(Clock::monotonic_ms(), [&] {
+        std::unique_lock<std::mutex> lock(m);
+        cv.wait_for(lock, 20s, [&] { return all_in; });
+    });
+    const int64_t base = Clock::monotonic_ms() + 20;
     std::vector<std::thread> threads;
     for (int t = 0; t < kThreads; ++t)
         threads.emplace_back([&, t] {
@@ -198,6 +205,8 @@ TEST(TimerQueue, ManyThreadsEachTimerRunsOnceInDeadlineOrder) {
         });
     for (auto& th : threads) th.join();
     std::unique_lock<std::mutex> lock(m);
+    all_in = true;
+    cv.notify_all();
     ASSERT_TRUE(cv.wait_for(lock, 20s, [&] { return deadlines.size() == kThreads * kEach; }));
     EXPECT_TRUE(std::is_sorted(deadlines.begin(), deadlines.end()));
     EXPECT_EQ(ran_on.size(), 1u);

@@ -267,6 +267,7 @@ TEST(WorkerPool, ABlockedTaskDoesNotHoldUpTheNext) {
         release = true;
     }
     cv.notify_all();
+    pool.stop(10000ms);  // both tasks done before what they use goes out of scope
 }
 
 }  // namespace

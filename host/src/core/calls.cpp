@@ -11,17 +11,28 @@ std::shared_ptr<Call> CallTable::create() {
     // Not make_shared: a deadline timer holds a weak_ptr for up to call_timeout_ms, and with
     // make_shared the whole Call would stay allocated until it fires.
     std::shared_ptr<Call> c(new Call());
-    c->id = next_.fetch_add(1);
-    std::unique_lock<std::shared_mutex> g(m_);
-    calls_.emplace(c->id, c);
+    // Each thread takes ids a block at a time; consecutive ids fall in consecutive shards.
+    constexpr uint64_t kIdBlock = 1024;
+    thread_local uint64_t next = 0, end = 0;
+    thread_local const CallTable* from = nullptr;
+    if (next == end || from != this) {
+        next = next_block_.fetch_add(kIdBlock, std::memory_order_relaxed);
+        end = next + kIdBlock;
+        from = this;
+    }
+    c->id = next++;
+    Shard& s = shard(c->id);
+    std::lock_guard<std::mutex> g(s.m);
+    s.calls.emplace(c->id, c);
     return c;
 }
 
 std::shared_ptr<Call> CallTable::find(platform_call_t* handle) const {
     auto id = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(handle));
-    std::shared_lock<std::shared_mutex> g(m_);
-    auto it = calls_.find(id);
-    return it == calls_.end() ? nullptr : it->second;
+    Shard& s = shard(id);
+    std::lock_guard<std::mutex> g(s.m);
+    auto it = s.calls.find(id);
+    return it == s.calls.end() ? nullptr : it->second;
 }
 
 bool CallTable::answer(const std::shared_ptr<Call>& call, Outcome outcome) {
@@ -56,13 +67,18 @@ void CallTable::cancel_finished(const std::shared_ptr<Call>& call) {
 
 void CallTable::forget_if_done(const std::shared_ptr<Call>& call, std::unique_lock<std::mutex>&) {
     if (!call->answered || !call->handler_returned || call->cancelling) return;
-    std::unique_lock<std::shared_mutex> g(m_);
-    calls_.erase(call->id);
+    Shard& s = shard(call->id);
+    std::lock_guard<std::mutex> g(s.m);
+    s.calls.erase(call->id);
 }
 
 size_t CallTable::size() const {
-    std::shared_lock<std::shared_mutex> g(m_);
-    return calls_.size();
+    size_t n = 0;
+    for (auto& s : shards_) {
+        std::lock_guard<std::mutex> g(s.m);
+        n += s.calls.size();
+    }
+    return n;
 }
 
 }  // namespace platform::host

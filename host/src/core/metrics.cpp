@@ -1,7 +1,11 @@
+#include <charconv>
 #include <chrono>
 #include <cstdio>
+#include <initializer_list>
 #include <platform/host/core/metrics.hpp>
 #include <platform/host/core/status.hpp>
+#include <utility>
+#include <vector>
 
 namespace platform::host {
 
@@ -55,6 +59,36 @@ void histogram(std::string& out, const std::string& name, const std::string& lab
     out += name + "_count" + braces + " " + std::to_string(h.count) + "\n";
 }
 
+// The owner's entry for `key` in one of its shard's maps, added under the shard's lock if new.
+template <class V>
+V& slot(Metrics::Shard& s, std::map<std::string, V, std::less<>>& map, std::string_view key) {
+    if (auto it = map.find(key); it != map.end()) return it->second;
+    std::lock_guard<std::mutex> g(s.m);
+    return map.try_emplace(std::string(key)).first->second;
+}
+
+constexpr char kSep = '\x1f';
+
+std::string_view join(std::string& buf, std::initializer_list<std::string_view> parts) {
+    buf.clear();
+    bool first = true;
+    for (auto p : parts) {
+        if (!std::exchange(first, false)) buf += kSep;
+        buf.append(p.data(), p.size());
+    }
+    return buf;
+}
+
+std::vector<std::string> split(std::string_view key) {
+    std::vector<std::string> out;
+    for (size_t at = 0;;) {
+        size_t sep = key.find(kSep, at);
+        out.emplace_back(key.substr(at, sep == std::string_view::npos ? sep : sep - at));
+        if (sep == std::string_view::npos) return out;
+        at = sep + 1;
+    }
+}
+
 }  // namespace
 
 void Histogram::observe(double seconds) {
@@ -63,6 +97,23 @@ void Histogram::observe(double seconds) {
     counts[i]++;
     sum += seconds;
     count++;
+}
+
+void Metrics::ShardHistogram::observe(double seconds) {
+    size_t i = 0;
+    while (i < Histogram::bounds.size() && seconds > Histogram::bounds[i]) ++i;
+    counts[i].store(counts[i].load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    sum.store(sum.load(std::memory_order_relaxed) + seconds, std::memory_order_relaxed);
+}
+
+// `count` is the buckets' total as read, so it always equals the +Inf bucket.
+void Metrics::ShardHistogram::add_to(Histogram& h) const {
+    for (size_t i = 0; i < counts.size(); ++i) {
+        const uint64_t n = counts[i].load(std::memory_order_relaxed);
+        h.counts[i] += n;
+        h.count += n;
+    }
+    h.sum += sum.load(std::memory_order_relaxed);
 }
 
 std::string prometheus_escape(std::string_view value) {
@@ -82,34 +133,51 @@ std::string prometheus_escape(std::string_view value) {
 }
 
 void Metrics::http_request(std::string_view method, int status, double seconds) {
-    std::lock_guard<std::mutex> g(m_);
-    requests_[{std::string(method_label(method)), status}]++;
-    http_duration_.observe(seconds);
+    Shard& s = shards_.local();
+    char code[16];
+    const auto end = std::to_chars(code, code + sizeof code, status).ptr;
+    slot(s, s.requests, join(s.key, {method_label(method), std::string_view(code, end - code)}))
+        .add();
+    s.http_duration.observe(seconds);
 }
 
 void Metrics::call(const std::string& service, const std::string& endpoint, std::string_view code,
                    double seconds) {
-    std::lock_guard<std::mutex> g(m_);
-    calls_[{service, endpoint, std::string(code)}]++;
-    call_duration_[service].observe(seconds);
+    Shard& s = shards_.local();
+    slot(s, s.calls, join(s.key, {service, endpoint, code})).add();
+    slot(s, s.call_duration, service).observe(seconds);
 }
 
 void Metrics::model_call(const std::string& provider, std::string_view code) {
-    std::lock_guard<std::mutex> g(m_);
-    model_calls_[{provider, std::string(code)}]++;
+    Shard& s = shards_.local();
+    slot(s, s.model_calls, join(s.key, {provider, code})).add();
 }
 
 std::string Metrics::exposition() const {
+    // The shards summed, in label order.
+    std::map<std::string, uint64_t> requests, calls, model_calls;
+    std::map<std::string, Histogram> call_duration;
+    Histogram http_duration;
+    shards_.for_each([&](const Shard& s) {
+        std::lock_guard<std::mutex> g(const_cast<std::mutex&>(s.m));
+        for (const auto& [k, n] : s.requests) requests[k] += n.n.load(std::memory_order_relaxed);
+        for (const auto& [k, n] : s.calls) calls[k] += n.n.load(std::memory_order_relaxed);
+        for (const auto& [k, n] : s.model_calls)
+            model_calls[k] += n.n.load(std::memory_order_relaxed);
+        for (const auto& [k, h] : s.call_duration) h.add_to(call_duration[k]);
+        s.http_duration.add_to(http_duration);
+    });
     std::string out;
-    std::lock_guard<std::mutex> g(m_);
     family(out, "platform_http_requests_total", "counter",
            "HTTP requests answered, by method and status.");
-    for (const auto& [k, n] : requests_)
-        out += "platform_http_requests_total{method=\"" + prometheus_escape(k.first) +
-               "\",status=\"" + std::to_string(k.second) + "\"} " + std::to_string(n) + "\n";
+    for (const auto& [k, n] : requests) {
+        auto l = split(k);
+        out += "platform_http_requests_total{method=\"" + prometheus_escape(l[0]) + "\",status=\"" +
+               l[1] + "\"} " + std::to_string(n) + "\n";
+    }
     family(out, "platform_http_request_duration_seconds", "histogram",
            "Time from a request's arrival to its answer being handed to the connection.");
-    histogram(out, "platform_http_request_duration_seconds", "", http_duration_);
+    histogram(out, "platform_http_request_duration_seconds", "", http_duration);
     family(out, "platform_http_in_flight", "gauge", "Requests read and not yet answered.");
     out += "platform_http_in_flight " + std::to_string(in_flight_.load()) + "\n";
     family(out, "platform_http_connections", "gauge", "Open client connections on both ports.");
@@ -119,19 +187,23 @@ std::string Metrics::exposition() const {
     out += "platform_http_rate_limited_total " + std::to_string(rate_limited_.load()) + "\n";
     family(out, "platform_calls_total", "counter",
            "Plugin calls, by service, endpoint and outcome code.");
-    for (const auto& [k, n] : calls_)
-        out += "platform_calls_total{service=\"" + prometheus_escape(std::get<0>(k)) +
-               "\",endpoint=\"" + prometheus_escape(std::get<1>(k)) + "\",code=\"" +
-               prometheus_escape(std::get<2>(k)) + "\"} " + std::to_string(n) + "\n";
+    for (const auto& [k, n] : calls) {
+        auto l = split(k);
+        out += "platform_calls_total{service=\"" + prometheus_escape(l[0]) + "\",endpoint=\"" +
+               prometheus_escape(l[1]) + "\",code=\"" + prometheus_escape(l[2]) + "\"} " +
+               std::to_string(n) + "\n";
+    }
     family(out, "platform_call_duration_seconds", "histogram", "Plugin call duration, by service.");
-    for (const auto& [service, h] : call_duration_)
+    for (const auto& [service, h] : call_duration)
         histogram(out, "platform_call_duration_seconds",
                   "service=\"" + prometheus_escape(service) + "\"", h);
     family(out, "platform_model_calls_total", "counter",
            "Model completions (model_complete), by provider and outcome code.");
-    for (const auto& [k, n] : model_calls_)
-        out += "platform_model_calls_total{provider=\"" + prometheus_escape(k.first) +
-               "\",code=\"" + prometheus_escape(k.second) + "\"} " + std::to_string(n) + "\n";
+    for (const auto& [k, n] : model_calls) {
+        auto l = split(k);
+        out += "platform_model_calls_total{provider=\"" + prometheus_escape(l[0]) + "\",code=\"" +
+               prometheus_escape(l[1]) + "\"} " + std::to_string(n) + "\n";
+    }
     return out;
 }
 

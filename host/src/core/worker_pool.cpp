@@ -1,12 +1,30 @@
+#include <algorithm>
 #include <platform/host/core/worker_pool.hpp>
 
 namespace platform::host {
 
-WorkerPool::WorkerPool(size_t min_threads, size_t max_threads) : s_(std::make_shared<State>()) {
-    s_->min = min_threads ? min_threads : 1;
-    s_->max = max_threads < s_->min ? s_->min : max_threads;
-    std::lock_guard<std::mutex> g(s_->m);
-    for (size_t i = 0; i < s_->min; ++i) spawn(s_, true);
+namespace {
+// The shard a submitting thread prefers: threads take them in turn.
+size_t my_shard(size_t shards) {
+    static std::atomic<size_t> next{0};
+    thread_local const size_t mine = next.fetch_add(1, std::memory_order_relaxed);
+    return mine % shards;
+}
+}  // namespace
+
+WorkerPool::WorkerPool(size_t min_threads, size_t max_threads) {
+    const size_t min = min_threads ? min_threads : 1;
+    const size_t max = std::max(max_threads, min);
+    const size_t cores = std::max<size_t>(1, std::thread::hardware_concurrency());
+    const size_t n = std::min({min, cores, size_t{8}});
+    for (size_t i = 0; i < n; ++i) {
+        auto s = std::make_shared<State>();
+        s->min = min / n + (i < min % n);
+        s->max = std::max(s->min, max / n + (i < max % n));
+        std::lock_guard<std::mutex> g(s->m);
+        for (size_t k = 0; k < s->min; ++k) spawn(s, true);
+        shards_.push_back(std::move(s));
+    }
 }
 
 WorkerPool::~WorkerPool() {
@@ -19,23 +37,37 @@ void WorkerPool::spawn(const std::shared_ptr<State>& s, bool core) {
 }
 
 void WorkerPool::submit(std::function<void()> task) {
-    std::lock_guard<std::mutex> g(s_->m);
-    if (s_->stopping) return;
-    s_->tasks.push_back(std::move(task));
+    const size_t n = shards_.size();
+    size_t pick = n == 1 ? 0 : my_shard(n);
+    if (n > 1 && shards_[pick]->idle_hint.load(std::memory_order_relaxed) == 0)
+        for (size_t i = 1; i < n; ++i)
+            if (shards_[(pick + i) % n]->idle_hint.load(std::memory_order_relaxed) > 0) {
+                pick = (pick + i) % n;
+                break;
+            }
+    State& s = *shards_[pick];
+    std::lock_guard<std::mutex> g(s.m);
+    if (s.stopping) return;
+    s.tasks.push_back(std::move(task));
     // idle workers may not have woken for earlier submissions yet: compare with the queue length
-    if (s_->tasks.size() > s_->idle && s_->live < s_->max) spawn(s_, false);
-    s_->cv.notify_one();
+    if (s.tasks.size() > s.idle && s.live < s.max) spawn(shards_[pick], false);
+    s.cv.notify_one();
 }
 
 void WorkerPool::stop(std::chrono::milliseconds grace) {
+    const auto until = std::chrono::steady_clock::now() + grace;
     std::vector<std::thread> joining;
-    bool all_exited;
-    {
-        std::unique_lock<std::mutex> lock(s_->m);
-        s_->stopping = true;
-        joining.swap(s_->threads);
-        s_->cv.notify_all();
-        all_exited = s_->exited.wait_for(lock, grace, [&] { return s_->live == 0; });
+    for (auto& s : shards_) {
+        std::lock_guard<std::mutex> g(s->m);
+        s->stopping = true;
+        for (auto& t : s->threads) joining.push_back(std::move(t));
+        s->threads.clear();
+        s->cv.notify_all();
+    }
+    bool all_exited = true;
+    for (auto& s : shards_) {
+        std::unique_lock<std::mutex> lock(s->m);
+        all_exited &= s->exited.wait_until(lock, until, [&] { return s->live == 0; });
     }
     // A worker stuck in a plugin past the grace period is left behind: the process is exiting.
     for (auto& t : joining)
@@ -43,17 +75,21 @@ void WorkerPool::stop(std::chrono::milliseconds grace) {
 }
 
 size_t WorkerPool::threads() const {
-    std::lock_guard<std::mutex> g(s_->m);
-    return s_->live;
+    size_t n = 0;
+    for (auto& s : shards_) {
+        std::lock_guard<std::mutex> g(s->m);
+        n += s->live;
+    }
+    return n;
 }
 
 void WorkerPool::run(std::shared_ptr<State> s, bool core) {
     std::unique_lock<std::mutex> lock(s->m);
     for (;;) {
-        ++s->idle;
+        s->idle_hint.store(++s->idle, std::memory_order_relaxed);
         bool woke = s->cv.wait_for(lock, std::chrono::seconds(30),
                                    [&] { return s->stopping || !s->tasks.empty(); });
-        --s->idle;
+        s->idle_hint.store(--s->idle, std::memory_order_relaxed);
         if (s->tasks.empty()) {
             if (s->stopping || (!woke && !core)) break;
             continue;

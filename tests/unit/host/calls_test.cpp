@@ -1,10 +1,12 @@
 // calls.hpp: the process-wide table of in-flight calls behind the numeric handles plugins hold.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <platform/host/core/calls.hpp>
 #include <platform/host/core/clock.hpp>
 #include <platform/host/core/timer_queue.hpp>
 #include <set>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -151,6 +153,51 @@ TEST(CallTable, AnswerCancelsTheDeadlineTimer) {
     }
     EXPECT_EQ(timers.size(), 0u);
     for (auto& c : calls) EXPECT_EQ(c->timers, nullptr);
+}
+
+// Calls created on many threads at once: distinct ids across threads, each found from another
+// thread (as a worker finds a call an I/O thread made), each answered exactly once, and the table
+// back to where it was.
+TEST(CallTable, ManyThreadsCreateFindAndForget) {
+    auto& table = CallTable::global();
+    const size_t before = table.size();
+    constexpr int kThreads = 8, kEach = 3000;
+    std::vector<std::vector<std::shared_ptr<Call>>> made(kThreads);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t)
+        threads.emplace_back([&, t] {
+            for (int i = 0; i < kEach; ++i) made[t].push_back(table.create());
+        });
+    for (auto& th : threads) th.join();
+    threads.clear();
+    std::set<uint64_t> ids;
+    for (auto& list : made)
+        for (auto& c : list) ids.insert(c->id);
+    EXPECT_EQ(ids.size(), size_t(kThreads) * kEach);
+    EXPECT_EQ(ids.count(0), 0u);
+    EXPECT_EQ(table.size(), before + kThreads * kEach);
+    std::atomic<int> answered{0}, found{0};
+    for (int t = 0; t < kThreads; ++t)
+        threads.emplace_back([&, t] {
+            // Two threads race to answer each list: every call is answered once.
+            for (auto& c : made[(t + 1) % kThreads]) {
+                found += table.find(CallTable::handle(*c)) == c;
+                answered += table.answer(c, {});
+            }
+            for (auto& c : made[t]) answered += table.answer(c, {});
+        });
+    for (auto& th : threads) th.join();
+    EXPECT_EQ(answered.load(), kThreads * kEach);
+    EXPECT_EQ(found.load(), kThreads * kEach);  // answered, but on_call has not returned yet
+    threads.clear();
+    for (int t = 0; t < kThreads; ++t)
+        threads.emplace_back([&, t] {
+            for (auto& c : made[t]) table.handler_returned(c);
+        });
+    for (auto& th : threads) th.join();
+    EXPECT_EQ(table.size(), before);
+    for (auto& list : made)
+        for (auto& c : list) EXPECT_EQ(table.find(CallTable::handle(*c)), nullptr);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // timer_queue.hpp: callbacks at monotonic deadlines, in deadline order, on one thread.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -9,6 +10,7 @@
 #include <mutex>
 #include <platform/host/core/clock.hpp>
 #include <platform/host/core/timer_queue.hpp>
+#include <set>
 #include <thread>
 #include <vector>
 
@@ -169,6 +171,59 @@ TEST(TimerQueue, CancelRacingTheDeadlineRunsOrRemovesExactlyOnce) {
     ASSERT_TRUE(rec.wait_for_count(1, 10s));
     EXPECT_EQ(ran.load() + cancelled, n);
     EXPECT_EQ(q.size(), 0u);
+}
+
+// Timers from many threads (each schedules into its own shard): every one runs exactly once, on
+// the timer thread, and the runs follow the deadlines across shards.
+TEST(TimerQueue, ManyThreadsEachTimerRunsOnceInDeadlineOrder) {
+    TimerQueue q;
+    constexpr int kThreads = 8, kEach = 500;
+    std::mutex m;
+    std::condition_variable cv;
+    std::vector<int64_t> deadlines;  // in the order the callbacks ran
+    std::set<std::thread::id> ran_on;
+    // The timer thread is held in a first callback until every timer is in: then all are due or
+    // waiting, and only their deadlines decide the order.
+    bool all_in = false;
+    q.at(Clock::monotonic_ms(), [&] {
+        std::unique_lock<std::mutex> lock(m);
+        cv.wait_for(lock, 20s, [&] { return all_in; });
+    });
+    const int64_t base = Clock::monotonic_ms() + 20;
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t)
+        threads.emplace_back([&, t] {
+            for (int i = 0; i < kEach; ++i) {
+                const int64_t at = base + (i * 7 + t * 13) % 200;
+                q.at(at, [&, at] {
+                    std::lock_guard<std::mutex> g(m);
+                    deadlines.push_back(at);
+                    ran_on.insert(std::this_thread::get_id());
+                    cv.notify_all();
+                });
+            }
+        });
+    for (auto& th : threads) th.join();
+    std::unique_lock<std::mutex> lock(m);
+    all_in = true;
+    cv.notify_all();
+    ASSERT_TRUE(cv.wait_for(lock, 20s, [&] { return deadlines.size() == kThreads * kEach; }));
+    EXPECT_TRUE(std::is_sorted(deadlines.begin(), deadlines.end()));
+    EXPECT_EQ(ran_on.size(), 1u);
+    EXPECT_EQ(q.size(), 0u);
+}
+
+// A timer due before everything else, scheduled from another thread while the timer thread sleeps
+// towards a far deadline, wakes it.
+TEST(TimerQueue, AnEarlierTimerFromAnotherThreadWakesTheTimerThread) {
+    TimerQueue q;
+    Recorder rec;
+    q.at(Clock::monotonic_ms() + 60000, rec.record(1));
+    for (int t = 0; t < 4; ++t) {
+        std::thread([&, t] { q.at(Clock::monotonic_ms() + 5, rec.record(10 + t)); }).join();
+        ASSERT_TRUE(rec.wait_for_count(size_t(t) + 1, 10s)) << t;
+    }
+    EXPECT_EQ(q.size(), 1u);  // the 60 s one
 }
 
 }  // namespace

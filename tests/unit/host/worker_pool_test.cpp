@@ -1,11 +1,13 @@
 // worker_pool.hpp: the elastic pool plugin calls run on.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
 #include <platform/host/core/worker_pool.hpp>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -196,6 +198,76 @@ TEST(WorkerPool, BlockedTaskDoesNotHangStop) {
         pool.stop(10000ms);
         EXPECT_EQ(pool.threads(), 0u);
     }
+}
+
+// Many threads submit at once (the I/O threads and workers do): every task runs exactly once,
+// never on the thread that submitted it.
+TEST(WorkerPool, ManyThreadsSubmitExactTotals) {
+    WorkerPool pool(4, 16);
+    const size_t cores = std::max(1u, std::thread::hardware_concurrency());
+    EXPECT_EQ(pool.shards(), std::min<size_t>({4, cores, 8}));
+    constexpr int kThreads = 8, kEach = 2000;
+    std::atomic<int> ran{0}, on_submitter{0};
+    Latch done(kThreads * kEach);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t)
+        threads.emplace_back([&] {
+            const auto me = std::this_thread::get_id();
+            for (int i = 0; i < kEach; ++i)
+                pool.submit([&, me] {
+                    on_submitter += std::this_thread::get_id() == me;
+                    ran.fetch_add(1);
+                    done.arrive();
+                });
+        });
+    for (auto& th : threads) th.join();
+    ASSERT_TRUE(done.wait_for(30s));
+    pool.stop();
+    EXPECT_EQ(ran.load(), kThreads * kEach);
+    EXPECT_EQ(on_submitter.load(), 0);
+    EXPECT_EQ(pool.threads(), 0u);
+}
+
+// A pool of one worker keeps the order tasks were submitted in (the isolation worker's deliveries
+// pool relies on it).
+TEST(WorkerPool, OneWorkerRunsTasksInOrder) {
+    WorkerPool pool(1, 1);
+    EXPECT_EQ(pool.shards(), 1u);
+    std::vector<int> order;
+    Latch done(1000);
+    for (int i = 0; i < 1000; ++i)
+        pool.submit([&, i] {
+            order.push_back(i);
+            done.arrive();
+        });
+    ASSERT_TRUE(done.wait_for(10s));
+    pool.stop();
+    ASSERT_EQ(order.size(), 1000u);
+    for (int i = 0; i < 1000; ++i) EXPECT_EQ(order[i], i);
+}
+
+// A task blocked in one shard does not hold up the next task submitted from the same thread.
+TEST(WorkerPool, ABlockedTaskDoesNotHoldUpTheNext) {
+    WorkerPool pool(2, 4);
+    std::mutex m;
+    std::condition_variable cv;
+    bool started = false, release = false;
+    pool.submit([&] {
+        std::unique_lock<std::mutex> lock(m);
+        started = true;
+        cv.notify_all();
+        cv.wait_for(lock, 30s, [&] { return release; });
+    });
+    ASSERT_TRUE(wait_until(m, cv, 5s, [&] { return started; }));
+    Latch second(1);
+    pool.submit([&] { second.arrive(); });
+    EXPECT_TRUE(second.wait_for(10s));
+    {
+        std::lock_guard<std::mutex> g(m);
+        release = true;
+    }
+    cv.notify_all();
+    pool.stop(10000ms);  // both tasks done before what they use goes out of scope
 }
 
 }  // namespace

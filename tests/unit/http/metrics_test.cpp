@@ -1,8 +1,15 @@
 // The Prometheus text exposition (format 0.0.4) written by hand: families, labels, histograms.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
 #include <platform/host/core/metrics.hpp>
+#include <platform/host/core/per_thread.hpp>
 #include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
 
 using namespace platform::host;
 
@@ -90,6 +97,95 @@ TEST(Metrics, TrackCallCountsTheOutcome) {
     EXPECT_TRUE(
         has_line(m.exposition(),
                  R"(platform_calls_total{service="svc",endpoint="A.B",code="not_found"} 1)"));
+}
+
+// Each thread counts in its own shard; the scrape sums them, and counts from threads that have
+// exited stay (their shard goes to the next thread).
+TEST(Metrics, ManyThreadsCountExactTotals) {
+    Metrics m;
+    constexpr int kThreads = 8, kEach = 5000;
+    for (int round = 0; round < 2; ++round) {
+        std::vector<std::thread> threads;
+        for (int t = 0; t < kThreads; ++t)
+            threads.emplace_back([&m, t] {
+                for (int i = 0; i < kEach; ++i) {
+                    m.http_request("GET", 200, 0.001);
+                    m.call("svc", t % 2 ? "A.B" : "C.D", "ok", 0.02);
+                    m.model_call("p", "ok");
+                }
+            });
+        // Scrapes while the threads count: each sees a consistent histogram.
+        for (int i = 0; i < 20; ++i) m.exposition();
+        for (auto& th : threads) th.join();
+    }
+    const std::string t = m.exposition();
+    const int total = 2 * kThreads * kEach, half = total / 2;
+    EXPECT_TRUE(has_line(
+        t, R"(platform_http_requests_total{method="GET",status="200"} )" + std::to_string(total)))
+        << t;
+    EXPECT_TRUE(
+        has_line(t, "platform_http_request_duration_seconds_count " + std::to_string(total)));
+    EXPECT_TRUE(has_line(t, R"(platform_http_request_duration_seconds_bucket{le="0.005"} )" +
+                                std::to_string(total)));
+    EXPECT_TRUE(has_line(t, R"(platform_calls_total{service="svc",endpoint="A.B",code="ok"} )" +
+                                std::to_string(half)));
+    EXPECT_TRUE(has_line(t, R"(platform_calls_total{service="svc",endpoint="C.D",code="ok"} )" +
+                                std::to_string(half)));
+    EXPECT_TRUE(has_line(
+        t, R"(platform_call_duration_seconds_count{service="svc"} )" + std::to_string(total)));
+    EXPECT_TRUE(has_line(
+        t, R"(platform_model_calls_total{provider="p",code="ok"} )" + std::to_string(total)));
+}
+
+TEST(PerThread, ThreadsGetTheirOwnAndExitedThreadsHandTheirsOn) {
+    PerThread<std::atomic<int>> counts;
+    constexpr int kThreads = 6, kEach = 10000;
+    for (int round = 0; round < 3; ++round) {
+        std::vector<std::thread> threads;
+        for (int t = 0; t < kThreads; ++t)
+            threads.emplace_back([&] {
+                auto& mine = counts.local();
+                for (int i = 0; i < kEach; ++i) {
+                    EXPECT_EQ(&counts.local(), &mine);
+                    mine.store(mine.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+                }
+            });
+        for (auto& th : threads) th.join();
+    }
+    int sum = 0;
+    counts.for_each([&](const std::atomic<int>& c) { sum += c.load(); });
+    EXPECT_EQ(sum, 3 * kThreads * kEach);
+    // Three rounds of six threads, one round at a time: at most six, reused across rounds.
+    EXPECT_LE(counts.size(), size_t(kThreads));
+}
+
+TEST(PerThread, OutlivedByTheThreadsThatUsedIt) {
+    std::thread user;
+    {
+        PerThread<int> gone;
+        std::atomic<bool> used{false};
+        std::mutex m;
+        std::condition_variable cv;
+        bool may_exit = false;
+        user = std::thread([&, g = &gone] {
+            g->local() = 1;
+            used = true;
+            std::unique_lock<std::mutex> lock(m);
+            cv.wait(lock, [&] { return may_exit; });
+        });
+        while (!used) std::this_thread::yield();
+        PerThread<int> other;  // a later registry never sees the first's entry
+        EXPECT_EQ(other.local(), 0);
+        {
+            std::lock_guard<std::mutex> g(m);
+            may_exit = true;
+        }
+        cv.notify_all();
+        user.join();  // exits with its entry for `gone` while `gone` is still alive
+    }
+    PerThread<int> after;
+    std::thread([&] { EXPECT_EQ(after.local(), 0); }).join();
+    SUCCEED();
 }
 
 TEST(Metrics, Escape) {

@@ -9,6 +9,7 @@
 
 #include <platform/abi.h>
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -17,7 +18,6 @@
 #include <mutex>
 #include <platform/host/core/identity.hpp>
 #include <platform/host/core/timer_queue.hpp>
-#include <shared_mutex>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -89,7 +89,9 @@ struct Call {
     bool answered = false, handler_returned = false, cancelling = false;
 };
 
-// Process-wide: call handles carry no context, so there is one table per process.
+// Process-wide: call handles carry no context, so there is one table per process. It is sharded
+// by call id, each shard with its own lock, so calls made on different threads (ids come from
+// per-thread blocks) rarely meet on a lock; no lock covers the whole table.
 class CallTable {
 public:
     static CallTable& global();
@@ -110,9 +112,15 @@ public:
 private:
     void forget_if_done(const std::shared_ptr<Call>& call, std::unique_lock<std::mutex>& lock);
 
-    mutable std::shared_mutex m_;
-    std::unordered_map<uint64_t, std::shared_ptr<Call>> calls_;
-    std::atomic<uint64_t> next_{1};
+    static constexpr size_t kShards = 64;
+    struct alignas(64) Shard {
+        std::mutex m;
+        std::unordered_map<uint64_t, std::shared_ptr<Call>> calls;
+    };
+    Shard& shard(uint64_t id) const { return shards_[id % kShards]; }
+
+    mutable std::array<Shard, kShards> shards_;
+    std::atomic<uint64_t> next_block_{1};  // ids are taken by each thread kIdBlock at a time
 };
 
 }  // namespace platform::host

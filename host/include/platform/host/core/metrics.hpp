@@ -11,6 +11,10 @@
 //   platform_call_duration_seconds{service}              histogram
 //   platform_model_calls_total{provider,code}            counter: model_complete calls (ABI 1.5)
 // Histogram buckets (seconds): .005 .01 .025 .05 .1 .25 .5 1 2.5 5 10 +Inf. Thread-safe.
+//
+// Counting takes no lock shared between threads: each thread counts in its own shard
+// (per_thread.hpp) and exposition() sums the shards. A thread takes its shard's own lock only to
+// add a label set it has not counted before; the scrape takes each shard's lock to read it.
 #pragma once
 
 #include <array>
@@ -20,6 +24,7 @@
 #include <map>
 #include <mutex>
 #include <platform/host/core/calls.hpp>
+#include <platform/host/core/per_thread.hpp>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -51,13 +56,30 @@ public:
     // The exposition text, with `# HELP` and `# TYPE` for every family.
     std::string exposition() const;
 
+    // One thread's counts. Only the owning thread writes; it changes a map only under `m`, and
+    // the scrape reads under `m`, so the owner's look-ups need no lock. Counts are atomics written
+    // by the owner alone (a load and a store, no read-modify-write).
+    struct Count {
+        std::atomic<uint64_t> n{0};
+        void add() { n.store(n.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed); }
+    };
+    struct ShardHistogram {
+        std::array<std::atomic<uint64_t>, Histogram::bounds.size() + 1> counts{};
+        std::atomic<double> sum{0};
+        void observe(double seconds);
+        void add_to(Histogram& h) const;
+    };
+    struct Shard {
+        std::mutex m;
+        // Keys are the label values joined with '\x1f'; looked up by string_view (std::less<>).
+        std::map<std::string, Count, std::less<>> requests, calls, model_calls;
+        std::map<std::string, ShardHistogram, std::less<>> call_duration;
+        ShardHistogram http_duration;
+        std::string key;  // the owner's scratch for building a key without allocating
+    };
+
 private:
-    mutable std::mutex m_;
-    std::map<std::pair<std::string, int>, uint64_t> requests_;
-    Histogram http_duration_;
-    std::map<std::tuple<std::string, std::string, std::string>, uint64_t> calls_;
-    std::map<std::string, Histogram> call_duration_;
-    std::map<std::pair<std::string, std::string>, uint64_t> model_calls_;
+    PerThread<Shard> shards_;
     std::atomic<int64_t> in_flight_{0}, connections_{0};
     std::atomic<uint64_t> rate_limited_{0};
 };

@@ -3,8 +3,16 @@
 //
 // A timer can be cancelled: its entry (and what its callback holds) is freed at once, so a call
 // that answered long before its 30 s deadline leaves nothing behind in the queue.
+//
+// No lock covers the whole queue: timers live in shards, each thread scheduling into its own
+// (threads are spread over the shards), and a timer is cancelled in the shard its Id names. The
+// timer thread looks over the shards for the earliest deadline. A new timer takes the timer
+// thread's lock only when it is due before the time that thread sleeps until — a per-call 30 s
+// deadline behind the host's periodic timers never does.
 #pragma once
 
+#include <array>
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -18,11 +26,12 @@ namespace platform::host {
 
 class TimerQueue {
 public:
-    // Names one scheduled callback (its deadline and its place among equal deadlines). A
-    // default-constructed Id names nothing; cancelling it does nothing.
+    // Names one scheduled callback (its shard, its deadline and its place among equal
+    // deadlines). A default-constructed Id names nothing; cancelling it does nothing.
     struct Id {
         int64_t at = 0;
         uint64_t seq = 0;  // 0: no timer
+        uint32_t shard = 0;
         explicit operator bool() const { return seq != 0; }
     };
 
@@ -35,7 +44,7 @@ public:
     // deadlines run in the order they were scheduled.
     Id at(int64_t at_ms, std::function<void()> fn);
     // Removes a callback that has not started yet and frees it (on the caller's thread, after the
-    // queue's lock is released). True if it was removed: it will never run. False if it already
+    // shard's lock is released). True if it was removed: it will never run. False if it already
     // ran, is running now, was cancelled before, or the queue stopped.
     bool cancel(Id id);
     // Callbacks waiting to run.
@@ -44,13 +53,21 @@ public:
 
 private:
     using Key = std::pair<int64_t, uint64_t>;  // deadline, then submission order
+    static constexpr size_t kShards = 16;
+    struct alignas(64) Shard {
+        std::mutex m;
+        std::map<Key, std::function<void()>> items;
+    };
     void run();
 
-    mutable std::mutex m_;
+    mutable std::array<Shard, kShards> shards_;
+    std::atomic<uint64_t> seq_{1};
+    // What the timer thread sleeps until (INT64_MAX while it looks over the shards or runs a
+    // callback): a timer due before it wakes the thread.
+    std::atomic<int64_t> wake_at_{INT64_MAX};
+    std::mutex wake_m_;  // the timer thread's; guards changed_ and stopping_
     std::condition_variable cv_;
-    std::map<Key, std::function<void()>> items_;
-    uint64_t seq_ = 1;
-    bool stopping_ = false;
+    bool changed_ = false, stopping_ = false;
     std::thread thread_;
 };
 

@@ -6,8 +6,15 @@
 // sleeps) cannot starve the others. Extra workers retire after 30 s idle. Tasks beyond max queue.
 // Workers share the pool's state by reference count, so one still stuck in a plugin after stop()
 // gave up on it never touches freed memory.
+//
+// No lock covers the whole pool: it is split into shards (one per core, at most min_threads and
+// 8), each with its own queue, lock, workers and share of min and max, and each elastic on its
+// own. A thread submits to its own shard (threads are spread over the shards) unless that shard
+// has no idle worker and another has: then to that one. A pool with min_threads 1 has one shard,
+// so its tasks run in the order they were submitted, one at a time when max_threads is 1.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
@@ -31,6 +38,7 @@ public:
     // Finishes queued tasks and joins; workers still busy after `grace` are detached.
     void stop(std::chrono::milliseconds grace = std::chrono::milliseconds(5000));
     size_t threads() const;
+    size_t shards() const { return shards_.size(); }
 
 private:
     struct State {
@@ -40,12 +48,14 @@ private:
         std::deque<std::function<void()>> tasks;
         std::vector<std::thread> threads;
         size_t live = 0, idle = 0;
+        // `idle` as last written under m, read without the lock by submit() to pick a shard.
+        std::atomic<size_t> idle_hint{0};
         bool stopping = false;
     };
     static void run(std::shared_ptr<State> s, bool core);
     static void spawn(const std::shared_ptr<State>& s, bool core);  // with s->m held
 
-    std::shared_ptr<State> s_;
+    std::vector<std::shared_ptr<State>> shards_;
 };
 
 }  // namespace platform::host

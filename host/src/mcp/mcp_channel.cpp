@@ -141,7 +141,7 @@ platform_status_t ToolCallClient::request(
     }
     {
         std::lock_guard<std::mutex> g(live_->m);
-        live_->pending[pending_key] = Live::Pending{std::move(reply)};
+        live_->pending[pending_key] = Live::Pending{std::move(reply), {}};
     }
     if (!channel_->send({{"jsonrpc", "2.0"},
                          {"id", id},

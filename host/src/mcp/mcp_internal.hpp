@@ -182,9 +182,12 @@ struct Live {
     };
     std::mutex m;
     std::map<std::string, std::shared_ptr<HttpStream>> streams;  // session -> its GET stream
-    std::map<std::string, std::weak_ptr<Call>> calls;            // session \n request id -> call
-    std::map<std::string, Pending> pending;                      // session \n server request id
-    std::set<std::string> cancelled;                             // calls the client cancelled
+    // Frames broadcast to a session whose GET stream is still opening (null in `streams`): the
+    // client may have its 200 already and act on it; GET /mcp writes them once the stream is in.
+    std::map<std::string, std::vector<std::string>> opening;
+    std::map<std::string, std::weak_ptr<Call>> calls;  // session \n request id -> call
+    std::map<std::string, Pending> pending;            // session \n server request id
+    std::set<std::string> cancelled;                   // calls the client cancelled
     std::atomic<uint64_t> next_request{1};
     Runtime* runtime = nullptr;
 

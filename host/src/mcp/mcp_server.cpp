@@ -99,6 +99,7 @@ McpServer::Impl::~Impl() {
     for (auto& [sid, stream] : live->streams)
         if (stream) stream->end();
     live->streams.clear();
+    live->opening.clear();
 }
 
 void McpServer::Impl::broadcast(const json& message,
@@ -109,10 +110,20 @@ void McpServer::Impl::broadcast(const json& message,
         streams.assign(live->streams.begin(), live->streams.end());
     }
     const std::string frame = sse_frame(message);
-    for (auto& [sid, stream] : streams) {
-        if (!stream) continue;
+    for (auto& [sid, listed] : streams) {
         auto s = sessions.get(sid);
         if (!s || !wanted(*s)) continue;
+        std::shared_ptr<HttpStream> stream = listed;
+        if (!stream) {  // still opening: the frame waits for it (GET /mcp writes it once open)
+            std::lock_guard<std::mutex> g(live->m);
+            auto it = live->streams.find(sid);
+            if (it == live->streams.end()) continue;
+            if (!it->second) {
+                live->opening[sid].push_back(frame);
+                continue;
+            }
+            stream = it->second;
+        }
         if (!stream->write(frame)) {
             std::lock_guard<std::mutex> g(live->m);
             if (auto it = live->streams.find(sid);
@@ -158,6 +169,7 @@ void McpServer::end_streams() {
     {
         std::lock_guard<std::mutex> g(impl_->live->m);
         streams.swap(impl_->live->streams);
+        impl_->live->opening.clear();
     }
     for (auto& [sid, stream] : streams)
         if (stream) stream->end();
@@ -245,6 +257,7 @@ void McpServer::handle(HttpRequest& req, const std::function<void(HttpResponse)>
                 stream = it->second;
                 self.live->streams.erase(it);
             }
+            self.live->opening.erase(s->id);
             for (auto& [key, weak] : self.live->calls)
                 if (key.rfind(s->id + "\n", 0) == 0)
                     if (auto c = weak.lock()) calls.push_back(c);
@@ -280,6 +293,13 @@ void McpServer::handle(HttpRequest& req, const std::function<void(HttpResponse)>
                     it->second = stream, kept = true;
                 else
                     self.live->streams.erase(it);
+            }
+            // What was broadcast while it opened, first and in order (under the lock, so no
+            // later frame overtakes them).
+            if (auto early = self.live->opening.find(s->id); early != self.live->opening.end()) {
+                if (kept)
+                    for (const auto& frame : early->second) stream->write(frame);
+                self.live->opening.erase(early);
             }
         }
         if (!stream)

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cstdio>
+#include <cstdlib>
 #include <optional>
 #include <thread>
 
@@ -133,14 +134,27 @@ TEST(StorePostgres, ReconnectsAfterTheServerDroppedItsConnections) {
     REQUIRE_SERVER();
     Schema schema;
     FakeHost host;
-    StoreClient s(host, "store-postgres", schema.config({{"pool_size", 2}}));
+    // The store's sessions carry the schema's name as their application_name, so the server can
+    // end them and no other test's sessions on the shared server (ctest runs them side by side).
+    nlohmann::json config = schema.config({{"pool_size", 2}});
+    const std::string dsn = config["dsn"];
+    config["dsn"] = dsn.rfind("postgres", 0) != 0        ? dsn + " application_name=" + schema.name
+                    : dsn.find('?') == std::string::npos ? dsn + "?application_name=" + schema.name
+                                                         : dsn + "&application_name=" + schema.name;
+    StoreClient s(host, "store-postgres", config);
     ASSERT_EQ(s.put("t", "k", "v"), PLATFORM_OK);
-    // The server ends every other session (as a restart or a failover would).
-    const std::string cmd = "psql -q -X '" + platform::test::PostgresServer::get().dsn() +
-                            "' -c 'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE "
-                            "pid <> pg_backend_pid() AND backend_type = $$client backend$$' "
-                            ">/dev/null 2>&1";
-    ASSERT_EQ(std::system(cmd.c_str()), 0) << "psql is needed to drop the connections";
+    // The server ends the store's sessions (as a restart or a failover would).
+    const std::string cmd = "psql -q -X -t -A '" + dsn +
+                            "' -c 'SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                            "WHERE pid <> pg_backend_pid() AND application_name = $$" +
+                            schema.name + "$$' 2>&1";
+    std::string ended;
+    if (std::FILE* p = ::popen(cmd.c_str(), "r")) {
+        char buf[256];
+        while (std::fgets(buf, sizeof buf, p)) ended += buf;
+        ASSERT_EQ(::pclose(p), 0) << "psql is needed to drop the connections: " << ended;
+    }
+    ASSERT_GE(std::atoi(ended.c_str()), 1) << "no session of the store was ended: " << ended;
     // Idempotent calls retry once on a fresh connection: no error reaches the caller.
     EXPECT_EQ(s.get("t", "k"), "v");
     EXPECT_EQ(s.put("t", "k2", "v2"), PLATFORM_OK);

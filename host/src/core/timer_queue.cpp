@@ -1,17 +1,9 @@
 #include <chrono>
 #include <platform/host/core/clock.hpp>
+#include <platform/host/core/thread_turn.hpp>
 #include <platform/host/core/timer_queue.hpp>
 
 namespace platform::host {
-
-namespace {
-// The shard a thread schedules into: threads take them in turn.
-uint32_t my_shard(size_t shards) {
-    static std::atomic<uint32_t> next{0};
-    thread_local const uint32_t mine = next.fetch_add(1, std::memory_order_relaxed);
-    return mine % shards;
-}
-}  // namespace
 
 TimerQueue::TimerQueue() : thread_([this] { run(); }) {}
 
@@ -20,7 +12,8 @@ TimerQueue::~TimerQueue() {
 }
 
 TimerQueue::Id TimerQueue::at(int64_t at_ms, std::function<void()> fn) {
-    const Id id{at_ms, seq_.fetch_add(1, std::memory_order_relaxed), my_shard(kShards)};
+    const Id id{at_ms, seq_.fetch_add(1, std::memory_order_relaxed),
+                static_cast<uint32_t>(thread_turn() % kShards)};
     Shard& s = shards_[id.shard];
     {
         std::lock_guard<std::mutex> g(s.m);

@@ -1,16 +1,8 @@
 #include <algorithm>
+#include <platform/host/core/thread_turn.hpp>
 #include <platform/host/core/worker_pool.hpp>
 
 namespace platform::host {
-
-namespace {
-// The shard a submitting thread prefers: threads take them in turn.
-size_t my_shard(size_t shards) {
-    static std::atomic<size_t> next{0};
-    thread_local const size_t mine = next.fetch_add(1, std::memory_order_relaxed);
-    return mine % shards;
-}
-}  // namespace
 
 WorkerPool::WorkerPool(size_t min_threads, size_t max_threads) {
     const size_t min = min_threads ? min_threads : 1;
@@ -38,7 +30,7 @@ void WorkerPool::spawn(const std::shared_ptr<State>& s, bool core) {
 
 void WorkerPool::submit(std::function<void()> task) {
     const size_t n = shards_.size();
-    size_t pick = n == 1 ? 0 : my_shard(n);
+    size_t pick = n == 1 ? 0 : thread_turn() % n;
     if (n > 1 && shards_[pick]->idle_hint.load(std::memory_order_relaxed) == 0)
         for (size_t i = 1; i < n; ++i)
             if (shards_[(pick + i) % n]->idle_hint.load(std::memory_order_relaxed) > 0) {

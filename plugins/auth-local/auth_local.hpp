@@ -209,10 +209,19 @@ private:
     std::string mac_key_;
     // Tokens whose signature checked out, with their claims: an ES256 verification costs ~60 µs,
     // and a signature's validity never changes for one key (expiry and revocation are checked
-    // by the caller on every use). Bounded; cleared when full or when the key changes.
-    static constexpr size_t kVerifiedMax = 8192;
-    mutable std::mutex verified_m_;
-    mutable std::unordered_map<std::string, json> verified_;
+    // by the caller on every use). In 16 shards by the token's hash, each with its own lock, so
+    // requests with different tokens do not queue on one; each shard bounded, cleared when full,
+    // all cleared when the key changes.
+    struct alignas(64) VerifiedShard {
+        std::mutex m;
+        std::unordered_map<std::string, json> claims;
+    };
+    static constexpr size_t kVerifiedShards = 16;
+    static constexpr size_t kVerifiedMax = 8192 / kVerifiedShards;  // per shard
+    VerifiedShard& verified(std::string_view token) const {
+        return verified_[std::hash<std::string_view>{}(token) % kVerifiedShards];
+    }
+    mutable std::array<VerifiedShard, kVerifiedShards> verified_;
 };
 
 // ---- rules.cpp -----------------------------------------------------------------------------

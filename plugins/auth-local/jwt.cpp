@@ -43,9 +43,9 @@ void Jwt::use_pem(const std::string& pem) {
     EVP_PKEY* k = common::es256::read_pem(pem, "auth-local").release();
     EVP_PKEY_free(pkey(key_));
     key_ = k;
-    {
-        std::lock_guard<std::mutex> g(verified_m_);
-        verified_.clear();
+    for (auto& shard : verified_) {
+        std::lock_guard<std::mutex> g(shard.m);
+        shard.claims.clear();
     }
     // The CSRF key: derived from the signing key, so replicas sharing the key agree.
     unsigned char* der = nullptr;
@@ -111,15 +111,17 @@ std::string Jwt::sign(const json& claims) const {
 
 std::optional<json> Jwt::verify(std::string_view token) const {
     if (!key_ || token.size() > 8192 || !looks_like(token)) return std::nullopt;
+    VerifiedShard& shard = verified(token);
     {
-        std::lock_guard<std::mutex> g(verified_m_);
-        if (auto it = verified_.find(std::string(token)); it != verified_.end()) return it->second;
+        std::lock_guard<std::mutex> g(shard.m);
+        if (auto it = shard.claims.find(std::string(token)); it != shard.claims.end())
+            return it->second;
     }
     auto claims = verify_signature(token);
     if (claims) {
-        std::lock_guard<std::mutex> g(verified_m_);
-        if (verified_.size() >= kVerifiedMax) verified_.clear();
-        verified_.emplace(std::string(token), *claims);
+        std::lock_guard<std::mutex> g(shard.m);
+        if (shard.claims.size() >= kVerifiedMax) shard.claims.clear();
+        shard.claims.emplace(std::string(token), *claims);
     }
     return claims;
 }

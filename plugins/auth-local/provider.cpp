@@ -188,7 +188,7 @@ std::optional<AuthLocal::Resolved> AuthLocal::resolve(std::string_view credentia
         cred["services"] = rec->services.is_array() ? rec->services : json::array();
         if (!rec->capabilities.is_null()) cred["capabilities"] = rec->capabilities;
     }
-    return Resolved{*account, cred};
+    return Resolved{*account, cred, 0, "", "", ""};
 }
 
 // An access token's identity is kept for kIdentityTtl (1 s) after it was resolved: the signature

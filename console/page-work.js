@@ -18,8 +18,18 @@ function statusBadge(status) {
   return h('span', { class: `badge status-${status}`, text: status });
 }
 
-// A poller that runs `tick` every POLL_MS while `wanted()` says so, one tick at a time.
-function poller(tick) {
+// A poller that runs `load` every POLL_MS while its last answer says to, one at a time; a failed
+// load is shown in `errors` and tried again later.
+function poller(load, errors) {
+  const tick = async () => {
+    try {
+      return await load();
+    } catch (err) {
+      clear(errors);
+      errors.append(errorBox(err));
+      throw err;
+    }
+  };
   let timer = null;
   let stopped = false;
   const schedule = (wanted) => {
@@ -127,15 +137,7 @@ async function renderList(view, ctx) {
     return work.some(isOpen) || watched.size > 0;
   }
 
-  const poll = poller(async () => {
-    try {
-      return await load();
-    } catch (err) {
-      clear(errors);
-      errors.append(errorBox(err));
-      throw err;
-    }
-  });
+  const poll = poller(load, errors);
 
   const reload = async (button) => {
     clear(errors);
@@ -274,15 +276,7 @@ async function renderJob(view, id) {
     show(w);
     return isOpen(w);
   }
-  const poll = poller(async () => {
-    try {
-      return await load();
-    } catch (err) {
-      clear(errors);
-      errors.append(errorBox(err));
-      throw err;
-    }
-  });
+  const poll = poller(load, errors);
   try {
     poll.schedule(await load());
   } catch (err) {

@@ -22,6 +22,8 @@
 // `timeout: true`.
 import { chromium } from 'playwright-core';
 
+import { launchChromium } from './chromium_launch.mjs';
+
 const config = JSON.parse(process.argv[2]);
 const wait = 30000;
 const seen = { apps: {}, requests: [], example_hits: [], console: [] };
@@ -31,14 +33,7 @@ const done = (extra) => {
 };
 setTimeout(() => done({ timeout: true }), 100000).unref();
 
-// The flags this machine needs: no sandbox as root, no GPU, and none of Chromium's own traffic
-// (the network is closed, and background connections fail noisily).
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
+const browser = await launchChromium(chromium);
 seen.chromium = browser.version();
 try {
   const context = await browser.newContext();

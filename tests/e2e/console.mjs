@@ -43,6 +43,8 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 
+import { launchChromium } from './chromium_launch.mjs';
+
 const config = JSON.parse(process.argv[2]);
 const base = config.base;
 const flows = new Set(config.flows || []);
@@ -97,14 +99,7 @@ function curlStatus(path, token) {
   });
 }
 
-// The flags this machine needs: no sandbox as root, no GPU, and none of Chromium's own traffic
-// (the network is closed, and background connections fail noisily).
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
+const browser = await launchChromium(chromium);
 seen.chromium = browser.version();
 try {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });

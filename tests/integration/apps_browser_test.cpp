@@ -24,7 +24,7 @@
 #include <sstream>
 
 #include "build_tree.hpp"
-#include "command.hpp"
+#include "e2e_script.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
 #include "local_accounts.hpp"
@@ -34,7 +34,7 @@ using namespace platform::test;
 
 namespace {
 
-const std::string kE2e = platform::test::source_dir() + "/tests/e2e";
+const std::string kE2e = e2e_dir();
 const std::string kChromium = "/usr/bin/chromium";
 const std::string kAdminSecret = "admin-secret-for-apps-browser";
 const std::string kViewer = "viewer", kViewerSecret = "viewer-secret-1";
@@ -99,18 +99,8 @@ protected:
                        {"secret", kViewerSecret},
                        {"apps", {{name, slug}}}};
         if (!waits.is_null()) config["waits"] = waits;
-        const char* path = std::getenv("PATH");
-        CommandResult r = run_command(
-            {kE2e + "/node_modules/.bin/node", kE2e + "/apps_sandbox.mjs", config.dump()},
-            {{"PATH", kE2e + "/node_modules/.bin:" + (path ? path : "/usr/bin:/bin")},
-             {"HOME", home.path()}},
-            150);
-        EXPECT_EQ(r.code, 0) << r.out << r.err;
-        json out = json::parse(r.out, nullptr, false);
-        EXPECT_TRUE(out.is_object()) << r.out << r.err;
-        if (!out.is_object()) return json::object();
-        EXPECT_FALSE(out.contains("timeout")) << out.dump(1);
-        EXPECT_FALSE(out.contains("error")) << out.dump(1);
+        json out = run_e2e_script("apps_sandbox.mjs", config, home.path(), 150);
+        if (out.empty()) return out;
         EXPECT_EQ(out["login"]["status"], 200) << out.dump(1);
         // The browser holds both cookies; the page's script sees the CSRF one only (the session
         // cookie is HttpOnly) — what an app would be after, were it in the console's origin.

@@ -28,7 +28,7 @@
 #include <regex>
 
 #include "build_tree.hpp"
-#include "command.hpp"
+#include "e2e_script.hpp"
 #include "fake_model_server.hpp"
 #include "host_process.hpp"
 #include "http_client.hpp"
@@ -41,7 +41,7 @@ using M = FakeModelServer;
 
 namespace {
 
-const std::string kE2e = platform::test::source_dir() + "/tests/e2e";
+const std::string kE2e = e2e_dir();
 const std::string kChromium = "/usr/bin/chromium";
 const std::string kNewSecret = "console-e2e-new-secret";
 const std::vector<std::string> kPages = {"chat", "inbox",    "work",   "tasks", "notes",  "events",
@@ -104,18 +104,8 @@ protected:
                        {"note", {{"title", "From the explorer"}, {"text", "tried in the console"}}},
                        {"pages", kPages}};
         if (change_secret) config["new_secret"] = kNewSecret;
-        const char* path = std::getenv("PATH");
-        CommandResult r =
-            run_command({kE2e + "/node_modules/.bin/node", kE2e + "/console.mjs", config.dump()},
-                        {{"PATH", kE2e + "/node_modules/.bin:" + (path ? path : "/usr/bin:/bin")},
-                         {"HOME", dir.path()}},
-                        240);
-        EXPECT_EQ(r.code, 0) << r.out << r.err;
-        json out = json::parse(r.out, nullptr, false);
-        EXPECT_TRUE(out.is_object()) << r.out << r.err;
-        if (!out.is_object()) return json::object();
-        EXPECT_FALSE(out.contains("timeout")) << out.dump(1);
-        EXPECT_FALSE(out.contains("error")) << out.dump(1);
+        json out = run_e2e_script("console.mjs", config, dir.path(), 240);
+        if (out.empty()) return out;
 
         // Signed out, /ui/ is the sign-in page; GET /ui sends there.
         json so = out["signed_out"];

@@ -353,7 +353,10 @@ private:
     std::map<std::string, int64_t> touched_;  // access-token grants: last recorded use (ms)
     // Identities of access tokens lately verified (provider.cpp, decision 76): an entry is used
     // only while no account or token changed through this instance since it was made, for at
-    // most kIdentityTtl, before the token's exp, and while its login is live in the store.
+    // most kIdentityTtl, before the token's exp, and while its login is live in the store. Each
+    // thread keeps its own (kIdentitiesPerThread at most, for this instance only: `instance_`),
+    // so a request takes no lock another thread's request takes, even with the same token; a
+    // thread verifies a token again at most once per kIdentityTtl.
     std::atomic<uint64_t> changes_{0};
     struct KnownIdentity {
         std::string identity;
@@ -362,13 +365,16 @@ private:
         uint64_t changes = 0;
         std::chrono::steady_clock::time_point at;
     };
-    struct IdentityShard {
-        std::mutex m;
+    struct ThreadIdentities {
+        uint64_t instance = 0;
+        std::string key;  // the credential looked up, its capacity reused
         std::unordered_map<std::string, KnownIdentity> known;
     };
-    static constexpr size_t kIdentityShards = 16, kIdentitiesPerShard = 256;
+    // The calling thread's identities for `instance` (emptied when it last served another).
+    static ThreadIdentities& thread_identities(uint64_t instance);
+    static constexpr size_t kIdentitiesPerThread = 64;
     static constexpr std::chrono::milliseconds kIdentityTtl{1000};
-    std::array<IdentityShard, kIdentityShards> identities_;
+    const uint64_t instance_;    // never reused in the process: a thread's identities name it
     uint64_t subscription_ = 0;  // kRulesTopic; 0 = none (no broker)
 };
 

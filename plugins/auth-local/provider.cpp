@@ -16,6 +16,11 @@ namespace auth_local {
 
 namespace {
 
+uint64_t next_instance() {
+    static std::atomic<uint64_t> next{1};
+    return next.fetch_add(1);
+}
+
 std::string env(const char* name) {
     const char* v = std::getenv(name);
     return v ? v : "";
@@ -79,7 +84,8 @@ AuthLocal::AuthLocal(const platform::Host& host, const json& config)
       settings_(prepare(host, config)),
       accounts_(host.store(), settings_.argon2_ops, settings_.argon2_mem),
       tokens_(host.store()),
-      rules_(host.store()) {
+      rules_(host.store()),
+      instance_(next_instance()) {
     accounts_.count_changes_in(&changes_);
     tokens_.count_changes_in(&changes_);
 }
@@ -191,6 +197,15 @@ std::optional<AuthLocal::Resolved> AuthLocal::resolve(std::string_view credentia
     return Resolved{*account, cred, 0, "", "", ""};
 }
 
+AuthLocal::ThreadIdentities& AuthLocal::thread_identities(uint64_t instance) {
+    thread_local ThreadIdentities mine;
+    if (mine.instance != instance) {
+        mine.known.clear();
+        mine.instance = instance;
+    }
+    return mine;
+}
+
 // An access token's identity is kept for kIdentityTtl (1 s) after it was resolved: the signature
 // is not checked and the account not read and parsed again for each request. Its login is still
 // looked up in the store every time, so a revocation through any replica is seen at once (and
@@ -203,29 +218,26 @@ std::optional<std::string> AuthLocal::authenticate(std::string_view credential) 
     const bool access = credential.size() <= 8192 && Jwt::looks_like(credential);
     const uint64_t changes = changes_.load(std::memory_order_acquire);  // before any read
     const auto at = std::chrono::steady_clock::now();
-    IdentityShard& shard = identities_[std::hash<std::string_view>{}(credential) % kIdentityShards];
+    ThreadIdentities& mine = thread_identities(instance_);
     if (access) {
-        std::unique_lock<std::mutex> lock(shard.m);
-        auto it = shard.known.find(std::string(credential));
-        if (it != shard.known.end()) {
+        mine.key.assign(credential.data(), credential.size());
+        auto it = mine.known.find(mine.key);
+        if (it != mine.known.end()) {
             const KnownIdentity& k = it->second;
             if (k.changes == changes && at - k.at < kIdentityTtl &&
                 k.expires_ms > static_cast<double>(host_.now_ms())) {
-                std::string identity = k.identity, ns = k.ns, account = k.account, grant = k.grant;
-                lock.unlock();  // the store is read without the shard's lock
-                if (tokens_.live(ns, account, grant)) return identity;
+                if (tokens_.live(k.ns, k.account, k.grant)) return k.identity;
                 return std::nullopt;
             }
-            shard.known.erase(it);
+            mine.known.erase(it);
         }
     }
     auto r = resolve(credential);
     if (!r) return std::nullopt;
     std::string id = identity(r->account, r->credential).dump();
     if (access && r->expires_ms > 0) {
-        std::lock_guard<std::mutex> g(shard.m);
-        if (shard.known.size() >= kIdentitiesPerShard) shard.known.clear();
-        shard.known[std::string(credential)] =
+        if (mine.known.size() >= kIdentitiesPerThread) mine.known.clear();
+        mine.known[std::string(credential)] =
             KnownIdentity{id, r->ns, r->sub, r->grant, r->expires_ms, changes, at};
     }
     return id;

@@ -9,54 +9,68 @@ namespace platform::host {
 
 using nlohmann::json;
 
+void ActivityRecord::merge(std::map<std::string, Seen>& into, Seen s) {
+    auto [it, fresh] = into.try_emplace(s.id, s);
+    if (fresh) return;
+    Seen& kept = it->second;
+    kept.first_ms = std::min(kept.first_ms, s.first_ms);
+    if (s.last_ms >= kept.last_ms) {
+        kept.last_ms = s.last_ms;
+        kept.name = std::move(s.name);
+        kept.type = std::move(s.type);
+    }
+}
+
 void ActivityRecord::seen(const std::string& id, const std::string& name, const std::string& type,
                           int64_t now_ms) {
-    bool arm = false;
+    const ThreadSeen& mine = seen_.local();
     {
-        std::lock_guard<std::mutex> g(m_);
-        if (auto it = pending_.find(id); it != pending_.end()) {  // the common case: no copies
+        std::lock_guard<std::mutex> g(mine.m);
+        if (auto it = mine.pending.find(id); it != mine.pending.end()) {  // the common case
             it->second.first_ms = std::min(it->second.first_ms, now_ms);
             it->second.last_ms = std::max(it->second.last_ms, now_ms);
             if (it->second.name != name) it->second.name = name;
             if (it->second.type != type) it->second.type = type;
         } else {
-            pending_.emplace(id, Seen{id, name, type, now_ms, now_ms});
+            mine.pending.emplace(id, Seen{id, name, type, now_ms, now_ms});
         }
-        arm = !armed_;
-        armed_ = true;
     }
-    if (arm) schedule_([this] { flush(); });
+    if (!armed_.load() && !armed_.exchange(true)) schedule_([this] { flush(); });
 }
 
 void ActivityRecord::flush() {
     std::lock_guard<std::mutex> serial(flush_m_);
+    armed_.store(false);
     std::map<std::string, Seen> batch;
-    {
-        std::lock_guard<std::mutex> g(m_);
-        batch.swap(pending_);
-        armed_ = false;
-    }
+    seen_.for_each([&](const ThreadSeen& t) {
+        std::map<std::string, Seen> taken;
+        {
+            std::lock_guard<std::mutex> g(t.m);
+            taken.swap(t.pending);
+        }
+        for (auto& [id, s] : taken) merge(batch, std::move(s));
+    });
     if (batch.empty()) return;
     std::vector<Seen> out;
     out.reserve(batch.size());
     for (auto& [id, s] : batch) out.push_back(std::move(s));
     if (write_(out)) return;
-    bool arm = false;
     {
-        std::lock_guard<std::mutex> g(m_);
-        for (auto& s : out) {  // kept for the next flush, merged with anything newer
-            auto [it, fresh] = pending_.try_emplace(s.id, s);
-            if (!fresh) it->second.first_ms = std::min(it->second.first_ms, s.first_ms);
-        }
-        arm = !armed_;
-        armed_ = true;
+        const ThreadSeen& mine =
+            seen_.local();  // kept for the next flush, merged with anything newer
+        std::lock_guard<std::mutex> g(mine.m);
+        for (auto& s : out) merge(mine.pending, std::move(s));
     }
-    if (arm) schedule_([this] { flush(); });
+    if (!armed_.exchange(true)) schedule_([this] { flush(); });
 }
 
 size_t ActivityRecord::pending() const {
-    std::lock_guard<std::mutex> g(m_);
-    return pending_.size();
+    std::map<std::string, bool> ids;
+    seen_.for_each([&](const ThreadSeen& t) {
+        std::lock_guard<std::mutex> g(t.m);
+        for (const auto& [id, s] : t.pending) ids[id] = true;
+    });
+    return ids.size();
 }
 
 namespace {

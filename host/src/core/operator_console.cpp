@@ -73,14 +73,15 @@ std::string OperatorConsole::write_credential(const std::string& home, const std
         return path + ": cannot write";
     }
     std::lock_guard<std::mutex> g(m_);
-    std::atomic_store(&token_, std::make_shared<const std::string>(token));
+    tokens_.push_back(std::make_unique<const std::string>(token));
+    token_.store(tokens_.back().get(), std::memory_order_release);
     path_ = path;
     return "";
 }
 
 void OperatorConsole::remove_credential() {
     std::lock_guard<std::mutex> g(m_);
-    const auto token = std::atomic_exchange(&token_, std::shared_ptr<const std::string>());
+    const std::string* token = token_.exchange(nullptr, std::memory_order_acq_rel);
     if (path_.empty() || !token) return;
     std::FILE* f = std::fopen(path_.c_str(), "r");  // another server may have taken the home over
     if (f) {
@@ -93,7 +94,7 @@ void OperatorConsole::remove_credential() {
 }
 
 bool OperatorConsole::is_operator(std::string_view credential) const {
-    const auto token = std::atomic_load(&token_);  // on every authentication: no lock
+    const std::string* token = token_.load(std::memory_order_acquire);  // every authentication
     if (!token || credential.size() != token->size()) return false;
     return CRYPTO_memcmp(credential.data(), token->data(), token->size()) == 0;
 }

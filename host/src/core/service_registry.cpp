@@ -17,6 +17,7 @@ bool ServiceRegistry::add(Plugin* plugin) {
     {
         std::unique_lock<std::shared_mutex> g(m_);
         if (!services_.emplace(e.name, e).second) return false;
+        generation_.fetch_add(1);
     }
     notify("create", describe(e));
     return true;
@@ -30,6 +31,7 @@ bool ServiceRegistry::remove(const Plugin* plugin) {
             if (it->second.plugin != plugin) continue;
             removed = it->second;
             retired_.push_back(services_.extract(it));  // the entry keeps its address
+            generation_.fetch_add(1);
             break;
         }
     }
@@ -48,16 +50,37 @@ const ServiceEntry* ServiceRegistry::find(std::string_view name) const {
     return nullptr;
 }
 
-const ServiceEntry* ServiceRegistry::find_exact(std::string_view full_name) const {
+template <class Lookup>
+const ServiceEntry* ServiceRegistry::remembered(
+    std::map<std::string, const ServiceEntry*, std::less<>> Remembered::*which,
+    std::string_view name, Lookup lookup) const {
+    Remembered& mine = remembered_.local();
+    const uint64_t now = generation_.load();
+    if (mine.generation != now) {
+        mine.exact.clear();
+        mine.catalogue.clear();
+        mine.generation = now;
+    }
+    auto& found = mine.*which;
+    if (auto it = found.find(name); it != found.end()) return it->second;
     std::shared_lock<std::shared_mutex> g(m_);
-    auto it = services_.find(std::string(full_name));
-    return it == services_.end() ? nullptr : &it->second;
+    const ServiceEntry* e = lookup();
+    if (e && generation_.load() == now) found.emplace(std::string(name), e);
+    return e;
+}
+
+const ServiceEntry* ServiceRegistry::find_exact(std::string_view full_name) const {
+    return remembered(&Remembered::exact, full_name, [&]() -> const ServiceEntry* {
+        auto it = services_.find(std::string(full_name));
+        return it == services_.end() ? nullptr : &it->second;
+    });
 }
 
 const ServiceEntry* ServiceRegistry::find_catalogue(std::string_view name) const {
-    std::shared_lock<std::shared_mutex> g(m_);
-    auto it = services_.find(qualify(ns_, "v1." + std::string(name)));
-    return it == services_.end() ? nullptr : &it->second;
+    return remembered(&Remembered::catalogue, name, [&]() -> const ServiceEntry* {
+        auto it = services_.find(qualify(ns_, "v1." + std::string(name)));
+        return it == services_.end() ? nullptr : &it->second;
+    });
 }
 
 std::vector<ServiceEntry> ServiceRegistry::all() const {

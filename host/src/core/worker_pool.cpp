@@ -25,6 +25,7 @@ WorkerPool::~WorkerPool() {
 
 void WorkerPool::spawn(const std::shared_ptr<State>& s, bool core) {
     ++s->live;
+    s->room_hint.store(s->live < s->max, std::memory_order_relaxed);
     s->threads.emplace_back([s, core] { run(s, core); });
 }
 
@@ -32,11 +33,7 @@ void WorkerPool::submit(std::function<void()> task) {
     const size_t n = shards_.size();
     size_t pick = n == 1 ? 0 : thread_turn() % n;
     if (n > 1 && shards_[pick]->idle_hint.load(std::memory_order_relaxed) == 0)
-        for (size_t i = 1; i < n; ++i)
-            if (shards_[(pick + i) % n]->idle_hint.load(std::memory_order_relaxed) > 0) {
-                pick = (pick + i) % n;
-                break;
-            }
+        pick = other_shard(pick);
     State& s = *shards_[pick];
     std::lock_guard<std::mutex> g(s.m);
     if (s.stopping) return;
@@ -44,6 +41,17 @@ void WorkerPool::submit(std::function<void()> task) {
     // idle workers may not have woken for earlier submissions yet: compare with the queue length
     if (s.tasks.size() > s.idle && s.live < s.max) spawn(shards_[pick], false);
     s.cv.notify_one();
+}
+
+size_t WorkerPool::other_shard(size_t own) const {
+    const size_t n = shards_.size();
+    for (size_t i = 1; i < n; ++i)
+        if (shards_[(own + i) % n]->idle_hint.load(std::memory_order_relaxed) > 0)
+            return (own + i) % n;
+    if (shards_[own]->room_hint.load(std::memory_order_relaxed)) return own;
+    for (size_t i = 1; i < n; ++i)
+        if (shards_[(own + i) % n]->room_hint.load(std::memory_order_relaxed)) return (own + i) % n;
+    return own;
 }
 
 void WorkerPool::stop(std::chrono::milliseconds grace) {
@@ -93,6 +101,7 @@ void WorkerPool::run(std::shared_ptr<State> s, bool core) {
         lock.lock();
     }
     --s->live;
+    s->room_hint.store(s->live < s->max, std::memory_order_relaxed);
     s->exited.notify_all();
     // A retired elastic worker detaches itself unless stop() already took the handles.
     if (!s->stopping) {

@@ -38,10 +38,9 @@ void send_piece(const std::shared_ptr<Connection>& conn, std::string piece,
     const size_t n = piece.size();
     std::optional<Async::Promise<ssize_t>> sent;
     {
-        std::shared_lock<std::shared_mutex> alive(
-            server.stop_lock);  // the transport outlives the send
+        const StopGate::Pass alive(server.stop_gate);  // the transport outlives the send
         auto peer = conn->peer.lock();
-        if (!server.stopped && peer) {
+        if (alive.open() && peer) {
             try {
                 sent.emplace(peer->send(RawBuffer(std::move(piece), n)));
             } catch (const std::exception& e) {

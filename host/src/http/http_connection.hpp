@@ -40,6 +40,7 @@
 #include <platform/host/http/gateway.hpp>
 #include <platform/host/http/http_cors.hpp>
 #include <platform/host/http/http_framing.hpp>
+#include <platform/host/http/stop_gate.hpp>
 #include <shared_mutex>
 #include <string>
 
@@ -50,8 +51,7 @@ using SteadyClock = std::chrono::steady_clock;
 // Server-wide state shared by both ports, every handler clone and every pending answer.
 struct ServerState {
     std::atomic<bool> draining{false};
-    std::shared_mutex stop_lock;  // writers hold it shared; stop() takes it to set `stopped`
-    bool stopped = false;
+    StopGate stop_gate;  // writers hold a pass; stop() closes it
     std::atomic<int64_t> in_flight{0};
     std::atomic<int64_t> connections{0};
     Metrics* metrics = nullptr;  // the runtime's

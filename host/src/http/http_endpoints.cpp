@@ -157,10 +157,7 @@ int64_t HttpServer::in_flight() const {
 }
 
 void HttpServer::stop() {
-    {
-        std::unique_lock<std::shared_mutex> g(impl_->server->stop_lock);
-        impl_->server->stopped = true;
-    }
+    impl_->server->stop_gate.close();
     front::end_websockets(*impl_->server, std::chrono::milliseconds(5000));
     if (impl_->tls) impl_->tls->stop();  // no new TLS connections; open ones close
     std::thread other;

@@ -83,9 +83,9 @@ RelayConnection relay_opener(const std::shared_ptr<Exchange>& ex) {
     return [ex](const std::string& head, int upstream, const std::string& early) -> bool {
         const auto& conn = ex->conn;
         ServerState& server = *conn->port->server;
-        std::shared_lock<std::shared_mutex> alive(server.stop_lock);
+        const StopGate::Pass alive(server.stop_gate);
         auto peer = conn->peer.lock();
-        const int fd = server.stopped || server.draining || ex->answered || !peer || peer->ssl()
+        const int fd = !alive.open() || server.draining || ex->answered || !peer || peer->ssl()
                            ? -1
                            : ::fcntl(peer->fd(), F_DUPFD_CLOEXEC, 0);
         if (fd < 0 || ex->answered.exchange(true)) {

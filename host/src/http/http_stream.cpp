@@ -83,8 +83,8 @@ OpenStream stream_opener(const std::shared_ptr<Exchange>& ex) {
                 const HeaderList& extra) -> std::shared_ptr<HttpStream> {
         const auto& conn = ex->conn;
         ServerState& server = *conn->port->server;
-        std::shared_lock<std::shared_mutex> alive(server.stop_lock);
-        if (server.stopped || ex->answered) return nullptr;
+        const StopGate::Pass alive(server.stop_gate);
+        if (!alive.open() || ex->answered) return nullptr;
         auto peer = conn->peer.lock();
         if (!peer || peer->ssl()) return nullptr;  // the gateway then answers through `reply`
         const int fd = ::fcntl(peer->fd(), F_DUPFD_CLOEXEC, 0);

@@ -180,8 +180,8 @@ OpenWebSocket websocket_opener(const std::shared_ptr<Exchange>& ex) {
                 WebSocketEvents events) -> std::shared_ptr<WebSocket> {
         const auto& conn = ex->conn;
         ServerState& server = *conn->port->server;
-        std::shared_lock<std::shared_mutex> alive(server.stop_lock);
-        if (server.stopped || server.draining || ex->answered) return nullptr;
+        const StopGate::Pass alive(server.stop_gate);
+        if (!alive.open() || server.draining || ex->answered) return nullptr;
         auto peer = conn->peer.lock();
         if (!peer || peer->ssl()) return nullptr;
         const int fd = ::fcntl(peer->fd(), F_DUPFD_CLOEXEC, 0);

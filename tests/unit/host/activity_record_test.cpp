@@ -2,7 +2,14 @@
 // keeps when the write fails.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
+#include <map>
+#include <mutex>
 #include <platform/host/core/activity_record.hpp>
+#include <string>
+#include <thread>
+#include <vector>
 
 namespace {
 
@@ -87,6 +94,59 @@ TEST(ActivityRecord, AFailedWriteIsKeptForTheNextFlush) {
     EXPECT_EQ(h.writes[1][0].first_ms, 10);
     EXPECT_EQ(h.writes[1][0].last_ms, 20);
     EXPECT_EQ(h.record.pending(), 0u);
+}
+
+// Call threads mark accounts on their own maps while flushes run: every account is written with
+// the earliest and the latest time any thread saw it, none twice in one write, none lost.
+TEST(ActivityRecord, ManyThreadsAndConcurrentFlushesLoseNothing) {
+    std::mutex m;
+    std::vector<std::vector<Seen>> writes;
+    std::atomic<int> scheduled{0};
+    ActivityRecord record(
+        [&](const std::vector<Seen>& s) {
+            std::lock_guard<std::mutex> g(m);
+            writes.push_back(s);
+            return true;
+        },
+        [&](std::function<void()>) { scheduled.fetch_add(1); });
+    constexpr int kThreads = 8, kEach = 3000, kAccounts = 10;
+    std::atomic<bool> calling{true};
+    std::thread flusher([&] {
+        while (calling.load()) record.flush();
+    });
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t)
+        threads.emplace_back([&, t] {
+            for (int i = 0; i < kEach; ++i)
+                record.seen("a" + std::to_string(i % kAccounts), "name", "user",
+                            1000 + t * kEach + i);
+        });
+    for (auto& th : threads) th.join();
+    calling = false;
+    flusher.join();
+    record.flush();
+    EXPECT_EQ(record.pending(), 0u);
+    EXPECT_GE(scheduled.load(), 1);
+
+    std::map<std::string, std::pair<int64_t, int64_t>> seen;  // id -> first, last over writes
+    for (const auto& w : writes) {
+        std::map<std::string, int> in_this;
+        for (const auto& s : w) {
+            EXPECT_EQ(++in_this[s.id], 1) << s.id << " twice in one write";
+            auto [it, fresh] = seen.try_emplace(s.id, s.first_ms, s.last_ms);
+            if (!fresh) {
+                it->second.first = std::min(it->second.first, s.first_ms);
+                it->second.second = std::max(it->second.second, s.last_ms);
+            }
+        }
+    }
+    ASSERT_EQ(seen.size(), static_cast<size_t>(kAccounts));
+    for (int a = 0; a < kAccounts; ++a) {
+        // account a is seen at i = a, a + kAccounts, ... by every thread
+        const int last_i = a + ((kEach - 1 - a) / kAccounts) * kAccounts;
+        EXPECT_EQ(seen["a" + std::to_string(a)].first, 1000 + a);
+        EXPECT_EQ(seen["a" + std::to_string(a)].second, 1000 + (kThreads - 1) * kEach + last_i);
+    }
 }
 
 }  // namespace

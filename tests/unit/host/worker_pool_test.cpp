@@ -270,4 +270,37 @@ TEST(WorkerPool, ABlockedTaskDoesNotHoldUpTheNext) {
     pool.stop(10000ms);  // both tasks done before what they use goes out of scope
 }
 
+// One thread submits max_threads blocking tasks (an I/O thread does, with the 200 slow requests of
+// tests/integration/drain_test.cpp): its own shard reaches its share of the maximum while the
+// others have no idle worker left, and the rest must still get threads of the other shards, not
+// queue behind tasks that block.
+TEST(WorkerPool, OneSubmitterReachesTheWholeMaximumOverTheShards) {
+    constexpr int kMax = 16;
+    WorkerPool pool(4, kMax);
+    std::mutex m;
+    std::condition_variable cv;
+    bool release = false;
+    int running = 0, done = 0;
+    for (int i = 0; i < kMax; ++i)
+        pool.submit([&] {
+            std::unique_lock<std::mutex> lock(m);
+            ++running;
+            cv.notify_all();
+            cv.wait_for(lock, 30s, [&] { return release; });
+            ++done;
+            cv.notify_all();
+        });
+    EXPECT_TRUE(wait_until(m, cv, 10s, [&] { return running == kMax; }))
+        << running << " of " << kMax << " tasks running over " << pool.shards()
+        << " shards; threads=" << pool.threads();
+    EXPECT_EQ(pool.threads(), static_cast<size_t>(kMax));
+    {
+        std::lock_guard<std::mutex> g(m);
+        release = true;
+    }
+    cv.notify_all();
+    ASSERT_TRUE(wait_until(m, cv, 30s, [&] { return done == kMax; }));
+    pool.stop(10000ms);
+}
+
 }  // namespace

@@ -1,7 +1,9 @@
 // platform/host/core/activity_record.hpp — when each account last called the host.
 //
-// The host marks an account seen on every authenticated call (Runtime::authenticate): a map
-// update under a mutex, no I/O on the call path. The accounts seen since the last flush are
+// The host marks an account seen on every authenticated call (Runtime::authenticate): an update
+// of the calling thread's own map (PerThread: its lock is taken by that thread and, once per flush,
+// by the flush; no lock is shared by the call threads), no I/O on the call path. The accounts seen
+// on any thread since the last flush are
 // written out together by a flush that runs at most once per interval: the first change after a
 // flush asks `schedule` for one later run (the runtime arms its timer queue, which hands the
 // flush to the worker pool), so a thousand calls in an interval cost one write per account.
@@ -17,10 +19,12 @@
 // Thread-safe: seen() from any call thread, flush() from the pool or the stopping thread.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <mutex>
+#include <platform/host/core/per_thread.hpp>
 #include <string>
 #include <vector>
 
@@ -59,11 +63,21 @@ public:
     size_t pending() const;
 
 private:
+    // One thread's accounts seen since the last flush, by account id.
+    struct ThreadSeen {
+        mutable std::mutex m;
+        mutable std::map<std::string, Seen> pending;
+    };
+    // Adds `s` to `into` (the earlier first_ms, the later last_ms and its name and type).
+    static void merge(std::map<std::string, Seen>& into, Seen s);
+
     Writer write_;
     Scheduler schedule_;
-    mutable std::mutex m_;
-    std::map<std::string, Seen> pending_;  // by account id
-    bool armed_ = false;                   // a scheduled flush has not run yet
+    PerThread<ThreadSeen> seen_;
+    // A scheduled flush has not started yet. seen() sets it after its update and schedules a flush
+    // when it was the one to set it; flush() clears it before it takes the threads' maps, so an
+    // update it misses finds it clear and schedules the next.
+    std::atomic<bool> armed_{false};
     std::mutex flush_m_;
 };
 

@@ -20,6 +20,7 @@
 // file is removed when the server stops.
 #pragma once
 
+#include <atomic>
 #include <cstdio>
 #include <memory>
 #include <mutex>
@@ -54,7 +55,11 @@ private:
     mutable std::mutex m_;
     bool open_ = false;
     std::vector<std::pair<std::string, std::string>> held_;
-    std::shared_ptr<const std::string> token_;  // read with std::atomic_load, lock-free
+    // The current token, read without a lock (libstdc++'s atomic shared_ptr takes a mutex from a
+    // pool of 16 shared by the whole process). Every token made is kept in tokens_ until the
+    // console goes: a reader may still hold one that was replaced. One per start, so a few bytes.
+    std::atomic<const std::string*> token_{nullptr};
+    std::vector<std::unique_ptr<const std::string>> tokens_;  // under m_
     std::string path_;
 };
 

@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <platform/host/core/host_store_table.hpp>
+#include <platform/host/core/per_thread.hpp>
 #include <platform/host/core/plugin.hpp>
 #include <shared_mutex>
 #include <string>
@@ -46,6 +47,9 @@ public:
     const ServiceEntry* find_exact(std::string_view full_name) const;
     // The catalogue service /api/v1/<name>/... ("notes" -> "<ns>.v1.notes").
     const ServiceEntry* find_catalogue(std::string_view name) const;
+    // find_exact and find_catalogue, on every request, take no lock shared between threads: each
+    // thread remembers what they found (PerThread) until a service is added or removed (a counter
+    // the lookups read), and only a name it has not found since takes the registry's read lock.
     std::vector<ServiceEntry> all() const;
 
     nlohmann::json describe(const ServiceEntry& s) const;
@@ -119,8 +123,22 @@ private:
     void expire_shared(const std::string& name, std::string raw, int64_t now_ms);
     void notify(const std::string& action, const nlohmann::json& service);
 
+    // What one thread's find_exact and find_catalogue found while `generation` was current
+    // (found entries only: at most one per service).
+    struct Remembered {
+        uint64_t generation = 0;
+        std::map<std::string, const ServiceEntry*, std::less<>> exact, catalogue;
+    };
+    // `lookup` (under m_) unless this thread remembers `name` in `which` of Remembered.
+    template <class Lookup>
+    const ServiceEntry* remembered(
+        std::map<std::string, const ServiceEntry*, std::less<>> Remembered::*which,
+        std::string_view name, Lookup lookup) const;
+
     std::string ns_, node_id_;
     mutable std::shared_mutex m_;
+    std::atomic<uint64_t> generation_{1};  // bumped under m_ by every change of services_
+    mutable PerThread<Remembered> remembered_;
     std::map<std::string, ServiceEntry> services_;
     std::vector<std::map<std::string, ServiceEntry>::node_type>
         retired_;  // removed, kept at their address

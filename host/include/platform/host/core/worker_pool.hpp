@@ -10,8 +10,11 @@
 // No lock covers the whole pool: it is split into shards (one per core, at most min_threads and
 // 8), each with its own queue, lock, workers and share of min and max, and each elastic on its
 // own. A thread submits to its own shard (threads are spread over the shards) unless that shard
-// has no idle worker and another has: then to that one. A pool with min_threads 1 has one shard,
-// so its tasks run in the order they were submitted, one at a time when max_threads is 1.
+// has no idle worker and another has: then to that one; when no shard has an idle worker, to its
+// own if it may still grow, else to one that may. So the pool as a whole reaches max_threads
+// however the submitting threads happen to fall on the shards, and tasks queue only when every
+// shard is at its maximum. A pool with min_threads 1 has one shard, so its tasks run in the order
+// they were submitted, one at a time when max_threads is 1.
 #pragma once
 
 #include <atomic>
@@ -48,12 +51,16 @@ private:
         std::deque<std::function<void()>> tasks;
         std::vector<std::thread> threads;
         size_t live = 0, idle = 0;
-        // `idle` as last written under m, read without the lock by submit() to pick a shard.
+        // `idle` and whether live < max, as last written under m, read without the lock by
+        // submit() to pick a shard.
         std::atomic<size_t> idle_hint{0};
+        std::atomic<bool> room_hint{true};
         bool stopping = false;
     };
     static void run(std::shared_ptr<State> s, bool core);
     static void spawn(const std::shared_ptr<State>& s, bool core);  // with s->m held
+    // The shard for a task when shard `own` has no idle worker (the rule above), from the hints.
+    size_t other_shard(size_t own) const;
 
     std::vector<std::shared_ptr<State>> shards_;
 };

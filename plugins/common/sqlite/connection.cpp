@@ -1,6 +1,14 @@
 #include "common/sqlite/connection.hpp"
 
+#include <sqlite3.h>
+
 namespace common::sqlite {
+
+Connection::LibrarySettings::LibrarySettings() {
+    // SQLITE_MISUSE once SQLite is initialised: ignored (see connection.hpp).
+    static const int once = sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+    (void)once;
+}
 
 Connection::Connection(const std::string& path)
     : db(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE | SQLite::OPEN_NOMUTEX,

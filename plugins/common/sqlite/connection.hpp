@@ -6,6 +6,15 @@
 // own mutex, in WAL mode with synchronous=FULL (a commit that returned survives a crash or power
 // loss) and a busy_timeout of 5 s. A provider derives from it to add its schema and prepared
 // statements. Not thread-safe: one thread uses a connection at a time (Pool leases them).
+//
+// The first Connection a plugin opens first turns SQLite's memory statistics off
+// (sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0)): with them on, every sqlite3_malloc and
+// sqlite3_free — and this build of SQLite (Debian's, without lookaside) allocates on every
+// statement step — takes one mutex that all the connections of the process share. SQLite accepts
+// the setting only before it initialises (the first open by any SQLite user of the process: they
+// share one libsqlite3); afterwards it answers SQLITE_MISUSE and the statistics stay on, an
+// optimisation missed, not an error. Without them sqlite3_memory_used() reports nothing and no soft
+// heap limit applies; no plugin uses either.
 #pragma once
 
 #include <SQLiteCpp/Column.h>
@@ -18,6 +27,11 @@
 namespace common::sqlite {
 
 class Connection {
+    struct LibrarySettings {
+        LibrarySettings();  // the process-wide settings above, tried once per plugin
+    };
+    LibrarySettings settings_;  // declared before db: applied before it opens
+
 public:
     explicit Connection(const std::string& path);  // throws SQLite::Exception
     virtual ~Connection() = default;

@@ -6,12 +6,26 @@
 // writer proceed together; writers queue on busy_timeout (Connection::kBusyTimeoutMs).
 //
 // Pool<C> holds connections of type C, a Connection subclass constructible from the path (the
-// provider's schema and prepared statements). Up to 16 idle connections are kept; a connection
-// given back while still inside a transaction (a rollback that failed) would hold the write lock
-// and leak its state into the next caller, so it is closed instead. acquire() and the leases may be
-// used from any thread; the pool must outlive its leases.
+// provider's schema and prepared statements). At most kMaxIdle (16) idle connections are kept; a
+// connection given back while still inside a transaction (a rollback that failed) would hold the
+// write lock and leak its state into the next caller, so it is closed instead. acquire() and the
+// leases may be used from any thread; the pool must outlive its leases.
+//
+// No lock is shared by every thread: the idle connections sit in kShards shards, each with its own
+// mutex and at most kMaxIdle / kShards connections. A thread takes from and gives back to the
+// shard of its turn (the order in which threads first used any pool of this library), so a
+// thread's connection normally comes back to it and two threads share a lock only when their
+// turns fall on the same shard. A thread whose shard is empty takes from the next shard that holds
+// one (each shard's count is read without its lock; only a shard that seems to hold one is locked)
+// before it opens a connection; one whose shard is full gives to the next shard with room, else
+// closes it.
+// Nothing is kept per thread: a pool destroyed (its plugin unloaded or updated) closes all its
+// idle connections, whatever threads gave them back.
 #pragma once
 
+#include <array>
+#include <atomic>
+#include <cstddef>
 #include <memory>
 #include <mutex>
 #include <platform/sdk/host.hpp>
@@ -28,20 +42,28 @@ namespace common::sqlite {
 // The connection-type-independent part of Pool<C>.
 class PoolCore {
 public:
+    static constexpr size_t kMaxIdle = 16;
+    static constexpr size_t kShards = 8;
+
     const std::string& path() const { return path_; }
+    size_t idle_count();  // idle connections, all shards (a snapshot; for tests)
 
 protected:
-    explicit PoolCore(std::string path) : path_(std::move(path)) {}
+    explicit PoolCore(std::string path);
     // Throws SQLite::Exception when the file system cannot do WAL (the first connection's check).
     static void require_wal(Connection& c);
     std::unique_ptr<Connection> take_idle();  // nullptr when none is idle
     void give_back(std::unique_ptr<Connection> c);
 
 private:
-    static constexpr size_t kMaxIdle = 16;
+    static_assert(kMaxIdle % kShards == 0, "every shard keeps the same number");
+    struct alignas(64) Shard {  // a cache line each: threads on other shards do not share it
+        std::mutex mutex;
+        std::vector<std::unique_ptr<Connection>> idle;  // at most kMaxIdle / kShards
+        std::atomic<size_t> count{0};  // idle.size(), written under mutex, read without it
+    };
     std::string path_;
-    std::mutex mutex_;
-    std::vector<std::unique_ptr<Connection>> idle_;
+    std::array<Shard, kShards> shards_;
 };
 
 template <class C>

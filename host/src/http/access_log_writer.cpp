@@ -86,23 +86,26 @@ void AccessLogWriter::run() {
     }
 }
 
+// One fwrite for the whole drain: a line that shows in the log comes with every line appended
+// before it (on any thread), as the one queue of spdlog's logger gave.
 void AccessLogWriter::drain() {
     pending_.exchange(false);
     listed_.clear();
     buffers_.for_each([&](const Buffer& b) { listed_.push_back(&b); });
     std::lock_guard<std::mutex> c(console_mutex());
-    bool wrote = false;
+    batch_.clear();
     for (const Buffer* b : listed_) {
         {
             std::lock_guard<std::mutex> g(b->m);
             if (b->text.empty()) continue;
             b->out.swap(b->text);
         }
-        std::fwrite(b->out.data(), 1, b->out.size(), o_.out);
+        batch_.append(b->out);
         b->out.clear();
-        wrote = true;
     }
-    if (wrote) std::fflush(o_.out);
+    if (batch_.empty()) return;
+    std::fwrite(batch_.data(), 1, batch_.size(), o_.out);
+    std::fflush(o_.out);
 }
 
 }  // namespace platform::host

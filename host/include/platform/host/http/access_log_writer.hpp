@@ -9,10 +9,11 @@
 // than its buffer's mutex and a load of the flag. After waking, the writer waits `batch` (10 ms by
 // default) so that a loaded server wakes it at most about a hundred times a second rather than per
 // request, and a line still reaches the log within about 10 ms, which is what `tail -f` and the
-// tests that poll the log see. It then swaps each thread's buffer out and writes it with one
-// fwrite, all under spdlog's console mutex (`spdlog::details::console_mutex`, the lock spdlog's
-// stderr sinks write under), so an access line never lands inside another log line. Idle, the
-// writer blocks with no periodic wake-up.
+// tests that poll the log see. It then swaps each thread's buffer out and writes them all with
+// one fwrite, under spdlog's console mutex (`spdlog::details::console_mutex`, the lock spdlog's
+// stderr sinks write under), so an access line never lands inside another log line, and a line
+// that shows comes with every line any thread appended before it. Idle, the writer blocks with no
+// periodic wake-up.
 //
 // No line is lost. A thread whose buffer holds more than `thread_cap` bytes (256 KiB: at the
 // default window, 25 MB/s from one thread, or a stderr that does not drain) writes its buffer
@@ -86,6 +87,7 @@ private:
     std::condition_variable wake_;
     bool stopping_ = false;              // under wake_m_
     std::vector<const Buffer*> listed_;  // the writer thread's
+    std::string batch_;                  // the writer thread's: one drain's lines
     std::once_flag stop_once_;
     std::thread thread_;
 };

@@ -90,10 +90,7 @@ void record(const Exchange& ex, int status, uint64_t bytes) {
     const std::string_view tp = ex.traceparent;
     if (valid_traceparent(tp)) a.trace_id = tp.substr(3, 32);  // as trace_id_of() reads it
     a.port = port.name;
-    thread_local std::string line;  // the logger copies it: one buffer per thread, reused
-    line.clear();
-    append_access_log_line(line, a);
-    port.access->log(spdlog::level::info, spdlog::string_view_t(line.data(), line.size()));
+    port.access->write(a);  // formatted into the thread's buffer of the writer
 }
 
 void common_headers(const Exchange& ex, HeaderList& headers) {

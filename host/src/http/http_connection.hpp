@@ -23,7 +23,6 @@
 
 #include <pistache/http.h>
 #include <pistache/peer.h>
-#include <spdlog/logger.h>
 
 #include <atomic>
 #include <chrono>
@@ -37,6 +36,7 @@
 #include <platform/host/core/metrics.hpp>
 #include <platform/host/core/rate_limiter.hpp>
 #include <platform/host/core/runtime.hpp>
+#include <platform/host/http/access_log_writer.hpp>
 #include <platform/host/http/gateway.hpp>
 #include <platform/host/http/http_cors.hpp>
 #include <platform/host/http/http_framing.hpp>
@@ -96,8 +96,8 @@ struct PortState {
     HttpSettings settings;
     FrameLimits limits;
     std::shared_ptr<ServerState> server;
-    std::shared_ptr<RateLimiter> limiter;    // nullptr = off
-    std::shared_ptr<spdlog::logger> access;  // nullptr = no access log
+    std::shared_ptr<RateLimiter> limiter;     // nullptr = off
+    std::shared_ptr<AccessLogWriter> access;  // nullptr = no access log
     std::string tls_secret;  // TLS on: every connection starts with the terminator's preface
 };
 

@@ -1,7 +1,4 @@
 #include <pistache/endpoint.h>
-#include <spdlog/async.h>
-#include <spdlog/sinks/stdout_color_sinks.h>
-#include <spdlog/spdlog.h>
 
 #include <platform/host/core/settings.hpp>
 #include <platform/host/http/http_server.hpp>
@@ -22,7 +19,7 @@ struct HttpServer::Impl {
     Gateway api_gateway, proxy_gateway;
     std::shared_ptr<ServerState> server = std::make_shared<ServerState>();
     std::shared_ptr<RateLimiter> limiter;
-    std::shared_ptr<spdlog::logger> access;
+    std::shared_ptr<AccessLogWriter> access;  // nullptr = access_log off
     std::unique_ptr<Http::Endpoint> api, proxy;
     std::unique_ptr<TlsListener> tls;  // TLS on: serves the api address in front of `api`
 
@@ -39,21 +36,9 @@ struct HttpServer::Impl {
                                                     settings.rate_limit.burst);
         if (limiter && settings.rate_limit.shared)  // counted in the store (decision 72)
             limiter->share(store_rate_counters(runtime), "address");
-        if (settings.access_log) {
-            access = spdlog::get("access");
-            if (!access) {
-                // Written by a thread of its own: a request only queues its line (the sink's lock
-                // and the write to stderr are off the I/O and worker threads). A full queue makes
-                // the request wait rather than lose the line.
-                static const auto writer = std::make_shared<spdlog::details::thread_pool>(8192, 1);
-                access = std::make_shared<spdlog::async_logger>(
-                    "access", std::make_shared<spdlog::sinks::stderr_color_sink_mt>(), writer,
-                    spdlog::async_overflow_policy::block);
-                access->set_pattern("%v");
-                access->set_level(spdlog::level::info);
-                spdlog::register_logger(access);
-            }
-        }
+        // A writer of this server's own: a request appends its line to its thread's buffer, the
+        // writer's thread writes them to stderr (access_log_writer.hpp).
+        if (settings.access_log) access = std::make_shared<AccessLogWriter>();
     }
 
     std::unique_ptr<Http::Endpoint> listen(const std::string& address, Gateway* gw, bool is_api,
@@ -166,6 +151,7 @@ void HttpServer::stop() {
     if (other.joinable()) other.join();
     impl_->api.reset();
     impl_->proxy.reset();
+    if (impl_->access) impl_->access->stop();  // the lines queued are written; later ones at once
 }
 
 int HttpServer::api_port() const {

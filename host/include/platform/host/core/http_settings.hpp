@@ -11,7 +11,7 @@
 //     max_connections: 10000       # beyond: 503 and the connection is closed
 //     cors: {origins: [https://app.example]}   # browser origins that may read answers (http_cors.hpp);
 //                                  # none by default; `cors: false`: no CORS at all
-//     access_log: true             # one JSON line per request (logger "access", stderr)
+//     access_log: true             # one JSON line per request (stderr, access_log_writer.hpp)
 //     rate_limit: {requests_per_second: 50, burst: 100}   # per client address; absent = off
 //     account_rate_limit: {requests_per_second: 20, burst: 40}   # per signed-in account; absent = off
 //                                  # either with `shared: true`: counted in the store, so that

@@ -4,9 +4,10 @@
 //    "status":200,"bytes":57,"duration_ms":0.41,"remote":"127.0.0.1","user_agent":"curl/7.88.1",
 //    "trace_id":"…","port":"api"}
 // `path` has no query string (queries may carry secrets); Authorization is never logged. The
-// server writes the line with the spdlog logger "access" (stderr, pattern "%v"), an asynchronous
-// one: the request only queues the line, a thread of the logger's own writes it. The server
-// formats each line into a buffer its thread keeps (no allocation once the buffer has grown).
+// server's AccessLogWriter (access_log_writer.hpp) formats each line straight into a buffer the
+// request's thread keeps (no allocation once it has grown, no lock another thread shares, no system
+// call), and its own thread writes the buffers to stderr, under spdlog's console lock, within
+// about 10 ms; HttpServer::stop writes what is left. A thread's lines keep their order.
 #pragma once
 
 #include <chrono>

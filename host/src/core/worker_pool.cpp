@@ -34,13 +34,21 @@ void WorkerPool::submit(std::function<void()> task) {
     size_t pick = n == 1 ? 0 : thread_turn() % n;
     if (n > 1 && shards_[pick]->idle_hint.load(std::memory_order_relaxed) == 0)
         pick = other_shard(pick);
-    State& s = *shards_[pick];
-    std::lock_guard<std::mutex> g(s.m);
-    if (s.stopping) return;
-    s.tasks.push_back(std::move(task));
-    // idle workers may not have woken for earlier submissions yet: compare with the queue length
-    if (s.tasks.size() > s.idle && s.live < s.max) spawn(shards_[pick], false);
-    s.cv.notify_one();
+    // The hints may be behind (idle workers already promised to tasks queued before): a shard
+    // that would only queue the task passes it on to one that can run it, if any can.
+    for (size_t i = 0; i < n; ++i) {
+        const size_t at = (pick + i) % n;
+        State& s = *shards_[at];
+        std::lock_guard<std::mutex> g(s.m);
+        if (s.stopping) return;
+        const bool runs = s.tasks.size() < s.idle || s.live < s.max;
+        if (!runs && i + 1 < n) continue;
+        s.tasks.push_back(std::move(task));
+        // idle workers may not have woken for earlier submissions yet: compare with the queue
+        if (s.tasks.size() > s.idle && s.live < s.max) spawn(shards_[at], false);
+        s.cv.notify_one();
+        return;
+    }
 }
 
 size_t WorkerPool::other_shard(size_t own) const {

@@ -2,6 +2,8 @@
 
 #include <sqlite3.h>
 
+#include "common/sqlite/fenced_vfs.hpp"
+
 namespace common::sqlite {
 
 Connection::LibrarySettings::LibrarySettings() {
@@ -11,8 +13,8 @@ Connection::LibrarySettings::LibrarySettings() {
 }
 
 Connection::Connection(const std::string& path)
-    : db(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE | SQLite::OPEN_NOMUTEX,
-         kBusyTimeoutMs) {
+    : db(path.c_str(), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE | SQLite::OPEN_NOMUTEX,
+         kBusyTimeoutMs, fenced_vfs()) {
     db.exec("PRAGMA journal_mode=WAL");
     db.exec("PRAGMA synchronous=FULL");
 }

@@ -4,7 +4,7 @@
 //
 // A Connection is the database file opened read-write (created when missing), without SQLite's
 // own mutex, in WAL mode with synchronous=FULL (a commit that returned survives a crash or power
-// loss) and a busy_timeout of 5 s. A provider derives from it to add its schema and prepared
+// loss) and a busy_timeout of 5 s, through the fenced unix VFS (fenced_vfs.hpp). A provider derives from it to add its schema and prepared
 // statements. Not thread-safe: one thread uses a connection at a time (Pool leases them).
 //
 // The first Connection a plugin opens first turns SQLite's memory statistics off

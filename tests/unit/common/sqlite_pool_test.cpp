@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "../support/scratch_dir.hpp"
+#include "common/sqlite/fenced_vfs.hpp"
 #include "common/sqlite/pool.hpp"
 
 namespace {
@@ -223,6 +224,33 @@ TEST(SqliteLibrary, MemoryStatisticsAreOff) {
     ASSERT_EQ(sqlite3_status64(SQLITE_STATUS_MEMORY_USED, &used, &highest, 0), SQLITE_OK);
     EXPECT_EQ(used, 0);
     EXPECT_EQ(highest, 0);
+}
+
+// Connections open through the fenced unix VFS: its name, and a shared-memory barrier that is not
+// the unix VFS's (which takes the VFS's global mutex).
+TEST(SqliteLibrary, ConnectionsUseTheFencedVfs) {
+    plugin_test::TempDir dir;
+    Pool pool(db_in(dir));
+    auto c = pool.acquire();
+    sqlite3* db = c->db.getHandle();
+    sqlite3_vfs* vfs = nullptr;
+    ASSERT_EQ(sqlite3_file_control(db, "main", SQLITE_FCNTL_VFS_POINTER, &vfs), SQLITE_OK);
+    ASSERT_NE(vfs, nullptr);
+    EXPECT_STREQ(vfs->zName, common::sqlite::kFencedVfs);
+
+    sqlite3_file* ours = nullptr;
+    ASSERT_EQ(sqlite3_file_control(db, "main", SQLITE_FCNTL_FILE_POINTER, &ours), SQLITE_OK);
+    sqlite3* plain = nullptr;
+    ASSERT_EQ(sqlite3_open_v2(db_in(dir).c_str(), &plain, SQLITE_OPEN_READWRITE, nullptr),
+              SQLITE_OK);
+    sqlite3_file* theirs = nullptr;
+    ASSERT_EQ(sqlite3_file_control(plain, "main", SQLITE_FCNTL_FILE_POINTER, &theirs), SQLITE_OK);
+    ASSERT_NE(ours->pMethods, nullptr);
+    ASSERT_NE(theirs->pMethods, nullptr);
+    EXPECT_NE(ours->pMethods->xShmBarrier, theirs->pMethods->xShmBarrier);
+    EXPECT_EQ(ours->pMethods->xShmMap, theirs->pMethods->xShmMap);  // the rest is unix's own
+    EXPECT_EQ(ours->pMethods->xLock, theirs->pMethods->xLock);
+    sqlite3_close(plain);
 }
 
 }  // namespace

@@ -11,7 +11,9 @@
 // 8), each with its own queue, lock, workers and share of min and max, and each elastic on its
 // own. A thread submits to its own shard (threads are spread over the shards) unless that shard
 // has no idle worker and another has: then to that one; when no shard has an idle worker, to its
-// own if it may still grow, else to one that may. So the pool as a whole reaches max_threads
+// own if it may still grow, else to one that may. Those hints are read without a lock and may be
+// behind, so a shard that finds under its lock that it could only queue the task passes it to the
+// next (queued only when no shard can run it). So the pool as a whole reaches max_threads
 // however the submitting threads happen to fall on the shards, and tasks queue only when every
 // shard is at its maximum. A pool with min_threads 1 has one shard, so its tasks run in the order
 // they were submitted, one at a time when max_threads is 1.

@@ -26,6 +26,7 @@ WorkerPool::~WorkerPool() {
 void WorkerPool::spawn(const std::shared_ptr<State>& s, bool core) {
     ++s->live;
     s->room_hint.store(s->live < s->max, std::memory_order_relaxed);
+    s->idle_hint.store(++s->idle, std::memory_order_relaxed);  // idle from now: it will take a task
     s->threads.emplace_back([s, core] { run(s, core); });
 }
 
@@ -91,23 +92,27 @@ size_t WorkerPool::threads() const {
     return n;
 }
 
+// A worker counts as idle (State::idle) from spawn until it takes a task and again after each:
+// one still starting will take a task, so `tasks.size() < idle` means a queued task has a worker
+// coming, and a shard whose new threads have not run yet is not taken for full.
 void WorkerPool::run(std::shared_ptr<State> s, bool core) {
     std::unique_lock<std::mutex> lock(s->m);
-    for (;;) {
-        s->idle_hint.store(++s->idle, std::memory_order_relaxed);
+    for (;;) {  // counted idle (by spawn, then after each task) until it takes a task
         bool woke = s->cv.wait_for(lock, std::chrono::seconds(30),
                                    [&] { return s->stopping || !s->tasks.empty(); });
-        s->idle_hint.store(--s->idle, std::memory_order_relaxed);
         if (s->tasks.empty()) {
             if (s->stopping || (!woke && !core)) break;
             continue;
         }
+        s->idle_hint.store(--s->idle, std::memory_order_relaxed);
         auto task = std::move(s->tasks.front());
         s->tasks.pop_front();
         lock.unlock();
         task();
         lock.lock();
+        s->idle_hint.store(++s->idle, std::memory_order_relaxed);
     }
+    s->idle_hint.store(--s->idle, std::memory_order_relaxed);
     --s->live;
     s->room_hint.store(s->live < s->max, std::memory_order_relaxed);
     s->exited.notify_all();
